@@ -1,0 +1,190 @@
+"""Which files to lint: walk the given paths, skipping excluded and git-ignored ones.
+
+Git-ignore handling asks the real ``git`` (one ``ls-files`` call per walked root
+and per nested repository) rather than re-implementing gitignore: nested
+.gitignore files, negation, info/exclude and core.excludesFile then behave
+exactly as in git. Without git or outside a checkout it is silently skipped.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+
+DEFAULT_EXCLUDES = (
+    ".git", ".hg", ".svn", ".venv", "venv", "env", "build", "dist", "node_modules",
+    "__pycache__", ".tox", ".nox", ".eggs", "site-packages", ".mypy_cache",
+    ".pytest_cache", ".ruff_cache", ".dl_lint_cache", ".ipynb_checkpoints",
+)  # fmt: skip
+_DEFAULT_EXCLUDES = frozenset(DEFAULT_EXCLUDES)
+# Set inside git hooks; they would point git at the hook's repository, not the walked one.
+_GIT_ENV_DROP = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
+
+
+class DiscoveryError(Exception):
+    """A path given on the command line is unusable; ``str(e)`` is one line,
+    e.g. ``path does not exist: foo/bar.py`` (the CLI prefixes ``dl-lint: ``)."""
+
+
+@dataclass(frozen=True)
+class Discovered:
+    files: Tuple[Path, ...]
+    problems: Tuple[Tuple[Path, str], ...]  # (path, one-line reason), e.g. unreadable folders
+
+
+def glob_matches(pattern: str, relpath: str, *, is_dir: bool = False) -> bool:
+    """Whether an exclude / per-file-ignores glob matches a posix path relative to the root.
+
+    A pattern without "/" matches the name at any depth (``"test_*.py"``); one with
+    "/" matches the whole relative path (``"tests/fixtures"``, ``"src/**/gen_*.py"``),
+    where a leading ``"**/"`` may also match zero directories. A trailing "/"
+    restricts the pattern to directories. ``*`` may cross "/" (fnmatch).
+    """
+    dir_only, on_name, regex = _compile_glob(pattern)
+    if dir_only and not is_dir:
+        return False
+    return regex.match(relpath.rsplit("/", 1)[-1] if on_name else relpath) is not None
+
+
+@functools.lru_cache(maxsize=256)
+def _compile_glob(pattern: str) -> Tuple[bool, bool, "re.Pattern[str]"]:
+    """(directories only, match the name only, regex): compiled once per pattern."""
+    dir_only = pattern.endswith("/")
+    pattern = pattern.rstrip("/")
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    on_name = "/" not in pattern
+    pattern = pattern.lstrip("/")
+    regex = fnmatch.translate(pattern)
+    if pattern.startswith("**/"):  # "**/x" also matches "x" at the top
+        regex = f"(?:{regex})|(?:{fnmatch.translate(pattern[3:])})"
+    return dir_only, on_name, re.compile(regex, re.IGNORECASE if os.name == "nt" else 0)
+
+
+def _git_ignored(directory: str) -> Set[str]:
+    """Absolute paths under ``directory`` that git ignores (untracked only: a tracked
+    file is never ignored, as in git). An ignored directory comes back as one entry."""
+    env = {k: v for k, v in os.environ.items() if k not in _GIT_ENV_DROP}
+    command = ["git", "-C", directory, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"]
+    try:
+        proc = subprocess.run(
+            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env, timeout=120
+        )
+    except (OSError, subprocess.SubprocessError):  # no git, or it hung
+        return set()
+    if proc.returncode != 0:  # not a checkout, unsafe ownership, ...
+        return set()
+    # Output is relative to ``directory``; "./" means the directory itself is ignored.
+    return {os.path.normpath(os.path.join(directory, os.fsdecode(item))) for item in proc.stdout.split(b"\0") if item}
+
+
+class _Walker:
+    """One discover() run: the state shared by the walks of several roots.
+
+    Paths are plain strings while walking (pathlib per entry costs more than the
+    walk itself); they become Path objects once, at the end.
+    """
+
+    def __init__(self, patterns: Sequence[str], respect_gitignore: bool, root: str, suffixes: Tuple[str, ...]):
+        self.globs = [_compile_glob(p) for p in patterns]
+        self.respect_gitignore = respect_gitignore
+        self.root_prefix = root.rstrip(os.sep) + os.sep
+        self.suffixes = suffixes
+        self.ignored: Set[str] = set()
+        self.scanned: Set[str] = set()
+        self.found: Dict[str, str] = {}  # real path -> path as given/joined (first wins)
+        self.problems: List[Tuple[Path, str]] = []
+
+    def scan_git(self, directory: str) -> None:
+        if self.respect_gitignore and directory not in self.scanned:
+            self.scanned.add(directory)
+            self.ignored |= _git_ignored(directory)
+
+    def excluded(self, abspath: str, name: str, is_dir: bool) -> bool:
+        if is_dir and name in _DEFAULT_EXCLUDES:
+            return True
+        if self.globs:
+            if abspath.startswith(self.root_prefix):
+                rel = abspath[len(self.root_prefix) :]
+            else:
+                rel = os.path.relpath(abspath, self.root_prefix)
+            rel = rel.replace(os.sep, "/")
+            for dir_only, on_name, regex in self.globs:
+                if (is_dir or not dir_only) and regex.match(name if on_name else rel):
+                    return True
+        return abspath in self.ignored
+
+    def walk(self, top: str) -> None:
+        """Depth-first with os.scandir. Symlinked directories are never entered, so
+        the real path of everything below ``top`` is its real path joined with the
+        names (no realpath per file), and symlink loops cannot happen."""
+        sep = os.sep
+        top_abs = os.path.abspath(top)
+        self.scan_git(top_abs)
+        # (directory as given/joined, ending in a separator; its absolute path; its real path)
+        stack = [(top if top.endswith(("/", sep)) else top + sep, top_abs, os.path.realpath(top))]
+        while stack:
+            prefix, abspath, realpath = stack.pop()
+            try:
+                with os.scandir(prefix) as it:
+                    entries = list(it)
+            except OSError as exc:
+                self.problems.append((Path(prefix), f"cannot read directory: {exc.strerror or exc}"))
+                continue
+            if self.respect_gitignore and any(e.name == ".git" for e in entries):
+                self.scan_git(abspath)  # a nested repository or submodule has its own rules
+            for entry in entries:
+                name = entry.name
+                try:
+                    is_dir = entry.is_dir(follow_symlinks=False)
+                    is_file = not is_dir and name.endswith(self.suffixes) and entry.is_file()
+                except OSError:
+                    continue
+                if not (is_dir or is_file) or self.excluded(f"{abspath}{sep}{name}", name, is_dir):
+                    continue
+                if is_dir:
+                    stack.append((f"{prefix}{name}{sep}", f"{abspath}{sep}{name}", f"{realpath}{sep}{name}"))
+                else:
+                    real = os.path.realpath(entry.path) if entry.is_symlink() else f"{realpath}{sep}{name}"
+                    self.found.setdefault(real, f"{prefix}{name}")
+
+
+def discover(
+    paths: Sequence[Union[Path, str]],
+    *,
+    exclude: Sequence[str] = (),
+    extend_exclude: Sequence[str] = (),
+    respect_gitignore: bool = True,
+    root: Optional[Path] = None,
+    suffixes: Sequence[str] = (".py",),
+) -> Discovered:
+    """The files to lint under ``paths``, sorted and without duplicates.
+
+    A path named explicitly is always linted (even excluded, ignored or without
+    a matching suffix); exclusions apply only to what is found by walking.
+    ``exclude``/``extend_exclude`` globs match names and posix paths relative to
+    ``root`` (default: the working directory). Raises DiscoveryError for a path
+    that does not exist; unreadable directories are reported in ``problems``.
+    """
+    walker = _Walker(
+        tuple(exclude) + tuple(extend_exclude),
+        respect_gitignore,
+        os.path.abspath(root if root is not None else os.getcwd()),
+        tuple(suffixes),
+    )
+    for given in paths:
+        path = os.fspath(given)
+        if not os.path.exists(path):
+            raise DiscoveryError(f"path does not exist: {given}")
+        if os.path.isdir(path):
+            walker.walk(path)
+        else:
+            walker.found.setdefault(os.path.realpath(path), path)
+    files = sorted((Path(p) for p in walker.found.values()), key=lambda p: p.parts)
+    return Discovered(files=tuple(files), problems=tuple(walker.problems))
