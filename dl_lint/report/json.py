@@ -1,0 +1,71 @@
+"""The ``json`` format: ruff's JSON schema (same keys, same order), and JSON lines.
+
+Note: this module is ``dl_lint.report.json``; ``import json`` below is the standard library
+(absolute import).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Optional, Sequence
+
+from ..model import Diagnostic, Edit, Fix, Location
+
+__all__ = ["render", "render_lines", "diagnostic_to_dict"]
+
+
+def _location(loc: Location) -> Dict[str, int]:
+    return {"column": loc.column, "row": loc.row}
+
+
+def _edit(edit: Edit) -> Dict[str, Any]:
+    return {
+        "content": edit.content,
+        "end_location": _location(edit.end_location),
+        "location": _location(edit.location),
+    }
+
+
+def _fix(fix: Optional[Fix]) -> Optional[Dict[str, Any]]:
+    if fix is None:
+        return None
+    return {
+        "applicability": fix.applicability,
+        "edits": [_edit(e) for e in fix.edits],
+        "message": fix.message,
+    }
+
+
+def diagnostic_to_dict(diag: Diagnostic) -> Dict[str, Any]:
+    """One diagnostic as ruff's JSON object (keys in ruff's order)."""
+    return {
+        "cell": diag.cell,
+        "code": diag.code,
+        "end_location": _location(diag.end_location),
+        "filename": diag.filename,
+        "fix": _fix(diag.fix),
+        "location": _location(diag.location),
+        "message": diag.message,
+        "name": diag.name,
+        "noqa_row": diag.noqa_row,
+        "severity": getattr(diag.severity, "value", diag.severity),
+        "url": diag.url,
+    }
+
+
+def _sorted(diagnostics: Sequence[Diagnostic]):
+    return sorted(diagnostics, key=lambda d: d.sort_key())
+
+
+def render(diagnostics: Sequence[Diagnostic]) -> str:
+    """A JSON array, indent 2 (``[]`` when empty), followed by a newline."""
+    items = [diagnostic_to_dict(d) for d in _sorted(diagnostics)]
+    return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
+
+
+def render_lines(diagnostics: Sequence[Diagnostic]) -> str:
+    """JSON lines: one compact object per line, each ending with a newline ("" when empty)."""
+    return "".join(
+        json.dumps(diagnostic_to_dict(d), ensure_ascii=False, separators=(",", ":")) + "\n"
+        for d in _sorted(diagnostics)
+    )
