@@ -1,0 +1,1 @@
+"""Facts about code, no judgements: what a DataLoader call receives, and how sure we are."""

@@ -1,0 +1,173 @@
+"""Dataset classes: IterableDataset ancestry and per-worker sharding evidence.
+
+Facts only. ``DatasetIndex`` answers "does this class derive from torch's IterableDataset
+through classes we can see?" and "does its ``__iter__`` (or a method or helper it calls) shard
+by worker?". Anything it cannot see (a base class from another library) makes it answer None,
+which the rules treat as silence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
+
+if TYPE_CHECKING:
+    from dl_lint.analysis.values import Instance
+
+ITERABLE_QUALNAMES = frozenset(
+    {"torch.utils.data.IterableDataset", "torch.utils.data.dataset.IterableDataset"}
+)
+MAP_STYLE_QUALNAMES = frozenset({"torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset"})
+# Names whose use inside ``__iter__`` (or what it calls) shows per-worker sharding.
+SHARDING_NAMES = frozenset(
+    {"get_worker_info", "split_by_worker", "split_by_node", "sharding_filter", "split_dataset_by_node"}
+)
+
+
+@dataclass(frozen=True)
+class FunctionFacts:
+    name: str
+    module: str
+    path: str
+    line: int
+    shards: bool
+    calls: FrozenSet[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class ClassFacts:
+    name: str
+    module: str
+    path: str
+    line: int
+    # One entry per positional base: the qualified names it may denote (or its source text).
+    bases: Tuple[FrozenSet[str], ...] = ()
+    # method name -> (uses a sharding name, self.<method>() it calls, plain function names it calls)
+    methods: Mapping[str, Tuple[bool, FrozenSet[str], FrozenSet[str]]] = field(default_factory=dict)
+
+
+class DatasetIndex:
+    """Classes and functions of the analysed modules, keyed by (module, name)."""
+
+    def __init__(self, classes: Iterable[ClassFacts], functions: Iterable[FunctionFacts]) -> None:
+        self.classes: Dict[Tuple[str, str], ClassFacts] = {(c.module, c.name): c for c in classes}
+        self.functions: Dict[Tuple[str, str], FunctionFacts] = {(f.module, f.name): f for f in functions}
+
+    def lookup_class(self, module: str, name: str) -> Optional[ClassFacts]:
+        return self.classes.get((module, name))
+
+    def resolve_instance(self, instance: "Instance", current_module: str) -> Optional[ClassFacts]:
+        """The class an ``Instance`` value denotes, following relative module names."""
+        module = resolve_relative(instance.module, current_module)
+        return self.classes.get((module, instance.name))
+
+    def _base_classes(self, cls: ClassFacts, names: FrozenSet[str]) -> Optional[ClassFacts]:
+        for qualname in names:
+            # A base defined in the same module is reported by libcst under its bare name.
+            found = self.classes.get((cls.module, qualname))
+            if found is None and "." in qualname:
+                module, _, name = qualname.rpartition(".")
+                found = self.classes.get((module, name))
+            if found is not None:
+                return found
+        return None
+
+    def mro(self, cls: ClassFacts) -> Optional[List[ClassFacts]]:
+        """The project classes in ``cls``'s ancestry (depth-first, cls first), or None when an
+        ancestor is neither a project class nor a known torch dataset base (we cannot see it)."""
+        out: List[ClassFacts] = []
+        seen: Set[Tuple[str, str]] = set()
+
+        def walk(c: ClassFacts) -> bool:
+            key = (c.module, c.name)
+            if key in seen:
+                return True
+            seen.add(key)
+            out.append(c)
+            for names in c.bases:
+                if names & (ITERABLE_QUALNAMES | MAP_STYLE_QUALNAMES) or names & {"object", "typing.Generic"}:
+                    continue
+                if any(n.startswith("typing.Generic") or n.startswith("Generic[") for n in names):
+                    continue
+                base = self._base_classes(c, names)
+                if base is None or not walk(base):
+                    return False
+            return True
+
+        return out if walk(cls) else None
+
+    def is_iterable(self, cls: ClassFacts) -> bool:
+        """True when ``cls`` provably derives from torch's IterableDataset."""
+        return self._derives(cls, ITERABLE_QUALNAMES, set())
+
+    def is_map_style(self, cls: ClassFacts) -> bool:
+        return self._derives(cls, MAP_STYLE_QUALNAMES, set()) and not self.is_iterable(cls)
+
+    def _derives(self, cls: ClassFacts, targets: FrozenSet[str], seen: Set[Tuple[str, str]]) -> bool:
+        key = (cls.module, cls.name)
+        if key in seen:
+            return False
+        seen.add(key)
+        for names in cls.bases:
+            if names & targets:
+                return True
+            base = self._base_classes(cls, names)
+            if base is not None and self._derives(base, targets, seen):
+                return True
+        return False
+
+    def iter_shards(self, cls: ClassFacts) -> Optional[bool]:
+        """Whether iterating ``cls`` shards by worker: True (evidence found), False (we saw all
+        of ``__iter__`` and what it calls, and no sharding), None (cannot tell)."""
+        mro = self.mro(cls)
+        if mro is None:
+            return None
+        methods: Dict[str, Tuple[bool, FrozenSet[str], FrozenSet[str]]] = {}
+        for c in reversed(mro):  # subclasses override
+            methods.update(c.methods)
+        if "__iter__" not in methods:
+            return None
+        # Libraries build sharded pipelines in ``__init__`` (webdataset's split_by_worker) and
+        # iterate them in ``__iter__``: a sharding name anywhere in the class counts.
+        if any(shards for shards, _, _ in methods.values()):
+            return True
+        todo, seen = ["__iter__"], set()
+        while todo:
+            name = todo.pop()
+            if name in seen or name not in methods:
+                continue
+            seen.add(name)
+            shards, self_calls, calls = methods[name]
+            if shards:
+                return True
+            # One hop into module-level helpers of the class's module.
+            for func in calls:
+                helper = self.functions.get((cls.module, func))
+                if helper is not None and helper.shards:
+                    return True
+            todo.extend(self_calls)
+        return False
+
+    def function_shards(self, module: str, name: str) -> Optional[bool]:
+        func = self.functions.get((module, name))
+        if func is None:
+            return None
+        if func.shards:
+            return True
+        return any(
+            (helper := self.functions.get((module, c))) is not None and helper.shards for c in func.calls
+        )
+
+
+def resolve_relative(module: str, current: str, is_package: bool = False) -> str:
+    """``.data`` imported from ``pkg.train`` is ``pkg.data``."""
+    if not module.startswith("."):
+        return module
+    level = len(module) - len(module.lstrip("."))
+    parts = current.split(".") if current else []
+    if not is_package:
+        parts = parts[:-1]
+    if level > 1:
+        parts = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
+    rest = module[level:]
+    return ".".join(parts + ([rest] if rest else []))

@@ -1,0 +1,110 @@
+"""torch's DataLoader signature, and a loader call with its arguments bound to it.
+
+Pure data (no libcst): a LoaderCall is built by ``analysis.module`` and read by the rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, FrozenSet, Mapping, Optional, Tuple
+
+from dl_lint.analysis.values import ABSENT, Origin, Possible, Value
+from dl_lint.model import Location
+
+LOADER_QUALNAMES = frozenset(
+    {
+        "torch.utils.data.DataLoader",
+        "torch.utils.data.dataloader.DataLoader",
+    }
+)
+
+# Positional order of torch.utils.data.DataLoader.__init__ (torch 1.7 .. 2.13).
+POSITIONAL = (
+    "dataset",
+    "batch_size",
+    "shuffle",
+    "sampler",
+    "batch_sampler",
+    "num_workers",
+    "collate_fn",
+    "pin_memory",
+    "drop_last",
+    "timeout",
+    "worker_init_fn",
+    "multiprocessing_context",
+    "generator",
+)
+KEYWORD_ONLY = ("prefetch_factor", "persistent_workers", "pin_memory_device", "in_order")
+PARAMETERS = POSITIONAL + KEYWORD_ONLY
+
+# torch 2.x defaults (prefetch_factor became None in 2.0; before it was 2).
+DEFAULTS: Mapping[str, Any] = {
+    "dataset": ABSENT,
+    "batch_size": 1,
+    "shuffle": None,
+    "sampler": None,
+    "batch_sampler": None,
+    "num_workers": 0,
+    "collate_fn": None,
+    "pin_memory": False,
+    "drop_last": False,
+    "timeout": 0,
+    "worker_init_fn": None,
+    "multiprocessing_context": None,
+    "generator": None,
+    "prefetch_factor": None,
+    "persistent_workers": False,
+    "pin_memory_device": "",
+    "in_order": True,
+}
+
+_DEFAULT_ORIGIN = Origin("not given; torch's default")
+
+
+@dataclass(frozen=True)
+class BoundArg:
+    """One argument of a loader call, as written."""
+
+    name: str
+    value: Value
+    code: str  # source text of the value expression
+    location: Location  # of the whole argument (``name=value``)
+    end_location: Location
+    keyword: bool = True
+
+
+@dataclass(frozen=True)
+class LoaderCall:
+    path: str
+    qualname: str
+    location: Location  # of the call
+    end_location: Location
+    args: Mapping[str, BoundArg]
+    # Parameters an opaque ``*args``/``**kwargs`` could carry: they are unknown, not absent.
+    opaque: FrozenSet[str] = frozenset()
+    batch_bytes: Optional[int] = None  # from a ``# dl-lint: batch-bytes=...`` comment
+    scope: str = ""  # qualified name of the enclosing function, "" at module level
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def value(self, name: str) -> Value:
+        """The resolved value of a parameter; torch's default when it is certainly absent."""
+        bound = self.args.get(name)
+        if bound is not None:
+            return bound.value
+        if name in self.opaque:
+            return Value.unknown("splat")
+        return Value((Possible(ABSENT, _DEFAULT_ORIGIN),)).with_aliases(name)
+
+    def given(self, name: str) -> bool:
+        return name in self.args
+
+    def span(self, name: Optional[str]) -> Tuple[Location, Location]:
+        """Where to report about ``name``: the argument when written, else the whole call."""
+        bound = self.args.get(name) if name else None
+        if bound is not None:
+            return bound.location, bound.end_location
+        return self.location, self.end_location
+
+    @property
+    def rows(self) -> Tuple[int, int]:
+        return (self.location.row, self.end_location.row)

@@ -1,0 +1,267 @@
+"""The abstract value of an argument: known, one of a finite set, or unknown.
+
+Each possibility carries where it came from (for messages such as "num_workers=0 (default of
+--workers, train.py:12)") and the guards under which it holds (``2 if num_workers > 0 else
+None`` is 2 *when num_workers > 0* and None otherwise). Rules never see syntax: they ask for the
+consistent scenarios of the arguments they care about, and an error rule fires only when every
+scenario crashes. Anything not proven stays unknown, and unknown means silence.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+
+__all__ = [
+    "ABSENT",
+    "Origin",
+    "Guard",
+    "Possible",
+    "Value",
+    "Instance",
+    "FunctionRef",
+    "Ref",
+    "scenarios",
+]
+
+
+class _Absent:
+    """The argument is not passed at all (torch's default applies)."""
+
+    _instance: Optional["_Absent"] = None
+
+    def __new__(cls) -> "_Absent":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+    def __reduce__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT = _Absent()
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a possible value was written: ``what`` is read by humans ("literal", "default of
+    --workers", "WORKERS in settings.py"); path and line point at the place."""
+
+    what: str
+    path: Optional[str] = None
+    line: Optional[int] = None
+
+    def describe(self) -> str:
+        where = ""
+        if self.path and self.line:
+            where = f"{self.path.rsplit('/', 1)[-1]}:{self.line}"
+        elif self.line:
+            where = f"line {self.line}"
+        if self.what and where:
+            return f"{self.what}, {where}"
+        return self.what or where
+
+
+_COMPARE: Dict[str, Callable[[Any, Any], bool]] = {
+    ">": operator.gt,
+    ">=": operator.ge,
+    "<": operator.lt,
+    "<=": operator.le,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "is": operator.is_,
+    "is not": operator.is_not,
+}
+_NEGATED_OP = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "==": "!=", "!=": "==", "is": "is not", "is not": "is"}
+
+
+@dataclass(frozen=True)
+class Guard:
+    """A condition on another expression under which a possibility holds.
+
+    ``subject`` is the normalized source text of the tested expression (``"args.workers"``);
+    ``op`` is a comparison operator with ``rhs`` a constant, or ``"truthy"`` (rhs unused).
+    A guard whose subject is not one of the loader's arguments is opaque: both outcomes are
+    possible.
+    """
+
+    subject: str
+    op: str
+    rhs: Any = None
+    negated: bool = False
+    # Other source texts denoting the same subject (``nw`` for ``args.workers`` after
+    # ``nw = args.workers``), so a guard matches however the argument was spelled.
+    aliases: Tuple[str, ...] = field(default=(), compare=False)
+
+    def negate(self) -> "Guard":
+        if self.op in _NEGATED_OP:
+            return Guard(self.subject, _NEGATED_OP[self.op], self.rhs, False, self.aliases)
+        return Guard(self.subject, self.op, self.rhs, not self.negated, self.aliases)
+
+    def holds(self, subject_value: Any) -> Optional[bool]:
+        """Whether the guard holds when the subject has this value; None when undecidable."""
+        try:
+            if self.op == "truthy":
+                result = bool(subject_value)
+            else:
+                if subject_value is None and self.op in (">", ">=", "<", "<="):
+                    return None
+                result = bool(_COMPARE[self.op](subject_value, self.rhs))
+        except Exception:  # noqa: BLE001 - comparing unrelated constants is simply undecidable
+            return None
+        return (not result) if self.negated else result
+
+    def describe(self) -> str:
+        if self.op == "truthy":
+            return f"not {self.subject}" if self.negated else self.subject
+        return f"{self.subject} {self.op} {self.rhs!r}"
+
+
+@dataclass(frozen=True)
+class Instance:
+    """An instance of a class defined in the project: ``module`` is the dotted module name (or
+    file path when the module name is unknown), ``name`` the class name."""
+
+    module: str
+    name: str
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class FunctionRef:
+    """A callable passed as an argument. ``kind`` is "function" (module level), "nested",
+    "lambda", "method", "class" (a class object), "local-class" or "partial"."""
+
+    kind: str
+    module: str = ""
+    name: str = ""
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A symbolic reference resolved later against the project index (a name imported from
+    another module). Values still holding a Ref after project resolution are unknown."""
+
+    module: str
+    name: str
+    attr_path: Tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Possible:
+    value: Any
+    origin: Optional[Origin] = None
+    guards: Tuple[Guard, ...] = ()
+
+    def with_guard(self, guard: Guard) -> "Possible":
+        return Possible(self.value, self.origin, self.guards + (guard,))
+
+
+@dataclass(frozen=True)
+class Value:
+    """``options`` None means unknown; ``source`` says why for unknowns ("parameter",
+    "argparse", "config", "environment", "splat", "expression"), which DL011 uses to tell a
+    configurable value from an arbitrary one. ``aliases`` are the source texts known to denote
+    this value, so guards written against any of them can be matched."""
+
+    options: Optional[Tuple[Possible, ...]]
+    source: Optional[str] = None
+    aliases: Tuple[str, ...] = field(default=(), compare=False)
+
+    # -- constructors -------------------------------------------------------------------------
+    @classmethod
+    def known(cls, value: Any, origin: Optional[Origin] = None) -> "Value":
+        return cls((Possible(value, origin),))
+
+    @classmethod
+    def unknown(cls, source: Optional[str] = None) -> "Value":
+        return cls(None, source)
+
+    @classmethod
+    def one_of(cls, options: Sequence[Possible]) -> "Value":
+        return cls(tuple(options)) if options else cls.unknown()
+
+    def with_aliases(self, *aliases: str) -> "Value":
+        extra = tuple(a for a in aliases if a and a not in self.aliases)
+        return Value(self.options, self.source, self.aliases + extra)
+
+    # -- queries ------------------------------------------------------------------------------
+    @property
+    def is_unknown(self) -> bool:
+        return self.options is None
+
+    @property
+    def values(self) -> Tuple[Any, ...]:
+        return tuple(p.value for p in self.options or ())
+
+    @property
+    def single(self) -> Optional[Possible]:
+        """The only possibility, when there is exactly one and it is unconditional."""
+        if self.options is not None and len(self.options) == 1 and not self.options[0].guards:
+            return self.options[0]
+        return None
+
+
+Scenario = Dict[str, Possible]
+
+
+def scenarios(
+    values: Mapping[str, Value],
+    defaults: Mapping[str, Any] = {},
+    extra_subjects: Mapping[str, str] = {},
+) -> Optional[List[Scenario]]:
+    """Every consistent combination of the possibilities of ``values``.
+
+    Returns None when any value is unknown (rules must then stay silent). A combination is
+    dropped when one of its guards is decidably false for the value chosen for the guard's
+    subject, where a subject matches an argument through that argument's aliases (or through
+    ``extra_subjects``: source text -> argument name). ABSENT possibilities are replaced by
+    ``defaults`` before guards are evaluated.
+    """
+    names = list(values)
+    if any(values[n].is_unknown for n in names):
+        return None
+    subject_to_name: Dict[str, str] = dict(extra_subjects)
+    for name in names:
+        for alias in values[name].aliases:
+            subject_to_name.setdefault(alias, name)
+
+    def concrete(name: str, p: Possible) -> Any:
+        if p.value is ABSENT:
+            return defaults.get(name)
+        return p.value
+
+    result: List[Scenario] = []
+    for combo in itertools.product(*(values[n].options or () for n in names)):
+        chosen = dict(zip(names, combo))
+        if _consistent(chosen, subject_to_name, concrete):
+            result.append(chosen)
+    return result
+
+
+def _consistent(
+    chosen: Scenario, subject_to_name: Mapping[str, str], concrete: Callable[[str, Possible], Any]
+) -> bool:
+    for name, possible in chosen.items():
+        for guard in possible.guards:
+            target = subject_to_name.get(guard.subject)
+            for alias in guard.aliases:
+                if target is not None:
+                    break
+                target = subject_to_name.get(alias)
+            if target is None or target not in chosen:
+                continue  # opaque guard: either outcome is possible
+            if guard.holds(concrete(target, chosen[target])) is False:
+                return False
+    return True
+
+
+def iter_concrete(scenario: Scenario, defaults: Mapping[str, Any]) -> Iterator[Tuple[str, Any]]:
+    for name, possible in scenario.items():
+        yield name, defaults.get(name) if possible.value is ABSENT else possible.value
