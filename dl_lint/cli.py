@@ -1,0 +1,163 @@
+"""The command line: flags and config in, text and an exit code out. The only place that exits.
+
+Exit codes: 0 nothing reported, 1 diagnostics reported, 2 usage/config error or internal failure.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import click
+
+from dl_lint import __version__
+
+EXIT_CLEAN, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
+
+
+class _DefaultToCheck(click.Group):
+    """``dl-lint PATH...`` means ``dl-lint check PATH...`` (subcommands: check, rule, rules)."""
+
+    def parse_args(self, ctx: click.Context, args: List[str]) -> List[str]:
+        if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")):
+            args = ["check", *args]
+        return super().parse_args(ctx, args)
+
+
+def _fail(message: str) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
+    click.echo(f"dl-lint: error: {message}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+def _split_codes(values: Tuple[str, ...]) -> Tuple[str, ...]:
+    return tuple(code.strip().upper() for value in values for code in value.split(",") if code.strip())
+
+
+@click.group(cls=_DefaultToCheck, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="dl-lint", message="%(prog)s %(version)s")
+def main() -> None:
+    """Static checks for PyTorch DataLoader configurations: crashes, host memory, duplicated data.
+
+    dl-lint reads source and never imports or runs it. `dl-lint PATH...` is `dl-lint check PATH...`.
+    """
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.option("--select", multiple=True, metavar="CODES", help="Rules to enable (codes, prefixes such as DL1, or ALL); replaces the configured selection.")
+@click.option("--ignore", multiple=True, metavar="CODES", help="Rules to disable, added to the configured ones.")
+@click.option("--extend-select", multiple=True, metavar="CODES", help="Rules to enable in addition to the selection.")
+@click.option("--config", "config_file", type=click.Path(path_type=str), help="Read settings from this TOML file instead of the nearest pyproject.toml.")
+@click.option("--output-format", type=click.Choice(["concise", "json"]), default="concise", show_default=True, help="How diagnostics are printed.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are reported.")
+@click.option("--stdin-filename", metavar="PATH", help="With `-` as the path: the name to report for source read from stdin.")
+def check(
+    paths: Tuple[str, ...],
+    select: Tuple[str, ...],
+    ignore: Tuple[str, ...],
+    extend_select: Tuple[str, ...],
+    config_file: Optional[str],
+    output_format: str,
+    exit_zero: bool,
+    stdin_filename: Optional[str],
+) -> None:
+    """Lint Python files and folders (default: the current folder)."""
+    from dl_lint.config import ConfigError, validate_selectors
+    from dl_lint.discovery import DiscoveryError
+    from dl_lint.rules import known_codes
+
+    codes = known_codes()
+    overrides: Dict[str, object] = {}
+    try:
+        for flag, values in (("--select", select), ("--ignore", ignore), ("--extend-select", extend_select)):
+            parsed = _split_codes(values)
+            if parsed:
+                validate_selectors(parsed, codes, flag)
+                overrides[flag[2:].replace("-", "_")] = parsed
+        if config_file is not None and not os.path.isfile(config_file):
+            raise ConfigError(f"{config_file}: config file does not exist")
+        diagnostics, files = _run(paths, config_file, overrides, stdin_filename)
+    except (ConfigError, DiscoveryError) as exc:
+        _fail(str(exc))
+    except KeyboardInterrupt:
+        _fail("interrupted")
+    except Exception as exc:  # noqa: BLE001 - never show a traceback; say what failed
+        _fail(f"internal error: {type(exc).__name__}: {exc}")
+
+    from dl_lint.report import render
+
+    color = output_format == "concise" and _use_color()
+    text = render(output_format, diagnostics, color=color, files_checked=files)
+    if text:
+        click.echo(text, nl=False, color=color)
+    sys.exit(EXIT_FOUND if diagnostics and not exit_zero else EXIT_CLEAN)
+
+
+def _run(
+    paths: Sequence[str], config_file: Optional[str], overrides: Dict[str, object], stdin_filename: Optional[str]
+):
+    from dl_lint.engine import lint_paths, lint_source
+
+    if list(paths) == ["-"]:
+        from pathlib import Path
+
+        from dl_lint.config import load_config_file, settings_for_dir
+        from dl_lint.rules import known_codes
+
+        name = stdin_filename or "<stdin>"
+        if config_file:
+            settings = load_config_file(Path(config_file), known_codes())
+        else:
+            settings = settings_for_dir(Path(name).absolute().parent, known_codes(), {})
+        source = sys.stdin.buffer.read()
+        from dl_lint.engine import decode
+
+        return lint_source(decode(source), name, settings.with_overrides(**overrides)), 1
+    result = lint_paths(paths or (".",), config_file=config_file, overrides=overrides)
+    return result.diagnostics, result.files_checked
+
+
+def _use_color() -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return sys.stdout.isatty()
+
+
+@main.command("rule")
+@click.argument("code", required=False)
+@click.option("--all", "show_all", is_flag=True, help="Print the documentation of every rule.")
+def rule_command(code: Optional[str], show_all: bool) -> None:
+    """Print a rule's documentation (Markdown)."""
+    from dl_lint.rules import all_rules
+
+    rules = all_rules()
+    if show_all:
+        click.echo("\n".join(r.markdown() for r in rules.values()))
+        return
+    if not code:
+        _fail("give a rule code, such as `dl-lint rule DL001`, or --all")
+    wanted = code.strip().upper()
+    match = rules.get(wanted) or next((r for r in rules.values() if r.name == code.strip().lower()), None)
+    if match is None:
+        _fail(f"unknown rule {code!r}; `dl-lint rules` lists them")
+    click.echo(match.markdown())
+
+
+@main.command("rules")
+@click.option("--markdown", is_flag=True, help="Print the table as Markdown (as in the README).")
+def rules_command(markdown: bool) -> None:
+    """List every rule: code, name, severity, on by default."""
+    from dl_lint.rules import all_rules, markdown_table
+
+    if markdown:
+        click.echo(markdown_table())
+        return
+
+    rows = [(r.code, r.name, str(r.severity), "yes" if r.default_on else "no") for r in all_rules().values()]
+    widths = [max(len(row[i]) for row in rows + [("code", "name", "severity", "default")]) for i in range(4)]
+    header = ("code", "name", "severity", "default")
+    for row in [header, *rows]:
+        click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())

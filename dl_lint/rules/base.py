@@ -1,0 +1,87 @@
+"""What every rule module provides, and the helpers rules share.
+
+A rule is a small class with its code, name, severity, whether it is on by default, and its
+documentation (Markdown, in fixed sections), plus ``check_call``. Rules judge facts from
+``dl_lint.analysis``; they never read files, parse, or print.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence
+
+from dl_lint.analysis.loaders import DEFAULTS, LoaderCall
+from dl_lint.analysis.values import ABSENT, Possible, scenarios
+from dl_lint.model import Fix, Location, Severity
+
+if TYPE_CHECKING:
+    from dl_lint.engine import RuleContext
+
+
+@dataclass(frozen=True)
+class Finding:
+    message: str
+    location: Location
+    end_location: Location
+    fix: Optional[Fix] = None
+
+
+class Rule:
+    code: str = ""
+    name: str = ""
+    severity: Severity = Severity.WARNING
+    default_on: bool = True
+    summary: str = ""  # one line: what the rule reports
+    doc: str = ""  # Markdown sections: What it does / Why is this bad? / Example / Use instead / ...
+    fix_available: str = "No automatic fix."
+
+    def check_call(self, call: LoaderCall, ctx: "RuleContext") -> Iterable[Finding]:
+        return ()
+
+    def finding(self, call: LoaderCall, at: Optional[str], message: str, fix: Optional[Fix] = None) -> Finding:
+        start, end = call.span(at)
+        return Finding(message, start, end, fix)
+
+    def markdown(self) -> str:
+        head = f"# {self.name} ({self.code})\n\n"
+        head += f"Severity: {self.severity}. {'On' if self.default_on else 'Off'} by default.\n\n"
+        head += f"Fix: {self.fix_available}\n\n"
+        return head + self.doc.strip() + "\n"
+
+
+# -- shared helpers ---------------------------------------------------------------------------
+
+
+def concrete(name: str, possible: Possible) -> Any:
+    return DEFAULTS.get(name) if possible.value is ABSENT else possible.value
+
+
+def call_scenarios(call: LoaderCall, *names: str) -> Optional[List[dict]]:
+    """Consistent combinations of the named arguments (None if any is unknown)."""
+    return scenarios({n: call.value(n) for n in names}, DEFAULTS)
+
+
+def every(found: Optional[Sequence[dict]], predicate) -> bool:
+    """True when there is at least one scenario and the predicate holds in all of them."""
+    return bool(found) and all(predicate(s) for s in found)
+
+
+def is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def describe(name: str, scenarios_: Sequence[dict]) -> str:
+    """``num_workers=0 (not given; torch's default)`` or ``prefetch_factor=2 or 4``."""
+    seen: List[str] = []
+    for scenario in scenarios_:
+        possible: Possible = scenario[name]
+        text = repr(concrete(name, possible))
+        origin = possible.origin.describe() if possible.origin is not None else ""
+        item = f"{text} ({origin})" if origin else text
+        if item not in seen:
+            seen.append(item)
+    return f"{name}=" + " or ".join(seen)
+
+
+def truthy(value: Any) -> bool:
+    return bool(value)

@@ -1,0 +1,33 @@
+from dl_lint.model import Severity
+from dl_lint.rules.base import Rule
+
+
+class ParseError(Rule):
+    code = "DL000"
+    name = "parse-error"
+    severity = Severity.ERROR
+    summary = "A file that needed analysis could not be read, decoded or parsed."
+    doc = """
+## What it does
+Reports a file that dl-lint had to analyse (it mentions a DataLoader or a dataset) but could not
+read, decode or parse. The diagnostic carries the parser's line and message.
+
+## Why is this bad?
+A file dl-lint cannot read is a file it cannot check: its DataLoader calls are not linted. The
+other files of the run are still linted, and the run exits 1.
+
+## Example
+```python
+loader = DataLoader(ds, num_workers=4   # unclosed parenthesis
+```
+
+## Use instead
+Fix the syntax error (or the encoding: declare it with a PEP 263 coding cookie). Files written
+for Python 2 are not linted.
+
+## Torch versions
+Independent of torch.
+"""
+
+
+RULE = ParseError()

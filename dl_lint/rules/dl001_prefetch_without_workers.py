@@ -1,0 +1,75 @@
+from dl_lint.model import Severity
+from dl_lint.rules.base import Rule, call_scenarios, concrete, describe, every
+
+
+class PrefetchWithoutWorkers(Rule):
+    code = "DL001"
+    name = "prefetch-without-workers"
+    severity = Severity.ERROR
+    summary = "prefetch_factor is passed while num_workers is 0: torch raises ValueError."
+    # What torch 2.13 raises (checked by tests/test_oracle.py on every positive fixture).
+    torch_raises = (ValueError, "prefetch_factor option could only be specified in multiprocessing")
+    doc = """
+## What it does
+Reports a DataLoader that passes `prefetch_factor` (anything but `None`) while `num_workers` is
+0 or not given.
+
+## Why is this bad?
+`prefetch_factor` is the number of batches *each worker* loads ahead. Without workers there is
+nothing to prefetch, and since torch 2.0 the constructor raises:
+
+```
+ValueError: prefetch_factor option could only be specified in multiprocessing.let num_workers > 0 to enable multiprocessing, otherwise set prefetch_factor to None.
+```
+
+A common way to hit it: the standard debugging step "set num_workers=0 to see whether
+multiprocessing is the cause" turns a working script into a crashing one.
+
+## Example
+```python
+loader = DataLoader(dataset, batch_size=32, prefetch_factor=4)
+```
+
+## Use instead
+```python
+loader = DataLoader(dataset, batch_size=32, num_workers=4, prefetch_factor=4)
+# or, when num_workers is configurable:
+loader = DataLoader(dataset, num_workers=num_workers,
+                    prefetch_factor=4 if num_workers > 0 else None)
+```
+
+## Torch versions
+torch ≥ 2.0: any value other than `None` without workers raises. torch 1.7–1.13 raised only for
+values other than 2 (`prefetch_factor=None` raised there instead). Passing it only when
+`num_workers > 0` works on every version. The rule fires only when every possible value of
+`num_workers` is 0 and every possible `prefetch_factor` is not `None`.
+"""
+
+    def check_call(self, call, ctx):
+        found = call_scenarios(call, "num_workers", "prefetch_factor")
+        if ctx.torch_at_least(2, 0):
+            crashes = lambda s: _workers(s) == 0 and _prefetch(s) is not None  # noqa: E731
+            version = "torch >= 2.0"
+        else:
+            crashes = lambda s: _workers(s) == 0 and _prefetch(s) != 2  # noqa: E731
+            version = f"torch {ctx.settings.target_version}"
+        if not call.given("prefetch_factor") or not every(found, crashes):
+            return
+        message = (
+            f"{describe('prefetch_factor', found)} is passed but {describe('num_workers', found)}: "
+            f"{version} raises ValueError at construction (\"prefetch_factor option could only be "
+            "specified in multiprocessing\"). Remove prefetch_factor, or pass it only with workers: "
+            "`prefetch_factor=P if num_workers > 0 else None`."
+        )
+        yield self.finding(call, "prefetch_factor", message)
+
+
+def _workers(scenario):
+    return concrete("num_workers", scenario["num_workers"])
+
+
+def _prefetch(scenario):
+    return concrete("prefetch_factor", scenario["prefetch_factor"])
+
+
+RULE = PrefetchWithoutWorkers()

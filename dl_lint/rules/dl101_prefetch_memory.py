@@ -1,0 +1,97 @@
+from dl_lint import estimate
+from dl_lint.model import Severity
+from dl_lint.rules.base import Rule, call_scenarios, concrete, is_int
+
+
+class PrefetchMemory(Rule):
+    code = "DL101"
+    name = "prefetch-memory"
+    severity = Severity.WARNING
+    summary = "num_workers × prefetch_factor batches in flight exceed the max-inflight-batches limit."
+    doc = """
+## What it does
+Computes the batches a DataLoader holds in shared memory before the first step,
+`num_workers × prefetch_factor` (prefetch_factor is 2 when workers are used and it is not given),
+and reports it when it exceeds the `max-inflight-batches` setting (default 16).
+
+When the bytes of one batch are known (the `batch-bytes` setting, or a
+`# dl-lint: batch-bytes=64MiB` comment on the call or the line above it), the message also gives
+the peak, `(W×P + 1) × batch_bytes`, and the rule also fires when that exceeds `memory-budget`.
+
+## Why is this bad?
+Each worker prefetches `prefetch_factor` batches, and workers build them in `/dev/shm`. Measured
+on torch 2.13: exactly W×P batches exist before the first `next()`, and W×P + 1 while the loop
+runs (the loop holds one). 16 workers × prefetch_factor 8 at 64 MiB a batch is 8.1 GiB of shared
+memory before training starts, plus pinned copies when `pin_memory=True`; Docker's default
+64 MiB `/dev/shm` fails with "DataLoader worker is killed by signal: Bus error". A larger
+prefetch_factor is rarely faster: when disk, decode or the GPU is the bottleneck it only adds
+memory.
+
+## Example
+```python
+loader = DataLoader(dataset, batch_size=256, num_workers=16, prefetch_factor=8)
+```
+
+## Use instead
+```python
+loader = DataLoader(dataset, batch_size=256, num_workers=8, prefetch_factor=2)
+```
+Start at 2 workers × prefetch_factor 1 and grow while the GPU waits for data.
+
+## Torch versions
+torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
+"""
+
+    def check_call(self, call, ctx):
+        found = call_scenarios(call, "num_workers", "prefetch_factor")
+        if not found:
+            return
+        limit = ctx.settings.max_inflight_batches
+        batch_bytes = call.batch_bytes or ctx.settings.batch_bytes
+        budget = ctx.settings.memory_budget
+        plans = []
+        for scenario in found:
+            workers = concrete("num_workers", scenario["num_workers"])
+            prefetch = concrete("prefetch_factor", scenario["prefetch_factor"])
+            if not is_int(workers) or not (prefetch is None or is_int(prefetch)) or workers <= 0:
+                return  # no workers (or not a number): nothing prefetched, or torch rejects it
+            if prefetch is not None and prefetch <= 0:
+                return  # DL004's business
+            plans.append((estimate.inflight_batches(workers, prefetch), workers, prefetch))
+        inflight, workers, prefetch = min(plans)  # the most favourable possibility
+        over_limit = inflight > limit
+        peak = estimate.peak_bytes(workers, prefetch, batch_bytes) if batch_bytes else None
+        over_budget = peak is not None and budget is not None and peak > budget
+        if not over_limit and not over_budget:
+            return
+        from dl_lint.config import format_size
+
+        shown = "prefetch_factor 2 (torch's default)" if prefetch is None else f"prefetch_factor {prefetch}"
+        message = (
+            f"{workers} workers × {shown} = {inflight} batches held in shared memory before the first step"
+        )
+        message += f"; limit {limit}" if over_limit else f" (limit {limit})"
+        if peak is not None:
+            message += (
+                f". At {format_size(batch_bytes)} a batch the peak is ({inflight} + 1) × "
+                f"{format_size(batch_bytes)} = {format_size(peak)}"
+            )
+            if budget is not None:
+                relation = "over" if over_budget else "within"
+                message += f", {relation} the memory budget of {format_size(budget)}"
+        new_workers, new_prefetch = estimate.suggest(workers, limit, batch_bytes, budget)
+        message += ". Every prefetched batch stays in /dev/shm until the loop takes it. "
+        if new_workers == workers:
+            message += (
+                f"Lower prefetch_factor: prefetch_factor={new_prefetch} keeps {workers} workers at "
+                f"{workers * new_prefetch} batches in flight."
+            )
+        elif new_workers > 0:
+            message += f"Use fewer workers: num_workers={new_workers}, prefetch_factor=1."
+        else:
+            message += "Even one prefetched batch does not fit: use num_workers=0 or smaller batches."
+        at = "prefetch_factor" if call.given("prefetch_factor") else "num_workers"
+        yield self.finding(call, at, message)
+
+
+RULE = PrefetchMemory()

@@ -1,0 +1,60 @@
+from dl_lint.model import Severity
+from dl_lint.rules.base import Rule, call_scenarios, concrete, every
+
+
+class PinMemoryWithoutAccelerator(Rule):
+    code = "DL102"
+    name = "pin-memory-without-accelerator"
+    severity = Severity.WARNING
+    summary = "pin_memory=True where nothing in the program moves batches to an accelerator."
+    doc = """
+## What it does
+Reports `pin_memory=True` when nothing in the files of the run shows that batches ever reach an
+accelerator: no `.cuda()`, no `.to(device)` / `device=` with a device that can be a GPU, no
+`torch.device("cuda")`, `torch.cuda.*`, `non_blocking=True`, `torch.accelerator`, and no trainer
+framework (Lightning, accelerate, DeepSpeed, XLA) anywhere in the linted files.
+
+## Why is this bad?
+Pinning copies every batch into page-locked host memory so that host-to-GPU copies can be
+asynchronous. It never reduces CPU memory: each pinned batch is extra host memory (torch's
+caching host allocator rounds each tensor up to a power of two), up to W×P more batches. Without
+a GPU target that is pure cost; on a machine without an accelerator torch only warns at the
+first iteration and switches pinning off.
+
+Precision matters more than recall here: a loader is often built in one module and moved to the
+GPU in another, so evidence anywhere in the run silences the rule.
+
+## Example
+```python
+loader = DataLoader(dataset, batch_size=64, num_workers=4, pin_memory=True)
+for batch in loader:
+    model(batch)          # stays on the CPU
+```
+
+## Use instead
+```python
+loader = DataLoader(dataset, batch_size=64, num_workers=4,
+                    pin_memory=torch.cuda.is_available())
+```
+and move batches with `.to(device, non_blocking=True)` when a GPU is used.
+
+## Torch versions
+All versions.
+"""
+
+    def check_call(self, call, ctx):
+        found = call_scenarios(call, "pin_memory")
+        if not every(found, lambda s: concrete("pin_memory", s["pin_memory"]) is True):
+            return
+        if ctx.has_accelerator_evidence(call):
+            return
+        message = (
+            "pin_memory=True but nothing in the linted files moves batches to an accelerator (no .cuda(), "
+            ".to(device), torch.device('cuda'), non_blocking=True or trainer framework): on a GPU machine "
+            "every batch is copied into page-locked host memory that nothing uses, and without a GPU torch "
+            "warns and ignores it. Write pin_memory=torch.cuda.is_available(), or pin_memory=False."
+        )
+        yield self.finding(call, "pin_memory", message)
+
+
+RULE = PinMemoryWithoutAccelerator()

@@ -1,0 +1,95 @@
+from dl_lint.analysis.values import ABSENT, FunctionRef, Instance
+from dl_lint.model import Severity
+from dl_lint.rules.base import Rule, call_scenarios, concrete, every, is_int
+
+
+class UnshardedIterableDataset(Rule):
+    code = "DL201"
+    name = "unsharded-iterable-dataset"
+    severity = Severity.WARNING
+    summary = "An IterableDataset that does not shard by worker, loaded with 2+ workers: duplicated samples."
+    doc = """
+## What it does
+Reports a DataLoader with `num_workers >= 2` whose dataset is an instance of a class deriving
+from `torch.utils.data.IterableDataset` when neither the class's `__iter__` (nor a method or
+helper function it calls) nor the loader's `worker_init_fn` uses a sharding mechanism:
+`get_worker_info`, `split_by_worker`, `split_by_node`, `sharding_filter` or
+`split_dataset_by_node`. It reports at the dataset argument, naming the class and where it is
+defined.
+
+## Why is this bad?
+Every worker process gets its own copy of an IterableDataset and iterates it from the start.
+Without sharding, an epoch yields every sample once per worker (measured on torch 2.13: ×2 with
+2 workers, ×4 with 4). Training silently sees duplicated data, and each copy keeps its own file
+handles and buffers. `num_workers` 0 or 1 never duplicates.
+
+## Example
+```python
+class Lines(IterableDataset):
+    def __init__(self, path):
+        self.path = path
+    def __iter__(self):
+        with open(self.path) as f:
+            yield from f
+
+loader = DataLoader(Lines("train.txt"), num_workers=4)
+```
+
+## Use instead
+```python
+import itertools
+from torch.utils.data import get_worker_info
+
+class Lines(IterableDataset):
+    def __iter__(self):
+        info = get_worker_info()
+        with open(self.path) as f:
+            if info is None:
+                yield from f
+            else:
+                yield from itertools.islice(f, info.id, None, info.num_workers)
+```
+or shard in a `worker_init_fn` that edits `get_worker_info().dataset`.
+
+## Torch versions
+All versions.
+"""
+
+    def check_call(self, call, ctx):
+        found = call_scenarios(call, "num_workers", "dataset", "worker_init_fn")
+        if not every(found, lambda s: _min_workers(s) >= 2):
+            return
+        classes = []
+        for scenario in found:
+            instance = scenario["dataset"].value
+            if not isinstance(instance, Instance):
+                return
+            cls = ctx.datasets.resolve_instance(instance, ctx.module_name)
+            if cls is None or not ctx.datasets.is_iterable(cls) or ctx.datasets.iter_shards(cls) is not False:
+                return
+            init = scenario["worker_init_fn"].value
+            if init is not None and init is not ABSENT:
+                if not isinstance(init, FunctionRef) or init.kind != "function":
+                    return  # a lambda, partial or unknown callable may shard: stay silent
+                if ctx.datasets.function_shards(init.module, init.name) is not False:
+                    return
+            classes.append(cls)
+        cls = classes[0]
+        workers = min(_min_workers(s) for s in found)
+        where = f"{ctx.relative(cls.path)}:{cls.line}"
+        message = (
+            f"{cls.name} (defined at {where}) is an IterableDataset whose __iter__ does not shard by worker, "
+            f"and num_workers={workers}: each of the {workers} workers iterates the whole dataset, so an "
+            f"epoch yields every sample {workers} times. Shard in __iter__ with "
+            "torch.utils.data.get_worker_info() (for example itertools.islice(items, info.id, None, "
+            "info.num_workers)), or in a worker_init_fn."
+        )
+        yield self.finding(call, "dataset", message)
+
+
+def _min_workers(scenario):
+    workers = concrete("num_workers", scenario["num_workers"])
+    return workers if is_int(workers) else 0
+
+
+RULE = UnshardedIterableDataset()
