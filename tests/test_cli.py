@@ -1,0 +1,202 @@
+"""The command line, through the installed entry point: exit codes, formats, errors."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import FIXTURES
+
+BAD = "from torch.utils.data import DataLoader\nloader = DataLoader([1, 2], prefetch_factor=2)\n"
+GOOD = "from torch.utils.data import DataLoader\nloader = DataLoader([1, 2], num_workers=2)\n"
+
+
+def test_clean_file_exits_zero(tmp_path, run_cli):
+    (tmp_path / "good.py").write_text(GOOD)
+    result = run_cli("good.py")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "All checks passed!"
+
+
+def test_default_path_is_current_folder(tmp_path, run_cli):
+    (tmp_path / "bad.py").write_text(BAD)
+    result = run_cli()
+    assert result.returncode == 1
+    assert result.stdout.startswith("bad.py:2:29: DL001 prefetch_factor=2 is passed but num_workers=0")
+    assert result.stdout.rstrip().endswith("Found 1 problem: 1 error.")
+
+
+def test_check_subcommand_and_module_entry(tmp_path, run_cli):
+    import subprocess
+    import sys
+
+    (tmp_path / "bad.py").write_text(BAD)
+    assert run_cli("check", "bad.py").returncode == 1
+    module = subprocess.run([sys.executable, "-m", "dl_lint", "bad.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert module.returncode == 1
+    assert "DL001" in module.stdout
+
+
+def test_exit_zero(tmp_path, run_cli):
+    (tmp_path / "bad.py").write_text(BAD)
+    result = run_cli("--exit-zero", "bad.py")
+    assert result.returncode == 0
+    assert "DL001" in result.stdout
+
+
+def test_missing_path_is_a_one_line_error(run_cli):
+    result = run_cli("no/such/file.py")
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0
+    assert "does not exist" in result.stderr and "no/such/file.py" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_json_shape(tmp_path, run_cli):
+    (tmp_path / "bad.py").write_text(BAD)
+    result = run_cli("--output-format", "json", "bad.py")
+    assert result.returncode == 1
+    [item] = json.loads(result.stdout)
+    assert list(item) == [
+        "cell", "code", "end_location", "filename", "fix", "location", "message", "name", "noqa_row", "severity", "url",
+    ]
+    assert item["code"] == "DL001" and item["name"] == "prefetch-without-workers"
+    assert item["severity"] == "error" and item["fix"] is None and item["cell"] is None
+    assert item["location"] == {"row": 2, "column": 29}
+    assert item["end_location"] == {"row": 2, "column": 46}
+    assert item["noqa_row"] == 2 and item["filename"] == "bad.py"
+
+
+def test_parse_error_is_dl000_and_other_files_still_linted(tmp_path, run_cli):
+    (tmp_path / "broken.py").write_text("from torch.utils.data import DataLoader\nDataLoader(x,\n")
+    (tmp_path / "bad.py").write_text(BAD)
+    result = run_cli(".")
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert any(line.startswith("bad.py:2:29: DL001") for line in lines)
+    broken = [line for line in lines if line.startswith("broken.py:")]
+    assert len(broken) == 1 and ": DL000 cannot parse" in broken[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_undecodable_file_is_dl000(tmp_path, run_cli):
+    (tmp_path / "latin.py").write_bytes(b"from torch.utils.data import DataLoader\nname = '\xe9'\n")
+    result = run_cli("latin.py")
+    assert result.returncode == 1
+    assert "latin.py:1:1: DL000 cannot decode file" in result.stdout
+
+
+def test_select_ignore_flags(tmp_path, run_cli):
+    (tmp_path / "bad.py").write_text(BAD + "other = DataLoader([1], num_workers=16, prefetch_factor=4)\n")
+    assert {"DL001", "DL101"} <= set(run_cli("bad.py").stdout.split())
+    only = run_cli("--select", "DL1", "bad.py").stdout
+    assert "DL101" in only and "DL001" not in only
+    ignored = run_cli("--ignore", "DL001", "bad.py").stdout
+    assert "DL001" not in ignored and "DL101" in ignored
+
+
+def test_unknown_selector_exits_2(tmp_path, run_cli):
+    (tmp_path / "bad.py").write_text(BAD)
+    result = run_cli("--select", "DL999", "bad.py")
+    assert result.returncode == 2
+    assert "DL999" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_config_errors_exit_2_with_key(tmp_path, run_cli):
+    (tmp_path / "bad.py").write_text(BAD)
+    (tmp_path / "pyproject.toml").write_text('[tool.dl-lint]\nmax-inflight = 4\n')
+    result = run_cli("bad.py")
+    assert result.returncode == 2
+    assert "pyproject.toml" in result.stderr and "max-inflight" in result.stderr
+    assert "max-inflight-batches" in result.stderr  # what is accepted
+    (tmp_path / "pyproject.toml").write_text('[tool.dl-lint]\nselect = "DL001"\n')
+    result = run_cli("bad.py")
+    assert result.returncode == 2 and "select" in result.stderr
+    (tmp_path / "pyproject.toml").write_text('[tool.dl-lint]\nignore = ["DL77"]\n')
+    result = run_cli("bad.py")
+    assert result.returncode == 2 and "DL77" in result.stderr
+    (tmp_path / "pyproject.toml").write_text("[tool.dl-lint\n")
+    result = run_cli("bad.py")
+    assert result.returncode == 2 and "pyproject.toml" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_config_file_settings_apply(tmp_path, run_cli):
+    (tmp_path / "bad.py").write_text("from torch.utils.data import DataLoader\nx = DataLoader([1], num_workers=4)\n")
+    assert run_cli("bad.py").returncode == 0  # 4 × 2 = 8 within the default 16
+    (tmp_path / "pyproject.toml").write_text("[tool.dl-lint]\nmax-inflight-batches = 4\n")
+    result = run_cli("bad.py")
+    assert result.returncode == 1 and "limit 4" in result.stdout
+    (tmp_path / "other.toml").write_text("[tool.dl-lint]\nignore = ['DL101']\nmax-inflight-batches = 4\n")
+    assert run_cli("--config", "other.toml", "bad.py").returncode == 0
+    missing = run_cli("--config", "nope.toml", "bad.py")
+    assert missing.returncode == 2 and "nope.toml" in missing.stderr
+
+
+def test_per_file_ignores(tmp_path, run_cli):
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "bad.py").write_text(BAD)
+    (tmp_path / "bad.py").write_text(BAD)
+    (tmp_path / "pyproject.toml").write_text('[tool.dl-lint.per-file-ignores]\n"scripts/*" = ["DL001"]\n')
+    result = run_cli(".")
+    assert "bad.py:2:29: DL001" in result.stdout
+    assert "scripts/bad.py" not in result.stdout
+
+
+def test_noqa_file_level(tmp_path, run_cli):
+    (tmp_path / "bad.py").write_text("# dl-lint: noqa: DL001\n" + BAD)
+    assert run_cli("bad.py").returncode == 0
+    (tmp_path / "bad.py").write_text("# dl-lint: noqa: DL101\n" + BAD)
+    assert run_cli("bad.py").returncode == 1
+
+
+def test_explicit_path_is_linted_even_when_excluded(tmp_path, run_cli):
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "bad.py").write_text(BAD)
+    assert run_cli(".").returncode == 0
+    assert run_cli("build/bad.py").returncode == 1
+
+
+def test_stdin(tmp_path, run_cli):
+    result = run_cli("-", "--stdin-filename", "src/x.py", input=BAD)
+    assert result.returncode == 1
+    assert result.stdout.startswith("src/x.py:2:29: DL001")
+
+
+def test_color_only_when_asked(tmp_path, run_cli):
+    (tmp_path / "bad.py").write_text(BAD)
+    assert "\x1b[" not in run_cli("bad.py").stdout  # not a terminal
+    assert "\x1b[" in run_cli("bad.py", env={"NO_COLOR": "", "FORCE_COLOR": "1"}).stdout
+    assert "\x1b[" not in run_cli("bad.py", env={"NO_COLOR": "1", "FORCE_COLOR": "1"}).stdout
+
+
+def test_rule_docs(run_cli):
+    result = run_cli("rule", "DL001")
+    assert result.returncode == 0
+    for section in ("# prefetch-without-workers (DL001)", "## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Torch versions"):
+        assert section in result.stdout
+    assert run_cli("rule", "DL404").returncode == 2
+    listing = run_cli("rules").stdout
+    assert "DL201" in listing and "unsharded-iterable-dataset" in listing
+
+
+def test_version(run_cli):
+    from dl_lint import __version__
+
+    result = run_cli("--version")
+    assert result.returncode == 0 and result.stdout.strip() == f"dl-lint {__version__}"
+
+
+def test_demo_fixture_output_matches_readme(run_cli):
+    """The README shows the demo's output verbatim; it must stay true."""
+    readme = (FIXTURES.parent / "README.md").read_text(encoding="utf-8")
+    result = run_cli("fixtures/demo", cwd=FIXTURES.parent)
+    assert result.returncode == 1
+    assert result.stdout.strip() in readme
+
+
+def test_readme_rule_table_is_generated_from_the_rules():
+    from dl_lint.rules import markdown_table
+
+    readme = (FIXTURES.parent / "README.md").read_text(encoding="utf-8")
+    start, end = "<!-- rules-table:start -->\n", "\n<!-- rules-table:end -->"
+    table = readme[readme.index(start) + len(start) : readme.index(end)]
+    assert table == markdown_table()

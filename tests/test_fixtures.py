@@ -1,0 +1,43 @@
+"""The generic fixture test: lint every fixture and compare with its ``# expect:`` markers.
+
+A file is linted alone; a folder is linted as one run (cross-module fixtures). Every rule is
+selected unless the fixture's own pyproject.toml says otherwise.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from dl_lint import lint_paths
+from expectations import expected, fixture_cases
+
+from conftest import FIXTURES
+
+CASES = [case for group in ("rules", "idioms") if (FIXTURES / group).is_dir() for case in fixture_cases(FIXTURES / group)]
+
+
+@pytest.mark.parametrize("name,path", CASES, ids=[name for name, _ in CASES])
+def test_fixture_matches_expectations(name: str, path: Path) -> None:
+    files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    has_config = path.is_dir() and (path / "pyproject.toml").exists()
+    result = lint_paths([path], overrides={} if has_config else {"select": ("ALL",)})
+
+    def display(p: Path) -> str:
+        return str(p.resolve())
+
+    got = Counter((str(Path(d.filename).resolve()), d.location.row, d.code) for d in result.diagnostics)
+    want = expected(files, display)
+    details = "\n".join(f"{d.filename}:{d.location.row}:{d.location.column}: {d.code} {d.message}" for d in result.diagnostics)
+    assert got == want, f"diagnostics differ from the # expect: markers\n{details}"
+
+
+def test_every_rule_has_positive_fixtures() -> None:
+    """Each checking rule is exercised by at least one expectation in the fixtures."""
+    from dl_lint.rules import all_rules
+
+    text = "\n".join(p.read_text(encoding="utf-8") for p in FIXTURES.rglob("*.py"))
+    missing = [code for code in all_rules() if code != "DL000" and f"expect: {code}" not in text]
+    assert not missing, f"rules without a positive fixture: {missing}"
