@@ -15,16 +15,13 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from dl_lint.analysis.datasets import DatasetIndex
 from dl_lint.analysis.loaders import LoaderCall
+from dl_lint.analysis.prefilter import may_construct_loader, mentions_loader
 from dl_lint.analysis.signals import has_accelerator_evidence
 from dl_lint.config import Settings, codes_for_file, load_config_file, settings_for_dir
 from dl_lint.discovery import discover
 from dl_lint.model import Diagnostic, Location, Severity
 from dl_lint.rules import all_rules, checking_rules, known_codes
 from dl_lint.suppression import parse_suppressions
-
-# Bytes that make a file worth parsing: it may construct a loader or define a dataset class.
-PREFILTER_TOKENS = (b"DataLoader",)
-
 
 @dataclass
 class LintResult:
@@ -144,7 +141,8 @@ def lint_paths(
             file.errors.append(_dl000(file, f"cannot read file: {exc.strerror or exc}", 1, 1))
             continue
         evidence = evidence or has_accelerator_evidence(file.data)
-        if any(token in file.data for token in PREFILTER_TOKENS):
+        extra = file.settings.extra_loaders
+        if mentions_loader(file.data, extra) and may_construct_loader(file.data, extra):
             result.files_parsed += 1
             _analyse(file)
     result.diagnostics = _judge(files, lambda call: evidence)

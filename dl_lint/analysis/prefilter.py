@@ -1,0 +1,79 @@
+"""Cheap decisions about which files need the full libcst analysis.
+
+Two stages: a byte search (does the file mention a loader name at all?), then the standard
+library's C parser: does the module contain a call whose callee could be a loader? Most files
+that mention ``DataLoader`` only do so in docstrings, imports or type hints; libcst's scope
+analysis costs about 30× an ``ast`` parse, so it is paid only where a call exists. The check is
+conservative (a superset): a name that merely *could* hold a loader class counts.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Set
+
+LOADER_NAMES = frozenset({"DataLoader", "StatefulDataLoader"})
+
+
+def mentions_loader(data: bytes, extra_names: Iterable[str] = ()) -> bool:
+    return any(name.encode() in data for name in (*LOADER_NAMES, *extra_names))
+
+
+def may_construct_loader(data: bytes, extra_names: Iterable[str] = ()) -> bool:
+    """True unless the module provably calls nothing that could be a loader. A module that
+    does not parse returns True, so the full analysis reports it."""
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return True
+    names: Set[str] = set(LOADER_NAMES) | {n.rsplit(".", 1)[-1] for n in extra_names}
+    # Names that may be bound to a loader class: import aliases, assignments and subclasses
+    # whose source mentions a known name (``Loader = partial(DataLoader, ...)``), to a fixpoint.
+    bindings = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.asname:
+                    bindings.append(({alias.asname}, {alias.name.rsplit(".", 1)[-1]}))
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            bindings.append((_bound_names(targets), _used_names(node.value)))
+        elif isinstance(node, ast.ClassDef):
+            bindings.append(({node.name}, {n for base in node.bases for n in _used_names(base)}))
+    changed = True
+    while changed:
+        changed = False
+        for bound, used in bindings:
+            if used & names and not bound <= names:
+                names |= bound
+                changed = True
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            callee = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if callee in names:
+                return True
+            if callee is None and _used_names(func) & names:
+                return True  # (DataLoader if c else Other)(...)
+    return False
+
+
+def _bound_names(targets) -> Set[str]:
+    out: Set[str] = set()
+    for target in targets:
+        for node in ast.walk(target):
+            if isinstance(node, ast.Name):
+                out.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                out.add(node.attr)
+    return out
+
+
+def _used_names(expr: ast.AST) -> Set[str]:
+    out: Set[str] = set()
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Name):
+            out.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            out.add(node.attr)
+    return out

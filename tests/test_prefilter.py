@@ -1,0 +1,41 @@
+"""The cheap stages must never skip a file that constructs a loader (a superset is fine)."""
+
+import pytest
+
+from dl_lint.analysis.prefilter import may_construct_loader, mentions_loader
+
+CONSTRUCTS = {
+    "plain": "from torch.utils.data import DataLoader\nDataLoader(ds)\n",
+    "attribute": "import torch\ntorch.utils.data.DataLoader(ds)\n",
+    "alias": "from torch.utils.data import DataLoader as DL\nDL(ds)\n",
+    "assigned": "from torch.utils.data import DataLoader\nloader_cls = DataLoader\nloader_cls(ds)\n",
+    "chained": "from torch.utils.data import DataLoader\na = DataLoader\nb = a\nb(ds)\n",
+    "partial": "import functools\nfrom torch.utils.data import DataLoader\nmk = functools.partial(DataLoader, num_workers=2)\nmk(ds)\n",
+    "conditional": "from torch.utils.data import DataLoader\n(DataLoader if c else Other)(ds)\n",
+    "subclass": "from torch.utils.data import DataLoader\nclass Mine(DataLoader):\n    pass\nMine(ds)\n",
+    "syntax error": "from torch.utils.data import DataLoader\nDataLoader(\n",
+}
+ONLY_MENTIONS = {
+    "docstring": '"""Wraps a DataLoader."""\nx = 1\n',
+    "import only": "from torch.utils.data import DataLoader\n\ndef f(loader: DataLoader) -> int:\n    return len(loader)\n",
+    "isinstance": "from torch.utils.data import DataLoader\nisinstance(x, DataLoader)\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONSTRUCTS))
+def test_calls_are_kept(name):
+    data = CONSTRUCTS[name].encode()
+    assert mentions_loader(data) and may_construct_loader(data)
+
+
+@pytest.mark.parametrize("name", sorted(ONLY_MENTIONS))
+def test_mentions_without_calls_are_skipped(name):
+    data = ONLY_MENTIONS[name].encode()
+    assert mentions_loader(data) and not may_construct_loader(data)
+
+
+def test_extra_loader_names():
+    data = b"from pkg.loaders import FastLoader\nFastLoader(ds)\n"
+    assert not mentions_loader(data)
+    assert mentions_loader(data, ["pkg.loaders.FastLoader"])
+    assert may_construct_loader(data, ["pkg.loaders.FastLoader"])
