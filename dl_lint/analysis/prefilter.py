@@ -16,7 +16,8 @@ LOADER_NAMES = frozenset({"DataLoader", "StatefulDataLoader"})
 
 
 def mentions_loader(data: bytes, extra_names: Iterable[str] = ()) -> bool:
-    return any(name.encode() in data for name in (*LOADER_NAMES, *extra_names))
+    names = (*LOADER_NAMES, *(n.rsplit(".", 1)[-1] for n in extra_names))
+    return any(name.encode() in data for name in names)
 
 
 def may_construct_loader(data: bytes, extra_names: Iterable[str] = ()) -> bool:
