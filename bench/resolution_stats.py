@@ -1,0 +1,45 @@
+"""How much of real code dl-lint can see: for every DataLoader call found under the given
+folders, which of num_workers, pin_memory, persistent_workers and prefetch_factor are written
+(explicitly or through a ``**`` splat) and how many of those resolve to known values.
+
+    python bench/resolution_stats.py REPO [REPO ...]
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+from dl_lint.engine import _analyse, _File, _module_name_for, display_path  # noqa: PLC2701 - a dev tool
+from dl_lint.config import Settings
+from dl_lint.discovery import discover
+
+ARGS = ("num_workers", "pin_memory", "persistent_workers", "prefetch_factor")
+
+
+def main(paths):
+    calls = 0
+    written, resolved = Counter(), Counter()
+    for path in discover([Path(p) for p in paths]).files:
+        data = path.read_bytes()
+        if b"DataLoader" not in data:
+            continue
+        file = _File(path, display_path(path), _module_name_for(path), Settings(), data)
+        _analyse(file)
+        if file.facts is None:
+            continue
+        for call in file.facts.calls:
+            calls += 1
+            for name in ARGS:
+                if call.given(name) or name in call.opaque:
+                    written[name] += 1
+                    if not call.value(name).is_unknown:
+                        resolved[name] += 1
+    print(f"{calls} DataLoader calls")
+    for name in ARGS:
+        print(f"  {name:20s} written {written[name]:4d}  resolved {resolved[name]:4d}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:] or ["."])
