@@ -11,7 +11,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from dl_lint.engine import _analyse, _File, _module_name_for, display_path  # noqa: PLC2701 - a dev tool
+from dl_lint.analysis.project import Project, find_root, module_name_for
+from dl_lint.engine import _analyse, _File, display_path  # noqa: PLC2701 - a dev tool
 from dl_lint.config import Settings
 from dl_lint.discovery import discover
 
@@ -21,12 +22,14 @@ ARGS = ("num_workers", "pin_memory", "persistent_workers", "prefetch_factor")
 def main(paths):
     calls = 0
     written, resolved = Counter(), Counter()
+    projects = {}
     for path in discover([Path(p) for p in paths]).files:
+        project = projects.setdefault(find_root(path), Project(find_root(path)))
         data = path.read_bytes()
         if b"DataLoader" not in data:
             continue
-        file = _File(path, display_path(path), _module_name_for(path), Settings(), data)
-        _analyse(file)
+        file = _File(path, display_path(path), module_name_for(path), Settings(), data)
+        _analyse(file, project)
         if file.facts is None:
             continue
         for call in file.facts.calls:

@@ -6,17 +6,19 @@ flake8 plugin and the language server) are thin layers over.
 
 from __future__ import annotations
 
-import io
 import os
-import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Sequence
 
-from dl_lint.analysis.datasets import DatasetIndex
+if TYPE_CHECKING:
+    from dl_lint.analysis.datasets import DatasetIndex
+
 from dl_lint.analysis.loaders import LoaderCall
 from dl_lint.analysis.prefilter import may_construct_loader, mentions_loader
+from dl_lint.analysis.project import Project, find_root, module_name_for
 from dl_lint.analysis.signals import has_accelerator_evidence
+from dl_lint.source import decode
 from dl_lint.config import Settings, codes_for_file, load_config_file, settings_for_dir
 from dl_lint.discovery import discover
 from dl_lint.model import Diagnostic, Location, Severity
@@ -50,7 +52,7 @@ class RuleContext:
         settings: Settings,
         module_name: str,
         path: str,
-        datasets: DatasetIndex,
+        datasets: "DatasetIndex",
         accelerator: Callable[[LoaderCall], bool],
     ) -> None:
         self.settings = settings
@@ -80,13 +82,25 @@ def lint_source(
     source: str,
     path: str = "<stdin>",
     settings: Optional[Settings] = None,
+    *,
+    project_root: Optional[os.PathLike | str] = None,
 ) -> List[Diagnostic]:
-    """Lint one source text as if it were the file ``path`` (which need not exist)."""
+    """Lint one source text as if it were the file ``path`` (which need not exist). With
+    ``project_root``, imports are resolved against the project's other files."""
     settings = settings or Settings()
-    file = _File(Path(path), path, _module_name_for(Path(path)), settings, source.encode("utf-8"), source)
-    _analyse(file)
-    evidence = has_accelerator_evidence(file.data)
-    return _judge([file], lambda call: evidence)
+    root = Path(project_root) if project_root is not None else None
+    module_name = module_name_for(Path(path)) if root is not None else Path(path).stem
+    file = _File(Path(path), path, module_name, settings, source.encode("utf-8"), source)
+    project = Project(root, settings.extra_loaders)
+    _analyse(file, project)
+    own_evidence = has_accelerator_evidence(file.data)
+
+    def accelerator(call: LoaderCall) -> bool:
+        if own_evidence:
+            return True
+        return root is not None and project.accelerator_reaches(module_name, [(module_name, file.data)])
+
+    return _judge([file], project, accelerator)
 
 
 def lint_paths(
@@ -111,7 +125,9 @@ def lint_paths(
 
     files: List[_File] = []
     seen = set()
-    for given in paths or (".",):
+    paths = list(paths or (".",))
+    project = Project(find_root(Path(paths[0])), settings_for(Path(paths[0]).parent).extra_loaders)
+    for given in paths:
         given = Path(given)
         base = settings_for(given if given.is_dir() else given.parent)
         found = discover(
@@ -128,10 +144,9 @@ def lint_paths(
             if key in seen:
                 continue
             seen.add(key)
-            files.append(_File(path, display_path(path), _module_name_for(path), settings_for(path.parent)))
+            files.append(_File(path, display_path(path), module_name_for(path), settings_for(path.parent)))
 
     result = LintResult(files_checked=len(files))
-    evidence = False
     for file in files:
         if file.errors:
             continue
@@ -140,23 +155,29 @@ def lint_paths(
         except OSError as exc:
             file.errors.append(_dl000(file, f"cannot read file: {exc.strerror or exc}", 1, 1))
             continue
-        evidence = evidence or has_accelerator_evidence(file.data)
         extra = file.settings.extra_loaders
         if mentions_loader(file.data, extra) and may_construct_loader(file.data, extra):
             result.files_parsed += 1
-            _analyse(file)
-    result.diagnostics = _judge(files, lambda call: evidence)
+            _analyse(file, project)
+    by_path = {str(f.path): f for f in files}
+    linted = [(f.module_name, f.data) for f in files if f.data]
+
+    def accelerator(call: LoaderCall) -> bool:
+        file = by_path.get(call.path)
+        return project.accelerator_reaches(file.module_name if file else "", linted)
+
+    result.diagnostics = _judge(files, project, accelerator)
     return result
 
 
 # -- stages ------------------------------------------------------------------------------------
 
 
-def _analyse(file: _File) -> None:
+def _analyse(file: _File, project: Project) -> None:
     """Decode and parse one file into facts; problems become DL000 diagnostics."""
     from libcst import ParserSyntaxError
 
-    from dl_lint.analysis.module import analyze_source
+    from dl_lint.analysis.module import ModuleAnalysis
 
     if file.source is None:
         try:
@@ -165,7 +186,16 @@ def _analyse(file: _File) -> None:
             file.errors.append(_dl000(file, f"cannot decode file: {_one_line(exc)}", 1, 1))
             return
     try:
-        file.facts = analyze_source(file.source, str(file.path), file.module_name)
+        analysis = ModuleAnalysis(
+            file.source,
+            str(file.path),
+            file.module_name,
+            file.path.name == "__init__.py",
+            project,
+            file.settings.extra_loaders,
+        )
+        project.add(file.module_name, analysis)
+        file.facts = analysis.facts()
     except ParserSyntaxError as exc:
         file.errors.append(
             _dl000(file, f"cannot parse: {_one_line(exc.message)}", exc.raw_line, exc.raw_column + 1)
@@ -178,52 +208,142 @@ def _analyse(file: _File) -> None:
         )
 
 
-def _judge(files: Iterable[_File], accelerator: Callable[[LoaderCall], bool]) -> List[Diagnostic]:
+def _judge(files: Iterable[_File], project: Project, accelerator: Callable[[LoaderCall], bool]) -> List[Diagnostic]:
     files = list(files)
-    datasets = DatasetIndex(
-        (c for f in files if f.facts is not None for c in f.facts.classes),
-        (fn for f in files if f.facts is not None for fn in f.facts.functions),
-    )
     codes = known_codes()
     out: List[Diagnostic] = []
     for file in files:
         out.extend(file.errors)
         if file.facts is None or not file.facts.calls:
             continue
-        enabled = codes_for_file(file.settings, codes, file.path)
-        rules = checking_rules(enabled)
-        ctx = RuleContext(file.settings, file.module_name, str(file.path), datasets, accelerator)
+        rules = checking_rules(codes_for_file(file.settings, codes, file.path))
+        ctx = RuleContext(file.settings, file.module_name, str(file.path), project.datasets, accelerator)
         suppressions = parse_suppressions(file.source or "")
         for call in file.facts.calls:
-            for rule in rules:
-                for finding in rule.check_call(call, ctx):
-                    diag = Diagnostic(
-                        code=rule.code,
-                        name=rule.name,
-                        severity=rule.severity,
-                        message=finding.message,
-                        filename=file.display,
-                        location=finding.location,
-                        end_location=finding.end_location,
-                        fix=finding.fix,
-                        noqa_rows=call.rows,
-                    )
-                    if not suppressions.suppresses(diag):
-                        out.append(diag)
+            for diag in _check(call, rules, ctx, file.display):
+                if not suppressions.suppresses(diag):
+                    out.append(diag)
+    out.extend(_judge_call_sites(files, project, accelerator))
     out.sort(key=Diagnostic.sort_key)
     return out
 
 
+def _check(call: LoaderCall, rules, ctx: RuleContext, display: str) -> Iterable[Diagnostic]:
+    for rule in rules:
+        for finding in rule.check_call(call, ctx):
+            yield Diagnostic(
+                code=rule.code,
+                name=rule.name,
+                severity=rule.severity,
+                message=finding.message,
+                filename=display,
+                location=finding.location,
+                end_location=finding.end_location,
+                fix=finding.fix,
+                noqa_rows=call.rows,
+            )
+
+
+def _judge_call_sites(
+    files: List[_File], project: Project, accelerator: Callable[[LoaderCall], bool]
+) -> List[Diagnostic]:
+    """Loaders built from a function's parameters, judged once per call of that function in
+    the linted files, with the call's arguments (or the defaults it relies on)."""
+    factories = {}
+    for file in files:
+        if file.facts is None:
+            continue
+        for name, _params in file.facts.factories:
+            factories[(file.module_name, name)] = file
+    if not factories:
+        return []
+    names = {name for _, name in factories}
+    encoded = [n.encode() for n in names]
+    codes = known_codes()
+    out: List[Diagnostic] = []
+    for caller in files:
+        if not caller.data or not any(n in caller.data for n in encoded):
+            continue
+        analysis = project.analysis(caller.module_name)
+        if analysis is None:
+            continue
+        suppressions = None
+        for call, site in analysis.calls_named(names):
+            target = analysis.resolver.resolve(call.func, site).single
+            ref = target.value if target is not None else None
+            key = (getattr(ref, "module", None), getattr(ref, "name", None))
+            if getattr(ref, "kind", None) != "function" or key not in factories:
+                continue
+            callee_file = factories[key]
+            callee = project.analysis(key[0])
+            function = callee.function_node(key[1]) if callee is not None else None
+            env = _bind_parameters(call, site, analysis, function, callee) if function is not None else None
+            if env is None:
+                continue
+            rules = checking_rules(codes_for_file(callee_file.settings, codes, callee_file.path))
+            ctx = RuleContext(callee_file.settings, key[0], str(callee_file.path), project.datasets, accelerator)
+            own = {(d.code, d.location) for c in callee_file.facts.calls for d in _check(c, rules, ctx, "")}
+            start, end = analysis._location(call)
+            for loader in callee.loader_calls_with(function, env):
+                for diag in _check(loader, rules, ctx, caller.display):
+                    if (diag.code, diag.location) in own:
+                        continue  # reported at the loader itself already
+                    where = f"{display_path(Path(callee_file.path))}:{loader.location.row}"
+                    moved = Diagnostic(
+                        code=diag.code,
+                        name=diag.name,
+                        severity=diag.severity,
+                        message=f"with the arguments of this call, the DataLoader at {where}: {diag.message}",
+                        filename=caller.display,
+                        location=start,
+                        end_location=end,
+                        noqa_rows=(start.row, end.row),
+                    )
+                    if suppressions is None:
+                        suppressions = parse_suppressions(caller.source or decode(caller.data))
+                    if not suppressions.suppresses(moved):
+                        out.append(moved)
+    return out
+
+
+def _bind_parameters(call, site, caller, function, callee) -> Optional[Dict]:
+    """Map the callee's parameters to the Values this call gives them (defaults included);
+    None when the call cannot be bound (``*args``/``**kwargs``, unknown keywords)."""
+    from dl_lint.analysis.collect import END
+    from dl_lint.analysis.values import Origin, Possible, Value
+
+    params = function.params
+    positional = [*params.posonly_params, *params.params]
+    by_name = {p.name.value: p for p in (*positional, *params.kwonly_params)}
+    env: Dict = {}
+    index = 0
+    for arg in call.args:
+        if arg.star:
+            return None
+        if arg.keyword is None:
+            if index >= len(positional):
+                return None
+            param = positional[index]
+            index += 1
+        else:
+            param = by_name.get(arg.keyword.value)
+            if param is None:
+                return None
+        env[param] = caller.resolver.resolve(arg.value, site)
+    for param in by_name.values():
+        if param not in env:
+            if param.default is None:
+                return None
+            default = callee.resolver.resolve(param.default, END)
+            if default.is_unknown:
+                env[param] = Value.unknown("parameter")
+                continue
+            origin = Origin(f"default of parameter {param.name.value}", callee.path, callee.resolver.line(param))
+            env[param] = Value(tuple(Possible(p.value, origin, p.guards) for p in default.options or ()))
+    return env
+
+
 # -- helpers -------------------------------------------------------------------------------------
-
-
-def decode(data: bytes) -> str:
-    """Decode like Python does: BOM, then a PEP 263 coding cookie, else UTF-8."""
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    text = data.decode(encoding)
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return text
 
 
 def display_path(path: Path) -> str:
@@ -233,22 +353,6 @@ def display_path(path: Path) -> str:
     except ValueError:
         return str(path)
     return str(path) if rel.startswith("..") else rel
-
-
-def _module_name_for(path: Path) -> str:
-    """The dotted module name, found by walking up through packages (``__init__.py``)."""
-    try:
-        path = path.absolute()
-    except OSError:
-        return path.stem
-    parts = [] if path.name == "__init__.py" else [path.stem]
-    parent = path.parent
-    while (parent / "__init__.py").is_file():
-        parts.append(parent.name)
-        if parent.parent == parent:
-            break
-        parent = parent.parent
-    return ".".join(reversed(parts)) or path.stem
 
 
 def _one_line(exc: object) -> str:

@@ -9,7 +9,7 @@ which the rules treat as silence.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Mapping, Optional, Set, Tuple
 
 if TYPE_CHECKING:
     from dl_lint.analysis.values import Instance
@@ -47,27 +47,31 @@ class ClassFacts:
 
 
 class DatasetIndex:
-    """Classes and functions of the analysed modules, keyed by (module, name)."""
+    """Answers questions about dataset classes anywhere in the project. ``classes`` and
+    ``functions`` look a (module, name) up, analysing the module on demand."""
 
-    def __init__(self, classes: Iterable[ClassFacts], functions: Iterable[FunctionFacts]) -> None:
-        self.classes: Dict[Tuple[str, str], ClassFacts] = {(c.module, c.name): c for c in classes}
-        self.functions: Dict[Tuple[str, str], FunctionFacts] = {(f.module, f.name): f for f in functions}
+    def __init__(
+        self,
+        classes: Callable[[str, str], Optional[ClassFacts]],
+        functions: Callable[[str, str], Optional[FunctionFacts]],
+    ) -> None:
+        self._classes = classes
+        self._functions = functions
 
     def lookup_class(self, module: str, name: str) -> Optional[ClassFacts]:
-        return self.classes.get((module, name))
+        return self._classes(module, name)
 
-    def resolve_instance(self, instance: "Instance", current_module: str) -> Optional[ClassFacts]:
-        """The class an ``Instance`` value denotes, following relative module names."""
-        module = resolve_relative(instance.module, current_module)
-        return self.classes.get((module, instance.name))
+    def resolve_instance(self, instance: "Instance", current_module: str = "") -> Optional[ClassFacts]:
+        """The class an ``Instance`` value denotes."""
+        return self._classes(resolve_relative(instance.module, current_module), instance.name)
 
-    def _base_classes(self, cls: ClassFacts, names: FrozenSet[str]) -> Optional[ClassFacts]:
+    def _by_qualname(self, qualname: str) -> Optional[ClassFacts]:
+        module, _, name = qualname.rpartition(".")
+        return self._classes(module, name)
+
+    def _base_classes(self, names: FrozenSet[str]) -> Optional[ClassFacts]:
         for qualname in names:
-            # A base defined in the same module is reported by libcst under its bare name.
-            found = self.classes.get((cls.module, qualname))
-            if found is None and "." in qualname:
-                module, _, name = qualname.rpartition(".")
-                found = self.classes.get((module, name))
+            found = self._by_qualname(qualname)
             if found is not None:
                 return found
         return None
@@ -85,11 +89,11 @@ class DatasetIndex:
             seen.add(key)
             out.append(c)
             for names in c.bases:
-                if names & (ITERABLE_QUALNAMES | MAP_STYLE_QUALNAMES) or names & {"object", "typing.Generic"}:
+                if names & (ITERABLE_QUALNAMES | MAP_STYLE_QUALNAMES | _HARMLESS_BASES):
                     continue
-                if any(n.startswith("typing.Generic") or n.startswith("Generic[") for n in names):
+                if any(n.startswith(("typing.Generic", "Generic[", "typing.Protocol")) for n in names):
                     continue
-                base = self._base_classes(c, names)
+                base = self._base_classes(names)
                 if base is None or not walk(base):
                     return False
             return True
@@ -111,7 +115,7 @@ class DatasetIndex:
         for names in cls.bases:
             if names & targets:
                 return True
-            base = self._base_classes(cls, names)
+            base = self._base_classes(names)
             if base is not None and self._derives(base, targets, seen):
                 return True
         return False
@@ -137,26 +141,27 @@ class DatasetIndex:
             if name in seen or name not in methods:
                 continue
             seen.add(name)
-            shards, self_calls, calls = methods[name]
-            if shards:
+            _, self_calls, calls = methods[name]
+            # One hop into helper functions, in this module or imported from another.
+            if any(self.function_shards_qualname(q) for q in calls):
                 return True
-            # One hop into module-level helpers of the class's module.
-            for func in calls:
-                helper = self.functions.get((cls.module, func))
-                if helper is not None and helper.shards:
-                    return True
             todo.extend(self_calls)
         return False
 
+    def function_shards_qualname(self, qualname: str) -> bool:
+        module, _, name = qualname.rpartition(".")
+        func = self._functions(module, name)
+        return func is not None and func.shards
+
     def function_shards(self, module: str, name: str) -> Optional[bool]:
-        func = self.functions.get((module, name))
+        """Whether a worker_init_fn (or helper) shards, itself or through a function it calls."""
+        func = self._functions(module, name)
         if func is None:
             return None
-        if func.shards:
-            return True
-        return any(
-            (helper := self.functions.get((module, c))) is not None and helper.shards for c in func.calls
-        )
+        return func.shards or any(self.function_shards_qualname(q) for q in func.calls)
+
+
+_HARMLESS_BASES = frozenset({"object", "builtins.object", "abc.ABC", "typing.Generic", "typing.Protocol"})
 
 
 def resolve_relative(module: str, current: str, is_package: bool = False) -> str:

@@ -1,23 +1,25 @@
-"""Parse one module with libcst and extract its facts: loader calls with bound, resolved
-arguments; classes (for dataset analysis); module-level functions.
+"""Analyse one module with libcst: its loader calls (arguments bound to torch's signature and
+resolved), its classes (for dataset analysis) and its module-level functions.
 
-The facts are plain frozen data (no CST nodes), so they can be cached and sent between
-processes, and the rules never touch syntax.
+``ModuleFacts`` is plain frozen data (no CST nodes), so the rules never touch syntax and facts
+can be cached. ``ModuleAnalysis`` keeps the parsed tree alive for the project index, which asks
+it for module-level values, classes, and loader calls re-bound with a caller's arguments.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider, QualifiedNameProvider, ScopeProvider
+from libcst.metadata import Assignment, MetadataWrapper, PositionProvider, ScopeProvider
 
+from dl_lint.analysis.collect import END, Collector, Site
 from dl_lint.analysis.datasets import SHARDING_NAMES, ClassFacts, FunctionFacts
-from dl_lint.analysis.loaders import LOADER_QUALNAMES, POSITIONAL, PARAMETERS, BoundArg, LoaderCall
-from dl_lint.analysis.resolve import Resolver
-from dl_lint.analysis.values import Value
+from dl_lint.analysis.loaders import LOADER_QUALNAMES, PARAMETERS, POSITIONAL, BoundArg, LoaderCall
+from dl_lint.analysis.resolve import LoaderClass, ProjectHook, Resolver
+from dl_lint.analysis.values import DictValue, External, FunctionRef, Origin, Possible, Value
 from dl_lint.model import Location
 
 _BATCH_BYTES_COMMENT = re.compile(r"#\s*dl-lint:\s*batch-bytes\s*=\s*([0-9A-Za-z.]+)")
@@ -30,199 +32,347 @@ class ModuleFacts:
     calls: Tuple[LoaderCall, ...] = ()
     classes: Tuple[ClassFacts, ...] = ()
     functions: Tuple[FunctionFacts, ...] = ()
-    # Problems met while reading the module's source, reported as DL000 by the engine.
-    errors: Tuple[str, ...] = ()
-    extra: Dict[str, object] = field(default_factory=dict, compare=False)
+    # Module-level functions whose loader calls depend on their parameters: name -> params.
+    factories: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
+    has_main_guard: bool = False
 
 
-def analyze_source(source: str, path: str, module_name: str = "") -> ModuleFacts:
-    """Parse ``source`` and extract its facts. Raises ``libcst.ParserSyntaxError`` on bad syntax."""
-    module = cst.parse_module(source)
-    return analyze_module(module, source, path, module_name)
-
-
-def analyze_module(module: cst.Module, source: str, path: str, module_name: str = "") -> ModuleFacts:
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    collector = _Collector()
-    wrapper.visit(collector)
-    positions = wrapper.resolve(PositionProvider)
-    scopes = wrapper.resolve(ScopeProvider)
-    qualnames = wrapper.resolve(QualifiedNameProvider)
-    resolver = Resolver(
-        module,
-        path,
-        module_name,
-        positions,
-        scopes,
-        collector.assigned,
-        {c: c.name.value for c in collector.module_classes},
-        collector.nested_defs,
-    )
-    lines = source.splitlines()
-    calls = []
-    for call, scope_name in collector.calls:
-        names = qualified_names(qualnames, call.func)
-        loader = next((n for n in sorted(names) if n in LOADER_QUALNAMES), None)
-        if loader is None:
-            continue
-        calls.append(_bind(call, loader, scope_name, resolver, positions, path, lines))
-    classes = tuple(_class_facts(c, resolver, qualnames, path, module_name) for c in collector.module_classes)
-    functions = tuple(
-        FunctionFacts(
-            name=f.name.value,
-            module=module_name,
-            path=path,
-            line=resolver.line(f),
-            shards=_uses_sharding(f),
-            calls=frozenset(_called_names(f)),
-        )
-        for f in collector.module_functions
-    )
-    return ModuleFacts(path, module_name, tuple(calls), classes, functions)
-
-
-class _Collector(cst.CSTVisitor):
-    """One pass over the tree: calls (with their enclosing function), assignments, defs."""
-
-    def __init__(self) -> None:
-        self.calls: List[Tuple[cst.Call, str]] = []
-        self.assigned: Dict[cst.CSTNode, cst.BaseExpression] = {}
-        self.module_classes: List[cst.ClassDef] = []
-        self.module_functions: List[cst.FunctionDef] = []
-        self.nested_defs: List[cst.CSTNode] = []
-        self._stack: List[str] = []
-        self._depth_kinds: List[str] = []
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        if not self._stack:
-            self.module_classes.append(node)
-        elif "def" in self._depth_kinds:
-            self.nested_defs.append(node)
-        self._stack.append(node.name.value)
-        self._depth_kinds.append("class")
-
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self._stack.pop()
-        self._depth_kinds.pop()
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        if not self._stack:
-            self.module_functions.append(node)
-        elif "def" in self._depth_kinds:
-            self.nested_defs.append(node)
-        self._stack.append(node.name.value)
-        self._depth_kinds.append("def")
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self._stack.pop()
-        self._depth_kinds.pop()
-
-    def visit_Call(self, node: cst.Call) -> None:
-        self.calls.append((node, ".".join(self._stack)))
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            if isinstance(target.target, cst.Name):
-                self.assigned[target.target] = node.value
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if isinstance(node.target, cst.Name) and node.value is not None:
-            self.assigned[node.target] = node.value
-
-
-def qualified_names(qualnames: Dict, node: cst.CSTNode) -> Set[str]:
-    """The qualified names libcst infers for ``node`` (computed lazily by the provider)."""
-    found = qualnames.get(node)
-    if found is None:
-        return set()
-    if callable(found):
-        found = found()
-    return {q.name for q in found}
-
-
-def _location(positions: Dict, node: cst.CSTNode) -> Tuple[Location, Location]:
-    rng = positions[node]
-    return (
-        Location(rng.start.line, rng.start.column + 1),
-        Location(rng.end.line, rng.end.column + 1),
-    )
-
-
-def _bind(
-    call: cst.Call,
-    qualname: str,
-    scope_name: str,
-    resolver: Resolver,
-    positions: Dict,
+def analyze_source(
+    source: str,
     path: str,
-    lines: List[str],
-) -> LoaderCall:
-    """Bind the call's arguments to torch's signature."""
-    args: Dict[str, BoundArg] = {}
-    opaque: Set[str] = set()
-    index = 0
-    for arg in call.args:
-        start, end = _location(positions, arg)
-        if arg.star == "*":
-            # Everything from here on could be carried positionally.
-            opaque.update(name for name in POSITIONAL[index:] if name not in args)
-            index = len(POSITIONAL)
-            continue
-        if arg.star == "**":
-            # Contents unknown (a later stage resolves dict literals): any parameter not
-            # written explicitly could be in there.
-            opaque.update(name for name in PARAMETERS if name not in args)
-            continue
-        if arg.keyword is not None:
-            name = arg.keyword.value
-            keyword = True
-        else:
-            if index >= len(POSITIONAL):
-                continue  # too many positionals: torch raises TypeError; not our business
-            name = POSITIONAL[index]
-            index += 1
-            keyword = False
-        if name not in PARAMETERS:
-            continue
-        value = resolver.resolve(arg.value)
-        args[name] = BoundArg(name, value, resolver.code(arg.value), start, end, keyword)
-        opaque.discard(name)
-    start, end = _location(positions, call)
-    return LoaderCall(
-        path=path,
-        qualname=qualname,
-        location=start,
-        end_location=end,
-        args=args,
-        opaque=frozenset(opaque),
-        batch_bytes=_batch_bytes_comment(lines, start.row, end.row),
-        scope=scope_name,
+    module_name: str = "",
+    *,
+    is_package: bool = False,
+    project: Optional[ProjectHook] = None,
+    extra_loaders: Sequence[str] = (),
+) -> ModuleFacts:
+    """Parse ``source`` and extract its facts. Raises ``libcst.ParserSyntaxError`` on bad syntax."""
+    return ModuleAnalysis(source, path, module_name, is_package, project, extra_loaders).facts()
+
+
+class ModuleAnalysis:
+    def __init__(
+        self,
+        source: str,
+        path: str,
+        module_name: str = "",
+        is_package: bool = False,
+        project: Optional[ProjectHook] = None,
+        extra_loaders: Sequence[str] = (),
+    ) -> None:
+        self.source = source
+        self.path = path
+        self.module_name = module_name
+        self.module = cst.parse_module(source)
+        wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
+        collector = Collector()
+        wrapper.visit(collector)
+        self.index = collector.index
+        self.positions = wrapper.resolve(PositionProvider)
+        self.scopes = wrapper.resolve(ScopeProvider)
+        loader_names = LOADER_QUALNAMES | frozenset(extra_loaders)
+        self.resolver = Resolver(
+            self.module,
+            path,
+            module_name,
+            is_package,
+            self.positions,
+            self.scopes,
+            self.index,
+            project,
+            loader_names,
+        )
+        self.lines = source.splitlines()
+        self._facts: Optional[ModuleFacts] = None
+        self._classes: Dict[str, ClassFacts] = {}
+        self._loader_classes: Dict[str, Optional[str]] = {}
+        self._in_progress: Set[str] = set()
+
+    # -- facts ----------------------------------------------------------------------------------
+    def facts(self) -> ModuleFacts:
+        if self._facts is None:
+            calls = []
+            factories: Dict[str, Tuple[str, ...]] = {}
+            for call, site, scope_name, cls in self.index.calls:
+                loader = self._loader_for(call, site, cls)
+                if loader is None:
+                    continue
+                bound = self._bind(call, site, scope_name, loader)
+                calls.append(bound)
+                function = self._module_function(site)
+                if function is not None and any(
+                    bound.value(name).source == "parameter" for name in bound.args
+                ):
+                    factories[function.name.value] = tuple(p.name.value for p in _params(function))
+            self._facts = ModuleFacts(
+                path=self.path,
+                module_name=self.module_name,
+                calls=tuple(calls),
+                classes=tuple(self.class_facts(c.name.value) for c in self.index.module_classes),
+                functions=tuple(self.function_facts(f) for f in self.index.module_functions),
+                factories=tuple(sorted(factories.items())),
+                has_main_guard=bool(self.index.main_guard_lines),
+            )
+        return self._facts
+
+    def _loader_for(self, call: cst.Call, site: Site, cls: Optional[str]) -> Optional[LoaderClass]:
+        if not _may_be_loader(call.func):
+            return None
+        self.resolver.current_class = cls
+        return self.resolver.loader_of(call.func, site)
+
+    def _module_function(self, site: Site) -> Optional[cst.FunctionDef]:
+        scope = site.scope
+        if isinstance(scope, cst.FunctionDef) and scope in self.index.module_functions:
+            return scope
+        return None
+
+    # -- binding --------------------------------------------------------------------------------
+    def _location(self, node: cst.CSTNode) -> Tuple[Location, Location]:
+        rng = self.positions[node]
+        return Location(rng.start.line, rng.start.column + 1), Location(rng.end.line, rng.end.column + 1)
+
+    def _bind(self, call: cst.Call, site: Site, scope_name: str, loader: LoaderClass) -> LoaderCall:
+        """Bind the call's arguments (after any pre-bound by ``partial``) to torch's signature."""
+        resolver = self.resolver
+        args: Dict[str, BoundArg] = {}
+        opaque: Set[str] = set()
+        index = 0
+        for arg in (*loader.preargs, *call.args):
+            start, end = self._location(arg)
+            if arg.star == "*":
+                opaque.update(name for name in POSITIONAL[index:] if name not in args)
+                index = len(POSITIONAL)
+                continue
+            if arg.star == "**":
+                splat = resolver.resolve(arg.value, site)
+                content = splat.single.value if splat.single is not None else None
+                if isinstance(content, DictValue) and content.complete:
+                    code = resolver.code(arg.value)
+                    for key, value in content.entries:
+                        if key in PARAMETERS and key not in args:
+                            args[key] = BoundArg(key, value, f"{code}[{key!r}]", start, end, True)
+                            opaque.discard(key)
+                else:
+                    opaque.update(name for name in PARAMETERS if name not in args)
+                continue
+            if arg.keyword is not None:
+                name, keyword = arg.keyword.value, True
+            else:
+                if index >= len(POSITIONAL):
+                    continue  # too many positionals: torch raises TypeError; not our business
+                name, keyword = POSITIONAL[index], False
+                index += 1
+            if name not in PARAMETERS:
+                continue
+            value = resolver.resolve(arg.value, site)
+            args[name] = BoundArg(name, value, resolver.code(arg.value), start, end, keyword)
+            opaque.discard(name)
+        start, end = self._location(call)
+        return LoaderCall(
+            path=self.path,
+            qualname=loader.qualname,
+            location=start,
+            end_location=end,
+            args=args,
+            opaque=frozenset(opaque),
+            batch_bytes=self._batch_bytes_comment(start.row, end.row),
+            scope=scope_name,
+        )
+
+    def _batch_bytes_comment(self, first: int, last: int) -> Optional[int]:
+        from dl_lint.config import parse_size
+
+        # The comment may sit on any line of the call, or on the line just above it.
+        for row in range(max(first - 1, 1), last + 1):
+            if row - 1 < len(self.lines):
+                match = _BATCH_BYTES_COMMENT.search(self.lines[row - 1])
+                if match:
+                    try:
+                        return parse_size(match.group(1))
+                    except ValueError:
+                        return None
+        return None
+
+    # -- what the project asks ------------------------------------------------------------------
+    def global_value(self, name: str, depth: int) -> Value:
+        """The value of a module-level name, as another module importing it sees it."""
+        scope = self.scopes.get(self.module)
+        if scope is None or name in self._in_progress:
+            return Value.unknown("import")
+        assignments = [a for a in scope[name] if a.scope is scope] if name in scope else []
+        if not assignments:
+            return Value.unknown("import")
+        self._in_progress.add(name)
+        try:
+            options = []
+            for assignment in assignments:
+                value = self.resolver._resolve_assignment(assignment, name, END, depth + 1)
+                if value.is_unknown:
+                    return Value.unknown(value.source or "import")
+                line = self._site_line(assignment)
+                origin = Origin(f"{name} in {self.module_name or self.path}", self.path, line)
+                options.extend(
+                    p if p.origin is not None else Possible(p.value, origin, p.guards) for p in value.options or ()
+                )
+            return Value(tuple(options), value.source)
+        finally:
+            self._in_progress.discard(name)
+
+    def _site_line(self, assignment) -> Optional[int]:
+        site = self.resolver._site_of(assignment)
+        return site.line if site is not None else None
+
+    def is_loader_class(self, name: str, depth: int) -> Optional[str]:
+        """For a class of this module: the torch loader it subclasses, when its constructor
+        keeps torch's signature (no ``__init__``, or one taking ``*args, **kwargs``)."""
+        if name in self._loader_classes:
+            return self._loader_classes[name]
+        self._loader_classes[name] = None  # cycle guard
+        node = next((c for c in self.index.module_classes if c.name.value == name), None)
+        result = None
+        if node is not None and _keeps_signature(node):
+            for base in node.bases:
+                if base.keyword is None:
+                    found = self.resolver.loader_of(base.value, END, depth + 1)
+                    if found is not None and not found.preargs:
+                        result = found.qualname
+                        break
+        self._loader_classes[name] = result
+        return result
+
+    def class_facts(self, name: str) -> Optional[ClassFacts]:
+        if name in self._classes:
+            return self._classes[name]
+        node = next((c for c in self.index.module_classes if c.name.value == name), None)
+        if node is None:
+            return None
+        bases: List[FrozenSet[str]] = []
+        for base in node.bases:
+            if base.keyword is None:
+                bases.append(self._describe(base.value))
+        methods: Dict[str, Tuple[bool, FrozenSet[str], FrozenSet[str]]] = {}
+        for statement in node.body.body:
+            if isinstance(statement, cst.FunctionDef):
+                uses = _uses(statement)
+                methods[statement.name.value] = (
+                    bool(uses.names & SHARDING_NAMES),
+                    frozenset(uses.self_calls),
+                    frozenset(self._called_functions(uses.call_nodes)),
+                )
+        facts = ClassFacts(
+            name=name,
+            module=self.module_name,
+            path=self.path,
+            line=self.resolver.line(node),
+            bases=tuple(bases),
+            methods=methods,
+        )
+        self._classes[name] = facts
+        return facts
+
+    def function_facts(self, node: cst.FunctionDef) -> FunctionFacts:
+        uses = _uses(node)
+        return FunctionFacts(
+            name=node.name.value,
+            module=self.module_name,
+            path=self.path,
+            line=self.resolver.line(node),
+            shards=bool(uses.names & SHARDING_NAMES),
+            calls=frozenset(self._called_functions(uses.call_nodes)),
+        )
+
+    def _describe(self, expr: cst.BaseExpression) -> FrozenSet[str]:
+        """What a base-class expression denotes: qualified names, ``module.Class`` for project
+        classes, or its source text when unknown."""
+        value = self.resolver.resolve(expr, END)
+        names = set()
+        for p in value.options or ():
+            if isinstance(p.value, External):
+                names.add(p.value.qualname)
+            elif isinstance(p.value, FunctionRef) and p.value.kind == "class":
+                names.add(f"{p.value.module}.{p.value.name}" if p.value.module else p.value.name)
+        return frozenset(names) or frozenset({self.resolver.code(expr)})
+
+    def _called_functions(self, calls: Sequence[cst.Name]) -> Set[str]:
+        """``module.function`` for each called name that is a project function."""
+        out = set()
+        for name in calls:
+            value = self.resolver.resolve(name, END)
+            if value.single is not None and isinstance(value.single.value, FunctionRef):
+                ref = value.single.value
+                if ref.kind == "function":
+                    out.add(f"{ref.module}.{ref.name}")
+        return out
+
+    # -- call sites (parameters judged per caller) ----------------------------------------------
+    def function_node(self, name: str) -> Optional[cst.FunctionDef]:
+        return next((f for f in self.index.module_functions if f.name.value == name), None)
+
+    def calls_named(self, names: Set[str]) -> List[Tuple[cst.Call, Site]]:
+        return [
+            (call, site)
+            for call, site, _, _ in self.index.calls
+            if isinstance(call.func, (cst.Name, cst.Attribute)) and _terminal(call.func) in names
+        ]
+
+    def loader_calls_with(self, function: cst.FunctionDef, env: Dict[cst.Param, Value]) -> List[LoaderCall]:
+        """The loader calls of ``function`` re-resolved with its parameters bound to ``env``."""
+        saved = self.resolver.param_env
+        self.resolver.param_env = env
+        self.resolver._code_cache.clear()
+        try:
+            out = []
+            for call, site, scope_name, cls in self.index.calls:
+                if site.scope is not function:
+                    continue
+                loader = self._loader_for(call, site, cls)
+                if loader is not None:
+                    out.append(self._bind(call, site, scope_name, loader))
+            return out
+        finally:
+            self.resolver.param_env = saved
+
+
+def _params(function: cst.FunctionDef) -> List[cst.Param]:
+    p = function.params
+    return [*p.posonly_params, *p.params, *p.kwonly_params]
+
+
+def _terminal(func: cst.BaseExpression) -> str:
+    if isinstance(func, cst.Name):
+        return func.value
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return ""
+
+
+def _may_be_loader(func: cst.BaseExpression) -> bool:
+    """Cheap syntactic test before resolving a callee: a name, attribute, conditional or
+    ``partial(...)`` call can be a loader; anything else (subscripts, lambdas) is not judged."""
+    return isinstance(func, (cst.Name, cst.Attribute, cst.IfExp, cst.Call))
+
+
+def _keeps_signature(node: cst.ClassDef) -> bool:
+    init = next(
+        (s for s in node.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None
     )
-
-
-def _batch_bytes_comment(lines: List[str], first: int, last: int) -> Optional[int]:
-    from dl_lint.config import parse_size
-
-    # The comment may sit on any line of the call, or on the line just above it.
-    for row in range(max(first - 1, 1), last + 1):
-        if row - 1 < len(lines):
-            match = _BATCH_BYTES_COMMENT.search(lines[row - 1])
-            if match:
-                try:
-                    return parse_size(match.group(1))
-                except ValueError:
-                    return None
-    return None
-
-
-# -- classes and functions ----------------------------------------------------------------------
+    if init is None:
+        return True
+    params = init.params
+    return (
+        len(params.params) == 1
+        and not params.kwonly_params
+        and isinstance(params.star_arg, cst.Param)
+        and params.star_kwarg is not None
+    )
 
 
 class _NameUse(cst.CSTVisitor):
     def __init__(self) -> None:
         self.names: Set[str] = set()
         self.self_calls: Set[str] = set()
-        self.calls: Set[str] = set()
+        self.call_nodes: List[cst.Name] = []
 
     def visit_Name(self, node: cst.Name) -> None:
         self.names.add(node.value)
@@ -235,7 +385,7 @@ class _NameUse(cst.CSTVisitor):
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
             self.self_calls.add(func.attr.value)
         elif isinstance(func, cst.Name):
-            self.calls.add(func.value)
+            self.call_nodes.append(func)
 
 
 def _uses(node: cst.CSTNode) -> _NameUse:
@@ -244,37 +394,4 @@ def _uses(node: cst.CSTNode) -> _NameUse:
     return visitor
 
 
-def _uses_sharding(node: cst.CSTNode) -> bool:
-    return bool(_uses(node).names & SHARDING_NAMES)
-
-
-def _called_names(node: cst.CSTNode) -> Set[str]:
-    return _uses(node).calls
-
-
-def _class_facts(
-    node: cst.ClassDef, resolver: Resolver, qualnames: Dict, path: str, module_name: str
-) -> ClassFacts:
-    bases: List[FrozenSet[str]] = []
-    for base in node.bases:
-        if base.keyword is not None:
-            continue
-        names = frozenset(qualified_names(qualnames, base.value))
-        bases.append(names or frozenset({resolver.code(base.value)}))
-    methods: Dict[str, Tuple[bool, FrozenSet[str], FrozenSet[str]]] = {}
-    for statement in node.body.body:
-        if isinstance(statement, cst.FunctionDef):
-            uses = _uses(statement)
-            methods[statement.name.value] = (
-                bool(uses.names & SHARDING_NAMES),
-                frozenset(uses.self_calls),
-                frozenset(uses.calls),
-            )
-    return ClassFacts(
-        name=node.name.value,
-        module=module_name,
-        path=path,
-        line=resolver.line(node),
-        bases=tuple(bases),
-        methods=methods,
-    )
+__all__ = ["ModuleFacts", "ModuleAnalysis", "analyze_source", "Assignment"]

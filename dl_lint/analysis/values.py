@@ -23,8 +23,15 @@ __all__ = [
     "Instance",
     "FunctionRef",
     "Ref",
+    "External",
+    "ModuleRef",
+    "DictValue",
     "scenarios",
 ]
+
+
+# Value sources that make a value configurable: whatever its default, it may be 0 at run time.
+CONFIGURABLE = frozenset({"parameter", "argparse", "config", "environment"})
 
 
 class _Absent:
@@ -145,12 +152,42 @@ class FunctionRef:
 
 @dataclass(frozen=True)
 class Ref:
-    """A symbolic reference resolved later against the project index (a name imported from
-    another module). Values still holding a Ref after project resolution are unknown."""
+    """A name imported from another module that the project index could not (yet) resolve."""
 
     module: str
     name: str
     attr_path: Tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class External:
+    """Something defined outside the project, known by its qualified name
+    (``torch.utils.data.DataLoader``)."""
+
+    qualname: str
+
+
+@dataclass(frozen=True)
+class ModuleRef:
+    """A name bound to a module of the project (``from . import settings``)."""
+
+    module: str
+
+
+@dataclass(frozen=True)
+class DictValue:
+    """A dict built from literals, ``dict(...)``, ``.update`` and item assignments: each key's
+    Value may include ABSENT (the key is only set under some condition). ``complete`` is False
+    when something we cannot see may add keys (then it must not be trusted for absent keys)."""
+
+    entries: Tuple[Tuple[str, "Value"], ...]
+    complete: bool = True
+
+    def get(self, key: str) -> Optional["Value"]:
+        for k, v in self.entries:
+            if k == key:
+                return v
+        return None
 
 
 @dataclass(frozen=True)
