@@ -15,6 +15,7 @@ from dl_lint.rules.base import Rule
 RULE_MODULES = (
     "dl000_parse_error",
     "dl001_prefetch_without_workers",
+    "dl011_unguarded_worker_option",
     "dl101_prefetch_memory",
     "dl102_pin_memory_without_accelerator",
     "dl201_unsharded_iterable_dataset",
