@@ -9,7 +9,8 @@ DL201 is proven by counting: a flagged loader's epoch yields every sample num_wo
 from __future__ import annotations
 
 import ast
-import importlib.util
+import re
+import importlib
 import sys
 from pathlib import Path
 from typing import Dict, List, Tuple
@@ -36,16 +37,35 @@ def _case_functions(path: Path) -> Dict[str, Tuple[int, int]]:
     }
 
 
+def _proven_by(path: Path) -> Dict[int, str]:
+    """Rows marked ``proven-by: case_x``: a diagnostic in a method that case_x calls."""
+    out = {}
+    for row, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        match = re.search(r"proven-by:\s*(case_\w+)", line)
+        if match:
+            out[row] = match.group(1)
+    return out
+
+
 def _oracle_cases() -> List[Tuple[Path, str, List[str]]]:
+    """(file, case function, codes reported inside it) for single-file fixtures and for the
+    files of multi-module fixture projects (folders, linted as one run)."""
     cases = []
-    for path in sorted(RULE_FIXTURES.glob("*.py")):
-        functions = _case_functions(path)
-        if not functions:
+    entries = [p for p in sorted(RULE_FIXTURES.iterdir()) if p.suffix == ".py" or p.is_dir()]
+    for entry in entries:
+        files = sorted(entry.rglob("*.py")) if entry.is_dir() else [entry]
+        functions = {path: _case_functions(path) for path in files}
+        if not any(functions.values()):
             continue
-        diagnostics = lint_paths([path], overrides={"select": ("ALL",)}).diagnostics
-        for name, (first, last) in functions.items():
-            codes = sorted({d.code for d in diagnostics if first <= d.location.row <= last})
-            cases.append((path, name, codes))
+        has_config = entry.is_dir() and (entry / "pyproject.toml").exists()
+        diagnostics = lint_paths([entry], overrides={} if has_config else {"select": ("ALL",)}).diagnostics
+        for path, cases_in_file in functions.items():
+            rows = [d for d in diagnostics if Path(d.filename).resolve() == path.resolve()]
+            proven_by = _proven_by(path)
+            for name, (first, last) in cases_in_file.items():
+                codes = {d.code for d in rows if first <= d.location.row <= last}
+                codes |= {d.code for d in rows if proven_by.get(d.location.row) == name}
+                cases.append((path, name, sorted(codes)))
     return cases
 
 
@@ -53,14 +73,22 @@ CASES = _oracle_cases()
 
 
 def _load(path: Path):
-    sys.path.insert(0, str(path.parent))
+    """Import a fixture module; files of a fixture project are imported as package modules."""
+    project = next((p for p in path.parents if p.parent == RULE_FIXTURES), None)
+    root = project if project is not None else path.parent
+    module_name = ".".join(path.relative_to(root).with_suffix("").parts)
+    for name in list(sys.modules):
+        if name == module_name.split(".")[0] or name.startswith(module_name.split(".")[0] + "."):
+            del sys.modules[name]
+    sys.path.insert(0, str(root))
+    if project is not None:
+        sys.path.insert(0, str(RULE_FIXTURES))  # _common.py
     try:
-        spec = importlib.util.spec_from_file_location(f"fixture_{path.stem}", path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
+        return importlib.import_module(module_name)
     finally:
-        sys.path.remove(str(path.parent))
+        sys.path.remove(str(root))
+        if project is not None:
+            sys.path.remove(str(RULE_FIXTURES))
 
 
 def _count_samples(loader) -> int:
@@ -71,7 +99,9 @@ def _count_samples(loader) -> int:
 
 
 @pytest.mark.parametrize(
-    "path,name,codes", CASES, ids=[f"{p.stem}::{n}[{','.join(c) or 'clean'}]" for p, n, c in CASES]
+    "path,name,codes",
+    CASES,
+    ids=[f"{p.relative_to(RULE_FIXTURES).with_suffix('')}::{n}[{','.join(c) or 'clean'}]" for p, n, c in CASES],
 )
 def test_torch_agrees(path: Path, name: str, codes: List[str]) -> None:
     rules = all_rules()
@@ -104,9 +134,11 @@ def test_every_error_rule_is_proven() -> None:
             assert code in proven, f"{code} has no oracle case"
             assert hasattr(rule, "torch_raises"), f"{code} must say what torch raises"
     for path in RULE_FIXTURES.rglob("*.py"):
-        functions = _case_functions(path) if path.parent == RULE_FIXTURES else {}
+        functions = _case_functions(path)
+        proven_by = _proven_by(path)
         for row, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
             for code, rule in rules.items():
                 if rule.severity is Severity.ERROR and code != "DL000" and f"expect: {code}" in line:
                     inside = any(first <= row <= last for first, last in functions.values())
+                    inside = inside or proven_by.get(row) in functions
                     assert inside, f"{path.name}:{row}: an {code} expectation outside a case_* function"

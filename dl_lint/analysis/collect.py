@@ -38,6 +38,8 @@ class ModuleIndex:
     """What the collector found; consumed by the resolver."""
 
     assigned: Dict[cst.Name, Tuple[cst.BaseExpression, Site]] = field(default_factory=dict)
+    # ``x += 1`` and other bindings we do not evaluate, with their sites (they still shadow)
+    augmented: Dict[cst.Name, Site] = field(default_factory=dict)
     # ``a, b = expr``: target -> (expr, index, site)
     unpacked: Dict[cst.Name, Tuple[cst.BaseExpression, int, Site]] = field(default_factory=dict)
     # ``self.attr = value`` in methods: (class name, attr) -> [(value, site, method name)]
@@ -158,6 +160,8 @@ class Collector(cst.CSTVisitor):
             self._target(node.target, node.value, node)
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Name):
+            self.index.augmented[node.target] = self.site(node)
         if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name):
             self._mutation(node.target.value.value, "other", node)
 

@@ -52,22 +52,23 @@ class DatasetIndex:
 
     def __init__(
         self,
-        classes: Callable[[str, str], Optional[ClassFacts]],
-        functions: Callable[[str, str], Optional[FunctionFacts]],
+        classes: Callable[[str, str, str], Optional[ClassFacts]],
+        functions: Callable[[str, str, str], Optional[FunctionFacts]],
     ) -> None:
         self._classes = classes
         self._functions = functions
 
-    def lookup_class(self, module: str, name: str) -> Optional[ClassFacts]:
-        return self._classes(module, name)
+    def lookup_class(self, module: str, name: str, path: str = "") -> Optional[ClassFacts]:
+        return self._classes(module, name, path)
 
     def resolve_instance(self, instance: "Instance", current_module: str = "") -> Optional[ClassFacts]:
         """The class an ``Instance`` value denotes."""
-        return self._classes(resolve_relative(instance.module, current_module), instance.name)
+        return self._classes(resolve_relative(instance.module, current_module), instance.name, instance.path)
 
-    def _by_qualname(self, qualname: str) -> Optional[ClassFacts]:
+    def _by_qualname(self, key: str) -> Optional[ClassFacts]:
+        qualname, _, path = key.partition("@")
         module, _, name = qualname.rpartition(".")
-        return self._classes(module, name)
+        return self._classes(module, name, path)
 
     def _base_classes(self, names: FrozenSet[str]) -> Optional[ClassFacts]:
         for qualname in names:
@@ -148,14 +149,15 @@ class DatasetIndex:
             todo.extend(self_calls)
         return False
 
-    def function_shards_qualname(self, qualname: str) -> bool:
+    def function_shards_qualname(self, key: str) -> bool:
+        qualname, _, path = key.partition("@")
         module, _, name = qualname.rpartition(".")
-        func = self._functions(module, name)
+        func = self._functions(module, name, path)
         return func is not None and func.shards
 
-    def function_shards(self, module: str, name: str) -> Optional[bool]:
+    def function_shards(self, module: str, name: str, path: str = "") -> Optional[bool]:
         """Whether a worker_init_fn (or helper) shards, itself or through a function it calls."""
-        func = self._functions(module, name)
+        func = self._functions(module, name, path)
         if func is None:
             return None
         return func.shards or any(self.function_shards_qualname(q) for q in func.calls)

@@ -15,6 +15,9 @@ LOADER_QUALNAMES = frozenset(
     {
         "torch.utils.data.DataLoader",
         "torch.utils.data.dataloader.DataLoader",
+        # torchdata's StatefulDataLoader keeps torch's signature (and adds keyword-only options).
+        "torchdata.stateful_dataloader.StatefulDataLoader",
+        "torchdata.stateful_dataloader.stateful_dataloader.StatefulDataLoader",
     }
 )
 

@@ -18,6 +18,7 @@ from libcst.metadata import Assignment, MetadataWrapper, PositionProvider, Scope
 from dl_lint.analysis.collect import END, Collector, Site
 from dl_lint.analysis.datasets import SHARDING_NAMES, ClassFacts, FunctionFacts
 from dl_lint.analysis.loaders import LOADER_QUALNAMES, PARAMETERS, POSITIONAL, BoundArg, LoaderCall
+from dl_lint.analysis.prefilter import may_be_loader_callee
 from dl_lint.analysis.resolve import LoaderClass, ProjectHook, Resolver
 from dl_lint.analysis.values import DictValue, External, FunctionRef, Origin, Possible, Value
 from dl_lint.model import Location
@@ -83,6 +84,8 @@ class ModuleAnalysis:
             loader_names,
         )
         self.lines = source.splitlines()
+        self.extra_loaders = tuple(extra_loaders)
+        self._candidates: Optional[Set[str]] = None
         self._facts: Optional[ModuleFacts] = None
         self._classes: Dict[str, ClassFacts] = {}
         self._loader_classes: Dict[str, Optional[str]] = {}
@@ -108,18 +111,32 @@ class ModuleAnalysis:
                 path=self.path,
                 module_name=self.module_name,
                 calls=tuple(calls),
-                classes=tuple(self.class_facts(c.name.value) for c in self.index.module_classes),
-                functions=tuple(self.function_facts(f) for f in self.index.module_functions),
                 factories=tuple(sorted(factories.items())),
                 has_main_guard=bool(self.index.main_guard_lines),
             )
         return self._facts
 
     def _loader_for(self, call: cst.Call, site: Site, cls: Optional[str]) -> Optional[LoaderClass]:
-        if not _may_be_loader(call.func):
+        if not self._may_be_loader(call.func):
             return None
         self.resolver.current_class = cls
         return self.resolver.loader_of(call.func, site)
+
+    def _may_be_loader(self, func: cst.BaseExpression) -> bool:
+        """Cheap syntactic test before resolving a callee (resolving can parse other modules):
+        its name must be one that can hold a loader class, as the prefilter decides."""
+        if self._candidates is None:
+            import ast
+
+            from dl_lint.analysis.prefilter import candidate_names
+
+            try:
+                self._candidates = candidate_names(ast.parse(self.source), self.extra_loaders)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                self._candidates = set()
+        if isinstance(func, (cst.IfExp, cst.Call)):
+            return True
+        return may_be_loader_callee(_terminal(func), self._candidates)
 
     def _module_function(self, site: Site) -> Optional[cst.FunctionDef]:
         scope = site.scope
@@ -291,18 +308,17 @@ class ModuleAnalysis:
             if isinstance(p.value, External):
                 names.add(p.value.qualname)
             elif isinstance(p.value, FunctionRef) and p.value.kind == "class":
-                names.add(f"{p.value.module}.{p.value.name}" if p.value.module else p.value.name)
+                names.add(_key(p.value))
         return frozenset(names) or frozenset({self.resolver.code(expr)})
 
     def _called_functions(self, calls: Sequence[cst.Name]) -> Set[str]:
-        """``module.function`` for each called name that is a project function."""
+        """``module.function@path`` for each called name that may be a project function,
+        without parsing other modules (they are parsed only if the key is looked up)."""
         out = set()
         for name in calls:
-            value = self.resolver.resolve(name, END)
-            if value.single is not None and isinstance(value.single.value, FunctionRef):
-                ref = value.single.value
-                if ref.kind == "function":
-                    out.add(f"{ref.module}.{ref.name}")
+            key = self.resolver.function_key(name)
+            if key is not None:
+                out.add(key)
         return out
 
     # -- call sites (parameters judged per caller) ----------------------------------------------
@@ -334,6 +350,13 @@ class ModuleAnalysis:
             self.resolver.param_env = saved
 
 
+def _key(ref: FunctionRef) -> str:
+    """``module.Name@path``: how class facts name a project class or function (the path
+    disambiguates modules with the same name in one project, e.g. several ``data.py`` scripts)."""
+    qualname = f"{ref.module}.{ref.name}" if ref.module else ref.name
+    return f"{qualname}@{ref.path}"
+
+
 def _params(function: cst.FunctionDef) -> List[cst.Param]:
     p = function.params
     return [*p.posonly_params, *p.params, *p.kwonly_params]
@@ -345,12 +368,6 @@ def _terminal(func: cst.BaseExpression) -> str:
     if isinstance(func, cst.Attribute):
         return func.attr.value
     return ""
-
-
-def _may_be_loader(func: cst.BaseExpression) -> bool:
-    """Cheap syntactic test before resolving a callee: a name, attribute, conditional or
-    ``partial(...)`` call can be a loader; anything else (subscripts, lambdas) is not judged."""
-    return isinstance(func, (cst.Name, cst.Attribute, cst.IfExp, cst.Call))
 
 
 def _keeps_signature(node: cst.ClassDef) -> bool:

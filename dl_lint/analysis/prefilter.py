@@ -27,9 +27,28 @@ def may_construct_loader(data: bytes, extra_names: Iterable[str] = ()) -> bool:
         tree = ast.parse(data)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return True
+    names = candidate_names(tree, extra_names)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            callee = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if callee in names or (callee is not None and _looks_like_loader(callee)):
+                return True
+            if callee is None and _used_names(func) & names:
+                return True  # (DataLoader if c else Other)(...)
+    return False
+
+
+def _looks_like_loader(name: str) -> bool:
+    """Imported project subclasses (``InfiniteDataLoader``) are only known by their name here."""
+    return "loader" in name.lower()
+
+
+def candidate_names(tree: ast.AST, extra_names: Iterable[str] = ()) -> Set[str]:
+    """Names that may be bound to a loader class: the known names, import aliases, and names
+    assigned or subclassed from expressions mentioning one (``Loader = partial(DataLoader)``),
+    to a fixpoint. Callees with other names are not loaders."""
     names: Set[str] = set(LOADER_NAMES) | {n.rsplit(".", 1)[-1] for n in extra_names}
-    # Names that may be bound to a loader class: import aliases, assignments and subclasses
-    # whose source mentions a known name (``Loader = partial(DataLoader, ...)``), to a fixpoint.
     bindings = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -45,18 +64,14 @@ def may_construct_loader(data: bytes, extra_names: Iterable[str] = ()) -> bool:
     while changed:
         changed = False
         for bound, used in bindings:
-            if used & names and not bound <= names:
+            if (used & names or any(_looks_like_loader(u) for u in used)) and not bound <= names:
                 names |= bound
                 changed = True
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            func = node.func
-            callee = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-            if callee in names:
-                return True
-            if callee is None and _used_names(func) & names:
-                return True  # (DataLoader if c else Other)(...)
-    return False
+    return names
+
+
+def may_be_loader_callee(callee: str, names: Set[str]) -> bool:
+    return callee in names or _looks_like_loader(callee)
 
 
 def _bound_names(targets) -> Set[str]:

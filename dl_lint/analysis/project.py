@@ -53,15 +53,17 @@ class Project(ProjectHook):
     def __init__(self, root: Optional[Path], extra_loaders: Sequence[str] = ()) -> None:
         self.root = root
         self.extra_loaders = tuple(extra_loaders)
-        self._paths: Optional[Dict[str, Path]] = None
-        self._analyses: Dict[str, object] = {}
+        self._paths: Optional[Dict[str, List[Path]]] = None
+        self._by_name: Dict[str, object] = {}  # linted files, registered as analysed
+        self._by_path: Dict[str, object] = {}
         self._failed: Set[str] = set()
         self._graph: Optional[Tuple[Dict[str, bool], Dict[str, Set[str]]]] = None
         self.datasets = DatasetIndex(self.class_facts, self.function_facts)
 
     # -- modules --------------------------------------------------------------------------------
-    def module_paths(self) -> Dict[str, Path]:
-        """Module name -> file, for every .py file under the root (built once, lazily)."""
+    def module_paths(self) -> Dict[str, List[Path]]:
+        """Module name -> files, for every .py file under the root (built once, lazily). A name
+        can have several files (scripts named ``data.py`` in different example folders)."""
         if self._paths is None:
             self._paths = {}
             if self.root is not None:
@@ -77,28 +79,30 @@ class Project(ProjectHook):
 
     def _register_path(self, path: Path) -> None:
         assert self._paths is not None
-        self._paths.setdefault(module_name_for(path), path)
+        names = [module_name_for(path)]
         if self.root is not None:
             try:
-                rel = path.absolute().relative_to(self.root)
+                parts = list(path.absolute().relative_to(self.root).with_suffix("").parts)
             except ValueError:
-                return
-            parts = list(rel.with_suffix("").parts)
+                parts = []
             if parts and parts[-1] == "__init__":
                 parts.pop()
             if parts:
-                self._paths.setdefault(".".join(parts), path)
+                names.append(".".join(parts))
                 if parts[0] in ("src", "lib") and len(parts) > 1:
-                    self._paths.setdefault(".".join(parts[1:]), path)
+                    names.append(".".join(parts[1:]))
+        for name in dict.fromkeys(names):
+            self._paths.setdefault(name, []).append(path)
 
-    def add(self, module_name: str, analysis: object) -> None:
+    def add(self, module_name: str, analysis) -> None:
         """Register the analysis of a linted file, so other modules can import from it."""
-        self._analyses[module_name] = analysis
+        self._by_name.setdefault(module_name, analysis)
+        self._by_path[os.path.abspath(analysis.path)] = analysis
 
     def module_exists(self, module: str) -> bool:
         if not module:
             return False
-        if module in self._analyses:
+        if module in self._by_name:
             return True
         paths = self.module_paths()
         if module in paths:
@@ -106,16 +110,35 @@ class Project(ProjectHook):
         prefix = module + "."
         return any(name.startswith(prefix) for name in paths)  # a namespace package
 
-    def analysis(self, module: str):
-        """The ModuleAnalysis of ``module``, parsed on first use (None if not in the project
-        or not parseable)."""
-        if module in self._analyses:
-            return self._analyses[module]
-        if module in self._failed:
+    def module_path(self, module: str, near: str = "") -> Optional[str]:
+        path = self._choose(module, near)
+        return str(path) if path is not None else None
+
+    def _choose(self, module: str, near: str) -> Optional[Path]:
+        """The file of ``module`` as seen from the file ``near``: an exact path wins, then the
+        candidate sharing the longest folder prefix with ``near`` (a sibling script)."""
+        candidates = self.module_paths().get(module, [])
+        if not candidates:
             return None
-        path = self.module_paths().get(module)
+        if len(candidates) == 1 or not near:
+            return candidates[0]
+        near_abs = os.path.abspath(near)
+        for candidate in candidates:
+            if os.path.abspath(candidate) == near_abs:
+                return candidate
+        near_dir = os.path.dirname(near_abs)
+        return max(candidates, key=lambda c: len(os.path.commonpath([near_dir, os.path.abspath(c)])))
+
+    def analysis(self, module: str, near: str = ""):
+        """The ModuleAnalysis of ``module`` (seen from ``near``), parsed on first use; None if
+        it is not in the project or cannot be parsed."""
+        path = self._choose(module, near)
         if path is None:
-            self._failed.add(module)
+            return self._by_name.get(module)
+        key = os.path.abspath(path)
+        if key in self._by_path:
+            return self._by_path[key]
+        if key in self._failed:
             return None
         from libcst import ParserSyntaxError
 
@@ -128,14 +151,14 @@ class Project(ProjectHook):
                 source, str(path), module, path.name == "__init__.py", self, self.extra_loaders
             )
         except (OSError, SyntaxError, UnicodeDecodeError, LookupError, ParserSyntaxError, RecursionError):
-            self._failed.add(module)
+            self._failed.add(key)
             return None
-        self._analyses[module] = analysis
+        self._by_path[key] = analysis
         return analysis
 
     # -- ProjectHook ----------------------------------------------------------------------------
-    def import_value(self, module: str, name: str, depth: int) -> Value:
-        analysis = self.analysis(module)
+    def import_value(self, module: str, name: str, depth: int, near: str = "") -> Value:
+        analysis = self.analysis(module, near)
         if analysis is not None:
             value = analysis.global_value(name, depth)
             if not value.is_unknown:
@@ -144,16 +167,16 @@ class Project(ProjectHook):
             return Value.known(ModuleRef(f"{module}.{name}"))
         return Value.unknown("import")
 
-    def is_loader_class(self, module: str, name: str, depth: int) -> Optional[str]:
-        analysis = self.analysis(module)
+    def is_loader_class(self, module: str, name: str, depth: int, near: str = "") -> Optional[str]:
+        analysis = self.analysis(module, near)
         return analysis.is_loader_class(name, depth) if analysis is not None else None
 
-    def class_facts(self, module: str, name: str) -> Optional[ClassFacts]:
-        analysis = self.analysis(module)
+    def class_facts(self, module: str, name: str, near: str = "") -> Optional[ClassFacts]:
+        analysis = self.analysis(module, near)
         return analysis.class_facts(name) if analysis is not None else None
 
-    def function_facts(self, module: str, name: str) -> Optional[FunctionFacts]:
-        analysis = self.analysis(module)
+    def function_facts(self, module: str, name: str, near: str = "") -> Optional[FunctionFacts]:
+        analysis = self.analysis(module, near)
         if analysis is None:
             return None
         node = analysis.function_node(name)
@@ -194,7 +217,7 @@ class Project(ProjectHook):
             evidence: Dict[str, bool] = {}
             imports: Dict[str, Set[str]] = {}
             seen_paths: Set[str] = set()
-            items: List[Tuple[str, Path]] = sorted(self.module_paths().items())
+            items = sorted((name, path) for name, paths in self.module_paths().items() for path in paths)
             for name, path in items:
                 key = os.path.abspath(path)
                 try:

@@ -89,13 +89,16 @@ def normalize(code: str) -> str:
 class ProjectHook:
     """What the resolver may ask of the rest of the project (see ``analysis.project``)."""
 
-    def import_value(self, module: str, name: str, depth: int) -> Value:  # pragma: no cover - interface
+    def import_value(self, module: str, name: str, depth: int, near: str = "") -> Value:  # pragma: no cover
         return Value.unknown("import")
 
     def module_exists(self, module: str) -> bool:  # pragma: no cover - interface
         return False
 
-    def is_loader_class(self, module: str, name: str, depth: int) -> Optional[str]:  # pragma: no cover
+    def module_path(self, module: str, near: str = "") -> Optional[str]:  # pragma: no cover - interface
+        return None
+
+    def is_loader_class(self, module: str, name: str, depth: int, near: str = "") -> Optional[str]:  # pragma: no cover
         return None
 
 
@@ -189,7 +192,7 @@ class Resolver:
         if isinstance(node, cst.BooleanOperation):
             return self._resolve_boolop(node, site, depth)
         if isinstance(node, cst.Lambda):
-            return Value.known(FunctionRef("lambda", self.module_name, "<lambda>", self.line(node)))
+            return Value.known(FunctionRef("lambda", self.module_name, "<lambda>", self.line(node), self.path))
         if isinstance(node, cst.Call):
             return self._resolve_call(node, site, depth)
         if isinstance(node, cst.Dict):
@@ -205,6 +208,8 @@ class Resolver:
             return self.index.assigned[node][1]
         if node in self.index.unpacked:
             return self.index.unpacked[node][2]
+        if node in self.index.augmented:
+            return self.index.augmented[node]
         return None
 
     def _reaching(self, assignments: Sequence[Any], site: Site) -> List[Tuple[Any, Optional[Guard]]]:
@@ -271,10 +276,10 @@ class Resolver:
         if isinstance(target, cst.Param):
             return self._resolve_param(target, depth)
         if isinstance(target, cst.ClassDef):
-            return Value.known(FunctionRef("class", self.module_name, target.name.value, self.line(target)))
+            return Value.known(FunctionRef("class", self.module_name, target.name.value, self.line(target), self.path))
         if isinstance(target, cst.FunctionDef):
             kind = "nested" if target in self.nested_defs else "function"
-            return Value.known(FunctionRef(kind, self.module_name, target.name.value, self.line(target)))
+            return Value.known(FunctionRef(kind, self.module_name, target.name.value, self.line(target), self.path))
         if target in self.index.assigned:
             expr, where = self.index.assigned[target]
             value = self.resolve(expr, where, depth + 1)
@@ -325,13 +330,36 @@ class Resolver:
                     return Value.known(ModuleRef(submodule))
                 if not self.project.module_exists(module):
                     return Value.known(External(submodule))
-                return self.project.import_value(module, real, depth + 1)
+                return self.project.import_value(module, real, depth + 1, self.path)
         return Value.unknown("import")
 
     def _module_value(self, module: str) -> Value:
         if self.project.module_exists(module):
             return Value.known(ModuleRef(module))
         return Value.known(External(module))
+
+    def function_key(self, name: cst.Name) -> Optional[str]:
+        """``module.function@path`` of a called name, for a local function or a ``from m import
+        f`` of the project — without analysing the other module."""
+        scope = self.scopes.get(name)
+        assignments = list(scope[name.value]) if scope is not None else []
+        if len(assignments) != 1:
+            return None
+        assignment = assignments[0]
+        node = getattr(assignment, "node", None)
+        if isinstance(node, cst.FunctionDef) and node not in self.nested_defs:
+            return f"{self.module_name}.{node.name.value}@{self.path}" if self.module_name else f"{node.name.value}@{self.path}"
+        if isinstance(assignment, ImportAssignment) and isinstance(node, cst.ImportFrom) and node.module is not None:
+            if isinstance(node.names, cst.ImportStar):
+                return None
+            module = self.absolute("." * len(node.relative) + (cst.helpers.get_full_name_for_node(node.module) or ""))
+            for alias in node.names:
+                bound = cst.helpers.get_full_name_for_node(alias.asname.name) if alias.asname else None
+                real = cst.helpers.get_full_name_for_node(alias.name) or ""
+                if (bound or real) == name.value:
+                    path = self.project.module_path(module, self.path)
+                    return f"{module}.{real}@{path}" if path else None
+        return None
 
     # -- attributes ---------------------------------------------------------------------------
     def _resolve_attribute(self, node: cst.Attribute, site: Site, depth: int) -> Value:
@@ -349,7 +377,7 @@ class Resolver:
         if single is not None:
             target = single.value
             if isinstance(target, ModuleRef):
-                return self.project.import_value(target.module, attr, depth + 1)
+                return self.project.import_value(target.module, attr, depth + 1, self.path)
             if isinstance(target, External):
                 return Value.known(External(f"{target.qualname}.{attr}"))
             if isinstance(target, DictValue):
@@ -550,7 +578,7 @@ class Resolver:
         if isinstance(target, External):
             return self._resolve_external_call(target.qualname, node, site, depth)
         if isinstance(target, FunctionRef) and target.kind == "class":
-            return Value.known(Instance(target.module, target.name, target.line))
+            return Value.known(Instance(target.module, target.name, target.line, target.path))
         return Value.unknown(func.source if func.source in CONFIGURABLE else "expression")
 
     def _resolve_external_call(self, qualname: str, node: cst.Call, site: Site, depth: int) -> Value:
@@ -634,7 +662,9 @@ class Resolver:
             if isinstance(target, External) and target.qualname in self.loader_qualnames:
                 out.append(Possible(LoaderClass(target.qualname)))
             elif isinstance(target, FunctionRef) and target.kind == "class":
-                qualname = self.project.is_loader_class(target.module, target.name, depth + 1)
+                qualname = f"{target.module}.{target.name}"
+                if qualname not in self.loader_qualnames:  # an ``extra-loaders`` class is one as is
+                    qualname = self.project.is_loader_class(target.module, target.name, depth + 1, target.path)
                 if qualname is None:
                     return None
                 out.append(Possible(LoaderClass(qualname)))

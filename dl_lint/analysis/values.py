@@ -137,6 +137,7 @@ class Instance:
     module: str
     name: str
     line: int = 0
+    path: str = ""  # the defining file: module names can be ambiguous in a project
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,7 @@ class FunctionRef:
     module: str = ""
     name: str = ""
     line: int = 0
+    path: str = ""
 
 
 @dataclass(frozen=True)

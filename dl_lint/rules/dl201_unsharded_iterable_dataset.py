@@ -71,7 +71,7 @@ All versions.
             if init is not None and init is not ABSENT:
                 if not isinstance(init, FunctionRef) or init.kind != "function":
                     return  # a lambda, partial or unknown callable may shard: stay silent
-                if ctx.datasets.function_shards(init.module, init.name) is not False:
+                if ctx.datasets.function_shards(init.module, init.name, init.path) is not False:
                     return
             classes.append(cls)
         cls = classes[0]

@@ -1,0 +1,117 @@
+"""Focused tests of the value model and the resolver (the analysis layer, no rules)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from dl_lint.analysis.module import analyze_source
+from dl_lint.analysis.values import ABSENT, Guard, Possible, Value, scenarios
+
+
+def values(source: str, name: str, call: int = 0) -> Value:
+    facts = analyze_source(textwrap.dedent(source), "m.py", "m")
+    return facts.calls[call].value(name)
+
+
+def concrete(value: Value):
+    return sorted(repr(p.value) for p in value.options or ())
+
+
+def test_guard_evaluation_and_negation():
+    guard = Guard("num_workers", ">", 0)
+    assert guard.holds(0) is False and guard.holds(4) is True
+    assert guard.negate().holds(0) is True
+    assert Guard("w", "truthy").holds(0) is False and Guard("w", "truthy").negate().holds(0) is True
+    assert guard.holds(None) is None  # undecidable, so the possibility is kept
+
+
+def test_scenarios_prune_inconsistent_guarded_possibilities():
+    workers = Value.known(0).with_aliases("nw")
+    prefetch = Value((Possible(2, None, (Guard("nw", ">", 0),)), Possible(None, None, (Guard("nw", "<=", 0),))))
+    found = scenarios({"num_workers": workers, "prefetch_factor": prefetch})
+    assert [s["prefetch_factor"].value for s in found] == [None]
+
+
+def test_unknown_makes_scenarios_none():
+    assert scenarios({"a": Value.unknown("parameter"), "b": Value.known(1)}) is None
+
+
+def test_argparse_defaults_dest_and_actions():
+    src = """
+    import argparse
+    from torch.utils.data import DataLoader
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--workers", "-j", type=int, default="3")
+    parser.add_argument("--nw", dest="loader_workers", default=5)
+    parser.add_argument("--pin", action="store_true")
+    parser.add_argument("--no-persist", dest="persist", action="store_false")
+    args = parser.parse_args()
+    DataLoader(ds, num_workers=args.workers, pin_memory=args.pin, persistent_workers=args.persist)
+    DataLoader(ds, num_workers=args.loader_workers)
+    DataLoader(ds, num_workers=args.missing)
+    """
+    workers = values(src, "num_workers")
+    assert concrete(workers) == ["3"] and workers.source == "argparse"
+    assert workers.options[0].origin.describe() == "default of --workers, m.py:5"
+    assert concrete(values(src, "pin_memory")) == ["False"]
+    assert concrete(values(src, "persistent_workers")) == ["True"]
+    assert concrete(values(src, "num_workers", call=1)) == ["5"]
+    missing = values(src, "num_workers", call=2)
+    assert missing.is_unknown and missing.source == "argparse"
+
+
+def test_reaching_assignments():
+    src = """
+    from torch.utils.data import DataLoader
+    def f(flag):
+        nw = 1
+        DataLoader(ds, num_workers=nw)
+        nw = 2
+        if flag:
+            nw = 3
+        DataLoader(ds, num_workers=nw)
+        nw += 1
+        DataLoader(ds, num_workers=nw)
+    """
+    assert concrete(values(src, "num_workers", 0)) == ["1"]
+    assert concrete(values(src, "num_workers", 1)) == ["2", "3"]
+    assert values(src, "num_workers", 2).is_unknown
+
+
+def test_conditional_dict_keys_may_be_absent():
+    src = """
+    from torch.utils.data import DataLoader
+    def f(use_cuda):
+        kwargs = {"num_workers": 1, "pin_memory": True} if use_cuda else {}
+        DataLoader(ds, **kwargs)
+    """
+    value = values(src, "num_workers")
+    assert sorted(repr(p.value) for p in value.options) == ["1", "ABSENT"]
+    assert values(src, "prefetch_factor").values == (ABSENT,)
+
+
+def test_opaque_splat_is_unknown():
+    src = """
+    from torch.utils.data import DataLoader
+    def f(extra):
+        DataLoader(ds, **extra)
+    """
+    assert values(src, "prefetch_factor").is_unknown
+
+
+def test_parameters_are_configurable_unknowns():
+    src = """
+    from torch.utils.data import DataLoader
+    def make(ds, num_workers=4):
+        return DataLoader(ds, num_workers=num_workers)
+    """
+    value = values(src, "num_workers")
+    assert value.is_unknown and value.source == "parameter"
+
+
+def test_not_torch_loaders_are_not_found():
+    src = """
+    from torch_geometric.loader import DataLoader
+    DataLoader(ds, 32, True)
+    """
+    assert analyze_source(textwrap.dedent(src), "m.py", "m").calls == ()
