@@ -254,7 +254,7 @@ def _judge_call_sites(
         if file.facts is None:
             continue
         for name, _params in file.facts.factories:
-            factories[(file.module_name, name)] = file
+            factories[(os.path.abspath(file.path), name)] = file
     if not factories:
         return []
     names = {name for _, name in factories}
@@ -264,24 +264,26 @@ def _judge_call_sites(
     for caller in files:
         if not caller.data or not any(n in caller.data for n in encoded):
             continue
-        analysis = project.analysis(caller.module_name)
+        analysis = project.analysis(caller.module_name, str(caller.path))
         if analysis is None:
             continue
         suppressions = None
         for call, site in analysis.calls_named(names):
             target = analysis.resolver.resolve(call.func, site).single
             ref = target.value if target is not None else None
-            key = (getattr(ref, "module", None), getattr(ref, "name", None))
-            if getattr(ref, "kind", None) != "function" or key not in factories:
+            if getattr(ref, "kind", None) != "function":
+                continue
+            key = (os.path.abspath(ref.path), ref.name)
+            if key not in factories:
                 continue
             callee_file = factories[key]
-            callee = project.analysis(key[0])
-            function = callee.function_node(key[1]) if callee is not None else None
+            callee = project.analysis(ref.module, ref.path)
+            function = callee.function_node(ref.name) if callee is not None else None
             env = _bind_parameters(call, site, analysis, function, callee) if function is not None else None
             if env is None:
                 continue
             rules = checking_rules(codes_for_file(callee_file.settings, codes, callee_file.path))
-            ctx = RuleContext(callee_file.settings, key[0], str(callee_file.path), project.datasets, accelerator)
+            ctx = RuleContext(callee_file.settings, ref.module, str(callee_file.path), project.datasets, accelerator)
             own = {(d.code, d.location) for c in callee_file.facts.calls for d in _check(c, rules, ctx, "")}
             start, end = analysis._location(call)
             for loader in callee.loader_calls_with(function, env):
