@@ -45,7 +45,7 @@ FIX = Fix(
 
 
 def test_formats():
-    assert FORMATS == ("concise", "json")
+    assert FORMATS == ("concise", "full", "json", "json-lines", "github", "sarif", "junit", "gitlab")
 
 
 def test_unknown_format_raises():

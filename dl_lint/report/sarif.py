@@ -1,0 +1,197 @@
+"""The ``sarif`` format: SARIF 2.1.0 for GitHub code scanning and other SARIF viewers.
+
+One run. ``tool.driver.rules`` describes every rule in the registry (plus any code a diagnostic
+carries that the registry lacks), so a viewer can show a rule's help even when it did not fire.
+Each result has a repo-relative ``artifactLocation.uri`` under ``uriBaseId`` ``%SRCROOT%``, a
+region with dl-lint's own columns (1-based, end exclusive: what SARIF uses too), a
+``partialFingerprints.primaryLocationLineHash`` that ignores line numbers, and ``fixes`` when the
+diagnostic has a fix.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+from .. import __version__
+from ..model import Diagnostic, Edit, Location, Severity
+from ._common import digest, fingerprint_parts, sorted_diagnostics
+
+__all__ = ["render", "to_sarif", "SCHEMA_URI", "LEVELS"]
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://github.com/dl-lint/dl-lint"
+SRCROOT = "%SRCROOT%"
+LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+DEFAULT_TAGS = ("pytorch", "dataloader")
+
+
+def rule_url(code: str) -> str:
+    """The documentation URL of a rule (the same as :attr:`Diagnostic.url`)."""
+    return f"https://github.com/dl-lint/dl-lint/blob/main/docs/rules.md#{code.lower()}"
+
+
+def _what_it_does(doc: str) -> str:
+    """The text of the ``## What it does`` section of a rule's doc, on one line ("" if none)."""
+    lines = doc.strip().splitlines()
+    for i, line in enumerate(lines):
+        if line.strip().lower() == "## what it does":
+            body: List[str] = []
+            for follow in lines[i + 1 :]:
+                if follow.startswith("## "):
+                    break
+                body.append(follow.strip())
+            return " ".join(part for part in body if part)
+    return ""
+
+
+def _level(severity: Any) -> str:
+    try:
+        return LEVELS[Severity(severity)]
+    except ValueError:
+        return "error"
+
+
+def _rule_descriptor(rule: Any) -> Dict[str, Any]:
+    summary = rule.summary or rule.name or rule.code
+    markdown = rule.markdown()
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": summary},
+        "fullDescription": {"text": _what_it_does(getattr(rule, "doc", "")) or summary},
+        "help": {"text": markdown, "markdown": markdown},
+        "helpUri": rule_url(rule.code),
+        "defaultConfiguration": {"level": _level(rule.severity)},
+        "properties": {"tags": list(getattr(rule, "tags", None) or DEFAULT_TAGS)},
+    }
+
+
+def _unknown_rule_descriptor(diag: Diagnostic) -> Dict[str, Any]:
+    """For a code the registry does not know: everything GitHub requires, from the diagnostic."""
+    text = diag.name or diag.code
+    return {
+        "id": diag.code,
+        "name": diag.name or diag.code,
+        "shortDescription": {"text": text},
+        "fullDescription": {"text": text},
+        "help": {"text": f"See {diag.url}", "markdown": f"See [{diag.code}]({diag.url})."},
+        "helpUri": diag.url,
+        "defaultConfiguration": {"level": _level(diag.severity)},
+        "properties": {"tags": list(DEFAULT_TAGS)},
+    }
+
+
+def _region(start: Location, end: Location) -> Dict[str, int]:
+    return {
+        "startLine": start.row,
+        "startColumn": max(start.column, 1),
+        "endLine": max(end.row, start.row),
+        "endColumn": max(end.column, 1),
+    }
+
+
+def _artifact(path: str) -> Dict[str, str]:
+    return {"uri": path, "uriBaseId": SRCROOT}
+
+
+def _replacement(edit: Edit) -> Dict[str, Any]:
+    return {
+        "deletedRegion": _region(edit.location, edit.end_location),
+        "insertedContent": {"text": edit.content},
+    }
+
+
+def _line_hash(code: str, path: str, anchor: str, occurrence: int) -> str:
+    """GitHub's shape, ``<hex>:<occurrence>``; the hex part hashes code, path and line text."""
+    return f"{digest('sha256', ('dl-lint', code, path, anchor))[:16]}:{occurrence}"
+
+
+def to_sarif(
+    diagnostics: Sequence[Diagnostic],
+    *,
+    sources: Optional[Mapping[str, str]] = None,
+    root: Optional[str] = None,
+    rules: Optional[Sequence[Any]] = None,
+) -> Dict[str, Any]:
+    """The SARIF log as a dict. ``rules`` defaults to every rule in the registry."""
+    if rules is None:
+        from ..rules import all_rules
+
+        rules = list(all_rules().values())
+    descriptors = [_rule_descriptor(rule) for rule in rules]
+    index = {d["id"]: i for i, d in enumerate(descriptors)}
+
+    ordered = sorted_diagnostics(diagnostics)
+    prints = fingerprint_parts(ordered, sources, root)
+    results: List[Dict[str, Any]] = []
+    for diag, (code, path, anchor, occurrence) in zip(ordered, prints):
+        if diag.code not in index:
+            index[diag.code] = len(descriptors)
+            descriptors.append(_unknown_rule_descriptor(diag))
+        result: Dict[str, Any] = {
+            "ruleId": diag.code,
+            "ruleIndex": index[diag.code],
+            "level": _level(diag.severity),
+            "message": {"text": diag.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": _artifact(path),
+                        "region": _region(diag.location, diag.end_location),
+                    }
+                }
+            ],
+            "partialFingerprints": {"primaryLocationLineHash": _line_hash(code, path, anchor, occurrence)},
+        }
+        if diag.fix is not None and diag.fix.edits:
+            result["fixes"] = [
+                {
+                    "description": {"text": diag.fix.message},
+                    "artifactChanges": [
+                        {
+                            "artifactLocation": _artifact(path),
+                            "replacements": [_replacement(e) for e in diag.fix.edits],
+                        }
+                    ],
+                }
+            ]
+        results.append(result)
+
+    base: Dict[str, Any] = {"description": {"text": "The root of the repository that was linted."}}
+    if root is not None:
+        base = {"uri": Path(os.path.abspath(root)).as_uri().rstrip("/") + "/", **base}
+    return {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "dl-lint",
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": descriptors,
+                    }
+                },
+                "originalUriBaseIds": {SRCROOT: base},
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
+    }
+
+
+def render(
+    diagnostics: Sequence[Diagnostic],
+    *,
+    sources: Optional[Mapping[str, str]] = None,
+    root: Optional[str] = None,
+    rules: Optional[Sequence[Any]] = None,
+) -> str:
+    """The SARIF log as JSON (indent 2) and a newline."""
+    log = to_sarif(diagnostics, sources=sources, root=root, rules=rules)
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
