@@ -17,7 +17,7 @@ EXIT_CLEAN, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
 
 
 class _DefaultToCheck(click.Group):
-    """``dl-lint PATH...`` means ``dl-lint check PATH...`` (subcommands: check, rule, rules)."""
+    """``dl-lint PATH...`` means ``dl-lint check PATH...`` (subcommands: check, rule, rules, estimate, measure)."""
 
     def parse_args(self, ctx: click.Context, args: List[str]) -> List[str]:
         if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")):
@@ -49,7 +49,17 @@ def main() -> None:
 @click.option("--ignore", multiple=True, metavar="CODES", help="Rules to disable, added to the configured ones.")
 @click.option("--extend-select", multiple=True, metavar="CODES", help="Rules to enable in addition to the selection.")
 @click.option("--config", "config_file", type=click.Path(path_type=str), help="Read settings from this TOML file instead of the nearest pyproject.toml.")
-@click.option("--output-format", type=click.Choice(["concise", "json"]), default="concise", show_default=True, help="How diagnostics are printed.")
+@click.option(
+    "--output-format",
+    type=click.Choice(["concise", "full", "json", "json-lines", "github", "sarif", "junit", "gitlab"]),
+    default="concise",
+    show_default=True,
+    envvar="DL_LINT_OUTPUT_FORMAT",
+    show_envvar=True,
+    help="How diagnostics are printed: concise lines, full (with source and fix hints), JSON or JSON lines, "
+    "GitHub Actions annotations, SARIF 2.1.0, JUnit XML, or a GitLab Code Quality report.",
+)
+@click.option("--statistics", is_flag=True, help="Print how often each rule fired (count, code, [*] if fixable, name) instead of the diagnostics.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are reported.")
 @click.option("--stdin-filename", metavar="PATH", help="With `-` as the path: the name to report for source read from stdin.")
 def check(
@@ -59,6 +69,7 @@ def check(
     extend_select: Tuple[str, ...],
     config_file: Optional[str],
     output_format: str,
+    statistics: bool,
     exit_zero: bool,
     stdin_filename: Optional[str],
 ) -> None:
@@ -85,10 +96,19 @@ def check(
     except Exception as exc:  # noqa: BLE001 - never show a traceback; say what failed
         _fail(f"internal error: {type(exc).__name__}: {exc}")
 
-    from dl_lint.report import render
+    from dl_lint.report import render, render_statistics
+    from dl_lint.report_io import read_sources, repo_root
 
-    color = output_format == "concise" and _use_color()
-    text = render(output_format, diagnostics, color=color, files_checked=files)
+    color = output_format in ("concise", "full") and _use_color()
+    if statistics:
+        text = render_statistics(diagnostics, fmt=output_format)
+    else:
+        sources = None
+        if output_format in ("full", "sarif", "gitlab") and list(paths) != ["-"]:
+            # Piped source is not on disk (or differs from it): no snippets, message fingerprints.
+            sources = read_sources(d.filename for d in diagnostics)
+        root = repo_root() if output_format in ("github", "sarif", "gitlab") else None
+        text = render(output_format, diagnostics, color=color, files_checked=files, sources=sources, root=root)
     if text:
         click.echo(text, nl=False, color=color)
     sys.exit(EXIT_FOUND if diagnostics and not exit_zero else EXIT_CLEAN)
@@ -111,9 +131,11 @@ def _run(
         else:
             settings = settings_for_dir(Path(name).absolute().parent, known_codes(), {})
         source = sys.stdin.buffer.read()
-        from dl_lint.engine import decode
+        from dl_lint.analysis.project import find_root
+        from dl_lint.source import decode
 
-        return lint_source(decode(source), name, settings.with_overrides(**overrides)), 1
+        root = find_root(Path(name).absolute()) if stdin_filename else None
+        return lint_source(decode(source), name, settings.with_overrides(**overrides), project_root=root), 1
     result = lint_paths(paths or (".",), config_file=config_file, overrides=overrides)
     return result.diagnostics, result.files_checked
 
@@ -161,3 +183,27 @@ def rules_command(markdown: bool) -> None:
     header = ("code", "name", "severity", "default")
     for row in [header, *rows]:
         click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+
+
+
+class _LazyCommand(click.Command):
+    """A subcommand whose module is imported only when it runs or shows its --help, so that
+    `dl-lint --version` and `dl-lint check` do not pay for it."""
+
+    def __init__(self, name: str, target: str, short_help: str) -> None:
+        super().__init__(name, short_help=short_help, add_help_option=False)
+        self._target = target
+
+    def load(self) -> click.Command:
+        import importlib
+
+        module, attr = self._target.split(":")
+        return getattr(importlib.import_module(module), attr)
+
+    def make_context(self, info_name, args, parent=None, **extra):  # type: ignore[no-untyped-def]
+        return self.load().make_context(info_name, args, parent=parent, **extra)
+
+
+# `estimate` and `measure` live in dl_lint/estimator_cli.py (measure needs the `runtime` extra).
+main.add_command(_LazyCommand("estimate", "dl_lint.estimator_cli:estimate", "Estimate a DataLoader's host and /dev/shm memory."))
+main.add_command(_LazyCommand("measure", "dl_lint.estimator_cli:measure", "Run a DataLoader factory (runs your code!) and measure its memory."))
