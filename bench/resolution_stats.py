@@ -21,7 +21,7 @@ ARGS = ("num_workers", "pin_memory", "persistent_workers", "prefetch_factor")
 
 def main(paths):
     calls = 0
-    written, resolved = Counter(), Counter()
+    written, resolved, known = Counter(), Counter(), Counter()
     projects = {}
     for path in discover([Path(p) for p in paths]).files:
         project = projects.setdefault(find_root(path), Project(find_root(path)))
@@ -35,13 +35,18 @@ def main(paths):
         for call in file.facts.calls:
             calls += 1
             for name in ARGS:
+                if not call.value(name).is_unknown:
+                    known[name] += 1
                 if call.given(name) or name in call.opaque:
                     written[name] += 1
                     if not call.value(name).is_unknown:
                         resolved[name] += 1
     print(f"{calls} DataLoader calls")
     for name in ARGS:
-        print(f"  {name:20s} written {written[name]:4d}  resolved {resolved[name]:4d}")
+        print(
+            f"  {name:20s} passed (explicitly or via **) {written[name]:4d}, resolved {resolved[name]:4d};"
+            f" value known in {known[name]:4d} of {calls} calls"
+        )
 
 
 if __name__ == "__main__":

@@ -98,8 +98,14 @@ persistent_workers (1.7+), multiprocessing_context and timeout behave the same o
             shown = value.options[0].value
             default = ""
             if not workers.is_unknown:
-                defaults = sorted({repr(concrete("num_workers", p)) for p in workers.options or ()})
-                default = f", default {' or '.join(defaults)}"
+                defaults = []
+                for p in workers.options or ():
+                    text = repr(concrete("num_workers", p))
+                    if p.origin is not None and p.origin.describe():
+                        text += f" ({p.origin.describe()})"
+                    if text not in defaults:
+                        defaults.append(text)
+                default = f", by default {' or '.join(defaults)}"
             fix = guarded.format(value=repr(shown), workers=workers_code)
             message = (
                 f"{option}={shown!r} is passed unconditionally, but num_workers comes from "

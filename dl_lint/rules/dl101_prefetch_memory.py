@@ -57,8 +57,9 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
                 return  # no workers (or not a number): nothing prefetched, or torch rejects it
             if prefetch is not None and prefetch <= 0:
                 return  # DL004's business
-            plans.append((estimate.inflight_batches(workers, prefetch), workers, prefetch))
-        inflight, workers, prefetch = min(plans)  # the most favourable possibility
+            origin = scenario["num_workers"].origin
+            plans.append((estimate.inflight_batches(workers, prefetch), workers, prefetch, origin))
+        inflight, workers, prefetch, origin = min(plans, key=lambda plan: plan[:3])  # the most favourable case
         over_limit = inflight > limit
         peak = estimate.peak_bytes(workers, prefetch, batch_bytes) if batch_bytes else None
         over_budget = peak is not None and budget is not None and peak > budget
@@ -67,8 +68,9 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
         from dl_lint.config import format_size
 
         shown = "prefetch_factor 2 (torch's default)" if prefetch is None else f"prefetch_factor {prefetch}"
+        where = f" ({origin.describe()})" if origin is not None and origin.describe() else ""
         message = (
-            f"{workers} workers × {shown} = {inflight} batches held in shared memory before the first step"
+            f"{workers} workers{where} × {shown} = {inflight} batches held in shared memory before the first step"
         )
         message += f"; limit {limit}" if over_limit else f" (limit {limit})"
         if peak is not None:
