@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Sequ
 
 if TYPE_CHECKING:
     from dl_lint.analysis.datasets import DatasetIndex
+    from dl_lint.notebook import CellMap
 
 from dl_lint.analysis.loaders import LoaderCall
 from dl_lint.analysis.prefilter import may_construct_loader, mentions_loader
@@ -42,6 +43,8 @@ class _File:
     source: Optional[str] = None
     facts: Optional[object] = None
     errors: List[Diagnostic] = field(default_factory=list)
+    # Notebooks: ``data``/``source`` hold the code cells as Python; rows map back through this.
+    cell_map: Optional["CellMap"] = None
 
 
 class RuleContext:
@@ -54,12 +57,16 @@ class RuleContext:
         path: str,
         datasets: "DatasetIndex",
         accelerator: Callable[[LoaderCall], bool],
+        signal: Optional[Callable[[str], bool]] = None,
+        is_notebook: bool = False,
     ) -> None:
         self.settings = settings
         self.module_name = module_name
         self.path = path
         self.datasets = datasets
         self._accelerator = accelerator
+        self._signal = signal or (lambda kind: False)
+        self.is_notebook = is_notebook
 
     def torch_at_least(self, major: int, minor: int) -> bool:
         try:
@@ -70,6 +77,22 @@ class RuleContext:
 
     def has_accelerator_evidence(self, call: LoaderCall) -> bool:
         return self._accelerator(call)
+
+    def signal(self, kind: str) -> bool:
+        """A program-wide signal connected to this module: "spawn", "distributed"."""
+        return self._signal(kind)
+
+    def dataset_class(self, value):
+        """The project class of a dataset value (an Instance), if we can see it."""
+        from dl_lint.analysis.values import Instance
+
+        if isinstance(value, Instance) and not value.local:
+            return self.datasets.resolve_instance(value, self.module_name)
+        return None
+
+    def dataset_is_iterable(self, value) -> bool:
+        cls = self.dataset_class(value)
+        return cls is not None and self.datasets.is_iterable(cls)
 
     def relative(self, path: str) -> str:
         return display_path(Path(path))
@@ -91,6 +114,11 @@ def lint_source(
     root = Path(project_root) if project_root is not None else None
     module_name = module_name_for(Path(path)) if root is not None else Path(path).stem
     file = _File(Path(path), path, module_name, settings, source.encode("utf-8"), source)
+    if is_notebook_path(path):
+        file.source = None
+        _read_notebook(file)
+        if file.errors:
+            return list(file.errors)
     project = Project(root, settings.extra_loaders)
     _analyse(file, project)
     own_evidence = has_accelerator_evidence(file.data)
@@ -100,7 +128,7 @@ def lint_source(
             return True
         return root is not None and project.accelerator_reaches(module_name, [(module_name, file.data)])
 
-    return _judge([file], project, accelerator)
+    return _map_cells(_judge([file], project, accelerator), [file])
 
 
 def lint_paths(
@@ -108,20 +136,39 @@ def lint_paths(
     *,
     config_file: Optional[os.PathLike | str] = None,
     overrides: Optional[Dict[str, object]] = None,
+    force_exclude: bool = False,
+    jobs: Optional[int] = None,
+    cache: bool = False,
+    cache_dir: Optional[os.PathLike | str] = None,
 ) -> LintResult:
     """Lint files and folders. Settings come from ``config_file`` or, per file, from the
-    nearest pyproject.toml with a ``[tool.dl-lint]`` table; ``overrides`` (CLI flags) win."""
+    nearest pyproject.toml with a ``[tool.dl-lint]`` table; ``overrides`` (CLI flags) win.
+    With ``force_exclude``, the exclude settings apply to files named explicitly too.
+
+    ``jobs``: worker processes for the files that need the full analysis (None: one per
+    core; they start only when there are enough such files to pay for them; 1: none).
+    ``cache``: reuse and store results in ``cache_dir`` (default: ``.dl_lint_cache`` at the
+    project root); see ``dl_lint.pipeline``."""
     overrides = overrides or {}
     codes = known_codes()
-    cache: Dict = {}
+    configs: Dict = {}
     fixed: Optional[Settings] = None
     if config_file is not None:
         fixed = load_config_file(Path(config_file), codes).with_overrides(**overrides)
 
+    by_dir: Dict[str, Settings] = {}
+
     def settings_for(directory: Path) -> Settings:
         if fixed is not None:
             return fixed
-        return settings_for_dir(directory, codes, cache).with_overrides(**overrides)
+        key = os.fspath(directory)
+        if key not in by_dir:  # one Settings object per folder (and per config, below)
+            found = settings_for_dir(directory, codes, configs)
+            by_config.setdefault(id(found), found.with_overrides(**overrides))
+            by_dir[key] = by_config[id(found)]
+        return by_dir[key]
+
+    by_config: Dict[int, Settings] = {}
 
     files: List[_File] = []
     seen = set()
@@ -136,7 +183,16 @@ def lint_paths(
             extend_exclude=base.extend_exclude,
             respect_gitignore=base.respect_gitignore,
             root=Path(base.root) if base.root else None,
+            suffixes=(".py", ".ipynb"),
+            force_exclude=force_exclude,
         )
+        if (
+            project.root is not None
+            and os.path.abspath(given) == os.fspath(project.root)
+            and not (base.exclude or base.extend_exclude or force_exclude)
+            and base.respect_gitignore
+        ):  # the project index would walk the same tree the same way
+            project.seed_files(tuple(p for p in found.files if p.suffix == ".py"))
         for problem_path, reason in found.problems:
             files.append(_unreadable(problem_path, reason, base))
         for path in found.files:
@@ -147,27 +203,55 @@ def lint_paths(
             files.append(_File(path, display_path(path), module_name_for(path), settings_for(path.parent)))
 
     result = LintResult(files_checked=len(files))
-    for file in files:
-        if file.errors:
-            continue
+    from dl_lint.pipeline import run_files
+
+    if cache and cache_dir is None:
+        from dl_lint.cache import default_cache_dir
+
+        cache_dir = default_cache_dir(project.root or Path(paths[0]).absolute().parent)
+    diagnostics, result.files_parsed = run_files(files, project, jobs=jobs, cache_dir=cache_dir if cache else None)
+    result.diagnostics = _map_cells(diagnostics, files)
+    return result
+
+
+def _read(file: _File) -> None:
+    """Read one file into ``file.data`` (a notebook: the Python of its code cells); a file that
+    cannot be read becomes a DL000 diagnostic (and keeps ``data`` empty)."""
+    if not file.data:
         try:
             file.data = file.path.read_bytes()
         except OSError as exc:
             file.errors.append(_dl000(file, f"cannot read file: {exc.strerror or exc}", 1, 1))
-            continue
-        extra = file.settings.extra_loaders
-        if mentions_loader(file.data, extra) and may_construct_loader(file.data, extra):
-            result.files_parsed += 1
-            _analyse(file, project)
+            return
+    if is_notebook_path(file.path) and file.cell_map is None:
+        _read_notebook(file)
+
+
+def _needs_analysis(file: _File) -> bool:
+    """Whether a read file can construct a loader (the prefilter: bytes, then ``ast``)."""
+    if file.errors or not file.data:
+        return False
+    extra = file.settings.extra_loaders
+    return mentions_loader(file.data, extra) and may_construct_loader(file.data, extra)
+
+
+def _accelerator_for(files: Sequence[_File], project: Project) -> Callable[[LoaderCall], bool]:
+    """DL102's question for files linted together: does the loader's module reach an
+    accelerator? Files not read yet (cached ones) are read only if the graph is built."""
     by_path = {str(f.path): f for f in files}
-    linted = [(f.module_name, f.data) for f in files if f.data]
+
+    def linted():
+        for f in files:
+            if not f.data and not f.errors:
+                _read(f)
+            if f.data:
+                yield (f.module_name, f.data)
 
     def accelerator(call: LoaderCall) -> bool:
         file = by_path.get(call.path)
-        return project.accelerator_reaches(file.module_name if file else "", linted)
+        return project.accelerator_reaches(file.module_name if file else "", linted())
 
-    result.diagnostics = _judge(files, project, accelerator)
-    return result
+    return accelerator
 
 
 # -- stages ------------------------------------------------------------------------------------
@@ -208,7 +292,9 @@ def _analyse(file: _File, project: Project) -> None:
         )
 
 
-def _judge(files: Iterable[_File], project: Project, accelerator: Callable[[LoaderCall], bool]) -> List[Diagnostic]:
+def _judge(
+    files: Iterable[_File], project: Project, accelerator: Callable[[LoaderCall], bool], call_sites: bool = True
+) -> List[Diagnostic]:
     files = list(files)
     codes = known_codes()
     out: List[Diagnostic] = []
@@ -217,24 +303,56 @@ def _judge(files: Iterable[_File], project: Project, accelerator: Callable[[Load
         if file.facts is None or not file.facts.calls:
             continue
         rules = checking_rules(codes_for_file(file.settings, codes, file.path))
-        ctx = RuleContext(file.settings, file.module_name, str(file.path), project.datasets, accelerator)
+        ctx = RuleContext(
+            file.settings,
+            file.module_name,
+            str(file.path),
+            project.datasets,
+            accelerator,
+            _signal_for(project, file),
+            is_notebook=file.cell_map is not None,
+        )
         suppressions = parse_suppressions(file.source or "")
         for call in file.facts.calls:
             for diag in _check(call, rules, ctx, file.display):
                 if not suppressions.suppresses(diag):
                     out.append(diag)
-    out.extend(_judge_call_sites(files, project, accelerator))
+    if call_sites:
+        out.extend(_judge_call_sites(files, project, accelerator))
     out.sort(key=Diagnostic.sort_key)
     return out
 
 
+def _signal_for(project: Project, file: _File) -> Callable[[str], bool]:
+    from dl_lint.analysis.signals import signals_in
+
+    own = signals_in(file.data) if file.data else frozenset()
+    extra = [(file.module_name, file.data)] if file.data else []
+    return lambda kind: kind in own or (project.root is not None and project.signal_reaches(file.module_name, kind, extra))
+
+
 def _check(call: LoaderCall, rules, ctx: RuleContext, display: str) -> Iterable[Diagnostic]:
     for rule in rules:
-        for finding in rule.check_call(call, ctx):
+        try:
+            findings = list(rule.check_call(call, ctx))
+        except Exception as exc:  # noqa: BLE001 - a bug in one rule must not stop the run
+            findings = []
+            yield Diagnostic(
+                code="DL000",
+                name="parse-error",
+                severity=Severity.ERROR,
+                message=f"internal error in {rule.code} while checking this call ({type(exc).__name__}: "
+                f"{_one_line(exc)}); please report it",
+                filename=display,
+                location=call.location,
+                end_location=call.location,
+                noqa_rows=call.rows,
+            )
+        for finding in findings:
             yield Diagnostic(
                 code=rule.code,
                 name=rule.name,
-                severity=rule.severity,
+                severity=finding.severity or rule.severity,
                 message=finding.message,
                 filename=display,
                 location=finding.location,
@@ -283,7 +401,15 @@ def _judge_call_sites(
             if env is None:
                 continue
             rules = checking_rules(codes_for_file(callee_file.settings, codes, callee_file.path))
-            ctx = RuleContext(callee_file.settings, ref.module, str(callee_file.path), project.datasets, accelerator)
+            ctx = RuleContext(
+                callee_file.settings,
+                ref.module,
+                str(callee_file.path),
+                project.datasets,
+                accelerator,
+                _signal_for(project, callee_file),
+                is_notebook=callee_file.cell_map is not None,
+            )
             own = {(d.code, d.location) for c in callee_file.facts.calls for d in _check(c, rules, ctx, "")}
             start, end = analysis._location(call)
             for loader in callee.loader_calls_with(function, env):
@@ -343,6 +469,96 @@ def _bind_parameters(call, site, caller, function, callee) -> Optional[Dict]:
             origin = Origin(f"default of parameter {param.name.value}", callee.path, callee.resolver.line(param))
             env[param] = Value(tuple(Possible(p.value, origin, p.guards) for p in default.options or ()))
     return env
+
+
+# -- notebooks -----------------------------------------------------------------------------------
+
+
+def is_notebook_path(path: os.PathLike | str) -> bool:
+    return os.fspath(path).lower().endswith(".ipynb")
+
+
+def _read_notebook(file: _File) -> None:
+    """Replace a notebook's JSON (``file.data``) by the Python source of its code cells; a
+    notebook that cannot be read becomes a DL000 diagnostic."""
+    from dl_lint.notebook import NotebookError, notebook_to_python
+
+    try:
+        source, file.cell_map = notebook_to_python(file.data)
+    except NotebookError as exc:
+        file.data = b""
+        file.errors.append(_dl000(file, f"cannot read notebook: {exc}", 1, 1))
+        return
+    file.source = source
+    file.data = source.encode("utf-8")
+
+
+def _map_cells(diagnostics: List[Diagnostic], files: Iterable[_File]) -> List[Diagnostic]:
+    """Diagnostics in notebooks get their ``cell`` and rows within that cell (noqa rows and fix
+    edits too; an edit that would leave the cell drops the fix)."""
+    files = list(files)
+    reported = {diag.filename for diag in diagnostics if diag.cell is None}
+    for file in files:
+        # A notebook whose results came from the cache was not read: read it for its map.
+        if file.cell_map is None and file.display in reported and not file.errors and is_notebook_path(file.path):
+            _read(file)
+    maps = {file.display: file.cell_map for file in files if file.cell_map is not None}
+    if not maps:
+        return diagnostics
+    out = []
+    for diag in diagnostics:
+        cell_map = maps.get(diag.filename)
+        out.append(diag if cell_map is None or diag.cell is not None else _to_cell(diag, cell_map))
+    out.sort(key=Diagnostic.sort_key)
+    return out
+
+
+def _to_cell(diag: Diagnostic, cell_map: "CellMap") -> Diagnostic:
+    import dataclasses
+    import re
+
+    start = cell_map.locate(diag.location.row)
+    if start is None:
+        return diag
+    cell = start[0]
+
+    def row_in_cell(row: int, default: int) -> int:
+        where = cell_map.locate(row)
+        return where[1] if where is not None and where[0] == cell else default
+
+    location = Location(start[1], diag.location.column)
+    end = Location(row_in_cell(diag.end_location.row, start[1]), diag.end_location.column)
+    if end < location:
+        end = location
+    message = diag.message
+    if diag.code == "DL000":  # the parser's "error at ROW:COL" counts rows of the whole source
+        message = re.sub(
+            r"\berror at (\d+):(\d+)",
+            lambda m: f"error at {row_in_cell(int(m.group(1)), start[1])}:{m.group(2)}",
+            message,
+        )
+    noqa_rows = diag.noqa_rows
+    if noqa_rows != (0, 0):
+        noqa_rows = (row_in_cell(noqa_rows[0], start[1]), row_in_cell(noqa_rows[1], end.row))
+    fix = diag.fix
+    if fix is not None:
+        edits = []
+        for edit in fix.edits:
+            a, b = cell_map.locate(edit.location.row), cell_map.locate(edit.end_location.row)
+            if a is None or b is None or a[0] != cell or b[0] != cell:
+                edits = None
+                break
+            edits.append(
+                dataclasses.replace(
+                    edit,
+                    location=Location(a[1], edit.location.column),
+                    end_location=Location(b[1], edit.end_location.column),
+                )
+            )
+        fix = dataclasses.replace(fix, edits=tuple(edits)) if edits is not None else None
+    return dataclasses.replace(
+        diag, cell=cell, location=location, end_location=end, noqa_rows=noqa_rows, fix=fix, message=message
+    )
 
 
 # -- helpers -------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from expectations import expected, fixture_cases
 
 from conftest import FIXTURES
 
-CASES = [case for group in ("rules", "idioms") if (FIXTURES / group).is_dir() for case in fixture_cases(FIXTURES / group)]
+CASES = [case for group in ("rules", "idioms", "spawn", "versions") if (FIXTURES / group).is_dir() for case in fixture_cases(FIXTURES / group)]
 
 
 @pytest.mark.parametrize("name,path", CASES, ids=[name for name, _ in CASES])

@@ -54,6 +54,7 @@ class ModuleIndex:
     module_functions: List[cst.FunctionDef] = field(default_factory=list)
     nested_defs: List[cst.CSTNode] = field(default_factory=list)
     function_sites: Dict[cst.FunctionDef, Site] = field(default_factory=dict)
+    loops: List[Tuple[cst.For, Site]] = field(default_factory=list)
     main_guard_lines: List[Tuple[int, int]] = field(default_factory=list)
 
 
@@ -122,6 +123,7 @@ class Collector(cst.CSTVisitor):
         return False
 
     def visit_For(self, node: cst.For) -> None:
+        self.index.loops.append((node, self.site(node)))
         self._conds.append(Cond("loop", None, True))
 
     def leave_For(self, original_node: cst.For) -> None:

@@ -32,6 +32,8 @@ class FunctionFacts:
     line: int
     shards: bool
     calls: FrozenSet[str] = frozenset()
+    uses_cuda: bool = False  # moves tensors to CUDA (DL205 for collate_fn)
+    reseeds: bool = False  # mentions a seed or RNG (DL204: a worker_init_fn that may reseed)
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,16 @@ class ClassFacts:
     bases: Tuple[FrozenSet[str], ...] = ()
     # method name -> (uses a sharding name, self.<method>() it calls, plain function names it calls)
     methods: Mapping[str, Tuple[bool, FrozenSet[str], FrozenSet[str]]] = field(default_factory=dict)
+    local: bool = False  # defined inside a function: cannot be pickled (DL202)
+    # DL103: attributes set to Python lists/dicts in __init__, and those indexed in __getitem__.
+    init_containers: FrozenSet[str] = frozenset()
+    getitem_reads: FrozenSet[str] = frozenset()
+    # DL204: attributes holding a random generator made in __init__, and those drawn from in
+    # __getitem__/__iter__ (and methods they call).
+    init_rngs: FrozenSet[str] = frozenset()
+    draws: FrozenSet[str] = frozenset()
+    # DL205: methods that move tensors to CUDA.
+    cuda_methods: FrozenSet[str] = frozenset()
 
 
 class DatasetIndex:

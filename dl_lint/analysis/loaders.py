@@ -87,6 +87,10 @@ class LoaderCall:
     opaque: FrozenSet[str] = frozenset()
     batch_bytes: Optional[int] = None  # from a ``# dl-lint: batch-bytes=...`` comment
     scope: str = ""  # qualified name of the enclosing function, "" at module level
+    in_loop: bool = False  # constructed inside a for/while body of its function (DL302)
+    # DL203: the row where this loader is iterated outside an ``if __name__ == "__main__":``
+    # guard (at module level, or in a function that module-level code calls), if any.
+    unguarded_iteration: Optional[int] = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def value(self, name: str) -> Value:

@@ -86,6 +86,7 @@ class ModuleAnalysis:
         self.lines = source.splitlines()
         self.extra_loaders = tuple(extra_loaders)
         self._candidates: Optional[Set[str]] = None
+        self._assigned_by_value: Optional[Dict[int, str]] = None
         self._facts: Optional[ModuleFacts] = None
         self._classes: Dict[str, ClassFacts] = {}
         self._loader_classes: Dict[str, Optional[str]] = {}
@@ -195,7 +196,60 @@ class ModuleAnalysis:
             opaque=frozenset(opaque),
             batch_bytes=self._batch_bytes_comment(start.row, end.row),
             scope=scope_name,
+            in_loop=site.in_loop(),
+            unguarded_iteration=self._unguarded_iteration(call, site),
         )
+
+    # -- DL203: where a loader is iterated --------------------------------------------------------
+    def _guarded(self, line: int) -> bool:
+        return any(first <= line <= last for first, last in self.index.main_guard_lines)
+
+    def _unguarded_iteration(self, call: cst.Call, site: Site) -> Optional[int]:
+        """The row of an iteration of this loader that runs when the module is imported: at
+        module level outside the ``__main__`` guard, or in a module-level function that
+        unguarded module-level code calls."""
+        iteration = self._iteration_line(call, site)
+        if iteration is None:
+            return None
+        if site.scope is None:
+            return None if self._guarded(iteration) else iteration
+        function = self._module_function(site)
+        if function is None:
+            return None
+        for other, other_site, _, _ in self.index.calls:
+            if (
+                other_site.scope is None
+                and isinstance(other.func, cst.Name)
+                and other.func.value == function.name.value
+                and not self._guarded(other_site.line)
+            ):
+                return other_site.line
+        return None
+
+    def _iteration_line(self, call: cst.Call, site: Site) -> Optional[int]:
+        for loop, loop_site in self.index.loops:
+            if loop_site.scope is site.scope and _mentions(loop.iter, call, None):
+                return loop_site.line
+        target = self._assigned_name(call)
+        if target is None:
+            return None
+        for loop, loop_site in self.index.loops:
+            if loop_site.scope is site.scope and loop_site.line > site.line and _mentions(loop.iter, None, target):
+                return loop_site.line
+        for other, other_site, _, _ in self.index.calls:
+            if (
+                other_site.scope is site.scope
+                and other_site.line >= site.line
+                and _terminal(other.func) in ("iter", "next", "list")
+                and any(_mentions(a.value, None, target) for a in other.args)
+            ):
+                return other_site.line
+        return None
+
+    def _assigned_name(self, call: cst.Call) -> Optional[str]:
+        if self._assigned_by_value is None:
+            self._assigned_by_value = {id(value): name.value for name, (value, _) in self.index.assigned.items()}
+        return self._assigned_by_value.get(id(call))
 
     def _batch_bytes_comment(self, first: int, last: int) -> Optional[int]:
         from dl_lint.config import parse_size
@@ -269,14 +323,26 @@ class ModuleAnalysis:
             if base.keyword is None:
                 bases.append(self._describe(base.value))
         methods: Dict[str, Tuple[bool, FrozenSet[str], FrozenSet[str]]] = {}
+        scans: Dict[str, _NameUse] = {}
         for statement in node.body.body:
             if isinstance(statement, cst.FunctionDef):
                 uses = _uses(statement)
+                scans[statement.name.value] = uses
                 methods[statement.name.value] = (
                     bool(uses.names & SHARDING_NAMES),
                     frozenset(uses.self_calls),
                     frozenset(self._called_functions(uses.call_nodes)),
                 )
+        init = scans.get("__init__")
+        containers, rngs = set(), set()
+        for attr, value in init.self_assigns if init is not None else ():
+            if _is_container(value):
+                containers.add(attr)
+            elif isinstance(value, cst.Call):
+                callee = self.resolver.resolve(value.func, END)
+                if callee.single is not None and getattr(callee.single.value, "qualname", None) in RNG_QUALNAMES:
+                    rngs.add(attr)
+        reached = _reachable(scans, ("__getitem__", "__iter__", "__getitems__"))
         facts = ClassFacts(
             name=name,
             module=self.module_name,
@@ -284,6 +350,11 @@ class ModuleAnalysis:
             line=self.resolver.line(node),
             bases=tuple(bases),
             methods=methods,
+            init_containers=frozenset(containers),
+            getitem_reads=frozenset(a for m in ("__getitem__", "__getitems__") if m in scans for a in scans[m].subscripted),
+            init_rngs=frozenset(rngs),
+            draws=frozenset(a for m in reached for a in scans[m].attr_calls),
+            cuda_methods=frozenset(m for m in reached if scans[m].cuda),
         )
         self._classes[name] = facts
         return facts
@@ -297,6 +368,8 @@ class ModuleAnalysis:
             line=self.resolver.line(node),
             shards=bool(uses.names & SHARDING_NAMES),
             calls=frozenset(self._called_functions(uses.call_nodes)),
+            uses_cuda=uses.cuda,
+            reseeds=any("seed" in n.lower() or "rng" in n.lower() or "random" in n.lower() for n in uses.names),
         )
 
     def _describe(self, expr: cst.BaseExpression) -> FrozenSet[str]:
@@ -350,6 +423,37 @@ class ModuleAnalysis:
             self.resolver.param_env = saved
 
 
+def _mentions(expr: cst.BaseExpression, node: Optional[cst.CSTNode], name: Optional[str]) -> bool:
+    """``expr`` is ``node`` / the name, possibly wrapped: ``enumerate(x)``, ``tqdm(x)``, ``iter(x)``."""
+    if node is not None and expr is node:
+        return True
+    if name is not None and isinstance(expr, cst.Name) and expr.value == name:
+        return True
+    if isinstance(expr, cst.Call) and _terminal(expr.func) in ("enumerate", "tqdm", "iter", "zip", "islice"):
+        return any(_mentions(a.value, node, name) for a in expr.args)
+    return False
+
+
+def _is_container(value: cst.BaseExpression) -> bool:
+    """A Python list or dict of objects: literals, comprehensions, list()/dict()/sorted()."""
+    if isinstance(value, (cst.List, cst.ListComp, cst.Dict, cst.DictComp)):
+        return True
+    return isinstance(value, cst.Call) and _terminal(value.func) in _CONTAINER_CALLS
+
+
+def _reachable(scans: Dict[str, "_NameUse"], roots: Sequence[str]) -> List[str]:
+    """Methods reachable from ``roots`` through ``self.m()`` calls."""
+    todo = [r for r in roots if r in scans]
+    seen: List[str] = []
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in scans:
+            continue
+        seen.append(name)
+        todo.extend(scans[name].self_calls)
+    return seen
+
+
 def _key(ref: FunctionRef) -> str:
     """``module.Name@path``: how class facts name a project class or function (the path
     disambiguates modules with the same name in one project, e.g. several ``data.py`` scripts)."""
@@ -386,10 +490,17 @@ def _keeps_signature(node: cst.ClassDef) -> bool:
 
 
 class _NameUse(cst.CSTVisitor):
+    """What a function body uses: names, ``self.m()`` calls, called names, ``self.x[...]``
+    reads, ``self.x.draw()`` calls, CUDA moves, seeds, and ``self.x = ...`` assignments."""
+
     def __init__(self) -> None:
         self.names: Set[str] = set()
         self.self_calls: Set[str] = set()
         self.call_nodes: List[cst.Name] = []
+        self.subscripted: Set[str] = set()
+        self.attr_calls: Set[str] = set()
+        self.self_assigns: List[Tuple[str, cst.BaseExpression]] = []
+        self.cuda = False
 
     def visit_Name(self, node: cst.Name) -> None:
         self.names.add(node.value)
@@ -397,12 +508,65 @@ class _NameUse(cst.CSTVisitor):
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self.names.add(node.attr.value)
 
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        attr = _self_attr(node.value)
+        if attr:
+            self.subscripted.add(attr)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            attr = _self_attr(target.target)
+            if attr:
+                self.self_assigns.append((attr, node.value))
+
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
             self.self_calls.add(func.attr.value)
         elif isinstance(func, cst.Name):
             self.call_nodes.append(func)
+        if isinstance(func, cst.Attribute):
+            owner = _self_attr(func.value)
+            if owner:
+                self.attr_calls.add(owner)  # self.rng.integers(...)
+            if func.attr.value == "cuda":
+                self.cuda = True
+            if func.attr.value == "to" and any(_is_cuda_literal(a.value) for a in node.args):
+                self.cuda = True
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value == "generator":
+                owner = _self_attr(arg.value)
+                if owner:
+                    self.attr_calls.add(owner)
+            if arg.keyword is not None and arg.keyword.value == "device" and _is_cuda_literal(arg.value):
+                self.cuda = True
+
+
+def _self_attr(node: cst.BaseExpression) -> Optional[str]:
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+        return node.attr.value
+    return None
+
+
+def _is_cuda_literal(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return isinstance(value, str) and value.startswith("cuda")
+    if isinstance(node, cst.Call) and node.args:  # torch.device("cuda")
+        return _is_cuda_literal(node.args[0].value)
+    return False
+
+
+_CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
+RNG_QUALNAMES = frozenset(
+    {
+        "numpy.random.default_rng",
+        "numpy.random.RandomState",
+        "numpy.random.Generator",
+        "random.Random",
+        "torch.Generator",
+    }
+)
 
 
 def _uses(node: cst.CSTNode) -> _NameUse:

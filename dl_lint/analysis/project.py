@@ -9,14 +9,14 @@ graph, also built from bytes.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from pathlib import Path
 from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.analysis.datasets import ClassFacts, DatasetIndex, FunctionFacts
-from dl_lint.analysis.resolve import ProjectHook
-from dl_lint.analysis.signals import has_accelerator_evidence
+from dl_lint.analysis.signals import signals_in
 from dl_lint.analysis.values import ModuleRef, Value
 
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
@@ -38,18 +38,57 @@ def find_root(path: Path) -> Path:
 
 def module_name_for(path: Path) -> str:
     """The dotted module name, found by walking up through packages (``__init__.py``)."""
-    path = path.absolute()
-    parts = [] if path.name == "__init__.py" else [path.stem]
-    parent = path.parent
-    while (parent / "__init__.py").is_file():
-        parts.append(parent.name)
-        if parent.parent == parent:
-            break
-        parent = parent.parent
-    return ".".join(reversed(parts)) or path.stem
+    path = os.path.abspath(path)
+    folder, name = os.path.split(path)
+    stem = os.path.splitext(name)[0]
+    package = _package_of(folder)
+    if name == "__init__.py":
+        return package or stem
+    return f"{package}.{stem}" if package else stem
 
 
-class Project(ProjectHook):
+@functools.lru_cache(maxsize=None)
+def _package_of(folder: str) -> str:
+    """The dotted package name of an absolute folder ("" when it has no ``__init__.py``):
+    memoized, so a tree of files costs one probe per folder, not one per file and level."""
+    if not os.path.isfile(os.path.join(folder, "__init__.py")):
+        return ""
+    parent, name = os.path.split(folder)
+    if parent == folder or not name:
+        return name
+    outer = _package_of(parent)
+    return f"{outer}.{name}" if outer else name
+
+
+class _Tracked:
+    """The project as one module's resolver sees it: every call is attributed to that module,
+    so the project knows which modules each module's answers were built from (see
+    ``Project.dependencies``; the results cache uses it)."""
+
+    __slots__ = ("_project", "_key")
+
+    def __init__(self, project: "Project", key: str) -> None:
+        self._project = project
+        self._key = key
+
+    def __getattr__(self, name: str):
+        attr = getattr(self._project, name)
+        if not callable(attr):
+            return attr
+        project, key = self._project, self._key
+
+        def call(*args, **kwargs):
+            saved = project._source
+            project._source = key
+            try:
+                return attr(*args, **kwargs)
+            finally:
+                project._source = saved
+
+        return call
+
+
+class Project:
     def __init__(self, root: Optional[Path], extra_loaders: Sequence[str] = ()) -> None:
         self.root = root
         self.extra_loaders = tuple(extra_loaders)
@@ -57,20 +96,84 @@ class Project(ProjectHook):
         self._by_name: Dict[str, object] = {}  # linted files, registered as analysed
         self._by_path: Dict[str, object] = {}
         self._failed: Set[str] = set()
-        self._graph: Optional[Tuple[Dict[str, bool], Dict[str, Set[str]]]] = None
+        self._graph: Optional[Tuple[Dict[str, frozenset], Dict[str, Set[str]]]] = None
         self.datasets = DatasetIndex(self.class_facts, self.function_facts)
+        self._seeded: Optional[Sequence[Path]] = None
+        _package_of.cache_clear()  # folders may have gained or lost __init__.py since the last run
+        # Dependency tracking: which module (abs path) asked (``_source``), what each module's
+        # answers were built from (``_edges``), and what the file being linted touched.
+        self._source: Optional[str] = None
+        self._edges: Dict[str, Set[str]] = {}
+        self._uses: Dict[str, Set[str]] = {}  # module -> {"files", "graph"}
+        self._recorder: Optional[Tuple[Set[str], Set[str]]] = None
+
+    def __getattr__(self, name: str):
+        # Resolver hooks this class does not override keep ProjectHook's defaults. Not a base
+        # class, so that importing the project index does not import libcst.
+        if name.startswith("__"):
+            raise AttributeError(name)
+        from dl_lint.analysis.resolve import ProjectHook
+
+        return getattr(ProjectHook, name).__get__(self)
+
+    # -- dependency tracking (for the results cache) ---------------------------------------------
+    def record(self, touched: Set[str], uses: Set[str]) -> None:
+        """Until ``stop_recording()``, add the modules touched (absolute paths) to ``touched``
+        and what else is consulted ("files", "graph") to ``uses``."""
+        self._recorder = (touched, uses)
+
+    def stop_recording(self) -> None:
+        self._recorder = None
+
+    def _touch(self, key: str) -> None:
+        if self._source is not None and self._source != key:
+            self._edges.setdefault(self._source, set()).add(key)
+        if self._recorder is not None:
+            self._recorder[0].add(key)
+
+    def _use(self, what: str) -> None:
+        if self._source is not None:
+            self._uses.setdefault(self._source, set()).add(what)
+        if self._recorder is not None:
+            self._recorder[1].add(what)
+
+    def dependencies(self, touched: Iterable[str], uses: Iterable[str] = ()) -> Tuple[Set[str], Set[str]]:
+        """The modules (absolute paths) reachable from ``touched`` through what each module's
+        answers were built from, and what they used besides files: "files" (which files exist
+        in the project), "graph" (the import graph of every project file)."""
+        seen: Set[str] = set()
+        used = set(uses)
+        todo = list(touched)
+        while todo:
+            key = todo.pop()
+            if key in seen:
+                continue
+            seen.add(key)
+            used |= self._uses.get(key, set())
+            todo.extend(self._edges.get(key, ()))
+        return seen, used
+
+    def seed_files(self, files: Sequence[Path]) -> None:
+        """The files under the root, when the caller has already walked it with the defaults
+        (saves a second walk of the same tree)."""
+        if self._paths is None:
+            self._seeded = files
 
     # -- modules --------------------------------------------------------------------------------
     def module_paths(self) -> Dict[str, List[Path]]:
         """Module name -> files, for every .py file under the root (built once, lazily). A name
         can have several files (scripts named ``data.py`` in different example folders)."""
+        self._use("files")
         if self._paths is None:
             self._paths = {}
             if self.root is not None:
                 from dl_lint.discovery import discover
 
                 try:
-                    files = discover([self.root]).files[:MAX_PROJECT_FILES]
+                    if self._seeded is not None:
+                        files = self._seeded[:MAX_PROJECT_FILES]
+                    else:
+                        files = discover([self.root]).files[:MAX_PROJECT_FILES]
                 except Exception:  # noqa: BLE001 - the index is best effort; linting goes on
                     files = ()
                 for path in files:
@@ -96,8 +199,12 @@ class Project(ProjectHook):
 
     def add(self, module_name: str, analysis) -> None:
         """Register the analysis of a linted file, so other modules can import from it."""
+        key = os.path.abspath(analysis.path)
         self._by_name.setdefault(module_name, analysis)
-        self._by_path[os.path.abspath(analysis.path)] = analysis
+        self._by_path[key] = analysis
+        resolver = getattr(analysis, "resolver", None)
+        if resolver is not None and getattr(resolver, "project", None) is self:
+            resolver.project = _Tracked(self, key)  # attribute what it asks to this module
 
     def module_exists(self, module: str) -> bool:
         if not module:
@@ -134,8 +241,12 @@ class Project(ProjectHook):
         it is not in the project or cannot be parsed."""
         path = self._choose(module, near)
         if path is None:
-            return self._by_name.get(module)
+            found = self._by_name.get(module)
+            if found is not None:
+                self._touch(os.path.abspath(found.path))
+            return found
         key = os.path.abspath(path)
+        self._touch(key)
         if key in self._by_path:
             return self._by_path[key]
         if key in self._failed:
@@ -148,7 +259,7 @@ class Project(ProjectHook):
         try:
             source = decode(path.read_bytes())
             analysis = ModuleAnalysis(
-                source, str(path), module, path.name == "__init__.py", self, self.extra_loaders
+                source, str(path), module, path.name == "__init__.py", _Tracked(self, key), self.extra_loaders
             )
         except (OSError, SyntaxError, UnicodeDecodeError, LookupError, ParserSyntaxError, RecursionError):
             self._failed.add(key)
@@ -184,10 +295,15 @@ class Project(ProjectHook):
 
     # -- DL102: accelerator evidence along the import graph -------------------------------------
     def accelerator_reaches(self, module: str, extra: Iterable[Tuple[str, bytes]] = ()) -> bool:
-        """Whether batches from ``module`` can reach an accelerator: evidence in the module
-        itself, in a module it imports, or in a module that imports it (directly, through its
-        package, or transitively)."""
-        evidence, imports = self._import_graph(extra)
+        return self.signal_reaches(module, "accelerator", extra)
+
+    def signal_reaches(self, module: str, kind: str, extra: Iterable[Tuple[str, bytes]] = ()) -> bool:
+        """Whether a program-wide signal (``analysis.signals``) is connected to ``module``:
+        evidence in the module itself, in a module it imports, or in a module that imports it
+        (directly, through its package, or transitively). For DL102: can batches from this
+        module reach an accelerator?"""
+        signals, imports = self._import_graph(extra)
+        evidence = {name: kind in kinds for name, kinds in signals.items()}
         if evidence.get(module):
             return True
         if any(evidence.get(dep) for dep in imports.get(module, ())):
@@ -212,9 +328,10 @@ class Project(ProjectHook):
                     todo.append(importer)
         return False
 
-    def _import_graph(self, extra: Iterable[Tuple[str, bytes]]) -> Tuple[Dict[str, bool], Dict[str, Set[str]]]:
+    def _import_graph(self, extra: Iterable[Tuple[str, bytes]]) -> Tuple[Dict[str, frozenset], Dict[str, Set[str]]]:
+        self._use("graph")
         if self._graph is None:
-            evidence: Dict[str, bool] = {}
+            evidence: Dict[str, frozenset] = {}
             imports: Dict[str, Set[str]] = {}
             seen_paths: Set[str] = set()
             items = sorted((name, path) for name, paths in self.module_paths().items() for path in paths)
@@ -224,11 +341,11 @@ class Project(ProjectHook):
                     data = path.read_bytes()
                 except OSError:
                     continue
-                evidence[name] = evidence.get(name, False) or has_accelerator_evidence(data)
+                evidence[name] = evidence.get(name, frozenset()) | signals_in(data)
                 imports.setdefault(name, set()).update(imported_modules(data, name, path.name == "__init__.py"))
                 seen_paths.add(key)
             for name, data in extra:
-                evidence[name] = evidence.get(name, False) or has_accelerator_evidence(data)
+                evidence[name] = evidence.get(name, frozenset()) | signals_in(data)
                 imports.setdefault(name, set()).update(imported_modules(data, name, False))
             self._graph = (evidence, imports)
         return self._graph

@@ -24,6 +24,7 @@ from dl_lint.analysis.collect import END, ModuleIndex, Site
 from dl_lint.analysis.values import (
     ABSENT,
     CONFIGURABLE,
+    Opaque,
     DictValue,
     External,
     FunctionRef,
@@ -197,6 +198,8 @@ class Resolver:
             return self._resolve_call(node, site, depth)
         if isinstance(node, cst.Dict):
             return self._resolve_dict_literal(node, site, depth)
+        if isinstance(node, (cst.List, cst.Tuple, cst.Set, cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+            return Value.known(Opaque(f"builtins.{type(node).__name__.lower()}"))  # exists: not None
         if isinstance(node, cst.Subscript):
             return self._resolve_subscript(node, site, depth)
         return Value.unknown("expression")
@@ -276,7 +279,8 @@ class Resolver:
         if isinstance(target, cst.Param):
             return self._resolve_param(target, depth)
         if isinstance(target, cst.ClassDef):
-            return Value.known(FunctionRef("class", self.module_name, target.name.value, self.line(target), self.path))
+            kind = "local-class" if target in self.nested_defs else "class"
+            return Value.known(FunctionRef(kind, self.module_name, target.name.value, self.line(target), self.path))
         if isinstance(target, cst.FunctionDef):
             kind = "nested" if target in self.nested_defs else "function"
             return Value.known(FunctionRef(kind, self.module_name, target.name.value, self.line(target), self.path))
@@ -577,8 +581,9 @@ class Resolver:
         target = func.single.value if func.single is not None else None
         if isinstance(target, External):
             return self._resolve_external_call(target.qualname, node, site, depth)
-        if isinstance(target, FunctionRef) and target.kind == "class":
-            return Value.known(Instance(target.module, target.name, target.line, target.path))
+        if isinstance(target, FunctionRef) and target.kind in ("class", "local-class"):
+            local = target.kind == "local-class"
+            return Value.known(Instance(target.module, target.name, target.line, target.path, local))
         return Value.unknown(func.source if func.source in CONFIGURABLE else "expression")
 
     def _resolve_external_call(self, qualname: str, node: cst.Call, site: Site, depth: int) -> Value:
@@ -600,6 +605,13 @@ class Resolver:
             return Value.unknown("environment")
         if qualname in ("os.cpu_count", "multiprocessing.cpu_count", "torch.multiprocessing.cpu_count"):
             return Value.unknown("cpu-count")
+        if name == "len" and len(node.args) == 1 and isinstance(node.args[0].value, cst.Call):
+            inner = self.resolve(node.args[0].value.func, site, depth + 1)
+            if inner.single is not None and getattr(inner.single.value, "qualname", "") == "os.sched_getaffinity":
+                return Value.unknown("cpu-count")
+        if qualname.rsplit(".", 1)[-1][:1].isupper() and not qualname.startswith("builtins."):
+            # Calling a library class gives an instance: not None, whatever else it is.
+            return Value.known(Opaque(qualname))
         return Value.unknown("expression")
 
     def loader_of(self, func: cst.BaseExpression, site: Site, depth: int = 0) -> Optional[LoaderClass]:
@@ -822,7 +834,10 @@ def _map_options(value: Value, func: Callable[[Any], Any], numeric: bool = False
 def _combine(values: Sequence[Value], func: Callable[..., Any], numeric: bool = True) -> Value:
     """Apply ``func`` over the cartesian product of the operands' possibilities."""
     if any(v.is_unknown for v in values):
-        return Value.unknown(next((v.source for v in values if v.source), "expression"))
+        # One operand keeps its kind (``int(os.cpu_count())``); combined, it is an expression
+        # (``os.cpu_count() // 2`` is no longer "the core count").
+        source = values[0].source if len(values) == 1 else "expression"
+        return Value.unknown(source or "expression")
     out: List[Possible] = []
     for combo in itertools.product(*(v.options or () for v in values)):
         args = [p.value for p in combo]

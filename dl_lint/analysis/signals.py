@@ -29,5 +29,30 @@ ACCELERATOR_EVIDENCE = re.compile(
 )
 
 
+# The program starts workers with spawn or forkserver (DL202 becomes an error, DL203 applies).
+SPAWN_EVIDENCE = re.compile(rb"""set_start_method\s*\(\s*["'](?:spawn|forkserver)|get_context\s*\(\s*["'](?:spawn|forkserver)""")
+
+# One process per accelerator: DDP, torchrun, accelerate, multi-device Lightning (DL301).
+DISTRIBUTED_EVIDENCE = re.compile(
+    rb"""
+    \binit_process_group\b | \bDistributedSampler\b | \bAccelerator\s*\( | \bLOCAL_RANK\b
+    | \bDistributedDataParallel\b | \bdestroy_process_group\b | \btorchrun\b
+    | strategy\s*=\s*["'](?:ddp|fsdp|deepspeed)
+    """,
+    re.VERBOSE,
+)
+
+SIGNALS = {
+    "accelerator": ACCELERATOR_EVIDENCE,
+    "spawn": SPAWN_EVIDENCE,
+    "distributed": DISTRIBUTED_EVIDENCE,
+}
+
+
 def has_accelerator_evidence(data: bytes) -> bool:
     return ACCELERATOR_EVIDENCE.search(data) is not None
+
+
+def signals_in(data: bytes) -> frozenset:
+    """Which program-wide signals the bytes of one file show."""
+    return frozenset(kind for kind, pattern in SIGNALS.items() if pattern.search(data))

@@ -138,6 +138,7 @@ class Instance:
     name: str
     line: int = 0
     path: str = ""  # the defining file: module names can be ambiguous in a project
+    local: bool = False  # the class is defined inside a function (cannot be pickled)
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,14 @@ class Ref:
 class External:
     """Something defined outside the project, known by its qualified name
     (``torch.utils.data.DataLoader``)."""
+
+    qualname: str
+
+
+@dataclass(frozen=True)
+class Opaque:
+    """An object that certainly exists (an instance of a library class such as
+    ``DistributedSampler(ds)``) but whose value is not known: it is not None, and that is all."""
 
     qualname: str
 

@@ -15,10 +15,28 @@ from dl_lint.rules.base import Rule
 RULE_MODULES = (
     "dl000_parse_error",
     "dl001_prefetch_without_workers",
+    "dl002_persistent_workers_without_workers",
+    "dl003_multiprocessing_context_misuse",
+    "dl004_negative_option",
+    "dl005_timeout_without_workers",
+    "dl006_sampler_with_shuffle",
+    "dl007_batch_sampler_conflict",
+    "dl008_drop_last_without_batching",
+    "dl009_iterable_dataset_with_sampling",
+    "dl010_invalid_batch_size",
     "dl011_unguarded_worker_option",
     "dl101_prefetch_memory",
     "dl102_pin_memory_without_accelerator",
+    "dl103_copy_on_read_dataset",
     "dl201_unsharded_iterable_dataset",
+    "dl202_unpicklable_worker_callable",
+    "dl203_missing_main_guard",
+    "dl204_shared_rng_in_workers",
+    "dl205_cuda_in_worker",
+    "dl301_cpu_count_workers",
+    "dl302_loader_in_loop",
+    "dl303_deprecated_pin_memory_device",
+    "dl304_ineffective_option",
 )
 
 _RULES: Dict[str, Rule] = {}

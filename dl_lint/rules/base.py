@@ -24,6 +24,7 @@ class Finding:
     location: Location
     end_location: Location
     fix: Optional[Fix] = None
+    severity: Optional[Severity] = None  # overrides the rule's (DL202: error under spawn)
 
 
 class Rule:
@@ -38,9 +39,16 @@ class Rule:
     def check_call(self, call: LoaderCall, ctx: "RuleContext") -> Iterable[Finding]:
         return ()
 
-    def finding(self, call: LoaderCall, at: Optional[str], message: str, fix: Optional[Fix] = None) -> Finding:
+    def finding(
+        self,
+        call: LoaderCall,
+        at: Optional[str],
+        message: str,
+        fix: Optional[Fix] = None,
+        severity: Optional[Severity] = None,
+    ) -> Finding:
         start, end = call.span(at)
-        return Finding(message, start, end, fix)
+        return Finding(message, start, end, fix, severity)
 
     def markdown(self) -> str:
         head = f"# {self.name} ({self.code})\n\n"
@@ -85,3 +93,39 @@ def describe(name: str, scenarios_: Sequence[dict]) -> str:
 
 def truthy(value: Any) -> bool:
     return bool(value)
+
+
+def value_of(scenario: dict, name: str) -> Any:
+    return concrete(name, scenario[name])
+
+
+def workers_of(scenario: dict) -> Any:
+    return concrete("num_workers", scenario["num_workers"])
+
+
+def no_workers(scenario: dict) -> bool:
+    """num_workers is 0 (torch compares with ==, so False counts too)."""
+    workers = workers_of(scenario)
+    return isinstance(workers, (int, float)) and workers == 0
+
+
+def has_workers(scenario: dict) -> bool:
+    workers = workers_of(scenario)
+    return isinstance(workers, (int, float)) and not isinstance(workers, bool) and workers > 0
+
+
+def dataset_class_of(ctx, found: Sequence[dict]):
+    """The one project class every scenario's dataset is an instance of (else None)."""
+    classes = {}
+    for scenario in found:
+        cls = ctx.dataset_class(scenario["dataset"].value)
+        if cls is None:
+            return None
+        classes[(cls.module, cls.name, cls.path)] = cls
+    return next(iter(classes.values())) if len(classes) == 1 else None
+
+
+def fires(call: LoaderCall, names: Sequence[str], predicate) -> Optional[List[dict]]:
+    """The scenarios of ``names`` when ``predicate`` holds in every one (else None)."""
+    found = call_scenarios(call, *names)
+    return found if every(found, predicate) else None

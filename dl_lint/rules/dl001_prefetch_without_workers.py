@@ -55,11 +55,20 @@ values other than 2 (`prefetch_factor=None` raised there instead). Passing it on
             version = f"torch {ctx.settings.target_version}"
         if not call.given("prefetch_factor") or not every(found, crashes):
             return
+        if ctx.torch_at_least(2, 0):
+            instead = (
+                "Remove prefetch_factor, or pass it only with workers: "
+                "`prefetch_factor=P if num_workers > 0 else None`."
+            )
+        else:
+            instead = (
+                "Before torch 2.0 even prefetch_factor=None raises without workers: leave the argument out "
+                "unless num_workers > 0 (build the keyword arguments conditionally)."
+            )
         message = (
             f"{describe('prefetch_factor', found)} is passed but {describe('num_workers', found)}: "
             f"{version} raises ValueError at construction (\"prefetch_factor option could only be "
-            "specified in multiprocessing\"). Remove prefetch_factor, or pass it only with workers: "
-            "`prefetch_factor=P if num_workers > 0 else None`."
+            f"specified in multiprocessing\"). {instead}"
         )
         yield self.finding(call, "prefetch_factor", message)
 

@@ -1,0 +1,53 @@
+from dl_lint.model import Severity
+from dl_lint.rules.base import Rule, describe, fires, no_workers, value_of
+
+
+class PersistentWorkersWithoutWorkers(Rule):
+    code = "DL002"
+    name = "persistent-workers-without-workers"
+    severity = Severity.ERROR
+    summary = "persistent_workers is truthy while num_workers is 0: torch raises ValueError."
+    torch_raises = (ValueError, "persistent_workers option needs num_workers > 0")
+    doc = """
+## What it does
+Reports `persistent_workers` truthy while `num_workers` is 0 or not given (in every possible case).
+
+## Why is this bad?
+Persistent workers keep worker processes (and their dataset copies) alive between epochs; without
+workers there is nothing to keep, and the constructor raises:
+
+```
+ValueError: persistent_workers option needs num_workers > 0
+```
+
+## Example
+```python
+loader = DataLoader(dataset, batch_size=64, persistent_workers=True)
+```
+
+## Use instead
+```python
+loader = DataLoader(dataset, batch_size=64, num_workers=4, persistent_workers=True)
+# or, with a configurable num_workers:
+loader = DataLoader(dataset, num_workers=num_workers, persistent_workers=num_workers > 0)
+```
+
+## Torch versions
+torch ≥ 1.7 (where persistent_workers appeared).
+"""
+
+    def check_call(self, call, ctx):
+        if not call.given("persistent_workers"):
+            return
+        found = fires(call, ("num_workers", "persistent_workers"), lambda s: no_workers(s) and bool(value_of(s, "persistent_workers")))
+        if found:
+            yield self.finding(
+                call,
+                "persistent_workers",
+                f"{describe('persistent_workers', found)} but {describe('num_workers', found)}: torch raises "
+                "ValueError at construction (\"persistent_workers option needs num_workers > 0\"). Remove it, "
+                "or write `persistent_workers=num_workers > 0`.",
+            )
+
+
+RULE = PersistentWorkersWithoutWorkers()

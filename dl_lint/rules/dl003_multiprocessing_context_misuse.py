@@ -1,0 +1,75 @@
+from dl_lint.model import Severity
+from dl_lint.rules.base import Rule, describe, fires, has_workers, no_workers, value_of
+
+START_METHODS = ("fork", "spawn", "forkserver")
+
+
+class MultiprocessingContextMisuse(Rule):
+    code = "DL003"
+    name = "multiprocessing-context-misuse"
+    severity = Severity.ERROR
+    summary = "multiprocessing_context without workers, or a string that is not a start method."
+    torch_raises = (
+        ValueError,
+        "multiprocessing_context can only be used with multi-process loading|"
+        "multiprocessing_context option should specify a valid start method",
+    )
+    doc = """
+## What it does
+Reports `multiprocessing_context` (anything but None) while `num_workers` is 0 or not given, and
+a string context that is not a start method (`fork`, `spawn`, `forkserver`) with workers.
+
+## Why is this bad?
+The context says how worker processes start; without workers torch raises
+`ValueError: multiprocessing_context can only be used with multi-process loading (num_workers > 0)`,
+and an unknown method name raises
+`ValueError: multiprocessing_context option should specify a valid start method in [...]`.
+
+## Example
+```python
+loader = DataLoader(dataset, multiprocessing_context="spawn")
+loader = DataLoader(dataset, num_workers=4, multiprocessing_context="thread")
+```
+
+## Use instead
+```python
+loader = DataLoader(dataset, num_workers=4, multiprocessing_context="spawn")
+```
+
+## Torch versions
+All versions with `multiprocessing_context` (1.2+). The valid methods are those of the platform:
+fork, spawn and forkserver on Linux; spawn (and fork) on macOS; spawn on Windows.
+"""
+
+    def check_call(self, call, ctx):
+        if not call.given("multiprocessing_context"):
+            return
+        names = ("num_workers", "multiprocessing_context")
+        found = fires(call, names, lambda s: no_workers(s) and value_of(s, "multiprocessing_context") is not None)
+        if found:
+            yield self.finding(
+                call,
+                "multiprocessing_context",
+                f"{describe('multiprocessing_context', found)} but {describe('num_workers', found)}: torch raises "
+                "ValueError at construction (\"multiprocessing_context can only be used with multi-process "
+                "loading\"). Remove it, or pass it only with workers.",
+            )
+            return
+        bad = fires(
+            call,
+            names,
+            lambda s: has_workers(s)
+            and isinstance(value_of(s, "multiprocessing_context"), str)
+            and value_of(s, "multiprocessing_context") not in START_METHODS,
+        )
+        if bad:
+            yield self.finding(
+                call,
+                "multiprocessing_context",
+                f"{describe('multiprocessing_context', bad)} is not a start method: torch raises ValueError at "
+                "construction (\"multiprocessing_context option should specify a valid start method\"). Use "
+                "\"spawn\", \"forkserver\" or \"fork\" (Linux).",
+            )
+
+
+RULE = MultiprocessingContextMisuse()

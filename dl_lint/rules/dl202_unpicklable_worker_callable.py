@@ -1,0 +1,85 @@
+from dl_lint.analysis.values import FunctionRef, Instance
+from dl_lint.model import Severity
+from dl_lint.rules.base import Rule, call_scenarios, every, has_workers, value_of
+
+_SPAWN = ("spawn", "forkserver")
+
+
+class UnpicklableWorkerCallable(Rule):
+    code = "DL202"
+    name = "unpicklable-worker-callable"
+    severity = Severity.WARNING
+    summary = "A lambda, nested function or local class given to workers: pickling fails under spawn/forkserver."
+    torch_raises = ((AttributeError, TypeError, Exception), "Can't pickle|Can't get local object|cannot pickle|pickle")
+    doc = """
+## What it does
+Reports a lambda, a function defined inside another function, or an instance of a class defined
+inside a function, passed as `collate_fn`, `worker_init_fn` or `dataset` to a DataLoader with
+workers. It is an **error** when the start method is spawn or forkserver (a
+`multiprocessing_context` on the call, or `set_start_method("spawn")` / `get_context("spawn")`
+in the program), and a warning otherwise.
+
+## Why is this bad?
+Under spawn and forkserver the DataLoader pickles the dataset, the collate_fn and the
+worker_init_fn to send them to each worker. Lambdas and local objects cannot be pickled: the
+first iteration fails with `AttributeError: Can't pickle local object 'main.<locals>.<lambda>'`
+(or `PicklingError`). Linux uses fork up to Python 3.13, so the code works there and breaks on
+macOS and Windows (spawn) and on Python 3.14 (forkserver by default).
+`functools.partial(top_level_function, ...)` pickles fine.
+
+## Example
+```python
+loader = DataLoader(ds, num_workers=4, collate_fn=lambda batch: pad(batch, 0))
+```
+
+## Use instead
+```python
+def collate(batch, pad_value=0):
+    return pad(batch, pad_value)
+
+loader = DataLoader(ds, num_workers=4, collate_fn=functools.partial(collate, pad_value=0))
+```
+
+## Torch versions
+All versions; the default start method depends on the platform and Python version.
+"""
+
+    def check_call(self, call, ctx):
+        for option in ("collate_fn", "worker_init_fn", "dataset"):
+            if not call.given(option):
+                continue
+            found = call_scenarios(call, "num_workers", option, "multiprocessing_context")
+            if not every(found, lambda s: has_workers(s) and _local(value_of(s, option)) is not None):
+                continue
+            what = _local(value_of(found[0], option))
+            spawn = all(value_of(s, "multiprocessing_context") in _SPAWN for s in found) or ctx.signal("spawn")
+            if spawn:
+                runtime = "the program starts workers with spawn/forkserver, so the first iteration fails"
+            else:
+                runtime = (
+                    "it works with fork (Linux up to Python 3.13) but the first iteration fails under spawn "
+                    "(macOS, Windows) and forkserver (Linux from Python 3.14)"
+                )
+            yield self.finding(
+                call,
+                option,
+                f"{option} is {what}, which cannot be pickled to send to the worker processes: {runtime} with "
+                "\"AttributeError: Can't pickle local object\". Define it at module level (use "
+                "functools.partial(top_level_function, ...) to bind arguments).",
+                severity=Severity.ERROR if spawn else None,
+            )
+
+
+def _local(value):
+    if isinstance(value, FunctionRef) and value.kind == "lambda":
+        return "a lambda"
+    if isinstance(value, FunctionRef) and value.kind == "nested":
+        return f"the nested function {value.name}"
+    if isinstance(value, FunctionRef) and value.kind == "local-class":
+        return f"the local class {value.name}"
+    if isinstance(value, Instance) and value.local:
+        return f"an instance of the local class {value.name}"
+    return None
+
+
+RULE = UnpicklableWorkerCallable()

@@ -1,0 +1,76 @@
+from dl_lint.analysis.values import ABSENT
+from dl_lint.model import Severity
+from dl_lint.rules.base import Rule, dataset_class_of, fires, has_workers, value_of
+
+
+class SharedRngInWorkers(Rule):
+    code = "DL204"
+    name = "shared-rng-in-workers"
+    severity = Severity.WARNING
+    summary = "A generator created in Dataset.__init__ and drawn from per sample: every worker draws the same numbers."
+    doc = """
+## What it does
+Reports a Dataset that creates a random generator in `__init__` (`np.random.default_rng`,
+`np.random.RandomState`, `random.Random`, `torch.Generator`) and draws from it in `__getitem__`
+or `__iter__` (or a method they call), used by a DataLoader with workers and no
+`worker_init_fn`.
+
+## Why is this bad?
+Each worker gets a copy of the dataset, generator state included, so every worker produces the
+same "random" augmentations (measured on torch 2.13), and without persistent workers the same
+ones again every epoch. torch reseeds its own generator and Python's `random` per worker, and the
+legacy global `np.random` since torch 1.9 — but not generator objects you create.
+
+## Example
+```python
+class Augmented(Dataset):
+    def __init__(self):
+        self.rng = np.random.default_rng(0)
+    def __getitem__(self, i):
+        return crop(self.images[i], self.rng.integers(0, 32))
+```
+
+## Use instead
+Seed per worker in a `worker_init_fn`:
+```python
+def seed_worker(worker_id):
+    info = torch.utils.data.get_worker_info()
+    info.dataset.rng = np.random.default_rng(info.seed % 2**32)
+
+loader = DataLoader(ds, num_workers=4, worker_init_fn=seed_worker)
+```
+or create the generator lazily inside the worker from `torch.initial_seed()`.
+
+## Torch versions
+All versions (global `np.random` is reseeded per worker from torch 1.9).
+"""
+
+    def check_call(self, call, ctx):
+        found = fires(call, ("num_workers", "dataset", "worker_init_fn"), has_workers)
+        if not found:
+            return
+        if any(value_of(s, "worker_init_fn") not in (None, ABSENT) for s in found):
+            return  # a worker_init_fn may reseed: stay silent
+        cls = dataset_class_of(ctx, found)
+        if cls is None:
+            return
+        mro = ctx.datasets.mro(cls)
+        if mro is None:
+            return
+        rngs = {a for c in mro for a in c.init_rngs}
+        drawn = {a for c in mro for a in c.draws} & rngs
+        if not drawn:
+            return
+        attr = sorted(drawn)[0]
+        yield self.finding(
+            call,
+            "dataset",
+            f"{cls.name} creates self.{attr} in __init__ and draws from it per sample, and this loader uses workers "
+            "without a worker_init_fn: each worker gets a copy of the same generator state, so every worker produces "
+            "the same random numbers (the same augmentations), and again every epoch. Reseed it per worker in a "
+            "worker_init_fn (info = get_worker_info(); info.dataset."
+            f"{attr} = np.random.default_rng(info.seed % 2**32)).",
+        )
+
+
+RULE = SharedRngInWorkers()

@@ -1,0 +1,66 @@
+from dl_lint.analysis.values import FunctionRef
+from dl_lint.model import Severity
+from dl_lint.rules.base import Rule, dataset_class_of, fires, has_workers, value_of
+
+
+class CudaInWorker(Rule):
+    code = "DL205"
+    name = "cuda-in-worker"
+    severity = Severity.WARNING
+    summary = "__getitem__, __iter__ or collate_fn moves tensors to CUDA while workers load the data."
+    doc = """
+## What it does
+Reports a DataLoader with workers whose dataset's `__getitem__`/`__iter__` (or a method they
+call) or whose `collate_fn` moves tensors to CUDA (`.cuda()`, `.to("cuda")`, `device="cuda"`).
+
+## Why is this bad?
+Worker processes forked from a process that has initialised CUDA cannot use it:
+`RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing,
+you must use the 'spawn' start method`. Even under spawn, each worker then creates its own CUDA
+context (hundreds of MiB of GPU memory each) and the batches cross processes as CUDA IPC handles.
+
+## Example
+```python
+def __getitem__(self, i):
+    return self.images[i].cuda()
+```
+
+## Use instead
+Return CPU tensors from the dataset and collate_fn, set `pin_memory=True`, and move each batch
+in the training loop: `batch = batch.to(device, non_blocking=True)`.
+
+## Torch versions
+All versions.
+"""
+
+    def check_call(self, call, ctx):
+        found = fires(call, ("num_workers", "dataset", "collate_fn"), has_workers)
+        if not found:
+            return
+        collate = {value_of(s, "collate_fn") for s in found}
+        if len(collate) == 1:
+            fn = next(iter(collate))
+            if isinstance(fn, FunctionRef) and fn.kind == "function":
+                facts = ctx.datasets._functions(fn.module, fn.name, fn.path)
+                if facts is not None and facts.uses_cuda:
+                    yield self.finding(call, "collate_fn", _message(f"collate_fn {fn.name}"))
+                    return
+        cls = dataset_class_of(ctx, found)
+        if cls is None:
+            return
+        mro = ctx.datasets.mro(cls)
+        methods = sorted({m for c in mro or () for m in c.cuda_methods})
+        if methods:
+            yield self.finding(call, "dataset", _message(f"{cls.name}.{methods[0]}"))
+
+
+def _message(where: str) -> str:
+    return (
+        f"{where} moves tensors to CUDA, and this loader runs it in worker processes: forked workers fail with "
+        "\"RuntimeError: Cannot re-initialize CUDA in forked subprocess\", and spawned ones each create their own "
+        "CUDA context. Return CPU tensors, set pin_memory=True, and move batches in the training loop with "
+        ".to(device, non_blocking=True)."
+    )
+
+
+RULE = CudaInWorker()

@@ -1,0 +1,73 @@
+from dl_lint.model import Severity
+from dl_lint.rules.base import Rule, fires, value_of, workers_of
+
+# Options that only act through worker processes; with num_workers=0 they are ignored.
+_WORKER_ONLY = {
+    "in_order": lambda v: True,
+    "worker_init_fn": lambda v: v is not None,
+    "prefetch_factor": lambda v: v is None,  # not None is DL001 (an error)
+}
+
+
+class IneffectiveOption(Rule):
+    code = "DL304"
+    name = "ineffective-option"
+    severity = Severity.INFO
+    summary = "An option that does nothing here: a workers-only option with num_workers=0, pin_memory_device without pinning."
+    fix_available = "Safe: remove the argument."
+    doc = """
+## What it does
+Reports options that have no effect as written: `in_order`, `worker_init_fn` or an explicit
+`prefetch_factor=None` with `num_workers` literally 0 (or not given), and `pin_memory_device`
+with `pin_memory` False.
+
+## Why is this bad?
+Nothing breaks, but the code says something that does not happen: a `worker_init_fn` that
+shards or seeds never runs without workers, so the reader (or a later edit) may rely on it.
+
+## Example
+```python
+loader = DataLoader(ds, worker_init_fn=seed_worker)
+```
+
+## Use instead
+Remove the option, or give the loader workers.
+
+## Torch versions
+All versions (`in_order` from 2.6).
+"""
+
+    def check_call(self, call, ctx):
+        # "Literally 0": not given, or written as the literal 0 at the call. A variable that is 0
+        # here may be configurable elsewhere, and guarded forms must never be reported.
+        written = call.args.get("num_workers")
+        literal_zero = ("num_workers" not in call.opaque and written is None) or (
+            written is not None and written.code == "0"
+        )
+        if literal_zero:
+            for option, active in _WORKER_ONLY.items():
+                bound = call.args.get(option)
+                if bound is None or (option == "prefetch_factor" and bound.code != "None"):
+                    continue
+                if option == "prefetch_factor" and not ctx.torch_at_least(2, 0):
+                    continue  # before torch 2.0 prefetch_factor=None without workers raises: DL001
+                if fires(call, (option,), lambda s: active(value_of(s, option))):
+                    yield self.finding(
+                        call,
+                        option,
+                        f"{option} has no effect with num_workers=0: it only acts in worker processes. Remove it, or "
+                        "give the loader workers.",
+                    )
+        if call.given("pin_memory_device") and fires(
+            call,
+            ("pin_memory", "pin_memory_device"),
+            lambda s: not value_of(s, "pin_memory") and value_of(s, "pin_memory_device") not in ("", None),
+        ):
+            yield self.finding(
+                call,
+                "pin_memory_device",
+                "pin_memory_device has no effect with pin_memory=False: nothing is pinned. Remove it.",
+            )
+
+
+RULE = IneffectiveOption()
