@@ -74,6 +74,9 @@ class BoundArg:
     location: Location  # of the whole argument (``name=value``)
     end_location: Location
     keyword: bool = True
+    # The value's source exactly as written (for fixes); "" when the argument is not written
+    # at the call itself (it came through a ``**dict`` or a ``partial``): then it is not fixable.
+    text: str = ""
 
 
 @dataclass(frozen=True)

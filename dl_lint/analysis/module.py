@@ -31,6 +31,10 @@ class ModuleFacts:
     path: str
     module_name: str
     calls: Tuple[LoaderCall, ...] = ()
+    # For fixes that need torch: the name ``import torch`` binds here (None if not imported),
+    # and the row where an ``import torch`` line can be inserted (after docstring/__future__).
+    torch_name: Optional[str] = None
+    import_row: int = 1
     classes: Tuple[ClassFacts, ...] = ()
     functions: Tuple[FunctionFacts, ...] = ()
     # Module-level functions whose loader calls depend on their parameters: name -> params.
@@ -112,6 +116,8 @@ class ModuleAnalysis:
                 path=self.path,
                 module_name=self.module_name,
                 calls=tuple(calls),
+                torch_name=self._torch_name(),
+                import_row=self._import_row(),
                 factories=tuple(sorted(factories.items())),
                 has_main_guard=bool(self.index.main_guard_lines),
             )
@@ -122,6 +128,34 @@ class ModuleAnalysis:
             return None
         self.resolver.current_class = cls
         return self.resolver.loader_of(call.func, site)
+
+    def _torch_name(self) -> Optional[str]:
+        for statement in self.module.body:
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, cst.Import):
+                        for alias in small.names:
+                            if cst.helpers.get_full_name_for_node(alias.name) == "torch":
+                                return alias.asname.name.value if alias.asname else "torch"
+                            if alias.asname is None and (cst.helpers.get_full_name_for_node(alias.name) or "").startswith("torch."):
+                                return "torch"  # ``import torch.nn`` binds ``torch`` too
+        return None
+
+    def _import_row(self) -> int:
+        """The first row after the module docstring and ``from __future__`` imports."""
+        row = 1
+        for index, statement in enumerate(self.module.body):
+            first = isinstance(statement, cst.SimpleStatementLine) and statement.body
+            is_doc = index == 0 and first and isinstance(statement.body[0], cst.Expr) and isinstance(
+                statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString)
+            )
+            is_future = first and isinstance(statement.body[0], cst.ImportFrom) and getattr(
+                statement.body[0].module, "value", None
+            ) == "__future__"
+            if not (is_doc or is_future):
+                return self.positions[statement].start.line if statement in self.positions else row
+            row = self.positions[statement].end.line + 1
+        return row
 
     def _may_be_loader(self, func: cst.BaseExpression) -> bool:
         """Cheap syntactic test before resolving a callee (resolving can parse other modules):
@@ -156,6 +190,7 @@ class ModuleAnalysis:
         args: Dict[str, BoundArg] = {}
         opaque: Set[str] = set()
         index = 0
+        prebound = set(map(id, loader.preargs))
         for arg in (*loader.preargs, *call.args):
             start, end = self._location(arg)
             if arg.star == "*":
@@ -184,7 +219,8 @@ class ModuleAnalysis:
             if name not in PARAMETERS:
                 continue
             value = resolver.resolve(arg.value, site)
-            args[name] = BoundArg(name, value, resolver.code(arg.value), start, end, keyword)
+            text = "" if id(arg) in prebound else self.module.code_for_node(arg.value)
+            args[name] = BoundArg(name, value, resolver.code(arg.value), start, end, keyword, text)
             opaque.discard(name)
         start, end = self._location(call)
         return LoaderCall(

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence
 
 from dl_lint.analysis.loaders import DEFAULTS, LoaderCall
 from dl_lint.analysis.values import ABSENT, Possible, scenarios
-from dl_lint.model import Fix, Location, Severity
+from dl_lint.model import Edit, Fix, Location, Severity
 
 if TYPE_CHECKING:
     from dl_lint.engine import RuleContext
@@ -129,3 +129,39 @@ def fires(call: LoaderCall, names: Sequence[str], predicate) -> Optional[List[di
     """The scenarios of ``names`` when ``predicate`` holds in every one (else None)."""
     found = call_scenarios(call, *names)
     return found if every(found, predicate) else None
+
+
+# -- fixes --------------------------------------------------------------------------------------
+
+
+def remove_arg(call: LoaderCall, name: str, message: str, applicability: str = "safe") -> Optional[Fix]:
+    """Delete an argument written at the call (commas are tidied when the fix is finalized)."""
+    bound = call.args.get(name)
+    if bound is None or not bound.text:
+        return None
+    return Fix(applicability, message, (Edit("", bound.location, bound.end_location),))
+
+
+def replace_value(call: LoaderCall, name: str, new: str, message: str, applicability: str = "safe") -> Optional[Fix]:
+    """Replace an argument's value (keeping ``name=`` for keyword arguments)."""
+    bound = call.args.get(name)
+    if bound is None or not bound.text:
+        return None
+    content = f"{name}={new}" if bound.keyword else new
+    return Fix(applicability, message, (Edit(content, bound.location, bound.end_location),))
+
+
+def workers_text(call: LoaderCall) -> Optional[str]:
+    """num_workers as written at the call, to build guarded forms (``x if <it> > 0 else None``)."""
+    bound = call.args.get("num_workers")
+    if bound is None or not bound.text or "\n" in bound.text:
+        return None
+    return bound.text
+
+
+def workers_written_zero(call: LoaderCall) -> bool:
+    """num_workers not given (and no splat could carry it), or written as a literal 0."""
+    bound = call.args.get("num_workers")
+    if bound is None:
+        return "num_workers" not in call.opaque
+    return bound.text.strip() == "0"

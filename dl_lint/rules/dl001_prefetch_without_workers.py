@@ -1,5 +1,15 @@
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, call_scenarios, concrete, describe, every
+from dl_lint.rules.base import (
+    Rule,
+    call_scenarios,
+    concrete,
+    describe,
+    every,
+    remove_arg,
+    replace_value,
+    workers_text,
+    workers_written_zero,
+)
 
 
 class PrefetchWithoutWorkers(Rule):
@@ -7,6 +17,10 @@ class PrefetchWithoutWorkers(Rule):
     name = "prefetch-without-workers"
     severity = Severity.ERROR
     summary = "prefetch_factor is passed while num_workers is 0: torch raises ValueError."
+    fix_available = (
+        "Safe: with num_workers literally 0 or absent, remove prefetch_factor; with a configurable "
+        "num_workers, rewrite it to `prefetch_factor=P if <num_workers> > 0 else None`."
+    )
     # What torch 2.13 raises (checked by tests/test_oracle.py on every positive fixture).
     torch_raises = (ValueError, "prefetch_factor option could only be specified in multiprocessing")
     doc = """
@@ -70,7 +84,22 @@ values other than 2 (`prefetch_factor=None` raised there instead). Passing it on
             f"{version} raises ValueError at construction (\"prefetch_factor option could only be "
             f"specified in multiprocessing\"). {instead}"
         )
-        yield self.finding(call, "prefetch_factor", message)
+        yield self.finding(call, "prefetch_factor", message, _fix(call, ctx))
+
+
+def _fix(call, ctx):
+    if workers_written_zero(call):
+        return remove_arg(call, "prefetch_factor", "Remove prefetch_factor (there are no workers to prefetch)")
+    workers = workers_text(call)
+    value = call.args["prefetch_factor"].text
+    if workers is None or not ctx.torch_at_least(2, 0) or "\n" in value:
+        return None
+    return replace_value(
+        call,
+        "prefetch_factor",
+        f"{value} if {workers} > 0 else None",
+        f"Pass prefetch_factor only with workers: `{value} if {workers} > 0 else None`",
+    )
 
 
 def _workers(scenario):

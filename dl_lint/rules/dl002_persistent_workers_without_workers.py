@@ -1,5 +1,5 @@
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, describe, fires, no_workers, value_of
+from dl_lint.rules.base import Rule, describe, fires, no_workers, remove_arg, replace_value, value_of, workers_text, workers_written_zero
 
 
 class PersistentWorkersWithoutWorkers(Rule):
@@ -8,6 +8,10 @@ class PersistentWorkersWithoutWorkers(Rule):
     severity = Severity.ERROR
     summary = "persistent_workers is truthy while num_workers is 0: torch raises ValueError."
     torch_raises = (ValueError, "persistent_workers option needs num_workers > 0")
+    fix_available = (
+        "Safe: with num_workers literally 0 or absent, remove persistent_workers; with a configurable "
+        "num_workers, write `persistent_workers=<num_workers> > 0`."
+    )
     doc = """
 ## What it does
 Reports `persistent_workers` truthy while `num_workers` is 0 or not given (in every possible case).
@@ -47,7 +51,17 @@ torch ≥ 1.7 (where persistent_workers appeared).
                 f"{describe('persistent_workers', found)} but {describe('num_workers', found)}: torch raises "
                 "ValueError at construction (\"persistent_workers option needs num_workers > 0\"). Remove it, "
                 "or write `persistent_workers=num_workers > 0`.",
+                _fix(call),
             )
+
+
+def _fix(call):
+    if workers_written_zero(call):
+        return remove_arg(call, "persistent_workers", "Remove persistent_workers (there are no workers to keep)")
+    workers = workers_text(call)
+    if workers is None or call.args["persistent_workers"].text.strip() != "True":
+        return None
+    return replace_value(call, "persistent_workers", f"{workers} > 0", f"Write `persistent_workers={workers} > 0`")
 
 
 RULE = PersistentWorkersWithoutWorkers()

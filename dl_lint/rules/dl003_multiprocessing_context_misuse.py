@@ -1,5 +1,5 @@
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, describe, fires, has_workers, no_workers, value_of
+from dl_lint.rules.base import Rule, describe, fires, has_workers, no_workers, remove_arg, value_of, workers_written_zero
 
 START_METHODS = ("fork", "spawn", "forkserver")
 
@@ -14,6 +14,7 @@ class MultiprocessingContextMisuse(Rule):
         "multiprocessing_context can only be used with multi-process loading|"
         "multiprocessing_context option should specify a valid start method",
     )
+    fix_available = "Safe, without workers: remove the argument. None for an unknown start method."
     doc = """
 ## What it does
 Reports `multiprocessing_context` (anything but None) while `num_workers` is 0 or not given, and
@@ -53,6 +54,9 @@ fork, spawn and forkserver on Linux; spawn (and fork) on macOS; spawn on Windows
                 f"{describe('multiprocessing_context', found)} but {describe('num_workers', found)}: torch raises "
                 "ValueError at construction (\"multiprocessing_context can only be used with multi-process "
                 "loading\"). Remove it, or pass it only with workers.",
+                remove_arg(call, "multiprocessing_context", "Remove multiprocessing_context (no workers are started)")
+                if workers_written_zero(call)
+                else None,
             )
             return
         bad = fires(

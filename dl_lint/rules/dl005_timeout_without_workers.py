@@ -1,5 +1,5 @@
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, describe, fires, no_workers, value_of
+from dl_lint.rules.base import Rule, describe, fires, no_workers, remove_arg, value_of
 
 
 class TimeoutWithoutWorkers(Rule):
@@ -8,6 +8,7 @@ class TimeoutWithoutWorkers(Rule):
     severity = Severity.ERROR
     summary = "timeout > 0 while num_workers is 0: the first iteration fails."
     torch_raises = (AssertionError, "_SingleProcessDataLoaderIter requires timeout == 0")
+    fix_available = "Safe: remove the timeout (it only bounds waits for workers)."
     doc = """
 ## What it does
 Reports `timeout > 0` while `num_workers` is 0 or not given.
@@ -47,6 +48,7 @@ All versions.
                 f"{describe('timeout', found)} but {describe('num_workers', found)}: the loader constructs, then the "
                 "first iteration fails (AssertionError: _SingleProcessDataLoaderIter requires timeout == 0). "
                 "Remove timeout, or pass it only with workers.",
+                remove_arg(call, "timeout", "Remove timeout (it only bounds waits for worker processes)"),
             )
 
 

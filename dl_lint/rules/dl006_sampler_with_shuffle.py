@@ -1,5 +1,5 @@
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, describe, fires, value_of
+from dl_lint.rules.base import Rule, describe, fires, remove_arg, value_of
 
 
 class SamplerWithShuffle(Rule):
@@ -45,6 +45,13 @@ All versions.
                 f"{describe('shuffle', found)} with a sampler: torch raises ValueError at construction (\"sampler "
                 "option is mutually exclusive with shuffle\"). The sampler decides the order: remove shuffle, and "
                 "shuffle in the sampler instead (DistributedSampler(..., shuffle=True), RandomSampler).",
+                remove_arg(
+                    call,
+                    "shuffle",
+                    "Remove shuffle (unsafe: if you meant a shuffled order, use a RandomSampler or a "
+                    "sampler with shuffle=True instead)",
+                    applicability="unsafe",
+                ),
             )
 
 

@@ -1,6 +1,6 @@
 from dl_lint.analysis.values import ABSENT, CONFIGURABLE
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, call_scenarios, concrete, every
+from dl_lint.rules.base import Rule, call_scenarios, concrete, every, replace_value, workers_text
 
 # option -> (is it active for this value?, what torch does with num_workers=0, the guarded form)
 _OPTIONS = {
@@ -39,6 +39,7 @@ class UnguardedWorkerOption(Rule):
     name = "unguarded-worker-option"
     severity = Severity.WARNING
     summary = "A workers-only option is passed unconditionally while num_workers is configurable and can be 0."
+    fix_available = "Safe: rewrite the option to its guarded form (shown in the message)."
     doc = """
 ## What it does
 Reports `prefetch_factor` (not None), `persistent_workers=True`, `multiprocessing_context` or
@@ -113,7 +114,19 @@ persistent_workers (1.7+), multiprocessing_context and timeout behave the same o
                 f"{failure}. Setting num_workers=0 is the first step of debugging a loader, so guard the "
                 f"option: `{fix}`."
             )
-            yield self.finding(call, option, message)
+            yield self.finding(call, option, message, _fix(call, option, guarded))
+
+
+def _fix(call, option, guarded):
+    workers = workers_text(call)
+    value = call.args[option].text
+    if workers is None or not value or "\n" in value:
+        return None
+    if option == "persistent_workers" and value.strip() != "True":
+        new = f"{value} and {workers} > 0"
+    else:
+        new = guarded.format(value=value, workers=workers).split("=", 1)[1]
+    return replace_value(call, option, new, f"Guard {option} on num_workers: `{option}={new}`")
 
 
 RULE = UnguardedWorkerOption()

@@ -1,6 +1,7 @@
 from dl_lint import estimate
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, call_scenarios, concrete, is_int
+from dl_lint.model import Edit, Fix
+from dl_lint.rules.base import Rule, call_scenarios, concrete, is_int, replace_value
 
 
 class PrefetchMemory(Rule):
@@ -8,6 +9,7 @@ class PrefetchMemory(Rule):
     name = "prefetch-memory"
     severity = Severity.WARNING
     summary = "num_workers × prefetch_factor batches in flight exceed the max-inflight-batches limit."
+    fix_available = "Unsafe (throughput may change): lower prefetch_factor to the largest value within the limit, at least 1."
     doc = """
 ## What it does
 Computes the batches a DataLoader holds in shared memory before the first step,
@@ -93,7 +95,20 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
         else:
             message += "Even one prefetched batch does not fit: use num_workers=0 or smaller batches."
         at = "prefetch_factor" if call.given("prefetch_factor") else "num_workers"
-        yield self.finding(call, at, message)
+        fix = None
+        if new_workers == workers and new_prefetch < (prefetch or 2):
+            fix = _fix(call, new_prefetch)
+        yield self.finding(call, at, message, fix)
+
+
+def _fix(call, prefetch):
+    message = f"Lower prefetch_factor to {prefetch} (unsafe: throughput may change)"
+    if call.given("prefetch_factor"):
+        return replace_value(call, "prefetch_factor", str(prefetch), message, "unsafe")
+    workers = call.args.get("num_workers")
+    if workers is None or not workers.text or not workers.keyword:
+        return None
+    return Fix("unsafe", message, (Edit(f", prefetch_factor={prefetch}", workers.end_location, workers.end_location),))
 
 
 RULE = PrefetchMemory()

@@ -1,4 +1,5 @@
 from dl_lint.model import Severity
+from dl_lint.model import Edit, Fix, Location
 from dl_lint.rules.base import Rule, call_scenarios, concrete, every
 
 
@@ -7,6 +8,7 @@ class PinMemoryWithoutAccelerator(Rule):
     name = "pin-memory-without-accelerator"
     severity = Severity.WARNING
     summary = "pin_memory=True where nothing in the program moves batches to an accelerator."
+    fix_available = "Safe: write `pin_memory=torch.cuda.is_available()`, adding `import torch` when missing."
     doc = """
 ## What it does
 Reports `pin_memory=True` when nothing in the files of the run shows that batches ever reach an
@@ -54,7 +56,20 @@ All versions.
             "every batch is copied into page-locked host memory that nothing uses, and without a GPU torch "
             "warns and ignores it. Write pin_memory=torch.cuda.is_available(), or pin_memory=False."
         )
-        yield self.finding(call, "pin_memory", message)
+        yield self.finding(call, "pin_memory", message, _fix(call, ctx))
+
+
+def _fix(call, ctx):
+    bound = call.args.get("pin_memory")
+    if bound is None or bound.text.strip() != "True":
+        return None
+    torch = ctx.torch_name or "torch"
+    content = f"pin_memory={torch}.cuda.is_available()" if bound.keyword else f"{torch}.cuda.is_available()"
+    edits = [Edit(content, bound.location, bound.end_location)]
+    if ctx.torch_name is None:
+        at = Location(ctx.import_row, 1)
+        edits.insert(0, Edit("import torch\n", at, at))
+    return Fix("safe", "Pin only when CUDA is available: `pin_memory=torch.cuda.is_available()`", tuple(edits))
 
 
 RULE = PinMemoryWithoutAccelerator()

@@ -1,5 +1,5 @@
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, fires, value_of
+from dl_lint.rules.base import Rule, fires, remove_arg, value_of
 
 
 class DeprecatedPinMemoryDevice(Rule):
@@ -47,6 +47,7 @@ torch ≥ 2.9 (set `target-version` to an older torch to silence it).
                 "pin_memory_device",
                 f"pin_memory_device={value_of(found[0], 'pin_memory_device')!r} is deprecated since torch 2.9 and "
                 "ignored (UserWarning at iteration): the current accelerator is used for pinning. Remove it.",
+                remove_arg(call, "pin_memory_device", "Remove pin_memory_device (ignored since torch 2.9)"),
             )
 
 

@@ -1,5 +1,5 @@
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, fires, value_of, workers_of
+from dl_lint.rules.base import Rule, fires, remove_arg, value_of
 
 # Options that only act through worker processes; with num_workers=0 they are ignored.
 _WORKER_ONLY = {
@@ -57,6 +57,7 @@ All versions (`in_order` from 2.6).
                         option,
                         f"{option} has no effect with num_workers=0: it only acts in worker processes. Remove it, or "
                         "give the loader workers.",
+                        remove_arg(call, option, f"Remove {option} (no effect without workers)"),
                     )
         if call.given("pin_memory_device") and fires(
             call,
@@ -67,6 +68,7 @@ All versions (`in_order` from 2.6).
                 call,
                 "pin_memory_device",
                 "pin_memory_device has no effect with pin_memory=False: nothing is pinned. Remove it.",
+                remove_arg(call, "pin_memory_device", "Remove pin_memory_device (nothing is pinned)"),
             )
 
 

@@ -1,0 +1,117 @@
+"""``--fix`` and ``--diff`` on files: read, fix (``dl_lint.fixes``), and write back atomically.
+
+A file is written only when its fixes verified, through a temporary file in the same folder
+that replaces it in one ``os.replace``: an interrupted run leaves every file either old or new.
+The file's encoding (coding cookie, BOM), line endings and permission bits are kept. Read-only
+files and symlinks that lead out of the project are refused with a clear message.
+"""
+
+from __future__ import annotations
+
+import codecs
+import difflib
+import io
+import os
+import stat
+import tempfile
+import tokenize
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import List, Optional
+
+from dl_lint.fixes import FixResult, fix_source
+from dl_lint.model import Diagnostic
+
+
+class FixError(Exception):
+    """A file that cannot be fixed (one line, names the file)."""
+
+
+@dataclass
+class FileFix:
+    path: Path
+    display: str
+    result: FixResult
+    original: str
+    written: bool = False
+
+    def diff(self) -> str:
+        return "".join(
+            difflib.unified_diff(
+                self.original.splitlines(keepends=True),
+                self.result.source.splitlines(keepends=True),
+                fromfile=f"a/{self.display}",
+                tofile=f"b/{self.display}",
+            )
+        )
+
+
+def fix_file(path: Path, display: str, settings, *, unsafe: bool, write: bool, project_root: Optional[Path]) -> FileFix:
+    """Fix one .py file. Raises FixError for files that must not or cannot be written."""
+    from dl_lint.engine import lint_source
+
+    data = path.read_bytes()
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    bom = data.startswith(codecs.BOM_UTF8)
+    text = data.decode(encoding)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    newline = _newline(text)
+
+    def lint(source: str) -> List[Diagnostic]:
+        found = lint_source(source, str(path), settings, project_root=project_root)
+        out = []
+        for diag in found:
+            if diag.fix is not None and newline != "\n":
+                edits = tuple(replace(e, content=e.content.replace("\n", newline)) for e in diag.fix.edits)
+                diag = replace(diag, fix=replace(diag.fix, edits=edits))
+            out.append(replace(diag, filename=display))
+        return out
+
+    result = fix_source(text, lint, unsafe=unsafe)
+    fixed = FileFix(path, display, result, text)
+    if write and result.changed:
+        new = result.source.encode(encoding if encoding != "utf-8-sig" else "utf-8")
+        if bom and not new.startswith(codecs.BOM_UTF8):
+            new = codecs.BOM_UTF8 + new
+        write_atomically(path, new, project_root)
+        fixed.written = True
+    return fixed
+
+
+def write_atomically(path: Path, data: bytes, project_root: Optional[Path] = None) -> None:
+    """Replace ``path``'s content in one step, keeping its permission bits."""
+    target = Path(os.path.realpath(path))
+    if path.is_symlink() and project_root is not None:
+        root = os.path.realpath(project_root)
+        if os.path.commonpath([root, str(target)]) != root:
+            raise FixError(f"{path}: is a symbolic link to {target}, outside the project; not fixed")
+    mode = stat.S_IMODE(target.stat().st_mode)
+    if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise FixError(f"{path}: file is read-only; not fixed")
+    folder = target.parent
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".dl-lint-tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _newline(text: str) -> str:
+    crlf = text.count("\r\n")
+    lf = text.count("\n") - crlf
+    cr = text.count("\r") - crlf
+    if crlf > lf and crlf >= cr:
+        return "\r\n"
+    if cr > lf:
+        return "\r"
+    return "\n"

@@ -1,0 +1,269 @@
+"""Autofix: fixture pairs, properties over every fixture, verification, atomic writes, CLI."""
+
+from __future__ import annotations
+
+import codecs
+import importlib.util
+import json
+import os
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from dl_lint import lint_source
+from dl_lint.config import Settings
+from dl_lint.fix_runner import FixError, fix_file, write_atomically
+from dl_lint.fixes import apply_edits, fix_source, line_starts, to_offset
+from dl_lint.model import Diagnostic, Edit, Fix, Location, Severity
+
+from conftest import FIXTURES
+
+FIXES = FIXTURES / "fixes"
+PAIRS = sorted(p for p in FIXES.glob("*.py") if not p.name.endswith(".fixed.py") and not p.name.startswith("_"))
+ALL = Settings(select=("ALL",))
+
+
+def fixed_of(path: Path) -> Path:
+    return path.with_name(path.name[: -len(".py")] + ".fixed.py")
+
+
+@pytest.mark.parametrize("path", PAIRS, ids=[p.stem for p in PAIRS])
+def test_fixture_pairs(path):
+    result = fix_file(path, path.name, ALL, unsafe=path.name.startswith("unsafe"), write=False, project_root=FIXES)
+    assert result.result.applied, "every fix fixture has something to fix"
+    assert not result.result.failed
+    expected = fixed_of(path).read_bytes()
+    data = path.read_bytes()
+    encoding = "latin-1" if b"latin-1" in data[:80] else "utf-8"
+    produced = result.result.source.encode(encoding)
+    if data.startswith(codecs.BOM_UTF8):
+        produced = codecs.BOM_UTF8 + produced
+    assert produced == expected
+
+
+def test_every_fixable_rule_has_a_fixture_pair():
+    from dl_lint.rules import all_rules
+
+    fixed_codes = set()
+    for path in PAIRS:
+        result = fix_file(path, path.name, ALL, unsafe=True, write=False, project_root=FIXES)
+        fixed_codes |= {d.code for d in result.result.applied}
+    documented = {code for code, rule in all_rules().items() if not rule.fix_available.startswith("No automatic")}
+    assert documented <= fixed_codes, documented - fixed_codes
+
+
+def _rule_fixture_sources():
+    roots = [FIXTURES / "rules", FIXTURES / "idioms", FIXTURES / "fixes", FIXTURES / "spawn"]
+    return sorted(p for root in roots for p in root.rglob("*.py") if not p.name.endswith(".fixed.py"))
+
+
+@pytest.mark.parametrize("path", _rule_fixture_sources(), ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_fix_properties_over_all_fixtures(path):
+    """fix → parses → the fixed diagnostics are gone → a second fix changes nothing → the
+    bytes outside the edits are unchanged."""
+    import libcst
+
+    source = path.read_text(encoding="utf-8", errors="surrogateescape") if b"latin-1" not in path.read_bytes()[:80] else path.read_bytes().decode("latin-1")
+    root = path.parent
+
+    def lint(text):
+        return lint_source(text, str(path), ALL, project_root=root)
+
+    first = fix_source(source, lint, unsafe=True)
+    libcst.parse_module(first.source)
+    assert not first.failed
+    remaining = {(d.code, d.message) for d in first.remaining}
+    for diag in first.applied:
+        assert (diag.code, diag.message) not in remaining
+    second = fix_source(first.source, lint, unsafe=True)
+    assert second.source == first.source and not second.applied
+    # Outside the edits nothing changed: undo each applied edit region by comparing the
+    # unchanged prefix/suffix around every edit of the first pass.
+    _assert_only_edits_changed(source, first)
+
+
+def _assert_only_edits_changed(source, result):
+    import difflib
+
+    matcher = difflib.SequenceMatcher(a=source, b=result.source, autojunk=False)
+    changed = [(i1, i2) for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal"]
+    if not result.applied:
+        assert not changed
+        return
+    # Every changed region of the original lies on a row some applied edit touched.
+    starts = line_starts(source)
+    touched = set()
+    for diag in result.applied:
+        for edit in diag.fix.edits:
+            touched.update(range(edit.location.row - 1, edit.end_location.row + 2))
+    for i1, i2 in changed:
+        row = next(r for r in range(len(starts)) if starts[r] <= i1 < (starts[r + 1] if r + 1 < len(starts) else 10**12))
+        assert row in touched or row + 1 in touched, f"an unedited row changed: {source[i1:i2]!r}"
+
+
+def test_fixed_error_fixtures_construct_under_torch():
+    torch = pytest.importorskip("torch")
+    for path in PAIRS:
+        fixed = fixed_of(path)
+        text = fixed.read_bytes()
+        if b"def case_" not in text:
+            continue
+        sys.path.insert(0, str(FIXES))
+        try:
+            spec = importlib.util.spec_from_file_location(f"fixed_{path.stem}", fixed)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+        finally:
+            sys.path.remove(str(FIXES))
+        for name in dir(module):
+            if name.startswith("case_"):
+                loader = getattr(module, name)()
+                assert isinstance(loader, torch.utils.data.DataLoader)
+                next(iter(loader))
+
+
+def test_overlapping_fixes_are_deferred_to_another_pass():
+    source = "from torch.utils.data import DataLoader\nx = DataLoader(ds, prefetch_factor=2, timeout=3)\n"
+    result = fix_source(source, lambda s: lint_source(s, "x.py", ALL))
+    assert result.source == "from torch.utils.data import DataLoader\nx = DataLoader(ds)\n"
+    assert sorted(d.code for d in result.applied) == ["DL001", "DL005"]
+
+
+def test_a_fix_that_breaks_the_file_is_dropped_and_reported():
+    source = "x = 1\n"
+    bad = Diagnostic(
+        "DL001", "prefetch-without-workers", Severity.ERROR, "m", "x.py", Location(1, 1), Location(1, 2),
+        Fix("safe", "breaks it", (Edit("(", Location(1, 1), Location(1, 2)),)),
+    )
+    calls = []
+
+    def lint(text):
+        calls.append(text)
+        return [bad] if text == source else []
+
+    result = fix_source(source, lint)
+    assert result.source == source and not result.applied
+    assert [d.code for d, _ in result.failed] == ["DL001"]
+
+
+def test_a_fix_that_leaves_its_diagnostic_is_dropped():
+    source = "x = 1\n"
+    stubborn = Diagnostic(
+        "DL002", "persistent-workers-without-workers", Severity.ERROR, "m", "x.py", Location(1, 5), Location(1, 6),
+        Fix("safe", "no-op-ish", (Edit("2", Location(1, 5), Location(1, 6)),)),
+    )
+    result = fix_source(source, lambda text: [stubborn])
+    assert result.source == source and [d.code for d, _ in result.failed] == ["DL002"]
+
+
+def test_apply_edits_is_byte_exact_outside_spans():
+    source = "a = f(x,  y)   # keep\r\nb = 2\n"
+    starts = line_starts(source)
+    edit = Edit("z", Location(1, 7), Location(1, 8))
+    assert apply_edits(source, [edit]) == "a = f(z,  y)   # keep\r\nb = 2\n"
+    assert to_offset(starts, Location(2, 1)) == source.index("b")
+
+
+# -- writing ----------------------------------------------------------------------------------------
+
+
+def test_write_keeps_mode_and_is_atomic_under_interruption(tmp_path, monkeypatch):
+    target = tmp_path / "train.py"
+    target.write_bytes(b"old\n")
+    target.chmod(0o640)
+    write_atomically(target, b"new\n")
+    assert target.read_bytes() == b"new\n" and stat.S_IMODE(target.stat().st_mode) == 0o640
+
+    def interrupted(src, dst):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomically(target, b"newer\n")
+    assert target.read_bytes() == b"new\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["train.py"]  # no temporary left behind
+
+
+def test_read_only_file_is_refused(tmp_path):
+    target = tmp_path / "ro.py"
+    target.write_text("from torch.utils.data import DataLoader\nx = DataLoader(ds, timeout=3)\n")
+    target.chmod(0o444)
+    with pytest.raises(FixError, match="read-only"):
+        fix_file(target, "ro.py", ALL, unsafe=False, write=True, project_root=tmp_path)
+    assert "timeout=3" in target.read_text()
+
+
+def test_symlink_out_of_the_project_is_refused(tmp_path):
+    outside = tmp_path / "outside.py"
+    outside.write_text("from torch.utils.data import DataLoader\nx = DataLoader(ds, timeout=3)\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    link = project / "link.py"
+    link.symlink_to(outside)
+    with pytest.raises(FixError, match="outside the project"):
+        fix_file(link, "link.py", ALL, unsafe=False, write=True, project_root=project)
+    assert "timeout=3" in outside.read_text()
+
+
+# -- command line -----------------------------------------------------------------------------------
+
+BAD = "from torch.utils.data import DataLoader\nx = DataLoader(ds, timeout=3)\ny = DataLoader(ds, num_workers=16, prefetch_factor=4)\n"
+
+
+def test_cli_fix_diff_and_exit_codes(tmp_path, run_cli):
+    (tmp_path / "a.py").write_text(BAD)
+    listed = run_cli("a.py")
+    assert "DL005 [*]" in listed.stdout and "DL101 [*]" not in listed.stdout
+    assert "1 hidden fix can be enabled with the `--unsafe-fixes` option." in listed.stdout
+    diff = run_cli("--diff", "a.py")
+    assert diff.returncode == 1 and "-x = DataLoader(ds, timeout=3)" in diff.stdout
+    assert (tmp_path / "a.py").read_text() == BAD  # --diff writes nothing
+    fixed = run_cli("--fix", "--show-fixes", "a.py")
+    assert fixed.returncode == 1  # DL101 remains (its fix is unsafe)
+    assert "1 × DL005 (timeout-without-workers)" in fixed.stdout
+    assert "x = DataLoader(ds)\n" in (tmp_path / "a.py").read_text()
+    unsafe = run_cli("--fix", "--unsafe-fixes", "a.py")
+    assert unsafe.returncode == 0, unsafe.stdout
+    assert "prefetch_factor=1" in (tmp_path / "a.py").read_text()
+    again = run_cli("--fix", "--unsafe-fixes", "a.py")
+    assert again.returncode == 0 and (tmp_path / "a.py").read_text().count("prefetch_factor=1") == 1
+    assert run_cli("--diff", "a.py").returncode == 0
+
+
+def test_cli_fix_stdin(run_cli):
+    result = run_cli("--fix", "--stdin-filename", "pkg/x.py", "-", input=BAD)
+    assert result.returncode == 1  # the DL101 remains
+    assert result.stdout.startswith("from torch.utils.data import DataLoader\nx = DataLoader(ds)\n")
+    assert "pkg/x.py:3" in result.stderr and "DL101" in result.stderr
+
+
+def test_cli_json_fix_shape(tmp_path, run_cli):
+    (tmp_path / "a.py").write_text(BAD)
+    items = json.loads(run_cli("--output-format", "json", "a.py").stdout)
+    fix = next(i for i in items if i["code"] == "DL005")["fix"]
+    assert fix["applicability"] == "safe" and fix["message"]
+    assert fix["edits"] == [{"content": "", "end_location": {"column": 29, "row": 2}, "location": {"column": 18, "row": 2}}]
+    unsafe = next(i for i in items if i["code"] == "DL101")["fix"]
+    assert unsafe["applicability"] == "unsafe"
+
+
+def test_cli_fix_keeps_crlf_bom_and_encoding(tmp_path, run_cli):
+    for name in ("crlf.py", "bom.py", "latin1.py"):
+        (tmp_path / name).write_bytes((FIXES / name).read_bytes())
+    result = run_cli("--fix", "crlf.py", "bom.py", "latin1.py")
+    assert result.returncode == 0, result.stdout + result.stderr
+    for name in ("crlf.py", "bom.py", "latin1.py"):
+        assert (tmp_path / name).read_bytes() == fixed_of(FIXES / name).read_bytes()
+
+
+def test_cli_read_only_error_and_run_goes_on(tmp_path, run_cli):
+    (tmp_path / "ro.py").write_text(BAD)
+    (tmp_path / "ro.py").chmod(0o444)
+    (tmp_path / "rw.py").write_text(BAD)
+    result = run_cli("--fix", "ro.py", "rw.py")
+    assert "ro.py: file is read-only; not fixed" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert (tmp_path / "ro.py").read_text() == BAD
+    assert "timeout=3" not in (tmp_path / "rw.py").read_text()
