@@ -7,7 +7,7 @@ flake8 plugin and the language server) are thin layers over.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Sequence
 
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from dl_lint.notebook import CellMap
 
 from dl_lint.analysis.loaders import LoaderCall
+from dl_lint.fixes import normalize_fix
 from dl_lint.analysis.prefilter import may_construct_loader, mentions_loader
 from dl_lint.analysis.project import Project, find_root, module_name_for
 from dl_lint.analysis.signals import has_accelerator_evidence
@@ -67,6 +68,9 @@ class RuleContext:
         self._accelerator = accelerator
         self._signal = signal or (lambda kind: False)
         self.is_notebook = is_notebook
+        # For fixes that need torch (DL102): how the module names torch, where to import it.
+        self.torch_name: Optional[str] = "torch"
+        self.import_row = 1
 
     def torch_at_least(self, major: int, minor: int) -> bool:
         try:
@@ -312,11 +316,15 @@ def _judge(
             _signal_for(project, file),
             is_notebook=file.cell_map is not None,
         )
+        ctx.torch_name, ctx.import_row = file.facts.torch_name, file.facts.import_row
         suppressions = parse_suppressions(file.source or "")
         for call in file.facts.calls:
             for diag in _check(call, rules, ctx, file.display):
-                if not suppressions.suppresses(diag):
-                    out.append(diag)
+                if suppressions.suppresses(diag):
+                    continue
+                if diag.fix is not None:
+                    diag = replace(diag, fix=normalize_fix(file.source or "", diag.fix))
+                out.append(diag)
     if call_sites:
         out.extend(_judge_call_sites(files, project, accelerator))
     out.sort(key=Diagnostic.sort_key)
