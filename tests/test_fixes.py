@@ -267,3 +267,15 @@ def test_cli_read_only_error_and_run_goes_on(tmp_path, run_cli):
     assert "Traceback" not in result.stderr
     assert (tmp_path / "ro.py").read_text() == BAD
     assert "timeout=3" not in (tmp_path / "rw.py").read_text()
+
+
+def test_dl201_fix_makes_an_epoch_yield_each_sample_once():
+    torch = pytest.importorskip("torch")
+    fixed = fixed_of(FIXES / "unsafe_shard.py")
+    spec = importlib.util.spec_from_file_location("fixed_unsafe_shard_count", fixed)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for name in ("case_return_iter", "case_single_for"):
+        loader = getattr(module, name)()
+        seen = sorted(int(x) for x in loader)
+        assert seen == list(range(12)), (name, seen)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Mapping, Opti
 
 if TYPE_CHECKING:
     from dl_lint.analysis.values import Instance
+    from dl_lint.model import Location
 
 ITERABLE_QUALNAMES = frozenset(
     {"torch.utils.data.IterableDataset", "torch.utils.data.dataset.IterableDataset"}
@@ -56,6 +57,9 @@ class ClassFacts:
     draws: FrozenSet[str] = frozenset()
     # DL205: methods that move tensors to CUDA.
     cuda_methods: FrozenSet[str] = frozenset()
+    # DL201's fix: when ``__iter__`` is a single ``for x in ITERABLE`` or ``return iter(ITERABLE)``:
+    # (row of that statement, its indentation, ITERABLE's start and end, ITERABLE's text).
+    iter_shape: Optional[Tuple[int, str, "Location", "Location", str]] = None
 
 
 class DatasetIndex:

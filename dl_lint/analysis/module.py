@@ -391,9 +391,43 @@ class ModuleAnalysis:
             init_rngs=frozenset(rngs),
             draws=frozenset(a for m in reached for a in scans[m].attr_calls),
             cuda_methods=frozenset(m for m in reached if scans[m].cuda),
+            iter_shape=self._iter_shape(node),
         )
         self._classes[name] = facts
         return facts
+
+    def _iter_shape(self, node: cst.ClassDef):
+        """For DL201's fix: ``__iter__`` made of one ``for x in X`` or ``return iter(X)``."""
+        method = next(
+            (s for s in node.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__iter__"), None
+        )
+        if method is None or not isinstance(method.body, cst.IndentedBlock):
+            return None
+        body = list(method.body.body)
+        if body and _is_docstring(body[0]):
+            body = body[1:]
+        if len(body) != 1:
+            return None
+        statement = body[0]
+        target = None
+        if isinstance(statement, cst.For) and statement.asynchronous is None:
+            target = statement.iter
+        elif isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+            small = statement.body[0]
+            if (
+                isinstance(small, cst.Return)
+                and isinstance(small.value, cst.Call)
+                and _terminal(small.value.func) == "iter"
+                and len(small.value.args) == 1
+                and not small.value.args[0].star
+            ):
+                target = small.value.args[0].value
+        if target is None or statement not in self.positions:
+            return None
+        row = self.positions[statement].start.line
+        indent = self.lines[row - 1][: len(self.lines[row - 1]) - len(self.lines[row - 1].lstrip())]
+        start, end = self._location(target)
+        return (row, indent, start, end, self.module.code_for_node(target))
 
     def function_facts(self, node: cst.FunctionDef) -> FunctionFacts:
         uses = _uses(node)
@@ -468,6 +502,15 @@ def _mentions(expr: cst.BaseExpression, node: Optional[cst.CSTNode], name: Optio
     if isinstance(expr, cst.Call) and _terminal(expr.func) in ("enumerate", "tqdm", "iter", "zip", "islice"):
         return any(_mentions(a.value, node, name) for a in expr.args)
     return False
+
+
+def _is_docstring(statement: cst.BaseStatement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
 
 
 def _is_container(value: cst.BaseExpression) -> bool:

@@ -1,5 +1,5 @@
 from dl_lint.analysis.values import ABSENT, FunctionRef, Instance
-from dl_lint.model import Severity
+from dl_lint.model import Edit, Fix, Location, Severity
 from dl_lint.rules.base import Rule, call_scenarios, concrete, every, is_int
 
 
@@ -8,6 +8,10 @@ class UnshardedIterableDataset(Rule):
     name = "unsharded-iterable-dataset"
     severity = Severity.WARNING
     summary = "An IterableDataset that does not shard by worker, loaded with 2+ workers: duplicated samples."
+    fix_available = (
+        "Unsafe: when `__iter__` is a single `for` over an iterable or returns `iter(...)`, and the class is "
+        "in the loader's file, shard it with get_worker_info() and itertools.islice."
+    )
     doc = """
 ## What it does
 Reports a DataLoader with `num_workers >= 2` whose dataset is an instance of a class deriving
@@ -84,7 +88,31 @@ All versions.
             "torch.utils.data.get_worker_info() (for example itertools.islice(items, info.id, None, "
             "info.num_workers)), or in a worker_init_fn."
         )
-        yield self.finding(call, "dataset", message)
+        yield self.finding(call, "dataset", message, _fix(cls, call))
+
+
+def _fix(cls, call):
+    """Shard ``__iter__`` with get_worker_info() when it is one ``for`` or ``return iter(...)``
+    in the same file as the loader (unsafe: the order of samples changes)."""
+    import os
+
+    if cls.iter_shape is None or os.path.abspath(cls.path) != os.path.abspath(call.path):
+        return None
+    row, indent, start, end, text = cls.iter_shape
+    if "\n" in text:
+        return None
+    prelude = (
+        f"{indent}import itertools\n"
+        f"{indent}from torch.utils.data import get_worker_info\n"
+        f"{indent}info = get_worker_info()\n"
+    )
+    sharded = f"{text} if info is None else itertools.islice({text}, info.id, None, info.num_workers)"
+    at = Location(row, 1)
+    return Fix(
+        "unsafe",
+        "Shard __iter__ by worker with get_worker_info() (unsafe: each worker now yields a strided slice)",
+        (Edit(prelude, at, at), Edit(f"({sharded})", start, end)),
+    )
 
 
 def _min_workers(scenario):
