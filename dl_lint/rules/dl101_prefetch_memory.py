@@ -1,7 +1,8 @@
 from dl_lint import estimate
 from dl_lint.model import Severity
 from dl_lint.model import Edit, Fix
-from dl_lint.rules.base import Rule, call_scenarios, concrete, is_int, replace_value
+from dl_lint.analysis.values import CONFIGURABLE
+from dl_lint.rules.base import Rule, call_scenarios, concrete, is_int, replace_value, workers_text
 
 
 class PrefetchMemory(Rule):
@@ -103,12 +104,19 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
 
 def _fix(call, prefetch):
     message = f"Lower prefetch_factor to {prefetch} (unsafe: throughput may change)"
+    value = str(prefetch)
+    if call.value("num_workers").source in CONFIGURABLE:
+        # num_workers can be 0 at run time: keep the option guarded (else DL011).
+        workers = workers_text(call)
+        if workers is None:
+            return None
+        value = f"{prefetch} if {workers} > 0 else None"
     if call.given("prefetch_factor"):
-        return replace_value(call, "prefetch_factor", str(prefetch), message, "unsafe")
+        return replace_value(call, "prefetch_factor", value, message, "unsafe")
     workers = call.args.get("num_workers")
     if workers is None or not workers.text or not workers.keyword:
         return None
-    return Fix("unsafe", message, (Edit(f", prefetch_factor={prefetch}", workers.end_location, workers.end_location),))
+    return Fix("unsafe", message, (Edit(f", prefetch_factor={value}", workers.end_location, workers.end_location),))
 
 
 RULE = PrefetchMemory()
