@@ -107,6 +107,9 @@ class _Walker:
             self.ignored |= _git_ignored(directory)
 
     def excluded(self, abspath: str, name: str, is_dir: bool) -> bool:
+        return self.excluded_by_settings(abspath, name, is_dir) or abspath in self.ignored
+
+    def excluded_by_settings(self, abspath: str, name: str, is_dir: bool) -> bool:
         if is_dir and name in _DEFAULT_EXCLUDES:
             return True
         if self.globs:
@@ -118,7 +121,26 @@ class _Walker:
             for dir_only, on_name, regex in self.globs:
                 if (is_dir or not dir_only) and regex.match(name if on_name else rel):
                     return True
-        return abspath in self.ignored
+        return False
+
+    def excluded_path(self, path: str) -> bool:
+        """Whether a path named explicitly is excluded: itself or a folder above it, up to
+        the root (only the path itself when it is outside the root). Not git-ignore: a file
+        a user or pre-commit names is tracked or meant."""
+        abspath = os.path.abspath(path)
+        if abspath + os.sep == self.root_prefix:
+            return False  # the root itself, such as ".", whatever its name
+        is_dir = os.path.isdir(abspath)
+        if self.excluded_by_settings(abspath, os.path.basename(abspath), is_dir):
+            return True
+        if not abspath.startswith(self.root_prefix):
+            return False
+        parent = os.path.dirname(abspath)
+        while parent.startswith(self.root_prefix):
+            if self.excluded_by_settings(parent, os.path.basename(parent), True):
+                return True
+            parent = os.path.dirname(parent)
+        return False
 
     def walk(self, top: str) -> None:
         """Depth-first with os.scandir. Symlinked directories are never entered, so
@@ -163,11 +185,15 @@ def discover(
     respect_gitignore: bool = True,
     root: Optional[Path] = None,
     suffixes: Sequence[str] = (".py",),
+    force_exclude: bool = False,
 ) -> Discovered:
     """The files to lint under ``paths``, sorted and without duplicates.
 
     A path named explicitly is always linted (even excluded, ignored or without
-    a matching suffix); exclusions apply only to what is found by walking.
+    a matching suffix); exclusions apply only to what is found by walking. With
+    ``force_exclude`` (ruff's ``--force-exclude``, for pre-commit, which names every
+    file), a named path is skipped when it, or a folder above it up to ``root``, is
+    excluded by a default exclude or an ``exclude``/``extend_exclude`` glob.
     ``exclude``/``extend_exclude`` globs match names and posix paths relative to
     ``root`` (default: the working directory). Raises DiscoveryError for a path
     that does not exist; unreadable directories are reported in ``problems``.
@@ -182,6 +208,8 @@ def discover(
         path = os.fspath(given)
         if not os.path.exists(path):
             raise DiscoveryError(f"path does not exist: {given}")
+        if force_exclude and walker.excluded_path(path):
+            continue
         if os.path.isdir(path):
             walker.walk(path)
         else:

@@ -63,4 +63,5 @@ class Diagnostic:
         return f"https://github.com/dl-lint/dl-lint/blob/main/docs/rules.md#{self.code.lower()}"
 
     def sort_key(self) -> tuple:
-        return (self.filename, self.location.row, self.location.column, self.code)
+        # Notebooks: rows restart in every cell, so the cell sorts first (None: a plain file).
+        return (self.filename, self.cell or 0, self.location.row, self.location.column, self.code)

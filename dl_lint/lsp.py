@@ -1,0 +1,250 @@
+"""``dl-lint server``: a Language Server (LSP over stdio) for editors, built on pygls.
+
+It lints a Python document when it is opened, changed (full text sync) and saved, with the
+settings of the nearest ``[tool.dl-lint]`` configuration and the project around the file, and
+publishes the diagnostics: 0-based ranges, LSP severities, the rule code, source ``dl-lint`` and a
+link to the rule's documentation. Diagnostics that carry a fix are offered as quick-fix code
+actions. Closing a document clears its diagnostics.
+
+pygls is optional (``pip install 'dl-lint[lsp]'``); this module imports it only when the server
+starts, and the conversions below are plain functions over dl-lint's model.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import click
+
+from dl_lint import __version__
+from dl_lint.model import Diagnostic, Location, Severity
+
+__all__ = ["create_server", "server"]
+
+SOURCE = "dl-lint"
+INSTALL_HINT = "dl-lint: error: `dl-lint server` needs pygls: pip install 'dl-lint[lsp]'"
+
+
+@click.command("server", context_settings={"help_option_names": ["-h", "--help"]})
+def server() -> None:
+    """Run the language server on stdin/stdout (for an editor to start)."""
+    try:
+        ls = create_server()
+    except ImportError:
+        click.echo(INSTALL_HINT, err=True)
+        sys.exit(2)
+    ls.start_io()
+
+
+# -- positions -------------------------------------------------------------------------------------
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _lines(text: str) -> List[str]:
+    """The document's lines as LSP counts them (only \\n, \\r\\n and \\r end a line)."""
+    return _LINE_BREAK.split(text)
+
+
+def _units(text: str, encoding: str) -> int:
+    """Length of ``text`` in the negotiated position encoding's code units (LSP default UTF-16)."""
+    if encoding == "utf-8":
+        return len(text.encode("utf-8", "surrogatepass"))
+    if encoding == "utf-32":
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def to_position(location: Location, lines: Sequence[str], encoding: str = "utf-16") -> Tuple[int, int]:
+    """dl-lint's 1-based (row, column in characters) as LSP's 0-based (line, character)."""
+    line = max(location.row - 1, 0)
+    column = max(location.column - 1, 0)
+    text = lines[line] if line < len(lines) else ""
+    return line, _units(text[:column], encoding)
+
+
+# -- the server --------------------------------------------------------------------------------------
+
+
+class _State:
+    def __init__(self) -> None:
+        self.settings_cache: Dict = {}
+        self.diagnostics: Dict[str, List[Diagnostic]] = {}  # uri -> the last lint's diagnostics
+
+
+def create_server() -> Any:
+    """The pygls server with dl-lint's features (raises ImportError without pygls)."""
+    from lsprotocol import types as lsp
+
+    try:
+        from pygls.lsp.server import LanguageServer  # pygls >= 2
+    except ImportError:  # pragma: no cover - pygls 1.x
+        from pygls.server import LanguageServer
+
+    ls_server = LanguageServer("dl-lint", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
+    state = _State()
+
+    @ls_server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: Any, params: Any) -> None:
+        _lint_and_publish(ls, state, params.text_document.uri)
+
+    @ls_server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: Any, params: Any) -> None:
+        _lint_and_publish(ls, state, params.text_document.uri)
+
+    @ls_server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
+    def did_save(ls: Any, params: Any) -> None:
+        # A save can change what other files' configuration or imports say: lint again.
+        state.settings_cache.clear()
+        _lint_and_publish(ls, state, params.text_document.uri)
+
+    @ls_server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: Any, params: Any) -> None:
+        state.diagnostics.pop(params.text_document.uri, None)
+        _publish(ls, params.text_document.uri, [], None)
+
+    @ls_server.feature(
+        lsp.TEXT_DOCUMENT_CODE_ACTION,
+        lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]),
+    )
+    def code_action(ls: Any, params: Any) -> List[Any]:
+        return _code_actions(ls, state, params)
+
+    return ls_server
+
+
+def _encoding(ls: Any) -> str:
+    encoding = getattr(ls.workspace, "position_encoding", None)
+    return str(getattr(encoding, "value", encoding) or "utf-16")
+
+
+def _publish(ls: Any, uri: str, diagnostics: List[Any], version: Optional[int]) -> None:
+    from lsprotocol import types as lsp
+
+    if hasattr(ls, "text_document_publish_diagnostics"):  # pygls >= 2
+        ls.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
+        )
+    else:  # pragma: no cover - pygls 1.x
+        ls.publish_diagnostics(uri, diagnostics, version=version)
+
+
+def _lint(state: _State, path: str, text: str) -> List[Diagnostic]:
+    from dl_lint.analysis.project import find_root
+    from dl_lint.config import settings_for_dir
+    from dl_lint.engine import lint_source
+    from dl_lint.rules import known_codes
+
+    file = Path(path).absolute()
+    settings = settings_for_dir(file.parent, known_codes(), state.settings_cache)
+    return lint_source(text, str(file), settings, project_root=find_root(file))
+
+
+def _lint_and_publish(ls: Any, state: _State, uri: str) -> None:
+    from lsprotocol import types as lsp
+
+    from dl_lint.config import ConfigError
+
+    document = ls.workspace.get_text_document(uri)
+    path = document.path or uri
+    if not _is_python(path, getattr(document, "language_id", None)):
+        return
+    lines = _lines(document.source)
+    try:
+        diagnostics = _lint(state, path, document.source)
+    except ConfigError as exc:
+        state.diagnostics[uri] = []
+        problem = lsp.Diagnostic(
+            range=lsp.Range(start=lsp.Position(line=0, character=0), end=lsp.Position(line=0, character=0)),
+            message=f"dl-lint configuration error: {exc}",
+            severity=lsp.DiagnosticSeverity.Error,
+            source=SOURCE,
+        )
+        _publish(ls, uri, [problem], document.version)
+        return
+    except Exception as exc:  # noqa: BLE001 - a linter bug must not take the editor's server down
+        _log(ls, f"dl-lint: internal error while linting {path}: {type(exc).__name__}: {exc}")
+        return
+    state.diagnostics[uri] = diagnostics
+    encoding = _encoding(ls)
+    _publish(ls, uri, [to_lsp_diagnostic(d, lines, encoding) for d in diagnostics], document.version)
+
+
+def _is_python(path: str, language_id: Optional[str]) -> bool:
+    if language_id:
+        return language_id == "python"
+    return path.endswith((".py", ".pyi", ".pyw"))
+
+
+def _log(ls: Any, message: str) -> None:
+    from lsprotocol import types as lsp
+
+    if hasattr(ls, "window_log_message"):
+        ls.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error, message=message))
+    else:  # pragma: no cover - pygls 1.x
+        ls.show_message_log(message, lsp.MessageType.Error)
+
+
+def _range(start: Location, end: Location, lines: Sequence[str], encoding: str) -> Any:
+    from lsprotocol import types as lsp
+
+    a, b = to_position(start, lines, encoding), to_position(end, lines, encoding)
+    return lsp.Range(
+        start=lsp.Position(line=a[0], character=a[1]), end=lsp.Position(line=b[0], character=b[1])
+    )
+
+
+def to_lsp_diagnostic(diag: Diagnostic, lines: Sequence[str], encoding: str = "utf-16") -> Any:
+    from lsprotocol import types as lsp
+
+    severity = {
+        Severity.ERROR: lsp.DiagnosticSeverity.Error,
+        Severity.WARNING: lsp.DiagnosticSeverity.Warning,
+        Severity.INFO: lsp.DiagnosticSeverity.Information,
+    }.get(Severity(diag.severity), lsp.DiagnosticSeverity.Error)
+    return lsp.Diagnostic(
+        range=_range(diag.location, diag.end_location, lines, encoding),
+        message=diag.message,
+        severity=severity,
+        code=diag.code,
+        code_description=lsp.CodeDescription(href=diag.url),
+        source=SOURCE,
+        data={"name": diag.name, "fixable": diag.fix is not None},
+    )
+
+
+def _code_actions(ls: Any, state: _State, params: Any) -> List[Any]:
+    from lsprotocol import types as lsp
+
+    uri = params.text_document.uri
+    diagnostics = state.diagnostics.get(uri)
+    if not diagnostics:
+        return []
+    document = ls.workspace.get_text_document(uri)
+    lines = _lines(document.source)
+    encoding = _encoding(ls)
+    first, last = params.range.start.line, params.range.end.line
+    actions = []
+    for diag in diagnostics:
+        if diag.fix is None or not diag.fix.edits:
+            continue
+        if diag.end_location.row - 1 < first or diag.location.row - 1 > last:
+            continue  # not on the lines the editor asks about
+        edits = [
+            lsp.TextEdit(range=_range(e.location, e.end_location, lines, encoding), new_text=e.content)
+            for e in diag.fix.edits
+        ]
+        title = diag.fix.message or f"Fix {diag.code} ({diag.name})"
+        actions.append(
+            lsp.CodeAction(
+                title=f"{title} ({diag.code})" if diag.code not in title else title,
+                kind=lsp.CodeActionKind.QuickFix,
+                diagnostics=[to_lsp_diagnostic(diag, lines, encoding)],
+                edit=lsp.WorkspaceEdit(changes={uri: edits}),
+                is_preferred=diag.fix.applicability == "safe",
+            )
+        )
+    return actions

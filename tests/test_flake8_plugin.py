@@ -1,0 +1,76 @@
+"""The flake8 plugin, run by the real flake8 (its entry point is installed with dl-lint)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+BAD = "from torch.utils.data import DataLoader\nloader = DataLoader([1, 2], prefetch_factor=2)\n"
+
+
+def flake8(*args, cwd):
+    return subprocess.run(
+        [sys.executable, "-m", "flake8", "--isolated", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_flake8_prints_dl_lints_line_and_column(tmp_path, run_cli):
+    (tmp_path / "x.py").write_text(BAD)
+    result = flake8("--select", "DL", "x.py", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    own = run_cli("x.py").stdout.splitlines()[0]
+    assert re.match(r"x\.py:2:29: DL001 (\[\*\] )?prefetch_factor=2 is passed but num_workers=0", own)
+    # flake8 adds 1 to the plugin's 0-based column: the same line as dl-lint's own (which marks
+    # a fixable diagnostic with [*]; flake8 has no fixes)
+    assert result.stdout.splitlines() == [own.replace(" [*] ", " ", 1)]
+
+
+def test_flake8_lists_the_plugin():
+    result = subprocess.run(
+        [sys.executable, "-m", "flake8", "--version"], capture_output=True, text=True, timeout=60
+    )
+    assert "dl-lint: " in result.stdout
+
+
+def test_flake8_noqa(tmp_path):
+    (tmp_path / "x.py").write_text(
+        "from torch.utils.data import DataLoader\n"
+        "a = DataLoader([1, 2], prefetch_factor=2)  # noqa\n"
+        "b = DataLoader([1, 2], prefetch_factor=2)  # noqa: DL001\n"
+        "c = DataLoader([1, 2], prefetch_factor=2)  # noqa: DL0\n"  # a prefix: only flake8 knows it
+        "d = DataLoader([1, 2], prefetch_factor=2)  # noqa: E501\n"  # another code: reported
+        "e = DataLoader(\n"
+        "    [1, 2],\n"
+        "    prefetch_factor=2,\n"
+        ")  # noqa: DL001\n"  # dl-lint's own: any line of the call
+    )
+    result = flake8("--select", "DL", "x.py", cwd=tmp_path)
+    assert [line.split(" ")[0] for line in result.stdout.splitlines()] == ["x.py:5:24:"]
+    # flake8 itself applied the `DL0` prefix: with --disable-noqa it is reported
+    disabled = flake8("--select", "DL", "--disable-noqa", "x.py", cwd=tmp_path)
+    assert "x.py:4:24: DL001" in disabled.stdout
+
+
+def test_flake8_uses_the_dl_lint_configuration(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.dl-lint]\nignore = ['DL001']\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "x.py").write_text(BAD)
+    result = flake8("--select", "DL", "pkg/x.py", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (0, "")
+    (tmp_path / "pyproject.toml").write_text("[tool.dl-lint]\nignore = 'DL001'\n")
+    broken = flake8("--select", "DL", "pkg/x.py", cwd=tmp_path)
+    assert broken.stdout.startswith("pkg/x.py:1:1: DL000 invalid dl-lint configuration: ")
+
+
+def test_flake8_with_other_files(tmp_path):
+    (tmp_path / "clean.py").write_text("import os\n\nprint(os.sep)\n")
+    (tmp_path / "good.py").write_text(
+        "from torch.utils.data import DataLoader\nloader = DataLoader([1, 2], num_workers=2)\n"
+    )
+    result = flake8("--select", "DL", ".", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (0, "")

@@ -1,0 +1,190 @@
+"""The pre-commit hooks, run by the real pre-commit in temporary git repositories, against this
+repository as it is on disk.
+
+Each project gets a .pre-commit-config.yaml with `repo:` and `rev:`, as users write it, and runs
+`pre-commit run`. pre-commit clones the hook repository and pip-installs it into a virtualenv
+(libcst and click come from the package index), keyed by repo and rev in PRE_COMMIT_HOME, which
+the tests of this module share: the environment is built once (about 30 s), each run then takes
+about a second.
+
+Why not `pre-commit try-repo`: it builds a new store in a temporary folder on every call
+(`Store(tempdir)` in pre_commit/commands/try_repo.py), so it ignores PRE_COMMIT_HOME and
+reinstalls each time; and while it does pick up uncommitted edits of tracked files (its shadow
+commit stages them), it does not see untracked files, so a new module or a new
+.pre-commit-hooks.yaml would be missing until committed. The hook repository is therefore a
+snapshot of what is on disk: the files pip needs, copied from the repository root and committed
+in a temporary repository.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT
+
+BAD = "from torch.utils.data import DataLoader\nloader = DataLoader([1, 2], prefetch_factor=2)\n"
+GOOD = "from torch.utils.data import DataLoader\nloader = DataLoader([1, 2], num_workers=2)\n"
+GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "dl-lint tests",
+    "GIT_AUTHOR_EMAIL": "tests@example.invalid",
+    "GIT_COMMITTER_NAME": "dl-lint tests",
+    "GIT_COMMITTER_EMAIL": "tests@example.invalid",
+}
+SNAPSHOT_FILES = ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml")
+
+
+def _env(home: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "PRE_COMMIT", "DL_LINT_"))}
+    env.update(GIT_IDENTITY)
+    env["PRE_COMMIT_HOME"] = str(home)
+    env["NO_COLOR"] = "1"
+    # the venv's own bin first: `pre-commit` and the git it shells out to
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    return env
+
+
+def _git(cwd: Path, *args: str, env: dict) -> None:
+    subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, timeout=60)
+
+
+@pytest.fixture(scope="module")
+def hook_repo(tmp_path_factory):
+    """(hook repository path, its commit, environment): a snapshot of this repository's files."""
+    home = tmp_path_factory.mktemp("pre-commit-home")
+    env = _env(home)
+    repo = tmp_path_factory.mktemp("dl-lint-hooks")
+    for name in SNAPSHOT_FILES:
+        shutil.copy2(ROOT / name, repo / name)
+    shutil.copytree(ROOT / "dl_lint", repo / "dl_lint", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    _git(repo, "init", "-q", env=env)
+    _git(repo, "add", "-A", env=env)
+    _git(repo, "commit", "-q", "-m", "snapshot", env=env)
+    rev = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=repo, env=env, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    return repo, rev, env
+
+
+@pytest.fixture
+def project(tmp_path, hook_repo):
+    repo, rev, env = hook_repo
+    _git(tmp_path, "init", "-q", env=env)
+    (tmp_path / ".pre-commit-config.yaml").write_text(
+        f"repos:\n"
+        f"  - repo: {repo.as_posix()}\n"
+        f"    rev: {rev}\n"
+        f"    hooks:\n"
+        f"      - id: dl-lint-fix\n"
+        f"      - id: dl-lint\n"
+    )
+    return tmp_path
+
+
+def run_hook(project: Path, hook_repo, hook: str, *args: str) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "pre_commit", "run", hook, "--color", "never", *args]
+    return subprocess.run(command, cwd=project, env=hook_repo[2], capture_output=True, text=True, timeout=600)
+
+
+def stage(project: Path, hook_repo, files: dict) -> None:
+    for name, text in files.items():
+        path = project / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    _git(project, "add", "-A", env=hook_repo[2])
+
+
+def test_manifest_matches_ruffs_conventions():
+    hooks = {hook["id"]: hook for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    assert set(hooks) == {"dl-lint", "dl-lint-fix"}
+    assert hooks["dl-lint"]["entry"] == "dl-lint check --force-exclude"
+    assert hooks["dl-lint-fix"]["entry"] == "dl-lint check --fix --force-exclude"
+    for hook in hooks.values():
+        assert hook["language"] == "python"
+        assert hook["types_or"] == ["python", "jupyter"]
+        assert hook["require_serial"] is True
+        assert hook["minimum_pre_commit_version"] == "2.9.2"
+        assert hook.get("pass_filenames", True) is True  # files come from pre-commit, never `.`
+    result = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_hook_fails_on_a_staged_file_with_a_problem(project, hook_repo):
+    stage(project, hook_repo, {"src/bad.py": BAD, "src/good.py": GOOD})
+    result = run_hook(project, hook_repo, "dl-lint", "--files", "src/bad.py", "src/good.py")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "dl-lint" in result.stdout and "Failed" in result.stdout
+    assert "src/bad.py:2:29: DL001 " in result.stdout
+    assert "prefetch_factor=2 is passed but num_workers=0" in result.stdout
+    assert "good.py" not in result.stdout.split("Failed", 1)[1]
+
+
+def test_hook_passes_on_a_clean_file(project, hook_repo):
+    stage(project, hook_repo, {"good.py": GOOD})
+    result = run_hook(project, hook_repo, "dl-lint", "--all-files")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Passed" in result.stdout
+
+
+def test_hook_with_no_python_files_is_skipped(project, hook_repo):
+    stage(project, hook_repo, {"notes.txt": "nothing to lint\n"})
+    result = run_hook(project, hook_repo, "dl-lint", "--all-files")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "(no files to check)" in result.stdout and "Skipped" in result.stdout
+
+
+def test_hook_honours_exclude_through_force_exclude(project, hook_repo):
+    stage(
+        project,
+        hook_repo,
+        {
+            "pyproject.toml": '[tool.dl-lint]\nexclude = ["generated/*"]\n',
+            "generated/bad.py": BAD,
+            "build/bad.py": BAD,  # a default exclude
+        },
+    )
+    result = run_hook(project, hook_repo, "dl-lint", "--all-files")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Passed" in result.stdout and "DL001" not in result.stdout
+
+
+def test_hook_lints_notebooks(project, hook_repo):
+    import json
+
+    notebook = {
+        "cells": [
+            {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": BAD}
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    stage(project, hook_repo, {"nb.ipynb": json.dumps(notebook, indent=1) + "\n"})
+    result = run_hook(project, hook_repo, "dl-lint", "--all-files")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "nb.ipynb:cell 1:2:29: DL001" in result.stdout
+
+
+def test_fix_hook_rewrites_the_file(project, hook_repo, run_cli):
+    """Needs `dl-lint check --fix` and DL001's fix: the hook fixes the file, pre-commit fails the
+    run because the hook modified it, and dl-lint is then clean on it."""
+    stage(project, hook_repo, {"bad.py": BAD})
+    result = run_hook(project, hook_repo, "dl-lint-fix", "--files", "bad.py")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "files were modified by this hook" in result.stdout, result.stdout
+    fixed = (project / "bad.py").read_text()
+    assert fixed != BAD
+    compile(fixed, "bad.py", "exec")
+    again = run_cli("bad.py", cwd=project)
+    assert again.returncode == 0, again.stdout
