@@ -62,6 +62,32 @@ def main() -> None:
 @click.option("--statistics", is_flag=True, help="Print how often each rule fired (count, code, [*] if fixable, name) instead of the diagnostics.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are reported.")
 @click.option("--stdin-filename", metavar="PATH", help="With `-` as the path: the name to report for source read from stdin.")
+@click.option(
+    "--force-exclude",
+    is_flag=True,
+    help="Apply the exclude settings to paths named on the command line too (for pre-commit, which names every file).",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Worker processes for the files that need a full parse (default: one per core; started only when "
+    "there are enough such files to pay for them). 1: no workers.",
+)
+@click.option("--fix", is_flag=True, help="Apply safe fixes and write the files (exit 1 if diagnostics remain).")
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply (with --fix) or show fixes that may change behaviour.")
+@click.option("--diff", is_flag=True, help="Print the fixes as unified diffs and write nothing (exit 1 if there is a diff).")
+@click.option("--show-fixes", is_flag=True, help="With --fix: list what was fixed.")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the results cache.")
+@click.option(
+    "--cache-dir",
+    type=click.Path(path_type=str, file_okay=False),
+    envvar="DL_LINT_CACHE_DIR",
+    show_envvar=True,
+    help="Where to keep the results cache (default: .dl_lint_cache at the project root).",
+)
 def check(
     paths: Tuple[str, ...],
     select: Tuple[str, ...],
@@ -72,6 +98,14 @@ def check(
     statistics: bool,
     exit_zero: bool,
     stdin_filename: Optional[str],
+    force_exclude: bool,
+    jobs: Optional[int],
+    no_cache: bool,
+    cache_dir: Optional[str],
+    fix: bool,
+    unsafe_fixes: bool,
+    diff: bool,
+    show_fixes: bool,
 ) -> None:
     """Lint Python files and folders (default: the current folder)."""
     from dl_lint.config import ConfigError, validate_selectors
@@ -88,13 +122,46 @@ def check(
                 overrides[flag[2:].replace("-", "_")] = parsed
         if config_file is not None and not os.path.isfile(config_file):
             raise ConfigError(f"{config_file}: config file does not exist")
-        diagnostics, files = _run(paths, config_file, overrides, stdin_filename)
+        if (fix or diff) and list(paths) == ["-"]:
+            _fix_stdin(stdin_filename, config_file, overrides, unsafe_fixes, diff)
+        diagnostics, files = _run(
+            paths,
+            config_file,
+            overrides,
+            stdin_filename,
+            force_exclude=force_exclude,
+            jobs=jobs,
+            cache=not no_cache,
+            cache_dir=cache_dir or None,
+        )
+        fixed_files: list = []
+        if (fix or diff) and diagnostics:
+            diagnostics, fixed_files = _fix_files(diagnostics, config_file, overrides, unsafe_fixes, write=fix and not diff)
     except (ConfigError, DiscoveryError) as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
         _fail("interrupted")
     except Exception as exc:  # noqa: BLE001 - never show a traceback; say what failed
         _fail(f"internal error: {type(exc).__name__}: {exc}")
+
+    if diff:
+        patches = [f.diff() for f in fixed_files if f.result.changed]
+        if patches:
+            click.echo("".join(patches), nl=False)
+        count = sum(len(f.result.applied) for f in fixed_files)
+        click.echo(f"Would fix {count} error{'s' if count != 1 else ''}." if count else "No fixes available.", err=True)
+        sys.exit(EXIT_FOUND if patches else EXIT_CLEAN)
+    if show_fixes and fix:
+        click.echo(_fixed_summary(fixed_files), nl=False)
+    hidden = 0
+    if not unsafe_fixes and output_format in ("concise", "full"):
+        # An unsafe fix is not offered without --unsafe-fixes: no [*] for it, but say how many.
+        from dataclasses import replace as _replace
+
+        hidden = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability != "safe")
+        diagnostics = [
+            _replace(d, fix=None) if d.fix is not None and d.fix.applicability != "safe" else d for d in diagnostics
+        ]
 
     from dl_lint.report import render, render_statistics
     from dl_lint.report_io import read_sources, repo_root
@@ -109,13 +176,119 @@ def check(
             sources = read_sources(d.filename for d in diagnostics)
         root = repo_root() if output_format in ("github", "sarif", "gitlab") else None
         text = render(output_format, diagnostics, color=color, files_checked=files, sources=sources, root=root)
+    if files == 0 and not diagnostics and output_format in ("concise", "full"):
+        text = ""  # nothing to lint (every named file excluded, an empty folder): say nothing
     if text:
         click.echo(text, nl=False, color=color)
+    if hidden and not statistics:
+        click.echo(f"{hidden} hidden fix{'es' if hidden != 1 else ''} can be enabled with the `--unsafe-fixes` option.")
     sys.exit(EXIT_FOUND if diagnostics and not exit_zero else EXIT_CLEAN)
 
 
+def _settings_for(path, config_file: Optional[str], overrides: Dict[str, object]):
+    from pathlib import Path
+
+    from dl_lint.config import load_config_file, settings_for_dir
+    from dl_lint.rules import known_codes
+
+    if config_file:
+        return load_config_file(Path(config_file), known_codes()).with_overrides(**overrides)
+    return settings_for_dir(Path(path).absolute().parent, known_codes(), {}).with_overrides(**overrides)
+
+
+def _fix_files(diagnostics, config_file, overrides, unsafe: bool, *, write: bool):
+    """Fix every file with an applicable fix; the diagnostics that remain, and the FileFixes."""
+    from pathlib import Path
+
+    from dl_lint.analysis.project import find_root
+    from dl_lint.fix_runner import FixError, fix_file, fix_notebook
+    from dl_lint.fixes import applicable
+
+    names = sorted({d.filename for d in diagnostics if applicable(d, unsafe)})
+    fixed = []
+    remaining = [d for d in diagnostics if d.filename not in names]
+    for name in names:
+        path = Path(name)
+        try:
+            result = (fix_notebook if name.endswith(".ipynb") else fix_file)(
+                path,
+                name,
+                _settings_for(path, config_file, overrides),
+                unsafe=unsafe,
+                write=write,
+                project_root=find_root(path.absolute()),
+            )
+        except (FixError, OSError, UnicodeError, SyntaxError) as exc:
+            click.echo(f"dl-lint: error: {exc if isinstance(exc, FixError) else f'{name}: cannot fix: {exc}'}", err=True)
+            remaining.extend(d for d in diagnostics if d.filename == name)
+            continue
+        for diag, reason in result.result.failed:
+            click.echo(f"dl-lint: warning: {name}:{diag.location.row}: {diag.code} fix dropped: {reason}", err=True)
+        fixed.append(result)
+        remaining.extend(result.result.remaining)
+    remaining.sort(key=lambda d: d.sort_key())
+    return remaining, fixed
+
+
+def _fixed_summary(fixed_files) -> str:
+    total = sum(len(f.result.applied) for f in fixed_files)
+    if not total:
+        return "No errors fixed.\n"
+    lines = [f"Fixed {total} error{'s' if total != 1 else ''}:"]
+    for f in fixed_files:
+        if not f.result.applied:
+            continue
+        lines.append(f"- {f.display}:")
+        counts: Dict[Tuple[str, str], int] = {}
+        for d in f.result.applied:
+            counts[(d.code, d.name)] = counts.get((d.code, d.name), 0) + 1
+        for (code, name), n in sorted(counts.items()):
+            lines.append(f"    {n} × {code} ({name})")
+    return "\n".join(lines) + "\n"
+
+
+def _fix_stdin(stdin_filename, config_file, overrides, unsafe: bool, diff: bool) -> None:
+    """``--fix -``: the fixed source to stdout, what remains to stderr (as ruff does)."""
+    from pathlib import Path
+
+    from dl_lint.analysis.project import find_root
+    from dl_lint.engine import lint_source
+    from dl_lint.fixes import fix_source
+    from dl_lint.report import render
+    from dl_lint.source import decode
+
+    name = stdin_filename or "<stdin>"
+    settings = _settings_for(name, config_file, overrides)
+    root = find_root(Path(name).absolute()) if stdin_filename else None
+    source = decode(sys.stdin.buffer.read())
+    result = fix_source(source, lambda s: lint_source(s, name, settings, project_root=root), unsafe=unsafe)
+    if diff:
+        import difflib
+
+        patch = "".join(
+            difflib.unified_diff(
+                source.splitlines(keepends=True), result.source.splitlines(keepends=True), f"a/{name}", f"b/{name}"
+            )
+        )
+        click.echo(patch, nl=False)
+        sys.exit(EXIT_FOUND if patch else EXIT_CLEAN)
+    sys.stdout.write(result.source)
+    sys.stdout.flush()
+    if result.remaining:
+        click.echo(render("concise", result.remaining), nl=False, err=True)
+    sys.exit(EXIT_FOUND if result.remaining else EXIT_CLEAN)
+
+
 def _run(
-    paths: Sequence[str], config_file: Optional[str], overrides: Dict[str, object], stdin_filename: Optional[str]
+    paths: Sequence[str],
+    config_file: Optional[str],
+    overrides: Dict[str, object],
+    stdin_filename: Optional[str],
+    *,
+    force_exclude: bool = False,
+    jobs: Optional[int] = None,
+    cache: bool = False,
+    cache_dir: Optional[str] = None,
 ):
     from dl_lint.engine import lint_paths, lint_source
 
@@ -136,7 +309,15 @@ def _run(
 
         root = find_root(Path(name).absolute()) if stdin_filename else None
         return lint_source(decode(source), name, settings.with_overrides(**overrides), project_root=root), 1
-    result = lint_paths(paths or (".",), config_file=config_file, overrides=overrides)
+    result = lint_paths(
+        paths or (".",),
+        config_file=config_file,
+        overrides=overrides,
+        force_exclude=force_exclude,
+        jobs=jobs,
+        cache=cache,
+        cache_dir=cache_dir,
+    )
     return result.diagnostics, result.files_checked
 
 
@@ -207,3 +388,5 @@ class _LazyCommand(click.Command):
 # `estimate` and `measure` live in dl_lint/estimator_cli.py (measure needs the `runtime` extra).
 main.add_command(_LazyCommand("estimate", "dl_lint.estimator_cli:estimate", "Estimate a DataLoader's host and /dev/shm memory."))
 main.add_command(_LazyCommand("measure", "dl_lint.estimator_cli:measure", "Run a DataLoader factory (runs your code!) and measure its memory."))
+# `server` lives in dl_lint/lsp.py (needs the `lsp` extra, pygls).
+main.add_command(_LazyCommand("server", "dl_lint.lsp:server", "Run the language server (LSP over stdio) for editors."))

@@ -162,12 +162,12 @@ def lint_paths(
 
     by_dir: Dict[str, Settings] = {}
 
-    def settings_for(directory: Path) -> Settings:
+    def settings_for(directory: os.PathLike | str) -> Settings:
         if fixed is not None:
             return fixed
         key = os.fspath(directory)
         if key not in by_dir:  # one Settings object per folder (and per config, below)
-            found = settings_for_dir(directory, codes, configs)
+            found = settings_for_dir(Path(directory), codes, configs)
             by_config.setdefault(id(found), found.with_overrides(**overrides))
             by_dir[key] = by_config[id(found)]
         return by_dir[key]
@@ -204,7 +204,7 @@ def lint_paths(
             if key in seen:
                 continue
             seen.add(key)
-            files.append(_File(path, display_path(path), module_name_for(path), settings_for(path.parent)))
+            files.append(_File(path, display_path(path), module_name_for(path), settings_for(os.path.dirname(key))))
 
     result = LintResult(files_checked=len(files))
     from dl_lint.pipeline import run_files
@@ -574,11 +574,16 @@ def _to_cell(diag: Diagnostic, cell_map: "CellMap") -> Diagnostic:
 
 def display_path(path: Path) -> str:
     """Paths under the working directory print relative to it, like ruff; others as given."""
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return str(path)
-    return str(path) if rel.startswith("..") else rel
+    # What os.path.relpath would give, without its splitting (this runs once per file).
+    absolute = os.path.abspath(path)
+    cwd = os.getcwd()
+    if absolute == cwd:
+        return "."
+    prefix = cwd if cwd.endswith(os.sep) else cwd + os.sep
+    if absolute.startswith(prefix):
+        rel = absolute[len(prefix) :]
+        return str(path) if rel.startswith("..") else rel
+    return str(path)  # outside the working directory: relpath would start with ".."
 
 
 def _one_line(exc: object) -> str:

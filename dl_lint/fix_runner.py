@@ -115,3 +115,33 @@ def _newline(text: str) -> str:
     if cr > lf:
         return "\r"
     return "\n"
+
+
+def fix_notebook(path: Path, display: str, settings, *, unsafe: bool, write: bool, project_root: Optional[Path]) -> FileFix:
+    """Fix the code cells of a notebook; outputs, metadata and the JSON's formatting are kept
+    (``notebook.apply_cell_edits`` rewrites only the changed cells' ``source``)."""
+    from dl_lint.engine import lint_paths, lint_source
+    from dl_lint.notebook import apply_cell_edits, notebook_to_python
+
+    data = path.read_bytes()
+    source, cell_map = notebook_to_python(data)
+    # Lint the cells' Python as a module of its own (the notebook's folder is its project).
+    pseudo = str(path.with_name(path.stem + "_ipynb.py"))
+
+    def lint(text: str) -> List[Diagnostic]:
+        return [d for d in lint_source(text, pseudo, settings, project_root=project_root) if d.code != "DL203"]
+
+    result = fix_source(source, lint, unsafe=unsafe)
+    fixed = FileFix(path, display, result, source)
+    if result.changed:
+        new = apply_cell_edits(data, result.source, cell_map)
+        if write:
+            write_atomically(path, new, project_root)
+            fixed.written = True
+    # What remains, reported in cell coordinates by the normal pipeline.
+    if fixed.written:
+        result.remaining = list(lint_paths([path], overrides={}).diagnostics)
+        result.remaining = [replace(d, filename=display) for d in result.remaining]
+    else:
+        result.remaining = []
+    return fixed

@@ -21,8 +21,8 @@ def test_default_path_is_current_folder(tmp_path, run_cli):
     (tmp_path / "bad.py").write_text(BAD)
     result = run_cli()
     assert result.returncode == 1
-    assert result.stdout.startswith("bad.py:2:29: DL001 prefetch_factor=2 is passed but num_workers=0")
-    assert result.stdout.rstrip().endswith("Found 1 problem: 1 error.")
+    assert result.stdout.startswith("bad.py:2:29: DL001 [*] prefetch_factor=2 is passed but num_workers=0")
+    assert "Found 1 problem: 1 error.\n[*] 1 fixable with the `--fix` option." in result.stdout
 
 
 def test_check_subcommand_and_module_entry(tmp_path, run_cli):
@@ -60,7 +60,8 @@ def test_json_shape(tmp_path, run_cli):
         "cell", "code", "end_location", "filename", "fix", "location", "message", "name", "noqa_row", "severity", "url",
     ]
     assert item["code"] == "DL001" and item["name"] == "prefetch-without-workers"
-    assert item["severity"] == "error" and item["fix"] is None and item["cell"] is None
+    assert item["severity"] == "error" and item["cell"] is None
+    assert item["fix"]["applicability"] == "safe" and item["fix"]["edits"][0]["content"] == ""
     assert item["location"] == {"row": 2, "column": 29}
     assert item["end_location"] == {"row": 2, "column": 46}
     assert item["noqa_row"] == 2 and item["filename"] == "bad.py"
@@ -200,3 +201,14 @@ def test_readme_rule_table_is_generated_from_the_rules():
     start, end = "<!-- rules-table:start -->\n", "\n<!-- rules-table:end -->"
     table = readme[readme.index(start) + len(start) : readme.index(end)]
     assert table == markdown_table()
+
+
+def test_every_rule_documents_the_fixed_sections():
+    from dl_lint.rules import all_rules
+
+    sections = ("## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Torch versions", "## References")
+    for code, rule in all_rules().items():
+        text = rule.markdown()
+        missing = [s for s in sections if s not in text]
+        assert not missing, (code, missing)
+        assert rule.summary and rule.name and "Fix:" in text

@@ -56,11 +56,11 @@ def test_statistics(tmp_path, run_cli):
     (tmp_path / "also_bad.py").write_text(BAD)
     result = run_cli("--statistics", ".")
     assert result.returncode == 1
-    assert result.stdout == "2\tDL001\t[ ]\tprefetch-without-workers\n"
+    assert result.stdout == "2\tDL001\t[*]\tprefetch-without-workers\n"
     assert run_cli("--statistics", "--exit-zero", ".").returncode == 0
     as_json = run_cli("--statistics", "--output-format", "json", ".")
     assert json.loads(as_json.stdout) == [
-        {"code": "DL001", "name": "prefetch-without-workers", "count": 2, "fixable": False}
+        {"code": "DL001", "name": "prefetch-without-workers", "count": 2, "fixable": True}
     ]
     (tmp_path / "good.py").write_text(GOOD)
     clean = run_cli("--statistics", "good.py")
@@ -72,14 +72,15 @@ def test_full_shows_the_source_and_caret(tmp_path, run_cli):
     result = run_cli("--output-format", "full", "bad.py")
     assert result.returncode == 1
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("bad.py:2:29: DL001 prefetch_factor=2")
+    assert lines[0].startswith("bad.py:2:29: DL001 [*] prefetch_factor=2")
     assert lines[1:5] == [
         "  |",
         "2 | loader = DataLoader([1, 2], prefetch_factor=2)",
         "  |                             ^^^^^^^^^^^^^^^^^",
         "  |",
     ]
-    assert lines[-1] == "Found 1 problem: 1 error."
+    assert "  help: Remove prefetch_factor (there are no workers to prefetch)" in lines
+    assert "Found 1 problem: 1 error." in lines
 
 
 def test_full_from_stdin_has_no_snippet(tmp_path, run_cli):

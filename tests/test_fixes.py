@@ -279,3 +279,37 @@ def test_dl201_fix_makes_an_epoch_yield_each_sample_once():
         loader = getattr(module, name)()
         seen = sorted(int(x) for x in loader)
         assert seen == list(range(12)), (name, seen)
+
+
+NOTEBOOK = """{
+ "cells": [
+  {"cell_type": "markdown", "metadata": {}, "source": ["# Notes"]},
+  {
+   "cell_type": "code",
+   "execution_count": 1,
+   "metadata": {"tags": ["keep"]},
+   "outputs": [{"name": "stdout", "output_type": "stream", "text": ["hi\\n"]}],
+   "source": [
+    "%matplotlib inline\\n",
+    "from torch.utils.data import DataLoader\\n",
+    "loader = DataLoader(ds, batch_size=4, timeout=10)"
+   ]
+  }
+ ],
+ "metadata": {"kernelspec": {"name": "python3"}},
+ "nbformat": 4,
+ "nbformat_minor": 5
+}
+"""
+
+
+def test_cli_fix_writes_back_valid_notebook_json(tmp_path, run_cli):
+    nb = tmp_path / "nb.ipynb"
+    nb.write_text(NOTEBOOK)
+    assert "nb.ipynb:cell 2:3:39: DL005 [*]" in run_cli("nb.ipynb").stdout
+    result = run_cli("--fix", "nb.ipynb")
+    assert result.returncode == 0, result.stdout + result.stderr
+    after = nb.read_text()
+    assert json.loads(after)["cells"][1]["outputs"] == json.loads(NOTEBOOK)["cells"][1]["outputs"]
+    expected = NOTEBOOK.replace("batch_size=4, timeout=10)", "batch_size=4)")
+    assert after == expected  # only the fixed line changed, byte for byte

@@ -38,6 +38,6 @@ def test_every_rule_has_positive_fixtures() -> None:
     """Each checking rule is exercised by at least one expectation in the fixtures."""
     from dl_lint.rules import all_rules
 
-    text = "\n".join(p.read_text(encoding="utf-8") for p in FIXTURES.rglob("*.py"))
+    text = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in FIXTURES.rglob("*.py"))
     missing = [code for code in all_rules() if code != "DL000" and f"expect: {code}" not in text]
     assert not missing, f"rules without a positive fixture: {missing}"

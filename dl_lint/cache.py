@@ -1,0 +1,299 @@
+"""The results cache: ``.dl_lint_cache/`` at the project root (or ``--cache-dir``,
+``DL_LINT_CACHE_DIR``).
+
+One JSON file per dl-lint build (the version plus a fingerprint of the installed package, so a
+changed dl-lint never reads another's results) holds, for every linted file, its content hash,
+the fingerprint of its effective settings, its diagnostics, and what they were built from: the
+content hash of every other project file that was analysed or read while judging it, and
+whether the set of project files or the byte-level import graph was consulted. An entry is
+reused only when all of those are unchanged.
+
+Content hashes are taken from the bytes; a table of (size, mtime, inode) lets a later run skip
+re-reading a file whose stat did not change, except when its mtime is too close to when it was
+hashed to prove anything (git's "racily clean" rule).
+
+Writes are atomic (a temporary file renamed over the old one); a missing, corrupt or unreadable
+cache is treated as empty, and a cache that cannot be written is skipped: the cache never
+changes what is reported, and never fails a run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+
+from dl_lint.model import Diagnostic, Edit, Fix, Location, Severity
+
+CACHE_DIR_NAME = ".dl_lint_cache"
+ENV_VAR = "DL_LINT_CACHE_DIR"
+FORMAT = 1
+# A file modified less than this before it was hashed may change again within the same mtime.
+_RACY_NS = 2_000_000_000
+
+CACHEDIR_TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by dl-lint.\n"
+    "# For information about cache directory tags see https://bford.info/cachedir/\n"
+)
+GITIGNORE = "# Automatically created by dl-lint.\n*\n"
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def combined_hash(parts: Iterable[str]) -> str:
+    digest = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        digest.update(part.encode("utf-8", "surrogateescape"))
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def build_fingerprint() -> str:
+    """dl-lint's version and the stat of its own source files: results of another build (or
+    a development checkout edited since) are never reused."""
+    import dl_lint
+
+    package = os.path.dirname(os.path.abspath(dl_lint.__file__))
+    parts = [dl_lint.__version__]
+    for folder, dirs, names in os.walk(package):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(names):
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                try:
+                    st = os.stat(path)
+                except OSError:
+                    continue
+                parts.append(f"{os.path.relpath(path, package)}:{st.st_size}:{st.st_mtime_ns}")
+    return combined_hash(parts)
+
+
+class ResultsCache:
+    """Load once, look up and record during the run, ``save()`` once at the end."""
+
+    def __init__(self, directory: os.PathLike | str) -> None:
+        import dl_lint
+
+        self.directory = os.fspath(directory)
+        self.version = dl_lint.__version__
+        self.build = build_fingerprint()
+        self.path = os.path.join(self.directory, f"results-{self.version}-{self.build[:16]}.json")
+        self.stats: Dict[str, List[Any]] = {}  # abspath -> [size, mtime_ns, ino, hashed_at_ns, hash]
+        self.entries: Dict[str, Dict[str, Any]] = {}  # abspath -> entry
+        self.callsites: Optional[Dict[str, Any]] = None
+        self.dirty = False
+        self._hashes: Dict[str, Optional[str]] = {}  # this run's content hashes
+        self._load()
+
+    # -- storage --------------------------------------------------------------------------------
+    def _load(self) -> None:
+        try:
+            with open(self.path, "rb") as handle:
+                data = json.loads(handle.read())
+            if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("build") != self.build:
+                return
+            stats, entries = data.get("stats"), data.get("entries")
+            if isinstance(stats, dict) and isinstance(entries, dict):
+                self.stats, self.entries = stats, entries
+            callsites = data.get("callsites")
+            self.callsites = callsites if isinstance(callsites, dict) else None
+        except Exception:  # noqa: BLE001 - a corrupt or unreadable cache is an empty one
+            self.stats, self.entries, self.callsites = {}, {}, None
+
+    def save(self) -> None:
+        if not self.dirty:
+            return
+        try:
+            _make_cache_dir(self.directory)
+            for name in os.listdir(self.directory):  # results of other builds are dead weight
+                if name.startswith("results-") and name.endswith(".json") and name != os.path.basename(self.path):
+                    try:
+                        os.unlink(os.path.join(self.directory, name))
+                    except OSError:
+                        pass
+            blob = json.dumps(
+                {
+                    "format": FORMAT,
+                    "version": self.version,
+                    "build": self.build,
+                    "stats": self.stats,
+                    "entries": self.entries,
+                    "callsites": self.callsites,
+                },
+                separators=(",", ":"),
+            ).encode()
+            _write_atomic(self.path, blob)
+        except Exception:  # noqa: BLE001 - e.g. a read-only checkout: lint without the cache
+            pass
+
+    # -- content hashes -------------------------------------------------------------------------
+    def trusted(self, path: str, st: os.stat_result) -> Optional[str]:
+        """The recorded hash of ``path`` if its stat proves the content unchanged."""
+        known = self.stats.get(path)
+        if (
+            isinstance(known, list)
+            and len(known) == 5
+            and known[0] == st.st_size
+            and known[1] == st.st_mtime_ns
+            and known[2] == st.st_ino
+            and isinstance(known[3], int)
+            and st.st_mtime_ns + _RACY_NS < known[3]
+            and isinstance(known[4], str)
+        ):
+            return known[4]
+        return None
+
+    def hash_of(self, path: str, data: Optional[bytes] = None, st: Optional[os.stat_result] = None) -> Optional[str]:
+        """The content hash of the file at absolute ``path`` (None if it cannot be read), from
+        the stat table when its stat is unchanged, else from its bytes (``data`` if given)."""
+        if path in self._hashes:
+            return self._hashes[path]
+        if st is None:
+            try:
+                st = os.stat(path)
+            except OSError:
+                self._hashes[path] = None
+                return None
+        value = self.trusted(path, st) if data is None else None
+        if value is None:
+            if data is None:
+                try:
+                    with open(path, "rb") as handle:
+                        data = handle.read()
+                except OSError:
+                    self._hashes[path] = None
+                    return None
+            value = content_hash(data)
+            import time
+
+            self.stats[path] = [st.st_size, st.st_mtime_ns, st.st_ino, time.time_ns(), value]
+            self.dirty = True
+        self._hashes[path] = value
+        return value
+
+    # -- entries --------------------------------------------------------------------------------
+    def lookup(
+        self, path: str, own_hash: Optional[str], settings: str, module: str, context, filename: str
+    ) -> Optional[Tuple[Dict[str, Any], List[Diagnostic]]]:
+        """The entry for ``path`` and its diagnostics (reported as ``filename``) if it is still
+        valid; ``context`` answers ``files_hash()`` and ``graph_hash()`` for entries that
+        consulted them."""
+        entry = self.entries.get(path)
+        if not isinstance(entry, dict) or own_hash is None:
+            return None
+        try:
+            if entry["h"] != own_hash or entry["s"] != settings or entry["m"] != module:
+                return None
+            if not self.deps_valid(entry):
+                return None
+            if "fs" in entry and entry["fs"] != context.files_hash():
+                return None
+            if "gs" in entry and entry["gs"] != context.graph_hash():
+                return None
+            diags = [diagnostic_from_json(d, filename) for d in entry["d"]]
+        except Exception:  # noqa: BLE001 - a malformed entry is a miss
+            return None
+        return entry, diags
+
+    def deps_valid(self, entry: Dict[str, Any]) -> bool:
+        deps = entry.get("deps", {})
+        return isinstance(deps, dict) and all(self.hash_of(p) == h for p, h in deps.items())
+
+    def store(self, path: str, entry: Dict[str, Any]) -> None:
+        self.entries[path] = entry
+        self.dirty = True
+
+    def set_callsites(self, record: Optional[Dict[str, Any]]) -> None:
+        self.callsites = record
+        self.dirty = True
+
+
+def _make_cache_dir(directory: str) -> None:
+    """Create the folder (with the user's umask) and mark it: CACHEDIR.TAG, and a .gitignore
+    so that a cache inside a checkout is never committed."""
+    os.makedirs(directory, exist_ok=True)
+    for name, text in (("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", GITIGNORE)):
+        target = os.path.join(directory, name)
+        if not os.path.exists(target):
+            _write_atomic(target, text.encode())
+
+
+def _write_atomic(path: str, data: bytes) -> None:
+    """Write to a temporary file beside ``path`` and rename it over ``path``. The temporary
+    file is created with ``open`` (so with the user's umask, unlike ``mkstemp``'s 0600)."""
+    tmp = f"{path}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    try:
+        with open(tmp, "xb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def default_cache_dir(root: os.PathLike | str) -> str:
+    return os.environ.get(ENV_VAR) or os.path.join(os.fspath(root), CACHE_DIR_NAME)
+
+
+# -- diagnostics as JSON ---------------------------------------------------------------------
+
+
+def _loc(loc: Location) -> Tuple[int, int]:
+    return (loc.row, loc.column)
+
+
+def diagnostic_to_json(diag: Diagnostic) -> Dict[str, Any]:
+    """Everything but the file name (it is the display path, which depends on the working
+    directory; it is set again when the entry is reused)."""
+    out: Dict[str, Any] = {
+        "c": diag.code,
+        "n": diag.name,
+        "v": str(diag.severity),
+        "m": diag.message,
+        "l": _loc(diag.location),
+        "e": _loc(diag.end_location),
+        "q": list(diag.noqa_rows),
+    }
+    if diag.cell is not None:
+        out["cell"] = diag.cell
+    if diag.fix is not None:
+        out["fix"] = {
+            "a": diag.fix.applicability,
+            "m": diag.fix.message,
+            "e": [[e.content, _loc(e.location), _loc(e.end_location)] for e in diag.fix.edits],
+        }
+    return out
+
+
+def diagnostic_from_json(data: Dict[str, Any], filename: str = "") -> Diagnostic:
+    fix = None
+    if data.get("fix") is not None:
+        f = data["fix"]
+        fix = Fix(
+            applicability=f["a"],
+            message=f["m"],
+            edits=tuple(Edit(c, Location(*s), Location(*e)) for c, s, e in f["e"]),
+        )
+    return Diagnostic(
+        code=data["c"],
+        name=data["n"],
+        severity=Severity(data["v"]),
+        message=data["m"],
+        filename=filename,
+        location=Location(*data["l"]),
+        end_location=Location(*data["e"]),
+        fix=fix,
+        noqa_rows=tuple(data["q"]),
+        cell=data.get("cell"),
+    )
+
+
+def diagnostics_to_json(diags: Sequence[Diagnostic]) -> List[Dict[str, Any]]:
+    return [diagnostic_to_json(d) for d in diags]

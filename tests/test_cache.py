@@ -1,0 +1,267 @@
+"""The results cache (dl_lint.cache, dl_lint.pipeline) and worker processes: a warm run says
+exactly what a cold one says; what a file's result was built from invalidates it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+from dl_lint import pipeline
+from dl_lint.config import clear_caches
+from dl_lint.engine import lint_paths
+
+LOADER = "from torch.utils.data import DataLoader\n"
+
+
+def _project(tmp_path: Path, files: dict) -> Path:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return tmp_path
+
+
+def _lint(paths, **kwargs):
+    kwargs.setdefault("cache", True)
+    kwargs.setdefault("jobs", 1)
+    return lint_paths([str(p) for p in paths], **kwargs)
+
+
+def _codes(result):
+    return [(d.filename, d.code, d.location.row) for d in result.diagnostics]
+
+
+def _cache_file(cache_dir: Path) -> Path:
+    (found,) = cache_dir.glob("results-*.json")
+    return found
+
+
+def _fixtures_copy(tmp_path: Path, monkeypatch) -> None:
+    """The fixtures as a project of their own (the repository around them changes under us)."""
+    shutil.copytree(FIXTURES, tmp_path / "fixtures")
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    monkeypatch.chdir(tmp_path)
+
+
+def test_warm_run_reports_what_the_cold_run_reports(tmp_path, monkeypatch):
+    _fixtures_copy(tmp_path, monkeypatch)
+    cache_dir = tmp_path / "cache"
+    cold = lint_paths(["fixtures"], jobs=1)
+    first = _lint(["fixtures"], cache_dir=cache_dir)
+    warm = _lint(["fixtures"], cache_dir=cache_dir)
+    assert cold.diagnostics, "the fixtures should report something"
+    assert first.diagnostics == cold.diagnostics
+    assert warm.diagnostics == cold.diagnostics
+    assert warm.files_parsed == 0
+    assert [d.noqa_rows for d in warm.diagnostics] == [d.noqa_rows for d in cold.diagnostics]
+
+
+def test_cli_warm_output_is_identical(tmp_path, run_cli):
+    _project(tmp_path, {"train.py": LOADER + "loader = DataLoader([1], prefetch_factor=2)\n"})
+    cold = run_cli("--no-cache", "--output-format", "json", ".")
+    first = run_cli("--output-format", "json", ".")
+    warm = run_cli("--output-format", "json", ".")
+    assert cold.returncode == first.returncode == warm.returncode == 1
+    assert cold.stdout == first.stdout == warm.stdout
+    assert json.loads(warm.stdout)[0]["code"] == "DL001"
+
+
+def test_cache_dir_is_marked_and_ignored_by_git(tmp_path, run_cli):
+    _project(tmp_path, {"train.py": LOADER + "loader = DataLoader([1], num_workers=2)\n"})
+    assert run_cli(".").returncode == 0
+    cache_dir = tmp_path / ".dl_lint_cache"
+    assert (cache_dir / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    assert "*" in (cache_dir / ".gitignore").read_text().splitlines()
+    assert _cache_file(cache_dir).is_file()
+    assert not list(cache_dir.glob("*.tmp"))
+
+
+def test_no_cache_writes_nothing(tmp_path, run_cli):
+    _project(tmp_path, {"train.py": LOADER + "loader = DataLoader([1], prefetch_factor=2)\n"})
+    assert run_cli("--no-cache", ".").returncode == 1
+    assert not (tmp_path / ".dl_lint_cache").exists()
+
+
+def test_cache_dir_option_and_environment(tmp_path, run_cli):
+    _project(tmp_path, {"train.py": LOADER + "loader = DataLoader([1], prefetch_factor=2)\n"})
+    assert run_cli("--cache-dir", "elsewhere", ".").returncode == 1
+    assert (tmp_path / "elsewhere" / "CACHEDIR.TAG").is_file()
+    assert run_cli(".", env={"DL_LINT_CACHE_DIR": str(tmp_path / "from-env")}).returncode == 1
+    assert (tmp_path / "from-env" / "CACHEDIR.TAG").is_file()
+    assert not (tmp_path / ".dl_lint_cache").exists()
+
+
+def test_editing_an_imported_constant_invalidates_the_importer(tmp_path, monkeypatch):
+    root = _project(
+        tmp_path,
+        {
+            "settings.py": "WORKERS = 0\n",
+            "train.py": LOADER + "from settings import WORKERS\nloader = DataLoader([1], num_workers=WORKERS, prefetch_factor=2)\n",
+        },
+    )
+    monkeypatch.chdir(root)
+    cache_dir = root / "cache"
+    assert [c for _, c, _ in _codes(_lint(["train.py"], cache_dir=cache_dir))] == ["DL001"]
+    warm = _lint(["train.py"], cache_dir=cache_dir)
+    assert warm.files_parsed == 0 and [c for _, c, _ in _codes(warm)] == ["DL001"]
+    (root / "settings.py").write_text("WORKERS = 4\n")
+    edited = _lint(["train.py"], cache_dir=cache_dir)
+    assert edited.files_parsed == 1
+    assert _codes(edited) == []
+    assert _codes(edited) == _codes(lint_paths(["train.py"], jobs=1))
+
+
+def test_editing_a_module_two_imports_away_invalidates(tmp_path, monkeypatch):
+    root = _project(
+        tmp_path,
+        {
+            "base.py": "N = 0\n",
+            "cfg.py": "from base import N\nWORKERS = N\n",
+            "train.py": LOADER + "from cfg import WORKERS\nloader = DataLoader([1], num_workers=WORKERS, prefetch_factor=2)\n",
+            "other.py": LOADER + "from cfg import WORKERS\nloader2 = DataLoader([1], num_workers=WORKERS, prefetch_factor=3)\n",
+        },
+    )
+    monkeypatch.chdir(root)
+    cache_dir = root / "cache"
+    assert [c for _, c, _ in _codes(_lint(["."], cache_dir=cache_dir))] == ["DL001", "DL001"]
+    assert _lint(["."], cache_dir=cache_dir).files_parsed == 0
+    (root / "base.py").write_text("N = 1\n")
+    edited = _lint(["."], cache_dir=cache_dir)
+    assert _codes(edited) == _codes(lint_paths(["."], jobs=1)) == []
+
+
+def test_adding_a_module_invalidates_files_that_looked_for_it(tmp_path, monkeypatch):
+    root = _project(
+        tmp_path,
+        {"train.py": LOADER + "from settings import WORKERS\nloader = DataLoader([1], num_workers=WORKERS, prefetch_factor=2)\n"},
+    )
+    monkeypatch.chdir(root)
+    cache_dir = root / "cache"
+    assert _codes(_lint(["train.py"], cache_dir=cache_dir)) == []  # WORKERS unknown: silent
+    (root / "settings.py").write_text("WORKERS = 0\n")
+    assert [c for _, c, _ in _codes(_lint(["train.py"], cache_dir=cache_dir))] == ["DL001"]
+
+
+def test_a_settings_change_invalidates(tmp_path, monkeypatch):
+    root = _project(tmp_path, {"train.py": LOADER + "loader = DataLoader([1], num_workers=8, prefetch_factor=4)\n"})
+    monkeypatch.chdir(root)
+    cache_dir = root / "cache"
+    assert [c for _, c, _ in _codes(_lint(["."], cache_dir=cache_dir))] == ["DL101"]
+    with (root / "pyproject.toml").open("a") as handle:
+        handle.write("[tool.dl-lint]\nmax-inflight-batches = 64\n")
+    clear_caches()  # config lookups are memoized per process; the CLI starts a new one
+    assert _codes(_lint(["."], cache_dir=cache_dir)) == []
+    assert [c for _, c, _ in _codes(_lint(["."], cache_dir=cache_dir, overrides={"ignore": ("DL999",)}))] == []
+    assert [c for _, c, _ in _codes(_lint(["."], cache_dir=cache_dir, overrides={"max_inflight_batches": 16}))] == ["DL101"]
+
+
+def test_editing_the_linted_file_itself(tmp_path, monkeypatch):
+    root = _project(tmp_path, {"train.py": LOADER + "loader = DataLoader([1], prefetch_factor=2)\n"})
+    monkeypatch.chdir(root)
+    cache_dir = root / "cache"
+    assert [c for _, c, _ in _codes(_lint(["."], cache_dir=cache_dir))] == ["DL001"]
+    (root / "train.py").write_text(LOADER + "loader = DataLoader([1], prefetch_factor=2, num_workers=1)\n")
+    assert _codes(_lint(["."], cache_dir=cache_dir)) == []
+
+
+@pytest.mark.parametrize("garbage", [b"\x00not json", b"[1, 2]", b'{"format": 1}', None])
+def test_a_corrupt_cache_is_ignored(tmp_path, monkeypatch, garbage):
+    root = _project(tmp_path, {"train.py": LOADER + "loader = DataLoader([1], prefetch_factor=2)\n"})
+    monkeypatch.chdir(root)
+    cache_dir = root / "cache"
+    expected = _codes(_lint(["."], cache_dir=cache_dir))
+    target = _cache_file(cache_dir)
+    if garbage is None:  # valid JSON, every entry malformed
+        data = json.loads(target.read_text())
+        data["entries"] = {key: {"h": 1, "d": "x"} for key in data["entries"]}
+        data["stats"] = {key: "nonsense" for key in data["stats"]}
+        garbage = json.dumps(data).encode()
+    target.write_bytes(garbage)
+    assert _codes(_lint(["."], cache_dir=cache_dir)) == expected
+    assert _codes(_lint(["."], cache_dir=cache_dir)) == expected
+
+
+def test_an_unwritable_cache_dir_does_not_fail_the_run(tmp_path, monkeypatch):
+    root = _project(tmp_path, {"train.py": LOADER + "loader = DataLoader([1], prefetch_factor=2)\n"})
+    monkeypatch.chdir(root)
+    (root / "not-a-dir").write_text("a file where the cache folder would go")
+    assert [c for _, c, _ in _codes(_lint(["."], cache_dir=root / "not-a-dir"))] == ["DL001"]
+
+
+def test_call_sites_are_cached_and_invalidated(tmp_path, monkeypatch):
+    root = _project(
+        tmp_path,
+        {
+            "loaders.py": LOADER + "def make(ds, workers=0):\n    return DataLoader(ds, num_workers=workers, prefetch_factor=2)\n",
+            "train.py": "from loaders import make\nloader = make([1])\n",
+        },
+    )
+    monkeypatch.chdir(root)
+    cache_dir = root / "cache"
+    cold = _codes(lint_paths(["."], jobs=1))
+    assert ("train.py", "DL001", 2) in cold
+    assert _codes(_lint(["."], cache_dir=cache_dir)) == cold
+    warm = _lint(["."], cache_dir=cache_dir)
+    assert _codes(warm) == cold and warm.files_parsed == 0
+    (root / "train.py").write_text("from loaders import make\nloader = make([1], workers=2)\n")
+    assert _codes(_lint(["."], cache_dir=cache_dir)) == _codes(lint_paths(["."], jobs=1))
+    assert ("train.py", "DL001", 2) not in _codes(_lint(["."], cache_dir=cache_dir))
+
+
+def test_workers_report_what_one_process_reports(tmp_path, monkeypatch):
+    _fixtures_copy(tmp_path, monkeypatch)
+    serial = lint_paths(["fixtures"], jobs=1)
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_CANDIDATES", 1)
+    parallel = lint_paths(["fixtures"], jobs=2)
+    assert parallel.diagnostics == serial.diagnostics
+    assert parallel.files_parsed == serial.files_parsed
+
+
+def test_workers_fill_the_cache_like_one_process(tmp_path, monkeypatch):
+    _fixtures_copy(tmp_path, monkeypatch)
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_CANDIDATES", 1)
+    cache_dir = tmp_path / "cache"
+    cold = lint_paths(["fixtures"], jobs=1)
+    assert _lint(["fixtures"], cache_dir=cache_dir, jobs=2).diagnostics == cold.diagnostics
+    warm = _lint(["fixtures"], cache_dir=cache_dir, jobs=2)
+    assert warm.diagnostics == cold.diagnostics and warm.files_parsed == 0
+
+
+# -- imports: the fast paths do not load libcst ------------------------------------------------
+
+_PROBE = """
+import sys
+from dl_lint.cli import main
+try:
+    main(sys.argv[1:], standalone_mode=False)
+except SystemExit:
+    pass
+print("LIBCST" if "libcst" in sys.modules else "NO-LIBCST")
+"""
+
+
+@pytest.mark.parametrize("args", [["--version"], ["rule", "DL001"], ["rules"]])
+def test_fast_paths_do_not_import_libcst(args):
+    proc = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "NO-LIBCST"
+
+
+def test_checking_files_without_loaders_does_not_import_libcst(tmp_path):
+    (tmp_path / "a.py").write_text("import os\nprint(os.getcwd())\n")
+    (tmp_path / "b.py").write_text("# DataLoader is mentioned, never called\nfrom torch.utils.data import DataLoader\n")
+    proc = subprocess.run(
+        [sys.executable, "-c", _PROBE, "--no-cache", "."], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "NO-LIBCST"
+    assert not (tmp_path / ".dl_lint_cache").exists()
+    assert os.listdir(tmp_path) == sorted(["a.py", "b.py"]) or set(os.listdir(tmp_path)) == {"a.py", "b.py"}
