@@ -35,6 +35,10 @@ class Rule:
     summary: str = ""  # one line: what the rule reports
     doc: str = ""  # Markdown sections: What it does / Why is this bad? / Example / Use instead / ...
     fix_available: str = "No automatic fix."
+    references: tuple = (
+        "torch/utils/data/dataloader.py (DataLoader.__init__ and its iterators), torch 2.13",
+        "https://pytorch.org/docs/stable/data.html",
+    )
 
     def check_call(self, call: LoaderCall, ctx: "RuleContext") -> Iterable[Finding]:
         return ()
@@ -54,7 +58,8 @@ class Rule:
         head = f"# {self.name} ({self.code})\n\n"
         head += f"Severity: {self.severity}. {'On' if self.default_on else 'Off'} by default.\n\n"
         head += f"Fix: {self.fix_available}\n\n"
-        return head + self.doc.strip() + "\n"
+        refs = "\n".join(f"- {ref}" for ref in self.references)
+        return head + self.doc.strip() + f"\n\n## References\n{refs}\n"
 
 
 # -- shared helpers ---------------------------------------------------------------------------

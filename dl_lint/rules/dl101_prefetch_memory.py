@@ -11,6 +11,7 @@ class PrefetchMemory(Rule):
     severity = Severity.WARNING
     summary = "num_workers × prefetch_factor batches in flight exceed the max-inflight-batches limit."
     fix_available = "Unsafe (throughput may change): lower prefetch_factor to the largest value within the limit, at least 1."
+    references = ('The article this project grew from (prefetch memory of multi-process DataLoaders); measurements in README', 'https://pytorch.org/docs/stable/data.html#multi-process-data-loading')
     doc = """
 ## What it does
 Computes the batches a DataLoader holds in shared memory before the first step,

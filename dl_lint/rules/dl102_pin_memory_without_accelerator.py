@@ -9,6 +9,7 @@ class PinMemoryWithoutAccelerator(Rule):
     severity = Severity.WARNING
     summary = "pin_memory=True where nothing in the program moves batches to an accelerator."
     fix_available = "Safe: write `pin_memory=torch.cuda.is_available()`, adding `import torch` when missing."
+    references = ('https://pytorch.org/docs/stable/data.html#memory-pinning',)
     doc = """
 ## What it does
 Reports `pin_memory=True` when nothing in the files of the run shows that batches ever reach an

@@ -8,6 +8,7 @@ class CopyOnReadDataset(Rule):
     severity = Severity.WARNING
     default_on = False
     summary = "A map-style Dataset indexes a Python list/dict built in __init__, loaded with workers: pages copied per worker."
+    references = ('https://github.com/pytorch/pytorch/issues/13246', 'https://pytorch.org/docs/stable/data.html#multi-process-data-loading')
     doc = """
 ## What it does
 Reports a map-style Dataset that builds a Python `list` or `dict` in `__init__` (a literal, a

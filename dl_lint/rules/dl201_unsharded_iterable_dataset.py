@@ -12,6 +12,7 @@ class UnshardedIterableDataset(Rule):
         "Unsafe: when `__iter__` is a single `for` over an iterable or returns `iter(...)`, and the class is "
         "in the loader's file, shard it with get_worker_info() and itertools.islice."
     )
+    references = ('https://pytorch.org/docs/stable/data.html#torch.utils.data.IterableDataset', 'torch.utils.data.get_worker_info')
     doc = """
 ## What it does
 Reports a DataLoader with `num_workers >= 2` whose dataset is an instance of a class deriving

@@ -11,6 +11,7 @@ class UnpicklableWorkerCallable(Rule):
     severity = Severity.WARNING
     summary = "A lambda, nested function or local class given to workers: pickling fails under spawn/forkserver."
     torch_raises = ((AttributeError, TypeError, Exception), "Can't pickle|Can't get local object|cannot pickle|pickle")
+    references = ('https://docs.python.org/3/library/multiprocessing.html#the-spawn-and-forkserver-start-methods', 'https://pytorch.org/docs/stable/data.html#platform-specific-behaviors')
     doc = """
 ## What it does
 Reports a lambda, a function defined inside another function, or an instance of a class defined

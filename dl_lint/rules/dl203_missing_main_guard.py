@@ -7,6 +7,7 @@ class MissingMainGuard(Rule):
     name = "missing-main-guard"
     severity = Severity.WARNING
     summary = "A script iterates a loader with workers outside `if __name__ == \"__main__\":`."
+    references = ('https://docs.python.org/3/library/multiprocessing.html#the-spawn-and-forkserver-start-methods', 'https://pytorch.org/docs/stable/data.html#platform-specific-behaviors')
     doc = """
 ## What it does
 Reports a DataLoader with workers that a script iterates at module level, or inside a function

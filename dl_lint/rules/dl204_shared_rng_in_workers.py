@@ -8,6 +8,7 @@ class SharedRngInWorkers(Rule):
     name = "shared-rng-in-workers"
     severity = Severity.WARNING
     summary = "A generator created in Dataset.__init__ and drawn from per sample: every worker draws the same numbers."
+    references = ('https://pytorch.org/docs/stable/data.html#randomness-in-multi-process-data-loading', 'https://pytorch.org/docs/stable/notes/faq.html#my-data-loader-workers-return-identical-random-numbers')
     doc = """
 ## What it does
 Reports a Dataset that creates a random generator in `__init__` (`np.random.default_rng`,

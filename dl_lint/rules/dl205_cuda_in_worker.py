@@ -8,6 +8,7 @@ class CudaInWorker(Rule):
     name = "cuda-in-worker"
     severity = Severity.WARNING
     summary = "__getitem__, __iter__ or collate_fn moves tensors to CUDA while workers load the data."
+    references = ('https://pytorch.org/docs/stable/notes/multiprocessing.html#cuda-in-multiprocessing',)
     doc = """
 ## What it does
 Reports a DataLoader with workers whose dataset's `__getitem__`/`__iter__` (or a method they

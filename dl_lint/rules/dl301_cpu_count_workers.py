@@ -7,6 +7,7 @@ class CpuCountWorkers(Rule):
     name = "cpu-count-workers"
     severity = Severity.WARNING
     summary = "num_workers=os.cpu_count() in a program that runs one process per GPU: ranks × cores workers."
+    references = ('torch/utils/data/dataloader.py (_check_worker_number_rationality)',)
     doc = """
 ## What it does
 Reports `num_workers` taken from `os.cpu_count()`, `multiprocessing.cpu_count()` or
