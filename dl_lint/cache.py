@@ -195,6 +195,9 @@ class ResultsCache:
             if "gs" in entry and entry["gs"] != context.graph_hash():
                 return None
             diags = [diagnostic_from_json(d, filename) for d in entry["d"]]
+            factories = entry.get("fa") or []
+            if not isinstance(factories, list) or not all(isinstance(n, str) for n in factories):
+                return None
         except Exception:  # noqa: BLE001 - a malformed entry is a miss
             return None
         return entry, diags

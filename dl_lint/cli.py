@@ -44,11 +44,12 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+# readable=False: an unreadable path is the engine's DL000 (or the config's one-line error), not a usage error.
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str, readable=False))
 @click.option("--select", multiple=True, metavar="CODES", help="Rules to enable (codes, prefixes such as DL1, or ALL); replaces the configured selection.")
 @click.option("--ignore", multiple=True, metavar="CODES", help="Rules to disable, added to the configured ones.")
 @click.option("--extend-select", multiple=True, metavar="CODES", help="Rules to enable in addition to the selection.")
-@click.option("--config", "config_file", type=click.Path(path_type=str), help="Read settings from this TOML file instead of the nearest pyproject.toml.")
+@click.option("--config", "config_file", type=click.Path(path_type=str, readable=False), help="Read settings from this TOML file instead of the nearest pyproject.toml.")
 @click.option(
     "--output-format",
     type=click.Choice(["concise", "full", "json", "json-lines", "github", "sarif", "junit", "gitlab"]),
@@ -83,7 +84,7 @@ def main() -> None:
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the results cache.")
 @click.option(
     "--cache-dir",
-    type=click.Path(path_type=str, file_okay=False),
+    type=click.Path(path_type=str, file_okay=False, readable=False),
     envvar="DL_LINT_CACHE_DIR",
     show_envvar=True,
     help="Where to keep the results cache (default: .dl_lint_cache at the project root).",
@@ -290,7 +291,7 @@ def _run(
     cache: bool = False,
     cache_dir: Optional[str] = None,
 ):
-    from dl_lint.engine import lint_paths, lint_source
+    from dl_lint.engine import lint_bytes, lint_paths
 
     if list(paths) == ["-"]:
         from pathlib import Path
@@ -305,10 +306,9 @@ def _run(
             settings = settings_for_dir(Path(name).absolute().parent, known_codes(), {})
         source = sys.stdin.buffer.read()
         from dl_lint.analysis.project import find_root
-        from dl_lint.source import decode
 
         root = find_root(Path(name).absolute()) if stdin_filename else None
-        return lint_source(decode(source), name, settings.with_overrides(**overrides), project_root=root), 1
+        return lint_bytes(source, name, settings.with_overrides(**overrides), project_root=root), 1
     result = lint_paths(
         paths or (".",),
         config_file=config_file,

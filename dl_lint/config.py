@@ -308,9 +308,11 @@ def _read_toml(path: str) -> Mapping[str, Any]:
             return tomllib.load(f)
     except OSError as exc:
         raise ConfigError(f"{_display(Path(path))}: cannot read: {exc.strerror or exc}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, ValueError) as exc:  # ValueError: a 5000-digit integer
         message = " ".join(str(exc).split())
         raise ConfigError(f"{_display(Path(path))}: cannot parse TOML: {message}") from None
+    except RecursionError:
+        raise ConfigError(f"{_display(Path(path))}: cannot parse TOML: arrays or tables nested too deeply") from None
 
 
 def _tool_table(data: Mapping[str, Any], display: str) -> Optional[Mapping[str, Any]]:

@@ -71,7 +71,9 @@ def _git_ignored(directory: str) -> Set[str]:
     """Absolute paths under ``directory`` that git ignores (untracked only: a tracked
     file is never ignored, as in git). An ignored directory comes back as one entry."""
     env = {k: v for k, v in os.environ.items() if k not in _GIT_ENV_DROP}
-    command = ["git", "-C", directory, "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"]
+    # core.fsmonitor in the walked repository's config names a command git would run: never.
+    command = ["git", "-C", directory, "-c", "core.fsmonitor=false", "ls-files", "--others", "--ignored"]
+    command += ["--exclude-standard", "--directory", "-z"]
     try:
         proc = subprocess.run(
             command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env, timeout=120
@@ -206,8 +208,13 @@ def discover(
     )
     for given in paths:
         path = os.fspath(given)
-        if not os.path.exists(path):
-            raise DiscoveryError(f"path does not exist: {given}")
+        try:
+            os.stat(path)
+        except PermissionError as exc:  # in a folder we may not read: a DL000, like a walked one
+            walker.problems.append((Path(path), f"cannot read file: {exc.strerror or exc}"))
+            continue
+        except (OSError, ValueError):  # ValueError: a NUL in the path
+            raise DiscoveryError(f"path does not exist: {given}") from None
         if force_exclude and walker.excluded_path(path):
             continue
         if os.path.isdir(path):

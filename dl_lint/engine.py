@@ -117,7 +117,7 @@ def lint_source(
     settings = settings or Settings()
     root = Path(project_root) if project_root is not None else None
     module_name = module_name_for(Path(path)) if root is not None else Path(path).stem
-    file = _File(Path(path), path, module_name, settings, source.encode("utf-8"), source)
+    file = _File(Path(path), path, module_name, settings, source.encode("utf-8", "surrogatepass"), source)
     if is_notebook_path(path):
         file.source = None
         _read_notebook(file)
@@ -133,6 +133,23 @@ def lint_source(
         return root is not None and project.accelerator_reaches(module_name, [(module_name, file.data)])
 
     return _map_cells(_judge([file], project, accelerator), [file])
+
+
+def lint_bytes(
+    data: bytes,
+    path: str = "<stdin>",
+    settings: Optional[Settings] = None,
+    *,
+    project_root: Optional[os.PathLike | str] = None,
+) -> List[Diagnostic]:
+    """``lint_source`` for undecoded bytes (piped source): decoded as a file is (BOM, coding
+    cookie, else UTF-8); bytes that cannot be decoded give the file's DL000."""
+    try:
+        source = decode(data)
+    except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
+        file = _File(Path(path), path, Path(path).stem, settings or Settings())
+        return [_dl000(file, f"cannot decode file: {_one_line(exc)}", 1, 1)]
+    return lint_source(source, path, settings, project_root=project_root)
 
 
 def lint_paths(
@@ -180,7 +197,7 @@ def lint_paths(
     project = Project(find_root(Path(paths[0])), settings_for(Path(paths[0]).parent).extra_loaders)
     for given in paths:
         given = Path(given)
-        base = settings_for(given if given.is_dir() else given.parent)
+        base = settings_for(given if os.path.isdir(given) else given.parent)  # no PermissionError
         found = discover(
             [given],
             exclude=base.exclude,
@@ -246,10 +263,18 @@ def _accelerator_for(files: Sequence[_File], project: Project) -> Callable[[Load
 
     def linted():
         for f in files:
-            if not f.data and not f.errors:
-                _read(f)
-            if f.data:
-                yield (f.module_name, f.data)
+            data = f.data
+            if not data and not f.errors:
+                if is_notebook_path(f.path):
+                    _read(f)
+                    data = f.data
+                else:  # read for the graph only: not kept (a 20,000-file tree would stay in memory)
+                    try:
+                        data = f.path.read_bytes()
+                    except OSError:
+                        data = b""
+            if data:
+                yield (f.module_name, data)
 
     def accelerator(call: LoaderCall) -> bool:
         file = by_path.get(call.path)
@@ -288,9 +313,17 @@ def _analyse(file: _File, project: Project) -> None:
         file.errors.append(
             _dl000(file, f"cannot parse: {_one_line(exc.message)}", exc.raw_line, exc.raw_column + 1)
         )
-    except RecursionError:
-        file.errors.append(_dl000(file, "cannot parse: expressions nested too deeply for the parser", 1, 1))
+    except RecursionError as exc:  # also dl_lint.source.SourceRejected: too deep or too large for libcst
+        reason = getattr(exc, "reason", "expressions nested too deeply for the parser")
+        file.errors.append(_dl000(file, f"cannot parse: {reason}", getattr(exc, "row", 1), getattr(exc, "column", 1)))
     except Exception as exc:  # noqa: BLE001 - one bad file must not stop the run
+        from dl_lint.source import python_syntax_error
+
+        syntax = python_syntax_error(file.source)  # libcst took source Python rejects (b'é', a 5000-digit int)
+        if syntax is not None:
+            message = f"cannot parse: {_one_line(syntax.msg)}"
+            file.errors.append(_dl000(file, message, syntax.lineno or 1, syntax.offset or 1))
+            return
         file.errors.append(
             _dl000(file, f"internal error while analysing this file ({type(exc).__name__}: {_one_line(exc)})", 1, 1)
         )
@@ -498,7 +531,7 @@ def _read_notebook(file: _File) -> None:
         file.errors.append(_dl000(file, f"cannot read notebook: {exc}", 1, 1))
         return
     file.source = source
-    file.data = source.encode("utf-8")
+    file.data = source.encode("utf-8", "surrogatepass")  # a JSON "\ud800" escape: the parser reports it
 
 
 def _map_cells(diagnostics: List[Diagnostic], files: Iterable[_File]) -> List[Diagnostic]:

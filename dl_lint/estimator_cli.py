@@ -505,6 +505,8 @@ def estimate_file(
     except libcst.ParserSyntaxError as exc:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
         _fail(f"{path}: cannot parse: {message} (line {exc.raw_line})")
+    except RecursionError as exc:  # also dl_lint.source.SourceRejected: too deep or too large for libcst
+        _fail(f"{path}: cannot parse: {getattr(exc, 'reason', 'expressions nested too deeply for the parser')}")
     return [
         estimate_call(call, path, option_batch, settings.batch_bytes, samples, budget, shm)
         for call in sorted(facts.calls, key=lambda c: (c.location.row, c.location.column))

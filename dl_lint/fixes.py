@@ -221,10 +221,10 @@ def _try(
 
 
 def _parses(source: str) -> bool:
-    import libcst
+    from dl_lint.source import parse_module  # libcst, guarded against input that would crash it
 
     try:
-        libcst.parse_module(source)
+        parse_module(source)
     except Exception:  # noqa: BLE001 - any failure means the fix broke the file
         return False
     return True

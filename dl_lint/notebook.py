@@ -107,6 +107,10 @@ def _load(data: bytes) -> Dict[str, Any]:
         notebook = json.loads(text)
     except json.JSONDecodeError as exc:
         raise NotebookError(f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise NotebookError("invalid JSON: nested too deeply") from None
+    except ValueError as exc:  # an integer of more than 4300 digits
+        raise NotebookError(f"invalid JSON: {' '.join(str(exc).split())}") from None
     if not isinstance(notebook, dict):
         raise NotebookError("not a notebook: the JSON is not an object")
     version = notebook.get("nbformat")

@@ -17,6 +17,7 @@ and worker processes.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
@@ -224,16 +225,15 @@ class _Run:
                     return [diagnostic_from_json(d, self.display.get(p, p)) for p, d in record["d"]]
             except Exception:  # noqa: BLE001 - a malformed record is a miss
                 pass
-        for file in self.files:  # callers are found by their bytes; callees need their facts
-            if not file.errors and not file.data:
-                engine._read(file)
+        involved = self._call_site_files()
+        for file in involved:  # callees need their facts (workers do not send them back)
             if self.key(file) in self.factories and file.facts is None and not file.errors:
                 engine._analyse(file, self.project)
         touched: Set[str] = set()
         uses: Set[str] = set()
         self.project.record(touched, uses)
         try:
-            diags = engine._judge_call_sites(list(self.files), self.project, engine._accelerator_for(self.files, self.project))
+            diags = engine._judge_call_sites(involved, self.project, engine._accelerator_for(self.files, self.project))
         finally:
             self.project.stop_recording()
         if self.store is not None:
@@ -247,14 +247,85 @@ class _Run:
         return diags
 
 
+    def _call_site_files(self) -> List[Any]:
+        """The files the call-site phase can need: those whose bytes name a factory that may be
+        called (its name occurs in another file, or twice in its own), and those factories'
+        files. Any call of a factory contains its name, so nothing else can matter."""
+        from dl_lint import engine
+
+        names = {name.encode() for names in self.factories.values() for name in names}
+        occurs: Dict[str, Set[bytes]] = {}
+        seen_in: Dict[bytes, int] = {}
+        for file in self.files:
+            if file.errors:
+                continue
+            data = file.data
+            if not data:
+                if engine.is_notebook_path(file.path):
+                    engine._read(file)
+                    data = file.data
+                else:  # kept below only if it names a factory
+                    try:
+                        data = file.path.read_bytes()
+                    except OSError:
+                        data = b""
+            if len(names) <= 16:
+                found = {n for n in names if n in data}
+            else:  # many factories: one pass over the words instead of one search per name
+                found = names.intersection(_WORDS.findall(data))
+            if found:
+                file.data = data
+                occurs[self.key(file)] = found
+                for name in found:
+                    seen_in[name] = seen_in.get(name, 0) + 1
+        called: Set[bytes] = set()
+        by_key = {self.key(f): f for f in self.files}
+        for key, own in self.factories.items():
+            data = (by_key[key].data if key in by_key else b"") or b""
+            for name in own:
+                encoded = name.encode()
+                if seen_in.get(encoded, 0) > 1 or data.count(encoded) > 1:
+                    called.add(encoded)
+        if not called:
+            return []
+        return [
+            f
+            for f in self.files
+            if occurs.get(self.key(f), set()) & called
+            or any(n.encode() in called for n in self.factories.get(self.key(f), ()))
+        ]
+
+
+_WORDS = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+
+
 # -- analysing candidates ----------------------------------------------------------------------
 
 
 def _analyse_here(run: _Run, candidates: Sequence[Any], out: List[Diagnostic]) -> None:
-    for index, diags, factories, touched, uses in _analyse_and_judge(run.project, run.files, candidates):
-        file = candidates[index]
-        out.extend(diags)
-        run.finish(file, diags, factories, touched, uses)
+    for chunk in _by_budget(candidates):
+        for index, diags, factories, touched, uses in _analyse_and_judge(run.project, run.files, chunk):
+            file = chunk[index]
+            out.extend(diags)
+            run.finish(file, diags, factories, touched, uses)
+
+
+def _by_budget(candidates: Sequence[Any]) -> List[List[Any]]:
+    """Consecutive groups of candidates whose analyses fit in memory together (about half the
+    project's budget, so that what they import fits too): each group is analysed, then judged,
+    before the next one is parsed."""
+    from dl_lint.analysis.project import LIVE_SOURCE_BUDGET, MODULE_WEIGHT
+
+    chunks: List[List[Any]] = []
+    size = 0
+    for file in candidates:
+        length = len(file.data or b"") + MODULE_WEIGHT
+        if not chunks or size + length > LIVE_SOURCE_BUDGET // 2:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(file)
+        size += length
+    return chunks
 
 
 def _analyse_and_judge(project, files, candidates: Sequence[Any]):
@@ -288,6 +359,14 @@ def _analyse_and_judge(project, files, candidates: Sequence[Any]):
 
 
 _WORKER: Dict[str, Any] = {}
+# Loader arguments that make a rule ask for a program-wide signal (DL102, DL202, DL301).
+_GRAPH_WORDS = (b"pin_memory", b"multiprocessing_context", b"cpu_count")
+
+
+class _NoCall:
+    """A stand-in loader call: asking about it builds the import graph, nothing more."""
+
+    path = ""
 
 
 def _start_worker(payload) -> None:
@@ -320,6 +399,13 @@ def _analyse_in_workers(run: _Run, candidates: Sequence[Any], jobs: int, out: Li
     fork = sys.platform.startswith("linux") and "fork" in methods
     context = multiprocessing.get_context("fork" if fork else None)
     if fork:
+        # What every worker would otherwise do again: import libcst, and (when a rule will ask
+        # for a program-wide signal) read every project file for the import graph.
+        import dl_lint.analysis.module  # noqa: F401
+        from dl_lint import engine
+
+        if any(any(word in (f.data or b"") for word in _GRAPH_WORDS) for f in candidates):
+            engine._accelerator_for(run.files, run.project)(_NoCall())
         payload: Dict[str, Any] = {"project": run.project, "files": run.files, "candidates": candidates}
     else:
         payload = {

@@ -39,3 +39,23 @@ def test_extra_loader_names():
     assert not mentions_loader(data)
     assert mentions_loader(data, ["pkg.loaders.FastLoader"])
     assert may_construct_loader(data, ["pkg.loaders.FastLoader"])
+
+
+@pytest.mark.parametrize("source", [
+    "from torch.utils.data import DataLoader\nif False:\n    DataLoader(ds)\n",
+    "from torch.utils.data import DataLoader\nwhile 0:\n    DataLoader(ds)\n",
+    "def f():\n    from torch.utils.data import DataLoader\n    return lambda: DataLoader(ds)\n",
+    "class A:\n    def m(self):\n        return torch.utils.data.DataLoader(ds)\n",
+    "def f():\n    return 1\n    DataLoader(ds)\n",
+    # compile() rejects what ast.parse accepts: the ast stage decides
+    "from torch.utils.data import DataLoader\nreturn DataLoader(ds)\n",
+    "from torch.utils.data import DataLoader\nx = '\\d'\nDataLoader(ds)\n",
+])
+def test_code_names_stage_keeps_calls(source):
+    data = source.encode()
+    assert mentions_loader(data) and may_construct_loader(data)
+
+
+def test_code_names_stage_skips_mentions_in_strings_and_comments():
+    data = b'"""Use a DataLoader."""\n# DataLoader(ds) in a comment\nx = "DataLoader(ds)"\nprint(x)\n'
+    assert mentions_loader(data) and not may_construct_loader(data)

@@ -22,6 +22,7 @@ from dl_lint.analysis.prefilter import may_be_loader_callee
 from dl_lint.analysis.resolve import LoaderClass, ProjectHook, Resolver
 from dl_lint.analysis.values import DictValue, External, FunctionRef, Origin, Possible, Value
 from dl_lint.model import Location
+from dl_lint.source import parse_module
 
 _BATCH_BYTES_COMMENT = re.compile(r"#\s*dl-lint:\s*batch-bytes\s*=\s*([0-9A-Za-z.]+)")
 
@@ -68,7 +69,7 @@ class ModuleAnalysis:
         self.source = source
         self.path = path
         self.module_name = module_name
-        self.module = cst.parse_module(source)
+        self.module = parse_module(source)  # guarded: SourceRejected (a RecursionError) for what libcst cannot take
         wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
         collector = Collector()
         wrapper.visit(collector)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 import os
 import re
+import sys
+from collections import OrderedDict
 from pathlib import Path
 from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
@@ -21,6 +23,13 @@ from dl_lint.analysis.values import ModuleRef, Value
 
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 MAX_PROJECT_FILES = 50_000
+# A parsed module with its metadata takes about 100-150 bytes of memory per unit of weight
+# (bytes of source, plus MODULE_WEIGHT per module for what every module costs). Analyses of
+# project files beyond this weight are dropped, least recently used first, and parsed again if
+# asked for: memory stays flat on large trees (~100 MB at most for analyses), and projects
+# whose modules in use fit (most) never parse one twice.
+LIVE_SOURCE_BUDGET = 640 * 1024
+MODULE_WEIGHT = 2048
 
 _IMPORT = re.compile(rb"^[ \t]*import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)", re.M)
 _FROM_IMPORT = re.compile(rb"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w \t,\\\n]*)", re.M)
@@ -28,10 +37,11 @@ _FROM_IMPORT = re.compile(rb"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([
 
 def find_root(path: Path) -> Path:
     """The nearest folder at or above ``path`` holding a project marker (else ``path``'s folder)."""
-    start = path if path.is_dir() else path.parent
+    # os.path: False for a folder we may not read (Path.exists raises PermissionError there).
+    start = path if os.path.isdir(path) else path.parent
     start = start.absolute()
     for folder in (start, *start.parents):
-        if any((folder / marker).exists() for marker in ROOT_MARKERS):
+        if any(os.path.exists(folder / marker) for marker in ROOT_MARKERS):
             return folder
     return start
 
@@ -106,6 +116,13 @@ class Project:
         self._edges: Dict[str, Set[str]] = {}
         self._uses: Dict[str, Set[str]] = {}  # module -> {"files", "graph"}
         self._recorder: Optional[Tuple[Set[str], Set[str]]] = None
+        self._importers: Optional[Dict[str, Set[str]]] = None
+        self._packages: Optional[Set[str]] = None
+        self._live: "OrderedDict[str, int]" = OrderedDict()  # evictable analyses -> source size
+        self._live_bytes = 0
+        self._on_disk: Optional[Set[str]] = None
+        self._added_as: Dict[str, str] = {}  # linted file -> the module name it was added as
+        self._reaches: Dict[Tuple[str, str], bool] = {}
 
     def __getattr__(self, name: str):
         # Resolver hooks this class does not override keep ProjectHook's defaults. Not a base
@@ -166,19 +183,22 @@ class Project:
         self._use("files")
         if self._paths is None:
             self._paths = {}
+            for path in self.files():
+                self._register_path(path)
+        return self._paths
+
+    def files(self) -> Sequence[Path]:
+        """Every .py file under the root (walked once, lazily; empty without a root)."""
+        if self._seeded is None:
+            self._seeded = ()
             if self.root is not None:
                 from dl_lint.discovery import discover
 
                 try:
-                    if self._seeded is not None:
-                        files = self._seeded[:MAX_PROJECT_FILES]
-                    else:
-                        files = discover([self.root]).files[:MAX_PROJECT_FILES]
+                    self._seeded = discover([self.root]).files[:MAX_PROJECT_FILES]
                 except Exception:  # noqa: BLE001 - the index is best effort; linting goes on
-                    files = ()
-                for path in files:
-                    self._register_path(path)
-        return self._paths
+                    pass
+        return self._seeded[:MAX_PROJECT_FILES]
 
     def _register_path(self, path: Path) -> None:
         assert self._paths is not None
@@ -202,6 +222,8 @@ class Project:
         key = os.path.abspath(analysis.path)
         self._by_name.setdefault(module_name, analysis)
         self._by_path[key] = analysis
+        self._added_as[key] = module_name
+        self._keep(key, analysis)
         resolver = getattr(analysis, "resolver", None)
         if resolver is not None and getattr(resolver, "project", None) is self:
             resolver.project = _Tracked(self, key)  # attribute what it asks to this module
@@ -214,8 +236,12 @@ class Project:
         paths = self.module_paths()
         if module in paths:
             return True
-        prefix = module + "."
-        return any(name.startswith(prefix) for name in paths)  # a namespace package
+        if self._packages is None:  # every dotted prefix of a module name: namespace packages
+            self._packages = set()
+            for name in paths:
+                parts = name.split(".")
+                self._packages.update(".".join(parts[:i]) for i in range(1, len(parts)))
+        return module in self._packages
 
     def module_path(self, module: str, near: str = "") -> Optional[str]:
         path = self._choose(module, near)
@@ -248,6 +274,8 @@ class Project:
         key = os.path.abspath(path)
         self._touch(key)
         if key in self._by_path:
+            if key in self._live:
+                self._live.move_to_end(key)
             return self._by_path[key]
         if key in self._failed:
             return None
@@ -265,7 +293,30 @@ class Project:
             self._failed.add(key)
             return None
         self._by_path[key] = analysis
+        self._keep(key, analysis)
         return analysis
+
+    # -- memory ---------------------------------------------------------------------------------
+    def _keep(self, key: str, analysis) -> None:
+        """Account for a new analysis; drop the least recently used ones over the budget. Only
+        .py files the index can find again are dropped (a notebook or piped source cannot be
+        parsed again from disk)."""
+        if not key.endswith(".py"):
+            return
+        if self._on_disk is None:
+            self._on_disk = {os.path.abspath(p) for p in self.files()}
+        if key not in self._on_disk:
+            return
+        size = len(getattr(analysis, "source", "") or "") + MODULE_WEIGHT
+        self._live_bytes += size - self._live.pop(key, 0)
+        self._live[key] = size
+        while self._live_bytes > LIVE_SOURCE_BUDGET and len(self._live) > 1:
+            old, old_size = self._live.popitem(last=False)
+            self._live_bytes -= old_size
+            dropped = self._by_path.pop(old, None)
+            name = self._added_as.pop(old, None)
+            if name is not None and self._by_name.get(name) is dropped:
+                del self._by_name[name]
 
     # -- ProjectHook ----------------------------------------------------------------------------
     def import_value(self, module: str, name: str, depth: int, near: str = "") -> Value:
@@ -303,15 +354,31 @@ class Project:
         (directly, through its package, or transitively). For DL102: can batches from this
         module reach an accelerator?"""
         signals, imports = self._import_graph(extra)
-        evidence = {name: kind in kinds for name, kinds in signals.items()}
+        if (module, kind) in self._reaches:
+            return self._reaches[(module, kind)]
+        found = self._signal_reaches(module, kind, signals, imports)
+        self._reaches[(module, kind)] = found
+        return found
+
+    def _signal_reaches(self, module: str, kind: str, signals, imports) -> bool:
+        empty: FrozenSet[str] = frozenset()
+
+        class _Evidence:  # kind in the module's signals, without a dict per question
+            @staticmethod
+            def get(name: str) -> bool:
+                return kind in signals.get(name, empty)
+
+        evidence = _Evidence
         if evidence.get(module):
             return True
         if any(evidence.get(dep) for dep in imports.get(module, ())):
             return True
-        importers: Dict[str, Set[str]] = {}
-        for importer, deps in imports.items():
-            for dep in deps:
-                importers.setdefault(dep, set()).add(importer)
+        if self._importers is None:  # built once per graph
+            self._importers = {}
+            for importer, deps in imports.items():
+                for dep in deps:
+                    self._importers.setdefault(dep, set()).add(importer)
+        importers = self._importers
         todo, seen = [module], {module}
         while todo:
             current = todo.pop()
@@ -333,21 +400,37 @@ class Project:
         if self._graph is None:
             evidence: Dict[str, frozenset] = {}
             imports: Dict[str, Set[str]] = {}
-            seen_paths: Set[str] = set()
-            items = sorted((name, path) for name, paths in self.module_paths().items() for path in paths)
-            for name, path in items:
-                key = os.path.abspath(path)
+            names_of: Dict[str, List[str]] = {}
+            for name, paths in self.module_paths().items():
+                for path in paths:
+                    names_of.setdefault(os.fspath(path), []).append(name)
+            read: Dict[str, List[int]] = {}  # module name -> hashes of the contents read for it
+            shared: Dict[frozenset, frozenset] = {}  # equal sets stored once (memory, large trees)
+
+            def add(name: str, found: frozenset, deps: frozenset) -> None:
+                if name in evidence:
+                    found, deps = evidence[name] | found, imports[name] | deps
+                evidence[name] = shared.setdefault(found, found)
+                imports[name] = shared.setdefault(deps, deps)
+
+            for path_text in sorted(names_of):  # each file read and searched once, whatever its names
+                path = Path(path_text)
                 try:
                     data = path.read_bytes()
                 except OSError:
                     continue
-                evidence[name] = evidence.get(name, frozenset()) | signals_in(data)
-                imports.setdefault(name, set()).update(imported_modules(data, name, path.name == "__init__.py"))
-                seen_paths.add(key)
+                found = signals_in(data)
+                is_package = path.name == "__init__.py"
+                for name in names_of[path_text]:
+                    add(name, found, imported_modules(data, name, is_package))
+                    read.setdefault(name, []).append(hash(data))
             for name, data in extra:
-                evidence[name] = evidence.get(name, frozenset()) | signals_in(data)
-                imports.setdefault(name, set()).update(imported_modules(data, name, False))
+                if hash(data) in read.get(name, ()):
+                    continue  # a linted file under the root: already in the graph
+                add(name, signals_in(data), imported_modules(data, name, False))
             self._graph = (evidence, imports)
+            self._importers = None
+            self._reaches = {}
         return self._graph
 
 
@@ -371,7 +454,7 @@ def imported_modules(data: bytes, module: str, is_package: bool) -> FrozenSet[st
                 name = words[0].strip(b"()").decode("ascii", "replace")
                 if name and name != "*":
                     out.add(f"{base}.{name}" if base else name)
-    return frozenset(out)
+    return frozenset(sys.intern(name) for name in out)  # shared strings: one per module in the graph
 
 
 def _absolute(module: str, current: str, is_package: bool) -> str:

@@ -42,14 +42,37 @@ MAX_DEPTH = 24
 # Names conventionally bound to an argparse namespace when passed around as a parameter.
 NAMESPACE_NAMES = frozenset({"args", "opt", "opts", "options", "flags", "FLAGS", "hparams", "cli_args"})
 
+
+# Integer results above this many bits are not evaluated (OverflowError: the value is unknown):
+# ``2 ** 10 ** 10`` would take minutes and gigabytes, and past 4300 digits str() raises.
+_MAX_INT_BITS = 10_000
+
+
+def _bounded_pow(base: Any, exponent: Any) -> Any:
+    if isinstance(base, int) and isinstance(exponent, int) and abs(base) > 1 and exponent > 0:
+        if exponent * abs(base).bit_length() > _MAX_INT_BITS:
+            raise OverflowError("integer power too large to evaluate")
+    return operator.pow(base, exponent)
+
+
+def _bounded(func: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    def apply(a: Any, b: Any) -> Any:
+        result = func(a, b)
+        if isinstance(result, int) and result.bit_length() > _MAX_INT_BITS:
+            raise OverflowError("integer too large to evaluate")
+        return result
+
+    return apply
+
+
 _BINOPS: Dict[type, Callable[[Any, Any], Any]] = {
-    cst.Add: operator.add,
-    cst.Subtract: operator.sub,
-    cst.Multiply: operator.mul,
+    cst.Add: _bounded(operator.add),
+    cst.Subtract: _bounded(operator.sub),
+    cst.Multiply: _bounded(operator.mul),
     cst.FloorDivide: operator.floordiv,
     cst.Divide: operator.truediv,
     cst.Modulo: operator.mod,
-    cst.Power: operator.pow,
+    cst.Power: _bounded(_bounded_pow),
 }
 _CMP_OPS: Dict[type, str] = {
     cst.GreaterThan: ">",

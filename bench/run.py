@@ -1,0 +1,389 @@
+"""Speed and memory of dl-lint against the linters a team already runs.
+
+    python bench/run.py [--torch-tree PATH] [--runs 5] [--torchfix-runs 1] [--skip-torchfix] ...
+
+Corpora:
+  * the installed torch source tree (``--torch-tree``, else found with importlib in this
+    interpreter or in the one next to the dl-lint executable);
+  * generated trees of 5,000, 10,000 and 20,000 files (about 5% mention DataLoader; about half
+    of those construct one), built in a temporary folder.
+
+Every tool runs as a subprocess; wall time is measured around it and peak memory (max RSS of
+the process and of the workers it waited for) comes from ``os.wait4``. Each figure is the
+median of ``--runs`` runs, with the spread (min-max). Runs of the tools being compared are
+interleaved (dl-lint, ruff, dl-lint, ruff, ...), so that other load on the machine affects
+both alike.
+
+TorchFix takes many minutes on the torch tree. ``--torchfix-runs`` full-tree runs (default 1)
+are measured as they are; ``--torchfix-subset N`` also times ``--runs`` runs on the first N
+files (sorted paths) and extrapolates to the full tree by bytes. The output says which figure
+is which. ``--skip-torchfix`` leaves it out.
+
+Benchmark-only tools (ruff, torchfix, psutil) are not dl-lint dependencies: install them in a
+separate environment and point ``--ruff``/``--torchfix`` at them (default: on PATH, or next to
+this interpreter).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+# -- running and measuring -------------------------------------------------------------------
+
+
+class Sample:
+    def __init__(self, seconds: float, max_rss_kb: int, returncode: int) -> None:
+        self.seconds = seconds
+        self.max_rss_kb = max_rss_kb
+        self.returncode = returncode
+
+
+def run_once(command: Sequence[str], cwd: Optional[str] = None, env: Optional[Dict[str, str]] = None) -> Sample:
+    """Wall time and peak RSS (of the child and the children it waited for) of one command."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        list(command), cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return Sample(seconds, int(usage.ru_maxrss), proc.returncode)
+
+
+class Series:
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.samples: List[Sample] = []
+
+    def add(self, sample: Sample) -> None:
+        self.samples.append(sample)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(s.seconds for s in self.samples)
+
+    @property
+    def spread(self) -> Tuple[float, float]:
+        return min(s.seconds for s in self.samples), max(s.seconds for s in self.samples)
+
+    @property
+    def peak_mb(self) -> float:
+        return max(s.max_rss_kb for s in self.samples) / 1024
+
+    def row(self) -> str:
+        lo, hi = self.spread
+        codes = sorted({s.returncode for s in self.samples})
+        return (
+            f"| {self.name} | {len(self.samples)} | {_fmt(self.median)} | {_fmt(lo)} – {_fmt(hi)} | "
+            f"{self.peak_mb:.0f} MB | {','.join(map(str, codes))} |"
+        )
+
+
+def _fmt(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms" if seconds < 10 else f"{seconds:.1f} s"
+
+
+def interleaved(series: Sequence[Tuple[Series, Sequence[str], Dict]], runs: int, before=None) -> None:
+    for _ in range(runs):
+        for target, command, options in series:
+            if before is not None:
+                before(target)
+            target.add(run_once(command, **options))
+
+
+# -- corpora ---------------------------------------------------------------------------------
+
+
+def find_torch_tree(dl_lint: str) -> Optional[str]:
+    import importlib.util
+
+    spec = importlib.util.find_spec("torch")
+    if spec is not None and spec.origin:
+        return os.path.dirname(spec.origin)
+    python = Path(shutil.which(dl_lint) or dl_lint).with_name("python")
+    if python.exists():
+        code = "import importlib.util, os; s = importlib.util.find_spec('torch'); print(os.path.dirname(s.origin) if s else '')"
+        out = subprocess.run([str(python), "-c", code], capture_output=True, text=True).stdout.strip()
+        return out or None
+    return None
+
+
+_PLAIN = '''"""Module {i}: utilities that have nothing to do with data loading."""
+
+import math
+import os
+
+CONSTANT_{i} = {i}
+
+
+def helper_{i}(values, scale=1.0):
+    """Scale and sum."""
+    total = 0.0
+    for value in values:
+        total += math.sqrt(abs(value)) * scale
+    return total + CONSTANT_{i}
+
+
+class Thing{i}:
+    def __init__(self, name):
+        self.name = name
+        self.path = os.path.join("/tmp", name)
+
+    def describe(self):
+        return f"{{self.name}} at {{self.path}} ({{helper_{i}([1, 2, 3])}})"
+'''
+
+_MENTIONS = '''"""Module {i}: wraps a torch DataLoader built elsewhere (only mentions it)."""
+
+from torch.utils.data import DataLoader
+
+
+def batches_{i}(loader: DataLoader) -> int:
+    """How many batches a DataLoader yields."""
+    return len(loader)
+'''
+
+_CONSTRUCTS = '''"""Module {i}: builds its loaders."""
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+from .settings import WORKERS
+
+
+class Items{i}(Dataset):
+    def __init__(self, n):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, index):
+        return torch.tensor(index)
+
+
+def make_loader_{i}(n, batch_size=32):
+    return DataLoader(Items{i}(n), batch_size=batch_size, num_workers=WORKERS, prefetch_factor={pf})
+
+
+loader_{i} = DataLoader(Items{i}(100), batch_size=8, num_workers={nw}, pin_memory=True)
+'''
+
+
+def build_tree(root: Path, files: int, mention_share: float = 0.05, seed: int = 0) -> Dict[str, int]:
+    """``files`` modules in packages of 100; ``mention_share`` of them mention DataLoader, half
+    of those construct one (some with findings). Deterministic for a seed."""
+    rng = random.Random(seed)
+    (root / "pyproject.toml").write_text("[project]\nname = 'generated'\n")
+    counts = {"files": 0, "bytes": 0, "mentions": 0, "constructs": 0}
+    per_package = 100
+    for i in range(files):
+        package = root / "pkg" / f"sub{i // per_package:04d}"
+        if i % per_package == 0:
+            package.mkdir(parents=True, exist_ok=True)
+            for name, text in (("__init__.py", ""), ("settings.py", f"WORKERS = {rng.choice([0, 2, 4])}\n")):
+                (package / name).write_text(text)
+                counts["files"] += 1
+                counts["bytes"] += len(text)
+        roll = rng.random()
+        if roll < mention_share / 2:
+            text = _CONSTRUCTS.format(i=i, pf=rng.choice([2, 4, 8]), nw=rng.choice([0, 2, 8]))
+            counts["constructs"] += 1
+            counts["mentions"] += 1
+        elif roll < mention_share:
+            text = _MENTIONS.format(i=i)
+            counts["mentions"] += 1
+        else:
+            text = _PLAIN.format(i=i) * rng.choice([1, 1, 2, 3])
+        (package / f"mod{i:05d}.py").write_text(text)
+        counts["files"] += 1
+        counts["bytes"] += len(text)
+    return counts
+
+
+def tree_bytes(root: str) -> Tuple[int, int]:
+    n = size = 0
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if d != ".dl_lint_cache"]
+        for name in names:
+            if name.endswith(".py"):
+                n += 1
+                size += os.path.getsize(os.path.join(folder, name))
+    return n, size
+
+
+# -- the benchmark ---------------------------------------------------------------------------
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--torch-tree", help="the torch source tree (default: the installed torch)")
+    parser.add_argument("--runs", type=int, default=5, help="runs per measurement (median and spread)")
+    parser.add_argument("--dl-lint", default=None, help="the dl-lint executable")
+    parser.add_argument("--ruff", default=None, help="the ruff executable")
+    parser.add_argument("--torchfix", default=None, help="the torchfix executable")
+    parser.add_argument("--skip-torchfix", action="store_true")
+    parser.add_argument("--torchfix-runs", type=int, default=1, help="full-tree TorchFix runs (slow: ~15 min each on 2 cores)")
+    parser.add_argument("--torchfix-subset", type=int, default=0, help="also time TorchFix on the first N files and extrapolate by bytes")
+    parser.add_argument("--skip-generated", action="store_true")
+    parser.add_argument("--generated-sizes", default="5000,10000,20000")
+    parser.add_argument("--jobs", default=None, help="pass --jobs to dl-lint")
+    args = parser.parse_args(argv)
+
+    here = Path(sys.executable).parent
+    dl_lint = args.dl_lint or shutil.which("dl-lint") or str(here / "dl-lint")
+    ruff = args.ruff or shutil.which("ruff") or str(here / "ruff")
+    torchfix = args.torchfix or shutil.which("torchfix") or str(here / "torchfix")
+    torch_tree = args.torch_tree or find_torch_tree(dl_lint)
+    if not torch_tree or not os.path.isdir(torch_tree):
+        parser.error("no torch tree: pass --torch-tree")
+    extra = ["--jobs", args.jobs] if args.jobs else []
+    runs = args.runs
+
+    n_files, n_bytes = tree_bytes(torch_tree)
+    version = subprocess.run([dl_lint, "--version"], capture_output=True, text=True).stdout.strip()
+    ruff_version = subprocess.run([ruff, "--version"], capture_output=True, text=True).stdout.strip()
+    print("## dl-lint benchmark\n")
+    print(
+        f"Machine: {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()} (benchmark driver); {version}; {ruff_version}"
+    )
+    print(f"Torch tree: {torch_tree} ({n_files} .py files, {n_bytes / 1e6:.1f} MB)\n")
+
+    results: Dict[str, Series] = {}
+
+    def series(name: str) -> Series:
+        results[name] = Series(name)
+        return results[name]
+
+    env = dict(os.environ, NO_COLOR="1")
+    env.pop("DL_LINT_CACHE_DIR", None)
+    cache_dir = tempfile.mkdtemp(prefix="dl-lint-bench-cache-")
+    env_cache = dict(env, DL_LINT_CACHE_DIR=cache_dir)
+
+    # Startup paths
+    s_version, s_rule = series("dl-lint --version"), series("dl-lint rule DL001")
+    interleaved([(s_version, [dl_lint, "--version"], {"env": env}), (s_rule, [dl_lint, "rule", "DL001"], {"env": env})], runs)
+
+    # Torch tree: cold dl-lint vs ruff (interleaved), then warm.
+    cold = series("dl-lint --no-cache (torch tree, cold)")
+    ruff_s = series("ruff check --no-cache (torch tree, default rules)")
+    run_once([dl_lint, "--no-cache", *extra, torch_tree], env=env)  # page cache, .pyc: as for every tool
+    run_once([ruff, "check", "--no-cache", "--exit-zero", torch_tree], env=env)
+    interleaved(
+        [
+            (cold, [dl_lint, "--no-cache", *extra, torch_tree], {"env": env}),
+            (ruff_s, [ruff, "check", "--no-cache", "--exit-zero", torch_tree], {"env": env}),
+        ],
+        runs,
+    )
+    warm = series("dl-lint (torch tree, warm cache, nothing changed)")
+    run_once([dl_lint, *extra, torch_tree], env=env_cache)  # fills the cache
+    interleaved([(warm, [dl_lint, *extra, torch_tree], {"env": env_cache})], runs)
+    first = series("dl-lint (torch tree, empty cache: lint + write)")
+
+    def clear(_):
+        shutil.rmtree(cache_dir, ignore_errors=True)
+
+    interleaved([(first, [dl_lint, *extra, torch_tree], {"env": env_cache})], runs, before=clear)
+
+    # TorchFix
+    tf_full: Optional[Series] = None
+    tf_sub: Optional[Series] = None
+    sub_bytes = 0
+    if not args.skip_torchfix:
+        if args.torchfix_subset:
+            files = sorted(str(p) for p in Path(torch_tree).rglob("*.py"))[: args.torchfix_subset]
+            sub_bytes = sum(os.path.getsize(f) for f in files)
+            tf_sub = series(f"torchfix --select TOR401 (first {len(files)} files, {sub_bytes / 1e6:.1f} MB)")
+            interleaved([(tf_sub, [torchfix, "--select", "TOR401", *files], {"env": env})], runs)
+        if args.torchfix_runs:
+            tf_full = series("torchfix --select TOR401 (torch tree, full)")
+            interleaved([(tf_full, [torchfix, "--select", "TOR401", torch_tree], {"env": env})], args.torchfix_runs)
+
+    # Generated trees
+    scaling = []
+    if not args.skip_generated:
+        base = Path(tempfile.mkdtemp(prefix="dl-lint-bench-tree-"))
+        try:
+            for size in [int(s) for s in args.generated_sizes.split(",") if s]:
+                root = base / f"tree{size}"
+                root.mkdir()
+                counts = build_tree(root, size)
+                name = f"dl-lint --no-cache (generated, {counts['files']} files, {counts['bytes'] / 1e6:.1f} MB, {counts['constructs']} construct a loader)"
+                s = series(name)
+                run_once([dl_lint, "--no-cache", *extra, str(root)], env=env)
+                interleaved([(s, [dl_lint, "--no-cache", *extra, str(root)], {"env": env})], runs)
+                parsed = _files_parsed(dl_lint, root)
+                scaling.append((counts, s, parsed))
+        finally:
+            shutil.rmtree(base, ignore_errors=True)
+    shutil.rmtree(cache_dir, ignore_errors=True)
+
+    print("| what | runs | median | spread (min – max) | peak memory | exit codes |")
+    print("|---|---|---|---|---|---|")
+    for s in results.values():
+        print(s.row())
+    print()
+
+    print("### Targets\n")
+    checks = []
+    ratio = cold.median / ruff_s.median
+    checks.append((f"cold torch tree ≤ 0.5 × ruff: {_fmt(cold.median)} / {_fmt(ruff_s.median)} = {ratio:.2f} ×", ratio <= 0.5))
+    checks.append((f"warm torch tree ≤ 0.3 s: {_fmt(warm.median)}", warm.median <= 0.3))
+    checks.append((f"--version < 0.15 s: {_fmt(s_version.median)}", s_version.median < 0.15))
+    checks.append((f"rule DL001 < 0.15 s: {_fmt(s_rule.median)}", s_rule.median < 0.15))
+    if tf_full is not None:
+        speedup = tf_full.median / cold.median
+        checks.append(
+            (f"≥ 500 × faster than TorchFix (measured, full tree, {len(tf_full.samples)} run(s)): "
+             f"{_fmt(tf_full.median)} / {_fmt(cold.median)} = {speedup:.0f} ×", speedup >= 500)
+        )
+    if tf_sub is not None and sub_bytes:
+        estimate = tf_sub.median * n_bytes / sub_bytes
+        speedup = estimate / cold.median
+        checks.append(
+            (f"≥ 500 × faster than TorchFix (extrapolated by bytes from {len(tf_sub.samples)} subset runs): "
+             f"~{_fmt(estimate)} / {_fmt(cold.median)} = {speedup:.0f} ×", speedup >= 500)
+        )
+    if scaling:
+        counts, s, parsed = scaling[-1]
+        checks.append((f"generated {counts['files']} files: peak memory {s.peak_mb:.0f} MB ≤ 150 MB", s.peak_mb <= 150))
+    for text, ok in checks:
+        print(f"- [{'x' if ok else ' '}] {'PASS' if ok else 'FAIL'}: {text}")
+    if scaling:
+        print("\n### Scaling (generated trees, cold)\n")
+        print("| files | MB | construct a loader | parsed with libcst | median | ms per MB | ms per parsed file |")
+        print("|---|---|---|---|---|---|---|")
+        for counts, s, parsed in scaling:
+            mb = counts["bytes"] / 1e6
+            print(
+                f"| {counts['files']} | {mb:.1f} | {counts['constructs']} | {parsed} | {_fmt(s.median)} | "
+                f"{s.median * 1000 / mb:.0f} | {s.median * 1000 / max(parsed, 1):.1f} |"
+            )
+    return 0
+
+
+def _files_parsed(dl_lint: str, root: Path) -> int:
+    python = Path(shutil.which(dl_lint) or dl_lint).with_name("python")
+    code = "import sys; from dl_lint.engine import lint_paths; print(lint_paths([sys.argv[1]], jobs=1).files_parsed)"
+    out = subprocess.run([str(python), "-c", code, str(root)], capture_output=True, text=True)
+    try:
+        return int(out.stdout.strip())
+    except ValueError:
+        return -1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""The program-wide signals are searched alternative by alternative for speed; the answers
+must be exactly those of the patterns as written."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+from dl_lint.analysis import signals
+
+CRAFTED = [
+    b"device=1", b"xdevice=1", b"_device = 2", b"a.to(x, device)", b"\xe9device=1", b"torch.cudax",
+    b"mytorch.cuda", b"torch.cuda", b"lightningx", b"pytorch_lightning", b"import lightning", b"#device='cpu'",
+    b"device = 'cpu'", b"device='cuda'", b"x.cuda ()", b"non_blocking = True", b"", b"\\bdevice",
+    b"mp.set_start_method('spawn')", b"get_context(\"forkserver\")", b"strategy='ddp'", b"LOCAL_RANKS", b"xLOCAL_RANK",
+]  # fmt: skip
+
+
+def _corpus():
+    found = [p.read_bytes() for p in sorted(FIXTURES.rglob("*.py"))]
+    spec = importlib.util.find_spec("torch")
+    if spec is not None and spec.origin:  # the test extra installs torch: real code, no import
+        base = Path(os.path.dirname(spec.origin))
+        for folder in ("utils/data", "nn/parallel", "cuda", "distributed/elastic"):
+            found += [p.read_bytes() for p in sorted((base / folder).rglob("*.py"))[:150]]
+    return found + CRAFTED
+
+
+@pytest.mark.parametrize("kind", sorted(signals.SIGNALS))
+def test_fast_search_agrees_with_the_pattern(kind):
+    pattern, fast = signals.SIGNALS[kind], signals._FAST[kind]
+    assert fast.parts is not None, "the pattern should split into alternatives"
+    for data in _corpus():
+        assert fast.search(data) == (pattern.search(data) is not None), data[:200]
+
+
+def test_unsplittable_pattern_falls_back():
+    import re
+
+    pattern = re.compile(rb"\bab||cd")  # an empty alternative: searched as written
+    fast = signals._Alternatives(pattern)
+    assert fast.parts is None
+    assert fast.search(b"xyz") == (pattern.search(b"xyz") is not None)
