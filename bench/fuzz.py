@@ -82,6 +82,8 @@ def run_kind(kind: str, cases: int, save: Path | None) -> dict:
                 target = save / f"{kind}-{stats['cases']}.{suffix}"
                 target.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass"))
         stats["slowest"] = max(stats["slowest"], time.monotonic() - started)
+        if stats["cases"] % 500 == 0:
+            print(f"  {kind}: {stats['cases']} cases, {stats['crashes']} crashes so far", file=sys.stderr, flush=True)
 
     strategy = {
         "programs": loader_programs(),

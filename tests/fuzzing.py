@@ -123,7 +123,7 @@ def loader_calls(draw, comment: bool = True) -> str:
         )
         parts.append(f"**{splat}")
     # Positional after keyword is a syntax error: keep the order valid most of the time.
-    if draw(st.integers(0, 9)) == 0:
+    if draw(st.integers(0, 29)) == 0:
         parts = draw(st.permutations(parts))
     if not comment:
         return f"{callee}({', '.join(parts)})"

@@ -16,7 +16,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -217,60 +216,59 @@ def _env():
     return env
 
 
-def _unprivileged():
-    """A command prefix that runs as an unprivileged user, or [] when we are not root (then
-    chmod already denies access). As root (here and in CI) chmod does not stop us: setpriv
-    (util-linux) drops to nobody; runuser is the fallback."""
+def _without_file_permission_override():
+    """A command prefix under which chmod denies us access, or [] when it already does (not
+    root). As root (here and in CI) chmod does not stop us: setpriv (util-linux) drops the
+    capabilities that bypass permission bits (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH) from the
+    bounding and inheritable sets, so the command runs as root, reads what root owns with
+    permission bits that allow it, and gets EACCES for mode 000."""
     if os.geteuid() != 0:
         return []
-    if shutil.which("setpriv"):
-        return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-    if shutil.which("runuser"):
-        return ["runuser", "-u", "nobody", "--"]
-    pytest.fail("running as root without setpriv or runuser: cannot make a file unreadable")
+    if shutil.which("setpriv") is None:
+        pytest.fail("running as root without setpriv (util-linux): cannot make a file unreadable")
+    caps = "-dac_override,-dac_read_search"
+    return ["setpriv", f"--bounding-set={caps}", f"--inh-caps={caps}"]
 
 
-@pytest.fixture
-def shared_dir():
-    """A temporary folder other users can enter (pytest's tmp_path is private to its owner)."""
-    path = Path(tempfile.mkdtemp(prefix="dl-lint-robustness-"))
-    path.chmod(0o755)
-    yield path
-    for folder, dirs, _files in os.walk(path):
-        for name in dirs:
-            os.chmod(os.path.join(folder, name), 0o755)
-    shutil.rmtree(path)
-
-
-def test_unreadable_file_and_folder(shared_dir):
-    """Run as another user (see ``_unprivileged``) on a folder holding a file and a folder that
-    only root may read: each is one DL000, the rest is linted, and the results cache, which
-    that user cannot write here, fails silently."""
-    (shared_dir / "bad.py").write_text(BAD)
-    (shared_dir / "bad.py").chmod(0o644)
-    secret = shared_dir / "secret.py"
-    secret.write_text(BAD)
-    secret.chmod(0o600)
-    locked = shared_dir / "locked"
+def test_unreadable_file_and_folder(tmp_path):
+    """A file and a folder nobody may read (mode 000) beside bad.py: each is one DL000, the
+    rest is linted; named explicitly, the unreadable file (or one inside the unreadable folder)
+    is still a DL000, and an unreadable --config or --cache-dir is not a traceback."""
+    (tmp_path / "bad.py").write_text(BAD)
+    (tmp_path / "secret.py").write_text(BAD)
+    locked = tmp_path / "locked"
     locked.mkdir()
     (locked / "inside.py").write_text(BAD)
-    locked.chmod(0o700)
-    result = subprocess.run(
-        [*_unprivileged(), *_entry_point(), "."], cwd=shared_dir, capture_output=True, text=True, timeout=120, env=_env()
-    )
-    assert_no_crash(result)
-    lines = result.stdout.splitlines()
-    assert lines[0].startswith(BAD_DL001)
-    assert "locked:1:1: DL000 cannot read directory: Permission denied" in lines
-    assert "secret.py:1:1: DL000 cannot read file: Permission denied" in lines
-    assert len([line for line in lines if ": DL" in line]) == 3
-    # Named explicitly, the unreadable file is still a DL000, not an error.
-    named = subprocess.run(
-        [*_unprivileged(), *_entry_point(), "secret.py", "bad.py"], cwd=shared_dir, capture_output=True, text=True, timeout=120, env=_env()
-    )
-    assert_no_crash(named)
-    assert "secret.py:1:1: DL000 cannot read file: Permission denied" in named.stdout
-    assert BAD_DL001 in named.stdout
+    (tmp_path / "secret.py").chmod(0)
+    locked.chmod(0)
+    prefix = _without_file_permission_override()
+
+    def run(*args):
+        result = subprocess.run(
+            [*prefix, *_entry_point(), *args], cwd=tmp_path, capture_output=True, text=True, timeout=120, env=_env()
+        )
+        assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) <= 1, result.stderr
+        return result
+
+    try:
+        result = run(".")
+        assert result.returncode == 1
+        lines = result.stdout.splitlines()
+        assert lines[0].startswith(BAD_DL001)
+        assert "locked:1:1: DL000 cannot read directory: Permission denied" in lines
+        assert "secret.py:1:1: DL000 cannot read file: Permission denied" in lines
+        assert len([line for line in lines if ": DL" in line]) == 3
+        named = run("secret.py", "locked/inside.py", "bad.py")
+        assert named.returncode == 1
+        assert "secret.py:1:1: DL000 cannot read file: Permission denied" in named.stdout
+        assert "locked/inside.py:1:1: DL000 cannot read file: Permission denied" in named.stdout
+        assert BAD_DL001 in named.stdout
+        config = run("--config", "secret.py", "bad.py")
+        assert config.returncode == 2 and config.stderr.startswith("dl-lint: error: secret.py: cannot read: Permission denied")
+        cache = run("--cache-dir", "locked", "bad.py")
+        assert cache.returncode == 1 and cache.stdout.startswith(BAD_DL001) and cache.stderr == ""
+    finally:
+        locked.chmod(0o755)
 
 
 def test_file_deleted_during_the_run(tmp_path):

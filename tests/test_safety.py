@@ -1,0 +1,240 @@
+"""Safety: dl-lint never imports or runs the code it reads, a plain lint run writes nothing (but
+its results cache), and its configuration is data that cannot run code.
+
+(`--fix` writing safely and the cache's permissions are tested by their owners; what to test
+there is listed at the end of tests/test_robustness.py.)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+BAD = "from torch.utils.data import DataLoader\nloader = DataLoader([1, 2], prefetch_factor=2)\n"
+
+
+def evil(marker: Path, what: str = "imported") -> str:
+    """Code that leaves ``marker`` behind (and then fails loudly) if anything imports or runs it."""
+    return (
+        f"import pathlib\npathlib.Path({str(marker)!r}).write_text({what!r})\n"
+        "raise SystemExit('dl-lint ran this file')\n"
+    )
+
+
+def make_hostile_project(root: Path, marker: Path) -> None:
+    """A project whose every file runs code when imported, with loader calls dl-lint must lint."""
+    (root / "pyproject.toml").write_text("[project]\nname = 'evil'\n")
+    (root / "setup.py").write_text(evil(marker, "setup.py"))
+    (root / "conftest.py").write_text(evil(marker, "conftest.py"))
+    (root / "sitecustomize.py").write_text(evil(marker, "sitecustomize.py"))
+    pkg = root / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(evil(marker, "pkg/__init__.py"))
+    (pkg / "settings.py").write_text(evil(marker, "pkg/settings.py") + "WORKERS = 0\n")
+    (pkg / "train.py").write_text(
+        evil(marker, "pkg/train.py")
+        + "from torch.utils.data import DataLoader\nfrom .settings import WORKERS\n"
+        + "loader = DataLoader([1, 2], num_workers=WORKERS, prefetch_factor=2)\n"
+        + "if __name__ == '__main__':\n    loader = DataLoader([1], prefetch_factor=2)\n"
+    )
+    (root / "train.py").write_text(
+        "from torch.utils.data import DataLoader\nimport pkg.settings\nimport evil_dep\n"
+        + "loader = DataLoader([1, 2], num_workers=evil_dep.N, prefetch_factor=2, worker_init_fn=__import__('os').system)\n"
+        + evil(marker, "train.py")
+    )
+    (root / "evil_dep.py").write_text(evil(marker, "evil_dep.py") + "N = 0\n")
+    # Modules named like what dl-lint imports: the console script must not pick them up.
+    for name in ("click", "libcst", "tomllib", "tomli", "json", "ast", "typing", "dataclasses", "torch"):
+        (root / f"{name}.py").write_text(evil(marker, f"{name}.py"))
+    (root / "notebook.ipynb").write_text(
+        json.dumps({"cells": [{"cell_type": "code", "source": evil(marker, "notebook") + BAD}], "metadata": {}})
+    )
+
+
+def test_never_imports_or_runs_the_code_it_reads(tmp_path, run_cli):
+    marker = tmp_path / "MARKER"
+    project = tmp_path / "project"
+    project.mkdir()
+    make_hostile_project(project, marker)
+    for args in (
+        ["--select", "ALL", "."],
+        ["--select", "ALL", "--output-format", "full", "."],
+        ["--select", "ALL", "--output-format", "sarif", "--no-cache", "."],
+        ["--statistics", "."],
+        ["pkg/train.py"],
+        ["--jobs", "2", "."],
+        ["estimate", "--batch-bytes", "1MiB", "pkg/train.py"],
+        ["rule", "DL001"],
+    ):
+        result = run_cli(*args, cwd=project)
+        assert "Traceback" not in result.stderr and "ran this file" not in result.stderr + result.stdout, (args, result.stderr)
+        assert result.returncode in (0, 1), (args, result.returncode, result.stderr)
+        assert not marker.exists(), (args, marker.read_text())
+    lint = run_cli(".", cwd=project)
+    # The imported constants were read from source, not imported.
+    assert "pkg/train.py:6:50: DL001 prefetch_factor=2 is passed but num_workers=0 (WORKERS in pkg.settings" in lint.stdout.replace("[*] ", "")
+    assert "train.py:4:53: DL001 prefetch_factor=2 is passed but num_workers=0 (N in evil_dep" in lint.stdout.replace("[*] ", "")
+    assert "notebook.ipynb:cell 1:" in lint.stdout
+
+
+def test_never_imports_through_the_python_api(tmp_path):
+    marker = tmp_path / "MARKER"
+    make_hostile_project(tmp_path, marker)
+    from dl_lint import lint_paths, lint_source
+
+    result = lint_paths([tmp_path], jobs=1, cache=False)
+    assert any(d.code == "DL001" for d in result.diagnostics)
+    lint_source((tmp_path / "train.py").read_text(), str(tmp_path / "train.py"), project_root=tmp_path)
+    assert not marker.exists()
+
+
+def test_git_config_in_the_linted_repository_runs_nothing(tmp_path, run_cli):
+    """``git ls-files`` (for .gitignore) would run the walked repository's core.fsmonitor."""
+    if shutil.which("git") is None:
+        pytest.fail("git is needed for this test (dl-lint uses it for .gitignore)")
+    marker = tmp_path / "MARKER"
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run(["git", "-C", str(repo), "config", "core.fsmonitor", f"touch {marker}; false"], check=True)
+    (repo / ".gitignore").write_text("ignored.py\n")
+    (repo / "ignored.py").write_text(BAD)
+    (repo / "bad.py").write_text(BAD)
+    result = run_cli(".", cwd=repo)
+    assert result.stdout.startswith("bad.py:2:29: DL001 ")
+    assert "ignored.py" not in result.stdout  # .gitignore still honoured
+    assert not marker.exists()
+
+
+# -- writes -----------------------------------------------------------------------------------------
+
+
+def snapshot(root: Path, skip=(".dl_lint_cache",)) -> dict:
+    """Every file and folder under ``root``: type, mode, size, mtime and content hash."""
+    state = {}
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in skip]
+        for name in dirs + files:
+            path = os.path.join(folder, name)
+            st = os.lstat(path)
+            digest = None
+            if os.path.isfile(path) and not os.path.islink(path):
+                with open(path, "rb") as handle:
+                    digest = hashlib.sha256(handle.read()).hexdigest()
+            state[os.path.relpath(path, root)] = (st.st_mode, st.st_size, st.st_mtime_ns, digest)
+    return state
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """A project with lintable files, a broken one, a notebook, a config, a git checkout."""
+    root = tmp_path / "tree"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=False)
+    (root / "pyproject.toml").write_text("[tool.dl-lint]\nselect = ['ALL']\n")
+    (root / "bad.py").write_text(BAD)
+    (root / "crlf.py").write_bytes(BAD.replace("\n", "\r\n").encode())
+    (root / "broken.py").write_text("from torch.utils.data import DataLoader\nDataLoader(\n")
+    (root / "src").mkdir()
+    (root / "src" / "loaders.py").write_text(BAD + "def make(ds, workers=0):\n    return DataLoader(ds, num_workers=workers, pin_memory=True)\n")
+    (root / "notebook.ipynb").write_text(json.dumps({"cells": [{"cell_type": "code", "source": BAD}]}))
+    return root
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["."],
+        ["--output-format", "full", "."],
+        ["--output-format", "sarif", "."],
+        ["--output-format", "gitlab", "."],
+        ["--statistics", "."],
+        ["--diff", "."],
+        ["--jobs", "2", "src", "bad.py"],
+        ["--unsafe-fixes", "."],
+    ],
+    ids=lambda a: " ".join(a),
+)
+def test_a_plain_run_writes_only_its_cache(tree, run_cli, args):
+    before = snapshot(tree)
+    result = run_cli(*args, cwd=tree)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert snapshot(tree) == before
+    # The cache is the only thing written, and only inside its own folder.
+    assert {p.name for p in tree.iterdir()} - {".dl_lint_cache"} == {p.split(os.sep)[0] for p in before}
+
+
+def test_no_cache_writes_nothing_at_all(tree, run_cli):
+    before = snapshot(tree, skip=())
+    result = run_cli("--no-cache", ".", cwd=tree)
+    assert result.returncode == 1
+    assert snapshot(tree, skip=()) == before
+    assert not (tree / ".dl_lint_cache").exists()
+
+
+def test_stdin_writes_nothing(tree, run_cli):
+    before = snapshot(tree, skip=())
+    result = run_cli("-", "--stdin-filename", "src/loaders.py", cwd=tree, input=BAD)
+    assert result.returncode == 1 and "DL001" in result.stdout
+    assert snapshot(tree, skip=()) == before
+
+
+# -- configuration is data ------------------------------------------------------------------------
+
+
+CODE = "__import__('os').system('touch {marker}')"
+
+
+@pytest.mark.parametrize(
+    "table, exit_code",
+    [
+        ("select = [\"{code}\"]", 2),
+        ("ignore = [\"$(touch {marker})\"]", 2),
+        ("extra-loaders = [\"{code}\"]", 2),
+        ("extra-loaders = [\"os.system\", \"subprocess.run\"]", 1),  # names of classes, never imported
+        ("exclude = [\"$(touch {marker})\", \"`touch {marker}`\"]", 1),
+        ("per-file-ignores = {{ \"$(touch {marker})\" = [\"DL001\"] }}", 1),
+        ("batch-bytes = \"{code}\"", 2),
+        ("memory-budget = \"$(touch {marker})\"", 2),
+        ("target-version = \"{code}\"", 2),
+        ("max-inflight-batches = \"{code}\"", 2),
+        ("respect-gitignore = \"{code}\"", 2),
+    ],
+)
+def test_configuration_strings_that_look_like_code_are_data(tmp_path, run_cli, table, exit_code):
+    marker = tmp_path / "MARKER"
+    text = "[tool.dl-lint]\n" + table.format(code=CODE.format(marker=marker), marker=marker) + "\n"
+    (tmp_path / "pyproject.toml").write_text(text)
+    (tmp_path / "bad.py").write_text(BAD + "import os\nos.system('true')\n")
+    result = run_cli(".")
+    assert result.returncode == exit_code, (text, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) <= 1
+    assert not marker.exists()
+
+
+def test_other_inputs_that_look_like_code_are_data(tmp_path, run_cli):
+    marker = tmp_path / "MARKER"
+    code = CODE.format(marker=marker)
+    (tmp_path / "bad.py").write_text(
+        "from torch.utils.data import DataLoader\n"
+        f"loader = DataLoader([1], num_workers=8, prefetch_factor=8)  # dl-lint: batch-bytes={code}\n"
+        f"# noqa: {code}\n# dl-lint: noqa: {code}\n"
+    )
+    (tmp_path / "dl-lint.toml").write_text(f"select = [\"ALL\"]\nexclude = [\"{code.replace(chr(39), '')}\"]\n")
+    for args, env in (
+        ([".", "--select", code], {}),
+        ([".", "--stdin-filename", code], {}),
+        (["."], {"DL_LINT_OUTPUT_FORMAT": code}),
+        (["."], {"DL_LINT_CACHE_DIR": f"$(touch {marker})"}),
+        (["--config", "dl-lint.toml", "."], {}),
+        (["estimate", "--batch-bytes", code], {}),
+    ):
+        result = run_cli(*args, env=env)
+        assert "Traceback" not in result.stderr, (args, result.stderr)
+        assert not marker.exists(), args
