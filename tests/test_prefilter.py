@@ -13,11 +13,27 @@ CONSTRUCTS = {
     "partial": "import functools\nfrom torch.utils.data import DataLoader\nmk = functools.partial(DataLoader, num_workers=2)\nmk(ds)\n",
     "conditional": "from torch.utils.data import DataLoader\n(DataLoader if c else Other)(ds)\n",
     "subclass": "from torch.utils.data import DataLoader\nclass Mine(DataLoader):\n    pass\nMine(ds)\n",
+    "local subclass chain": "from torch.utils.data import DataLoader\nclass _BaseLoader(DataLoader):\n    pass\nclass FastLoader(_BaseLoader):\n    pass\nFastLoader(ds)\n",
+    "imported subclass": "from utils import InfiniteDataLoader\nInfiniteDataLoader(ds)\n",
+    "local base of an imported loader": "from utils import InfiniteDataLoader\nclass Mine(InfiniteDataLoader):\n    pass\nMine(ds)\n",
+    "class name rebound": "class DataLoaderIter:\n    pass\nDataLoaderIter = load()\nDataLoaderIter(ds)\n",
+    "class name is also a parameter": "class DataLoaderIter:\n    pass\ndef f(DataLoaderIter):\n    return DataLoaderIter(ds)\n",
+    "factory defined here": "from torch.utils.data import DataLoader\ndef make_loader(ds):\n    return DataLoader(ds)\nmake_loader(ds)\n",
+    "attribute of another object": "from torch.utils.data import DataLoader\ndef make_loader():\n    pass\nloaders.make_loader(ds)\n",
     "syntax error": "from torch.utils.data import DataLoader\nDataLoader(\n",
 }
 ONLY_MENTIONS = {
     "docstring": '"""Wraps a DataLoader."""\nx = 1\n',
     "import only": "from torch.utils.data import DataLoader\n\ndef f(loader: DataLoader) -> int:\n    return len(loader)\n",
+    # torch/utils/data/dataloader.py: iterator classes named like loaders, deriving from object
+    "local iterator classes": (
+        "class DataLoader:\n    def _get_iterator(self):\n        return _SingleProcessDataLoaderIter(self)\n"
+        "class _BaseDataLoaderIter:\n    pass\nclass _SingleProcessDataLoaderIter(_BaseDataLoaderIter):\n    pass\n"
+    ),
+    "local functions and methods": (
+        "from torch.utils.data import DataLoader\ndef is_dataloader_function(x):\n    return x\n"
+        "class P:\n    def is_dataloader_frame(self, x):\n        return self.is_dataloader_frame(is_dataloader_function(x))\n"
+    ),
     "isinstance": "from torch.utils.data import DataLoader\nisinstance(x, DataLoader)\n",
 }
 

@@ -34,12 +34,17 @@ def may_construct_loader(data: bytes, extra_names: Iterable[str] = ()) -> bool:
             tree = ast.parse(data)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return True
-    names = candidate_names(tree, extra_names)
+    plain = plain_classes(tree)
+    names = candidate_names(tree, extra_names, plain)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             func = node.func
             callee = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-            if callee in names or (callee is not None and _looks_like_loader(callee)):
+            if callee in names:
+                return True
+            if callee in plain and (isinstance(func, ast.Name) or _on_self(func)):
+                continue  # a function, or a class not deriving from a loader, of this module
+            if callee is not None and _looks_like_loader(callee):
                 return True
             if callee is None and _used_names(func) & names:
                 return True  # (DataLoader if c else Other)(...)
@@ -76,15 +81,51 @@ def _code_mentions_loader(data: bytes, extra_names: Iterable[str] = ()) -> bool:
     return False
 
 
+def _on_self(func: ast.AST) -> bool:
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls")
+
+
 def _looks_like_loader(name: str) -> bool:
     """Imported project subclasses (``InfiniteDataLoader``) are only known by their name here."""
     return "loader" in name.lower()
 
 
-def candidate_names(tree: ast.AST, extra_names: Iterable[str] = ()) -> Set[str]:
+def plain_classes(tree: ast.AST) -> Set[str]:
+    """Names bound only by ``class`` and ``def`` statements of this module (never imported,
+    assigned, or used as a parameter or loop variable). Whether such a class is a loader depends
+    only on its bases, which ``candidate_names`` follows, and calling such a function (or
+    method, through ``self``/``cls``) constructs nothing here: any loader it builds is a call
+    in its own body. The name alone (torch's ``_SingleProcessDataLoaderIter``,
+    ``is_dataloader_function``) says nothing."""
+    classes: Set[str] = set()
+    other: Set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            classes.add(node.name)
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            other.add(node.id)
+        elif isinstance(node, ast.arg):
+            other.add(node.arg)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                other.add(alias.asname or alias.name.split(".")[0])
+                other.add(alias.name.rsplit(".", 1)[-1])
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            other.add(node.name)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            other.update(node.names)
+        elif type(node).__name__ in ("MatchAs", "MatchStar") and getattr(node, "name", None):
+            other.add(node.name)
+        elif type(node).__name__ == "MatchMapping" and getattr(node, "rest", None):
+            other.add(node.rest)
+    return classes - other
+
+
+def candidate_names(tree: ast.AST, extra_names: Iterable[str] = (), plain: Set[str] = frozenset()) -> Set[str]:
     """Names that may be bound to a loader class: the known names, import aliases, and names
     assigned or subclassed from expressions mentioning one (``Loader = partial(DataLoader)``),
-    to a fixpoint. Callees with other names are not loaders."""
+    to a fixpoint. Callees with other names are not loaders. A name in ``plain`` (see
+    ``plain_classes``) counts only through its bases, not because it looks like a loader."""
     names: Set[str] = set(LOADER_NAMES) | {n.rsplit(".", 1)[-1] for n in extra_names}
     bindings = []
     for node in ast.walk(tree):
@@ -101,7 +142,7 @@ def candidate_names(tree: ast.AST, extra_names: Iterable[str] = ()) -> Set[str]:
     while changed:
         changed = False
         for bound, used in bindings:
-            if (used & names or any(_looks_like_loader(u) for u in used)) and not bound <= names:
+            if (used & names or any(_looks_like_loader(u) and u not in plain for u in used)) and not bound <= names:
                 names |= bound
                 changed = True
     return names
