@@ -1,4 +1,4 @@
-from dl_lint.cli import main
+from dl_lint.entry import main
 
 if __name__ == "__main__":
     main()

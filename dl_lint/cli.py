@@ -334,16 +334,14 @@ def _use_color() -> bool:
 @click.option("--all", "show_all", is_flag=True, help="Print the documentation of every rule.")
 def rule_command(code: Optional[str], show_all: bool) -> None:
     """Print a rule's documentation (Markdown)."""
-    from dl_lint.rules import all_rules
+    from dl_lint.rules import all_rules, find_rule
 
-    rules = all_rules()
     if show_all:
-        click.echo("\n".join(r.markdown() for r in rules.values()))
+        click.echo("\n".join(r.markdown() for r in all_rules().values()))
         return
     if not code:
         _fail("give a rule code, such as `dl-lint rule DL001`, or --all")
-    wanted = code.strip().upper()
-    match = rules.get(wanted) or next((r for r in rules.values() if r.name == code.strip().lower()), None)
+    match = find_rule(code)
     if match is None:
         _fail(f"unknown rule {code!r}; `dl-lint rules` lists them")
     click.echo(match.markdown())

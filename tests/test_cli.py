@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+
+import pytest
 
 from conftest import FIXTURES
 
@@ -212,3 +216,37 @@ def test_every_rule_documents_the_fixed_sections():
         missing = [s for s in sections if s not in text]
         assert not missing, (code, missing)
         assert rule.summary and rule.name and "Fix:" in text
+
+
+# -- the fast path of the console script (dl_lint/entry.py) ------------------------------------
+
+
+@pytest.mark.parametrize("args", [
+    ["--version"],
+    ["rule", "DL001"],
+    ["rule", "dl101"],
+    ["rule", "prefetch-without-workers"],
+    ["rule", "DL999"],  # unknown: both paths end in click's one-line error
+])
+def test_fast_path_prints_what_click_prints(tmp_path, run_cli, args):
+    fast = run_cli(*args)
+    slow = subprocess.run(
+        [sys.executable, "-c", "from dl_lint.cli import main; main(prog_name='dl-lint')", *args],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )
+    assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
+    assert fast.stdout or fast.stderr
+
+
+@pytest.mark.parametrize("args", [["--version"], ["rule", "DL001"]])
+def test_fast_path_imports_neither_click_nor_libcst(args):
+    probe = (
+        "import sys\n"
+        "from dl_lint.entry import main\n"
+        f"main({args!r})\n"
+        "loaded = sorted(m for m in ('click', 'libcst', 'dl_lint.engine', 'dl_lint.rules.dl002_persistent_workers_without_workers') if m in sys.modules)\n"
+        "print('LOADED', loaded)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "LOADED []"

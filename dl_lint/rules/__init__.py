@@ -52,6 +52,17 @@ def all_rules() -> Dict[str, Rule]:
     return _RULES
 
 
+def find_rule(text: str) -> "Rule | None":
+    """The rule named by its code (any case) or its name. A code imports only its own module
+    (module names start with the code), so `dl-lint rule DL001` stays fast."""
+    wanted = text.strip()
+    prefix = wanted.lower() + "_"
+    for module_name in RULE_MODULES:
+        if module_name.startswith(prefix):
+            return importlib.import_module(f"dl_lint.rules.{module_name}").RULE
+    return next((r for r in all_rules().values() if r.name == wanted.lower()), None)
+
+
 def known_codes() -> Dict[str, bool]:
     """Code -> on by default (what config validation and selection need)."""
     return {code: rule.default_on for code, rule in all_rules().items()}
