@@ -147,6 +147,11 @@ class ResultsCache:
             return known[4]
         return None
 
+    def remember(self, path: str, value: str) -> str:
+        """Record a hash the caller proved with ``trusted``."""
+        self._hashes[path] = value
+        return value
+
     def hash_of(self, path: str, data: Optional[bytes] = None, st: Optional[os.stat_result] = None) -> Optional[str]:
         """The content hash of the file at absolute ``path`` (None if it cannot be read), from
         the stat table when its stat is unchanged, else from its bytes (``data`` if given)."""

@@ -15,14 +15,8 @@ import os
 import re
 import sys
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Dict, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple, Union
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python < 3.11 only
-    import tomli as tomllib
 
 from dl_lint.discovery import glob_matches
 
@@ -70,6 +64,8 @@ def parse_size(text: Union[str, int]) -> int:
     if unit == "b" and "." in number:
         raise ValueError(f"not a whole number of bytes: {text!r}")
     # Exact rational arithmetic: "1.5GiB" is exact and big sizes lose no precision.
+    from fractions import Fraction  # exact: 1.5 GiB is 1610612736 bytes
+
     return round(Fraction(number) * _UNITS[unit])
 
 
@@ -303,6 +299,10 @@ def _display(path: Path) -> str:
 @functools.lru_cache(maxsize=None)
 def _read_toml(path: str) -> Mapping[str, Any]:
     """Parsed TOML, cached: find_config and load_config_file read the same files."""
+    if sys.version_info >= (3, 11):  # imported here: a tree without pyproject.toml never needs it
+        import tomllib
+    else:  # pragma: no cover - exercised on Python < 3.11 only
+        import tomli as tomllib
     try:
         with open(path, "rb") as f:
             return tomllib.load(f)

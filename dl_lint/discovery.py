@@ -12,7 +12,6 @@ import fnmatch
 import functools
 import os
 import re
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
@@ -67,9 +66,27 @@ def _compile_glob(pattern: str) -> Tuple[bool, bool, "re.Pattern[str]"]:
     return dir_only, on_name, re.compile(regex, re.IGNORECASE if os.name == "nt" else 0)
 
 
+def _inside_a_checkout(directory: str) -> bool:
+    """Whether ``directory`` or a folder above it holds ``.git`` (a folder, or a file in a
+    worktree or submodule): without one, git finds no repository (GIT_DIR and the like are
+    dropped from its environment)."""
+    folder = os.path.abspath(directory)
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return True
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        folder = parent
+
+
 def _git_ignored(directory: str) -> Set[str]:
     """Absolute paths under ``directory`` that git ignores (untracked only: a tracked
     file is never ignored, as in git). An ignored directory comes back as one entry."""
+    if not _inside_a_checkout(directory):
+        return set()  # git would only fail: save starting it
+    import subprocess
+
     env = {k: v for k, v in os.environ.items() if k not in _GIT_ENV_DROP}
     # core.fsmonitor in the walked repository's config names a command git would run: never.
     command = ["git", "-C", directory, "-c", "core.fsmonitor=false", "ls-files", "--others", "--ignored"]
@@ -163,6 +180,7 @@ class _Walker:
                 continue
             if self.respect_gitignore and any(e.name == ".git" for e in entries):
                 self.scan_git(abspath)  # a nested repository or submodule has its own rules
+            plain = not (self.globs or self.ignored)  # only the default excludes apply
             for entry in entries:
                 name = entry.name
                 try:
@@ -170,7 +188,12 @@ class _Walker:
                     is_file = not is_dir and name.endswith(self.suffixes) and entry.is_file()
                 except OSError:
                     continue
-                if not (is_dir or is_file) or self.excluded(f"{abspath}{sep}{name}", name, is_dir):
+                if not (is_dir or is_file):
+                    continue
+                if plain:
+                    if is_dir and name in _DEFAULT_EXCLUDES:
+                        continue
+                elif self.excluded(f"{abspath}{sep}{name}", name, is_dir):
                     continue
                 if is_dir:
                     stack.append((f"{prefix}{name}{sep}", f"{abspath}{sep}{name}", f"{realpath}{sep}{name}"))
@@ -221,5 +244,7 @@ def discover(
             walker.walk(path)
         else:
             walker.found.setdefault(os.path.realpath(path), path)
-    files = sorted((Path(p) for p in walker.found.values()), key=lambda p: p.parts)
+    # Sorted as Path.parts sorts (normpath drops "." and doubled separators, as parts does),
+    # on strings: a Path per file is made once, after sorting.
+    files = [Path(p) for p in sorted(walker.found.values(), key=lambda p: os.path.normpath(p).split(os.sep))]
     return Discovered(files=tuple(files), problems=tuple(walker.problems))

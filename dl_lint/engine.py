@@ -13,19 +13,13 @@ from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Sequ
 
 if TYPE_CHECKING:
     from dl_lint.analysis.datasets import DatasetIndex
+    from dl_lint.analysis.loaders import LoaderCall
     from dl_lint.notebook import CellMap
 
-from dl_lint.analysis.loaders import LoaderCall
-from dl_lint.fixes import normalize_fix
-from dl_lint.analysis.prefilter import may_construct_loader, mentions_loader
 from dl_lint.analysis.project import Project, find_root, module_name_for
-from dl_lint.analysis.signals import has_accelerator_evidence
-from dl_lint.source import decode
 from dl_lint.config import Settings, codes_for_file, load_config_file, settings_for_dir
 from dl_lint.discovery import discover
 from dl_lint.model import Diagnostic, Location, Severity
-from dl_lint.rules import all_rules, checking_rules, known_codes
-from dl_lint.suppression import parse_suppressions
 
 @dataclass
 class LintResult:
@@ -46,6 +40,7 @@ class _File:
     errors: List[Diagnostic] = field(default_factory=list)
     # Notebooks: ``data``/``source`` hold the code cells as Python; rows map back through this.
     cell_map: Optional["CellMap"] = None
+    abspath: str = ""  # os.path.abspath(path), computed once (files found by lint_paths)
 
 
 class RuleContext:
@@ -114,6 +109,8 @@ def lint_source(
 ) -> List[Diagnostic]:
     """Lint one source text as if it were the file ``path`` (which need not exist). With
     ``project_root``, imports are resolved against the project's other files."""
+    from dl_lint.analysis.signals import has_accelerator_evidence
+
     settings = settings or Settings()
     root = Path(project_root) if project_root is not None else None
     module_name = module_name_for(Path(path)) if root is not None else Path(path).stem
@@ -144,6 +141,8 @@ def lint_bytes(
 ) -> List[Diagnostic]:
     """``lint_source`` for undecoded bytes (piped source): decoded as a file is (BOM, coding
     cookie, else UTF-8); bytes that cannot be decoded give the file's DL000."""
+    from dl_lint.source import decode
+
     try:
         source = decode(data)
     except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
@@ -170,6 +169,8 @@ def lint_paths(
     core; they start only when there are enough such files to pay for them; 1: none).
     ``cache``: reuse and store results in ``cache_dir`` (default: ``.dl_lint_cache`` at the
     project root); see ``dl_lint.pipeline``."""
+    from dl_lint.rules import known_codes
+
     overrides = overrides or {}
     codes = known_codes()
     configs: Dict = {}
@@ -193,6 +194,7 @@ def lint_paths(
 
     files: List[_File] = []
     seen = set()
+    cwd = os.getcwd()
     paths = list(paths or (".",))
     project = Project(find_root(Path(paths[0])), settings_for(Path(paths[0]).parent).extra_loaders)
     for given in paths:
@@ -221,7 +223,15 @@ def lint_paths(
             if key in seen:
                 continue
             seen.add(key)
-            files.append(_File(path, display_path(path), module_name_for(path), settings_for(os.path.dirname(key))))
+            files.append(
+                _File(
+                    path,
+                    display_path(path, key, cwd),
+                    module_name_for(key, absolute=True),
+                    settings_for(os.path.dirname(key)),
+                    abspath=key,
+                )
+            )
 
     result = LintResult(files_checked=len(files))
     from dl_lint.pipeline import run_files
@@ -250,6 +260,8 @@ def _read(file: _File) -> None:
 
 def _needs_analysis(file: _File) -> bool:
     """Whether a read file can construct a loader (the prefilter: bytes, then ``ast``)."""
+    from dl_lint.analysis.prefilter import may_construct_loader, mentions_loader
+
     if file.errors or not file.data:
         return False
     extra = file.settings.extra_loaders
@@ -288,6 +300,8 @@ def _accelerator_for(files: Sequence[_File], project: Project) -> Callable[[Load
 
 def _analyse(file: _File, project: Project) -> None:
     """Decode and parse one file into facts; problems become DL000 diagnostics."""
+    from dl_lint.source import decode
+
     from libcst import ParserSyntaxError
 
     from dl_lint.analysis.module import ModuleAnalysis
@@ -332,6 +346,10 @@ def _analyse(file: _File, project: Project) -> None:
 def _judge(
     files: Iterable[_File], project: Project, accelerator: Callable[[LoaderCall], bool], call_sites: bool = True
 ) -> List[Diagnostic]:
+    from dl_lint.fixes import normalize_fix
+    from dl_lint.rules import checking_rules, known_codes
+    from dl_lint.suppression import parse_suppressions
+
     files = list(files)
     codes = known_codes()
     out: List[Diagnostic] = []
@@ -408,6 +426,10 @@ def _judge_call_sites(
 ) -> List[Diagnostic]:
     """Loaders built from a function's parameters, judged once per call of that function in
     the linted files, with the call's arguments (or the defaults it relies on)."""
+    from dl_lint.rules import checking_rules, known_codes
+    from dl_lint.source import decode
+    from dl_lint.suppression import parse_suppressions
+
     factories = {}
     for file in files:
         if file.facts is None:
@@ -605,11 +627,12 @@ def _to_cell(diag: Diagnostic, cell_map: "CellMap") -> Diagnostic:
 # -- helpers -------------------------------------------------------------------------------------
 
 
-def display_path(path: Path) -> str:
-    """Paths under the working directory print relative to it, like ruff; others as given."""
+def display_path(path: Path, absolute: Optional[str] = None, cwd: Optional[str] = None) -> str:
+    """Paths under the working directory print relative to it, like ruff; others as given.
+    ``absolute`` (``os.path.abspath(path)``) and ``cwd``: when the caller has them."""
     # What os.path.relpath would give, without its splitting (this runs once per file).
-    absolute = os.path.abspath(path)
-    cwd = os.getcwd()
+    absolute = absolute or os.path.abspath(path)
+    cwd = cwd or os.getcwd()
     if absolute == cwd:
         return "."
     prefix = cwd if cwd.endswith(os.sep) else cwd + os.sep
@@ -624,6 +647,8 @@ def _one_line(exc: object) -> str:
 
 
 def _dl000(file: _File, message: str, row: int, column: int) -> Diagnostic:
+    from dl_lint.rules import all_rules
+
     rule = all_rules()["DL000"]
     return Diagnostic(
         code=rule.code,

@@ -482,7 +482,7 @@ def estimate_file(
 
     from dl_lint.analysis.module import analyze_source
     from dl_lint.config import ConfigError, settings_for_dir
-    from dl_lint.engine import decode
+    from dl_lint.source import decode
     from dl_lint.rules import known_codes
 
     file = Path(path)

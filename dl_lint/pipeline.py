@@ -92,7 +92,7 @@ class _Run:
         self.files = files
         self.project = project
         self.store = store
-        self.keys = {id(f): os.path.abspath(f.path) for f in files}
+        self.keys = {id(f): f.abspath or os.path.abspath(f.path) for f in files}
         self.display = {self.keys[id(f)]: f.display for f in files}
         self.factories: Dict[str, Tuple[str, ...]] = {}  # abspath -> factory names
         self.hashes: Dict[str, Optional[str]] = {}  # abspath -> content hash (linted files)
@@ -140,16 +140,18 @@ class _Run:
         except OSError:
             self.hashes[key] = None  # engine._read reports it
             return
-        data = None
-        if self.store.trusted(key, st) is None:
-            try:
-                with open(key, "rb") as handle:
-                    data = handle.read()
-            except OSError:
-                self.hashes[key] = None
-                return
-            if not file.data:
-                file.data = data
+        value = self.store.trusted(key, st)
+        if value is not None:
+            self.hashes[key] = self.store.remember(key, value)
+            return
+        try:
+            with open(key, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            self.hashes[key] = None
+            return
+        if not file.data:
+            file.data = data
         self.hashes[key] = self.store.hash_of(key, data, st)
 
     def lookup(self, file) -> Optional[List[Diagnostic]]:

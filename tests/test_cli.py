@@ -250,3 +250,13 @@ def test_fast_path_imports_neither_click_nor_libcst(args):
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "LOADED []"
+
+
+def test_registry_codes_and_defaults_match_the_rule_modules():
+    """known_codes() is built from module names and OFF_BY_DEFAULT without importing the rules;
+    it must say what the rule classes say."""
+    from dl_lint.rules import RULE_MODULES, all_rules, code_of, known_codes
+
+    rules = all_rules()
+    assert known_codes() == {code: rule.default_on for code, rule in rules.items()}
+    assert list(known_codes()) == [code_of(m) for m in RULE_MODULES] == list(rules)

@@ -231,7 +231,7 @@ def test_one_git_call_per_repository(repo, monkeypatch):
         calls.append(cmd)
         return real_run(cmd, *args, **kwargs)
 
-    monkeypatch.setattr(discovery.subprocess, "run", run)
+    monkeypatch.setattr(subprocess, "run", run)
     files = rel(discover([repo]), repo)
     assert "vendor/lib/use.py" in files and "vendor/lib/skip.py" not in files
     assert "sub/ok.py" in files and "sub/secret.py" not in files
@@ -249,6 +249,20 @@ def test_outside_a_checkout(tmp_path, monkeypatch):
     (tmp_path / ".gitignore").write_text("a.py\n")  # not a repository: .gitignore means nothing
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
     assert rel(discover([tmp_path]), tmp_path) == ["a.py"]
+
+
+def test_no_git_process_outside_a_checkout(tmp_path, monkeypatch):
+    """Without a .git folder or file above, git could only fail: it is not started."""
+    if any((parent / ".git").exists() for parent in [tmp_path, *tmp_path.parents]):
+        pytest.fail(f"{tmp_path} is inside a git checkout; this test needs a temporary folder outside one")
+    touch(tmp_path, "a.py")
+    calls = []
+    monkeypatch.setattr(subprocess, "run", lambda cmd, *a, **k: calls.append(cmd) or subprocess.CompletedProcess(cmd, 128, b""))
+    assert rel(discover([tmp_path]), tmp_path) == ["a.py"]
+    assert calls == []
+    (tmp_path / ".git").write_text("gitdir: /nowhere\n")  # a worktree's .git file counts
+    discover([tmp_path])
+    assert len(calls) == 1 and calls[0][:3] == ["git", "-C", str(tmp_path)]
 
 
 @needs_git

@@ -15,11 +15,12 @@ import re
 import sys
 from collections import OrderedDict
 from pathlib import Path
-from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
-from dl_lint.analysis.datasets import ClassFacts, DatasetIndex, FunctionFacts
-from dl_lint.analysis.signals import signals_in
-from dl_lint.analysis.values import ModuleRef, Value
+if TYPE_CHECKING:
+    from dl_lint.analysis.datasets import ClassFacts, FunctionFacts
+    from dl_lint.analysis.values import Value
+
 
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 MAX_PROJECT_FILES = 50_000
@@ -46,9 +47,10 @@ def find_root(path: Path) -> Path:
     return start
 
 
-def module_name_for(path: Path) -> str:
-    """The dotted module name, found by walking up through packages (``__init__.py``)."""
-    path = os.path.abspath(path)
+def module_name_for(path: Path, absolute: bool = False) -> str:
+    """The dotted module name, found by walking up through packages (``__init__.py``).
+    ``absolute``: ``path`` is already an absolute, normalized path string."""
+    path = path if absolute else os.path.abspath(path)
     folder, name = os.path.split(path)
     stem = os.path.splitext(name)[0]
     package = _package_of(folder)
@@ -99,6 +101,16 @@ class _Tracked:
 
 
 class Project:
+    @property
+    def datasets(self):
+        """The dataset index over the project's classes (built when first asked for: a run
+        answered from the cache never needs it)."""
+        if self._datasets is None:
+            from dl_lint.analysis.datasets import DatasetIndex
+
+            self._datasets = DatasetIndex(self.class_facts, self.function_facts)
+        return self._datasets
+
     def __init__(self, root: Optional[Path], extra_loaders: Sequence[str] = ()) -> None:
         self.root = root
         self.extra_loaders = tuple(extra_loaders)
@@ -107,7 +119,7 @@ class Project:
         self._by_path: Dict[str, object] = {}
         self._failed: Set[str] = set()
         self._graph: Optional[Tuple[Dict[str, frozenset], Dict[str, Set[str]]]] = None
-        self.datasets = DatasetIndex(self.class_facts, self.function_facts)
+        self._datasets = None
         self._seeded: Optional[Sequence[Path]] = None
         _package_of.cache_clear()  # folders may have gained or lost __init__.py since the last run
         # Dependency tracking: which module (abs path) asked (``_source``), what each module's
@@ -320,6 +332,8 @@ class Project:
 
     # -- ProjectHook ----------------------------------------------------------------------------
     def import_value(self, module: str, name: str, depth: int, near: str = "") -> Value:
+        from dl_lint.analysis.values import ModuleRef, Value
+
         analysis = self.analysis(module, near)
         if analysis is not None:
             value = analysis.global_value(name, depth)
@@ -396,6 +410,8 @@ class Project:
         return False
 
     def _import_graph(self, extra: Iterable[Tuple[str, bytes]]) -> Tuple[Dict[str, frozenset], Dict[str, Set[str]]]:
+        from dl_lint.analysis.signals import signals_in
+
         self._use("graph")
         if self._graph is None:
             evidence: Dict[str, frozenset] = {}

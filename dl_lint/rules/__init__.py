@@ -7,9 +7,10 @@ stay fast.
 from __future__ import annotations
 
 import importlib
-from typing import Dict, List
+from typing import TYPE_CHECKING, Dict, List
 
-from dl_lint.rules.base import Rule
+if TYPE_CHECKING:
+    from dl_lint.rules.base import Rule
 
 # Module names, in code order. A new rule is one module plus fixtures.
 RULE_MODULES = (
@@ -63,9 +64,20 @@ def find_rule(text: str) -> "Rule | None":
     return next((r for r in all_rules().values() if r.name == wanted.lower()), None)
 
 
+# Rules that are off by default. Each module's ``default_on`` says the same (a test checks it);
+# keeping it here lets settings be built without importing every rule module, which a run
+# answered from the results cache never needs.
+OFF_BY_DEFAULT = frozenset({"DL103"})
+
+
+def code_of(module_name: str) -> str:
+    """A rule module's name starts with its code: ``dl001_prefetch_without_workers``."""
+    return module_name.split("_", 1)[0].upper()
+
+
 def known_codes() -> Dict[str, bool]:
-    """Code -> on by default (what config validation and selection need)."""
-    return {code: rule.default_on for code, rule in all_rules().items()}
+    """Code -> on by default (what config validation and selection need), in code order."""
+    return {code_of(m): code_of(m) not in OFF_BY_DEFAULT for m in RULE_MODULES}
 
 
 def checking_rules(codes) -> List[Rule]:
