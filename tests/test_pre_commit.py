@@ -7,13 +7,13 @@ Each project gets a .pre-commit-config.yaml with `repo:` and `rev:`, as users wr
 the tests of this module share: the environment is built once (about 30 s), each run then takes
 about a second.
 
-Why not `pre-commit try-repo`: it builds a new store in a temporary folder on every call
+`pre-commit try-repo` (the way a hook author tries hooks) is tested too, in one test that
+covers the three cases: it builds a new store in a temporary folder on every call
 (`Store(tempdir)` in pre_commit/commands/try_repo.py), so it ignores PRE_COMMIT_HOME and
-reinstalls each time; and while it does pick up uncommitted edits of tracked files (its shadow
-commit stages them), it does not see untracked files, so a new module or a new
-.pre-commit-hooks.yaml would be missing until committed. The hook repository is therefore a
-snapshot of what is on disk: the files pip needs, copied from the repository root and committed
-in a temporary repository.
+pip-installs the hook environment on each call (about 10-30 s); and it does not see untracked
+files, so a new module or a new .pre-commit-hooks.yaml would be missing until committed. The
+hook repository of both is therefore a snapshot of what is on disk: the files pip needs, copied
+from the repository root and committed in a temporary repository.
 """
 
 from __future__ import annotations
@@ -188,3 +188,30 @@ def test_fix_hook_rewrites_the_file(project, hook_repo, run_cli):
     compile(fixed, "bad.py", "exec")
     again = run_cli("bad.py", cwd=project)
     assert again.returncode == 0, again.stdout
+
+
+def try_repo(project: Path, hook_repo, hook: str, *files: str) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo[0]), hook, "--color", "never"]
+    command += ["--files", *files]
+    return subprocess.run(command, cwd=project, env=hook_repo[2], capture_output=True, text=True, timeout=600)
+
+
+def test_try_repo(project, hook_repo):
+    """`pre-commit try-repo` against this repository (its snapshot): fails on a staged file with a
+    DL001 and prints the diagnostic, passes on a clean file, and the fix hook rewrites the file."""
+    stage(project, hook_repo, {"src/bad.py": BAD, "src/good.py": GOOD})
+
+    failed = try_repo(project, hook_repo, "dl-lint", "src/bad.py", "src/good.py")
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert "Failed" in failed.stdout and "src/bad.py:2:29: DL001 " in failed.stdout
+
+    passed = try_repo(project, hook_repo, "dl-lint", "src/good.py")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "Passed" in passed.stdout
+
+    fixed = try_repo(project, hook_repo, "dl-lint-fix", "src/bad.py")
+    assert fixed.returncode == 1, fixed.stdout + fixed.stderr
+    assert "files were modified by this hook" in fixed.stdout
+    text = (project / "src" / "bad.py").read_text()
+    assert text != BAD and "prefetch_factor" not in text
+    compile(text, "bad.py", "exec")
