@@ -30,6 +30,21 @@ def _fail(message: str) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F8
     sys.exit(EXIT_ERROR)
 
 
+def _stop_on_sigterm() -> None:
+    """SIGTERM (a CI job cancelled, a pre-commit run stopped) ends a run as Ctrl-C does: the
+    file being written by --fix is finished or left as it was, its temporary file removed,
+    and "interrupted" printed, instead of the process vanishing mid-way."""
+    import signal
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread (an embedding application): leave it alone
+        pass
+
+
 def _split_codes(values: Tuple[str, ...]) -> Tuple[str, ...]:
     return tuple(code.strip().upper() for value in values for code in value.split(",") if code.strip())
 
@@ -115,6 +130,7 @@ def check(
 
     codes = known_codes()
     overrides: Dict[str, object] = {}
+    _stop_on_sigterm()
     try:
         for flag, values in (("--select", select), ("--ignore", ignore), ("--extend-select", extend_select)):
             parsed = _split_codes(values)

@@ -50,6 +50,7 @@ def fix_file(path: Path, display: str, settings, *, unsafe: bool, write: bool, p
     """Fix one .py file. Raises FixError for files that must not or cannot be written."""
     from dl_lint.engine import lint_source
 
+    before = os.stat(path)
     data = path.read_bytes()
     encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     bom = data.startswith(codecs.BOM_UTF8)
@@ -74,13 +75,20 @@ def fix_file(path: Path, display: str, settings, *, unsafe: bool, write: bool, p
         new = result.source.encode(encoding if encoding != "utf-8-sig" else "utf-8")
         if bom and not new.startswith(codecs.BOM_UTF8):
             new = codecs.BOM_UTF8 + new
-        write_atomically(path, new, project_root)
+        write_atomically(path, new, project_root, expected=before)
         fixed.written = True
     return fixed
 
 
-def write_atomically(path: Path, data: bytes, project_root: Optional[Path] = None) -> None:
-    """Replace ``path``'s content in one step, keeping its permission bits."""
+def _same_file_state(a: os.stat_result, b: os.stat_result) -> bool:
+    return (a.st_ino, a.st_dev, a.st_size, a.st_mtime_ns) == (b.st_ino, b.st_dev, b.st_size, b.st_mtime_ns)
+
+
+def write_atomically(
+    path: Path, data: bytes, project_root: Optional[Path] = None, expected: Optional[os.stat_result] = None
+) -> None:
+    """Replace ``path``'s content in one step, keeping its permission bits. With ``expected``
+    (the file's stat when it was read), a file changed on disk since then is not overwritten."""
     target = Path(os.path.realpath(path))
     if path.is_symlink() and project_root is not None:
         root = os.path.realpath(project_root)
@@ -97,6 +105,8 @@ def write_atomically(path: Path, data: bytes, project_root: Optional[Path] = Non
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
+        if expected is not None and not _same_file_state(expected, os.stat(target)):
+            raise FixError(f"{path}: changed on disk while being fixed; not fixed")
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -123,6 +133,7 @@ def fix_notebook(path: Path, display: str, settings, *, unsafe: bool, write: boo
     from dl_lint.engine import lint_paths, lint_source
     from dl_lint.notebook import apply_cell_edits, notebook_to_python
 
+    before = os.stat(path)
     data = path.read_bytes()
     source, cell_map = notebook_to_python(data)
     # Lint the cells' Python as a module of its own (the notebook's folder is its project).
@@ -136,7 +147,7 @@ def fix_notebook(path: Path, display: str, settings, *, unsafe: bool, write: boo
     if result.changed:
         new = apply_cell_edits(data, result.source, cell_map)
         if write:
-            write_atomically(path, new, project_root)
+            write_atomically(path, new, project_root, expected=before)
             fixed.written = True
     # What remains, reported in cell coordinates by the normal pipeline.
     if fixed.written:

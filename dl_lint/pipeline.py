@@ -372,6 +372,9 @@ class _NoCall:
 
 
 def _start_worker(payload) -> None:
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool's terminate() ends workers at once
     if "project" in payload:  # fork: the parent's objects, inherited
         _WORKER.update(payload)
         return

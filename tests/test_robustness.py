@@ -389,18 +389,10 @@ def test_every_output_format_survives_hostile_diagnostics(tmp_path, run_cli):
     assert_no_crash(statistics)
 
 
-# What remains for ``--fix`` (the fix engine is being built; to test once it lands):
-# - atomic writes: a fixed file is written to a temporary file in the same folder and renamed
-#   over the original, keeping its mode, owner and (for a symlink) the link; a crash or SIGKILL
-#   at any moment (inject one between write and rename, and during the write) leaves either the
-#   old or the new content, never a truncated file, and no stray temporary file.
-# - SIGINT/SIGTERM during --fix over many files: every file is old or new, exit 2, one line.
-# - a file changed on disk between linting and fixing (mtime/content check): not overwritten.
-# - encodings and line endings kept byte for byte outside the edits: latin-1 with a cookie, a
-#   BOM, CRLF, lone CR, no final newline, tabs; notebooks keep every byte outside edited cells.
-# - read-only files, files in read-only folders, a full disk (ENOSPC from a small tmpfs):
-#   one-line error or warning per file, the others still fixed, the original intact.
-# - hard links and symlinks to files outside the linted tree: not written through silently.
-# - --fix never runs code, never writes outside the named files (snapshot as in test_safety),
-#   and --diff writes nothing at all.
-# - idempotence: a second --fix run changes nothing; the fixed file lints without the fixed codes.
+# Writing with ``--fix`` is tested where it is built: tests/test_fixes.py (mode kept, atomic
+# replace, read-only files and symlinks out of the project refused, CRLF/BOM/latin-1 kept byte
+# for byte, notebooks keep every byte outside edited cells, idempotence, --diff writes nothing)
+# and tests/test_safety.py (SIGKILL/SIGINT/SIGTERM mid-run, a full disk at each step of the
+# write, a file edited while being fixed, nothing written but the fixed files and the cache).
+# Hard links are not kept: the fixed file is a new inode (as with any atomic rename); the other
+# names keep the old content.

@@ -1,8 +1,9 @@
 """Safety: dl-lint never imports or runs the code it reads, a plain lint run writes nothing (but
-its results cache), and its configuration is data that cannot run code.
+its results cache, created with the user's umask), its configuration is data that cannot run
+code, and `--fix` stopped at any moment leaves every file either old or new.
 
-(`--fix` writing safely and the cache's permissions are tested by their owners; what to test
-there is listed at the end of tests/test_robustness.py.)
+(More on `--fix` writing in tests/test_fixes.py: mode kept, read-only files and symlinks out of
+the project refused, encodings, BOM and line endings kept byte for byte.)
 """
 
 from __future__ import annotations
@@ -11,7 +12,11 @@ import hashlib
 import json
 import os
 import shutil
+import signal
+import stat
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -238,3 +243,158 @@ def test_other_inputs_that_look_like_code_are_data(tmp_path, run_cli):
         result = run_cli(*args, env=env)
         assert "Traceback" not in result.stderr, (args, result.stderr)
         assert not marker.exists(), args
+
+
+# -- the results cache and the umask ----------------------------------------------------------------
+
+
+def _entry_point():
+    exe = Path(sys.executable).with_name("dl-lint")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "dl_lint"]
+
+
+@pytest.mark.parametrize("umask, dir_mode, file_mode", [(0o022, 0o755, 0o644), (0o077, 0o700, 0o600), (0o002, 0o775, 0o664)])
+def test_cache_is_created_with_the_users_umask(tmp_path, umask, dir_mode, file_mode):
+    (tmp_path / "bad.py").write_text(BAD)
+    result = subprocess.run(
+        [*_entry_point(), "."], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        preexec_fn=lambda: os.umask(umask),
+    )
+    assert result.returncode == 1, result.stderr
+    cache = tmp_path / ".dl_lint_cache"
+    assert stat.S_IMODE(cache.stat().st_mode) == dir_mode
+    files = list(cache.iterdir())
+    assert {p.name for p in files} >= {"CACHEDIR.TAG", ".gitignore"} and len(files) >= 3
+    for path in files:
+        assert stat.S_IMODE(path.stat().st_mode) == file_mode, path.name
+
+
+# -- --fix stopped at any moment ------------------------------------------------------------------
+
+FIXABLE = "from torch.utils.data import DataLoader\nloader = DataLoader([1, 2], prefetch_factor=2, timeout=5)\n"
+
+
+def _fix_tree(root: Path, count: int) -> None:
+    root.mkdir(exist_ok=True)
+    for i in range(count):
+        (root / f"m{i:03}.py").write_text(f"# module {i}\n" + FIXABLE)
+
+
+def _expected_fixed(tmp_path: Path) -> str:
+    """What --fix makes of one file (DL001 and DL005 fixed), found by running it."""
+    one = tmp_path / "one"
+    _fix_tree(one, 1)
+    subprocess.run([*_entry_point(), "--fix", "--no-cache", "."], cwd=one, capture_output=True, timeout=120)
+    fixed = (one / "m000.py").read_text()
+    assert fixed != (f"# module 0\n" + FIXABLE) and "prefetch_factor" not in fixed and "timeout" not in fixed
+    return fixed.replace("# module 0\n", "", 1)
+
+
+def _check_old_or_new(root: Path, count: int, new_body: str) -> tuple:
+    old = new = 0
+    for i in range(count):
+        text = (root / f"m{i:03}.py").read_text()
+        if text == f"# module {i}\n" + FIXABLE:
+            old += 1
+        elif text == f"# module {i}\n" + new_body:
+            new += 1
+        else:
+            pytest.fail(f"m{i:03}.py is neither the old nor the fixed file:\n{text}")
+    return old, new
+
+
+def test_fix_stopped_at_any_moment_leaves_every_file_old_or_new(tmp_path):
+    """Run `dl-lint --fix` over 40 files and stop it at six moments spread over a normal run's
+    duration, with SIGKILL, SIGINT and SIGTERM in turn: every file is byte for byte the old or
+    the fixed one. SIGINT and SIGTERM are one line and exit 2 and leave no temporary file;
+    SIGKILL may leave a hidden `.name.*.dl-lint-tmp` beside a file, never a partial file under
+    its name."""
+    count = 40
+    new_body = _expected_fixed(tmp_path)
+    root = tmp_path / "tree"
+    _fix_tree(root, count)
+    started = time.monotonic()
+    full = subprocess.run([*_entry_point(), "--fix", "--no-cache", "."], cwd=root, capture_output=True, timeout=300)
+    duration = time.monotonic() - started
+    assert full.returncode == 0, full.stderr
+    assert _check_old_or_new(root, count, new_body) == (0, count)
+
+    stopped = []
+    moments = [(signal.SIGKILL, 0.3), (signal.SIGINT, 0.45), (signal.SIGTERM, 0.6), (signal.SIGKILL, 0.75), (signal.SIGINT, 0.85), (signal.SIGTERM, 0.95)]
+    for sig, fraction in moments:
+        shutil.rmtree(root)
+        _fix_tree(root, count)
+        proc = subprocess.Popen(
+            [*_entry_point(), "--fix", "--no-cache", "."], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        time.sleep(duration * fraction)
+        if proc.poll() is None:
+            proc.send_signal(sig)
+            stopped.append(sig)
+        _out, err = proc.communicate(timeout=120)
+        old, new = _check_old_or_new(root, count, new_body)
+        if sig != signal.SIGKILL:
+            if proc.returncode != 0:
+                assert proc.returncode == 2 and err.decode().strip() == "dl-lint: error: interrupted", err
+            assert not [p.name for p in root.iterdir() if p.name.endswith(".dl-lint-tmp")]
+    assert len(stopped) >= 3  # the signals did land mid-run
+
+
+@pytest.mark.parametrize("step", ["write", "fsync", "chmod", "replace"])
+def test_fix_failing_at_each_step_of_the_write_keeps_the_old_file(tmp_path, monkeypatch, step):
+    """A failure (a full disk, an interrupt) at each step of writing the fixed file: the file
+    keeps its old bytes and no temporary file is left."""
+    import errno
+
+    from dl_lint import fix_runner
+
+    target = tmp_path / "train.py"
+    target.write_text(FIXABLE)
+
+    def fail(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    if step == "write":
+        real_fdopen = os.fdopen
+
+        class Full:
+            def __init__(self, handle):
+                self.handle = handle
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                self.handle.close()
+
+            def write(self, data):
+                self.handle.write(data[: len(data) // 2])  # half of it reaches the disk
+                raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(fix_runner.os, "fdopen", lambda fd, mode: Full(real_fdopen(fd, mode)))
+    else:
+        monkeypatch.setattr(fix_runner.os, step, fail)
+    with pytest.raises(OSError):
+        fix_runner.fix_file(target, "train.py", None, unsafe=False, write=True, project_root=tmp_path)
+    monkeypatch.undo()
+    assert target.read_text() == FIXABLE
+    assert [p.name for p in tmp_path.iterdir()] == ["train.py"]
+
+
+def test_fix_does_not_overwrite_a_file_changed_while_it_was_being_fixed(tmp_path, monkeypatch):
+    from dl_lint import fix_runner
+
+    target = tmp_path / "train.py"
+    target.write_text(FIXABLE)
+    real = fix_runner.fix_source
+
+    def fix_source_then_edit(*args, **kwargs):
+        result = real(*args, **kwargs)
+        target.write_text(FIXABLE + "# edited meanwhile in an editor\n")
+        return result
+
+    monkeypatch.setattr(fix_runner, "fix_source", fix_source_then_edit)
+    with pytest.raises(fix_runner.FixError, match="changed on disk while being fixed"):
+        fix_runner.fix_file(target, "train.py", None, unsafe=False, write=True, project_root=tmp_path)
+    assert target.read_text() == FIXABLE + "# edited meanwhile in an editor\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["train.py"]
