@@ -85,6 +85,7 @@ class ResultsCache:
         self.stats: Dict[str, List[Any]] = {}  # abspath -> [size, mtime_ns, ino, hashed_at_ns, hash]
         self.entries: Dict[str, Dict[str, Any]] = {}  # abspath -> entry
         self.callsites: Optional[Dict[str, Any]] = None
+        self.listings: Dict[str, list] = {}  # folder abspath -> listing (dl_lint.discovery)
         self.dirty = False
         self._hashes: Dict[str, Optional[str]] = {}  # this run's content hashes
         self._load()
@@ -101,8 +102,10 @@ class ResultsCache:
                 self.stats, self.entries = stats, entries
             callsites = data.get("callsites")
             self.callsites = callsites if isinstance(callsites, dict) else None
+            listings = data.get("listings")
+            self.listings = listings if isinstance(listings, dict) else {}
         except Exception:  # noqa: BLE001 - a corrupt or unreadable cache is an empty one
-            self.stats, self.entries, self.callsites = {}, {}, None
+            self.stats, self.entries, self.callsites, self.listings = {}, {}, None, {}
 
     def save(self) -> None:
         if not self.dirty:
@@ -123,6 +126,7 @@ class ResultsCache:
                     "stats": self.stats,
                     "entries": self.entries,
                     "callsites": self.callsites,
+                    "listings": self.listings,
                 },
                 separators=(",", ":"),
             ).encode()

@@ -23,6 +23,9 @@ DEFAULT_EXCLUDES = (
 )  # fmt: skip
 _DEFAULT_EXCLUDES = frozenset(DEFAULT_EXCLUDES)
 # Set inside git hooks; they would point git at the hook's repository, not the walked one.
+# A folder listing is trusted only if the folder's mtime is this much older than the listing
+# (coarse or lagging clocks: a change in the same tick would not move the mtime).
+_RACY_NS = 2_000_000_000
 _GIT_ENV_DROP = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
 
 
@@ -35,6 +38,7 @@ class DiscoveryError(Exception):
 class Discovered:
     files: Tuple[Path, ...]
     problems: Tuple[Tuple[Path, str], ...]  # (path, one-line reason), e.g. unreadable folders
+    listings_changed: bool = False  # ``listings`` was updated (the cache must be saved)
 
 
 def glob_matches(pattern: str, relpath: str, *, is_dir: bool = False) -> bool:
@@ -110,7 +114,17 @@ class _Walker:
     walk itself); they become Path objects once, at the end.
     """
 
-    def __init__(self, patterns: Sequence[str], respect_gitignore: bool, root: str, suffixes: Tuple[str, ...]):
+    def __init__(
+        self,
+        patterns: Sequence[str],
+        respect_gitignore: bool,
+        root: str,
+        suffixes: Tuple[str, ...],
+        listings: Optional[Dict[str, list]] = None,
+    ):
+        self.listings = listings
+        self.listed: Set[str] = set()  # folders listed in this run (kept in ``listings``)
+        self.listings_changed = False
         self.globs = [_compile_glob(p) for p in patterns]
         self.respect_gitignore = respect_gitignore
         self.root_prefix = root.rstrip(os.sep) + os.sep
@@ -173,33 +187,80 @@ class _Walker:
         while stack:
             prefix, abspath, realpath = stack.pop()
             try:
-                with os.scandir(prefix) as it:
-                    entries = list(it)
+                dirs, files, links, has_git = self.list_folder(prefix, abspath)
             except OSError as exc:
                 self.problems.append((Path(prefix), f"cannot read directory: {exc.strerror or exc}"))
                 continue
-            if self.respect_gitignore and any(e.name == ".git" for e in entries):
+            if self.respect_gitignore and has_git:
                 self.scan_git(abspath)  # a nested repository or submodule has its own rules
             plain = not (self.globs or self.ignored)  # only the default excludes apply
-            for entry in entries:
+            for name in dirs:
+                if plain:
+                    if name in _DEFAULT_EXCLUDES:
+                        continue
+                elif self.excluded(f"{abspath}{sep}{name}", name, True):
+                    continue
+                stack.append((f"{prefix}{name}{sep}", f"{abspath}{sep}{name}", f"{realpath}{sep}{name}"))
+            for name in files:
+                if plain or not self.excluded(f"{abspath}{sep}{name}", name, False):
+                    self.found.setdefault(f"{realpath}{sep}{name}", f"{prefix}{name}")
+            for name in links:  # symbolic links: what they point to may change, so ask each time
+                joined = f"{prefix}{name}"
+                if os.path.isfile(joined) and (plain or not self.excluded(f"{abspath}{sep}{name}", name, False)):
+                    self.found.setdefault(os.path.realpath(joined), joined)
+
+    def list_folder(self, prefix: str, abspath: str) -> Tuple[List[str], List[str], List[str], bool]:
+        """A folder's subfolders, files with a wanted suffix, symbolic links with a wanted suffix
+        (the entries that are neither), and whether it holds ``.git``. With ``listings`` (the
+        results cache's), a folder whose stat proves its entries unchanged is not read again:
+        adding, removing or renaming an entry changes a folder's mtime (git's untracked cache
+        relies on the same); a listing younger than the clock's granularity is not trusted."""
+        st = None
+        if self.listings is not None:
+            self.listed.add(abspath)
+            try:
+                st = os.stat(prefix)
+            except OSError:
+                st = None
+            known = self.listings.get(abspath)
+            if (
+                st is not None
+                and isinstance(known, list)
+                and len(known) == 8
+                and known[0] == st.st_mtime_ns
+                and known[1] == st.st_ino
+                and isinstance(known[2], int)
+                and st.st_mtime_ns + _RACY_NS < known[2]
+                and known[3] == list(self.suffixes)
+            ):
+                return known[4], known[5], known[6], bool(known[7])
+        dirs: List[str] = []
+        files: List[str] = []
+        links: List[str] = []
+        has_git = False
+        with os.scandir(prefix) as it:
+            for entry in it:
                 name = entry.name
+                if name == ".git":
+                    has_git = True
                 try:
-                    is_dir = entry.is_dir(follow_symlinks=False)
-                    is_file = not is_dir and name.endswith(self.suffixes) and entry.is_file()
+                    if entry.is_dir(follow_symlinks=False):
+                        dirs.append(name)
+                    elif name.endswith(self.suffixes):
+                        if entry.is_symlink():
+                            links.append(name)
+                        elif entry.is_file():
+                            files.append(name)
                 except OSError:
                     continue
-                if not (is_dir or is_file):
-                    continue
-                if plain:
-                    if is_dir and name in _DEFAULT_EXCLUDES:
-                        continue
-                elif self.excluded(f"{abspath}{sep}{name}", name, is_dir):
-                    continue
-                if is_dir:
-                    stack.append((f"{prefix}{name}{sep}", f"{abspath}{sep}{name}", f"{realpath}{sep}{name}"))
-                else:
-                    real = os.path.realpath(entry.path) if entry.is_symlink() else f"{realpath}{sep}{name}"
-                    self.found.setdefault(real, f"{prefix}{name}")
+        if st is not None:
+            import time
+
+            self.listings_changed = True
+            self.listings[abspath] = [
+                st.st_mtime_ns, st.st_ino, time.time_ns(), list(self.suffixes), dirs, files, links, has_git
+            ]
+        return dirs, files, links, has_git
 
 
 def discover(
@@ -211,6 +272,7 @@ def discover(
     root: Optional[Path] = None,
     suffixes: Sequence[str] = (".py",),
     force_exclude: bool = False,
+    listings: Optional[Dict[str, list]] = None,
 ) -> Discovered:
     """The files to lint under ``paths``, sorted and without duplicates.
 
@@ -219,6 +281,8 @@ def discover(
     ``force_exclude`` (ruff's ``--force-exclude``, for pre-commit, which names every
     file), a named path is skipped when it, or a folder above it up to ``root``, is
     excluded by a default exclude or an ``exclude``/``extend_exclude`` glob.
+    ``listings``: folder listings kept between runs (see ``_Walker.list_folder``), read and
+    updated; listings of folders under a walked path that no longer exist are dropped.
     ``exclude``/``extend_exclude`` globs match names and posix paths relative to
     ``root`` (default: the working directory). Raises DiscoveryError for a path
     that does not exist; unreadable directories are reported in ``problems``.
@@ -228,6 +292,7 @@ def discover(
         respect_gitignore,
         os.path.abspath(root if root is not None else os.getcwd()),
         tuple(suffixes),
+        listings,
     )
     for given in paths:
         path = os.fspath(given)
@@ -242,9 +307,15 @@ def discover(
             continue
         if os.path.isdir(path):
             walker.walk(path)
+            if listings is not None:
+                top = os.path.abspath(path)
+                below = top.rstrip(os.sep) + os.sep
+                for gone in [k for k in listings if (k == top or k.startswith(below)) and k not in walker.listed]:
+                    del listings[gone]
+                    walker.listings_changed = True
         else:
             walker.found.setdefault(os.path.realpath(path), path)
     # Sorted as Path.parts sorts (normpath drops "." and doubled separators, as parts does),
     # on strings: a Path per file is made once, after sorting.
     files = [Path(p) for p in sorted(walker.found.values(), key=lambda p: os.path.normpath(p).split(os.sep))]
-    return Discovered(files=tuple(files), problems=tuple(walker.problems))
+    return Discovered(files=tuple(files), problems=tuple(walker.problems), listings_changed=walker.listings_changed)

@@ -197,6 +197,16 @@ def lint_paths(
     cwd = os.getcwd()
     paths = list(paths or (".",))
     project = Project(find_root(Path(paths[0])), settings_for(Path(paths[0]).parent).extra_loaders)
+    store = None
+    if cache:
+        from dl_lint.cache import ResultsCache, default_cache_dir
+
+        if cache_dir is None:
+            cache_dir = default_cache_dir(project.root or Path(paths[0]).absolute().parent)
+        try:
+            store = ResultsCache(cache_dir)
+        except Exception:  # noqa: BLE001 - never fail a run because of the cache
+            store = None
     for given in paths:
         given = Path(given)
         base = settings_for(given if os.path.isdir(given) else given.parent)  # no PermissionError
@@ -208,7 +218,10 @@ def lint_paths(
             root=Path(base.root) if base.root else None,
             suffixes=(".py", ".ipynb"),
             force_exclude=force_exclude,
+            listings=store.listings if store is not None else None,
         )
+        if found.listings_changed:
+            store.dirty = True
         if (
             project.root is not None
             and os.path.abspath(given) == os.fspath(project.root)
@@ -236,11 +249,7 @@ def lint_paths(
     result = LintResult(files_checked=len(files))
     from dl_lint.pipeline import run_files
 
-    if cache and cache_dir is None:
-        from dl_lint.cache import default_cache_dir
-
-        cache_dir = default_cache_dir(project.root or Path(paths[0]).absolute().parent)
-    diagnostics, result.files_parsed = run_files(files, project, jobs=jobs, cache_dir=cache_dir if cache else None)
+    diagnostics, result.files_parsed = run_files(files, project, jobs=jobs, store=store)
     result.diagnostics = _map_cells(diagnostics, files)
     return result
 

@@ -35,19 +35,12 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def run_files(files: Sequence[Any], project: Any, *, jobs: Optional[int] = None, cache_dir=None) -> Tuple[List[Diagnostic], int]:
+def run_files(files: Sequence[Any], project: Any, *, jobs: Optional[int] = None, store=None) -> Tuple[List[Diagnostic], int]:
     """Diagnostics of ``files`` (engine ``_File`` objects, discovered and configured) and how
-    many were parsed with libcst."""
+    many were parsed with libcst. ``store``: the results cache (``dl_lint.cache.ResultsCache``),
+    or None."""
     from dl_lint import engine
 
-    store = None
-    if cache_dir is not None:
-        from dl_lint.cache import ResultsCache
-
-        try:
-            store = ResultsCache(cache_dir)
-        except Exception:  # noqa: BLE001 - never fail a run because of the cache
-            store = None
     run = _Run(files, project, store)
     out: List[Diagnostic] = []
     todo = []

@@ -21,6 +21,7 @@ LOADER = "from torch.utils.data import DataLoader\n"
 
 
 def _project(tmp_path: Path, files: dict) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
     for name, text in files.items():
         path = tmp_path / name
@@ -265,3 +266,106 @@ def test_checking_files_without_loaders_does_not_import_libcst(tmp_path):
     assert proc.stdout.strip().splitlines()[-1] == "NO-LIBCST"
     assert not (tmp_path / ".dl_lint_cache").exists()
     assert os.listdir(tmp_path) == sorted(["a.py", "b.py"]) or set(os.listdir(tmp_path)) == {"a.py", "b.py"}
+
+
+# -- folder listings ------------------------------------------------------------------------------
+
+BAD = LOADER + "loader = DataLoader([1, 2], prefetch_factor=2)\n"
+
+
+def _age(root: Path, seconds: float = 60) -> None:
+    """Move every folder's mtime into the past, as in a checkout nobody is editing: listings
+    younger than the clock's granularity are not trusted, so fresh folders would be re-read."""
+    past = os.stat(root).st_mtime - seconds
+    for folder, _dirs, _files in os.walk(root):
+        os.utime(folder, (past, past))
+
+
+def _scandirs(monkeypatch) -> list:
+    calls = []
+    real = os.scandir
+
+    def counting(path="."):
+        calls.append(os.fspath(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", counting)
+    return calls
+
+
+def test_unchanged_folders_are_not_read_again(tmp_path, monkeypatch):
+    root = _project(tmp_path / "p", {"a/bad.py": BAD, "a/b/ok.py": "x = 1\n", "c/bad.py": BAD})
+    monkeypatch.chdir(root)
+    _age(root)
+    first = _lint(["."], cache_dir=tmp_path / "cache")
+    calls = _scandirs(monkeypatch)
+    warm = _lint(["."], cache_dir=tmp_path / "cache")
+    assert _codes(warm) == _codes(first) and len(first.diagnostics) == 2
+    assert [c for c in calls if not os.path.abspath(c).startswith(str(Path(pipeline.__file__).parent))] == []
+    # every folder of the project came from the cache (dl-lint's own package is walked for its
+    # build fingerprint)
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["add a file", "remove a file", "rename a file", "add a folder", "replace a file by a folder", "a symlink"],
+)
+def test_a_changed_folder_is_read_again(tmp_path, monkeypatch, change):
+    root = _project(tmp_path / "p", {"a/bad.py": BAD, "a/b/ok.py": "x = 1\n"})
+    monkeypatch.chdir(root)
+    _age(root)
+    _lint(["."], cache_dir=tmp_path / "cache")
+    expected = {"add a file": ["a/bad.py", "a/new.py"], "remove a file": [], "rename a file": ["a/renamed.py"]}
+    if change == "add a file":
+        (root / "a" / "new.py").write_text(BAD)
+    elif change == "remove a file":
+        (root / "a" / "bad.py").unlink()
+    elif change == "rename a file":
+        (root / "a" / "bad.py").rename(root / "a" / "renamed.py")
+    elif change == "add a folder":
+        (root / "a" / "b" / "deep").mkdir()
+        (root / "a" / "b" / "deep" / "bad.py").write_text(BAD)
+        expected[change] = ["a/b/deep/bad.py", "a/bad.py"]
+    elif change == "replace a file by a folder":
+        (root / "a" / "b" / "ok.py").unlink()
+        (root / "a" / "b" / "ok.py").mkdir()
+        (root / "a" / "b" / "ok.py" / "inner.py").write_text(BAD)
+        expected[change] = ["a/b/ok.py/inner.py", "a/bad.py"]
+    elif change == "a symlink":
+        (root / "elsewhere.py").write_text(BAD)
+        (root / "a" / "b" / "link.py").symlink_to(root / "elsewhere.py")
+        expected[change] = ["a/bad.py", "elsewhere.py"]  # one file, reported once
+    warm = _lint(["."], cache_dir=tmp_path / "cache")
+    cold = _lint(["."], cache=False)
+    assert sorted(d.filename for d in warm.diagnostics) == sorted(d.filename for d in cold.diagnostics)
+    assert sorted(d.filename for d in warm.diagnostics) == expected[change]
+
+
+def test_a_symlink_retargeted_elsewhere_is_followed_anew(tmp_path, monkeypatch):
+    """Pointing a link at another file does not change its folder's mtime if done in place
+    (os.replace of a new link does; a target swapped under the same name does not): links
+    are resolved on every run."""
+    root = _project(tmp_path / "p", {"t/one.py": BAD, "t/two.py": "x = 1\n"})
+    (root / "a").mkdir()
+    (root / "a" / "link.py").symlink_to(root / "t" / "two.py")
+    monkeypatch.chdir(root)
+    _age(root)
+    first = _lint(["a"], cache_dir=tmp_path / "cache")
+    assert first.diagnostics == []
+    (root / "t" / "two.py").unlink()
+    (root / "t" / "two.py").symlink_to(root / "t" / "one.py")  # the target now leads to a bad file
+    _age(root / "a")
+    warm = _lint(["a"], cache_dir=tmp_path / "cache")
+    assert [d.code for d in warm.diagnostics] == ["DL001"]
+
+
+def test_listings_of_deleted_folders_are_dropped(tmp_path, monkeypatch):
+    root = _project(tmp_path / "p", {"a/bad.py": BAD, "gone/deep/bad.py": BAD})
+    monkeypatch.chdir(root)
+    _lint(["."], cache_dir=tmp_path / "cache")
+    listed = json.loads(_cache_file(tmp_path / "cache").read_text())["listings"]
+    assert str(root / "gone" / "deep") in listed
+    shutil.rmtree(root / "gone")
+    _lint(["."], cache_dir=tmp_path / "cache")
+    listed = json.loads(_cache_file(tmp_path / "cache").read_text())["listings"]
+    assert not [k for k in listed if "gone" in k] and str(root / "a") in listed
