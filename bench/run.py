@@ -43,22 +43,60 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 
 class Sample:
-    def __init__(self, seconds: float, max_rss_kb: int, returncode: int) -> None:
+    def __init__(self, seconds: float, max_rss_kb: int, returncode: int, tree_rss_kb: int = 0) -> None:
         self.seconds = seconds
         self.max_rss_kb = max_rss_kb
         self.returncode = returncode
+        self.tree_rss_kb = tree_rss_kb  # sampled: the process and all its workers together
+
+
+def _sample_tree_rss(pid: int, stop, peak: list) -> None:
+    """Every 5 ms, the summed RSS of ``pid`` and its descendants (psutil), into ``peak[0]``."""
+    import psutil
+
+    try:
+        root = psutil.Process(pid)
+    except psutil.Error:
+        return
+    while not stop.is_set():
+        total = 0
+        try:
+            for proc in [root, *root.children(recursive=True)]:
+                try:
+                    total += proc.memory_info().rss
+                except psutil.Error:
+                    pass
+        except psutil.Error:
+            break
+        peak[0] = max(peak[0], total // 1024)
+        stop.wait(0.005)
 
 
 def run_once(command: Sequence[str], cwd: Optional[str] = None, env: Optional[Dict[str, str]] = None) -> Sample:
-    """Wall time and peak RSS (of the child and the children it waited for) of one command."""
+    """Wall time and peak RSS of one command: ``ru_maxrss`` (the largest single process among
+    the command and the children it waited for) and, with psutil, the sampled peak of the sum
+    over the command and its worker processes."""
+    import threading
+
     start = time.perf_counter()
     proc = subprocess.Popen(
         list(command), cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL
     )
+    stop, peak, sampler = threading.Event(), [0], None
+    try:
+        import psutil  # noqa: F401 - benchmark-only dependency
+
+        sampler = threading.Thread(target=_sample_tree_rss, args=(proc.pid, stop, peak), daemon=True)
+        sampler.start()
+    except ImportError:
+        pass
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - start
+    stop.set()
+    if sampler is not None:
+        sampler.join()
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return Sample(seconds, int(usage.ru_maxrss), proc.returncode)
+    return Sample(seconds, int(usage.ru_maxrss), proc.returncode, peak[0])
 
 
 class Series:
@@ -79,7 +117,8 @@ class Series:
 
     @property
     def peak_mb(self) -> float:
-        return max(s.max_rss_kb for s in self.samples) / 1024
+        """The larger of the biggest single process and the sampled sum over its workers."""
+        return max(max(s.max_rss_kb, s.tree_rss_kb) for s in self.samples) / 1024
 
     def row(self) -> str:
         lo, hi = self.spread
@@ -103,6 +142,36 @@ def interleaved(series: Sequence[Tuple[Series, Sequence[str], Dict]], runs: int,
 
 
 # -- corpora ---------------------------------------------------------------------------------
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def _memory() -> str:
+    try:
+        with open("/proc/meminfo") as handle:
+            for line in handle:
+                if line.startswith("MemTotal:"):
+                    return f"{int(line.split()[1]) / 1024 / 1024:.0f} GiB RAM"
+    except OSError:
+        pass
+    return "RAM unknown"
+
+
+def _torchfix_version(torchfix: str) -> str:
+    try:
+        out = subprocess.run([torchfix, "--version"], capture_output=True, text=True, timeout=60)
+        return f"torchfix {out.stdout.strip() or out.stderr.strip()}"
+    except OSError:
+        return "torchfix not found"
 
 
 def find_torch_tree(dl_lint: str) -> Optional[str]:
@@ -256,8 +325,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ruff_version = subprocess.run([ruff, "--version"], capture_output=True, text=True).stdout.strip()
     print("## dl-lint benchmark\n")
     print(
-        f"Machine: {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
-        f"Python {platform.python_version()} (benchmark driver); {version}; {ruff_version}"
+        f"Machine: {_cpu_model()}, {os.cpu_count()} cores, {_memory()}, {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()} (benchmark driver); {version}; {ruff_version}; {_torchfix_version(torchfix)}"
     )
     print(f"Torch tree: {torch_tree} ({n_files} .py files, {n_bytes / 1e6:.1f} MB)\n")
 
@@ -269,6 +338,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     env = dict(os.environ, NO_COLOR="1")
     env.pop("DL_LINT_CACHE_DIR", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as users run it: bytecode written once, then reused
     cache_dir = tempfile.mkdtemp(prefix="dl-lint-bench-cache-")
     env_cache = dict(env, DL_LINT_CACHE_DIR=cache_dir)
 
