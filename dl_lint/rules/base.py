@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence
 
-from dl_lint.analysis.loaders import DEFAULTS, LoaderCall
-from dl_lint.analysis.values import ABSENT, Possible, scenarios
 from dl_lint.model import Edit, Fix, Location, Severity
 
 if TYPE_CHECKING:
+    from dl_lint.analysis.loaders import LoaderCall
+    from dl_lint.analysis.values import Possible
     from dl_lint.engine import RuleContext
 
 
@@ -66,11 +66,17 @@ class Rule:
 
 
 def concrete(name: str, possible: Possible) -> Any:
+    from dl_lint.analysis.loaders import DEFAULTS
+    from dl_lint.analysis.values import ABSENT
+
     return DEFAULTS.get(name) if possible.value is ABSENT else possible.value
 
 
 def call_scenarios(call: LoaderCall, *names: str) -> Optional[List[dict]]:
     """Consistent combinations of the named arguments (None if any is unknown)."""
+    from dl_lint.analysis.loaders import DEFAULTS
+    from dl_lint.analysis.values import scenarios
+
     return scenarios({n: call.value(n) for n in names}, DEFAULTS)
 
 
