@@ -9,7 +9,9 @@ and worker processes.
    the import graph was consulted): that is what its cache entry depends on.
    With enough candidates (``PARALLEL_MIN_CANDIDATES`` per job), this step runs in worker
    processes, each with its own ``Project`` over the same root (modules a worker needs are
-   parsed on demand there: duplicated work, but no shared state).
+   parsed on demand there: duplicated work, but no shared state). Without ``--jobs``, only as
+   many workers start as keep the run under ``DEFAULT_MEMORY_CAP`` (often none: each worker
+   comes to hold about what this process holds); ``--jobs N`` starts N regardless.
 4. Loaders built from a function's parameters are judged at each call of the function
    (``engine._judge_call_sites``) in this process, once every file's factories are known.
 """
@@ -26,6 +28,10 @@ from dl_lint.model import Diagnostic
 # Worker processes pay for themselves only above this many candidate files per job: starting
 # one costs about one libcst import (~0.2 s); a candidate costs 5-50 ms to analyse.
 PARALLEL_MIN_CANDIDATES = 24
+# Without --jobs, workers are started only while the run is expected to stay under this much
+# memory in all (on a large project every worker holds its own view of the project index).
+DEFAULT_MEMORY_CAP = 150 * 1024 * 1024
+WORKER_EXTRA_BYTES = 24 * 1024 * 1024
 
 
 def default_jobs() -> int:
@@ -67,10 +73,11 @@ def run_files(files: Sequence[Any], project: Any, *, jobs: Optional[int] = None,
             run.finish(file, list(file.errors), (), set(), set())
             if file.cell_map is None:
                 file.data = b""  # read again only if the import graph or call sites need it
+    explicit = jobs is not None
     jobs = default_jobs() if jobs is None else max(1, jobs)
     done = False
     if jobs > 1 and len(candidates) >= PARALLEL_MIN_CANDIDATES * jobs:
-        done = _analyse_in_workers(run, candidates, jobs, out)
+        done = _analyse_in_workers(run, candidates, jobs, out, explicit)
     if not done:
         _analyse_here(run, candidates, out)
     out.extend(run.call_sites())
@@ -370,10 +377,12 @@ def _start_worker(payload) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool's terminate() ends workers at once
     if "project" in payload:  # fork: the parent's objects, inherited
         _WORKER.update(payload)
+        _WORKER["project"].budget = payload["budget"]
         return
     from dl_lint.analysis.project import Project
 
     project = Project(payload["root"], payload["extra_loaders"])
+    project.budget = payload["budget"]
     if payload["seeded"] is not None:
         project.seed_files(payload["seeded"])
     _WORKER.update(project=project, files=payload["files"], candidates=payload["candidates"])
@@ -388,9 +397,23 @@ def _work(indices: Sequence[int]):
     return results
 
 
-def _analyse_in_workers(run: _Run, candidates: Sequence[Any], jobs: int, out: List[Diagnostic]) -> bool:
+def _resident_bytes() -> int:
+    """This process's resident memory now (Linux), else its peak so far."""
+    try:
+        with open("/proc/self/statm") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
+
+
+def _analyse_in_workers(run: _Run, candidates: Sequence[Any], jobs: int, out: List[Diagnostic], explicit: bool = True) -> bool:
     """Analyse and judge the candidates in ``jobs`` worker processes; False (nothing done) if
-    the pool cannot be used, and the caller does it here."""
+    the pool cannot be used, and the caller does it here. Unless the number of jobs was asked
+    for (``explicit``), fewer workers are started, or none, when ``jobs`` of them would take
+    the run over DEFAULT_MEMORY_CAP."""
     import multiprocessing
 
     methods = multiprocessing.get_all_start_methods()
@@ -413,6 +436,18 @@ def _analyse_in_workers(run: _Run, candidates: Sequence[Any], jobs: int, out: Li
             "files": run.files,
             "candidates": candidates,
         }
+    # The memory budget for parsed modules is shared: together the workers keep what one
+    # process would (more parsing again of modules many files import, flat memory).
+    if not explicit:
+        # Each forked worker comes to hold about what this process holds now (inherited pages
+        # are copied as reference counts touch them) plus its share of the parse budget.
+        rss = _resident_bytes()
+        jobs = min(jobs, max(0, (DEFAULT_MEMORY_CAP - rss) // (rss + WORKER_EXTRA_BYTES)))
+        if jobs < 2:
+            return False  # one worker is no faster than this process
+    from dl_lint.analysis.project import LIVE_SOURCE_BUDGET
+
+    payload["budget"] = LIVE_SOURCE_BUDGET // jobs
     # Largest first, in small chunks: the pool balances the long tail.
     order = sorted(range(len(candidates)), key=lambda i: -len(candidates[i].data or b""))
     size = max(1, min(8, len(order) // (jobs * 4)))

@@ -369,3 +369,38 @@ def test_listings_of_deleted_folders_are_dropped(tmp_path, monkeypatch):
     _lint(["."], cache_dir=tmp_path / "cache")
     listed = json.loads(_cache_file(tmp_path / "cache").read_text())["listings"]
     assert not [k for k in listed if "gone" in k] and str(root / "a") in listed
+
+
+# -- how many workers by default ----------------------------------------------------------------
+
+
+def _count_pools(monkeypatch) -> list:
+    """The number of worker processes of every pool started."""
+    import multiprocessing.pool
+
+    started = []
+    real = multiprocessing.pool.Pool.__init__
+
+    def counting(self, processes=None, *args, **kwargs):
+        started.append(processes)
+        return real(self, processes, *args, **kwargs)
+
+    monkeypatch.setattr(multiprocessing.pool.Pool, "__init__", counting)
+    return started
+
+
+@pytest.mark.parametrize("cap_mb, expected", [(10_000, [2]), (1, [])])
+def test_default_workers_respect_the_memory_cap(tmp_path, monkeypatch, cap_mb, expected):
+    """Without --jobs, workers start only while the run is expected to stay under
+    DEFAULT_MEMORY_CAP; with --jobs they start regardless; either way the result is the same."""
+    _fixtures_copy(tmp_path, monkeypatch)
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_CANDIDATES", 1)
+    monkeypatch.setattr(pipeline, "default_jobs", lambda: 2)
+    monkeypatch.setattr(pipeline, "DEFAULT_MEMORY_CAP", cap_mb * 1024 * 1024)
+    serial = lint_paths(["fixtures"], jobs=1)
+    started = _count_pools(monkeypatch)
+    default = lint_paths(["fixtures"])
+    assert started == expected
+    explicit = lint_paths(["fixtures"], jobs=2)
+    assert started == expected + [2]
+    assert _codes(default) == _codes(explicit) == _codes(serial)

@@ -132,6 +132,7 @@ class Project:
         self._packages: Optional[Set[str]] = None
         self._live: "OrderedDict[str, int]" = OrderedDict()  # evictable analyses -> source size
         self._live_bytes = 0
+        self.budget = LIVE_SOURCE_BUDGET  # worker processes share the machine: each gets a part
         self._on_disk: Optional[Set[str]] = None
         self._added_as: Dict[str, str] = {}  # linted file -> the module name it was added as
         self._reaches: Dict[Tuple[str, str], bool] = {}
@@ -322,7 +323,7 @@ class Project:
         size = len(getattr(analysis, "source", "") or "") + MODULE_WEIGHT
         self._live_bytes += size - self._live.pop(key, 0)
         self._live[key] = size
-        while self._live_bytes > LIVE_SOURCE_BUDGET and len(self._live) > 1:
+        while self._live_bytes > self.budget and len(self._live) > 1:
             old, old_size = self._live.popitem(last=False)
             self._live_bytes -= old_size
             dropped = self._by_path.pop(old, None)
