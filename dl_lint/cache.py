@@ -94,7 +94,16 @@ class ResultsCache:
     def _load(self) -> None:
         try:
             with open(self.path, "rb") as handle:
-                data = json.loads(handle.read())
+                blob = handle.read()
+            import gc
+
+            enabled = gc.isenabled()
+            gc.disable()  # JSON builds no cycles; collections while it allocates are pure cost
+            try:
+                data = json.loads(blob)
+            finally:
+                if enabled:
+                    gc.enable()
             if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("build") != self.build:
                 return
             stats, entries = data.get("stats"), data.get("entries")
