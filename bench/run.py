@@ -139,6 +139,8 @@ def interleaved(series: Sequence[Tuple[Series, Sequence[str], Dict]], runs: int,
             if before is not None:
                 before(target)
             target.add(run_once(command, **options))
+    for target, _command, _options in series:  # as it is measured: a stopped run keeps its numbers
+        print(f"measured: {target.row()}", file=sys.stderr, flush=True)
 
 
 # -- corpora ---------------------------------------------------------------------------------
