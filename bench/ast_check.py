@@ -1,4 +1,4 @@
-"""Compare dl-lint's libcst analysis with the independent ``ast`` oracle (tests/ast_oracle.py)
+"""Compare dl-lint's analysis with the independent ``ast`` oracle (tests/ast_oracle.py)
 on real code: which (file, row) construct torch's DataLoader.
 
     python bench/ast_check.py REPO [REPO ...]      (e.g. /work/realcode/*)
@@ -22,7 +22,6 @@ from ast_oracle import compare, find_loader_calls  # noqa: E402
 
 
 def check_repo(repo: Path, out: Counter, unexplained: list, shown: list) -> None:
-    from dl_lint.analysis.module import ModuleAnalysis
     from dl_lint.analysis.project import Project, find_root, module_name_for
     from dl_lint.discovery import discover
     from dl_lint.source import decode
@@ -35,16 +34,16 @@ def check_repo(repo: Path, out: Counter, unexplained: list, shown: list) -> None
         try:
             source = decode(data)
             module = module_name_for(path)
-            analysis = project.analysis(module, str(path)) or ModuleAnalysis(source, str(path), module, path.name == "__init__.py", project)
-            project.add(module, analysis)
+            analysis = project.parsed(str(path)) or project.parse(str(path), module, source)
+            project.add(analysis)
             rows = {call.location.row for call in analysis.facts().calls}
-        except Exception as exc:  # noqa: BLE001 - a file libcst cannot take
+        except Exception as exc:  # noqa: BLE001 - a file the analysis cannot take
             out["files not analysed"] += 1
             shown.append(f"  not analysed: {path}: {type(exc).__name__}: {str(exc)[:100]}")
             continue
         out["files"] += 1
         oracle = find_loader_calls(source)
-        out["libcst"] += len(rows)
+        out["analysis"] += len(rows)
         out["oracle"] += len(oracle)
         out["agree"] += len(rows & oracle)
         lines = source.splitlines()
@@ -65,13 +64,13 @@ def main(repos) -> int:
         total.update(counts)
         extra = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if " only" in k or k.startswith("files not"))
         print(
-            f"{Path(repo).name}: {counts['files']} files, libcst {counts['libcst']}, oracle {counts['oracle']}, "
+            f"{Path(repo).name}: {counts['files']} files, analysis {counts['analysis']}, oracle {counts['oracle']}, "
             f"agree {counts['agree']}" + (f"; {extra}" if extra else "")
         )
         for line in shown:
             print(line)
     print(
-        f"total: {total['files']} files mentioning DataLoader, libcst {total['libcst']} calls, "
+        f"total: {total['files']} files mentioning DataLoader, analysis {total['analysis']} calls, "
         f"oracle {total['oracle']}, agree {total['agree']}"
     )
     for key in sorted(k for k in total if " only" in k or k.startswith("files not")):

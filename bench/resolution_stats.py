@@ -12,9 +12,10 @@ from collections import Counter
 from pathlib import Path
 
 from dl_lint.analysis.project import Project, find_root, module_name_for
-from dl_lint.engine import _analyse, _File, display_path  # noqa: PLC2701 - a dev tool
 from dl_lint.config import Settings
 from dl_lint.discovery import discover
+from dl_lint.files import SourceFile, display_path
+from dl_lint.judge import analyse
 
 ARGS = ("num_workers", "pin_memory", "persistent_workers", "prefetch_factor")
 
@@ -28,8 +29,8 @@ def main(paths):
         data = path.read_bytes()
         if b"DataLoader" not in data:
             continue
-        file = _File(path, display_path(path), module_name_for(path), Settings(), data)
-        _analyse(file, project)
+        file = SourceFile(path, display_path(path), module_name_for(path), Settings(), data)
+        analyse(file, project)
         if file.facts is None:
             continue
         for call in file.facts.calls:

@@ -82,6 +82,7 @@ class ResultsCache:
         self.version = dl_lint.__version__
         self.build = build_fingerprint()
         self.path = os.path.join(self.directory, f"results-{self.version}-{self.build[:16]}.json")
+        self.summary_dir = os.path.join(self.directory, f"summaries-{self.version}-{self.build[:16]}")
         self.stats: Dict[str, List[Any]] = {}  # abspath -> [size, mtime_ns, ino, hashed_at_ns, hash]
         self.entries: Dict[str, Dict[str, Any]] = {}  # abspath -> entry
         self.callsites: Optional[Dict[str, Any]] = None
@@ -116,32 +117,68 @@ class ResultsCache:
         except Exception:  # noqa: BLE001 - a corrupt or unreadable cache is an empty one
             self.stats, self.entries, self.callsites, self.listings = {}, {}, None, {}
 
-    def save(self) -> None:
-        if not self.dirty:
+    def save(self, summaries: Optional[Dict[str, Tuple[Optional[str], Any]]] = None) -> None:
+        """Write the results (when anything changed) and the new module summaries
+        (``{path: (content hash, ModuleSummary)}``; those without a hash are not kept)."""
+        if not self.dirty and not summaries:
             return
         try:
             _make_cache_dir(self.directory)
             for name in os.listdir(self.directory):  # results of other builds are dead weight
-                if name.startswith("results-") and name.endswith(".json") and name != os.path.basename(self.path):
+                if name.startswith(("results-", "summaries-")) and name not in (
+                    os.path.basename(self.path),
+                    os.path.basename(self.summary_dir),
+                ):
+                    target = os.path.join(self.directory, name)
                     try:
-                        os.unlink(os.path.join(self.directory, name))
+                        if os.path.isdir(target):
+                            import shutil
+
+                            shutil.rmtree(target, ignore_errors=True)
+                        else:
+                            os.unlink(target)
                     except OSError:
                         pass
-            blob = json.dumps(
-                {
-                    "format": FORMAT,
-                    "version": self.version,
-                    "build": self.build,
-                    "stats": self.stats,
-                    "entries": self.entries,
-                    "callsites": self.callsites,
-                    "listings": self.listings,
-                },
-                separators=(",", ":"),
-            ).encode()
-            _write_atomic(self.path, blob)
+            if self.dirty:
+                blob = json.dumps(
+                    {
+                        "format": FORMAT,
+                        "version": self.version,
+                        "build": self.build,
+                        "stats": self.stats,
+                        "entries": self.entries,
+                        "callsites": self.callsites,
+                        "listings": self.listings,
+                    },
+                    separators=(",", ":"),
+                ).encode()
+                _write_atomic(self.path, blob)
+            for path, (content_hash, summary) in (summaries or {}).items():
+                if content_hash is None:
+                    continue
+                os.makedirs(self.summary_dir, exist_ok=True)
+                record = {"path": path, "h": content_hash, "m": summary.module, "s": summary.to_json()}
+                _write_atomic(self._summary_file(path), json.dumps(record, separators=(",", ":")).encode())
         except Exception:  # noqa: BLE001 - e.g. a read-only checkout: lint without the cache
             pass
+
+    # -- module summaries (analysis.project.SummaryStore) -----------------------------------------
+    def _summary_file(self, path: str) -> str:
+        return os.path.join(self.summary_dir, combined_hash([path])[:24] + ".json")
+
+    def get(self, path: str, content_hash: str, module: str):
+        """The stored summary of the file at ``path``, if it was made from these contents under
+        this module name."""
+        from dl_lint.analysis.summary import ModuleSummary
+
+        try:
+            with open(self._summary_file(path), "rb") as handle:
+                record = json.loads(handle.read())
+            if record["path"] != path or record["h"] != content_hash or record["m"] != module:
+                return None
+            return ModuleSummary.from_json(record["s"])
+        except Exception:  # noqa: BLE001 - missing, corrupt or from another format: parse instead
+            return None
 
     # -- content hashes -------------------------------------------------------------------------
     def trusted(self, path: str, st: os.stat_result) -> Optional[str]:

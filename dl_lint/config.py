@@ -86,6 +86,9 @@ def format_size(n: int) -> str:
 # ------------------------------------------------------------------------ settings
 
 
+DEFAULT_MAX_FILE_SIZE = 32 * 1024 * 1024
+
+
 @dataclass(frozen=True)
 class Settings:
     """Effective settings for the files under one config file (or the defaults)."""
@@ -102,6 +105,9 @@ class Settings:
     memory_budget: Optional[int] = None
     target_version: str = "2.13"  # torch "MAJOR.MINOR"
     extra_loaders: Tuple[str, ...] = ()  # qualified names treated like DataLoader
+    # Files larger than this are reported (DL000) instead of analysed: a guard against
+    # pathological input only (a 1.5 MB generated module takes about a second).
+    max_file_size: Optional[int] = DEFAULT_MAX_FILE_SIZE
     config_path: Optional[str] = None  # where these came from; None = built-in defaults
     root: Optional[str] = None  # directory the globs are relative to
 
@@ -120,6 +126,7 @@ class Settings:
         memory_budget: Optional[int] = None,
         target_version: Optional[str] = None,
         extra_loaders: Optional[Sequence[str]] = None,
+        max_file_size: Optional[int] = None,
     ) -> "Settings":
         """Apply command-line options (None = not given), the way ruff does:
         ``select`` and ``exclude`` replace, the list-valued others add to the config's."""
@@ -143,6 +150,7 @@ class Settings:
             ("max_inflight_batches", max_inflight_batches),
             ("batch_bytes", batch_bytes),
             ("memory_budget", memory_budget),
+            ("max_file_size", max_file_size),
             ("target_version", _cli_version(target_version) if target_version is not None else None),
         ):
             if value is not None:
@@ -173,6 +181,7 @@ KEYS: Dict[str, str] = {
     "memory-budget": "memory_budget",
     "target-version": "target_version",
     "extra-loaders": "extra_loaders",
+    "max-file-size": "max_file_size",
 }
 
 _VERSION_RE = re.compile(r"^([0-9]+)\.([0-9]+)(?:\.[0-9]+)?$")
@@ -272,7 +281,7 @@ def _parse_table(table: Mapping[str, Any], known_codes: Mapping[str, bool], disp
             fields["respect_gitignore"] = value
         elif key == "max-inflight-batches":
             fields["max_inflight_batches"] = _positive_int(value, where)
-        elif key in ("batch-bytes", "memory-budget"):
+        elif key in ("batch-bytes", "memory-budget", "max-file-size"):
             fields[KEYS[key]] = _size(value, where)
         elif key == "target-version":
             try:

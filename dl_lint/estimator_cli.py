@@ -2,7 +2,7 @@
 
 The arithmetic lives in :mod:`dl_lint.estimate` (shared with rule DL101); this module turns
 options or source files into :class:`~dl_lint.estimate.LoaderPlan` objects and prints them.
-Importing it is cheap: libcst and torch are imported only inside the commands that need them.
+Importing it is cheap: the analysis and torch are imported only inside the commands that need them.
 """
 
 from __future__ import annotations
@@ -478,9 +478,8 @@ def estimate_file(
 ) -> List[CallEstimate]:
     from pathlib import Path
 
-    import libcst
-
     from dl_lint.analysis.module import analyze_source
+    from dl_lint.analysis.syntax import ParseFailure
     from dl_lint.config import ConfigError, settings_for_dir
     from dl_lint.source import decode
     from dl_lint.rules import known_codes
@@ -502,11 +501,10 @@ def estimate_file(
         budget = settings.memory_budget
     try:
         facts = analyze_source(source, path)
-    except libcst.ParserSyntaxError as exc:
-        message = str(exc).strip().splitlines()[0] if str(exc).strip() else "syntax error"
-        _fail(f"{path}: cannot parse: {message} (line {exc.raw_line})")
-    except RecursionError as exc:  # also dl_lint.source.SourceRejected: too deep or too large for libcst
-        _fail(f"{path}: cannot parse: {getattr(exc, 'reason', 'expressions nested too deeply for the parser')}")
+    except ParseFailure as exc:
+        _fail(f"{path}: cannot parse: {exc.reason} (line {exc.row})")
+    except RecursionError:
+        _fail(f"{path}: cannot parse: expressions nested too deeply for the analysis")
     return [
         estimate_call(call, path, option_batch, settings.batch_bytes, samples, budget, shm)
         for call in sorted(facts.calls, key=lambda c: (c.location.row, c.location.column))

@@ -1,8 +1,8 @@
 """dl-lint as a flake8 plugin: ``flake8 --select DL`` reports dl-lint's diagnostics.
 
 Registered under the ``flake8.extension`` entry point group as ``DL``. flake8 hands a plugin the
-arguments its constructor names; this one takes ``tree`` (unused: dl-lint parses with libcst,
-so it re-joins ``lines`` and parses them itself), ``lines`` and ``filename``.
+arguments its constructor names; this one takes ``tree`` (unused: dl-lint's analysis needs
+its own index of the module, built from ``lines`` re-joined), ``lines`` and ``filename``.
 
 Settings come from the nearest ``[tool.dl-lint]`` configuration above the file, as for
 ``dl-lint check``; imports are resolved against the file's project. Columns are yielded 0-based,
@@ -35,7 +35,7 @@ class Plugin:
         self.filename = filename
 
     def run(self) -> Iterator[Tuple[int, int, str, Type["Plugin"]]]:
-        from dl_lint.analysis.prefilter import may_construct_loader, mentions_loader
+        from dl_lint.analysis.prefilter import mentions_loader
         from dl_lint.analysis.project import find_root
         from dl_lint.config import ConfigError, settings_for_dir
         from dl_lint.engine import lint_source
@@ -51,7 +51,7 @@ class Plugin:
             return
         data = source.encode("utf-8", "surrogatepass")
         extra = settings.extra_loaders
-        if not (mentions_loader(data, extra) and may_construct_loader(data, extra)):
+        if not mentions_loader(data, extra):
             return  # what `dl-lint check` skips without parsing: nothing to report
         root = find_root(path) if on_disk else None
         diagnostics = lint_source(

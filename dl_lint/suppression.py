@@ -48,6 +48,8 @@ __all__ = ["Suppressions", "parse_suppressions"]
 
 _CODE = r"[A-Za-z]+[0-9]+(?![A-Za-z0-9_])"  # a whole word: DL001, E501, PLR2004
 _CODE_RE = re.compile(r"[A-Za-z]+[0-9]+")
+# Every directive holds ``noqa`` (any case): without it, there is nothing to tokenize for.
+_MAY_SUPPRESS = re.compile(r"noqa", re.IGNORECASE)
 # Optional ``:`` and a comma/whitespace separated list that stops at the first non-code.
 _CODE_LIST = r"(?:\s*:(?P<codes>[\s,]*" + _CODE + r"(?:[\s,]+" + _CODE + r")*)?)?"
 # ``#``, optional whitespace, ``noqa`` not continued as a word; may follow other comment text.
@@ -93,6 +95,8 @@ def _rows(diag: Diagnostic) -> Tuple[int, int]:
 
 def parse_suppressions(source: str) -> Suppressions:
     """Collect the line and file ``noqa`` directives of ``source``. Never raises."""
+    if not _MAY_SUPPRESS.search(source):
+        return Suppressions(lines={}, file_all=False, file_codes=frozenset())  # no tokenizing needed
     lines: Dict[int, Optional[FrozenSet[str]]] = {}
     file_all = False
     file_codes: set = set()

@@ -1,5 +1,5 @@
 """A second opinion on which calls construct torch's DataLoader, built only on the standard
-library's ``ast`` and independent of dl-lint's libcst analysis: ``find_loader_calls`` gives the
+library's ``ast`` and independent of dl-lint's own analysis: ``find_loader_calls`` gives the
 rows of the calls whose callee is torch's DataLoader by a direct import spelling:
 
 - ``from torch.utils.data import DataLoader [as X]``; ``from torch.utils.data.dataloader import DataLoader``
@@ -8,7 +8,7 @@ rows of the calls whose callee is torch's DataLoader by a direct import spelling
 - ``from torch.utils import data`` + ``data.DataLoader`` (also ``from torch import utils``,
   ``from torch.utils.data import dataloader``)
 
-It ignores scopes. ``classify`` explains a difference with the libcst analysis: what libcst
+It ignores scopes. ``classify`` explains a difference with dl-lint's analysis: what it
 legitimately finds beyond these spellings (``partial``, names bound by assignment, subclasses,
 torchdata's StatefulDataLoader, ...), and what it legitimately skips (a name shadowed by a local
 class, parameter or variable). ``compare`` returns the differences with their category;
@@ -23,15 +23,15 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 TORCH_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 
-# Categories of calls the libcst analysis finds and this oracle does not (all legitimate).
-EXPECTED_LIBCST_EXTRA = {
+# Categories of calls dl-lint's analysis finds and this oracle does not (all legitimate).
+EXPECTED_ANALYSIS_EXTRA = {
     "partial": "functools.partial(DataLoader, ...) or a name bound to one",
     "alias-assignment": "a name (or attribute) bound to the class by assignment, or a conditional callee",
     "subclass": "a class deriving from DataLoader that keeps its signature",
     "stateful": "torchdata's StatefulDataLoader",
     "aliased-module": "the torch module or a submodule reached through an assignment",
 }
-# Categories of calls this oracle finds and the libcst analysis does not (all legitimate).
+# Categories of calls this oracle finds and dl-lint's analysis does not (all legitimate).
 EXPECTED_ORACLE_EXTRA = {
     "shadowed": "the callee's name is rebound in an enclosing scope (local class, parameter, variable)",
 }
@@ -179,7 +179,7 @@ def _mentions(expr: ast.AST, names: Set[str], imports: Dict[str, str]) -> bool:
 
 
 def classify(source: str, row: int, found_by: str) -> str:
-    """Why the call at ``row`` is found by one side only (``found_by``: "libcst" or "oracle")."""
+    """Why the call at ``row`` is found by one side only (``found_by``: "analysis" or "oracle")."""
     tree = parse(source)
     if tree is None:
         return "unexplained"
@@ -234,10 +234,10 @@ def classify(source: str, row: int, found_by: str) -> str:
     return "unexplained"
 
 
-def compare(source: str, libcst_rows: Iterable[int]) -> List[Tuple[int, str, str]]:
+def compare(source: str, analysis_rows: Iterable[int]) -> List[Tuple[int, str, str]]:
     """Differences as (row, found by, category)."""
     oracle = find_loader_calls(source)
-    libcst = set(libcst_rows)
-    out = [(row, "libcst", classify(source, row, "libcst")) for row in sorted(libcst - oracle)]
-    out += [(row, "oracle", classify(source, row, "oracle")) for row in sorted(oracle - libcst)]
+    found = set(analysis_rows)
+    out = [(row, "analysis", classify(source, row, "analysis")) for row in sorted(found - oracle)]
+    out += [(row, "oracle", classify(source, row, "oracle")) for row in sorted(oracle - found)]
     return sorted(out)

@@ -1,5 +1,5 @@
-"""A second opinion on the engine: the libcst analysis and an independent ``ast`` oracle
-(tests/ast_oracle.py) agree on which calls construct torch's DataLoader in every fixture, up to
+"""A second opinion on the engine: dl-lint's analysis (scopes, resolution) and an independent
+``ast`` oracle that only follows import spellings (tests/ast_oracle.py) agree on which calls construct torch's DataLoader in every fixture, up to
 the classified, legitimate differences. (bench/ast_check.py runs the comparison on real code.)"""
 
 from __future__ import annotations
@@ -8,30 +8,29 @@ from pathlib import Path
 
 import pytest
 
-from ast_oracle import EXPECTED_LIBCST_EXTRA, EXPECTED_ORACLE_EXTRA, compare, find_loader_calls
+from ast_oracle import EXPECTED_ANALYSIS_EXTRA, EXPECTED_ORACLE_EXTRA, compare, find_loader_calls
 from conftest import FIXTURES
-from dl_lint.analysis.module import ModuleAnalysis
 from dl_lint.analysis.project import Project
 from dl_lint.source import decode
 
 FILES = sorted(p for p in FIXTURES.rglob("*.py") if not p.name.endswith(".fixed.py"))
 
 
-def libcst_rows(source: str, path: str = "train.py", module: str = "train") -> set:
-    """The rows of the loader calls the libcst analysis finds, set up as ``lint_source`` does
+def analysis_rows(source: str, path: str = "train.py", module: str = "train") -> set:
+    """The rows of the loader calls dl-lint's analysis finds, set up as ``lint_source`` does
     (a project, so that classes of the same module resolve)."""
     project = Project(None)
-    analysis = ModuleAnalysis(source, path, module, False, project)
-    project.add(module, analysis)
+    analysis = project.parse(path, module, source)
+    project.add(analysis)
     return {call.location.row for call in analysis.facts().calls}
 
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(FIXTURES)) for p in FILES])
 def test_fixture_agrees_with_the_oracle(path: Path):
     source = decode(path.read_bytes())
-    differences = compare(source, libcst_rows(source, str(path), path.stem))
+    differences = compare(source, analysis_rows(source, str(path), path.stem))
     for row, side, category in differences:
-        expected = EXPECTED_LIBCST_EXTRA if side == "libcst" else EXPECTED_ORACLE_EXTRA
+        expected = EXPECTED_ANALYSIS_EXTRA if side == "analysis" else EXPECTED_ORACLE_EXTRA
         assert category in expected, f"{path}:{row}: found by {side} only, unexplained"
 
 
@@ -49,9 +48,9 @@ CATEGORIES = {
 
 
 @pytest.mark.parametrize("category", sorted(CATEGORIES))
-def test_each_libcst_extra_is_classified(category):
+def test_each_analysis_extra_is_classified(category):
     source = CATEGORIES[category]
-    assert compare(source, libcst_rows(source)) == [(source.count("\n"), "libcst", category)]
+    assert compare(source, analysis_rows(source)) == [(source.count("\n"), "analysis", category)]
 
 
 def test_shadowing_is_classified():
@@ -64,7 +63,7 @@ def test_shadowing_is_classified():
         "    return DataLoader(a=1)\n"
         "DataLoader([1])\n"
     )
-    assert compare(source, libcst_rows(source)) == [(3, "oracle", "shadowed"), (6, "oracle", "shadowed")]
+    assert compare(source, analysis_rows(source)) == [(3, "oracle", "shadowed"), (6, "oracle", "shadowed")]
 
 
 def test_every_torch_spelling_is_found_by_both():
@@ -81,10 +80,10 @@ def test_every_torch_spelling_is_found_by_both():
         "DataLoader([1])\n"
         "torch.utils.data.dataloader.DataLoader([1])\n"
     )
-    assert find_loader_calls(source) == libcst_rows(source) == set(range(6, 12))
+    assert find_loader_calls(source) == analysis_rows(source) == set(range(6, 12))
 
 
 def test_an_unexplained_difference_is_reported():
     source = "from torch.utils.data import DataLoader\nDataLoader([1])\nprint(1)\n"
-    assert compare(source, {2, 3}) == [(3, "libcst", "unexplained")]
+    assert compare(source, {2, 3}) == [(3, "analysis", "unexplained")]
     assert compare(source, set()) == [(2, "oracle", "unexplained")]

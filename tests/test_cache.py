@@ -220,18 +220,20 @@ def test_call_sites_are_cached_and_invalidated(tmp_path, monkeypatch):
 def test_workers_report_what_one_process_reports(tmp_path, monkeypatch):
     _fixtures_copy(tmp_path, monkeypatch)
     serial = lint_paths(["fixtures"], jobs=1)
-    monkeypatch.setattr(pipeline, "PARALLEL_MIN_CANDIDATES", 1)
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 1)
     parallel = lint_paths(["fixtures"], jobs=2)
+    assert (serial.processes, parallel.processes) == (1, 2)
     assert parallel.diagnostics == serial.diagnostics
     assert parallel.files_parsed == serial.files_parsed
 
 
 def test_workers_fill_the_cache_like_one_process(tmp_path, monkeypatch):
     _fixtures_copy(tmp_path, monkeypatch)
-    monkeypatch.setattr(pipeline, "PARALLEL_MIN_CANDIDATES", 1)
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 1)
     cache_dir = tmp_path / "cache"
     cold = lint_paths(["fixtures"], jobs=1)
-    assert _lint(["fixtures"], cache_dir=cache_dir, jobs=2).diagnostics == cold.diagnostics
+    filled = _lint(["fixtures"], cache_dir=cache_dir, jobs=2)
+    assert filled.processes == 2 and filled.diagnostics == cold.diagnostics
     warm = _lint(["fixtures"], cache_dir=cache_dir, jobs=2)
     assert warm.diagnostics == cold.diagnostics and warm.files_parsed == 0
 
@@ -266,6 +268,21 @@ def test_checking_files_without_loaders_does_not_import_libcst(tmp_path):
     assert proc.stdout.strip().splitlines()[-1] == "NO-LIBCST"
     assert not (tmp_path / ".dl_lint_cache").exists()
     assert os.listdir(tmp_path) == sorted(["a.py", "b.py"]) or set(os.listdir(tmp_path)) == {"a.py", "b.py"}
+
+
+def test_checking_loaders_does_not_import_libcst(tmp_path):
+    """The analysis reads the standard library's ast; libcst is the tool for rewriting source
+    and is imported only when a fix is applied (--fix, --diff)."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (tmp_path / "data.py").write_text("from torch.utils.data import Dataset\nclass D(Dataset):\n    pass\n")
+    (tmp_path / "train.py").write_text(
+        "from torch.utils.data import DataLoader\nfrom data import D\n"
+        "loader = DataLoader(D(), prefetch_factor=2)\nfor batch in loader:\n    pass\n"
+    )
+    for args, expected in ((["--no-cache", "."], "NO-LIBCST"), (["--no-cache", "--diff", "."], "LIBCST")):
+        proc = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        assert "DL001" in proc.stdout or "prefetch_factor" in proc.stdout, proc.stdout + proc.stderr
+        assert proc.stdout.strip().splitlines()[-1] == expected, (args, proc.stdout)
 
 
 # -- folder listings ------------------------------------------------------------------------------
@@ -374,33 +391,16 @@ def test_listings_of_deleted_folders_are_dropped(tmp_path, monkeypatch):
 # -- how many workers by default ----------------------------------------------------------------
 
 
-def _count_pools(monkeypatch) -> list:
-    """The number of worker processes of every pool started."""
-    import multiprocessing.pool
-
-    started = []
-    real = multiprocessing.pool.Pool.__init__
-
-    def counting(self, processes=None, *args, **kwargs):
-        started.append(processes)
-        return real(self, processes, *args, **kwargs)
-
-    monkeypatch.setattr(multiprocessing.pool.Pool, "__init__", counting)
-    return started
-
-
-@pytest.mark.parametrize("cap_mb, expected", [(10_000, [2]), (1, [])])
-def test_default_workers_respect_the_memory_cap(tmp_path, monkeypatch, cap_mb, expected):
-    """Without --jobs, workers start only while the run is expected to stay under
-    DEFAULT_MEMORY_CAP; with --jobs they start regardless; either way the result is the same."""
+def test_default_jobs_fork_only_for_enough_work(tmp_path, monkeypatch):
+    """Without --jobs, a worker is forked only when the files to parse hold at least
+    PARALLEL_MIN_BYTES per job (a fork costs more than a few small files); the result is the
+    same either way."""
     _fixtures_copy(tmp_path, monkeypatch)
-    monkeypatch.setattr(pipeline, "PARALLEL_MIN_CANDIDATES", 1)
     monkeypatch.setattr(pipeline, "default_jobs", lambda: 2)
-    monkeypatch.setattr(pipeline, "DEFAULT_MEMORY_CAP", cap_mb * 1024 * 1024)
     serial = lint_paths(["fixtures"], jobs=1)
-    started = _count_pools(monkeypatch)
-    default = lint_paths(["fixtures"])
-    assert started == expected
-    explicit = lint_paths(["fixtures"], jobs=2)
-    assert started == expected + [2]
-    assert _codes(default) == _codes(explicit) == _codes(serial)
+    small = lint_paths(["fixtures"])
+    assert small.processes == 1  # the fixtures are far below the threshold
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 1)
+    forked = lint_paths(["fixtures"])
+    assert forked.processes == 2
+    assert _codes(small) == _codes(forked) == _codes(serial)

@@ -19,7 +19,12 @@ CONSTRUCTS = {
     "class name rebound": "class DataLoaderIter:\n    pass\nDataLoaderIter = load()\nDataLoaderIter(ds)\n",
     "class name is also a parameter": "class DataLoaderIter:\n    pass\ndef f(DataLoaderIter):\n    return DataLoaderIter(ds)\n",
     "factory defined here": "from torch.utils.data import DataLoader\ndef make_loader(ds):\n    return DataLoader(ds)\nmake_loader(ds)\n",
-    "attribute of another object": "from torch.utils.data import DataLoader\ndef make_loader():\n    pass\nloaders.make_loader(ds)\n",
+    "attribute of another object": "from torch.utils.data import DataLoader\ndef f():\n    pass\nloaders.FastLoader(ds)\n",
+    "alias in a tuple": "from torch.utils.data import DataLoader\nA, B = DataLoader, dict\nA(ds)\n",
+    "annotated alias": "from torch.utils.data import DataLoader\nL: type = DataLoader\nL(ds)\n",
+    "conditional alias": "from torch.utils.data import DataLoader\nL = (DataLoader if c else Other)\nL(ds)\n",
+    "else alias": "from torch.utils.data import DataLoader\nL = Other if c else DataLoader\nL(ds)\n",
+    "call on the next line": "import torch\nloader = torch.utils.data.DataLoader\\\n(ds)\n",
     "syntax error": "from torch.utils.data import DataLoader\nDataLoader(\n",
 }
 ONLY_MENTIONS = {
@@ -35,6 +40,9 @@ ONLY_MENTIONS = {
         "class P:\n    def is_dataloader_frame(self, x):\n        return self.is_dataloader_frame(is_dataloader_function(x))\n"
     ),
     "isinstance": "from torch.utils.data import DataLoader\nisinstance(x, DataLoader)\n",
+    # Lightning's hooks: lower-case names ending in "dataloader" are functions, not classes.
+    "hook calls": "from torch.utils.data import DataLoader\nloader: DataLoader = model.train_dataloader()\n",
+    "type hints in brackets": "from torch.utils.data import DataLoader\nx: Optional[DataLoader] = None\ny: Union[DataLoader, List[DataLoader]]\n",
 }
 
 

@@ -23,6 +23,16 @@ MAP_STYLE_QUALNAMES = frozenset({"torch.utils.data.Dataset", "torch.utils.data.d
 SHARDING_NAMES = frozenset(
     {"get_worker_info", "split_by_worker", "split_by_node", "sharding_filter", "split_dataset_by_node"}
 )
+# Constructors of random generators (DL204: one made in ``__init__`` is copied into every worker).
+RNG_QUALNAMES = frozenset(
+    {
+        "numpy.random.default_rng",
+        "numpy.random.RandomState",
+        "numpy.random.Generator",
+        "random.Random",
+        "torch.Generator",
+    }
+)
 
 
 @dataclass(frozen=True)

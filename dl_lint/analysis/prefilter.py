@@ -1,19 +1,28 @@
-"""Cheap decisions about which files need the full libcst analysis.
+"""Cheap decisions about which files and calls can construct a loader.
 
-Two stages: a byte search (does the file mention a loader name at all?), then the standard
-library's C parser: does the module contain a call whose callee could be a loader? Most files
-that mention ``DataLoader`` only do so in docstrings, imports or type hints; libcst's scope
-analysis costs about 30× an ``ast`` parse, so it is paid only where a call exists. The check is
-conservative (a superset): a name that merely *could* hold a loader class counts.
+Bytes first, and only bytes decide whether a file is parsed: it must mention a loader name
+(``DataLoader``, ``StatefulDataLoader``, an ``extra-loaders`` name), and show a call or a
+rebinding of one: ``DataLoader(``, ``InfiniteDataLoader(``, ``FastLoader(`` (a class-like name
+ending in Loader, as project subclasses are named), ``DataLoader as``, ``= DataLoader``,
+``partial(DataLoader``, ``class X(DataLoader``, ``DataLoader if`` / ``else DataLoader``. Most
+files that mention DataLoader do so in imports, type hints and docstrings only; parsing is the
+largest cost of a run, so they are skipped.
+
+Then, on the module's index (``analysis.scopes``, built from the one parse): which callees
+could hold a loader class. Only those calls are resolved (resolving a callee can load another
+module's summary). This check is conservative (a superset): a name that merely *could* hold a
+loader class counts.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-import types
-import warnings
-from typing import Iterable, Set
+from functools import lru_cache
+from typing import Dict, Iterable, List, Set, Tuple
+
+from dl_lint.analysis.scopes import ModuleIndex
+from dl_lint.analysis.syntax import is_literal_data
 
 LOADER_NAMES = frozenset({"DataLoader", "StatefulDataLoader"})
 
@@ -23,151 +32,133 @@ def mentions_loader(data: bytes, extra_names: Iterable[str] = ()) -> bool:
     return any(name.encode() in data for name in names)
 
 
-def may_construct_loader(data: bytes, extra_names: Iterable[str] = ()) -> bool:
-    """True unless the module provably calls nothing that could be a loader. A module that
-    does not parse returns True, so the full analysis reports it."""
-    if not _code_mentions_loader(data, extra_names):
-        return False
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(data)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return True
-    plain = plain_classes(tree)
-    names = candidate_names(tree, extra_names, plain)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            func = node.func
-            callee = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-            if callee in names:
+@lru_cache(maxsize=16)
+def _construction_pattern(extra: Tuple[str, ...]) -> "re.Pattern[bytes]":
+    names = b"|".join(re.escape(n.encode()) for n in ("DataLoader", *extra))
+    return re.compile(
+        rb"(?<!\w)(?:" + names + rb")\w*\s*\("  # DataLoader(, a.DataLoader(, DataLoaderX(
+        rb"|DataLoader\w*\s*\("  # MyDataLoader(, InfiniteDataLoader(
+        rb"|(?<!\w)[A-Z]\w*Loader\w*\s*\("  # FastLoader(: a project subclass, by its name
+        rb"|(?:" + names + rb")\s+(?:as|if)\b"  # import ... as L; DataLoader if c else Other
+        rb"|=\s*\(?\s*(?:[\w.]+\.)?(?:" + names + rb")\b"  # L = DataLoader
+        rb"|\belse\s+(?:[\w.]+\.)?(?:" + names + rb")\b"
+        rb"|\bpartial\s*\(\s*(?:[\w.]+\.)?(?:" + names + rb")\b"  # partial(DataLoader, ...)
+        rb"|\bclass\s+\w+\s*\([^)]*(?:" + names + rb")"  # class X(DataLoader)
+    )
+
+
+def may_construct(data: bytes, extra_names: Iterable[str] = ()) -> bool:
+    """Whether the bytes of a file that mentions a loader show a call or a rebinding of one
+    (see the module docstring): the files worth parsing."""
+    extra = tuple(sorted({n.rsplit(".", 1)[-1] for n in extra_names}))
+    return _construction_pattern(extra).search(data) is not None
+
+
+def looks_like_loader(name: str) -> bool:
+    """Imported project subclasses (``InfiniteDataLoader``) are only known by their name here."""
+    return "loader" in name.lower()
+
+
+class LoaderCallees:
+    """Which callees of one module may construct a loader: the known names, import aliases, and
+    names assigned or subclassed from expressions mentioning one (``Loader = partial(DataLoader)``),
+    to a fixpoint. A name bound only by ``class``/``def`` statements of this module (never
+    imported, assigned, or a parameter) counts only through its bases: its name alone
+    (torch's ``_SingleProcessDataLoaderIter``) says nothing, and calling such a function
+    constructs nothing here (any loader it builds is a call in its own body)."""
+
+    def __init__(self, index: ModuleIndex, extra_names: Iterable[str] = ()) -> None:
+        bindings: List[Tuple[Set[str], Set[str]]] = []
+        defined: Set[str] = set()
+        other: Set[str] = set()
+        scopes = [index.module_scope, *index.scopes.values()]
+        for scope in scopes:
+            for name, found in scope.bindings.items():
+                for binding in found:
+                    if binding.kind in ("def", "class"):
+                        defined.add(name)
+                        if binding.kind == "class":
+                            bindings.append(({name}, _used(binding, binding.node.bases)))
+                        continue
+                    other.add(name)
+                    if binding.kind == "import":
+                        alias = binding.alias
+                        other.add(alias.name.rsplit(".", 1)[-1])
+                        if alias.asname:
+                            bindings.append(({alias.asname}, {alias.name.rsplit(".", 1)[-1]}))
+                    elif binding.kind in ("assign", "unpack") and binding.value is not None:
+                        bindings.append(({name}, _used(binding, (binding.value,))))
+        for attr, used in index.attr_used.items():
+            bindings.append(({attr}, used))
+        self.plain = defined - other
+        names: Set[str] = set(LOADER_NAMES) | {n.rsplit(".", 1)[-1] for n in extra_names}
+        users: Dict[str, List[Set[str]]] = {}  # name -> what the bindings mentioning it bind
+        for bound, used in bindings:
+            for name in used:
+                users.setdefault(name, []).append(bound)
+        # A name that looks like a loader (and is not a plain class/def of this module) counts
+        # as one when a binding mentions it.
+        names |= {u for u in users if looks_like_loader(u)} - self.plain
+        todo = list(names)
+        while todo:
+            for bound in users.get(todo.pop(), ()):
+                for name in bound - names:
+                    names.add(name)
+                    todo.append(name)
+        self.names = names
+
+    def may_be_loader(self, func: ast.AST) -> bool:
+        if isinstance(func, (ast.Name, ast.Attribute)):
+            callee = func.id if isinstance(func, ast.Name) else func.attr
+            if callee in self.names:
                 return True
-            if callee in plain and (isinstance(func, ast.Name) or _on_self(func)):
-                continue  # a function, or a class not deriving from a loader, of this module
-            if callee is not None and _looks_like_loader(callee):
-                return True
-            if callee is None and _used_names(func) & names:
-                return True  # (DataLoader if c else Other)(...)
-    return False
+            if callee in self.plain and (isinstance(func, ast.Name) or _on_self(func)):
+                return False  # a function, or a class not deriving from a loader, of this module
+            return looks_like_loader(callee)
+        return bool(used_names(func) & self.names)  # (DataLoader if c else Other)(...), partial(...)(...)
+
+    def any_call(self, index: ModuleIndex) -> bool:
+        return any(self.may_be_loader(call.func) for call, _, _, _ in index.calls)
 
 
-# Branches the compiler drops (``if False:``): names used only there are not in the code.
-_DEAD_BRANCH = re.compile(rb"\b(?:if|elif|while)[ \t(]+(?:False|0|None|not[ \t]+__debug__)\b")
-
-
-def _code_mentions_loader(data: bytes, extra_names: Iterable[str] = ()) -> bool:
-    """Whether an identifier that could name a loader occurs in the module's code rather than
-    only in its docstrings, comments and strings (most files that mention DataLoader at all).
-    Read from the names of the compiled code objects: compiling runs in C, several times
-    faster than walking the tree in Python. Without such an identifier no call can construct
-    a loader (``candidate_names`` starts from these names). True when unsure."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            code = compile(data, "<dl-lint>", "exec", dont_inherit=True)
-    except (SyntaxError, ValueError, MemoryError, RecursionError, OverflowError):
-        return True  # the ast stage decides (and the full analysis reports a syntax error)
-    if _DEAD_BRANCH.search(data):
-        return True
-    extra = {n.rsplit(".", 1)[-1] for n in extra_names}
-    todo = [code]
-    while todo:
-        current = todo.pop()
-        for group in (current.co_names, current.co_varnames, current.co_cellvars, current.co_freevars):
-            for name in group:
-                if name in extra or "loader" in name.lower():
-                    return True
-        todo.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
-    return False
+def _used(binding, nodes) -> Set[str]:
+    """The names a binding's value (or class bases) mentions: recorded by the collector, else
+    found by walking them."""
+    if binding.used is not None:
+        return binding.used
+    return {n for node in nodes for n in used_names(node)}
 
 
 def _on_self(func: ast.AST) -> bool:
     return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls")
 
 
-def _looks_like_loader(name: str) -> bool:
-    """Imported project subclasses (``InfiniteDataLoader``) are only known by their name here."""
-    return "loader" in name.lower()
-
-
-def plain_classes(tree: ast.AST) -> Set[str]:
-    """Names bound only by ``class`` and ``def`` statements of this module (never imported,
-    assigned, or used as a parameter or loop variable). Whether such a class is a loader depends
-    only on its bases, which ``candidate_names`` follows, and calling such a function (or
-    method, through ``self``/``cls``) constructs nothing here: any loader it builds is a call
-    in its own body. The name alone (torch's ``_SingleProcessDataLoaderIter``,
-    ``is_dataloader_function``) says nothing."""
-    classes: Set[str] = set()
-    other: Set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            classes.add(node.name)
-        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            other.add(node.id)
-        elif isinstance(node, ast.arg):
-            other.add(node.arg)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                other.add(alias.asname or alias.name.split(".")[0])
-                other.add(alias.name.rsplit(".", 1)[-1])
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            other.add(node.name)
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            other.update(node.names)
-        elif type(node).__name__ in ("MatchAs", "MatchStar") and getattr(node, "name", None):
-            other.add(node.name)
-        elif type(node).__name__ == "MatchMapping" and getattr(node, "rest", None):
-            other.add(node.rest)
-    return classes - other
-
-
-def candidate_names(tree: ast.AST, extra_names: Iterable[str] = (), plain: Set[str] = frozenset()) -> Set[str]:
-    """Names that may be bound to a loader class: the known names, import aliases, and names
-    assigned or subclassed from expressions mentioning one (``Loader = partial(DataLoader)``),
-    to a fixpoint. Callees with other names are not loaders. A name in ``plain`` (see
-    ``plain_classes``) counts only through its bases, not because it looks like a loader."""
-    names: Set[str] = set(LOADER_NAMES) | {n.rsplit(".", 1)[-1] for n in extra_names}
-    bindings = []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                if alias.asname:
-                    bindings.append(({alias.asname}, {alias.name.rsplit(".", 1)[-1]}))
-        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            bindings.append((_bound_names(targets), _used_names(node.value)))
-        elif isinstance(node, ast.ClassDef):
-            bindings.append(({node.name}, {n for base in node.bases for n in _used_names(base)}))
-    changed = True
-    while changed:
-        changed = False
-        for bound, used in bindings:
-            if (used & names or any(_looks_like_loader(u) and u not in plain for u in used)) and not bound <= names:
-                names |= bound
-                changed = True
-    return names
-
-
-def may_be_loader_callee(callee: str, names: Set[str]) -> bool:
-    return callee in names or _looks_like_loader(callee)
-
-
-def _bound_names(targets) -> Set[str]:
+def used_names(expr: ast.AST) -> Set[str]:
     out: Set[str] = set()
-    for target in targets:
-        for node in ast.walk(target):
-            if isinstance(node, ast.Name):
-                out.add(node.id)
-            elif isinstance(node, ast.Attribute):
-                out.add(node.attr)
-    return out
-
-
-def _used_names(expr: ast.AST) -> Set[str]:
-    out: Set[str] = set()
+    if is_literal_data(expr):
+        return out
     for node in ast.walk(expr):
         if isinstance(node, ast.Name):
             out.add(node.id)
         elif isinstance(node, ast.Attribute):
             out.add(node.attr)
     return out
+
+
+def may_construct_loader(data: bytes, extra_names: Iterable[str] = ()) -> bool:
+    """True unless the module provably calls nothing that could be a loader: its bytes show no
+    call (``may_construct``), or its parse shows none (a module that does not parse returns
+    True, so the analysis reports it). The engine asks ``LoaderCallees`` on the index of its
+    one parse instead of parsing here."""
+    from dl_lint.analysis.scopes import collect
+    from dl_lint.analysis.syntax import ParseFailure, parse
+    from dl_lint.source import decode
+
+    if not mentions_loader(data, extra_names) or not may_construct(data, extra_names):
+        return False
+    try:
+        tree = parse(decode(data))
+    except (ParseFailure, SyntaxError, UnicodeDecodeError, LookupError):
+        return True
+    index = collect(tree)
+    return LoaderCallees(index, extra_names).any_call(index)

@@ -1,10 +1,14 @@
-"""The cross-file index: modules of the project, analysed on demand.
+"""The cross-file index: every module of the project as other modules see it.
 
 The project root is the nearest folder above the linted paths holding pyproject.toml,
-setup.cfg, setup.py or .git. Every .py file under it can feed the index, but nothing is parsed
+setup.cfg, setup.py or .git. Every .py file under it can feed the index, but nothing is read
 until a linted file needs it: an import of a constant, a dataset class defined elsewhere, a base
-class, a helper. Accelerator evidence for DL102 is read from raw bytes and follows the import
-graph, also built from bytes.
+class, a helper. Then the module is summarised (``analysis.summary``): from the summary store
+when its content is unchanged since a previous run, else from one parse, which also serves the
+module's own analysis if it is linted in the same run. Parsed modules stay available while
+they fit a memory budget, so that no module is parsed twice in a run unless the budget forced
+it out (``parses`` counts, per file). Accelerator evidence for DL102 is read from raw bytes
+and follows the import graph, also built from bytes.
 """
 
 from __future__ import annotations
@@ -15,22 +19,22 @@ import re
 import sys
 from collections import OrderedDict
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 if TYPE_CHECKING:
-    from dl_lint.analysis.datasets import ClassFacts, FunctionFacts
+    from dl_lint.analysis.datasets import ClassFacts, DatasetIndex, FunctionFacts
+    from dl_lint.analysis.module import ModuleAnalysis
+    from dl_lint.analysis.summary import ModuleSummary
     from dl_lint.analysis.values import Value
 
 
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 MAX_PROJECT_FILES = 50_000
-# A parsed module with its metadata takes about 100-150 bytes of memory per unit of weight
-# (bytes of source, plus MODULE_WEIGHT per module for what every module costs). Analyses of
-# project files beyond this weight are dropped, least recently used first, and parsed again if
-# asked for: memory stays flat on large trees (~100 MB at most for analyses), and projects
-# whose modules in use fit (most) never parse one twice.
-LIVE_SOURCE_BUDGET = 640 * 1024
-MODULE_WEIGHT = 2048
+# A parsed module (its ``ast`` tree and index) takes about 30-40 bytes of memory per byte of
+# source. Parsed modules beyond this many bytes of source are dropped, least recently used
+# first (their summaries stay): memory stays flat on large trees, and projects whose loader
+# modules fit (most) never parse a module twice.
+LIVE_SOURCE_BUDGET = 1536 * 1024
 
 _IMPORT = re.compile(rb"^[ \t]*import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)", re.M)
 _FROM_IMPORT = re.compile(rb"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w \t,\\\n]*)", re.M)
@@ -100,26 +104,199 @@ class _Tracked:
         return call
 
 
+class SummaryStore:
+    """Summaries kept between runs (``dl_lint.cache``): ``get`` one for a file whose content
+    hash and module name match, ``put`` a new one."""
+
+    def get(self, path: str, content_hash: str, module: str) -> Optional["ModuleSummary"]:  # pragma: no cover
+        return None
+
+    def put(self, path: str, content_hash: str, summary: "ModuleSummary") -> None:  # pragma: no cover
+        return None
+
+
+class SummaryModule:
+    """Another module's summary, with a resolver over its module-level bindings: answers what an
+    importer may ask (a constant's value, whether a class is a loader, dataset class facts)."""
+
+    def __init__(self, summary: "ModuleSummary", project: Any, loader_names: FrozenSet[str]) -> None:
+        from dl_lint.analysis.resolve import Resolver
+
+        self.summary = summary
+        self.path = summary.path
+        self.module_name = summary.module
+        self.index = summary.module_index()
+        self.resolver = Resolver(self.index, summary.path, summary.module, summary.is_package, project, loader_names)
+        self._classes_by_name = {c.name: c for c in summary.classes}
+        self._functions_by_name = {f.name: f for f in summary.functions}
+        self._in_progress: Set[str] = set()
+        self._loader_classes: Dict[str, Optional[str]] = {}
+        self._class_facts: Dict[str, Optional["ClassFacts"]] = {}
+        self._function_facts: Dict[str, Optional["FunctionFacts"]] = {}
+
+    def global_value(self, name: str, depth: int) -> "Value":
+        """The value of a module-level name, as another module importing it sees it."""
+        from dl_lint.analysis.scopes import END
+        from dl_lint.analysis.values import Origin, Possible, Value
+
+        bindings = self.index.module_scope.bindings.get(name, [])
+        if not bindings or name in self._in_progress:
+            return Value.unknown("import")
+        self._in_progress.add(name)
+        try:
+            options = []
+            value = Value.unknown("import")
+            for binding in bindings:
+                value = self.resolver._resolve_binding(binding, name, END, depth + 1)
+                if value.is_unknown:
+                    return Value.unknown(value.source or "import")
+                line = binding.site.line if binding.kind in ("assign", "unpack", "aug") else None
+                origin = Origin(f"{name} in {self.module_name or self.path}", self.path, line)
+                options.extend(
+                    p if p.origin is not None else Possible(p.value, origin, p.guards) for p in value.options or ()
+                )
+            return Value(tuple(options), value.source)
+        finally:
+            self._in_progress.discard(name)
+
+    def is_loader_class(self, name: str, depth: int) -> Optional[str]:
+        """For a class of this module: the torch loader it subclasses, when its constructor
+        keeps torch's signature (no ``__init__``, or one taking ``*args, **kwargs``)."""
+        from dl_lint.analysis.scopes import END
+        from dl_lint.analysis.syntax import parse_expression
+
+        if name in self._loader_classes:
+            return self._loader_classes[name]
+        self._loader_classes[name] = None  # cycle guard
+        record = self._classes_by_name.get(name)
+        result = None
+        if record is not None and record.keeps_signature:
+            for text in record.bases:
+                base = parse_expression(text, record.line)
+                found = self.resolver.loader_of(base, END, depth + 1) if base is not None else None
+                if found is not None and not found.preargs:
+                    result = found.qualname
+                    break
+        self._loader_classes[name] = result
+        return result
+
+    def class_facts(self, name: str) -> Optional["ClassFacts"]:
+        if name not in self._class_facts:
+            self._class_facts[name] = self._build_class_facts(name)
+        return self._class_facts[name]
+
+    def _build_class_facts(self, name: str) -> Optional["ClassFacts"]:
+        from dl_lint.analysis.datasets import ClassFacts
+        from dl_lint.analysis.datasets import RNG_QUALNAMES
+        from dl_lint.analysis.scopes import END
+        from dl_lint.analysis.syntax import parse_expression
+        from dl_lint.model import Location
+
+        record = self._classes_by_name.get(name)
+        if record is None:
+            return None
+        bases = []
+        for text in record.bases:
+            node = parse_expression(text, record.line)
+            bases.append(self._describe(node, text))
+        rngs = set()
+        for attr, callee_text in record.init_rngs:
+            callee = parse_expression(callee_text, record.line)
+            value = self.resolver.resolve(callee, END) if callee is not None else None
+            if value is not None and value.single is not None and getattr(value.single.value, "qualname", None) in RNG_QUALNAMES:
+                rngs.add(attr)
+        shape = None
+        if record.iter_shape is not None:
+            row, indent, srow, scol, erow, ecol, text = record.iter_shape
+            shape = (row, indent, Location(srow, scol), Location(erow, ecol), text)
+        return ClassFacts(
+            name=name,
+            module=self.module_name,
+            path=self.path,
+            line=record.line,
+            bases=tuple(bases),
+            methods={m.name: (m.shards, frozenset(m.self_calls), frozenset(self._keys(m.called))) for m in record.methods},
+            init_containers=frozenset(record.init_containers),
+            getitem_reads=frozenset(record.getitem_reads),
+            init_rngs=frozenset(rngs),
+            draws=frozenset(record.draws),
+            cuda_methods=frozenset(record.cuda_methods),
+            iter_shape=shape,
+        )
+
+    def function_facts(self, name: str) -> Optional["FunctionFacts"]:
+        from dl_lint.analysis.datasets import FunctionFacts
+
+        if name not in self._function_facts:
+            record = self._functions_by_name.get(name)
+            self._function_facts[name] = (
+                FunctionFacts(
+                    name=name,
+                    module=self.module_name,
+                    path=self.path,
+                    line=record.line,
+                    shards=record.shards,
+                    calls=frozenset(self._keys(record.called)),
+                    uses_cuda=record.uses_cuda,
+                    reseeds=record.reseeds,
+                )
+                if record is not None
+                else None
+            )
+        return self._function_facts[name]
+
+    def _keys(self, names: Sequence[str]) -> Set[str]:
+        """``module.function@path`` for each called name that may be a project function,
+        without summarising other modules (they are read only if the key is looked up)."""
+        out = set()
+        for name in names:
+            key = self.resolver.function_key(name)
+            if key is not None:
+                out.add(key)
+        return out
+
+    def _describe(self, node, text: str) -> FrozenSet[str]:
+        """What a base-class expression denotes: qualified names, ``module.Class@path`` for
+        project classes, or its source text when unknown."""
+        from dl_lint.analysis.scopes import END
+        from dl_lint.analysis.values import External, FunctionRef
+
+        if node is None:
+            return frozenset({"".join(text.split())})
+        value = self.resolver.resolve(node, END)
+        names = set()
+        for p in value.options or ():
+            if isinstance(p.value, External):
+                names.add(p.value.qualname)
+            elif isinstance(p.value, FunctionRef) and p.value.kind == "class":
+                qualname = f"{p.value.module}.{p.value.name}" if p.value.module else p.value.name
+                names.add(f"{qualname}@{p.value.path}")
+        return frozenset(names) or frozenset({self.resolver.code(node)})
+
+
 class Project:
-    @property
-    def datasets(self):
-        """The dataset index over the project's classes (built when first asked for: a run
-        answered from the cache never needs it)."""
-        if self._datasets is None:
-            from dl_lint.analysis.datasets import DatasetIndex
+    def __init__(
+        self, root: Optional[Path], extra_loaders: Sequence[str] = (), store: Optional[SummaryStore] = None
+    ) -> None:
+        from dl_lint.analysis.loaders import LOADER_QUALNAMES
 
-            self._datasets = DatasetIndex(self.class_facts, self.function_facts)
-        return self._datasets
-
-    def __init__(self, root: Optional[Path], extra_loaders: Sequence[str] = ()) -> None:
         self.root = root
         self.extra_loaders = tuple(extra_loaders)
+        self.loader_names = LOADER_QUALNAMES | frozenset(extra_loaders)
+        self.store = store
+        self.hash_of: Optional[Callable[[str], Optional[str]]] = None  # content hashes (the results cache)
         self._paths: Optional[Dict[str, List[Path]]] = None
-        self._by_name: Dict[str, object] = {}  # linted files, registered as analysed
-        self._by_path: Dict[str, object] = {}
-        self._failed: Set[str] = set()
+        self._summaries: Dict[str, Optional[SummaryModule]] = {}  # abspath -> summary (None: unreadable)
+        self._names: Dict[str, str] = {}  # abspath -> the module name it was summarised as
+        self._known_names: Set[str] = set()
+        self._analyses: "OrderedDict[str, ModuleAnalysis]" = OrderedDict()  # parsed modules, LRU
+        self._live_bytes = 0
+        self._dropped: List["ModuleAnalysis"] = []
+        self.budget = LIVE_SOURCE_BUDGET
+        self.parses: Dict[str, int] = {}  # abspath -> times parsed in this run
+        self.new_summaries: Dict[str, Tuple[Optional[str], "ModuleSummary"]] = {}  # for the store
         self._graph: Optional[Tuple[Dict[str, frozenset], Dict[str, Set[str]]]] = None
-        self._datasets = None
+        self._datasets: Optional["DatasetIndex"] = None
         self._seeded: Optional[Sequence[Path]] = None
         _package_of.cache_clear()  # folders may have gained or lost __init__.py since the last run
         # Dependency tracking: which module (abs path) asked (``_source``), what each module's
@@ -130,21 +307,16 @@ class Project:
         self._recorder: Optional[Tuple[Set[str], Set[str]]] = None
         self._importers: Optional[Dict[str, Set[str]]] = None
         self._packages: Optional[Set[str]] = None
-        self._live: "OrderedDict[str, int]" = OrderedDict()  # evictable analyses -> source size
-        self._live_bytes = 0
-        self.budget = LIVE_SOURCE_BUDGET  # worker processes share the machine: each gets a part
-        self._on_disk: Optional[Set[str]] = None
-        self._added_as: Dict[str, str] = {}  # linted file -> the module name it was added as
         self._reaches: Dict[Tuple[str, str], bool] = {}
 
-    def __getattr__(self, name: str):
-        # Resolver hooks this class does not override keep ProjectHook's defaults. Not a base
-        # class, so that importing the project index does not import libcst.
-        if name.startswith("__"):
-            raise AttributeError(name)
-        from dl_lint.analysis.resolve import ProjectHook
+    @property
+    def datasets(self) -> "DatasetIndex":
+        """The dataset index over the project's classes (built when first asked for)."""
+        if self._datasets is None:
+            from dl_lint.analysis.datasets import DatasetIndex
 
-        return getattr(ProjectHook, name).__get__(self)
+            self._datasets = DatasetIndex(self.class_facts, self.function_facts)
+        return self._datasets
 
     # -- dependency tracking (for the results cache) ---------------------------------------------
     def record(self, touched: Set[str], uses: Set[str]) -> None:
@@ -215,6 +387,8 @@ class Project:
 
     def _register_path(self, path: Path) -> None:
         assert self._paths is not None
+        if path.suffix != ".py":
+            return
         names = [module_name_for(path)]
         if self.root is not None:
             try:
@@ -230,21 +404,10 @@ class Project:
         for name in dict.fromkeys(names):
             self._paths.setdefault(name, []).append(path)
 
-    def add(self, module_name: str, analysis) -> None:
-        """Register the analysis of a linted file, so other modules can import from it."""
-        key = os.path.abspath(analysis.path)
-        self._by_name.setdefault(module_name, analysis)
-        self._by_path[key] = analysis
-        self._added_as[key] = module_name
-        self._keep(key, analysis)
-        resolver = getattr(analysis, "resolver", None)
-        if resolver is not None and getattr(resolver, "project", None) is self:
-            resolver.project = _Tracked(self, key)  # attribute what it asks to this module
-
     def module_exists(self, module: str) -> bool:
         if not module:
             return False
-        if module in self._by_name:
+        if module in self._known_names:
             return True
         paths = self.module_paths()
         if module in paths:
@@ -258,7 +421,12 @@ class Project:
 
     def module_path(self, module: str, near: str = "") -> Optional[str]:
         path = self._choose(module, near)
-        return str(path) if path is not None else None
+        if path is not None:
+            return str(path)
+        for key, name in self._names.items():  # a linted file outside the root (piped source)
+            if name == module:
+                return key
+        return None
 
     def _choose(self, module: str, near: str) -> Optional[Path]:
         """The file of ``module`` as seen from the file ``near``: an exact path wins, then the
@@ -275,69 +443,151 @@ class Project:
         near_dir = os.path.dirname(near_abs)
         return max(candidates, key=lambda c: len(os.path.commonpath([near_dir, os.path.abspath(c)])))
 
-    def analysis(self, module: str, near: str = ""):
-        """The ModuleAnalysis of ``module`` (seen from ``near``), parsed on first use; None if
-        it is not in the project or cannot be parsed."""
-        path = self._choose(module, near)
-        if path is None:
-            found = self._by_name.get(module)
-            if found is not None:
-                self._touch(os.path.abspath(found.path))
-            return found
-        key = os.path.abspath(path)
-        self._touch(key)
-        if key in self._by_path:
-            if key in self._live:
-                self._live.move_to_end(key)
-            return self._by_path[key]
-        if key in self._failed:
-            return None
-        from libcst import ParserSyntaxError
-
+    # -- parsing and summaries --------------------------------------------------------------------
+    def parse(
+        self,
+        path: str,
+        module: str,
+        source: str,
+        *,
+        is_package: Optional[bool] = None,
+        extra_loaders: Optional[Sequence[str]] = None,
+    ) -> "ModuleAnalysis":
+        """Parse ``source`` (the file at ``path``) into a ModuleAnalysis and keep it. Raises
+        ``syntax.ParseFailure``."""
         from dl_lint.analysis.module import ModuleAnalysis
-        from dl_lint.source import decode
+        from dl_lint.analysis.syntax import parse
 
-        try:
-            source = decode(path.read_bytes())
-            analysis = ModuleAnalysis(
-                source, str(path), module, path.name == "__init__.py", _Tracked(self, key), self.extra_loaders
-            )
-        except (OSError, SyntaxError, UnicodeDecodeError, LookupError, ParserSyntaxError, RecursionError):
-            self._failed.add(key)
-            return None
-        self._by_path[key] = analysis
+        key = os.path.abspath(path)
+        tree = parse(source, path)
+        self.parses[key] = self.parses.get(key, 0) + 1
+        package = os.path.basename(path) == "__init__.py" if is_package is None else is_package
+        extra = self.extra_loaders if extra_loaders is None else tuple(extra_loaders)
+        analysis = ModuleAnalysis(tree, source, path, module, package, _Tracked(self, key), extra)
+        self._name(key, module)
         self._keep(key, analysis)
         return analysis
 
+    def _name(self, key: str, module: str) -> None:
+        if key not in self._names:
+            self._names[key] = module
+            self._known_names.add(module)
+
+    def analysis_at(self, path: str, module: str) -> Optional["ModuleAnalysis"]:
+        """The full analysis of the file at ``path``: kept from earlier in the run, else parsed
+        again (only when the memory budget dropped it); None if it cannot be read or parsed."""
+        from dl_lint.analysis.syntax import ParseFailure
+        from dl_lint.source import decode
+
+        found = self.parsed(path)
+        if found is not None:
+            self._touch(os.path.abspath(path))
+            return found
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+            return self.parse(path, module, decode(data))
+        except (OSError, SyntaxError, UnicodeDecodeError, LookupError, ParseFailure, RecursionError, MemoryError):
+            return None
+
+    def parsed(self, path: str) -> Optional["ModuleAnalysis"]:
+        """The module parsed earlier in this run, if it is still kept."""
+        key = os.path.abspath(path)
+        found = self._analyses.get(key)
+        if found is not None:
+            self._analyses.move_to_end(key)
+        return found
+
+    def add(self, analysis: "ModuleAnalysis", content_hash: Optional[str] = None) -> None:
+        """Register a linted module's analysis: importers get its summary from it."""
+        key = os.path.abspath(analysis.path)
+        if key not in self._summaries or self._summaries[key] is None:
+            self._set_summary(key, analysis.summary(), content_hash)
+
+    def _set_summary(self, key: str, summary: "ModuleSummary", content_hash: Optional[str]) -> SummaryModule:
+        module = SummaryModule(summary, _Tracked(self, key), self.loader_names)
+        self._summaries[key] = module
+        self._name(key, summary.module)
+        self.new_summaries[key] = (content_hash, summary)
+        return module
+
+    def adopt(self, summaries: Dict[str, Tuple[Optional[str], "ModuleSummary"]], parses: Dict[str, int]) -> None:
+        """Take the summaries another process made (a worker), and count its parses."""
+        for key, (content_hash, summary) in summaries.items():
+            if self._summaries.get(key) is None:
+                self._set_summary(key, summary, content_hash)
+            else:
+                self.new_summaries.setdefault(key, (content_hash, summary))
+        for key, count in parses.items():
+            self.parses[key] = self.parses.get(key, 0) + count
+
+    def summary(self, module: str, near: str = "") -> Optional[SummaryModule]:
+        """The summary of ``module`` (seen from ``near``): from this run, the store, or one
+        parse; None if it is not in the project or cannot be read or parsed."""
+        path = self._choose(module, near)
+        if path is None:
+            for key, name in self._names.items():
+                if name == module and self._summaries.get(key) is not None:
+                    self._touch(key)
+                    return self._summaries[key]
+            return None
+        key = os.path.abspath(path)
+        self._touch(key)
+        if key in self._summaries:
+            return self._summaries[key]
+        found = self._load_summary(key, module)
+        self._summaries[key] = found
+        return found
+
+    def _load_summary(self, key: str, module: str) -> Optional[SummaryModule]:
+        from dl_lint.analysis.syntax import ParseFailure
+        from dl_lint.source import decode
+
+        analysis = self._analyses.get(key)
+        if analysis is not None:
+            return self._set_summary(key, analysis.summary(), None)
+        content_hash = self.hash_of(key) if self.hash_of is not None else None
+        if content_hash is not None and self.store is not None:
+            stored = self.store.get(key, content_hash, module)
+            if stored is not None:
+                found = SummaryModule(stored, _Tracked(self, key), self.loader_names)
+                self._name(key, stored.module)
+                return found
+        try:
+            with open(key, "rb") as handle:
+                data = handle.read()
+            analysis = self.parse(key, module, decode(data))
+        except (OSError, SyntaxError, UnicodeDecodeError, LookupError, ParseFailure, RecursionError, MemoryError):
+            return None
+        return self._set_summary(key, analysis.summary(), content_hash)
+
     # -- memory ---------------------------------------------------------------------------------
-    def _keep(self, key: str, analysis) -> None:
-        """Account for a new analysis; drop the least recently used ones over the budget. Only
-        .py files the index can find again are dropped (a notebook or piped source cannot be
-        parsed again from disk)."""
-        if not key.endswith(".py"):
-            return
-        if self._on_disk is None:
-            self._on_disk = {os.path.abspath(p) for p in self.files()}
-        if key not in self._on_disk:
-            return
-        size = len(getattr(analysis, "source", "") or "") + MODULE_WEIGHT
-        self._live_bytes += size - self._live.pop(key, 0)
-        self._live[key] = size
-        while self._live_bytes > self.budget and len(self._live) > 1:
-            old, old_size = self._live.popitem(last=False)
-            self._live_bytes -= old_size
-            dropped = self._by_path.pop(old, None)
-            name = self._added_as.pop(old, None)
-            if name is not None and self._by_name.get(name) is dropped:
-                del self._by_name[name]
+    def _keep(self, key: str, analysis: "ModuleAnalysis") -> None:
+        """Keep a parsed module; drop the least recently used ones over the budget."""
+        size = len(analysis.source)
+        old = self._analyses.pop(key, None)
+        if old is not None:
+            self._live_bytes -= len(old.source)
+        self._analyses[key] = analysis
+        self._live_bytes += size
+        while self._live_bytes > self.budget and len(self._analyses) > 1:
+            _, dropped = self._analyses.popitem(last=False)
+            self._live_bytes -= len(dropped.source)
+            self._dropped.append(dropped)
+
+    def release_dropped(self) -> None:
+        """Free the parsed modules the memory budget dropped. Called between files, when no
+        analysis is in use (an analysis dropped while a caller still held it would break)."""
+        while self._dropped:
+            self._dropped.pop().release()
 
     # -- ProjectHook ----------------------------------------------------------------------------
-    def import_value(self, module: str, name: str, depth: int, near: str = "") -> Value:
+    def import_value(self, module: str, name: str, depth: int, near: str = "") -> "Value":
         from dl_lint.analysis.values import ModuleRef, Value
 
-        analysis = self.analysis(module, near)
-        if analysis is not None:
-            value = analysis.global_value(name, depth)
+        found = self.summary(module, near)
+        if found is not None:
+            value = found.global_value(name, depth)
             if not value.is_unknown:
                 return value
         if self.module_exists(f"{module}.{name}"):
@@ -345,19 +595,16 @@ class Project:
         return Value.unknown("import")
 
     def is_loader_class(self, module: str, name: str, depth: int, near: str = "") -> Optional[str]:
-        analysis = self.analysis(module, near)
-        return analysis.is_loader_class(name, depth) if analysis is not None else None
+        found = self.summary(module, near)
+        return found.is_loader_class(name, depth) if found is not None else None
 
-    def class_facts(self, module: str, name: str, near: str = "") -> Optional[ClassFacts]:
-        analysis = self.analysis(module, near)
-        return analysis.class_facts(name) if analysis is not None else None
+    def class_facts(self, module: str, name: str, near: str = "") -> Optional["ClassFacts"]:
+        found = self.summary(module, near)
+        return found.class_facts(name) if found is not None else None
 
-    def function_facts(self, module: str, name: str, near: str = "") -> Optional[FunctionFacts]:
-        analysis = self.analysis(module, near)
-        if analysis is None:
-            return None
-        node = analysis.function_node(name)
-        return analysis.function_facts(node) if node is not None else None
+    def function_facts(self, module: str, name: str, near: str = "") -> Optional["FunctionFacts"]:
+        found = self.summary(module, near)
+        return found.function_facts(name) if found is not None else None
 
     # -- DL102: accelerator evidence along the import graph -------------------------------------
     def accelerator_reaches(self, module: str, extra: Iterable[Tuple[str, bytes]] = ()) -> bool:
@@ -378,15 +625,12 @@ class Project:
     def _signal_reaches(self, module: str, kind: str, signals, imports) -> bool:
         empty: FrozenSet[str] = frozenset()
 
-        class _Evidence:  # kind in the module's signals, without a dict per question
-            @staticmethod
-            def get(name: str) -> bool:
-                return kind in signals.get(name, empty)
+        def evidence(name: str) -> bool:
+            return kind in signals.get(name, empty)
 
-        evidence = _Evidence
-        if evidence.get(module):
+        if evidence(module):
             return True
-        if any(evidence.get(dep) for dep in imports.get(module, ())):
+        if any(evidence(dep) for dep in imports.get(module, ())):
             return True
         if self._importers is None:  # built once per graph
             self._importers = {}
@@ -404,7 +648,7 @@ class Project:
                 for importer in importers.get(target, ()):
                     if importer in seen:
                         continue
-                    if evidence.get(importer):
+                    if evidence(importer):
                         return True
                     seen.add(importer)
                     todo.append(importer)
@@ -454,6 +698,8 @@ class Project:
 def imported_modules(data: bytes, module: str, is_package: bool) -> FrozenSet[str]:
     """Modules an import statement in ``data`` names (absolute; ``from a import b`` gives both
     ``a`` and ``a.b``). Read from bytes: no parse."""
+    from dl_lint.analysis.resolve import absolute_module
+
     out: Set[str] = set()
     for match in _IMPORT.finditer(data):
         for part in match.group(1).split(b","):
@@ -462,7 +708,7 @@ def imported_modules(data: bytes, module: str, is_package: bool) -> FrozenSet[st
                 out.add(name)
     for match in _FROM_IMPORT.finditer(data):
         base = match.group(1).decode("ascii", "replace")
-        base = _absolute(base, module, is_package)
+        base = absolute_module(base, module, is_package)
         if base:
             out.add(base)
         for item in match.group(2).replace(b"\\", b" ").replace(b"\n", b" ").split(b","):
@@ -472,16 +718,3 @@ def imported_modules(data: bytes, module: str, is_package: bool) -> FrozenSet[st
                 if name and name != "*":
                     out.add(f"{base}.{name}" if base else name)
     return frozenset(sys.intern(name) for name in out)  # shared strings: one per module in the graph
-
-
-def _absolute(module: str, current: str, is_package: bool) -> str:
-    if not module.startswith("."):
-        return module
-    level = len(module) - len(module.lstrip("."))
-    parts = current.split(".") if current else []
-    if not is_package:
-        parts = parts[:-1]
-    if level > 1:
-        parts = parts[: max(len(parts) - (level - 1), 0)]
-    rest = module[level:]
-    return ".".join(parts + ([rest] if rest else []))

@@ -7,6 +7,9 @@ a set); module constants of other project modules; argparse defaults (``args.wor
 ``self.x`` set in the class; dicts built for ``**kwargs``. Everything else is unknown, with a
 ``source`` that says what kind of thing it was (a parameter, a config value, an environment
 variable...), because "configurable" matters to DL011.
+
+The resolver works on a ``ModuleIndex`` (``analysis.scopes``): the full index of a module being
+linted, or the module-level part rebuilt from another module's summary (``analysis.summary``).
 """
 
 from __future__ import annotations
@@ -15,22 +18,20 @@ import ast
 import itertools
 import operator
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-import libcst as cst
-from libcst.metadata import Assignment, BuiltinAssignment, ImportAssignment, Scope
-
-from dl_lint.analysis.collect import END, ModuleIndex, Site
+from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin
+from dl_lint.analysis.syntax import NO_LITERAL, code, literal
 from dl_lint.analysis.values import (
     ABSENT,
     CONFIGURABLE,
-    Opaque,
     DictValue,
     External,
     FunctionRef,
     Guard,
     Instance,
     ModuleRef,
+    Opaque,
     Origin,
     Possible,
     Value,
@@ -41,7 +42,6 @@ MAX_DEPTH = 24
 
 # Names conventionally bound to an argparse namespace when passed around as a parameter.
 NAMESPACE_NAMES = frozenset({"args", "opt", "opts", "options", "flags", "FLAGS", "hparams", "cli_args"})
-
 
 # Integer results above this many bits are not evaluated (OverflowError: the value is unknown):
 # ``2 ** 10 ** 10`` would take minutes and gigabytes, and past 4300 digits str() raises.
@@ -66,23 +66,23 @@ def _bounded(func: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
 
 
 _BINOPS: Dict[type, Callable[[Any, Any], Any]] = {
-    cst.Add: _bounded(operator.add),
-    cst.Subtract: _bounded(operator.sub),
-    cst.Multiply: _bounded(operator.mul),
-    cst.FloorDivide: operator.floordiv,
-    cst.Divide: operator.truediv,
-    cst.Modulo: operator.mod,
-    cst.Power: _bounded(_bounded_pow),
+    ast.Add: _bounded(operator.add),
+    ast.Sub: _bounded(operator.sub),
+    ast.Mult: _bounded(operator.mul),
+    ast.FloorDiv: operator.floordiv,
+    ast.Div: operator.truediv,
+    ast.Mod: operator.mod,
+    ast.Pow: _bounded(_bounded_pow),
 }
 _CMP_OPS: Dict[type, str] = {
-    cst.GreaterThan: ">",
-    cst.GreaterThanEqual: ">=",
-    cst.LessThan: "<",
-    cst.LessThanEqual: "<=",
-    cst.Equal: "==",
-    cst.NotEqual: "!=",
-    cst.Is: "is",
-    cst.IsNot: "is not",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+    ast.Is: "is",
+    ast.IsNot: "is not",
 }
 _FLIPPED = {">": "<", ">=": "<=", "<": ">", "<=": ">=", "==": "==", "!=": "!=", "is": "is", "is not": "is not"}
 _BUILTIN_FUNCS: Dict[str, Callable[..., Any]] = {
@@ -94,20 +94,20 @@ _BUILTIN_FUNCS: Dict[str, Callable[..., Any]] = {
     "abs": abs,
     "round": round,
 }
+_OPAQUE_CONTAINERS = (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp, ast.GeneratorExp)
+# Bindings the resolver evaluates; the others (parameters, imports, definitions) are not
+# ordered by position when deciding what reaches a use.
+_SITED = frozenset({"assign", "unpack", "aug"})
 
 
 @dataclass(frozen=True)
 class LoaderClass:
     """Something that constructs a torch-signature loader when called: the class itself, a
-    project subclass, or ``functools.partial(DataLoader, ...)`` (with its pre-bound args)."""
+    project subclass, or ``functools.partial(DataLoader, ...)`` (with its pre-bound arguments:
+    positional expressions and ``ast.keyword`` nodes, in order)."""
 
     qualname: str
-    preargs: Tuple[cst.Arg, ...] = ()
-
-
-def normalize(code: str) -> str:
-    """Source text without whitespace: the key guards and aliases are matched on."""
-    return "".join(code.split())
+    preargs: Tuple[ast.AST, ...] = ()
 
 
 class ProjectHook:
@@ -126,136 +126,129 @@ class ProjectHook:
         return None
 
 
+def absolute_module(module: str, current: str, is_package: bool) -> str:
+    """``.data`` imported from ``pkg.train`` is ``pkg.data``."""
+    if not module.startswith("."):
+        return module
+    level = len(module) - len(module.lstrip("."))
+    parts = current.split(".") if current else []
+    if not is_package:
+        parts = parts[:-1]
+    if level > 1:
+        parts = parts[: max(len(parts) - (level - 1), 0)]
+    rest = module[level:]
+    return ".".join(parts + ([rest] if rest else []))
+
+
+def import_base(node: ast.ImportFrom) -> str:
+    return "." * (node.level or 0) + (node.module or "")
+
+
 class Resolver:
     """Resolves expressions of one module."""
 
     def __init__(
         self,
-        module: cst.Module,
+        index: ModuleIndex,
         path: str,
         module_name: str,
         is_package: bool,
-        positions: Mapping[cst.CSTNode, Any],
-        scopes: Mapping[cst.CSTNode, Optional[Scope]],
-        index: ModuleIndex,
         project: Optional[ProjectHook] = None,
         loader_qualnames: frozenset = frozenset(),
     ) -> None:
-        self.module = module
+        self.index = index
         self.path = path
         self.module_name = module_name
         self.is_package = is_package
-        self.positions = positions
-        self.scopes = scopes
-        self.index = index
         self.project = project or ProjectHook()
         self.loader_qualnames = loader_qualnames
-        self.nested_defs = set(index.nested_defs)
-        self.local_classes = {c.name.value: c for c in index.module_classes}
         self.current_class: Optional[str] = None
-        self.param_env: Dict[cst.Param, Value] = {}
+        self.param_env: Dict[int, Value] = {}  # id(ast.arg) -> its value at a call site
         self._params_as_defaults = False
         self._code_cache: Dict[int, str] = {}
         self._argparse: Optional[Dict[str, List[Possible]]] = None
 
     # -- helpers ------------------------------------------------------------------------------
-    def code(self, node: cst.CSTNode) -> str:
+    def code(self, node: ast.AST) -> str:
         key = id(node)
-        if key not in self._code_cache:
-            self._code_cache[key] = normalize(self.module.code_for_node(node))
-        return self._code_cache[key]
+        found = self._code_cache.get(key)
+        if found is None:
+            found = self._code_cache[key] = code(node)
+        return found
 
-    def line(self, node: cst.CSTNode) -> int:
-        pos = self.positions.get(node)
-        return pos.start.line if pos is not None else 0
+    @staticmethod
+    def line(node: ast.AST) -> int:
+        return getattr(node, "lineno", 0)
 
     def absolute(self, module: str) -> str:
-        """``.data`` imported from ``pkg.train`` is ``pkg.data``."""
-        if not module.startswith("."):
-            return module
-        level = len(module) - len(module.lstrip("."))
-        parts = self.module_name.split(".") if self.module_name else []
-        if not self.is_package:
-            parts = parts[:-1]
-        if level > 1:
-            parts = parts[: max(len(parts) - (level - 1), 0)]
-        rest = module[level:]
-        return ".".join(parts + ([rest] if rest else []))
+        return absolute_module(module, self.module_name, self.is_package)
+
+    def lookup(self, name: str, site: Site) -> Tuple[Optional[Scope], List[Binding]]:
+        scope = site.names if site.names is not None else self.index.module_scope
+        return scope.lookup(name)
 
     # -- entry point --------------------------------------------------------------------------
-    def resolve(self, node: cst.BaseExpression, site: Site = END, depth: int = 0) -> Value:
+    def resolve(self, node: ast.AST, site: Site = END, depth: int = 0) -> Value:
         if depth > MAX_DEPTH:
             return Value.unknown("expression")
         value = self._resolve(node, site, depth)
         if value.options is not None and len(value.options) > MAX_OPTIONS:
             return Value.unknown("expression").with_aliases(*value.aliases)
-        if _literal(node) is not _NO_LITERAL:
+        if literal(node) is not NO_LITERAL:
             return value  # a literal is not a subject anything can be guarded on
         return value.with_aliases(self.code(node))
 
-    def _resolve(self, node: cst.BaseExpression, site: Site, depth: int) -> Value:
-        if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary)):
-            return Value.known(ast.literal_eval(node.value))
-        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-            evaluated = node.evaluated_value
-            return Value.known(evaluated) if evaluated is not None else Value.unknown("expression")
-        if isinstance(node, cst.Name):
-            if node.value in ("True", "False", "None"):
-                return Value.known({"True": True, "False": False, "None": None}[node.value])
+    def _resolve(self, node: ast.AST, site: Site, depth: int) -> Value:
+        kind = type(node)
+        if kind is ast.Constant:
+            if node.value is Ellipsis:
+                return Value.unknown("expression")
+            return Value.known(node.value)
+        if kind is ast.Name:
             return self._resolve_name(node, site, depth)
-        if isinstance(node, cst.Attribute):
+        if kind is ast.Attribute:
             return self._resolve_attribute(node, site, depth)
-        if isinstance(node, cst.UnaryOperation):
+        if kind is ast.UnaryOp:
             return self._resolve_unary(node, site, depth)
-        if isinstance(node, cst.IfExp):
+        if kind is ast.IfExp:
             return self._resolve_ifexp(node, site, depth)
-        if isinstance(node, cst.Comparison):
+        if kind is ast.Compare:
             return self._resolve_comparison(node, site, depth)
-        if isinstance(node, cst.BinaryOperation):
+        if kind is ast.BinOp:
             return self._resolve_binop(node, site, depth)
-        if isinstance(node, cst.BooleanOperation):
+        if kind is ast.BoolOp:
             return self._resolve_boolop(node, site, depth)
-        if isinstance(node, cst.Lambda):
+        if kind is ast.Lambda:
             return Value.known(FunctionRef("lambda", self.module_name, "<lambda>", self.line(node), self.path))
-        if isinstance(node, cst.Call):
+        if kind is ast.Call:
             return self._resolve_call(node, site, depth)
-        if isinstance(node, cst.Dict):
+        if kind is ast.Dict:
             return self._resolve_dict_literal(node, site, depth)
-        if isinstance(node, (cst.List, cst.Tuple, cst.Set, cst.ListComp, cst.SetComp, cst.GeneratorExp)):
-            return Value.known(Opaque(f"builtins.{type(node).__name__.lower()}"))  # exists: not None
-        if isinstance(node, cst.Subscript):
+        if isinstance(node, _OPAQUE_CONTAINERS):
+            return Value.known(Opaque(f"builtins.{kind.__name__.lower()}"))  # exists: not None
+        if kind is ast.Subscript:
             return self._resolve_subscript(node, site, depth)
         return Value.unknown("expression")
 
     # -- names --------------------------------------------------------------------------------
-    def _site_of(self, assignment: Any) -> Optional[Site]:
-        node = getattr(assignment, "node", None)
-        if node in self.index.assigned:
-            return self.index.assigned[node][1]
-        if node in self.index.unpacked:
-            return self.index.unpacked[node][2]
-        if node in self.index.augmented:
-            return self.index.augmented[node]
-        return None
-
-    def _reaching(self, assignments: Sequence[Any], site: Site) -> List[Tuple[Any, Optional[Guard]]]:
-        """The assignments that can reach ``site``, each with the guard it holds under (if a
-        single ``if`` separates it from the use)."""
-        sites = [self._site_of(a) for a in assignments]
+    def _reaching(self, bindings: Sequence[Binding], site: Site) -> List[Tuple[Binding, Optional[Guard]]]:
+        """The bindings that can reach ``site``, each with the guard it holds under (if a single
+        ``if`` separates it from the use)."""
+        sites = [b.site if b.kind in _SITED else None for b in bindings]
         same = all(s is not None and s.scope is site.scope for s in sites)
         if not same or site.in_loop() or site is END:
-            return [(a, None) for a in assignments]
+            return [(b, None) for b in bindings]
         before = sorted(
-            ((a, s) for a, s in zip(assignments, sites) if s.line < site.line), key=lambda pair: pair[1].line
+            ((b, s) for b, s in zip(bindings, sites) if s.line < site.line), key=lambda pair: pair[1].line
         )
         if not before:
-            return [(a, None) for a in assignments]
-        chosen: List[Tuple[Any, Optional[Guard]]] = []
-        for assignment, where in reversed(before):
+            return [(b, None) for b in bindings]
+        chosen: List[Tuple[Binding, Optional[Guard]]] = []
+        for binding, where in reversed(before):
             if where.conds == site.conds[: len(where.conds)]:
-                chosen.append((assignment, None))
+                chosen.append((binding, None))
                 break  # dominates: nothing earlier reaches
-            chosen.append((assignment, self._extra_guard(where, site)))
+            chosen.append((binding, self._extra_guard(where, site)))
         return chosen
 
     def _extra_guard(self, where: Site, use: Site) -> Optional[Guard]:
@@ -268,19 +261,18 @@ class Resolver:
             return guard if extra[0].polarity else guard.negate()
         return None
 
-    def _resolve_name(self, node: cst.Name, site: Site, depth: int) -> Value:
-        scope = self.scopes.get(node)
-        if scope is None:
-            return Value.unknown("expression")
-        assignments = list(scope[node.value])
-        if all(isinstance(a, BuiltinAssignment) for a in assignments):
-            return Value.known(External(f"builtins.{node.value}"))
+    def _resolve_name(self, node: ast.Name, site: Site, depth: int) -> Value:
+        _, bindings = self.lookup(node.id, site)
+        if not bindings:
+            if is_builtin(node.id) and not self.index.star_import:
+                return Value.known(External(f"builtins.{node.id}"))
+            return Value.unknown("expression")  # undefined here (a star import, a global set elsewhere)
         options: List[Possible] = []
         aliases: List[str] = []
         source: Optional[str] = None
-        reaching = self._reaching(assignments, site)
-        for assignment, guard in reaching:
-            value = self._resolve_assignment(assignment, node.value, site, depth)
+        reaching = self._reaching(bindings, site)
+        for binding, guard in reaching:
+            value = self._resolve_binding(binding, node.id, site, depth)
             if value.is_unknown:
                 return Value.unknown(value.source).with_aliases(*value.aliases)
             source = source or value.source
@@ -293,108 +285,87 @@ class Resolver:
                 options = [Possible(_merge_dict_options(options))]
         return Value(tuple(options), source).with_aliases(*aliases)
 
-    def _resolve_assignment(self, assignment: Any, name: str, use: Site, depth: int) -> Value:
-        if isinstance(assignment, ImportAssignment):
-            return self._resolve_import(assignment, depth)
-        if not isinstance(assignment, Assignment):
-            return Value.unknown("expression")
-        target = assignment.node
-        if isinstance(target, cst.Param):
-            return self._resolve_param(target, depth)
-        if isinstance(target, cst.ClassDef):
-            kind = "local-class" if target in self.nested_defs else "class"
-            return Value.known(FunctionRef(kind, self.module_name, target.name.value, self.line(target), self.path))
-        if isinstance(target, cst.FunctionDef):
-            kind = "nested" if target in self.nested_defs else "function"
-            return Value.known(FunctionRef(kind, self.module_name, target.name.value, self.line(target), self.path))
-        if target in self.index.assigned:
-            expr, where = self.index.assigned[target]
-            value = self.resolve(expr, where, depth + 1)
+    def _resolve_binding(self, binding: Binding, name: str, use: Site, depth: int) -> Value:
+        kind = binding.kind
+        if kind == "import":
+            return self._resolve_import(binding, depth)
+        if kind == "param":
+            return self._resolve_param(binding, depth)
+        if kind == "class":
+            local = "local-class" if binding.nested else "class"
+            return Value.known(FunctionRef(local, self.module_name, name, binding.site.line, self.path))
+        if kind == "def":
+            nested = "nested" if binding.nested else "function"
+            return Value.known(FunctionRef(nested, self.module_name, name, binding.site.line, self.path))
+        if kind == "assign" and binding.value is not None:
+            where = binding.site
+            value = self.resolve(binding.value, where, depth + 1)
             if value.single is not None and isinstance(value.single.value, DictValue):
                 value = self._apply_mutations(value, name, where, use, depth)
             return value
-        if target in self.index.unpacked:
-            expr, position, where = self.index.unpacked[target]
-            if position == 0 and _is_parse_args(expr, known=True):
+        if kind == "unpack" and binding.value is not None:
+            if binding.index == 0 and _is_parse_args(binding.value, known=True):
                 return Value.known(_NAMESPACE)
             return Value.unknown("expression")
         return Value.unknown("expression")
 
-    def _resolve_param(self, param: cst.Param, depth: int) -> Value:
-        if param in self.param_env:
-            return self.param_env[param]
-        name = param.name.value
-        if self._params_as_defaults and param.default is not None:
-            default = self.resolve(param.default, END, depth + 1)
+    def _resolve_param(self, binding: Binding, depth: int) -> Value:
+        key = id(binding.node)
+        if key in self.param_env:
+            return self.param_env[key]
+        name = binding.name
+        if self._params_as_defaults and binding.value is not None:
+            default = self.resolve(binding.value, binding.site, depth + 1)
             if default.is_unknown:
                 return Value.unknown("parameter").with_aliases(name)
-            origin = Origin(f"default of parameter {name}", self.path, self.line(param))
+            origin = Origin(f"default of parameter {name}", self.path, self.line(binding.node))
             return Value(tuple(Possible(p.value, origin, p.guards) for p in default.options or ()), "parameter")
         return Value.unknown("parameter").with_aliases(name)
 
-    def _resolve_import(self, assignment: ImportAssignment, depth: int) -> Value:
-        node = assignment.node
-        if isinstance(node, cst.Import):
-            for alias in node.names:
-                full = cst.helpers.get_full_name_for_node(alias.name) or ""
-                if alias.asname is not None:
-                    bound = cst.helpers.get_full_name_for_node(alias.asname.name)
-                    if bound == assignment.name:
-                        return self._module_value(full)
-                elif full.split(".")[0] == assignment.name:
-                    return self._module_value(assignment.name)
-            return Value.unknown("import")
-        if not isinstance(node, cst.ImportFrom) or isinstance(node.names, cst.ImportStar):
-            return Value.unknown("import")
-        base = "." * len(node.relative) + (cst.helpers.get_full_name_for_node(node.module) if node.module else "")
-        module = self.absolute(base)
-        for alias in node.names:
-            bound = cst.helpers.get_full_name_for_node(alias.asname.name) if alias.asname else None
-            real = cst.helpers.get_full_name_for_node(alias.name) or ""
-            if (bound or real) == assignment.name:
-                submodule = f"{module}.{real}" if module else real
-                if self.project.module_exists(submodule):
-                    return Value.known(ModuleRef(submodule))
-                if not self.project.module_exists(module):
-                    return Value.known(External(submodule))
-                return self.project.import_value(module, real, depth + 1, self.path)
-        return Value.unknown("import")
+    def _resolve_import(self, binding: Binding, depth: int) -> Value:
+        node, alias = binding.node, binding.alias
+        if isinstance(node, ast.Import):
+            if alias.asname is not None:
+                return self._module_value(alias.name)
+            return self._module_value(binding.name)
+        module = self.absolute(import_base(node))
+        real = alias.name
+        submodule = f"{module}.{real}" if module else real
+        if self.project.module_exists(submodule):
+            return Value.known(ModuleRef(submodule))
+        if not self.project.module_exists(module):
+            return Value.known(External(submodule))
+        return self.project.import_value(module, real, depth + 1, self.path)
 
     def _module_value(self, module: str) -> Value:
         if self.project.module_exists(module):
             return Value.known(ModuleRef(module))
         return Value.known(External(module))
 
-    def function_key(self, name: cst.Name) -> Optional[str]:
-        """``module.function@path`` of a called name, for a local function or a ``from m import
-        f`` of the project — without analysing the other module."""
-        scope = self.scopes.get(name)
-        assignments = list(scope[name.value]) if scope is not None else []
-        if len(assignments) != 1:
+    def function_key(self, name: str, scope: Optional[Scope] = None) -> Optional[str]:
+        """``module.function@path`` of a called name, for a module-level function of this module
+        or a ``from m import f`` of the project — without analysing the other module."""
+        _, bindings = (scope or self.index.module_scope).lookup(name)
+        if len(bindings) != 1:
             return None
-        assignment = assignments[0]
-        node = getattr(assignment, "node", None)
-        if isinstance(node, cst.FunctionDef) and node not in self.nested_defs:
-            return f"{self.module_name}.{node.name.value}@{self.path}" if self.module_name else f"{node.name.value}@{self.path}"
-        if isinstance(assignment, ImportAssignment) and isinstance(node, cst.ImportFrom) and node.module is not None:
-            if isinstance(node.names, cst.ImportStar):
+        binding = bindings[0]
+        if binding.kind == "def" and not binding.nested:
+            return f"{self.module_name}.{name}@{self.path}" if self.module_name else f"{name}@{self.path}"
+        if binding.kind == "import" and isinstance(binding.node, ast.ImportFrom):
+            module = self.absolute(import_base(binding.node))
+            if not module:
                 return None
-            module = self.absolute("." * len(node.relative) + (cst.helpers.get_full_name_for_node(node.module) or ""))
-            for alias in node.names:
-                bound = cst.helpers.get_full_name_for_node(alias.asname.name) if alias.asname else None
-                real = cst.helpers.get_full_name_for_node(alias.name) or ""
-                if (bound or real) == name.value:
-                    path = self.project.module_path(module, self.path)
-                    return f"{module}.{real}@{path}" if path else None
+            path = self.project.module_path(module, self.path)
+            return f"{module}.{binding.alias.name}@{path}" if path else None
         return None
 
     # -- attributes ---------------------------------------------------------------------------
-    def _resolve_attribute(self, node: cst.Attribute, site: Site, depth: int) -> Value:
-        attr = node.attr.value
+    def _resolve_attribute(self, node: ast.Attribute, site: Site, depth: int) -> Value:
+        attr = node.attr
         base = node.value
-        if isinstance(base, cst.Name) and base.value == "self" and self.current_class:
+        if isinstance(base, ast.Name) and base.id == "self" and self.current_class:
             return self._resolve_self_attr(attr, depth)
-        if isinstance(base, cst.Name) and self._is_namespace(base, site, attr, depth):
+        if isinstance(base, ast.Name) and self._is_namespace(base, site, attr, depth):
             options = self._argparse_options().get(attr)
             if options:
                 return Value(tuple(options), "argparse")
@@ -432,25 +403,22 @@ class Resolver:
         return Value(tuple(_dedupe(options)), source).with_aliases(f"self.{attr}")
 
     # -- argparse -----------------------------------------------------------------------------
-    def _is_namespace(self, name: cst.Name, site: Site, attr: str, depth: int) -> bool:
+    def _is_namespace(self, name: ast.Name, site: Site, attr: str, depth: int) -> bool:
         """Whether ``name`` holds an argparse namespace of this module."""
         if not self.index.add_arguments:
             return False
-        scope = self.scopes.get(name)
-        assignments = list(scope[name.value]) if scope is not None else []
-        if not assignments:
-            return name.value in NAMESPACE_NAMES and attr in self._argparse_options()
-        for assignment in assignments:
-            target = getattr(assignment, "node", None)
-            if isinstance(target, cst.Param):
-                if name.value not in NAMESPACE_NAMES or attr not in self._argparse_options():
+        _, bindings = self.lookup(name.id, site)
+        if not bindings:
+            return name.id in NAMESPACE_NAMES and attr in self._argparse_options()
+        for binding in bindings:
+            if binding.kind == "param":
+                if name.id not in NAMESPACE_NAMES or attr not in self._argparse_options():
                     return False
-            elif target in self.index.assigned:
-                if not _is_parse_args(self.index.assigned[target][0], known=False):
+            elif binding.kind == "assign":
+                if not _is_parse_args(binding.value, known=False):
                     return False
-            elif target in self.index.unpacked:
-                expr, position, _ = self.index.unpacked[target]
-                if position != 0 or not _is_parse_args(expr, known=True):
+            elif binding.kind == "unpack":
+                if binding.index != 0 or not _is_parse_args(binding.value, known=True):
                     return False
             else:
                 return False
@@ -466,24 +434,22 @@ class Resolver:
                     self._argparse.setdefault(dest, []).append(possible)
         return self._argparse
 
-    def _parse_add_argument(self, call: cst.Call) -> Optional[Tuple[str, Possible]]:
+    def _parse_add_argument(self, call: ast.Call) -> Optional[Tuple[str, Possible]]:
         flags: List[str] = []
-        keywords: Dict[str, cst.BaseExpression] = {}
         for arg in call.args:
-            if arg.star:
+            value = literal(arg)
+            if not isinstance(value, str):
+                return None  # a starred or computed flag
+            flags.append(value)
+        keywords: Dict[str, ast.expr] = {}
+        for keyword in call.keywords:
+            if keyword.arg is None:
                 return None
-            if arg.keyword is None:
-                if isinstance(arg.value, cst.SimpleString) and isinstance(arg.value.evaluated_value, str):
-                    flags.append(arg.value.evaluated_value)
-                else:
-                    return None
-            else:
-                keywords[arg.keyword.value] = arg.value
+            keywords[keyword.arg] = keyword.value
         if not flags:
             return None
-        dest = None
         if "dest" in keywords:
-            dest_value = _literal(keywords["dest"])
+            dest_value = literal(keywords["dest"])
             dest = dest_value if isinstance(dest_value, str) else None
             if dest is None:
                 return None
@@ -491,7 +457,7 @@ class Resolver:
             long = [f for f in flags if f.startswith("--")]
             chosen = long[0] if long else flags[0]
             dest = chosen.lstrip("-").replace("-", "_")
-        action = _literal(keywords["action"]) if "action" in keywords else None
+        action = literal(keywords["action"]) if "action" in keywords else None
         if "default" in keywords:
             default = self.resolve(keywords["default"], END, 1)
             if default.single is None:
@@ -504,9 +470,9 @@ class Resolver:
         else:
             value = None
         type_name = keywords.get("type")
-        if isinstance(value, str) and isinstance(type_name, cst.Name) and type_name.value in ("int", "float"):
+        if isinstance(value, str) and isinstance(type_name, ast.Name) and type_name.id in ("int", "float"):
             try:
-                value = int(value) if type_name.value == "int" else float(value)
+                value = int(value) if type_name.id == "int" else float(value)
             except ValueError:
                 return dest, Possible(_UNKNOWN_DEFAULT)
         long = [f for f in flags if f.startswith("--")]
@@ -514,41 +480,40 @@ class Resolver:
         return dest, Possible(value, Origin(f"default of {shown}", self.path, self.line(call)))
 
     # -- operators ----------------------------------------------------------------------------
-    def _resolve_unary(self, node: cst.UnaryOperation, site: Site, depth: int) -> Value:
-        inner = self.resolve(node.expression, site, depth + 1)
+    def _resolve_unary(self, node: ast.UnaryOp, site: Site, depth: int) -> Value:
+        inner = self.resolve(node.operand, site, depth + 1)
         if inner.is_unknown:
             return Value.unknown(inner.source)
-        if isinstance(node.operator, cst.Not):
+        if isinstance(node.op, ast.Not):
             return _map_options(inner, lambda v: not v)
-        if isinstance(node.operator, cst.Minus):
+        if isinstance(node.op, ast.USub):
             return _map_options(inner, operator.neg, numeric=True)
-        if isinstance(node.operator, cst.Plus):
+        if isinstance(node.op, ast.UAdd):
             return _map_options(inner, operator.pos, numeric=True)
         return Value.unknown("expression")
 
-    def guard_for(self, test: cst.BaseExpression, site: Site = END, depth: int = 0) -> Guard:
+    def guard_for(self, test: ast.AST, site: Site = END, depth: int = 0) -> Guard:
         """The guard that ``test`` expresses, matched later against the loader's arguments."""
-        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            return self.guard_for(test.expression, site, depth).negate()
-        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
-            target = test.comparisons[0]
-            op = _CMP_OPS.get(type(target.operator))
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self.guard_for(test.operand, site, depth).negate()
+        if isinstance(test, ast.Compare) and len(test.ops) == 1:
+            op = _CMP_OPS.get(type(test.ops[0]))
             if op is not None:
-                right = _literal(target.comparator)
-                if right is not _NO_LITERAL:
+                comparator = test.comparators[0]
+                right = literal(comparator)
+                if right is not NO_LITERAL:
                     return Guard(self.code(test.left), op, right, aliases=self._aliases_of(test.left, site, depth))
-                left = _literal(test.left)
-                if left is not _NO_LITERAL:
-                    subject = target.comparator
-                    return Guard(self.code(subject), _FLIPPED[op], left, aliases=self._aliases_of(subject, site, depth))
+                left = literal(test.left)
+                if left is not NO_LITERAL:
+                    return Guard(self.code(comparator), _FLIPPED[op], left, aliases=self._aliases_of(comparator, site, depth))
         return Guard(self.code(test), "truthy", aliases=self._aliases_of(test, site, depth))
 
-    def _aliases_of(self, node: cst.BaseExpression, site: Site, depth: int) -> Tuple[str, ...]:
-        if isinstance(node, (cst.Name, cst.Attribute)) and depth < MAX_DEPTH:
+    def _aliases_of(self, node: ast.AST, site: Site, depth: int) -> Tuple[str, ...]:
+        if isinstance(node, (ast.Name, ast.Attribute)) and depth < MAX_DEPTH:
             return self.resolve(node, site, depth + 1).aliases
         return ()
 
-    def _resolve_ifexp(self, node: cst.IfExp, site: Site, depth: int) -> Value:
+    def _resolve_ifexp(self, node: ast.IfExp, site: Site, depth: int) -> Value:
         test = self.resolve(node.test, site, depth + 1)
         constant = test.single is not None and test.source not in CONFIGURABLE
         if constant and not isinstance(test.single.value, (External, ModuleRef)):
@@ -564,14 +529,14 @@ class Resolver:
         options += [p.with_guard(guard.negate()) for p in orelse.options or ()]
         return Value(tuple(options), body.source or orelse.source)
 
-    def _resolve_comparison(self, node: cst.Comparison, site: Site, depth: int) -> Value:
-        if len(node.comparisons) != 1:
+    def _resolve_comparison(self, node: ast.Compare, site: Site, depth: int) -> Value:
+        if len(node.ops) != 1:
             return Value.unknown("expression")
-        op = _CMP_OPS.get(type(node.comparisons[0].operator))
+        op = _CMP_OPS.get(type(node.ops[0]))
         if op is None:
             return Value.unknown("expression")
         left = self.resolve(node.left, site, depth + 1)
-        right = self.resolve(node.comparisons[0].comparator, site, depth + 1)
+        right = self.resolve(node.comparators[0], site, depth + 1)
         configurable = left.source in CONFIGURABLE or right.source in CONFIGURABLE
         if left.single is not None and right.single is not None and not configurable:
             result = Guard("", op, right.single.value).holds(left.single.value)
@@ -580,26 +545,28 @@ class Resolver:
         guard = self.guard_for(node, site, depth)
         return Value((Possible(True, None, (guard,)), Possible(False, None, (guard.negate(),))))
 
-    def _resolve_binop(self, node: cst.BinaryOperation, site: Site, depth: int) -> Value:
-        func = _BINOPS.get(type(node.operator))
+    def _resolve_binop(self, node: ast.BinOp, site: Site, depth: int) -> Value:
+        func = _BINOPS.get(type(node.op))
         if func is None:
             return Value.unknown("expression")
         left = self.resolve(node.left, site, depth + 1)
         right = self.resolve(node.right, site, depth + 1)
         return _combine([left, right], func, numeric=True)
 
-    def _resolve_boolop(self, node: cst.BooleanOperation, site: Site, depth: int) -> Value:
-        left = self.resolve(node.left, site, depth + 1)
-        right = self.resolve(node.right, site, depth + 1)
-        if left.single is None or right.single is None:
-            return Value.unknown(left.source or right.source or "expression")
-        a, b = left.single.value, right.single.value
-        if isinstance(node.operator, cst.And):
-            return Value.known(b if a else a)
-        return Value.known(a if a else b)
+    def _resolve_boolop(self, node: ast.BoolOp, site: Site, depth: int) -> Value:
+        values = [self.resolve(v, site, depth + 1) for v in node.values]
+        if any(v.single is None for v in values):
+            return Value.unknown(next((v.source for v in values if v.source), None) or "expression")
+        result = values[0].single.value
+        for value in values[1:]:
+            if isinstance(node.op, ast.And):
+                result = value.single.value if result else result
+            else:
+                result = result if result else value.single.value
+        return Value.known(result)
 
     # -- calls --------------------------------------------------------------------------------
-    def _resolve_call(self, node: cst.Call, site: Site, depth: int) -> Value:
+    def _resolve_call(self, node: ast.Call, site: Site, depth: int) -> Value:
         func = self.resolve(node.func, site, depth + 1)
         target = func.single.value if func.single is not None else None
         if isinstance(target, External):
@@ -609,18 +576,17 @@ class Resolver:
             return Value.known(Instance(target.module, target.name, target.line, target.path, local))
         return Value.unknown(func.source if func.source in CONFIGURABLE else "expression")
 
-    def _resolve_external_call(self, qualname: str, node: cst.Call, site: Site, depth: int) -> Value:
+    def _resolve_external_call(self, qualname: str, node: ast.Call, site: Site, depth: int) -> Value:
         name = qualname[len("builtins.") :] if qualname.startswith("builtins.") else None
-        if name in _BUILTIN_FUNCS and all(a.keyword is None and not a.star for a in node.args):
+        plain = not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args)
+        if name in _BUILTIN_FUNCS and plain:
             if name in ("max", "min") and len(node.args) == 1:
-                inner = node.args[0].value
-                if isinstance(inner, (cst.List, cst.Tuple)) and all(
-                    isinstance(e, cst.Element) for e in inner.elements
-                ):
-                    values = [self.resolve(e.value, site, depth + 1) for e in inner.elements]
+                inner = node.args[0]
+                if isinstance(inner, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in inner.elts):
+                    values = [self.resolve(e, site, depth + 1) for e in inner.elts]
                     return _combine(values, lambda *xs: _BUILTIN_FUNCS[name](xs), numeric=True)
                 return Value.unknown("expression")
-            values = [self.resolve(a.value, site, depth + 1) for a in node.args]
+            values = [self.resolve(a, site, depth + 1) for a in node.args]
             return _combine(values, _BUILTIN_FUNCS[name], numeric=name != "bool")
         if name == "dict":
             return self._resolve_dict_call(node, site, depth)
@@ -628,8 +594,8 @@ class Resolver:
             return Value.unknown("environment")
         if qualname in ("os.cpu_count", "multiprocessing.cpu_count", "torch.multiprocessing.cpu_count"):
             return Value.unknown("cpu-count")
-        if name == "len" and len(node.args) == 1 and isinstance(node.args[0].value, cst.Call):
-            inner = self.resolve(node.args[0].value.func, site, depth + 1)
+        if name == "len" and len(node.args) == 1 and isinstance(node.args[0], ast.Call):
+            inner = self.resolve(node.args[0].func, site, depth + 1)
             if inner.single is not None and getattr(inner.single.value, "qualname", "") == "os.sched_getaffinity":
                 return Value.unknown("cpu-count")
         if qualname.rsplit(".", 1)[-1][:1].isupper() and not qualname.startswith("builtins."):
@@ -637,7 +603,7 @@ class Resolver:
             return Value.known(Opaque(qualname))
         return Value.unknown("expression")
 
-    def loader_of(self, func: cst.BaseExpression, site: Site, depth: int = 0) -> Optional[LoaderClass]:
+    def loader_of(self, func: ast.AST, site: Site, depth: int = 0) -> Optional[LoaderClass]:
         """The loader a call to ``func`` constructs, when every possibility is a loader."""
         value = self._loader_value(func, site, depth)
         if value is None or value.options is None:
@@ -650,10 +616,10 @@ class Resolver:
             return sorted(loaders, key=lambda lc: lc.qualname)[0]
         return None
 
-    def _loader_value(self, func: cst.BaseExpression, site: Site, depth: int) -> Optional[Value]:
+    def _loader_value(self, func: ast.AST, site: Site, depth: int) -> Optional[Value]:
         if depth > MAX_DEPTH:
             return None
-        if isinstance(func, cst.Call):
+        if isinstance(func, ast.Call):
             # functools.partial(DataLoader, ...)
             inner = self.resolve(func.func, site, depth + 1)
             if (
@@ -661,29 +627,25 @@ class Resolver:
                 and isinstance(inner.single.value, External)
                 and inner.single.value.qualname == "functools.partial"
                 and func.args
-                and func.args[0].keyword is None
-                and not func.args[0].star
+                and not isinstance(func.args[0], ast.Starred)
             ):
-                base = self.loader_of(func.args[0].value, site, depth + 1)
+                base = self.loader_of(func.args[0], site, depth + 1)
                 if base is not None:
-                    return Value.known(LoaderClass(base.qualname, base.preargs + tuple(func.args[1:])))
+                    extra = tuple(func.args[1:]) + tuple(func.keywords)
+                    return Value.known(LoaderClass(base.qualname, base.preargs + extra))
             return None
-        if isinstance(func, cst.IfExp):
+        if isinstance(func, ast.IfExp):
             a = self._loader_value(func.body, site, depth + 1)
             b = self._loader_value(func.orelse, site, depth + 1)
             if a is None or b is None or a.options is None or b.options is None:
                 return None
             return Value(a.options + b.options)
-        if isinstance(func, cst.Name):
-            scope = self.scopes.get(func)
-            assignments = list(scope[func.value]) if scope is not None else []
-            if assignments and all(
-                isinstance(a, Assignment) and getattr(a, "node", None) in self.index.assigned for a in assignments
-            ):
+        if isinstance(func, ast.Name):
+            _, bindings = self.lookup(func.id, site)
+            if bindings and all(b.kind == "assign" and b.value is not None for b in bindings):
                 options: List[Possible] = []
-                for assignment, _ in self._reaching(assignments, site):
-                    expr, where = self.index.assigned[assignment.node]
-                    value = self._loader_value(expr, where, depth + 1)
+                for binding, _ in self._reaching(bindings, site):
+                    value = self._loader_value(binding.value, binding.site, depth + 1)
                     if value is None or value.options is None:
                         return None
                     options.extend(value.options)
@@ -708,12 +670,12 @@ class Resolver:
         return Value(tuple(out))
 
     # -- dicts --------------------------------------------------------------------------------
-    def _resolve_dict_literal(self, node: cst.Dict, site: Site, depth: int) -> Value:
+    def _resolve_dict_literal(self, node: ast.Dict, site: Site, depth: int) -> Value:
         entries: Dict[str, Value] = {}
         complete = True
-        for element in node.elements:
-            if isinstance(element, cst.StarredDictElement):
-                inner = self.resolve(element.value, site, depth + 1)
+        for key_node, value_node in zip(node.keys, node.values):
+            if key_node is None:  # ``**other``
+                inner = self.resolve(value_node, site, depth + 1)
                 if not _is_dict(inner):
                     complete = False
                     continue
@@ -721,35 +683,42 @@ class Resolver:
                 complete = complete and merged.complete
                 entries.update(dict(merged.entries))
                 continue
-            key = _literal(element.key)
+            key = literal(key_node)
             if not isinstance(key, str):
                 complete = False
                 continue
-            entries[key] = self.resolve(element.value, site, depth + 1)
+            entries[key] = self.resolve(value_node, site, depth + 1)
         return Value.known(DictValue(tuple(entries.items()), complete))
 
-    def _resolve_dict_call(self, node: cst.Call, site: Site, depth: int) -> Value:
+    def _resolve_dict_call(self, node: ast.Call, site: Site, depth: int) -> Value:
         entries: Dict[str, Value] = {}
         complete = True
+        inner_nodes = [a for a in node.args] + [k.value for k in node.keywords if k.arg is None]
         for arg in node.args:
-            if arg.keyword is not None:
-                entries[arg.keyword.value] = self.resolve(arg.value, site, depth + 1)
+            if isinstance(arg, ast.Starred):
+                complete = False
+        for inner_node in inner_nodes:
+            if isinstance(inner_node, ast.Starred):
+                continue
+            inner = self.resolve(inner_node, site, depth + 1)
+            if _is_dict(inner):
+                complete = complete and inner.single.value.complete
+                entries.update(dict(inner.single.value.entries))
             else:
-                inner = self.resolve(arg.value, site, depth + 1)
-                if _is_dict(inner):
-                    complete = complete and inner.single.value.complete
-                    entries.update(dict(inner.single.value.entries))
-                else:
-                    complete = False
+                complete = False
+        for keyword in node.keywords:
+            if keyword.arg is not None:
+                entries[keyword.arg] = self.resolve(keyword.value, site, depth + 1)
         return Value.known(DictValue(tuple(entries.items()), complete))
 
-    def _resolve_subscript(self, node: cst.Subscript, site: Site, depth: int) -> Value:
+    def _resolve_subscript(self, node: ast.Subscript, site: Site, depth: int) -> Value:
         base = self.resolve(node.value, site, depth + 1)
         if base.single is not None and isinstance(base.single.value, External):
             if base.single.value.qualname == "os.environ":
                 return Value.unknown("environment")
-        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
-            key = _literal(node.slice[0].slice.value)
+        index = node.slice
+        if not isinstance(index, (ast.Slice, ast.Tuple)):
+            key = literal(index)
             if _is_dict(base) and isinstance(key, str):
                 entry = base.single.value.get(key)
                 if entry is not None and all(p.value is not ABSENT for p in entry.options or ()):
@@ -775,22 +744,28 @@ class Resolver:
             current = _overlay(current, update, dominates, guard)
         return Value.known(current)
 
-    def _mutation_entries(self, kind: str, node: cst.CSTNode, where: Site, depth: int) -> Optional[DictValue]:
-        if kind == "setitem" and isinstance(node, cst.Assign):
-            target = node.targets[0].target
-            if isinstance(target, cst.Subscript) and len(target.slice) == 1:
-                index = target.slice[0].slice
-                key = _literal(index.value) if isinstance(index, cst.Index) else _NO_LITERAL
+    def _mutation_entries(self, kind: str, node: ast.AST, where: Site, depth: int) -> Optional[DictValue]:
+        if kind == "setitem" and isinstance(node, ast.Assign):
+            target = node.targets[0]
+            if isinstance(target, ast.Subscript) and not isinstance(target.slice, (ast.Slice, ast.Tuple)):
+                key = literal(target.slice)
                 if isinstance(key, str):
                     return DictValue(((key, self.resolve(node.value, where, depth + 1)),))
             return None
-        if kind == "update" and isinstance(node, cst.Call):
+        if kind == "update" and isinstance(node, ast.Call):
             entries: Dict[str, Value] = {}
             for arg in node.args:
-                if arg.keyword is not None:
-                    entries[arg.keyword.value] = self.resolve(arg.value, where, depth + 1)
+                if isinstance(arg, ast.Starred):
+                    return None
+                inner = self.resolve(arg, where, depth + 1)
+                if not _is_dict(inner) or not inner.single.value.complete:
+                    return None
+                entries.update(dict(inner.single.value.entries))
+            for keyword in node.keywords:
+                if keyword.arg is not None:
+                    entries[keyword.arg] = self.resolve(keyword.value, where, depth + 1)
                     continue
-                inner = self.resolve(arg.value, where, depth + 1)
+                inner = self.resolve(keyword.value, where, depth + 1)
                 if not _is_dict(inner) or not inner.single.value.complete:
                     return None
                 entries.update(dict(inner.single.value.entries))
@@ -798,7 +773,6 @@ class Resolver:
         return None
 
 
-_NO_LITERAL = object()
 _UNKNOWN_DEFAULT = object()
 
 
@@ -809,29 +783,14 @@ class _Namespace:
 _NAMESPACE = _Namespace()
 
 
-def _is_parse_args(expr: cst.BaseExpression, known: bool) -> bool:
+def _is_parse_args(expr: Optional[ast.AST], known: bool) -> bool:
     """``parser.parse_args()`` (or ``parse_known_args()`` when unpacked / indexed [0])."""
-    if isinstance(expr, cst.Subscript) and len(expr.slice) == 1:
-        index = expr.slice[0].slice
-        if isinstance(index, cst.Index) and _literal(index.value) == 0:
-            return _is_parse_args(expr.value, known=True)
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
-        attr = expr.func.attr.value
+    if isinstance(expr, ast.Subscript) and literal(expr.slice) == 0 and not isinstance(expr.slice, ast.Slice):
+        return _is_parse_args(expr.value, known=True)
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
+        attr = expr.func.attr
         return attr == "parse_args" or (known and attr in ("parse_known_args", "parse_known_intermixed_args"))
     return False
-
-
-def _literal(node: cst.BaseExpression) -> Any:
-    if isinstance(node, (cst.Integer, cst.Float)):
-        return ast.literal_eval(node.value)
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        inner = _literal(node.expression)
-        return -inner if isinstance(inner, (int, float)) and not isinstance(inner, bool) else _NO_LITERAL
-    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
-        return {"True": True, "False": False, "None": None}[node.value]
-    if isinstance(node, cst.SimpleString):
-        return node.evaluated_value
-    return _NO_LITERAL
 
 
 def _is_number(v: Any) -> bool:
@@ -908,9 +867,7 @@ def _union(a: Value, b: Value) -> Value:
 def _merge_dicts(a: DictValue, b: DictValue, guard: Guard) -> DictValue:
     """``a if guard else b``, key by key."""
     keys = list(dict(a.entries)) + [k for k in dict(b.entries) if k not in dict(a.entries)]
-    entries = tuple(
-        (k, _union(_guarded(a.get(k), guard), _guarded(b.get(k), guard.negate()))) for k in keys
-    )
+    entries = tuple((k, _union(_guarded(a.get(k), guard), _guarded(b.get(k), guard.negate()))) for k in keys)
     return DictValue(entries, a.complete and b.complete)
 
 

@@ -15,7 +15,7 @@ from dl_lint.model import Edit, Fix, Location, Severity
 if TYPE_CHECKING:
     from dl_lint.analysis.loaders import LoaderCall
     from dl_lint.analysis.values import Possible
-    from dl_lint.engine import RuleContext
+    from dl_lint.rules.context import RuleContext
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,10 @@ class ParseError(Rule):
     summary = "A file that needed analysis could not be read, decoded or parsed."
     doc = """
 ## What it does
-Reports a file that dl-lint had to analyse (it mentions a DataLoader or a dataset) but could not
-read, decode or parse. The diagnostic carries the parser's line and message.
+Reports a file that dl-lint had to read (it mentions a DataLoader) but could not read or
+decode, or had to analyse (it also calls or rebinds one) but could not parse with the Python
+that runs dl-lint, or that is larger than `max-file-size`. The diagnostic carries the
+parser's line, column and message.
 
 ## Why is this bad?
 A file dl-lint cannot read is a file it cannot check: its DataLoader calls are not linted. The

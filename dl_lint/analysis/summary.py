@@ -1,0 +1,446 @@
+"""A module as other modules see it: a small, plain-data summary, built from the one parse.
+
+When the module being linted imports a constant, subclasses a dataset or calls a helper of
+another module, the project index answers from that module's ``ModuleSummary``: its module-level
+bindings (imports, assignments with the source text of their values, functions, classes), and
+for top-level classes and functions the facts the dataset rules need (which methods shard by
+worker, what ``__init__`` stores, what ``__getitem__`` reads...). Everything is strings,
+numbers and tuples: a summary pickles cheaply (worker processes) and is stored as JSON in the
+results cache by content hash, so an unchanged module is never parsed again.
+
+References to other modules (base classes, called helpers, random generators) are kept as
+source text and resolved when a question is asked (``SummaryModule``), because what they mean
+depends on other files.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import asdict, dataclass
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from dl_lint.analysis.datasets import SHARDING_NAMES
+from dl_lint.analysis.scopes import Binding, Cond, FunctionUse, ModuleIndex, Site
+from dl_lint.analysis.syntax import SourceText, docstring_statement, parse_expression, terminal
+
+# Texts of module-level values longer than this are not kept: such a value (a generated table)
+# is unknown to importers, which is what resolving it would give anyway.
+MAX_TEXT = 2000
+MAX_TEXT_LINES = 60
+SUMMARY_FORMAT = 1
+
+_CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
+
+
+@dataclass(frozen=True)
+class BindingRecord:
+    """A module-level binding. ``kind`` as in ``scopes.Binding``; ``text`` is the value's source
+    (assign/unpack; None when too large); imports keep ``base`` (``..pkg.mod`` for a
+    from-import, "" for ``import x``), ``target`` (the imported name) and ``asname``."""
+
+    name: str
+    kind: str
+    line: int
+    conds: Tuple[int, ...] = ()  # indices into ModuleSummary.conds
+    text: Optional[str] = None
+    index: int = 0
+    base: Optional[str] = None
+    target: str = ""
+    asname: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class MutationRecord:
+    """``D.update(...)`` (``text`` is the call) or ``D[k] = v`` (``text`` is the statement)."""
+
+    name: str
+    kind: str
+    line: int
+    conds: Tuple[int, ...]
+    text: Optional[str]
+
+
+@dataclass(frozen=True)
+class MethodRecord:
+    name: str
+    shards: bool
+    self_calls: Tuple[str, ...]
+    called: Tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ClassRecord:
+    name: str
+    line: int
+    bases: Tuple[str, ...]  # positional bases, as source text
+    keeps_signature: bool  # no __init__, or __init__(self, *args, **kwargs)
+    methods: Tuple[MethodRecord, ...]
+    init_containers: Tuple[str, ...]
+    init_rngs: Tuple[Tuple[str, str], ...]  # (attr, callee text) for ``self.attr = callee(...)``
+    getitem_reads: Tuple[str, ...]
+    draws: Tuple[str, ...]
+    cuda_methods: Tuple[str, ...]
+    # DL201's fix: (row, indent, start row, start col, end row, end col, text) of the iterable
+    # of a one-statement ``__iter__``.
+    iter_shape: Optional[Tuple[int, str, int, int, int, int, str]] = None
+
+
+@dataclass(frozen=True)
+class FunctionRecord:
+    name: str
+    line: int
+    params: Tuple[Tuple[str, Optional[str]], ...]  # (name, default text) of named parameters
+    shards: bool
+    called: Tuple[str, ...]
+    uses_cuda: bool
+    reseeds: bool
+
+
+@dataclass(frozen=True)
+class ModuleSummary:
+    path: str
+    module: str
+    is_package: bool
+    bindings: Tuple[BindingRecord, ...]
+    conds: Tuple[Tuple[str, Optional[str], bool], ...]
+    mutations: Tuple[MutationRecord, ...]
+    classes: Tuple[ClassRecord, ...]
+    functions: Tuple[FunctionRecord, ...]
+    star_import: bool = False
+
+    # -- storage --------------------------------------------------------------------------------
+    def to_json(self) -> Dict[str, Any]:
+        data = asdict(self)
+        data["format"] = SUMMARY_FORMAT
+        return data
+
+    @classmethod
+    def from_json(cls, data: Dict[str, Any]) -> "ModuleSummary":
+        if data.get("format") != SUMMARY_FORMAT:
+            raise ValueError("summary format")
+
+        def tuples(value):
+            return tuple(tuple(v) if isinstance(v, list) else v for v in value)
+
+        return cls(
+            path=data["path"],
+            module=data["module"],
+            is_package=bool(data["is_package"]),
+            bindings=tuple(
+                BindingRecord(**{**b, "conds": tuple(b["conds"])}) for b in data["bindings"]
+            ),
+            conds=tuple((c[0], c[1], bool(c[2])) for c in data["conds"]),
+            mutations=tuple(MutationRecord(**{**m, "conds": tuple(m["conds"])}) for m in data["mutations"]),
+            classes=tuple(
+                ClassRecord(
+                    **{
+                        **c,
+                        "bases": tuple(c["bases"]),
+                        "methods": tuple(
+                            MethodRecord(m["name"], bool(m["shards"]), tuple(m["self_calls"]), tuple(m["called"]))
+                            for m in c["methods"]
+                        ),
+                        "init_containers": tuple(c["init_containers"]),
+                        "init_rngs": tuples(c["init_rngs"]),
+                        "getitem_reads": tuple(c["getitem_reads"]),
+                        "draws": tuple(c["draws"]),
+                        "cuda_methods": tuple(c["cuda_methods"]),
+                        "iter_shape": tuple(c["iter_shape"]) if c["iter_shape"] is not None else None,
+                    }
+                )
+                for c in data["classes"]
+            ),
+            functions=tuple(
+                FunctionRecord(**{**f, "params": tuples(f["params"]), "called": tuple(f["called"])})
+                for f in data["functions"]
+            ),
+            star_import=bool(data.get("star_import", False)),
+        )
+
+    # -- the module-level index, rebuilt -----------------------------------------------------
+    def module_index(self) -> ModuleIndex:
+        """A ModuleIndex holding this module's module-level bindings and mutations, for a
+        ``Resolver`` (values are parsed from their text when first resolved)."""
+        index = ModuleIndex()
+        index.star_import = self.star_import
+        scope = index.module_scope
+        conds: List[Cond] = []
+        for kind, text, polarity in self.conds:
+            test = parse_expression(text) if text is not None else None
+            if kind == "if" and test is None:
+                test = ast.Name(id="__dl_lint_unknown__", ctx=ast.Load())
+            conds.append(Cond(kind, test, polarity))
+
+        def site(line: int, indices: Sequence[int]) -> Site:
+            return Site(line, tuple(conds[i] for i in indices), None, scope)
+
+        for record in self.bindings:
+            where = site(record.line, record.conds)
+            if record.kind == "import":
+                alias = ast.alias(name=record.target, asname=record.asname)
+                if record.base is None:
+                    node: ast.AST = ast.Import(names=[alias])
+                else:
+                    level = len(record.base) - len(record.base.lstrip("."))
+                    node = ast.ImportFrom(module=record.base[level:] or None, names=[alias], level=level)
+                scope.add(Binding(record.name, "import", node, site=where, alias=alias))
+            elif record.kind in ("assign", "unpack"):
+                value = _LazyExpression(record.text, record.line) if record.text is not None else None
+                kind = record.kind if value is not None else "other"
+                scope.add(LazyBinding(record.name, kind, None, value=value, site=where, index=record.index))
+            else:
+                scope.add(Binding(record.name, record.kind, None, site=where))
+        for mutation in self.mutations:
+            if mutation.text is None:
+                node = None
+            elif mutation.kind == "setitem":
+                node = _parse_statement(mutation.text, mutation.line)
+            else:
+                node = parse_expression(mutation.text, mutation.line)
+            where = site(mutation.line, mutation.conds)
+            if node is None:
+                index.mutations.setdefault((None, mutation.name), []).append(("other", ast.Pass(), where))
+            else:
+                index.mutations.setdefault((None, mutation.name), []).append((mutation.kind, node, where))
+        return index
+
+
+class _LazyExpression:
+    __slots__ = ("text", "line")
+
+    def __init__(self, text: str, line: int) -> None:
+        self.text = text
+        self.line = line
+
+
+class LazyBinding(Binding):
+    """A binding whose value is parsed from the summary's text when first read."""
+
+    __slots__ = ()
+
+    def __getattribute__(self, name: str):
+        value = object.__getattribute__(self, name)
+        if name == "value" and type(value) is _LazyExpression:
+            parsed = parse_expression(value.text, value.line)
+            object.__setattr__(self, "value", parsed)
+            if parsed is None:
+                object.__setattr__(self, "kind", "other")
+            return parsed
+        return value
+
+
+def _parse_statement(text: str, line: int) -> Optional[ast.stmt]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if len(tree.body) != 1:
+        return None
+    ast.increment_lineno(tree, line - 1)
+    return tree.body[0]
+
+
+# -- building ------------------------------------------------------------------------------------
+
+
+def build_summary(
+    tree: ast.Module, index: ModuleIndex, text: SourceText, path: str, module: str, is_package: bool
+) -> ModuleSummary:
+    cond_ids: Dict[Cond, int] = {}
+    conds: List[Tuple[str, Optional[str], bool]] = []
+
+    def cond_indices(site: Optional[Site]) -> Tuple[int, ...]:
+        out = []
+        for cond in site.conds if site is not None else ():
+            if cond not in cond_ids:
+                cond_ids[cond] = len(conds)
+                conds.append((cond.kind, _text(text, cond.test) if cond.test is not None else None, cond.polarity))
+            out.append(cond_ids[cond])
+        return tuple(out)
+
+    bindings: List[BindingRecord] = []
+    for name, found in index.module_scope.bindings.items():
+        for binding in found:
+            line = binding.site.line if binding.site is not None else 0
+            if binding.kind == "import":
+                node, alias = binding.node, binding.alias
+                base = None if isinstance(node, ast.Import) else "." * (node.level or 0) + (node.module or "")
+                bindings.append(
+                    BindingRecord(name, "import", line, cond_indices(binding.site), base=base, target=alias.name, asname=alias.asname)
+                )
+            elif binding.kind in ("assign", "unpack"):
+                bindings.append(
+                    BindingRecord(
+                        name,
+                        binding.kind,
+                        line,
+                        cond_indices(binding.site),
+                        text=_text(text, binding.value),
+                        index=binding.index,
+                    )
+                )
+            else:
+                bindings.append(BindingRecord(name, binding.kind, line, cond_indices(binding.site)))
+    mutations: List[MutationRecord] = []
+    for (function, name), found in index.mutations.items():
+        if function is not None:
+            continue
+        for kind, node, site in found:
+            kept = _text(text, node) if kind in ("update", "setitem") else None
+            mutations.append(MutationRecord(name, kind if kept is not None else "other", site.line, cond_indices(site), kept))
+    classes = tuple(_class_record(node, index, text) for node in index.module_classes)
+    functions = tuple(_function_record(node, index, text) for node in index.module_functions)
+    return ModuleSummary(
+        path=path,
+        module=module,
+        is_package=is_package,
+        bindings=tuple(bindings),
+        conds=tuple(conds),
+        mutations=tuple(mutations),
+        classes=classes,
+        functions=functions,
+        star_import=index.star_import,
+    )
+
+
+def _text(text: SourceText, node: Optional[ast.AST]) -> Optional[str]:
+    if node is None:
+        return None
+    if (node.end_lineno or node.lineno) - node.lineno > MAX_TEXT_LINES:
+        return None
+    segment = text.segment(node)
+    return segment if len(segment) <= MAX_TEXT else None
+
+
+def _function_record(node: ast.AST, index: ModuleIndex, text: SourceText) -> FunctionRecord:
+    use = index.uses.get(id(node)) or FunctionUse()
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults: List[Optional[ast.expr]] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    params = [(a.arg, _text(text, d)) for a, d in zip(positional, defaults)]
+    params += [(a.arg, _text(text, d)) for a, d in zip(args.kwonlyargs, args.kw_defaults)]
+    return FunctionRecord(
+        name=node.name,
+        line=node.lineno,
+        params=tuple(params),
+        shards=bool(use.names & SHARDING_NAMES),
+        called=tuple(dict.fromkeys(use.called)),
+        uses_cuda=use.cuda,
+        reseeds=any("seed" in n.lower() or "rng" in n.lower() or "random" in n.lower() for n in use.names),
+    )
+
+
+def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText) -> ClassRecord:
+    methods: Dict[str, FunctionUse] = {}
+    for statement in node.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            methods[statement.name] = index.uses.get(id(statement)) or FunctionUse()
+    init = methods.get("__init__")
+    containers: List[str] = []
+    rngs: List[Tuple[str, str]] = []
+    for attr, value in init.self_assigns if init is not None else ():
+        if _is_container(value):
+            containers.append(attr)
+        elif isinstance(value, ast.Call):
+            callee = _text(text, value.func)
+            if callee is not None:
+                rngs.append((attr, callee))
+    reached = _reachable(methods, ("__getitem__", "__iter__", "__getitems__"))
+    return ClassRecord(
+        name=node.name,
+        line=node.lineno,
+        bases=tuple(t for t in (_text(text, b) for b in node.bases) if t is not None),
+        keeps_signature=_keeps_signature(node),
+        methods=tuple(
+            MethodRecord(name, bool(use.names & SHARDING_NAMES), tuple(sorted(use.self_calls)), tuple(dict.fromkeys(use.called)))
+            for name, use in methods.items()
+        ),
+        init_containers=tuple(dict.fromkeys(containers)),
+        init_rngs=tuple(dict.fromkeys(rngs)),
+        getitem_reads=tuple(sorted({a for m in ("__getitem__", "__getitems__") if m in methods for a in methods[m].subscripted})),
+        draws=tuple(sorted({a for m in reached for a in methods[m].attr_calls})),
+        cuda_methods=tuple(m for m in reached if methods[m].cuda),
+        iter_shape=_iter_shape(node, text),
+    )
+
+
+def _reachable(methods: Dict[str, FunctionUse], roots: Sequence[str]) -> List[str]:
+    """Methods reachable from ``roots`` through ``self.m()`` calls."""
+    todo = [r for r in roots if r in methods]
+    seen: List[str] = []
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in methods:
+            continue
+        seen.append(name)
+        todo.extend(sorted(methods[name].self_calls))
+    return seen
+
+
+def _is_container(value: ast.AST) -> bool:
+    """A Python list or dict of objects: literals, comprehensions, list()/dict()/sorted()."""
+    if isinstance(value, (ast.List, ast.ListComp, ast.Dict, ast.DictComp)):
+        return True
+    return isinstance(value, ast.Call) and terminal(value.func) in _CONTAINER_CALLS
+
+
+def _keeps_signature(node: ast.ClassDef) -> bool:
+    init = next(
+        (s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"), None
+    )
+    if init is None:
+        return True
+    args = init.args
+    return (
+        len(args.posonlyargs) + len(args.args) == 1
+        and not args.kwonlyargs
+        and args.vararg is not None
+        and args.kwarg is not None
+    )
+
+
+def _iter_shape(node: ast.ClassDef, text: SourceText):
+    """For DL201's fix: ``__iter__`` made of one ``for x in X`` or ``return iter(X)``."""
+    method = next(
+        (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__iter__"), None
+    )
+    if method is None:
+        return None
+    body = list(method.body)
+    if body and docstring_statement(body[0]):
+        body = body[1:]
+    if len(body) != 1 or body[0].lineno == method.lineno:
+        return None  # ``def __iter__(self): return ...`` on one line: no room for a prelude
+    statement = body[0]
+    target = None
+    if isinstance(statement, ast.For):
+        target = statement.iter
+    elif (
+        isinstance(statement, ast.Return)
+        and isinstance(statement.value, ast.Call)
+        and terminal(statement.value.func) == "iter"
+        and len(statement.value.args) == 1
+        and not statement.value.keywords
+        and not isinstance(statement.value.args[0], ast.Starred)
+    ):
+        target = statement.value.args[0]
+    if target is None:
+        return None
+    row = statement.lineno
+    line = text.line(row)
+    indent = line[: len(line) - len(line.lstrip())]
+    start, end = text.span(target)
+    return (row, indent, start.row, start.column, end.row, end.column, text.segment(target))
+
+
+__all__ = [
+    "ModuleSummary",
+    "BindingRecord",
+    "ClassRecord",
+    "FunctionRecord",
+    "MethodRecord",
+    "build_summary",
+    "SHARDING_NAMES",
+    "LazyBinding",
+]
+

@@ -1,0 +1,210 @@
+"""Parsing with the standard library's ``ast`` (CPython's C parser), and the small helpers every
+analysis needs: 1-based character columns, source text of a node, literal values.
+
+``ast`` positions count columns in UTF-8 bytes of the line; reports count characters (as ruff
+does), so every position goes through ``SourceText.location``. Lines are split as Python splits
+them (``\\r\\n``, ``\\r``, ``\\n``; a form feed is whitespace, not a line break).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+import warnings
+from typing import Any, List, Optional, Tuple
+
+from dl_lint.model import Location
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_NO_LITERAL = object()
+
+
+class ParseFailure(Exception):
+    """The source is not Python this interpreter can parse: ``reason`` is one line, ``row`` and
+    ``column`` (1-based) say where."""
+
+    def __init__(self, reason: str, row: int = 1, column: int = 1) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.row = max(row or 1, 1)
+        self.column = max(column or 1, 1)
+
+
+def parse(source: str, filename: str = "<dl-lint>") -> ast.Module:
+    """``ast.parse``, with every way it can fail turned into ``ParseFailure``."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarning for "\d" and the like: not ours to report
+            return ast.parse(source, filename)
+    except SyntaxError as exc:
+        message = " ".join(str(exc.msg or "invalid syntax").split())
+        raise ParseFailure(message, exc.lineno or 1, exc.offset or 1) from None
+    except (RecursionError, MemoryError):
+        raise ParseFailure("expressions nested too deeply for the parser") from None
+    except ValueError as exc:  # NUL bytes (before Python 3.12), lone surrogates
+        raise ParseFailure(" ".join(str(exc).split()) or "invalid source") from None
+    except UnicodeError as exc:  # pragma: no cover - a lone surrogate through the Python API
+        raise ParseFailure(f"the source holds a character UTF-8 cannot encode ({exc.reason})") from None
+
+
+class SourceText:
+    """The lines of one source text, for positions and source segments."""
+
+    __slots__ = ("source", "_lines")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._lines: Optional[List[str]] = None
+
+    @property
+    def lines(self) -> List[str]:
+        if self._lines is None:
+            self._lines = _LINE_BREAK.split(self.source)
+        return self._lines
+
+    def line(self, row: int) -> str:
+        lines = self.lines
+        return lines[row - 1] if 0 < row <= len(lines) else ""
+
+    def column(self, row: int, byte_col: int) -> int:
+        """The 0-based character column of a UTF-8 byte column on ``row``."""
+        text = self.line(row)
+        if text.isascii():
+            return byte_col
+        return len(text.encode("utf-8", "surrogatepass")[:byte_col].decode("utf-8", "replace"))
+
+    def start(self, node: ast.AST) -> Location:
+        return Location(node.lineno, self.column(node.lineno, node.col_offset) + 1)
+
+    def end(self, node: ast.AST) -> Location:
+        row = node.end_lineno or node.lineno
+        return Location(row, self.column(row, node.end_col_offset or 0) + 1)
+
+    def span(self, node: ast.AST) -> Tuple[Location, Location]:
+        return self.start(node), self.end(node)
+
+    def segment(self, node: ast.AST) -> str:
+        """The exact source text of ``node`` (comments and layout included)."""
+        start, end = self.span(node)
+        return self.between(start, end)
+
+    def between(self, start: Location, end: Location) -> str:
+        if start.row == end.row:
+            return self.line(start.row)[start.column - 1 : end.column - 1]
+        parts = [self.line(start.row)[start.column - 1 :]]
+        parts.extend(self.line(row) for row in range(start.row + 1, end.row))
+        parts.append(self.line(end.row)[: end.column - 1])
+        return "\n".join(parts)
+
+
+def code(node: ast.AST) -> str:
+    """Source text without whitespace: how guards and aliases are matched. Computed from the
+    tree (not the file), so that the same expression gives the same key whether it was parsed
+    from a whole module or from a summary's text."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = code(node.value)
+        return f"{base}.{node.attr}"
+    return "".join(ast.unparse(node).split())
+
+
+def parse_expression(text: str, line: int = 1) -> Optional[ast.expr]:
+    """An expression kept as text in a module summary, parsed again (None if it does not parse,
+    which cannot happen for text cut from a module that parsed)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(f"(\n{text}\n)", mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if line > 2:
+        ast.increment_lineno(tree, line - 2)  # the text starts on the second line of the wrapper
+    return tree.body
+
+
+def terminal(func: ast.AST) -> str:
+    """The last name of a callee: ``DataLoader`` for ``torch.utils.data.DataLoader``."""
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""
+
+
+def dotted(node: ast.AST) -> Optional[str]:
+    """``a.b.c`` for a chain of names, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def literal(node: Optional[ast.AST]) -> Any:
+    """The value of a literal number, string, bool or None (``-1`` included), else _NO_LITERAL."""
+    if isinstance(node, ast.Constant) and not isinstance(node.value, (bytes, type(Ellipsis))):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = literal(node.operand)
+        if isinstance(inner, (int, float, complex)) and not isinstance(inner, bool):
+            return -inner
+    return _NO_LITERAL
+
+
+NO_LITERAL = _NO_LITERAL
+
+
+def is_literal_data(node: ast.AST, budget: int = 1 << 30) -> bool:
+    """Whether ``node`` is a container of constants only (tuples of numbers, lists of strings...):
+    such subtrees hold no call, name or scope, so walks can skip them. Cheap: one type check per
+    element, no generic visit (large generated tables are thousands of these)."""
+    stack = [node]
+    constant = ast.Constant
+    while stack:
+        current = stack.pop()
+        kind = type(current)
+        if kind is constant:
+            continue
+        if kind is ast.Tuple or kind is ast.List or kind is ast.Set:
+            stack.extend(current.elts)
+        elif kind is ast.Dict:
+            if any(k is None for k in current.keys):
+                return False
+            stack.extend(current.keys)
+            stack.extend(current.values)
+        elif kind is ast.UnaryOp and type(current.operand) is constant:
+            continue
+        else:
+            return False
+    return True
+
+
+def docstring_statement(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
+
+
+__all__ = [
+    "ParseFailure",
+    "parse",
+    "SourceText",
+    "code",
+    "parse_expression",
+    "terminal",
+    "dotted",
+    "literal",
+    "NO_LITERAL",
+    "is_literal_data",
+    "docstring_statement",
+]
+
+if sys.version_info < (3, 9):  # pragma: no cover - requires-python says 3.9
+    raise ImportError("dl-lint needs Python 3.9 or newer (ast.unparse)")

@@ -1,0 +1,127 @@
+"""A file being linted: where it is, how it is shown, its settings, its bytes and source, and the
+DL000 diagnostics for what went wrong reading it. Notebooks are read as the Python of their code
+cells, with a map back to cells and rows.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, List, Optional
+
+from dl_lint.model import Diagnostic, Location, Severity
+
+if TYPE_CHECKING:
+    from dl_lint.analysis.module import ModuleFacts
+    from dl_lint.config import Settings
+    from dl_lint.notebook import CellMap
+
+
+@dataclass
+class SourceFile:
+    path: Path
+    display: str
+    module_name: str
+    settings: "Settings"
+    data: bytes = b""
+    source: Optional[str] = None
+    facts: Optional["ModuleFacts"] = None
+    errors: List[Diagnostic] = field(default_factory=list)
+    # Notebooks: ``data``/``source`` hold the code cells as Python; rows map back through this.
+    cell_map: Optional["CellMap"] = None
+    abspath: str = ""  # os.path.abspath(path), computed once (files found by lint_paths)
+
+    @property
+    def key(self) -> str:
+        if not self.abspath:
+            self.abspath = os.path.abspath(self.path)
+        return self.abspath
+
+    @property
+    def is_notebook(self) -> bool:
+        return is_notebook_path(self.path)
+
+
+def is_notebook_path(path: "os.PathLike[str] | str") -> bool:
+    return os.fspath(path).lower().endswith(".ipynb")
+
+
+def read(file: SourceFile) -> None:
+    """Read one file into ``file.data`` (a notebook: the Python of its code cells); a file that
+    cannot be read becomes a DL000 diagnostic (and keeps ``data`` empty)."""
+    if not file.data:
+        try:
+            file.data = file.path.read_bytes()
+        except OSError as exc:
+            file.errors.append(dl000(file, f"cannot read file: {exc.strerror or exc}", 1, 1))
+            return
+    if file.is_notebook and file.cell_map is None:
+        read_notebook(file)
+
+
+def decode_source(file: SourceFile) -> bool:
+    """``file.source`` from its bytes (BOM, coding cookie, else UTF-8); False with a DL000 when
+    the bytes cannot be decoded."""
+    from dl_lint.source import decode
+
+    if file.source is not None:
+        return True
+    try:
+        file.source = decode(file.data)
+    except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
+        file.errors.append(dl000(file, f"cannot decode file: {one_line(exc)}", 1, 1))
+        return False
+    return True
+
+
+def read_notebook(file: SourceFile) -> None:
+    """Replace a notebook's JSON (``file.data``) by the Python source of its code cells; a
+    notebook that cannot be read becomes a DL000 diagnostic."""
+    from dl_lint.notebook import NotebookError, notebook_to_python
+
+    try:
+        source, file.cell_map = notebook_to_python(file.data)
+    except NotebookError as exc:
+        file.data = b""
+        file.errors.append(dl000(file, f"cannot read notebook: {exc}", 1, 1))
+        return
+    file.source = source
+    file.data = source.encode("utf-8", "surrogatepass")  # a JSON "\ud800" escape: the parser reports it
+
+
+def display_path(path: Path, absolute: Optional[str] = None, cwd: Optional[str] = None) -> str:
+    """Paths under the working directory print relative to it, like ruff; others as given.
+    ``absolute`` (``os.path.abspath(path)``) and ``cwd``: when the caller has them."""
+    # What os.path.relpath would give, without its splitting (this runs once per file).
+    absolute = absolute or os.path.abspath(path)
+    cwd = cwd or os.getcwd()
+    if absolute == cwd:
+        return "."
+    prefix = cwd if cwd.endswith(os.sep) else cwd + os.sep
+    if absolute.startswith(prefix):
+        rel = absolute[len(prefix) :]
+        return str(path) if rel.startswith("..") else rel
+    return str(path)  # outside the working directory: relpath would start with ".."
+
+
+def one_line(exc: object) -> str:
+    return " ".join(str(exc).split())
+
+
+def dl000(file: SourceFile, message: str, row: int, column: int) -> Diagnostic:
+    return Diagnostic(
+        code="DL000",
+        name="parse-error",
+        severity=Severity.ERROR,
+        message=message,
+        filename=file.display,
+        location=Location(max(row, 1), max(column, 1)),
+        end_location=Location(max(row, 1), max(column, 1)),
+    )
+
+
+def unreadable(path: Path, reason: str, settings: "Settings") -> SourceFile:
+    file = SourceFile(path, display_path(path), path.name, settings)
+    file.errors.append(dl000(file, reason, 1, 1))
+    return file

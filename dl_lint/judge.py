@@ -1,0 +1,295 @@
+"""From a read file to its diagnostics: analyse it (one parse, through the project index), apply
+the selected rules to its loader calls, drop what ``# noqa`` suppresses; and, once every file's
+factories are known, judge loaders built from a function's parameters at each call of it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Sequence
+
+from dl_lint.files import SourceFile, decode_source, display_path, dl000, is_notebook_path, one_line, read
+from dl_lint.model import Diagnostic, Severity
+
+if TYPE_CHECKING:
+    from dl_lint.analysis.loaders import LoaderCall
+    from dl_lint.analysis.module import ModuleAnalysis
+    from dl_lint.analysis.project import Project
+    from dl_lint.rules.context import RuleContext
+
+Accelerator = Callable[["LoaderCall"], bool]
+
+
+def needs_analysis(file: SourceFile) -> bool:
+    """Whether a read file can construct a loader at all, decided from its bytes (the parse
+    decides the rest)."""
+    from dl_lint.analysis.prefilter import may_construct, mentions_loader
+
+    if file.errors or not file.data:
+        return False
+    extra = file.settings.extra_loaders
+    if not mentions_loader(file.data, extra):
+        return False
+    if not decode_source(file):
+        return False  # a DL000 in file.errors: a file that mentions a loader must be readable
+    return may_construct(file.data, extra)
+
+
+def analyse(file: SourceFile, project: "Project", content_hash: Optional[str] = None) -> Optional["ModuleAnalysis"]:
+    """Parse one read file (or take its parse from earlier in the run), register its summary
+    with the project, and extract its facts when it may construct a loader. Problems become
+    DL000 diagnostics in ``file.errors``."""
+    from dl_lint.analysis.syntax import ParseFailure
+
+    if not decode_source(file):
+        return None
+    limit = file.settings.max_file_size
+    if limit is not None and len(file.data) > limit:
+        from dl_lint.config import format_size
+
+        file.errors.append(
+            dl000(
+                file,
+                f"cannot parse: file too large to analyse ({format_size(len(file.data))}; the limit is "
+                f"{format_size(limit)}, set by max-file-size): exclude it, or raise the limit",
+                1,
+                1,
+            )
+        )
+        return None
+    analysis = project.parsed(file.path)
+    if analysis is not None and (analysis.source != file.source or analysis.extra_loaders != file.settings.extra_loaders):
+        analysis = None  # parsed from disk for an importer, but this is an unsaved buffer (or other settings)
+    try:
+        if analysis is None:
+            analysis = project.parse(
+                str(file.path),
+                file.module_name,
+                file.source,
+                is_package=file.path.name == "__init__.py",
+                extra_loaders=file.settings.extra_loaders,
+            )
+        project.add(analysis, content_hash)
+        if analysis.constructs_loader:
+            file.facts = analysis.facts()
+    except ParseFailure as exc:
+        file.errors.append(dl000(file, f"cannot parse: {exc.reason}", exc.row, exc.column))
+        return None
+    except RecursionError:
+        file.errors.append(dl000(file, "cannot parse: expressions nested too deeply for the analysis", 1, 1))
+        return None
+    except Exception as exc:  # noqa: BLE001 - one bad file must not stop the run
+        file.errors.append(
+            dl000(file, f"internal error while analysing this file ({type(exc).__name__}: {one_line(exc)})", 1, 1)
+        )
+        return None
+    return analysis
+
+
+def accelerator_for(files: Sequence[SourceFile], project: "Project") -> Accelerator:
+    """DL102's question for files linted together: does the loader's module reach an
+    accelerator? Files not read yet (cached ones) are read only if the graph is built."""
+    by_path = {f.key: f for f in files}
+
+    def linted():
+        for f in files:
+            data = f.data
+            if not data and not f.errors:
+                if is_notebook_path(f.path):
+                    read(f)
+                    data = f.data
+                else:  # read for the graph only: not kept (a 20,000-file tree would stay in memory)
+                    try:
+                        data = f.path.read_bytes()
+                    except OSError:
+                        data = b""
+            if data:
+                yield (f.module_name, data)
+
+    def accelerator(call: "LoaderCall") -> bool:
+        file = by_path.get(os.path.abspath(call.path))
+        return project.accelerator_reaches(file.module_name if file else "", linted())
+
+    return accelerator
+
+
+def signal_for(project: "Project", file: SourceFile) -> Callable[[str], bool]:
+    from dl_lint.analysis.signals import signals_in
+
+    own = signals_in(file.data) if file.data else frozenset()
+    extra = [(file.module_name, file.data)] if file.data else []
+    return lambda kind: kind in own or (project.root is not None and project.signal_reaches(file.module_name, kind, extra))
+
+
+def context_for(file: SourceFile, project: "Project", accelerator: Accelerator) -> "RuleContext":
+    from dl_lint.rules.context import RuleContext
+
+    facts = file.facts
+    return RuleContext(
+        file.settings,
+        file.module_name,
+        str(file.path),
+        project.datasets,
+        accelerator,
+        signal_for(project, file),
+        is_notebook=file.cell_map is not None,
+        relative=lambda p: display_path(Path(p)),
+        torch_name=facts.torch_name if facts is not None else "torch",
+        import_row=facts.import_row if facts is not None else 1,
+    )
+
+
+def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelerator) -> List[Diagnostic]:
+    """The diagnostics of analysed files: DL000s, and every selected rule on every loader call,
+    minus what ``# noqa`` suppresses."""
+    from dl_lint.config import codes_for_file
+    from dl_lint.fixes import normalize_fix
+    from dl_lint.rules import checking_rules, known_codes
+    from dl_lint.suppression import parse_suppressions
+
+    codes = known_codes()
+    out: List[Diagnostic] = []
+    for file in files:
+        out.extend(file.errors)
+        if file.facts is None or not file.facts.calls:
+            continue
+        rules = checking_rules(codes_for_file(file.settings, codes, file.path))
+        ctx = context_for(file, project, accelerator)
+        suppressions = parse_suppressions(file.source or "")
+        for call in file.facts.calls:
+            for diag in check(call, rules, ctx, file.display):
+                if suppressions.suppresses(diag):
+                    continue
+                if diag.fix is not None:
+                    diag = replace(diag, fix=normalize_fix(file.source or "", diag.fix))
+                out.append(diag)
+    out.sort(key=Diagnostic.sort_key)
+    return out
+
+
+def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterable[Diagnostic]:
+    for rule in rules:
+        try:
+            findings = list(rule.check_call(call, ctx))
+        except Exception as exc:  # noqa: BLE001 - a bug in one rule must not stop the run
+            findings = []
+            yield Diagnostic(
+                code="DL000",
+                name="parse-error",
+                severity=Severity.ERROR,
+                message=f"internal error in {rule.code} while checking this call ({type(exc).__name__}: "
+                f"{one_line(exc)}); please report it",
+                filename=display,
+                location=call.location,
+                end_location=call.location,
+                noqa_rows=call.rows,
+            )
+        for finding in findings:
+            yield Diagnostic(
+                code=rule.code,
+                name=rule.name,
+                severity=finding.severity or rule.severity,
+                message=finding.message,
+                filename=display,
+                location=finding.location,
+                end_location=finding.end_location,
+                fix=finding.fix,
+                noqa_rows=call.rows,
+            )
+
+
+def judge_call_sites(files: List[SourceFile], project: "Project", accelerator: Accelerator) -> List[Diagnostic]:
+    """Loaders built from a function's parameters, judged once per call of that function in
+    the linted files, with the call's arguments (or the defaults it relies on)."""
+    from dl_lint.config import codes_for_file
+    from dl_lint.rules import checking_rules, known_codes
+    from dl_lint.suppression import parse_suppressions
+
+    factories: Dict = {}
+    for file in files:
+        if file.facts is None:
+            continue
+        for name, _params in file.facts.factories:
+            factories[(file.key, name)] = file
+    if not factories:
+        return []
+    names = {name for _, name in factories}
+    encoded = [n.encode() for n in names]
+    codes = known_codes()
+    out: List[Diagnostic] = []
+    for caller in files:
+        if not caller.data or not any(n in caller.data for n in encoded):
+            continue
+        analysis = _analysis_of(caller, project)
+        if analysis is None:
+            continue
+        suppressions = None
+        for call, site in analysis.calls_named(names):
+            target = analysis.resolver.resolve(call.func, site).single
+            ref = target.value if target is not None else None
+            if getattr(ref, "kind", None) != "function":
+                continue
+            key = (os.path.abspath(ref.path), ref.name)
+            if key not in factories:
+                continue
+            callee_file = factories[key]
+            callee = _analysis_of(callee_file, project)
+            function = callee.function_node(ref.name) if callee is not None else None
+            env = callee.bind_parameters(call, site, analysis, function) if function is not None else None
+            if env is None:
+                continue
+            rules = checking_rules(codes_for_file(callee_file.settings, codes, callee_file.path))
+            ctx = context_for(callee_file, project, accelerator)
+            own = {(d.code, d.location) for c in callee_file.facts.calls for d in check(c, rules, ctx, "")}
+            start, end = analysis.text.span(call)
+            for loader in callee.loader_calls_with(function, env):
+                for diag in check(loader, rules, ctx, caller.display):
+                    if (diag.code, diag.location) in own:
+                        continue  # reported at the loader itself already
+                    where = f"{display_path(Path(callee_file.path))}:{loader.location.row}"
+                    moved = Diagnostic(
+                        code=diag.code,
+                        name=diag.name,
+                        severity=diag.severity,
+                        message=f"with the arguments of this call, the DataLoader at {where}: {diag.message}",
+                        filename=caller.display,
+                        location=start,
+                        end_location=end,
+                        noqa_rows=(start.row, end.row),
+                    )
+                    if suppressions is None:
+                        suppressions = parse_suppressions(caller.source or _decoded(caller))
+                    if not suppressions.suppresses(moved):
+                        out.append(moved)
+    return out
+
+
+def _analysis_of(file: SourceFile, project: "Project") -> Optional["ModuleAnalysis"]:
+    """The parse of a linted file, kept from its own analysis (or parsed again only if the
+    memory budget dropped it)."""
+    found = project.parsed(file.path)
+    if found is not None and (file.source is None or found.source == file.source):
+        return found
+    if file.errors:
+        return None
+    if not file.data:
+        read(file)
+    if file.errors or not file.data or not decode_source(file):
+        return None
+    from dl_lint.analysis.syntax import ParseFailure
+
+    try:
+        return project.parse(str(file.path), file.module_name, file.source, extra_loaders=file.settings.extra_loaders)
+    except (ParseFailure, RecursionError):
+        return None
+
+
+def _decoded(file: SourceFile) -> str:
+    from dl_lint.source import decode
+
+    try:
+        return decode(file.data)
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        return ""
