@@ -23,6 +23,11 @@ from dl_lint.files import SourceFile, display_path, dl000, is_notebook_path, one
 from dl_lint.model import Diagnostic, Location
 
 
+# Set by the console script (dl_lint.entry): runs are kept here instead of freed, because the
+# process exits right after and tearing down a large project's trees costs time for nothing.
+RETAINED: Optional[list] = None
+
+
 @dataclass
 class LintResult:
     diagnostics: List[Diagnostic] = field(default_factory=list)
@@ -211,6 +216,8 @@ def lint_paths(
 
     diagnostics, result.files_parsed, result.processes = run_files(files, project, jobs=jobs, store=store)
     result.diagnostics = _map_cells(diagnostics, files)
+    if RETAINED is not None:
+        RETAINED.append((project, files))
     return result
 
 

@@ -6,6 +6,7 @@ same. tests/test_cli.py checks that both paths print the same bytes."""
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import List, Optional
 
@@ -27,9 +28,34 @@ def main(argv: Optional[List[str]] = None) -> None:
                 return
             except UnicodeEncodeError:
                 pass  # a stdout that cannot encode the text: click knows what to do
+    from dl_lint import engine
     from dl_lint.cli import main as cli_main
 
-    cli_main(args=args, prog_name="dl-lint")
+    if argv is not None:  # called from Python (tests): behave like any function
+        cli_main(args=args, prog_name="dl-lint")
+        return
+    # A process of its own: keep what the run built until the end and leave without tearing it
+    # down (freeing the trees of a large project took a tenth of a second, and changes nothing).
+    engine.RETAINED = []
+    try:
+        cli_main(args=args, prog_name="dl-lint")
+        code = 0
+    except SystemExit as exc:
+        if exc.code is None or isinstance(exc.code, int):
+            code = exc.code or 0
+        else:
+            sys.stderr.write(f"{exc.code}\n")
+            code = 1
+    _leave(code)
+
+
+def _leave(code: int) -> None:
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (BrokenPipeError, OSError):  # the reader went away (``dl-lint . | head``)
+        code = code or 1
+    os._exit(code)
 
 
 if __name__ == "__main__":

@@ -37,13 +37,12 @@ def needs_analysis(file: SourceFile) -> bool:
     return may_construct(file.data, extra)
 
 
-def analyse(file: SourceFile, project: "Project", content_hash: Optional[str] = None) -> Optional["ModuleAnalysis"]:
-    """Parse one read file (or take its parse from earlier in the run), register its summary
-    with the project, and extract its facts when it may construct a loader. Problems become
-    DL000 diagnostics in ``file.errors``."""
+def parse_only(file: SourceFile, project: "Project", content_hash: Optional[str] = None) -> Optional["ModuleAnalysis"]:
+    """Parse one read file (or take its parse from earlier in the run) and register its summary
+    with the project. Problems become DL000 diagnostics in ``file.errors``."""
     from dl_lint.analysis.syntax import ParseFailure
 
-    if not decode_source(file):
+    if file.errors or not decode_source(file):
         return None
     limit = file.settings.max_file_size
     if limit is not None and len(file.data) > limit:
@@ -72,11 +71,24 @@ def analyse(file: SourceFile, project: "Project", content_hash: Optional[str] = 
                 extra_loaders=file.settings.extra_loaders,
             )
         project.add(analysis, content_hash)
-        if analysis.constructs_loader:
-            file.facts = analysis.facts()
     except ParseFailure as exc:
         file.errors.append(dl000(file, f"cannot parse: {exc.reason}", exc.row, exc.column))
         return None
+    except RecursionError:
+        file.errors.append(dl000(file, "cannot parse: expressions nested too deeply for the analysis", 1, 1))
+        return None
+    return analysis
+
+
+def analyse(file: SourceFile, project: "Project", content_hash: Optional[str] = None) -> Optional["ModuleAnalysis"]:
+    """``parse_only``, then the file's facts when it may construct a loader. Problems become
+    DL000 diagnostics in ``file.errors``."""
+    analysis = parse_only(file, project, content_hash)
+    if analysis is None:
+        return None
+    try:
+        if analysis.constructs_loader:
+            file.facts = analysis.facts()
     except RecursionError:
         file.errors.append(dl000(file, "cannot parse: expressions nested too deeply for the analysis", 1, 1))
         return None
@@ -157,9 +169,11 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
             continue
         rules = checking_rules(codes_for_file(file.settings, codes, file.path))
         ctx = context_for(file, project, accelerator)
-        suppressions = parse_suppressions(file.source or "")
+        suppressions = None  # read only when there is something to suppress
         for call in file.facts.calls:
             for diag in check(call, rules, ctx, file.display):
+                if suppressions is None:
+                    suppressions = parse_suppressions(file.source or "")
                 if suppressions.suppresses(diag):
                     continue
                 if diag.fix is not None:
@@ -219,6 +233,7 @@ def judge_call_sites(files: List[SourceFile], project: "Project", accelerator: A
     encoded = [n.encode() for n in names]
     codes = known_codes()
     out: List[Diagnostic] = []
+    judged: Dict = {}
     for caller in files:
         if not caller.data or not any(n in caller.data for n in encoded):
             continue
@@ -240,9 +255,12 @@ def judge_call_sites(files: List[SourceFile], project: "Project", accelerator: A
             env = callee.bind_parameters(call, site, analysis, function) if function is not None else None
             if env is None:
                 continue
-            rules = checking_rules(codes_for_file(callee_file.settings, codes, callee_file.path))
-            ctx = context_for(callee_file, project, accelerator)
-            own = {(d.code, d.location) for c in callee_file.facts.calls for d in check(c, rules, ctx, "")}
+            if callee_file.key not in judged:  # what the factory's own loaders already report
+                rules = checking_rules(codes_for_file(callee_file.settings, codes, callee_file.path))
+                ctx = context_for(callee_file, project, accelerator)
+                own = {(d.code, d.location) for c in callee_file.facts.calls for d in check(c, rules, ctx, "")}
+                judged[callee_file.key] = (rules, ctx, own)
+            rules, ctx, own = judged[callee_file.key]
             start, end = analysis.text.span(call)
             for loader in callee.loader_calls_with(function, env):
                 for diag in check(loader, rules, ctx, caller.display):

@@ -26,6 +26,9 @@ from dl_lint.model import Diagnostic
 # Worker processes pay for themselves only above this many candidate bytes per job: forking
 # one costs a few milliseconds; parsing and analysing costs about 0.3 ms per KB.
 PARALLEL_MIN_BYTES = 96 * 1024
+# Bytes of files that need no analysis kept in memory for the call-site phase (which searches
+# every file for calls of factories): reading them again costs more than keeping them.
+KEEP_BYTES = 48 * 1024 * 1024
 
 
 def default_jobs() -> int:
@@ -56,6 +59,7 @@ def run_files(
         todo.append(file)
 
     candidates = []
+    kept = 0
     for file in todo:
         if store is not None:
             run.hash_file(file)
@@ -65,7 +69,8 @@ def run_files(
         else:
             out.extend(file.errors)  # unreadable files, broken notebooks (DL000)
             run.finish(file, list(file.errors), (), set(), set())
-            if file.cell_map is None:
+            kept += len(file.data)
+            if kept > KEEP_BYTES and file.cell_map is None:
                 file.data = b""  # read again only if the import graph or call sites need it
     jobs = default_jobs() if jobs is None else max(1, jobs)
     processes = 1
@@ -269,7 +274,8 @@ class Run:
         followed by ``(``, in another file, or again in its own), and those factories' files.
         Any call of a factory looks like that, so nothing else can matter."""
         names = sorted({name for names in self.factories.values() for name in names})
-        calls = re.compile(rb"(?<![A-Za-z0-9_])(" + b"|".join(re.escape(n.encode()) for n in names) + rb")\s*\(")
+        encoded = [n.encode() for n in names]
+        calls = re.compile(rb"(?<![A-Za-z0-9_])(" + b"|".join(re.escape(n) for n in encoded) + rb")\s*\(")
         occurs: Dict[str, Set[bytes]] = {}
         called: Set[bytes] = set()
         for file in self.files:
@@ -285,6 +291,8 @@ class Run:
                         data = file.path.read_bytes()
                     except OSError:
                         data = b""
+            if not any(n in data for n in encoded):
+                continue  # substring searches first: the pattern is slower over every file
             found = calls.findall(data)
             if not found:
                 continue

@@ -41,6 +41,10 @@ ONLY_MENTIONS = {
     ),
     "isinstance": "from torch.utils.data import DataLoader\nisinstance(x, DataLoader)\n",
     # Lightning's hooks: lower-case names ending in "dataloader" are functions, not classes.
+    "doctest and comments": (
+        'def f():\n    """\n    >>> loader = torch.utils.data.DataLoader(range(9))\n    ... DataLoader(x)\n    """\n'
+        "# DataLoader(ds) would be wrong here\nx = 1  # DataLoader(ds)\n"
+    ),
     "hook calls": "from torch.utils.data import DataLoader\nloader: DataLoader = model.train_dataloader()\n",
     "type hints in brackets": "from torch.utils.data import DataLoader\nx: Optional[DataLoader] = None\ny: Union[DataLoader, List[DataLoader]]\n",
 }

@@ -32,26 +32,49 @@ def mentions_loader(data: bytes, extra_names: Iterable[str] = ()) -> bool:
     return any(name.encode() in data for name in names)
 
 
+_CALL_AFTER = re.compile(rb"\w*\s*\(")  # DataLoader(, DataLoaderX(
+_REBIND_AFTER = re.compile(rb"\s+(?:as|if)\b")  # import ... as L; DataLoader if c else Other
+_REBIND_BEFORE = re.compile(
+    rb"(?:=\s*\(?\s*|\belse\s+|\bpartial\s*\(\s*|\bclass\s+\w+\s*\([^)]*?)(?:[\w.]+\.)?$"
+)
+_CLASS_LIKE_CALL = re.compile(rb"Loader\w*\s*\(")
+
+
 @lru_cache(maxsize=16)
-def _construction_pattern(extra: Tuple[str, ...]) -> "re.Pattern[bytes]":
-    names = b"|".join(re.escape(n.encode()) for n in ("DataLoader", *extra))
-    return re.compile(
-        rb"(?<!\w)(?:" + names + rb")\w*\s*\("  # DataLoader(, a.DataLoader(, DataLoaderX(
-        rb"|DataLoader\w*\s*\("  # MyDataLoader(, InfiniteDataLoader(
-        rb"|(?<!\w)[A-Z]\w*Loader\w*\s*\("  # FastLoader(: a project subclass, by its name
-        rb"|(?:" + names + rb")\s+(?:as|if)\b"  # import ... as L; DataLoader if c else Other
-        rb"|=\s*\(?\s*(?:[\w.]+\.)?(?:" + names + rb")\b"  # L = DataLoader
-        rb"|\belse\s+(?:[\w.]+\.)?(?:" + names + rb")\b"
-        rb"|\bpartial\s*\(\s*(?:[\w.]+\.)?(?:" + names + rb")\b"  # partial(DataLoader, ...)
-        rb"|\bclass\s+\w+\s*\([^)]*(?:" + names + rb")"  # class X(DataLoader)
-    )
+def _names_pattern(extra: Tuple[str, ...]) -> "re.Pattern[bytes]":
+    return re.compile(b"|".join(re.escape(n.encode()) for n in sorted({"DataLoader", *extra}, key=len, reverse=True)))
 
 
 def may_construct(data: bytes, extra_names: Iterable[str] = ()) -> bool:
     """Whether the bytes of a file that mentions a loader show a call or a rebinding of one
-    (see the module docstring): the files worth parsing."""
+    (see the module docstring): the files worth parsing. Every test is anchored on a literal
+    (the loader names, ``Loader``), so the scan runs at the speed of a substring search.
+    Occurrences in comments and doctest lines (``>>>``, ``...``) do not count."""
     extra = tuple(sorted({n.rsplit(".", 1)[-1] for n in extra_names}))
-    return _construction_pattern(extra).search(data) is not None
+    for match in _names_pattern(extra).finditer(data):
+        start, end = match.span()
+        line_start = data.rfind(b"\n", 0, start) + 1
+        before = data[max(line_start, start - 200) : start]
+        if _in_comment_or_doctest(data, line_start, start):
+            continue
+        if _CALL_AFTER.match(data, end) or _REBIND_AFTER.match(data, end) or _REBIND_BEFORE.search(before):
+            return True
+    for match in _CLASS_LIKE_CALL.finditer(data):  # FastLoader(: a project subclass, by its name
+        begin = match.start()
+        while begin > 0 and (data[begin - 1 : begin].isalnum() or data[begin - 1 : begin] == b"_"):
+            begin -= 1
+        if begin < match.start() and data[begin : begin + 1].isupper():
+            if not _in_comment_or_doctest(data, data.rfind(b"\n", 0, begin) + 1, begin):
+                return True
+    return False
+
+
+def _in_comment_or_doctest(data: bytes, line_start: int, at: int) -> bool:
+    prefix = data[line_start:at].lstrip()
+    if prefix.startswith((b"#", b">>>", b"...")):
+        return True
+    hash_at = prefix.find(b"#")
+    return hash_at >= 0 and b"'" not in prefix[:hash_at] and b'"' not in prefix[:hash_at]
 
 
 def looks_like_loader(name: str) -> bool:

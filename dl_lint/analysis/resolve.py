@@ -95,6 +95,10 @@ _BUILTIN_FUNCS: Dict[str, Callable[..., Any]] = {
     "round": round,
 }
 _OPAQUE_CONTAINERS = (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp, ast.GeneratorExp)
+# Expressions a guard (``if <subject> > 0``) can name, so their source text is an alias of
+# their value; for anything else (containers, literals, lambdas) the text is not computed.
+_MAX_CODE_LINES = 20  # longer expressions are not written out as guard subjects
+_SUBJECTS = (ast.Name, ast.Attribute, ast.Subscript, ast.Call, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp)
 # Bindings the resolver evaluates; the others (parameters, imports, definitions) are not
 # ordered by position when deciding what reaches a use.
 _SITED = frozenset({"assign", "unpack", "aug"})
@@ -173,7 +177,11 @@ class Resolver:
         key = id(node)
         found = self._code_cache.get(key)
         if found is None:
-            found = self._code_cache[key] = code(node)
+            if (getattr(node, "end_lineno", None) or 0) - getattr(node, "lineno", 0) > _MAX_CODE_LINES:
+                found = f"<expression at {node.lineno}:{node.col_offset}>"  # no guard names this
+            else:
+                found = code(node)
+            self._code_cache[key] = found
         return found
 
     @staticmethod
@@ -194,8 +202,8 @@ class Resolver:
         value = self._resolve(node, site, depth)
         if value.options is not None and len(value.options) > MAX_OPTIONS:
             return Value.unknown("expression").with_aliases(*value.aliases)
-        if literal(node) is not NO_LITERAL:
-            return value  # a literal is not a subject anything can be guarded on
+        if not isinstance(node, _SUBJECTS) or literal(node) is not NO_LITERAL:
+            return value  # not something a guard can test (a literal, a container, a lambda)
         return value.with_aliases(self.code(node))
 
     def _resolve(self, node: ast.AST, site: Site, depth: int) -> Value:
