@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence
 if TYPE_CHECKING:
     from dl_lint.notebook import CellMap
 
-from dl_lint.analysis.project import Project, find_root, module_name_for
+from dl_lint.analysis.project import Project, absolute_path, find_root, module_name_for
 from dl_lint.config import Settings, load_config_file, settings_for_dir
 from dl_lint.discovery import discover
 from dl_lint.files import SourceFile, display_path, dl000, is_notebook_path, one_line, read, read_notebook, unreadable
@@ -88,7 +88,7 @@ def lint_source(
     def accelerator(call) -> bool:
         if own_evidence:
             return True
-        return root is not None and project.accelerator_reaches(module_name, [(module_name, file.data)])
+        return root is not None and project.accelerator_reaches(module_name, {module_name: file.data})
 
     diagnostics = judge([file], project, accelerator) + judge_call_sites([file], project, accelerator)
     diagnostics.sort(key=Diagnostic.sort_key)
@@ -197,7 +197,7 @@ def lint_paths(
         for problem_path, reason in found.problems:
             files.append(unreadable(problem_path, reason, base))
         for path in found.files:
-            key = os.path.abspath(path)
+            key = absolute_path(os.fspath(path), cwd)
             if key in seen:
                 continue
             seen.add(key)

@@ -50,11 +50,13 @@ def main(argv: Optional[List[str]] = None) -> None:
 
 
 def _leave(code: int) -> None:
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (BrokenPipeError, OSError):  # the reader went away (``dl-lint . | head``)
-        code = code or 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except ValueError:  # closed already (the language server closes its transport)
+            pass
+        except OSError:  # the reader went away (``dl-lint . | head``)
+            code = code or 1
     os._exit(code)
 
 

@@ -102,37 +102,47 @@ def analyse(file: SourceFile, project: "Project", content_hash: Optional[str] = 
 
 def accelerator_for(files: Sequence[SourceFile], project: "Project") -> Accelerator:
     """DL102's question for files linted together: does the loader's module reach an
-    accelerator? Files not read yet (cached ones) are read only if the graph is built."""
+    accelerator? The import graph reads project files from disk; linted files it cannot read
+    there (notebooks, files outside the project root) are given to it."""
     by_path = {f.key: f for f in files}
-
-    def linted():
-        for f in files:
-            data = f.data
-            if not data and not f.errors:
-                if is_notebook_path(f.path):
-                    read(f)
-                    data = f.data
-                else:  # read for the graph only: not kept (a 20,000-file tree would stay in memory)
-                    try:
-                        data = f.path.read_bytes()
-                    except OSError:
-                        data = b""
-            if data:
-                yield (f.module_name, data)
+    extra: Dict[str, bytes] = {}
+    ready = []
 
     def accelerator(call: "LoaderCall") -> bool:
+        if not ready:
+            extra.update(_sources_off_disk(files, project))
+            ready.append(True)
         file = by_path.get(os.path.abspath(call.path))
-        return project.accelerator_reaches(file.module_name if file else "", linted())
+        return project.accelerator_reaches(file.module_name if file else "", extra)
 
     return accelerator
 
 
-def signal_for(project: "Project", file: SourceFile) -> Callable[[str], bool]:
-    from dl_lint.analysis.signals import signals_in
+def _sources_off_disk(files: Sequence[SourceFile], project: "Project") -> Dict[str, bytes]:
+    on_disk = project.file_keys() if project.root is not None else set()
+    out: Dict[str, bytes] = {}
+    for f in files:
+        if f.errors or (f.key in on_disk and not f.is_notebook):
+            continue
+        if not f.data:
+            read(f)
+        if f.data:
+            out[f.module_name] = f.data
+    return out
 
-    own = signals_in(file.data) if file.data else frozenset()
-    extra = [(file.module_name, file.data)] if file.data else []
-    return lambda kind: kind in own or (project.root is not None and project.signal_reaches(file.module_name, kind, extra))
+
+def signal_for(project: "Project", file: SourceFile) -> Callable[[str], bool]:
+    from dl_lint.analysis.signals import has_signal
+
+    def signal(kind: str) -> bool:
+        if file.data and has_signal(file.data, kind):
+            return True
+        if project.root is None:
+            return False
+        on_disk = file.key in project.file_keys() and not file.is_notebook
+        return project.signal_reaches(file.module_name, kind, None if on_disk else {file.module_name: file.data})
+
+    return signal
 
 
 def context_for(file: SourceFile, project: "Project", accelerator: Accelerator) -> "RuleContext":

@@ -66,18 +66,22 @@ def run_files(
         read(file)
         if needs_analysis(file):
             candidates.append(file)
+            if file.cell_map is None:
+                project.sources[file.key] = file.data
         else:
             out.extend(file.errors)  # unreadable files, broken notebooks (DL000)
             run.finish(file, list(file.errors), (), set(), set())
             kept += len(file.data)
             if kept > KEEP_BYTES and file.cell_map is None:
                 file.data = b""  # read again only if the import graph or call sites need it
+            elif file.data and file.cell_map is None:
+                project.sources[file.key] = file.data
     jobs = default_jobs() if jobs is None else max(1, jobs)
     processes = 1
     if jobs > 1 and len(candidates) > 1 and sum(len(f.data) for f in candidates) >= PARALLEL_MIN_BYTES * jobs:
         from dl_lint import workers
 
-        processes = workers.analyse_in_workers(run, candidates, jobs, out)
+        processes = workers.analyse_in_workers(run, candidates, jobs, out, analyse_and_judge)
     if processes == 1:
         for index, diags, factories, seen, used in analyse_and_judge(project, run, candidates):
             out.extend(diags)
@@ -275,12 +279,44 @@ class Run:
         Any call of a factory looks like that, so nothing else can matter."""
         names = sorted({name for names in self.factories.values() for name in names})
         encoded = [n.encode() for n in names]
-        calls = re.compile(rb"(?<![A-Za-z0-9_])(" + b"|".join(re.escape(n) for n in encoded) + rb")\s*\(")
+        # One pattern per name, starting with it: the regex engine then scans for the literal.
+        patterns = {n: re.compile(re.escape(n) + rb"\s*\(") for n in encoded}
+
+        def calls_in(data: bytes) -> List[bytes]:
+            if len(encoded) > 16:  # many factories: one scan for every call, then a set lookup
+                wanted = set(encoded)
+                return [name for name in _CALLED.findall(data) if name in wanted]
+            found = []
+            for name in encoded:
+                if name not in data:
+                    continue
+                for match in patterns[name].finditer(data):
+                    start = match.start()
+                    if start == 0 or not _is_word_byte(data[start - 1]):
+                        found.append(name)
+            return found
+
+        # With many factories, a file is searched only if its imports can bring one in: a call
+        # resolves to a factory through its own file, a from-import of its name, or an import
+        # of its module (or of its top-level package, for ``pkg.mod.factory(...)``).
+        reachable: Optional[Set[str]] = None
+        if len(encoded) > 16:
+            reachable = set(names)
+            modules = {f.key: f.module_name for f in self.files}
+            for key in self.factories:
+                module = modules.get(key, "")
+                if module:
+                    reachable.add(module.rsplit(".", 1)[-1])
+                    reachable.add(module.split(".", 1)[0])
         occurs: Dict[str, Set[bytes]] = {}
         called: Set[bytes] = set()
         for file in self.files:
             if file.errors:
                 continue
+            if reachable is not None and file.key not in self.factories and not file.is_notebook:
+                imported = _imported_names(self.project.raw_imports(file.key))
+                if imported is not None and reachable.isdisjoint(imported):
+                    continue
             data = file.data
             if not data:
                 if is_notebook_path(file.path):
@@ -291,9 +327,7 @@ class Run:
                         data = file.path.read_bytes()
                     except OSError:
                         data = b""
-            if not any(n in data for n in encoded):
-                continue  # substring searches first: the pattern is slower over every file
-            found = calls.findall(data)
+            found = calls_in(data)
             if not found:
                 continue
             file.data = data
@@ -312,3 +346,23 @@ class Run:
         ]
 
 
+def _imported_names(raw) -> Optional[Set[str]]:
+    """Every name an import statement binds or names: imported names, module names and their
+    parts; None for a star import, which may bring in anything."""
+    plain, froms = raw
+    out: Set[str] = set()
+    for module in plain:
+        out.update(module.split("."))
+    for base, names in froms:
+        if "*" in names:
+            return None
+        out.update(part for part in base.split(".") if part)
+        out.update(names)
+    return out
+
+# A called name: an identifier (not preceded by another word character) followed by "(".
+_CALLED = re.compile(rb"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+
+
+def _is_word_byte(byte: int) -> bool:
+    return byte == 95 or 48 <= byte <= 57 or 65 <= byte <= 90 or 97 <= byte <= 122

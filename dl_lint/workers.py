@@ -24,7 +24,7 @@ import os
 import pickle
 import struct
 import sys
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from dl_lint.model import Diagnostic
 
@@ -53,11 +53,12 @@ class _Child:
         self.group = group
 
 
-def analyse_in_workers(run: Any, candidates: Sequence[Any], jobs: int, out: List[Diagnostic]) -> int:
-    """Analyse and judge ``candidates`` in this process and ``jobs - 1`` children; how many
-    processes took part (1, and nothing done, when processes cannot be forked here)."""
-    from dl_lint.pipeline import analyse_and_judge
-
+def analyse_in_workers(
+    run: Any, candidates: Sequence[Any], jobs: int, out: List[Diagnostic], analyse_and_judge: Callable
+) -> int:
+    """Analyse and judge ``candidates`` in this process and ``jobs - 1`` children, with
+    ``analyse_and_judge(project, run, files)`` (``dl_lint.pipeline``); how many processes took
+    part (1, and nothing done, when processes cannot be forked here)."""
     if not fork_available():
         return 1
     groups = shares([len(f.data) for f in candidates], jobs)
@@ -81,7 +82,7 @@ def analyse_in_workers(run: Any, candidates: Sequence[Any], jobs: int, out: List
             try:
                 os.close(to_parent[0])
                 os.close(to_child[1])
-                _child(project, run, [candidates[i] for i in group], to_parent[1], to_child[0], two_rounds)
+                _child(project, run, [candidates[i] for i in group], to_parent[1], to_child[0], two_rounds, analyse_and_judge)
                 status = 0
             finally:
                 os._exit(status)
@@ -141,9 +142,9 @@ def _summarise(project: Any, run: Any, files: Sequence[Any]) -> Dict[str, Tuple[
     return made
 
 
-def _child(project: Any, run: Any, files: Sequence[Any], writer: int, reader: int, two_rounds: bool) -> None:
-    from dl_lint.pipeline import analyse_and_judge
-
+def _child(
+    project: Any, run: Any, files: Sequence[Any], writer: int, reader: int, two_rounds: bool, analyse_and_judge: Callable
+) -> None:
     if two_rounds:
         _send(writer, _summarise(project, run, files))
         others = _receive(reader)

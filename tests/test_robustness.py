@@ -415,3 +415,16 @@ def test_files_over_max_file_size_are_reported_not_analysed(tmp_path):
     [big] = [line for line in lines if line.startswith("big.py:")]
     size = len((IMPORT + "x = 1\n" * 20_000 + CALL).encode()) / 1024
     assert big.startswith(f"big.py:1:1: DL000 cannot parse: file too large to analyse ({size:.1f} KiB; the limit is 64 KiB")
+
+
+def test_generated_tables_are_analysed_not_walked(tmp_path):
+    """A module of literal tables (generated code) with one DataLoader: the finding is reported
+    (the tables are skipped, not walked node by node, and not written out as text)."""
+    rows = "".join(f"    ({i}, {i / 7:.5f}, 'label_{i % 13}', -{i}),\n" for i in range(20_000))
+    names = "".join(f"    'k{i}': ({i}, 'v{i}'),\n" for i in range(20_000))
+    source = IMPORT + "TABLE = [\n" + rows + "]\nNAMES = {\n" + names + "}\n" + CALL.replace("[1, 2]", "TABLE")
+    (tmp_path / "tables.py").write_text(source)
+    result = _run_bytes(["tables.py"], tmp_path)
+    assert_no_crash(result)
+    assert result.stdout.startswith(f"tables.py:{source.count(chr(10))}:"), result.stdout[:500]
+    assert " DL001 " in result.stdout.splitlines()[0]

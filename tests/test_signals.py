@@ -45,3 +45,21 @@ def test_unsplittable_pattern_falls_back():
     fast = signals._Alternatives(pattern)
     assert fast.parts is None
     assert fast.search(b"xyz") == (pattern.search(b"xyz") is not None)
+
+
+def test_imports_read_from_bytes():
+    """The import graph reads import statements from bytes: relative imports, aliases,
+    parenthesised lists across lines, backslash continuations; a plain list ends with its line
+    (it once ran on into the next statement and lost it)."""
+    from dl_lint.analysis.project import imported_modules
+
+    data = (
+        b"import os, sys as system\nimport a.b.c\nfrom . import x, y as z\n"
+        b"from ..pkg import (q,\n    r)\nfrom m import *\nfrom x.y import f\nfrom k import a, \\\n    b  # done\n"
+        b"def later():\n    from .late import thing\n"
+    )
+    assert sorted(imported_modules(data, "top.sub.mod", False)) == [
+        "a.b.c", "k", "k.a", "k.b", "m", "os", "sys", "top.pkg", "top.pkg.q", "top.pkg.r",
+        "top.sub", "top.sub.late", "top.sub.late.thing", "top.sub.x", "top.sub.y", "x.y", "x.y.f",
+    ]  # fmt: skip
+    assert "top.sub.mod.x" in imported_modules(b"from . import x\n", "top.sub.mod", True)  # a package's own dot

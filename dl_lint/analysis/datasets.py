@@ -175,6 +175,9 @@ class DatasetIndex:
             todo.extend(self_calls)
         return False
 
+    def function_facts(self, module: str, name: str, path: str = "") -> Optional[FunctionFacts]:
+        return self._functions(module, name, path)
+
     def function_shards_qualname(self, key: str) -> bool:
         qualname, _, path = key.partition("@")
         module, _, name = qualname.rpartition(".")

@@ -99,8 +99,7 @@ class ModuleAnalysis:
         afterwards."""
         self.summary()  # importers may still ask for it
         self.index.release()
-        self.resolver.param_env = {}
-        self.resolver._code_cache.clear()
+        self.resolver.forget()
         self._callees = None
 
     def summary(self) -> ModuleSummary:

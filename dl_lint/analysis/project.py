@@ -37,7 +37,20 @@ MAX_PROJECT_FILES = 50_000
 LIVE_SOURCE_BUDGET = 1536 * 1024
 
 _IMPORT = re.compile(rb"^[ \t]*import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)", re.M)
-_FROM_IMPORT = re.compile(rb"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w \t,\\\n]*)", re.M)
+# ``from BASE import NAMES``: a parenthesised list may span lines, a plain one ends with its line
+# (a backslash continues it).
+_FROM_IMPORT = re.compile(
+    rb"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(?:\(([^)]*)\)|((?:[^\n#;\\]|\\\r?\n)*))", re.M
+)
+
+
+def absolute_path(text: str, cwd: str) -> str:
+    """``os.path.abspath(text)`` for a path relative to ``cwd`` (given, not asked for again),
+    without normalising paths that need none: this runs for every file of a large tree."""
+    if os.path.isabs(text):
+        return text if "/." not in text else os.path.normpath(text)
+    joined = os.path.join(cwd, text)
+    return os.path.normpath(joined) if text.startswith(".") or "/." in text else joined
 
 
 def find_root(path: Path) -> Path:
@@ -147,7 +160,7 @@ class SummaryModule:
             options = []
             value = Value.unknown("import")
             for binding in bindings:
-                value = self.resolver._resolve_binding(binding, name, END, depth + 1)
+                value = self.resolver.resolve_binding(binding, name, END, depth + 1)
                 if value.is_unknown:
                     return Value.unknown(value.source or "import")
                 line = binding.site.line if binding.kind in ("assign", "unpack", "aug") else None
@@ -295,7 +308,14 @@ class Project:
         self.budget = LIVE_SOURCE_BUDGET
         self.parses: Dict[str, int] = {}  # abspath -> times parsed in this run
         self.new_summaries: Dict[str, Tuple[Optional[str], "ModuleSummary"]] = {}  # for the store
-        self._graph: Optional[Tuple[Dict[str, frozenset], Dict[str, Set[str]]]] = None
+        self._graph: Optional["SignalGraph"] = None
+        self._file_keys: Optional[Set[str]] = None
+        self._root_prefix = os.path.join(os.fspath(root.absolute()), "") if root is not None else ""
+        self._cwd = os.getcwd()
+        # Bytes of files the run already read (absolute path -> bytes), so the index does not
+        # read them again; the pipeline fills it.
+        self.sources: Dict[str, bytes] = {}
+        self._raw_imports: Dict[str, Tuple] = {}
         self._datasets: Optional["DatasetIndex"] = None
         self._seeded: Optional[Sequence[Path]] = None
         _package_of.cache_clear()  # folders may have gained or lost __init__.py since the last run
@@ -305,7 +325,6 @@ class Project:
         self._edges: Dict[str, Set[str]] = {}
         self._uses: Dict[str, Set[str]] = {}  # module -> {"files", "graph"}
         self._recorder: Optional[Tuple[Set[str], Set[str]]] = None
-        self._importers: Optional[Dict[str, Set[str]]] = None
         self._packages: Optional[Set[str]] = None
         self._reaches: Dict[Tuple[str, str], bool] = {}
 
@@ -387,14 +406,13 @@ class Project:
 
     def _register_path(self, path: Path) -> None:
         assert self._paths is not None
-        if path.suffix != ".py":
+        text = os.fspath(path)
+        if not text.endswith(".py"):
             return
-        names = [module_name_for(path)]
-        if self.root is not None:
-            try:
-                parts = list(path.absolute().relative_to(self.root).with_suffix("").parts)
-            except ValueError:
-                parts = []
+        absolute = absolute_path(text, self._cwd)
+        names = [module_name_for(absolute, absolute=True)]
+        if self._root_prefix and absolute.startswith(self._root_prefix):
+            parts = absolute[len(self._root_prefix) : -3].split(os.sep)
             if parts and parts[-1] == "__init__":
                 parts.pop()
             if parts:
@@ -467,6 +485,32 @@ class Project:
         self._name(key, module)
         self._keep(key, analysis)
         return analysis
+
+    def source_bytes(self, path: str) -> bytes:
+        """The bytes of a project file: held by the run (``sources``) or read from disk."""
+        key = absolute_path(path, self._cwd)
+        data = self.sources.get(key)
+        if data is None:
+            try:
+                with open(key, "rb") as handle:
+                    data = handle.read()
+            except OSError:
+                data = b""
+        return data
+
+    def raw_imports(self, path: str):
+        """``raw_imports`` of a project file's bytes, computed once per run."""
+        key = absolute_path(path, self._cwd)
+        found = self._raw_imports.get(key)
+        if found is None:
+            found = self._raw_imports[key] = raw_imports(self.source_bytes(key))
+        return found
+
+    def file_keys(self) -> Set[str]:
+        """Absolute paths of the .py files the index reads from disk."""
+        if self._file_keys is None:
+            self._file_keys = {absolute_path(os.fspath(p), self._cwd) for p in self.files()}
+        return self._file_keys
 
     def _name(self, key: str, module: str) -> None:
         if key not in self._names:
@@ -607,114 +651,152 @@ class Project:
         return found.function_facts(name) if found is not None else None
 
     # -- DL102: accelerator evidence along the import graph -------------------------------------
-    def accelerator_reaches(self, module: str, extra: Iterable[Tuple[str, bytes]] = ()) -> bool:
+    def accelerator_reaches(self, module: str, extra: Optional[Dict[str, bytes]] = None) -> bool:
         return self.signal_reaches(module, "accelerator", extra)
 
-    def signal_reaches(self, module: str, kind: str, extra: Iterable[Tuple[str, bytes]] = ()) -> bool:
+    def signal_reaches(self, module: str, kind: str, extra: Optional[Dict[str, bytes]] = None) -> bool:
         """Whether a program-wide signal (``analysis.signals``) is connected to ``module``:
         evidence in the module itself, in a module it imports, or in a module that imports it
         (directly, through its package, or transitively). For DL102: can batches from this
-        module reach an accelerator?"""
-        signals, imports = self._import_graph(extra)
-        if (module, kind) in self._reaches:
-            return self._reaches[(module, kind)]
-        found = self._signal_reaches(module, kind, signals, imports)
-        self._reaches[(module, kind)] = found
+        module reach an accelerator? ``extra``: module name -> bytes of linted sources the
+        index cannot read from disk (notebooks, unsaved buffers, files outside the root)."""
+        self._use("graph")
+        if self._graph is None:
+            self._graph = SignalGraph(self)
+        if extra and self._graph.add_sources(extra):
+            self._reaches = {}
+        key = (module, kind)
+        if key not in self._reaches:
+            self._reaches[key] = self._graph.reaches(module, kind)
+        return self._reaches[key]
+
+
+class SignalGraph:
+    """The import graph read from bytes, as far as questions need it: a module's evidence and
+    imports are read when a search reaches it; the reverse edges (who imports whom) are built
+    once, on the first search that has to go up. A module whose importers, transitively, were
+    all searched without evidence is remembered, so later searches stop there."""
+
+    def __init__(self, project: "Project") -> None:
+        self.project = project
+        cwd = os.getcwd()
+        self.paths: Dict[str, List[str]] = {
+            name: [absolute_path(os.fspath(p), cwd) for p in paths] for name, paths in project.module_paths().items()
+        }
+        self.extra: Dict[str, bytes] = {}
+        self._imports: Dict[str, FrozenSet[str]] = {}
+        self._evidence: Dict[Tuple[str, str], bool] = {}
+        self._reverse: Optional[Dict[str, Set[str]]] = None
+        self._clean: Dict[str, Set[str]] = {}  # kind -> modules with no evidence above them
+
+    def add_sources(self, extra: Dict[str, bytes]) -> bool:
+        """Sources the index cannot read from disk; whether anything changed."""
+        changed = False
+        for name, data in extra.items():
+            if self.extra.get(name) != data:
+                self.extra[name] = data
+                self._imports.pop(name, None)
+                self._evidence = {k: v for k, v in self._evidence.items() if k[0] != name}
+                self._reverse = None
+                self._clean = {}
+                changed = True
+        return changed
+
+    def _sources(self, name: str) -> List[Tuple[bytes, bool]]:
+        read = self.project.source_bytes
+        found = [(read(p), p.endswith("__init__.py")) for p in self.paths.get(name, ())]
+        if name in self.extra:
+            found.append((self.extra[name], False))
         return found
 
-    def _signal_reaches(self, module: str, kind: str, signals, imports) -> bool:
-        empty: FrozenSet[str] = frozenset()
+    def evidence(self, name: str, kind: str) -> bool:
+        from dl_lint.analysis.signals import has_signal
 
-        def evidence(name: str) -> bool:
-            return kind in signals.get(name, empty)
+        key = (name, kind)
+        if key not in self._evidence:
+            self._evidence[key] = any(has_signal(data, kind) for data, _ in self._sources(name))
+        return self._evidence[key]
 
-        if evidence(module):
+    def imports(self, name: str) -> FrozenSet[str]:
+        if name not in self._imports:
+            found: Set[str] = set()
+            for path in self.paths.get(name, ()):
+                raw = self.project.raw_imports(path)
+                found |= imported_modules(b"", name, path.endswith("__init__.py"), raw)
+            if name in self.extra:
+                found |= imported_modules(self.extra[name], name, False)
+            self._imports[name] = frozenset(found)
+        return self._imports[name]
+
+    def importers(self, target: str) -> Set[str]:
+        if self._reverse is None:
+            self._reverse = {}
+            for name in (*self.paths, *self.extra):
+                for imported in self.imports(name):
+                    self._reverse.setdefault(imported, set()).add(name)
+        return self._reverse.get(target, set())
+
+    def reaches(self, module: str, kind: str) -> bool:
+        if self.evidence(module, kind):
             return True
-        if any(evidence(dep) for dep in imports.get(module, ())):
+        if any(self.evidence(dep, kind) for dep in self.imports(module)):
             return True
-        if self._importers is None:  # built once per graph
-            self._importers = {}
-            for importer, deps in imports.items():
-                for dep in deps:
-                    self._importers.setdefault(dep, set()).add(importer)
-        importers = self._importers
+        clean = self._clean.setdefault(kind, set())
         todo, seen = [module], {module}
         while todo:
             current = todo.pop()
-            targets = {current}
+            if current in clean and current != module:
+                continue  # everything above it was searched already, without evidence
             parts = current.split(".")
-            targets.update(".".join(parts[:i]) for i in range(1, len(parts)))  # through the package
-            for target in targets:
-                for importer in importers.get(target, ()):
+            for target in [current] + [".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]:
+                for importer in self.importers(target):
                     if importer in seen:
                         continue
-                    if evidence(importer):
+                    if self.evidence(importer, kind):
                         return True
                     seen.add(importer)
                     todo.append(importer)
+        clean.update(seen)
         return False
 
-    def _import_graph(self, extra: Iterable[Tuple[str, bytes]]) -> Tuple[Dict[str, frozenset], Dict[str, Set[str]]]:
-        from dl_lint.analysis.signals import signals_in
 
-        self._use("graph")
-        if self._graph is None:
-            evidence: Dict[str, frozenset] = {}
-            imports: Dict[str, Set[str]] = {}
-            names_of: Dict[str, List[str]] = {}
-            for name, paths in self.module_paths().items():
-                for path in paths:
-                    names_of.setdefault(os.fspath(path), []).append(name)
-            read: Dict[str, List[int]] = {}  # module name -> hashes of the contents read for it
-            shared: Dict[frozenset, frozenset] = {}  # equal sets stored once (memory, large trees)
-
-            def add(name: str, found: frozenset, deps: frozenset) -> None:
-                if name in evidence:
-                    found, deps = evidence[name] | found, imports[name] | deps
-                evidence[name] = shared.setdefault(found, found)
-                imports[name] = shared.setdefault(deps, deps)
-
-            for path_text in sorted(names_of):  # each file read and searched once, whatever its names
-                path = Path(path_text)
-                try:
-                    data = path.read_bytes()
-                except OSError:
-                    continue
-                found = signals_in(data)
-                is_package = path.name == "__init__.py"
-                for name in names_of[path_text]:
-                    add(name, found, imported_modules(data, name, is_package))
-                    read.setdefault(name, []).append(hash(data))
-            for name, data in extra:
-                if hash(data) in read.get(name, ()):
-                    continue  # a linted file under the root: already in the graph
-                add(name, signals_in(data), imported_modules(data, name, False))
-            self._graph = (evidence, imports)
-            self._importers = None
-            self._reaches = {}
-        return self._graph
+def raw_imports(data: bytes) -> Tuple[Tuple[str, ...], Tuple[Tuple[str, Tuple[str, ...]], ...]]:
+    """The import statements of ``data``, read from bytes (no parse): the modules ``import``
+    names, and each ``from BASE import NAMES`` with BASE as written (relative or not); a star
+    import lists the name ``*``."""
+    plain: List[str] = []
+    for group in _IMPORT.findall(data):
+        for part in group.decode("ascii", "replace").split(","):
+            words = part.split()
+            if words:
+                plain.append(words[0])
+    froms = []
+    for base, parenthesised, plain_names in _FROM_IMPORT.findall(data):
+        found = []
+        names = parenthesised or plain_names
+        for item in names.decode("ascii", "replace").replace("\\", " ").split(","):
+            words = item.split()
+            if words and words[0] not in ("(", ")"):
+                name = words[0].strip("()")
+                if name:
+                    found.append(name)
+        froms.append((base.decode("ascii", "replace"), tuple(found)))
+    return tuple(plain), tuple(froms)
 
 
-def imported_modules(data: bytes, module: str, is_package: bool) -> FrozenSet[str]:
+def imported_modules(data: bytes, module: str, is_package: bool, raw=None) -> FrozenSet[str]:
     """Modules an import statement in ``data`` names (absolute; ``from a import b`` gives both
-    ``a`` and ``a.b``). Read from bytes: no parse."""
+    ``a`` and ``a.b``), for the module ``module``. ``raw``: ``raw_imports(data)`` if known."""
     from dl_lint.analysis.resolve import absolute_module
 
-    out: Set[str] = set()
-    for match in _IMPORT.finditer(data):
-        for part in match.group(1).split(b","):
-            name = part.strip().split()[0].decode("ascii", "replace") if part.strip() else ""
-            if name:
-                out.add(name)
-    for match in _FROM_IMPORT.finditer(data):
-        base = match.group(1).decode("ascii", "replace")
-        base = absolute_module(base, module, is_package)
+    plain, froms = raw if raw is not None else raw_imports(data)
+    out: Set[str] = set(plain)
+    for written, names in froms:
+        base = absolute_module(written, module, is_package) if written.startswith(".") else written
+        names = [n for n in names if n != "*"]
         if base:
             out.add(base)
-        for item in match.group(2).replace(b"\\", b" ").replace(b"\n", b" ").split(b","):
-            words = item.split()
-            if words and words[0] not in (b"(", b")"):
-                name = words[0].strip(b"()").decode("ascii", "replace")
-                if name and name != "*":
-                    out.add(f"{base}.{name}" if base else name)
+            out.update(f"{base}.{name}" for name in names)
+        else:
+            out.update(names)
     return frozenset(sys.intern(name) for name in out)  # shared strings: one per module in the graph

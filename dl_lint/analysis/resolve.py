@@ -195,6 +195,11 @@ class Resolver:
         scope = site.names if site.names is not None else self.index.module_scope
         return scope.lookup(name)
 
+    def forget(self) -> None:
+        """Drop what this resolver remembers (its module's analysis is being released)."""
+        self.param_env = {}
+        self._code_cache.clear()
+
     # -- entry point --------------------------------------------------------------------------
     def resolve(self, node: ast.AST, site: Site = END, depth: int = 0) -> Value:
         if depth > MAX_DEPTH:
@@ -280,7 +285,7 @@ class Resolver:
         source: Optional[str] = None
         reaching = self._reaching(bindings, site)
         for binding, guard in reaching:
-            value = self._resolve_binding(binding, node.id, site, depth)
+            value = self.resolve_binding(binding, node.id, site, depth)
             if value.is_unknown:
                 return Value.unknown(value.source).with_aliases(*value.aliases)
             source = source or value.source
@@ -293,7 +298,7 @@ class Resolver:
                 options = [Possible(_merge_dict_options(options))]
         return Value(tuple(options), source).with_aliases(*aliases)
 
-    def _resolve_binding(self, binding: Binding, name: str, use: Site, depth: int) -> Value:
+    def resolve_binding(self, binding: Binding, name: str, use: Site, depth: int) -> Value:
         kind = binding.kind
         if kind == "import":
             return self._resolve_import(binding, depth)

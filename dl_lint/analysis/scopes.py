@@ -51,6 +51,8 @@ class Site(NamedTuple):
 
 
 END = Site(10**9, (), None)  # "after everything at module level"
+_LOOP = Cond("loop", None, True)
+_TRY = Cond("try", None, True)
 
 
 class Binding:
@@ -184,11 +186,14 @@ class Collector:
 
     def __init__(self) -> None:
         self.index = ModuleIndex()
-        self.conds: List[Cond] = []
+        self.conds: Tuple[Cond, ...] = ()  # immutable: a site shares it
         self.function: Optional[ast.AST] = None  # enclosing function node
         self.scope = self.index.module_scope
         self.names: List[str] = []  # enclosing class/def names
         self.kinds: List[str] = []  # "class" | "def"
+        self.scope_name = ""  # ".".join(self.names)
+        self.cls: Optional[str] = None  # the innermost enclosing class
+        self._saved: List[Tuple[str, Optional[str]]] = []
         self.use_stack: List[FunctionUse] = []
 
     # -- entry --------------------------------------------------------------------------------
@@ -196,8 +201,21 @@ class Collector:
         self.statements(tree.body)
         return self.index
 
+    def _push(self, name: str, kind: str) -> None:
+        self._saved.append((self.scope_name, self.cls))
+        self.names.append(name)
+        self.kinds.append(kind)
+        self.scope_name = f"{self.scope_name}.{name}" if self.scope_name else name
+        if kind == "class":
+            self.cls = name
+
+    def _pop(self) -> None:
+        self.names.pop()
+        self.kinds.pop()
+        self.scope_name, self.cls = self._saved.pop()
+
     def site(self, line: int) -> Site:
-        return Site(line, tuple(self.conds), self.function, self.scope)
+        return Site(line, self.conds, self.function, self.scope)
 
     # -- statements ---------------------------------------------------------------------------
     def statements(self, body: List[ast.stmt]) -> None:
@@ -222,17 +240,19 @@ class Collector:
         elif kind is ast.For or kind is ast.AsyncFor:
             self.expr(node.iter)
             self.index.loops.append((node, self.site(node.lineno)))
-            self.conds.append(Cond("loop", None, True))
+            outer = self.conds
+            self.conds = outer + (_LOOP,)
             self.bind_target(node.target)
             self.statements(node.body)
             self.statements(node.orelse)
-            self.conds.pop()
+            self.conds = outer
         elif kind is ast.While:
-            self.conds.append(Cond("loop", None, True))
+            outer = self.conds
+            self.conds = outer + (_LOOP,)
             self.expr(node.test)
             self.statements(node.body)
             self.statements(node.orelse)
-            self.conds.pop()
+            self.conds = outer
         elif kind is ast.Return:
             if node.value is not None:
                 self.expr(node.value)
@@ -262,7 +282,8 @@ class Collector:
                     self.bind_target(item.optional_vars)
             self.statements(node.body)
         elif kind is ast.Try or type(node).__name__ == "TryStar":
-            self.conds.append(Cond("try", None, True))
+            outer = self.conds
+            self.conds = outer + (_TRY,)
             self.statements(node.body)
             for handler in node.handlers:
                 if handler.type is not None:
@@ -272,7 +293,7 @@ class Collector:
                 self.statements(handler.body)
             self.statements(node.orelse)
             self.statements(node.finalbody)
-            self.conds.pop()
+            self.conds = outer
         elif kind is ast.Global:
             self.scope.globals.update(node.names)
         elif kind is ast.Nonlocal:
@@ -310,13 +331,13 @@ class Collector:
         self.expr(node.test)
         if not self.names and _is_main_guard(node.test):
             self.index.main_guard_lines.append((node.lineno, node.end_lineno or node.lineno))
-        self.conds.append(Cond("if", node.test, True))
+        outer = self.conds
+        self.conds = outer + (Cond("if", node.test, True),)
         self.statements(node.body)
-        self.conds.pop()
         if node.orelse:
-            self.conds.append(Cond("if", node.test, False))
+            self.conds = outer + (Cond("if", node.test, False),)
             self.statements(node.orelse)
-            self.conds.pop()
+        self.conds = outer
 
     def import_statement(self, node: ast.AST) -> None:
         site = self.site(node.lineno)
@@ -348,10 +369,9 @@ class Collector:
         scope = Scope(kind, node, self.scope)
         self.index.scopes[id(node)] = scope
         saved = (self.conds, self.function, self.scope)
-        self.conds, self.function, self.scope = [], node, scope  # conditions around a def say nothing about its body
+        self.conds, self.function, self.scope = (), node, scope  # conditions around a def say nothing about its body
         if name is not None:
-            self.names.append(name)
-            self.kinds.append("def")
+            self._push(name, "def")
         use = FunctionUse()
         self.use_stack.append(use)
         self._parameters(node.args, outer)
@@ -364,8 +384,7 @@ class Collector:
         if self.use_stack:
             self.use_stack[-1].merge(use)
         if name is not None:
-            self.names.pop()
-            self.kinds.pop()
+            self._pop()
         self.conds, self.function, self.scope = saved
 
     def _parameters(self, args: ast.arguments, site: Site) -> None:
@@ -397,11 +416,9 @@ class Collector:
         self.index.scopes[id(node)] = scope
         saved = self.scope
         self.scope = scope
-        self.names.append(node.name)
-        self.kinds.append("class")
+        self._push(node.name, "class")
         self.statements(node.body)
-        self.names.pop()
-        self.kinds.pop()
+        self._pop()
         self.scope = saved
 
     # -- assignment targets -------------------------------------------------------------------
@@ -418,8 +435,8 @@ class Collector:
         elif isinstance(target, ast.Attribute):
             self.expr(target.value)
             if isinstance(target.value, ast.Name):
-                if target.value.id == "self" and "class" in self.kinds:
-                    cls = next(n for n, k in zip(reversed(self.names), reversed(self.kinds)) if k == "class")
+                if target.value.id == "self" and self.cls is not None:
+                    cls = self.cls
                     method = self.names[-1] if self.kinds[-1] == "def" else ""
                     self.index.self_attrs.setdefault((cls, target.attr), []).append((value, site, method))
                     self.index.attr_used.setdefault(target.attr, set()).update(used)
@@ -547,8 +564,7 @@ class Collector:
         self.scope = saved
 
     def call(self, node: ast.Call, use: Optional[FunctionUse]) -> None:
-        cls = next((n for n, k in zip(reversed(self.names), reversed(self.kinds)) if k == "class"), None)
-        self.index.calls.append((node, self.site(node.lineno), ".".join(self.names), cls))
+        self.index.calls.append((node, Site(node.lineno, self.conds, self.function, self.scope), self.scope_name, self.cls))
         func = node.func
         if isinstance(func, ast.Attribute):
             if func.attr == "add_argument":

@@ -128,13 +128,13 @@ def _split_alternatives(source: bytes, verbose: bool):
 
 
 _FAST = {kind: _Alternatives(pattern) for kind, pattern in SIGNALS.items()}
-_ACCELERATOR = _Alternatives(ACCELERATOR_EVIDENCE)
+
+
+def has_signal(data: bytes, kind: str) -> bool:
+    """Whether the bytes of one file show a program-wide signal ("accelerator", "spawn",
+    "distributed")."""
+    return _FAST[kind].search(data)
 
 
 def has_accelerator_evidence(data: bytes) -> bool:
-    return _ACCELERATOR.search(data)
-
-
-def signals_in(data: bytes) -> frozenset:
-    """Which program-wide signals the bytes of one file show."""
-    return frozenset(kind for kind, fast in _FAST.items() if fast.search(data))
+    return has_signal(data, "accelerator")

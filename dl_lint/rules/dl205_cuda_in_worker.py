@@ -42,7 +42,7 @@ All versions.
         if len(collate) == 1:
             fn = next(iter(collate))
             if isinstance(fn, FunctionRef) and fn.kind == "function":
-                facts = ctx.datasets._functions(fn.module, fn.name, fn.path)
+                facts = ctx.datasets.function_facts(fn.module, fn.name, fn.path)
                 if facts is not None and facts.uses_cuda:
                     yield self.finding(call, "collate_fn", _message(f"collate_fn {fn.name}"))
                     return

@@ -1,0 +1,110 @@
+"""The shape of the code (../shared/guide/architecture.md): data flows one way, so the imports
+between dl-lint's modules form no circle; and each module of a run is parsed at most once."""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import FIXTURES
+from dl_lint import engine, lint_paths
+
+PACKAGE = Path(__file__).resolve().parent.parent / "dl_lint"
+
+
+def _imports() -> dict:
+    """Module -> the dl_lint modules it imports (anywhere in it: lazy imports count too)."""
+    modules = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        modules[name] = path
+    graph = {name: set() for name in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    base = ".".join(anchor + ([base] if base else []))
+                targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
+            graph[name].update(t for t in targets if t in modules and t not in (name, "dl_lint"))
+    return graph
+
+
+def _cycles(graph: dict) -> list:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(node):
+        index[node] = low[node] = counter[0]
+        counter[0] += 1
+        stack.append(node)
+        on_stack.add(node)
+        for other in graph[node]:
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                other = stack.pop()
+                on_stack.discard(other)
+                component.append(other)
+                if other == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_imports_form_no_circle():
+    graph = _imports()
+    assert len(graph) > 40 and graph["dl_lint.engine"]  # the walk found the package
+    assert _cycles(graph) == []
+
+
+def test_a_circle_would_be_found():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == [["a", "b", "c"]]
+
+
+def test_rules_never_import_the_engine_or_the_pipeline():
+    graph = _imports()
+    for name, targets in graph.items():
+        if name.startswith("dl_lint.rules") or name.startswith("dl_lint.analysis"):
+            assert not targets & {"dl_lint.engine", "dl_lint.pipeline", "dl_lint.judge", "dl_lint.cli"}, name
+
+
+def test_each_module_is_parsed_at_most_once(tmp_path, monkeypatch):
+    """Across every fixture (imports between modules, call sites, datasets in other files):
+    one process parses each module once, however many files import it."""
+    shutil.copytree(FIXTURES, tmp_path / "fixtures")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(engine, "RETAINED", [])
+    result = lint_paths(["fixtures"], jobs=1)
+    project, _files = engine.RETAINED[-1]
+    assert result.files_parsed > 20 and project.parses
+    assert {path: count for path, count in project.parses.items() if count > 1} == {}
+
+
+def test_a_plain_check_of_the_fixtures_imports_no_libcst(tmp_path):
+    probe = (
+        "import sys\nfrom dl_lint import lint_paths\nlint_paths([sys.argv[1]])\n"
+        "print('LIBCST' if 'libcst' in sys.modules else 'NO-LIBCST')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe, str(FIXTURES)], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "NO-LIBCST", out.stderr
