@@ -28,7 +28,7 @@ from dl_lint.model import Diagnostic, Edit, Fix, Location, Severity
 
 CACHE_DIR_NAME = ".dl_lint_cache"
 ENV_VAR = "DL_LINT_CACHE_DIR"
-FORMAT = 1
+FORMAT = 2
 # A file modified less than this before it was hashed may change again within the same mtime.
 _RACY_NS = 2_000_000_000
 
@@ -232,18 +232,19 @@ class ResultsCache:
 
     # -- entries --------------------------------------------------------------------------------
     def lookup(
-        self, path: str, own_hash: Optional[str], settings: str, module: str, context, filename: str
+        self, path: str, own_hash: Optional[str], settings: str, module: str, context, filename: str, digest_of=None
     ) -> Optional[Tuple[Dict[str, Any], List[Diagnostic]]]:
         """The entry for ``path`` and its diagnostics (reported as ``filename``) if it is still
         valid; ``context`` answers ``files_hash()`` and ``graph_hash()`` for entries that
-        consulted them."""
+        consulted them; ``digest_of(path, module)``, when given, the summary digest of a
+        dependency whose bytes changed (see ``deps_valid``)."""
         entry = self.entries.get(path)
         if not isinstance(entry, dict) or own_hash is None:
             return None
         try:
             if entry["h"] != own_hash or entry["s"] != settings or entry["m"] != module:
                 return None
-            if not self.deps_valid(entry):
+            if not self.deps_valid(entry, digest_of):
                 return None
             if "fs" in entry and entry["fs"] != context.files_hash():
                 return None
@@ -257,9 +258,38 @@ class ResultsCache:
             return None
         return entry, diags
 
-    def deps_valid(self, entry: Dict[str, Any]) -> bool:
+    def stale_only_by_summaries(self, path: str, own_hash: Optional[str], settings: str, module: str) -> bool:
+        """Whether the entry for ``path`` is out of date only because files it read through
+        their summaries changed: it may still hold if those summaries did not."""
+        entry = self.entries.get(path)
+        try:
+            if not isinstance(entry, dict) or own_hash is None:
+                return False
+            if entry["h"] != own_hash or entry["s"] != settings or entry["m"] != module:
+                return False
+            return all(self.hash_of(p) == dep[0] or dep[1] is not None for p, dep in entry.get("deps", {}).items())
+        except Exception:  # noqa: BLE001 - a malformed entry is a miss
+            return False
+
+    def deps_valid(self, entry: Dict[str, Any], digest_of=None) -> bool:
+        """Every file the entry was built from is unchanged: the same bytes, or, for a file
+        read only through its summary, the same summary (``digest_of(path, module)``; then the
+        entry is brought up to date with the new bytes' hash)."""
         deps = entry.get("deps", {})
-        return isinstance(deps, dict) and all(self.hash_of(p) == h for p, h in deps.items())
+        if not isinstance(deps, dict):
+            return False
+        refreshed = {}
+        for path, (content, digest, module) in deps.items():
+            current = self.hash_of(path)
+            if current == content:
+                continue
+            if digest is None or digest_of is None or current is None or digest_of(path, module) != digest:
+                return False
+            refreshed[path] = [current, digest, module]
+        if refreshed:
+            entry["deps"] = {**deps, **refreshed}
+            self.dirty = True
+        return True
 
     def store(self, path: str, entry: Dict[str, Any]) -> None:
         self.entries[path] = entry

@@ -47,6 +47,7 @@ def run_files(
     run = Run(files, project, store)
     out: List[Diagnostic] = []
     todo = []
+    deferred = []  # valid unless a file they read through its summary changed that summary
     for file in files:
         if file.errors:
             out.extend(file.errors)  # unreadable folders and the like: never cached
@@ -56,8 +57,31 @@ def run_files(
             if hit is not None:
                 out.extend(hit)
                 continue
+            if run.may_still_hold(file):
+                deferred.append(file)
+                continue
         todo.append(file)
+    parsed, processes = _read_and_analyse(run, todo, out, jobs)
+    if deferred:  # the changed files are summarised now: compare their summaries
+        again = []
+        for file in deferred:
+            hit = run.lookup(file, digests=True)
+            if hit is not None:
+                out.extend(hit)
+            else:
+                again.append(file)
+        parsed += _read_and_analyse(run, again, out, 1)[0]
+    out.extend(run.call_sites())
+    if store is not None:
+        store.save(project.new_summaries)
+    out.sort(key=Diagnostic.sort_key)
+    return out, parsed, processes
 
+
+def _read_and_analyse(run: "Run", todo: Sequence[SourceFile], out: List[Diagnostic], jobs: Optional[int]) -> Tuple[int, int]:
+    """Read, prefilter, analyse and judge files the cache did not answer; how many were parsed,
+    and in how many processes."""
+    project, store = run.project, run.store
     candidates = []
     kept = 0
     for file in todo:
@@ -86,11 +110,7 @@ def run_files(
         for index, diags, factories, seen, used in analyse_and_judge(project, run, candidates):
             out.extend(diags)
             run.finish(candidates[index], diags, factories, seen, used)
-    out.extend(run.call_sites())
-    if store is not None:
-        store.save(project.new_summaries)
-    out.sort(key=Diagnostic.sort_key)
-    return out, len(candidates), processes
+    return len(candidates), processes
 
 
 def analyse_and_judge(project: Any, run: "Run", candidates: Sequence[SourceFile]):
@@ -119,6 +139,8 @@ class Run:
         self.project = project
         self.store = store
         self.display = {f.key: f.display for f in files}
+        self.by_key = {f.key: f for f in files}
+        self.fresh: Set[str] = set()  # files judged in this run (not answered by the cache)
         self.factories: Dict[str, Tuple[str, ...]] = {}  # abspath -> factory names
         self.hashes: Dict[str, Optional[str]] = {}  # abspath -> content hash (linted files)
         self._fingerprints: Dict[int, str] = {}
@@ -178,11 +200,19 @@ class Run:
             file.data = data
         self.hashes[key] = self.store.hash_of(key, data, st)
 
-    def lookup(self, file: SourceFile) -> Optional[List[Diagnostic]]:
+    def lookup(self, file: SourceFile, digests: bool = False) -> Optional[List[Diagnostic]]:
+        """The cached diagnostics of ``file`` if its entry still holds; with ``digests``, a
+        dependency whose bytes changed counts as unchanged when its summary is."""
         self.hash_file(file)
         key = file.key
         hit = self.store.lookup(
-            key, self.hashes[key], self.fingerprint(file.settings), file.module_name, self, file.display
+            key,
+            self.hashes[key],
+            self.fingerprint(file.settings),
+            file.module_name,
+            self,
+            file.display,
+            self.project.summary_digest if digests else None,
         )
         if hit is None:
             return None
@@ -192,9 +222,14 @@ class Run:
             self.factories[key] = tuple(names)
         return diags
 
+    def may_still_hold(self, file: SourceFile) -> bool:
+        key = file.key
+        return self.store.stale_only_by_summaries(key, self.hashes.get(key), self.fingerprint(file.settings), file.module_name)
+
     def finish(self, file: SourceFile, diags: List[Diagnostic], factories, touched: Set[str], uses: Set[str]) -> None:
         """Record a freshly judged file: its factories, and its cache entry."""
         key = file.key
+        self.fresh.add(key)
         if factories:
             self.factories[key] = tuple(factories)
         if self.store is None or self.hashes.get(key) is None:
@@ -213,8 +248,18 @@ class Run:
         self.store.store(key, entry)
 
     def _depends(self, entry: Dict[str, Any], touched: Set[str], uses: Set[str]) -> None:
+        """What an entry rests on: each file it touched, by its bytes' hash and, when it was
+        read only through its summary, the summary's digest (an edit that leaves the summary
+        alone leaves the entry valid); the set of project files; the import graph."""
         if touched:
-            entry["deps"] = {p: self.store.hash_of(p) for p in sorted(touched)}
+            deps = {}
+            for path in sorted(touched):
+                digest, module = None, ""
+                if f"content:{path}" not in uses:
+                    module = self.project.summarised_as(path)
+                    digest = self.project.summary_digest(path, module) if module else None
+                deps[path] = [self.store.hash_of(path), digest, module]
+            entry["deps"] = deps
         if "files" in uses:
             entry["fs"] = self.files_hash()
         if "graph" in uses:
@@ -222,34 +267,33 @@ class Run:
 
     # -- loaders built from parameters, judged at the calls -------------------------------------
     def call_sites(self) -> List[Diagnostic]:
+        """Loaders built from a function's parameters, judged at each call of the function.
+        Cached as one record: it holds while the factories are the same, the files involved
+        (callers and factories) are unchanged, and no file changed since calls one."""
         if not self.factories:
             if self.store is not None and self.store.callsites is not None:
                 self.store.set_callsites(None)
             return []
-        phase_key = None
+        factories = sorted(f"{p}:{','.join(n)}" for p, n in self.factories.items())
+        search = _FactoryCalls(self)
         if self.store is not None:
-            from dl_lint.cache import combined_hash, diagnostic_from_json
+            from dl_lint.cache import diagnostic_from_json
 
-            linted = sorted(
-                f"{f.key}:{self.hashes.get(f.key)}:{self.fingerprint(f.settings)}:{f.module_name}"
-                for f in self.files
-                if not f.errors
-            )
-            factories = sorted(f"{p}:{','.join(n)}" for p, n in self.factories.items())
-            phase_key = combined_hash([*factories, "|", *linted])
             record = self.store.callsites
             try:
                 if (
                     record is not None
-                    and record["k"] == phase_key
-                    and self.store.deps_valid(record)
+                    and record["fa"] == factories
+                    and all(self._state(key) == state for key, state in record["files"].items())
+                    and not any(search.called_in(f) for f in self.files if f.key in self.fresh and f.key not in record["files"])
+                    and self.store.deps_valid(record, self.project.summary_digest)
                     and ("fs" not in record or record["fs"] == self.files_hash())
                     and ("gs" not in record or record["gs"] == self.graph_hash())
                 ):
                     return [diagnostic_from_json(d, self.display.get(p, p)) for p, d in record["d"]]
             except Exception:  # noqa: BLE001 - a malformed record is a miss
                 pass
-        involved = self._call_site_files()
+        involved = search.involved()
         for file in involved:  # callees need their facts (workers and the cache do not keep them)
             if file.key in self.factories and file.facts is None and not file.errors:
                 if not file.data:
@@ -268,71 +312,105 @@ class Run:
 
             by_display = {d: p for p, d in self.display.items()}
             seen, used = self.project.dependencies(touched, uses)
-            record = {"k": phase_key, "d": [[by_display.get(d.filename, d.filename), diagnostic_to_json(d)] for d in diags]}
-            self._depends(record, seen, used)
+            record = {
+                "fa": factories,
+                "files": {f.key: self._state(f.key) for f in involved},
+                "d": [[by_display.get(d.filename, d.filename), diagnostic_to_json(d)] for d in diags],
+            }
+            self._depends(record, seen - set(record["files"]), used)
             self.store.set_callsites(record)
         return diags
 
-    def _call_site_files(self) -> List[SourceFile]:
-        """The files the call-site phase can need: those whose bytes call a factory (its name
-        followed by ``(``, in another file, or again in its own), and those factories' files.
-        Any call of a factory looks like that, so nothing else can matter."""
-        names = sorted({name for names in self.factories.values() for name in names})
-        encoded = [n.encode() for n in names]
+    def _state(self, key: str) -> str:
+        """A linted file as the call-site phase depends on it: content, settings, module name."""
+        file = self.by_key.get(key)
+        if file is None:
+            return "gone"
+        if key not in self.hashes and self.store is not None:
+            self.hash_file(file)
+        return f"{self.hashes.get(key)}:{self.fingerprint(file.settings)}:{file.module_name}"
+
+
+class _FactoryCalls:
+    """Which files call a factory (a module-level function whose loaders take its parameters):
+    its name followed by ``(``, in another file, or again in its own."""
+
+    def __init__(self, run: Run) -> None:
+        self.run = run
+        names = sorted({name for names in run.factories.values() for name in names})
+        self.encoded = [n.encode() for n in names]
         # One pattern per name, starting with it: the regex engine then scans for the literal.
-        patterns = {n: re.compile(re.escape(n) + rb"\s*\(") for n in encoded}
-
-        def calls_in(data: bytes) -> List[bytes]:
-            if len(encoded) > 16:  # many factories: one scan for every call, then a set lookup
-                wanted = set(encoded)
-                return [name for name in _CALLED.findall(data) if name in wanted]
-            found = []
-            for name in encoded:
-                if name not in data:
-                    continue
-                for match in patterns[name].finditer(data):
-                    start = match.start()
-                    if start == 0 or not _is_word_byte(data[start - 1]):
-                        found.append(name)
-            return found
-
+        self.patterns = {n: re.compile(re.escape(n) + rb"\s*\(") for n in self.encoded}
         # With many factories, a file is searched only if its imports can bring one in: a call
         # resolves to a factory through its own file, a from-import of its name, or an import
         # of its module (or of its top-level package, for ``pkg.mod.factory(...)``).
-        reachable: Optional[Set[str]] = None
-        if len(encoded) > 16:
-            reachable = set(names)
-            modules = {f.key: f.module_name for f in self.files}
-            for key in self.factories:
+        self.reachable: Optional[Set[str]] = None
+        if len(self.encoded) > 16:
+            self.reachable = set(names)
+            modules = {f.key: f.module_name for f in run.files}
+            for key in run.factories:
                 module = modules.get(key, "")
                 if module:
-                    reachable.add(module.rsplit(".", 1)[-1])
-                    reachable.add(module.split(".", 1)[0])
+                    self.reachable.add(module.rsplit(".", 1)[-1])
+                    self.reachable.add(module.split(".", 1)[0])
+
+    def calls_in(self, data: bytes) -> List[bytes]:
+        if len(self.encoded) > 16:  # many factories: one scan for every call, then a set lookup
+            wanted = set(self.encoded)
+            return [name for name in _CALLED.findall(data) if name in wanted]
+        found = []
+        for name in self.encoded:
+            if name not in data:
+                continue
+            for match in self.patterns[name].finditer(data):
+                start = match.start()
+                if start == 0 or not _is_word_byte(data[start - 1]):
+                    found.append(name)
+        return found
+
+    def _calls(self, file: SourceFile) -> List[bytes]:
+        """The factory names ``file`` calls (its own definitions included)."""
+        run = self.run
+        if self.reachable is not None and file.key not in run.factories and not file.is_notebook:
+            imported = _imported_names(run.project.raw_imports(file.key))
+            if imported is not None and self.reachable.isdisjoint(imported):
+                return []
+        data = file.data
+        if not data:
+            if is_notebook_path(file.path):
+                read(file)
+                data = file.data
+            else:  # kept below only if it calls a factory
+                try:
+                    data = file.path.read_bytes()
+                except OSError:
+                    data = b""
+        found = self.calls_in(data)
+        if found:
+            file.data = data
+        return found
+
+    def called_in(self, file: SourceFile) -> bool:
+        """Whether ``file`` calls a factory other than by defining it."""
+        if file.errors:
+            return False
+        found = self._calls(file)
+        own = {n.encode() for n in self.run.factories.get(file.key, ())}
+        return any(name not in own or found.count(name) > 1 for name in set(found))
+
+    def involved(self) -> List[SourceFile]:
+        """The files the call-site phase needs: those that call a factory, and the factories'
+        files. Any call of a factory looks like one, so nothing else can matter."""
         occurs: Dict[str, Set[bytes]] = {}
         called: Set[bytes] = set()
-        for file in self.files:
+        for file in self.run.files:
             if file.errors:
                 continue
-            if reachable is not None and file.key not in self.factories and not file.is_notebook:
-                imported = _imported_names(self.project.raw_imports(file.key))
-                if imported is not None and reachable.isdisjoint(imported):
-                    continue
-            data = file.data
-            if not data:
-                if is_notebook_path(file.path):
-                    read(file)
-                    data = file.data
-                else:  # kept below only if it calls a factory
-                    try:
-                        data = file.path.read_bytes()
-                    except OSError:
-                        data = b""
-            found = calls_in(data)
+            found = self._calls(file)
             if not found:
                 continue
-            file.data = data
             occurs[file.key] = set(found)
-            own = {n.encode() for n in self.factories.get(file.key, ())}
+            own = {n.encode() for n in self.run.factories.get(file.key, ())}
             for name in set(found):
                 # In its own file, the definition (``def name(``) matches once.
                 if name not in own or found.count(name) > 1:
@@ -341,24 +419,10 @@ class Run:
             return []
         return [
             f
-            for f in self.files
-            if occurs.get(f.key, set()) & called or any(n.encode() in called for n in self.factories.get(f.key, ()))
+            for f in self.run.files
+            if occurs.get(f.key, set()) & called or any(n.encode() in called for n in self.run.factories.get(f.key, ()))
         ]
 
-
-def _imported_names(raw) -> Optional[Set[str]]:
-    """Every name an import statement binds or names: imported names, module names and their
-    parts; None for a star import, which may bring in anything."""
-    plain, froms = raw
-    out: Set[str] = set()
-    for module in plain:
-        out.update(module.split("."))
-    for base, names in froms:
-        if "*" in names:
-            return None
-        out.update(part for part in base.split(".") if part)
-        out.update(names)
-    return out
 
 # A called name: an identifier (not preceded by another word character) followed by "(".
 _CALLED = re.compile(rb"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\s*\(")

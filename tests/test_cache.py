@@ -404,3 +404,39 @@ def test_default_jobs_fork_only_for_enough_work(tmp_path, monkeypatch):
     forked = lint_paths(["fixtures"])
     assert forked.processes == 2
     assert _codes(small) == _codes(forked) == _codes(serial)
+
+
+def test_an_edit_that_leaves_a_summary_alone_reparses_one_file(tmp_path, monkeypatch):
+    """Importers read another module through its summary: an edit that does not change what
+    they can see (a comment, a function body) re-reads and re-parses that file only; an edit
+    that does (the constant they import) re-analyses them too."""
+    from dl_lint import engine
+
+    root = _project(
+        tmp_path,
+        {
+            "settings.py": "WORKERS = 0\n\ndef helper():\n    return 1\n",
+            "train.py": LOADER + "from settings import WORKERS\nloader = DataLoader([1], num_workers=WORKERS, prefetch_factor=2)\n",
+            "other.py": LOADER + "loader = DataLoader([1], prefetch_factor=2)\n",
+        },
+    )
+    monkeypatch.chdir(root)
+    monkeypatch.setattr(engine, "RETAINED", [])
+    cache_dir = root / "cache"
+    cold = _codes(_lint(["."], cache_dir=cache_dir))
+    assert ("train.py", "DL001", 3) in cold and ("other.py", "DL001", 2) in cold
+
+    def parsed_files():
+        project, _files = engine.RETAINED[-1]
+        return sorted(os.path.relpath(path, root) for path in project.parses)
+
+    (root / "settings.py").write_text("WORKERS = 0  # the default\n\ndef helper():\n    return 2\n")
+    edited = _lint(["."], cache_dir=cache_dir)
+    assert _codes(edited) == cold
+    assert parsed_files() == ["settings.py"]  # train.py's result held: the summary is the same
+
+    (root / "settings.py").write_text("WORKERS = 4\n")
+    changed = _lint(["."], cache_dir=cache_dir)
+    assert ("train.py", "DL001", 3) not in _codes(changed) and ("other.py", "DL001", 2) in _codes(changed)
+    assert parsed_files() == ["settings.py", "train.py"]
+    assert _codes(changed) == _codes(lint_paths(["."], jobs=1))

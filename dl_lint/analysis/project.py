@@ -346,7 +346,11 @@ class Project:
     def stop_recording(self) -> None:
         self._recorder = None
 
-    def _touch(self, key: str) -> None:
+    def _touch(self, key: str, content: bool = False) -> None:
+        """``key`` was consulted: through its summary, or (``content``) through its bytes, on
+        which the answer then rests whatever its summary says."""
+        if content:
+            self._use(f"content:{key}")
         if self._source is not None and self._source != key:
             self._edges.setdefault(self._source, set()).add(key)
         if self._recorder is not None:
@@ -555,6 +559,22 @@ class Project:
         self.new_summaries[key] = (content_hash, summary)
         return module
 
+    def summarised_as(self, key: str) -> str:
+        """The module name the file at ``key`` was summarised as in this run ("" if it was not)."""
+        found = self._summaries.get(key)
+        return found.summary.module if found is not None else ""
+
+    def summary_digest(self, key: str, module: str) -> Optional[str]:
+        """A digest of the summary of the file at ``key`` as module ``module`` (from this run,
+        the store, or one parse): importers' results stay valid while it is unchanged."""
+        found = self._summaries.get(key)
+        if found is None or found.summary.module != module:
+            found = self._load_summary(key, module)
+            if found is None:
+                return None
+            self._summaries.setdefault(key, found)
+        return found.summary.digest()
+
     def adopt(self, summaries: Dict[str, Tuple[Optional[str], "ModuleSummary"]], parses: Dict[str, int]) -> None:
         """Take the summaries another process made (a worker), and count its parses."""
         for key, (content_hash, summary) in summaries.items():
@@ -660,15 +680,21 @@ class Project:
         (directly, through its package, or transitively). For DL102: can batches from this
         module reach an accelerator? ``extra``: module name -> bytes of linted sources the
         index cannot read from disk (notebooks, unsaved buffers, files outside the root)."""
-        self._use("graph")
         if self._graph is None:
             self._graph = SignalGraph(self)
         if extra and self._graph.add_sources(extra):
             self._reaches = {}
         key = (module, kind)
         if key not in self._reaches:
-            self._reaches[key] = self._graph.reaches(module, kind)
-        return self._reaches[key]
+            found, chain = self._graph.reaches(module, kind)
+            self._reaches[key] = (found, [p for name in chain for p in self._graph.paths_of(name)])
+        found, paths = self._reaches[key]
+        if found:
+            for path in paths:  # the answer rests on these files only
+                self._touch(path, content=True)
+        else:
+            self._use("graph")  # any file may gain an import of this module
+        return found
 
 
 class SignalGraph:
@@ -736,13 +762,18 @@ class SignalGraph:
                     self._reverse.setdefault(imported, set()).add(name)
         return self._reverse.get(target, set())
 
-    def reaches(self, module: str, kind: str) -> bool:
+    def reaches(self, module: str, kind: str) -> Tuple[bool, List[str]]:
+        """Whether evidence is connected to ``module``, and when it is, the modules the answer
+        rests on (from ``module`` to the one with evidence): only a change to one of them can
+        make it false. A false answer rests on every file (any file may gain an import)."""
         if self.evidence(module, kind):
-            return True
-        if any(self.evidence(dep, kind) for dep in self.imports(module)):
-            return True
+            return True, [module]
+        for dep in self.imports(module):
+            if self.evidence(dep, kind):
+                return True, [module, dep]
         clean = self._clean.setdefault(kind, set())
-        todo, seen = [module], {module}
+        todo = [module]
+        parent: Dict[str, str] = {module: ""}
         while todo:
             current = todo.pop()
             if current in clean and current != module:
@@ -750,14 +781,20 @@ class SignalGraph:
             parts = current.split(".")
             for target in [current] + [".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]:
                 for importer in self.importers(target):
-                    if importer in seen:
+                    if importer in parent:
                         continue
+                    parent[importer] = current
                     if self.evidence(importer, kind):
-                        return True
-                    seen.add(importer)
+                        chain = [importer]
+                        while parent[chain[-1]]:
+                            chain.append(parent[chain[-1]])
+                        return True, chain
                     todo.append(importer)
-        clean.update(seen)
-        return False
+        clean.update(parent)
+        return False, []
+
+    def paths_of(self, module: str) -> List[str]:
+        return self.paths.get(module, [])
 
 
 def raw_imports(data: bytes) -> Tuple[Tuple[str, ...], Tuple[Tuple[str, Tuple[str, ...]], ...]]:

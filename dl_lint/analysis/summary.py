@@ -109,6 +109,14 @@ class ModuleSummary:
     star_import: bool = False
 
     # -- storage --------------------------------------------------------------------------------
+    def digest(self) -> str:
+        """A hash of everything importers can see of this module."""
+        import hashlib
+        import json
+
+        blob = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":")).encode()
+        return hashlib.blake2b(blob, digest_size=16).hexdigest()
+
     def to_json(self) -> Dict[str, Any]:
         data = asdict(self)
         data["format"] = SUMMARY_FORMAT
