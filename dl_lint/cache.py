@@ -24,11 +24,11 @@ import json
 import os
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from dl_lint.model import Diagnostic, Edit, Fix, Location, Severity
+from dl_lint.model import Diagnostic, Edit, Fix, Location, Related, Severity
 
 CACHE_DIR_NAME = ".dl_lint_cache"
 ENV_VAR = "DL_LINT_CACHE_DIR"
-FORMAT = 1
+FORMAT = 2  # 2: diagnostics carry ``detail`` ("t") and related locations ("r")
 # A file modified less than this before it was hashed may change again within the same mtime.
 _RACY_NS = 2_000_000_000
 
@@ -284,6 +284,11 @@ def diagnostic_to_json(diag: Diagnostic) -> Dict[str, Any]:
     }
     if diag.cell is not None:
         out["cell"] = diag.cell
+    if diag.detail:
+        out["t"] = diag.detail
+    if diag.related:
+        # Absolute paths: the next run may start in another folder and prints them from there.
+        out["r"] = [[r.path, r.row, r.column, r.note] for r in diag.related]
     if diag.fix is not None:
         out["fix"] = {
             "a": diag.fix.applicability,
@@ -313,6 +318,8 @@ def diagnostic_from_json(data: Dict[str, Any], filename: str = "") -> Diagnostic
         fix=fix,
         noqa_rows=tuple(data["q"]),
         cell=data.get("cell"),
+        detail=data.get("t", ""),
+        related=tuple(Related(p, r, c, n) for p, r, c, n in data.get("r", ())),
     )
 
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 from dl_lint.analysis.project import Project, find_root, module_name_for
 from dl_lint.config import Settings, codes_for_file, load_config_file, settings_for_dir
 from dl_lint.discovery import discover
-from dl_lint.model import Diagnostic, Location, Severity
+from dl_lint.model import Diagnostic, Location, Related, Severity
 
 @dataclass
 class LintResult:
@@ -427,6 +427,8 @@ def _check(call: LoaderCall, rules, ctx: RuleContext, display: str) -> Iterable[
                 end_location=finding.end_location,
                 fix=finding.fix,
                 noqa_rows=call.rows,
+                detail=finding.detail,
+                related=finding.related,
             )
 
 
@@ -488,16 +490,20 @@ def _judge_call_sites(
                 for diag in _check(loader, rules, ctx, caller.display):
                     if (diag.code, diag.location) in own:
                         continue  # reported at the loader itself already
-                    where = f"{display_path(Path(callee_file.path))}:{loader.location.row}"
+                    at = loader.location
+                    note = f"the DataLoader {ref.name}() builds"
+                    loader_at = Related(os.path.abspath(callee_file.path), at.row, at.column, note)
                     moved = Diagnostic(
                         code=diag.code,
                         name=diag.name,
                         severity=diag.severity,
-                        message=f"with the arguments of this call, the DataLoader at {where}: {diag.message}",
+                        message=f"with the arguments of this call, the DataLoader in {ref.name}(): {diag.message}",
                         filename=caller.display,
                         location=start,
                         end_location=end,
                         noqa_rows=(start.row, end.row),
+                        detail=diag.detail,
+                        related=(loader_at, *diag.related),
                     )
                     if suppressions is None:
                         suppressions = parse_suppressions(caller.source or decode(caller.data))

@@ -205,13 +205,34 @@ def to_lsp_diagnostic(diag: Diagnostic, lines: Sequence[str], encoding: str = "u
         Severity.WARNING: lsp.DiagnosticSeverity.Warning,
         Severity.INFO: lsp.DiagnosticSeverity.Information,
     }.get(Severity(diag.severity), lsp.DiagnosticSeverity.Error)
+    # The short sentence first (editors that show one line show it), the detail below it.
+    message = f"{diag.message}\n{diag.detail}" if diag.detail else diag.message
+    related = None
+    if diag.related:
+        from pathlib import Path
+
+        related = [
+            lsp.DiagnosticRelatedInformation(
+                location=lsp.Location(
+                    uri=Path(place.path).absolute().as_uri(),
+                    range=lsp.Range(
+                        start=lsp.Position(line=max(place.row - 1, 0), character=max(place.column - 1, 0)),
+                        end=lsp.Position(line=max(place.row - 1, 0), character=max(place.column - 1, 0)),
+                    ),
+                ),
+                message=place.note,
+            )
+            for place in diag.related
+            if not place.path.startswith("<")
+        ] or None
     return lsp.Diagnostic(
         range=_range(diag.location, diag.end_location, lines, encoding),
-        message=diag.message,
+        message=message,
         severity=severity,
         code=diag.code,
         code_description=lsp.CodeDescription(href=diag.url),
         source=SOURCE,
+        related_information=related,
         data={"name": diag.name, "fixable": diag.fix is not None},
     )
 
