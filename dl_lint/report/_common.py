@@ -78,10 +78,11 @@ def cited_path(path: str, like: str) -> str:
 def uri_path(path: str) -> str:
     """A relative path as a URI reference (SARIF ``artifactLocation.uri``): forward slashes,
     and every character outside RFC 3986's unreserved set percent-encoded as UTF-8 (a space is
-    ``%20``, ``%`` is ``%25``, ``é`` is ``%C3%A9``)."""
+    ``%20``, ``%`` is ``%25``, ``é`` is ``%C3%A9``); a name that is not UTF-8 on disk keeps its
+    own bytes (``caf\\xe9.py`` is ``caf%E9.py``)."""
     from urllib.parse import quote
 
-    return quote(path.replace(os.sep, "/") if os.sep != "/" else path, safe="/")
+    return quote(os.fsencode(path.replace(os.sep, "/") if os.sep != "/" else path), safe="/")
 
 
 def split_lines(text: str) -> List[str]:

@@ -21,7 +21,7 @@ from typing import List, Mapping, Optional, Sequence
 
 from ..model import Diagnostic
 from ._common import SourceLines, cited_path, severity_of, sorted_diagnostics
-from .text import _CODE_STYLE, _RESET, fixable_line, format_diagnostic, summary_line
+from .text import _CODE_STYLE, _RESET, format_diagnostic, summary
 
 __all__ = ["render", "snippet"]
 
@@ -112,8 +112,12 @@ def render(
     color: bool = False,
     files_checked: int = 0,
     sources: Optional[Mapping[str, str]] = None,
+    fixed: int = 0,
+    hidden: int = 0,
+    quiet: bool = False,
 ) -> str:
-    """Each diagnostic with its snippet and fix hint, blank-line separated, then the summary."""
+    """Each diagnostic with its snippet and fix hint, blank-line separated, then the summary
+    (``fixed``, ``hidden``, ``quiet``: as in :func:`dl_lint.report.text.render`)."""
     ordered = sorted_diagnostics(diagnostics)
     lookup = SourceLines(sources)
     blocks: List[str] = []
@@ -124,9 +128,6 @@ def render(
         if diag.fix is not None:
             lines.append(f"  help: {diag.fix.message}")
         blocks.append("\n".join(lines))
-    tail = [summary_line(ordered)]
-    fixable = fixable_line(ordered)
-    if fixable is not None:
-        tail.append(fixable)
-    blocks.append("\n".join(tail))
-    return "\n\n".join(blocks) + "\n"
+    if not quiet:
+        blocks.append("\n".join(summary(ordered, fixed=fixed, hidden=hidden)))
+    return "\n\n".join(blocks) + "\n" if blocks else ""
