@@ -75,6 +75,27 @@ def main() -> None:
     """
 
 
+class _Choice(click.Choice):
+    """A choice whose error names the environment variable a bad value came from, with every
+    click (8.2 does; 8.1, the newest on Python 3.9, does not)."""
+
+    def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as exc:
+            from click.core import ParameterSource
+
+            if (
+                ctx is not None
+                and param is not None
+                and isinstance(param.envvar, str)
+                and ctx.get_parameter_source(param.name) is ParameterSource.ENVIRONMENT
+            ):
+                hint = f"'{param.opts[0]}' (env var: '{param.envvar}')"
+                raise click.BadParameter(exc.message, ctx=ctx, param=param, param_hint=hint) from None
+            raise
+
+
 def _split_globs(values: Tuple[str, ...]) -> Tuple[str, ...]:
     return tuple(glob.strip() for value in values for glob in value.split(",") if glob.strip())
 
@@ -106,7 +127,7 @@ def _split_globs(values: Tuple[str, ...]) -> Tuple[str, ...]:
 @click.option("--config", "config_file", type=click.Path(path_type=str, readable=False), help="Read settings from this TOML file instead of the nearest pyproject.toml.")
 @click.option(
     "--output-format",
-    type=click.Choice(["concise", "full", "json", "json-lines", "github", "sarif", "junit", "gitlab"]),
+    type=_Choice(["concise", "full", "json", "json-lines", "github", "sarif", "junit", "gitlab"]),
     default="concise",
     show_default=True,
     envvar="DL_LINT_OUTPUT_FORMAT",

@@ -6,7 +6,7 @@ publishes the diagnostics: 0-based ranges, LSP severities, the rule code, source
 link to the rule's documentation. Diagnostics that carry a fix are offered as quick-fix code
 actions. Closing a document clears its diagnostics.
 
-pygls is optional (``pip install 'dl-lint[lsp]'``); this module imports it only when the server
+pygls is optional (the ``lsp`` extra, or ``pip install pygls``); this module imports it only when the server
 starts, and the conversions below are plain functions over dl-lint's model.
 """
 
@@ -25,7 +25,8 @@ from dl_lint.model import Diagnostic, Location, Severity
 __all__ = ["create_server", "server"]
 
 SOURCE = "dl-lint"
-INSTALL_HINT = "dl-lint: error: `dl-lint server` needs pygls: pip install 'dl-lint[lsp]'"
+# dl-lint is not on a package index, so `pip install 'dl-lint[lsp]'` would fail: name the package.
+INSTALL_HINT = "dl-lint: error: `dl-lint server` needs pygls (dl-lint's `lsp` extra): pip install 'pygls>=1.3'"
 
 
 @click.command("server", context_settings={"help_option_names": ["-h", "--help"]})
