@@ -10,7 +10,9 @@ class ParseError(Rule):
     doc = """
 ## What it does
 Reports a file that dl-lint had to analyse (it mentions a DataLoader or a dataset) but could not
-read, decode or parse. The diagnostic carries the parser's line and message.
+read, decode or parse. The diagnostic carries the parser's line and message. Also a path named
+on the command line that is not a regular file (a named pipe, a socket, a device): dl-lint does
+not open it, since reading a FIFO waits for a writer and would hang the run.
 
 ## Why is this bad?
 A file dl-lint cannot read is a file it cannot check: its DataLoader calls are not linted. The
@@ -23,7 +25,8 @@ loader = DataLoader(ds, num_workers=4   # unclosed parenthesis
 
 ## Use instead
 Fix the syntax error (or the encoding: declare it with a PEP 263 coding cookie). Files written
-for Python 2 are not linted.
+for Python 2 are not linted. To lint source from a pipe, give `-` as the path (with
+`--stdin-filename NAME` for the name to report).
 
 ## Torch versions
 Independent of torch.
