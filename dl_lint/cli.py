@@ -138,8 +138,14 @@ def _split_globs(values: Tuple[str, ...]) -> Tuple[str, ...]:
 @click.option("--statistics", is_flag=True, help="Print how often each rule fired (count, code, [*] if fixable, name) instead of the diagnostics.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are reported.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the diagnostics and nothing else: no summary, no warnings.")
-@click.option("--silent", is_flag=True, help="Print nothing (only errors that stop the run); the exit code still tells.")
-@click.option("--stdin-filename", metavar="PATH", help="Read the source from stdin and report it under this name (with no path, or `-`).")
+@click.option(
+    "--silent", is_flag=True, help="Print nothing (only errors that stop the run); the exit code still tells."
+)
+@click.option(
+    "--stdin-filename",
+    metavar="PATH",
+    help="Read the source from stdin and report it under this name (with no path, or `-`).",
+)
 @click.option(
     "--force-exclude",
     is_flag=True,
@@ -450,7 +456,9 @@ def _fix_stdin(
         from dataclasses import replace
 
         hidden = sum(1 for d in remaining if d.fix is not None and d.fix.applicability != "safe")
-        remaining = [replace(d, fix=None) if d.fix is not None and d.fix.applicability != "safe" else d for d in remaining]
+        remaining = [
+            replace(d, fix=None) if d.fix is not None and d.fix.applicability != "safe" else d for d in remaining
+        ]
     if not silent and (remaining or (result.applied and not quiet)):
         text = render("concise", remaining, fixed=len(result.applied), hidden=hidden, quiet=quiet)
         click.echo(text, nl=False, err=True)

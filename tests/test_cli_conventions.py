@@ -7,13 +7,9 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-from conftest import ROOT
 
 LOADER = "from torch.utils.data import DataLoader\n"
 # DL005 (error, safe fix), DL304 (info, safe fix), DL101 (warning, unsafe fix).
@@ -178,7 +174,9 @@ def test_torch_version_flag(tmp_path, run_cli):
     assert [line.split()[1] for line in newer.stdout.splitlines() if ": DL" in line] == ["DL303"]
     bad = run_cli("--torch-version", "latest", "a.py")
     assert bad.returncode == 2 and bad.stdout == ""
-    assert bad.stderr == "dl-lint: error: --torch-version: invalid value 'latest'; expected a torch version such as \"2.13\"\n"
+    assert bad.stderr == (
+        "dl-lint: error: --torch-version: invalid value 'latest'; expected a torch version such as \"2.13\"\n"
+    )
     assert "--target-version" not in run_cli("check", "--help").stdout  # not ruff's Python version flag
 
 

@@ -270,9 +270,8 @@ def test_cli_read_only_error_and_run_goes_on(tmp_path, run_cli):
     assert "timeout=3" not in (tmp_path / "rw.py").read_text()
 
 
-@pytest.mark.torch
+@pytest.mark.torch  # the fixed module imports torch
 def test_dl201_fix_makes_an_epoch_yield_each_sample_once():
-    import torch
     fixed = fixed_of(FIXES / "unsafe_shard.py")
     spec = importlib.util.spec_from_file_location("fixed_unsafe_shard_count", fixed)
     module = importlib.util.module_from_spec(spec)
