@@ -3,7 +3,7 @@ settings, without linting (ruff's flags of the same names).
 
 The files are found the way ``engine.lint_paths`` finds them: for each given path, the settings of
 its folder (the nearest configuration, with the command line's overrides) decide the excludes;
-tests/test_show.py checks that both agree.
+tests/test_cli_conventions.py checks that both agree (the files shown are the files a run reports on).
 """
 
 from __future__ import annotations
