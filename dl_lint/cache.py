@@ -312,7 +312,7 @@ def diagnostic_to_json(diag: Diagnostic) -> Dict[str, Any]:
         out["t"] = diag.detail
     if diag.related:
         # Absolute paths: the next run may start in another folder and prints them from there.
-        out["r"] = [[r.path, r.row, r.column, r.note] for r in diag.related]
+        out["r"] = [[r.path, r.row, r.column, r.note, r.cell] for r in diag.related]
     if diag.fix is not None:
         out["fix"] = {
             "a": diag.fix.applicability,
@@ -343,7 +343,7 @@ def diagnostic_from_json(data: Dict[str, Any], filename: str = "") -> Diagnostic
         noqa_rows=tuple(data["q"]),
         cell=data.get("cell"),
         detail=data.get("t", ""),
-        related=tuple(Related(p, r, c, n) for p, r, c, n in data.get("r", ())),
+        related=tuple(Related(*place) for place in data.get("r", ())),
     )
 
 

@@ -634,8 +634,13 @@ def _to_cell(diag: Diagnostic, cell_map: "CellMap") -> Diagnostic:
                 )
             )
         fix = dataclasses.replace(fix, edits=tuple(edits)) if edits is not None else None
+    # Places cited in the same notebook: their rows too (a class defined in another cell).
+    here = os.path.abspath(diag.filename)
+    places = [(p, cell_map.locate(p.row) if p.cell is None and p.path == here else None) for p in diag.related]
+    related = tuple(dataclasses.replace(p, cell=at[0], row=at[1]) if at else p for p, at in places)
     return dataclasses.replace(
-        diag, cell=cell, location=location, end_location=end, noqa_rows=noqa_rows, fix=fix, message=message
+        diag, cell=cell, location=location, end_location=end, noqa_rows=noqa_rows, fix=fix, message=message,
+        related=related,
     )
 
 

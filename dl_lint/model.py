@@ -61,6 +61,12 @@ class Related:
     row: int
     column: int
     note: str  # a short phrase: "LineStream is defined here"
+    cell: Optional[int] = None  # in a notebook: the cell (numbered as Jupyter shows them), rows within it
+
+    def position(self) -> str:
+        """``row:col``, or ``cell N:row:col`` in a notebook (as a diagnostic's own position)."""
+        where = f"{self.row}:{self.column}"
+        return f"cell {self.cell}:{where}" if self.cell is not None else where
 
 
 @dataclass(frozen=True)

@@ -84,7 +84,8 @@ def test_a_cited_place_is_printed_like_the_diagnostics_own_path(tmp_path, run_cl
     from_root = _dl201(run_cli("--output-format", "json", "pkg", cwd=project).stdout)
     assert from_root["filename"] == "pkg/train.py"
     assert from_root["related"] == [
-        {"filename": "pkg/data.py", "location": {"column": 1, "row": 4}, "note": "Stream is defined here"}
+        {"cell": None, "filename": "pkg/data.py", "location": {"column": 1, "row": 4},
+         "note": "Stream is defined here"}
     ]
     assert "data.py" not in from_root["message"]  # the place is data, not text baked into the message
 
@@ -116,6 +117,32 @@ def test_a_cached_diagnostic_keeps_its_detail_and_places(tmp_path, monkeypatch):
     [b] = [d for d in warm.diagnostics if d.code == "DL201"]
     assert (a.message, a.detail, a.related) == (b.message, b.detail, b.related)
     assert b.related == (Related(str(project / "pkg" / "data.py"), 4, 1, "Stream is defined here"),)
+
+
+def test_a_place_in_a_notebook_is_cited_by_cell(tmp_path, run_cli):
+    cells = [
+        "from torch.utils.data import DataLoader, IterableDataset\n",
+        "class Stream(IterableDataset):\n    def __iter__(self):\n        return iter(range(3))\n",
+        "loader = DataLoader(Stream(), num_workers=4)\n",
+    ]
+    notebook = {
+        "cells": [
+            {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source}
+            for source in cells
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (tmp_path / "nb.ipynb").write_text(json.dumps(notebook))
+    for _ in range(2):  # the second run is answered from the cache
+        [item] = json.loads(run_cli("--output-format", "json", "nb.ipynb").stdout)
+        assert (item["code"], item["cell"], item["location"]["row"]) == ("DL201", 3, 1)
+        assert item["related"] == [
+            {"cell": 2, "filename": "nb.ipynb", "location": {"column": 1, "row": 1}, "note": "Stream is defined here"}
+        ]
+    full = run_cli("--output-format", "full", "nb.ipynb").stdout
+    assert "  note: nb.ipynb:cell 2:1:1: Stream is defined here" in full.splitlines()
 
 
 def test_a_loader_judged_at_a_call_cites_the_loader(run_cli):

@@ -102,7 +102,7 @@ def explanation(diag: Diagnostic) -> List[str]:
             break_on_hyphens=False,
         )
     for place in diag.related:
-        lines.append(f"  note: {cited_path(place.path, diag.filename)}:{place.row}:{place.column}: {place.note}")
+        lines.append(f"  note: {cited_path(place.path, diag.filename)}:{place.position()}: {place.note}")
     return lines
 
 

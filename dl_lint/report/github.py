@@ -52,7 +52,7 @@ def _annotation_message(diag: Diagnostic, path: str, root: Optional[str]) -> str
     if diag.detail:
         lines.append(diag.detail)
     for place in diag.related:
-        lines.append(f"note: {relative_path(place.path, root)}:{place.row}:{place.column}: {place.note}")
+        lines.append(f"note: {relative_path(place.path, root)}:{place.position()}: {place.note}")
     return "\n".join(lines)
 
 

@@ -1,8 +1,8 @@
 """The ``json`` format: ruff's JSON schema (same keys, in ruff's alphabetical order), and JSON
 lines. Two keys are dl-lint's own: ``detail`` (the rest of the message: torch's error, the
 numbers, what to write instead; ``message`` is the short sentence the concise line shows, as in
-ruff) and ``related`` (places the diagnostic cites, each ``{filename, location, note}`` with the
-file in the same form as ``filename``).
+ruff) and ``related`` (places the diagnostic cites, each ``{cell, filename, location, note}``
+with the file in the same form as ``filename``; ``cell`` as the diagnostic's own).
 
 Note: this module is ``dl_lint.report.json``; ``import json`` below is the standard library
 (absolute import).
@@ -56,6 +56,7 @@ def diagnostic_to_dict(diag: Diagnostic) -> Dict[str, Any]:
         "noqa_row": diag.noqa_row,
         "related": [
             {
+                "cell": place.cell,
                 "filename": cited_path(place.path, diag.filename),
                 "location": {"column": place.column, "row": place.row},
                 "note": place.note,

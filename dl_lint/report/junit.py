@@ -39,7 +39,7 @@ def _line(diag: Diagnostic) -> str:
     if diag.detail:
         lines.append(diag.detail)
     for place in diag.related:
-        lines.append(f"note: {cited_path(place.path, diag.filename)}:{place.row}:{place.column}: {place.note}")
+        lines.append(f"note: {cited_path(place.path, diag.filename)}:{place.position()}: {place.note}")
     return "\n".join(lines)
 
 
