@@ -1,5 +1,7 @@
-"""The results cache: ``.dl_lint_cache/`` at the project root (or ``--cache-dir``,
-``DL_LINT_CACHE_DIR``).
+"""The results cache: ``.dl_lint_cache/`` at the project root, the nearest folder above the
+linted path with a project marker, else in the working directory, as ruff places its cache (or
+``--cache-dir``, ``DL_LINT_CACHE_DIR``). The folder is created only when a result is stored: a
+run over an empty folder leaves nothing behind.
 
 One JSON file per dl-lint build (the version plus a fingerprint of the installed package, so a
 changed dl-lint never reads another's results) holds, for every linted file, its content hash,
@@ -24,11 +26,16 @@ import json
 import os
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from dl_lint.model import Diagnostic, Edit, Fix, Location, Severity
+from dl_lint.model import Diagnostic, Edit, Fix, Location, Related, Severity
 
 CACHE_DIR_NAME = ".dl_lint_cache"
+# What makes a folder a project root (as dl_lint.analysis.project.ROOT_MARKERS; a test keeps
+# them equal, this module does not import the analysis).
+ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 ENV_VAR = "DL_LINT_CACHE_DIR"
-FORMAT = 2
+# 2: diagnostics carry ``detail`` ("t") and related locations ("r"); 3: dependencies carry the
+# digest of the summary they were read through.
+FORMAT = 3
 # A file modified less than this before it was hashed may change again within the same mtime.
 _RACY_NS = 2_000_000_000
 
@@ -122,6 +129,8 @@ class ResultsCache:
         (``{path: (content hash, ModuleSummary)}``; those without a hash are not kept)."""
         if not self.dirty and not summaries:
             return
+        if not self.entries and not summaries and not os.path.isdir(self.directory):
+            return  # nothing linted (an empty or excluded folder): create no cache folder for it
         try:
             _make_cache_dir(self.directory)
             for name in os.listdir(self.directory):  # results of other builds are dead weight
@@ -330,6 +339,23 @@ def default_cache_dir(root: os.PathLike | str) -> str:
     return os.environ.get(ENV_VAR) or os.path.join(os.fspath(root), CACHE_DIR_NAME)
 
 
+def project_cache_dir(path: os.PathLike | str) -> str:
+    """Where a run that lints ``path`` keeps its cache: ``DL_LINT_CACHE_DIR``, else
+    ``.dl_lint_cache`` in the nearest folder at or above ``path`` that has a project marker
+    (pyproject.toml, setup.cfg, setup.py, .git), else in the working directory."""
+    start = os.path.abspath(path)
+    if not os.path.isdir(start):
+        start = os.path.dirname(start)
+    folder = start
+    while True:
+        if any(os.path.exists(os.path.join(folder, marker)) for marker in ROOT_MARKERS):
+            return default_cache_dir(folder)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return default_cache_dir(os.getcwd())
+        folder = parent
+
+
 # -- diagnostics as JSON ---------------------------------------------------------------------
 
 
@@ -351,6 +377,11 @@ def diagnostic_to_json(diag: Diagnostic) -> Dict[str, Any]:
     }
     if diag.cell is not None:
         out["cell"] = diag.cell
+    if diag.detail:
+        out["t"] = diag.detail
+    if diag.related:
+        # Absolute paths: the next run may start in another folder and prints them from there.
+        out["r"] = [[r.path, r.row, r.column, r.note, r.cell] for r in diag.related]
     if diag.fix is not None:
         out["fix"] = {
             "a": diag.fix.applicability,
@@ -380,6 +411,8 @@ def diagnostic_from_json(data: Dict[str, Any], filename: str = "") -> Diagnostic
         fix=fix,
         noqa_rows=tuple(data["q"]),
         cell=data.get("cell"),
+        detail=data.get("t", ""),
+        related=tuple(Related(*place) for place in data.get("r", ())),
     )
 
 

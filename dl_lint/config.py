@@ -199,7 +199,7 @@ def _cli_version(text: str) -> str:
     try:
         return _normalize_version(text)
     except ValueError:
-        raise ConfigError(f'--target-version: invalid value {text!r}; expected a torch version such as "2.13"') from None
+        raise ConfigError(f'--torch-version: invalid value {text!r}; expected a torch version such as "2.13"') from None
 
 
 def validate_selectors(selectors: Any, known_codes: Mapping[str, bool], where: str) -> Tuple[str, ...]:

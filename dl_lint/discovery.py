@@ -12,6 +12,7 @@ import fnmatch
 import functools
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
@@ -39,6 +40,18 @@ class Discovered:
     files: Tuple[Path, ...]
     problems: Tuple[Tuple[Path, str], ...]  # (path, one-line reason), e.g. unreadable folders
     listings_changed: bool = False  # ``listings`` was updated (the cache must be saved)
+
+
+def _file_kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    return "this"
 
 
 def glob_matches(pattern: str, relpath: str, *, is_dir: bool = False) -> bool:
@@ -297,7 +310,7 @@ def discover(
     for given in paths:
         path = os.fspath(given)
         try:
-            os.stat(path)
+            st = os.stat(path)
         except PermissionError as exc:  # in a folder we may not read: a DL000, like a walked one
             walker.problems.append((Path(path), f"cannot read file: {exc.strerror or exc}"))
             continue
@@ -313,6 +326,11 @@ def discover(
                 for gone in [k for k in listings if (k == top or k.startswith(below)) and k not in walker.listed]:
                     del listings[gone]
                     walker.listings_changed = True
+        elif not stat.S_ISREG(st.st_mode):
+            # A named pipe, socket or device named like a source file: reading it could block
+            # forever (a FIFO waits for a writer), so it is reported (DL000) and never opened.
+            reason = f"{_file_kind(st.st_mode)} is not a regular file: skipped without reading it"
+            walker.problems.append((Path(path), reason))
         else:
             walker.found.setdefault(os.path.realpath(path), path)
     # Sorted as Path.parts sorts (normpath drops "." and doubled separators, as parts does),

@@ -132,7 +132,7 @@ def lint_paths(
     ``jobs``: worker processes for the files that need the full analysis (None: one per
     core; they start only when there are enough such files to pay for them; 1: none).
     ``cache``: reuse and store results in ``cache_dir`` (default: ``.dl_lint_cache`` at the
-    project root); see ``dl_lint.pipeline``."""
+    project root, else in the working directory); see ``dl_lint.pipeline``."""
     from dl_lint.rules import known_codes
 
     overrides = overrides or {}
@@ -163,10 +163,10 @@ def lint_paths(
     project = Project(find_root(Path(paths[0])), settings_for(Path(paths[0]).parent).extra_loaders)
     store = None
     if cache:
-        from dl_lint.cache import ResultsCache, default_cache_dir
+        from dl_lint.cache import ResultsCache, project_cache_dir
 
         if cache_dir is None:
-            cache_dir = default_cache_dir(project.root or Path(paths[0]).absolute().parent)
+            cache_dir = project_cache_dir(paths[0])
         try:
             store = ResultsCache(cache_dir)
         except Exception:  # noqa: BLE001 - never fail a run because of the cache
@@ -279,8 +279,12 @@ def _to_cell(diag: Diagnostic, cell_map: "CellMap") -> Diagnostic:
                 )
             )
         fix = dataclasses.replace(fix, edits=tuple(edits)) if edits is not None else None
+    # Places cited in the same notebook: their rows too (a class defined in another cell).
+    here = os.path.abspath(diag.filename)
+    places = [(p, cell_map.locate(p.row) if p.cell is None and p.path == here else None) for p in diag.related]
+    related = tuple(dataclasses.replace(p, cell=at[0], row=at[1]) if at else p for p, at in places)
     return dataclasses.replace(
-        diag, cell=cell, location=location, end_location=end, noqa_rows=noqa_rows, fix=fix
+        diag, cell=cell, location=location, end_location=end, noqa_rows=noqa_rows, fix=fix, related=related
     )
 
 

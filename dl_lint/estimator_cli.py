@@ -662,7 +662,7 @@ MEASURE_HELP = """Run a real DataLoader and measure its memory next to the estim
 TARGET is MODULE:FUNCTION, a function taking no arguments that returns a DataLoader, e.g.
 train:make_loader. WARNING: this IMPORTS AND RUNS YOUR CODE (the module's top-level code, the
 function, the dataset and its workers) - unlike `dl-lint check`, which never runs anything. Only
-use it on code you trust. Needs torch: pip install 'dl-lint[runtime]'.
+use it on code you trust. Needs torch (dl-lint's `runtime` extra): pip install torch.
 
 It iterates --batches batches, holding each for --step-time seconds (a stand-in for the training
 step) after a --pause that lets prefetching finish, and reports: the bytes of a batch (tensor

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Sequence
 
-from dl_lint.files import SourceFile, decode_source, display_path, dl000, is_notebook_path, one_line, read
-from dl_lint.model import Diagnostic, Severity
+from dl_lint.files import SourceFile, decode_source, dl000, one_line, read
+from dl_lint.model import Diagnostic, Related, Severity
 
 if TYPE_CHECKING:
     from dl_lint.analysis.loaders import LoaderCall
@@ -157,7 +156,6 @@ def context_for(file: SourceFile, project: "Project", accelerator: Accelerator) 
         accelerator,
         signal_for(project, file),
         is_notebook=file.cell_map is not None,
-        relative=lambda p: display_path(Path(p)),
         torch_name=facts.torch_name if facts is not None else "torch",
         import_row=facts.import_row if facts is not None else 1,
     )
@@ -221,6 +219,8 @@ def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterab
                 end_location=finding.end_location,
                 fix=finding.fix,
                 noqa_rows=call.rows,
+                detail=finding.detail,
+                related=finding.related,
             )
 
 
@@ -276,16 +276,19 @@ def judge_call_sites(files: List[SourceFile], project: "Project", accelerator: A
                 for diag in check(loader, rules, ctx, caller.display):
                     if (diag.code, diag.location) in own:
                         continue  # reported at the loader itself already
-                    where = f"{display_path(Path(callee_file.path))}:{loader.location.row}"
+                    at = loader.location
+                    loader_at = Related(callee_file.key, at.row, at.column, f"the DataLoader {ref.name}() builds")
                     moved = Diagnostic(
                         code=diag.code,
                         name=diag.name,
                         severity=diag.severity,
-                        message=f"with the arguments of this call, the DataLoader at {where}: {diag.message}",
+                        message=f"with the arguments of this call, the DataLoader in {ref.name}(): {diag.message}",
                         filename=caller.display,
                         location=start,
                         end_location=end,
                         noqa_rows=(start.row, end.row),
+                        detail=diag.detail,
+                        related=(loader_at, *diag.related),
                     )
                     if suppressions is None:
                         suppressions = parse_suppressions(caller.source or _decoded(caller))

@@ -6,7 +6,7 @@ publishes the diagnostics: 0-based ranges, LSP severities, the rule code, source
 link to the rule's documentation. Diagnostics that carry a fix are offered as quick-fix code
 actions. Closing a document clears its diagnostics.
 
-pygls is optional (``pip install 'dl-lint[lsp]'``); this module imports it only when the server
+pygls is optional (the ``lsp`` extra, or ``pip install pygls``); this module imports it only when the server
 starts, and the conversions below are plain functions over dl-lint's model.
 """
 
@@ -25,7 +25,8 @@ from dl_lint.model import Diagnostic, Location, Severity
 __all__ = ["create_server", "server"]
 
 SOURCE = "dl-lint"
-INSTALL_HINT = "dl-lint: error: `dl-lint server` needs pygls: pip install 'dl-lint[lsp]'"
+# dl-lint is not on a package index, so `pip install 'dl-lint[lsp]'` would fail: name the package.
+INSTALL_HINT = "dl-lint: error: `dl-lint server` needs pygls (dl-lint's `lsp` extra): pip install 'pygls>=1.3'"
 
 
 @click.command("server", context_settings={"help_option_names": ["-h", "--help"]})
@@ -205,13 +206,34 @@ def to_lsp_diagnostic(diag: Diagnostic, lines: Sequence[str], encoding: str = "u
         Severity.WARNING: lsp.DiagnosticSeverity.Warning,
         Severity.INFO: lsp.DiagnosticSeverity.Information,
     }.get(Severity(diag.severity), lsp.DiagnosticSeverity.Error)
+    # The short sentence first (editors that show one line show it), the detail below it.
+    message = f"{diag.message}\n{diag.detail}" if diag.detail else diag.message
+    related = None
+    if diag.related:
+        from pathlib import Path
+
+        related = [
+            lsp.DiagnosticRelatedInformation(
+                location=lsp.Location(
+                    uri=Path(place.path).absolute().as_uri(),
+                    range=lsp.Range(
+                        start=lsp.Position(line=max(place.row - 1, 0), character=max(place.column - 1, 0)),
+                        end=lsp.Position(line=max(place.row - 1, 0), character=max(place.column - 1, 0)),
+                    ),
+                ),
+                message=place.note,
+            )
+            for place in diag.related
+            if not place.path.startswith("<")
+        ] or None
     return lsp.Diagnostic(
         range=_range(diag.location, diag.end_location, lines, encoding),
-        message=diag.message,
+        message=message,
         severity=severity,
         code=diag.code,
         code_description=lsp.CodeDescription(href=diag.url),
         source=SOURCE,
+        related_information=related,
         data={"name": diag.name, "fixable": diag.fix is not None},
     )
 

@@ -304,7 +304,7 @@ def require_torch() -> Any:
         import torch
     except ImportError:
         raise MeasureError(
-            "dl-lint measure needs torch, which is not installed: pip install 'dl-lint[runtime]'"
+            "dl-lint measure needs torch (dl-lint's `runtime` extra), which is not installed: pip install torch"
         ) from None
     return torch
 

@@ -7,6 +7,17 @@ from dataclasses import dataclass, field
 from typing import Optional, Tuple
 
 
+# Where dl-lint lives. The one place that names it: rule URLs (JSON ``url``, SARIF ``helpUri``,
+# the language server's links) are built from it. Not published yet: set it when the repository
+# is (see docs/releasing.md); the docs say "<repository URL>" wherever a user must fill it in.
+REPOSITORY_URL = "https://github.com/dl-lint/dl-lint"
+
+
+def rule_url(code: str) -> str:
+    """The documentation of a rule: its section of docs/rules.md in the repository."""
+    return f"{REPOSITORY_URL}/blob/main/docs/rules.md#{code.lower()}"
+
+
 class Severity(str, enum.Enum):
     ERROR = "error"
     WARNING = "warning"
@@ -41,7 +52,29 @@ class Fix:
 
 
 @dataclass(frozen=True)
+class Related:
+    """A place a diagnostic cites (where a dataset class is defined, the loader a call
+    configures). ``path`` is absolute, so a cached diagnostic stays right whatever folder the
+    next run starts in; reporters print it in the same form as the diagnostic's own path."""
+
+    path: str
+    row: int
+    column: int
+    note: str  # a short phrase: "LineStream is defined here"
+    cell: Optional[int] = None  # in a notebook: the cell (numbered as Jupyter shows them), rows within it
+
+    def position(self) -> str:
+        """``row:col``, or ``cell N:row:col`` in a notebook (as a diagnostic's own position)."""
+        where = f"{self.row}:{self.column}"
+        return f"cell {self.cell}:{where}" if self.cell is not None else where
+
+
+@dataclass(frozen=True)
 class Diagnostic:
+    """``message`` is one short sentence, what is wrong and what happens at runtime (the
+    concise line); ``detail`` the rest: torch's own error text, the numbers behind it, and what to
+    write instead (the full format, JSON, SARIF, GitHub annotations, the language server)."""
+
     code: str
     name: str
     severity: Severity
@@ -53,14 +86,21 @@ class Diagnostic:
     # Rows of the whole reported statement/call: a ``# noqa`` on any of them applies.
     noqa_rows: Tuple[int, int] = field(default=(0, 0), compare=False)
     cell: Optional[int] = None
+    detail: str = ""
+    related: Tuple[Related, ...] = ()
 
     @property
     def noqa_row(self) -> int:
         return self.noqa_rows[0] or self.location.row
 
     @property
+    def full_message(self) -> str:
+        """The short message and its detail as one paragraph."""
+        return f"{self.message} {self.detail}" if self.detail else self.message
+
+    @property
     def url(self) -> str:
-        return f"https://github.com/dl-lint/dl-lint/blob/main/docs/rules.md#{self.code.lower()}"
+        return rule_url(self.code)
 
     def sort_key(self) -> tuple:
         # Notebooks: rows restart in every cell, so the cell sorts first (None: a plain file).

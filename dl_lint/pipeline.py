@@ -424,6 +424,21 @@ class _FactoryCalls:
         ]
 
 
+def _imported_names(raw) -> Optional[Set[str]]:
+    """Every name an import statement binds or names: imported names, module names and their
+    parts; None for a star import, which may bring in anything."""
+    plain, froms = raw
+    out: Set[str] = set()
+    for module in plain:
+        out.update(module.split("."))
+    for base, names in froms:
+        if "*" in names:
+            return None
+        out.update(part for part in base.split(".") if part)
+        out.update(names)
+    return out
+
+
 # A called name: an identifier (not preceded by another word character) followed by "(".
 _CALLED = re.compile(rb"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 

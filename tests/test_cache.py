@@ -440,3 +440,21 @@ def test_an_edit_that_leaves_a_summary_alone_reparses_one_file(tmp_path, monkeyp
     assert ("train.py", "DL001", 3) not in _codes(changed) and ("other.py", "DL001", 2) in _codes(changed)
     assert parsed_files() == ["settings.py", "train.py"]
     assert _codes(changed) == _codes(lint_paths(["."], jobs=1))
+
+
+def test_many_factories_are_judged_at_their_calls(tmp_path, monkeypatch):
+    """With more than 16 factories the call-site search goes through each file's imports
+    (a from-import of the name, an import of the module): the same calls are judged."""
+    files = {
+        f"loaders_{i}.py": LOADER + f"def make_{i}(ds, workers=0):\n    return DataLoader(ds, num_workers=workers, prefetch_factor=2)\n"
+        for i in range(20)
+    }
+    files["train.py"] = (
+        "from loaders_3 import make_3\nimport loaders_7\nfrom loaders_9 import *\n"
+        "a = make_3([1])\nb = loaders_7.make_7([1], workers=2)\nc = loaders_7.make_7([1])\nd = make_9([1])\n"
+    )
+    files["unrelated.py"] = "def make_3(x):\n    return x\nmake_3(1)\n"
+    root = _project(tmp_path, files)
+    monkeypatch.chdir(root)
+    found = sorted((d.filename, d.location.row) for d in lint_paths(["."], jobs=1).diagnostics if d.code == "DL001")
+    assert found == [("train.py", 4), ("train.py", 6)]  # make_9 comes through a star import: not resolved

@@ -61,8 +61,13 @@ def test_json_shape(tmp_path, run_cli):
     assert result.returncode == 1
     [item] = json.loads(result.stdout)
     assert list(item) == [
-        "cell", "code", "end_location", "filename", "fix", "location", "message", "name", "noqa_row", "severity", "url",
+        "cell", "code", "detail", "end_location", "filename", "fix", "location", "message", "name", "noqa_row",
+        "related", "severity", "url",
     ]
+    # message: the short sentence the concise line shows; detail: torch's error and what to write instead
+    assert item["message"].endswith("raises ValueError at construction.") and "\n" not in item["message"]
+    assert "prefetch_factor option could only be specified in multiprocessing" in item["detail"]
+    assert "num_workers > 0 else None" in item["detail"] and item["related"] == []
     assert item["code"] == "DL001" and item["name"] == "prefetch-without-workers"
     assert item["severity"] == "error" and item["cell"] is None
     assert item["fix"]["applicability"] == "safe" and item["fix"]["edits"][0]["content"] == ""
@@ -191,11 +196,15 @@ def test_version(run_cli):
 
 
 def test_demo_fixture_output_matches_readme(run_cli):
-    """The README shows the demo's output verbatim; it must stay true."""
+    """The README shows the demo's output verbatim (between its demo-output markers, which CI's
+    wheel check reads too); it must stay true."""
+    import re
+
     readme = (FIXTURES.parent / "README.md").read_text(encoding="utf-8")
+    [shown] = re.findall(r"<!-- demo-output:start -->\n```text\n(.*?)```\n<!-- demo-output:end -->", readme, re.S)
     result = run_cli("fixtures/demo", cwd=FIXTURES.parent)
-    assert result.returncode == 1
-    assert result.stdout.strip() in readme
+    assert result.returncode == 1 and result.stderr == ""
+    assert result.stdout == shown
 
 
 def test_readme_rule_table_is_generated_from_the_rules():

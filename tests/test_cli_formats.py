@@ -140,15 +140,17 @@ def test_cli_choices_match_the_renderers():
     assert option.envvar == "DL_LINT_OUTPUT_FORMAT"
 
 
-def test_readme_output_format_examples_are_real(tmp_path, run_cli):
-    """Each console example in the README's "Output formats" section is real output, except for
-    the messages shortened with "…" (the text before it is a prefix, the text after a suffix)."""
+def test_documented_output_format_examples_are_real(tmp_path, run_cli):
+    """Each console example in the "Output formats" section of docs/usage.md is real output,
+    except for the text shortened with "…" (what is around each "…" appears in that order: the
+    first piece is a prefix, the last a suffix)."""
     import re
     import shlex
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## Output formats") : readme.index("### In CI")]
+    usage = (Path(__file__).resolve().parent.parent / "docs" / "usage.md").read_text(encoding="utf-8")
+    start = usage.index("## Output formats")
+    section = usage[start : usage.index("\n## ", start + 1)]
     (tmp_path / ".git").mkdir()
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "train.py").write_text(BAD)
@@ -166,7 +168,12 @@ def test_readme_output_format_examples_are_real(tmp_path, run_cli):
         actual = result.stdout.splitlines()
         assert len(actual) == len(expected), command
         for want, got in zip(expected, actual):
-            head, _, tail = want.partition("…")
-            assert got.startswith(head) and got.endswith(tail), (command, want, got)
+            pieces = want.split("…")
+            assert got.startswith(pieces[0]) and got.endswith(pieces[-1]), (command, want, got)
+            at = len(pieces[0])
+            for piece in pieces[1:-1]:
+                at = got.find(piece, at)
+                assert at >= 0, (command, piece, got)
+                at += len(piece)
         checked += 1
     assert checked >= 5

@@ -355,7 +355,7 @@ def test_with_overrides_like_ruff():
     t = base.with_overrides(target_version="1.13.1", max_inflight_batches=3, respect_gitignore=False)
     assert (t.target_version, t.max_inflight_batches, t.respect_gitignore) == ("1.13", 3, False)
     assert base.with_overrides(per_file_ignores=[("x.py", ["DL1"])]).per_file_ignores == (("x.py", ("DL1",)),)
-    with pytest.raises(ConfigError, match="^--target-version: invalid value 'two'; expected a torch version"):
+    with pytest.raises(ConfigError, match="^--torch-version: invalid value 'two'; expected a torch version"):
         base.with_overrides(target_version="two")
 
 

@@ -130,8 +130,9 @@ def test_field_batch_bytes():
         batch_tensor_bytes(0, [parse_sample(":int64")])
 
 
+@pytest.mark.torch
 def test_dtype_sizes_match_torch():
-    torch = pytest.importorskip("torch")  # in the test extra; an oracle like tests/test_oracle.py
+    import torch  # an oracle like tests/test_oracle.py
     for name, size in DTYPE_ITEMSIZE.items():
         assert torch.empty((), dtype=getattr(torch, name)).element_size() == size, name
 
@@ -441,5 +442,6 @@ def test_help_lists_the_commands_and_measure_warns_it_runs_code(run_cli):
     top = run_cli("--help").stdout
     assert "estimate" in top and "measure" in top
     help_text = run_cli("measure", "--help").stdout
-    assert "IMPORTS AND RUNS YOUR CODE" in help_text and "dl-lint[runtime]" in help_text
+    assert "IMPORTS AND RUNS YOUR CODE" in help_text
+    assert "Needs torch (dl-lint's `runtime` extra): pip install torch." in " ".join(help_text.split())
     assert "--batch-bytes" in run_cli("estimate", "-h").stdout

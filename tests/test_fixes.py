@@ -103,8 +103,9 @@ def _assert_only_edits_changed(source, result):
         assert row in touched or row + 1 in touched, f"an unedited row changed: {source[i1:i2]!r}"
 
 
+@pytest.mark.torch
 def test_fixed_error_fixtures_construct_under_torch():
-    torch = pytest.importorskip("torch")
+    import torch
     for path in PAIRS:
         fixed = fixed_of(path)
         text = fixed.read_bytes()
@@ -269,8 +270,8 @@ def test_cli_read_only_error_and_run_goes_on(tmp_path, run_cli):
     assert "timeout=3" not in (tmp_path / "rw.py").read_text()
 
 
+@pytest.mark.torch  # the fixed module imports torch
 def test_dl201_fix_makes_an_epoch_yield_each_sample_once():
-    torch = pytest.importorskip("torch")
     fixed = fixed_of(FIXES / "unsafe_shard.py")
     spec = importlib.util.spec_from_file_location("fixed_unsafe_shard_count", fixed)
     module = importlib.util.module_from_spec(spec)

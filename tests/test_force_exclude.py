@@ -42,15 +42,32 @@ def test_cli_force_exclude(tmp_path, run_cli):
     write(tmp_path, "generated/bad.py", "src/bad.py")
     assert run_cli("generated/bad.py").returncode == 1
     skipped = run_cli("--force-exclude", "generated/bad.py")
-    assert (skipped.returncode, skipped.stdout, skipped.stderr) == (0, "", "")
+    # As ruff: nothing left to lint is worth a warning (a hook whose files are all excluded).
+    assert (skipped.returncode, skipped.stdout) == (0, "")
+    assert skipped.stderr == (
+        "dl-lint: warning: No Python files or notebooks found under the given path(s): generated/bad.py\n"
+    )
     both = run_cli("check", "--force-exclude", "generated/bad.py", "src/bad.py")
     assert both.returncode == 1
     assert [line.split(":")[0] for line in both.stdout.splitlines() if ": DL" in line] == ["src/bad.py"]
 
 
-def test_nothing_to_lint_is_silent(tmp_path, run_cli):
+def test_nothing_to_lint_warns_and_exits_zero(tmp_path, run_cli):
+    """Issue #19: a mistyped path or an empty folder must not pass CI silently (ruff's warning);
+    the exit code stays 0, and no cache folder appears for it."""
     (tmp_path / "empty").mkdir()
-    result = run_cli("empty")
-    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "readme.txt").write_text("no Python here\n")
+    warning = "dl-lint: warning: No Python files or notebooks found under the given path(s): {}\n"
+    for args in (["empty"], ["empty", "notes"]):
+        result = run_cli(*args)
+        assert (result.returncode, result.stdout) == (0, ""), result.stderr
+        assert result.stderr == warning.format(" ".join(args))
     as_json = run_cli("--output-format", "json", "empty")  # machine formats still print a document
     assert (as_json.returncode, as_json.stdout.strip()) == (0, "[]")
+    assert as_json.stderr == warning.format("empty")
+    for flag in ("-q", "--quiet", "--silent"):
+        quiet = run_cli(flag, "empty")
+        assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty", "notes"]
+    assert list((tmp_path / "empty").iterdir()) == []

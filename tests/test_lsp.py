@@ -295,4 +295,6 @@ def test_server_without_pygls_says_how_to_install(tmp_path):
     )
     assert result.returncode == 2
     assert result.stdout == ""
-    assert result.stderr == "dl-lint: error: `dl-lint server` needs pygls: pip install 'dl-lint[lsp]'\n"
+    assert result.stderr == (
+        "dl-lint: error: `dl-lint server` needs pygls (dl-lint's `lsp` extra): pip install 'pygls>=1.3'\n"
+    )

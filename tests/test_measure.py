@@ -96,6 +96,7 @@ def _measure_json(run_cli, target):
 
 
 @pytest.mark.parametrize("workers, prefetch, nbytes", CONFIGS[:-1], ids=lambda v: str(v))
+@pytest.mark.torch
 def test_measured_shm_peak_matches_the_estimate(run_cli, tmp_path, workers, prefetch, nbytes):
     module = _write_loaders(tmp_path, workers, prefetch, nbytes)
     expected_peak = (workers * prefetch + 1) * nbytes
@@ -120,6 +121,7 @@ def test_measured_shm_peak_matches_the_estimate(run_cli, tmp_path, workers, pref
     assert 0.9 <= data["shm_ratio"] <= 1.1, data
 
 
+@pytest.mark.torch
 def test_text_output_puts_measurement_next_to_estimate(run_cli, tmp_path):
     workers, prefetch, nbytes = CONFIGS[-1]  # 4 workers × 1 at 8 MiB: (4 + 1) × 8 MiB = 40 MiB
     module = _write_loaders(tmp_path, workers, prefetch, nbytes)
@@ -138,6 +140,7 @@ def test_text_output_puts_measurement_next_to_estimate(run_cli, tmp_path):
     assert "main process peak RSS increase" in out
 
 
+@pytest.mark.torch
 def test_without_workers_nothing_goes_to_shared_memory(tmp_path, in_process):
     from dl_lint.measure import run
 
@@ -148,8 +151,9 @@ def test_without_workers_nothing_goes_to_shared_memory(tmp_path, in_process):
     assert m.shm_peak_bytes < 8 * MiB  # not one batch: the main process loads into private memory
 
 
+@pytest.mark.torch
 def test_batch_nbytes_walks_containers():
-    torch = pytest.importorskip("torch")
+    import torch
     from dl_lint.measure import batch_nbytes
 
     batch = {
@@ -171,6 +175,7 @@ def test_batch_nbytes_walks_containers():
         ("errs_loader:missing", "has no attribute 'missing'"),
     ],
 )
+@pytest.mark.torch
 def test_bad_targets_raise_one_line_errors(tmp_path, in_process, target, message):
     from dl_lint.measure import run
 
@@ -188,5 +193,6 @@ def test_without_torch_says_how_to_install_it(run_cli, tmp_path):
     result = run_cli("measure", "anything:make", env=env)
     assert result.returncode == 2
     assert result.stderr.strip() == (
-        "dl-lint: error: dl-lint measure needs torch, which is not installed: pip install 'dl-lint[runtime]'"
+        "dl-lint: error: dl-lint measure needs torch (dl-lint's `runtime` extra), which is not installed: "
+        "pip install torch"
     )

@@ -1,25 +1,29 @@
 """The pre-commit hooks, run by the real pre-commit in temporary git repositories, against this
 repository as it is on disk.
 
-Each project gets a .pre-commit-config.yaml with `repo:` and `rev:`, as users write it, and runs
-`pre-commit run`. pre-commit clones the hook repository and pip-installs it into a virtualenv
-(libcst and click come from the package index), keyed by repo and rev in PRE_COMMIT_HOME, which
-the tests of this module share: the environment is built once (about 30 s), each run then takes
-about a second.
+The hook repository is a snapshot (conftest.repository_snapshot): the files pip needs, copied
+from the repository root and committed in a repository of their own, reached as users reach dl-lint,
+by its URL (here a local path) and a commit SHA. Each consumer project gets a
+.pre-commit-config.yaml pinned to that full SHA (`rev:`), as the README says to write it, and
+runs `pre-commit run`. pre-commit clones the hook repository at the SHA and pip-installs it into
+a virtualenv (libcst and click come from the package index), keyed by repo and rev in
+PRE_COMMIT_HOME, which the tests of this module share: the environment is built once (about
+30 s), each run then takes about a second. The README's own path is followed to the letter too:
+its snippet with the placeholders filled in, `pre-commit autoupdate --freeze` to pin the SHA, and
+the hooks run from the result.
 
 `pre-commit try-repo` (the way a hook author tries hooks) is tested too, in one test that
 covers the three cases: it builds a new store in a temporary folder on every call
 (`Store(tempdir)` in pre_commit/commands/try_repo.py), so it ignores PRE_COMMIT_HOME and
 pip-installs the hook environment on each call (about 10-30 s); and it does not see untracked
-files, so a new module or a new .pre-commit-hooks.yaml would be missing until committed. The
-hook repository of both is therefore a snapshot of what is on disk: the files pip needs, copied
-from the repository root and committed in a temporary repository.
+files, so a new module or a new .pre-commit-hooks.yaml would be missing until committed (one
+more reason for the committed snapshot).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -27,17 +31,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT
+from conftest import GIT_IDENTITY, ROOT
 
 BAD = "from torch.utils.data import DataLoader\nloader = DataLoader([1, 2], prefetch_factor=2)\n"
 GOOD = "from torch.utils.data import DataLoader\nloader = DataLoader([1, 2], num_workers=2)\n"
-GIT_IDENTITY = {
-    "GIT_AUTHOR_NAME": "dl-lint tests",
-    "GIT_AUTHOR_EMAIL": "tests@example.invalid",
-    "GIT_COMMITTER_NAME": "dl-lint tests",
-    "GIT_COMMITTER_EMAIL": "tests@example.invalid",
-}
-SNAPSHOT_FILES = ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml")
 
 
 def _env(home: Path) -> dict:
@@ -55,21 +52,10 @@ def _git(cwd: Path, *args: str, env: dict) -> None:
 
 
 @pytest.fixture(scope="module")
-def hook_repo(tmp_path_factory):
-    """(hook repository path, its commit, environment): a snapshot of this repository's files."""
-    home = tmp_path_factory.mktemp("pre-commit-home")
-    env = _env(home)
-    repo = tmp_path_factory.mktemp("dl-lint-hooks")
-    for name in SNAPSHOT_FILES:
-        shutil.copy2(ROOT / name, repo / name)
-    shutil.copytree(ROOT / "dl_lint", repo / "dl_lint", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    _git(repo, "init", "-q", env=env)
-    _git(repo, "add", "-A", env=env)
-    _git(repo, "commit", "-q", "-m", "snapshot", env=env)
-    rev = subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=repo, env=env, check=True, capture_output=True, text=True
-    ).stdout.strip()
-    return repo, rev, env
+def hook_repo(tmp_path_factory, repository_snapshot):
+    """(hook repository path, its commit SHA, environment)."""
+    repo, rev = repository_snapshot
+    return repo, rev, _env(tmp_path_factory.mktemp("pre-commit-home"))
 
 
 @pytest.fixture
@@ -215,3 +201,55 @@ def test_try_repo(project, hook_repo):
     text = (project / "src" / "bad.py").read_text()
     assert text != BAD and "prefetch_factor" not in text
     compile(text, "bad.py", "exec")
+
+
+def _readme_config() -> str:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## pre-commit") : readme.index("\n## ", readme.index("## pre-commit") + 1)]
+    [config] = re.findall(r"```yaml\n(.*?)```", section, re.S)
+    return config
+
+
+def test_readme_pins_a_commit_and_autoupdate_freeze_fills_it_in(tmp_path, hook_repo):
+    """Issue #19: the README's pre-commit path, to the letter. Its snippet (placeholders filled
+    with this repository's URL, here a local path) pins `rev: <commit-sha>`; `pre-commit
+    autoupdate --freeze` writes the real full SHA; then the hooks run from that commit."""
+    repo, sha, env = hook_repo
+    config = _readme_config()
+    parsed = yaml.safe_load(config)
+    [entry] = parsed["repos"]
+    assert (entry["repo"], entry["rev"]) == ("<repository URL>", "<commit-sha>")  # a commit, not a tag
+    manifest = {hook["id"] for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    assert {hook["id"] for hook in entry["hooks"]} == manifest
+
+    _git(tmp_path, "init", "-q", env=env)
+    (tmp_path / ".pre-commit-config.yaml").write_text(config.replace("<repository URL>", repo.as_posix()))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "pre-commit autoupdate --freeze --repo <repository URL>" in readme
+    update = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "autoupdate", "--freeze", "--repo", repo.as_posix(), "--color", "never"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+    )
+    assert update.returncode == 0, update.stdout + update.stderr
+    [pinned] = yaml.safe_load((tmp_path / ".pre-commit-config.yaml").read_text())["repos"]
+    assert pinned["rev"] == sha and re.fullmatch(r"[0-9a-f]{40}", sha)
+
+    stage(tmp_path, hook_repo, {"src/bad.py": BAD})
+    result = run_hook(tmp_path, hook_repo, "dl-lint", "--all-files")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "src/bad.py:2:29: DL001 " in result.stdout
+
+
+def test_a_rev_that_does_not_exist_fails(tmp_path, hook_repo):
+    """Why the README pins a SHA: `rev: v0.1.0` names a tag that does not exist, and pre-commit
+    cannot even install the hooks (exit code 3)."""
+    repo, _sha, env = hook_repo
+    _git(tmp_path, "init", "-q", env=env)
+    (tmp_path / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {repo.as_posix()}\n    rev: v0.1.0\n    hooks:\n      - id: dl-lint\n"
+    )
+    stage(tmp_path, hook_repo, {"good.py": GOOD})
+    result = run_hook(tmp_path, hook_repo, "dl-lint", "--all-files")
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert "v0.1.0" in result.stdout + result.stderr
+

@@ -165,7 +165,7 @@ def test_fixable_line():
 
 # --- json --------------------------------------------------------------------------------------
 
-KEYS = [
+RUFF_KEYS = [
     "cell",
     "code",
     "end_location",
@@ -178,6 +178,8 @@ KEYS = [
     "severity",
     "url",
 ]
+# dl-lint's own keys, added (never replacing one of ruff's) in ruff's alphabetical order.
+KEYS = sorted(RUFF_KEYS + ["detail", "related"])
 
 
 def test_json_empty():
@@ -191,6 +193,7 @@ def test_json_keys_and_order():
     assert isinstance(data, list) and len(data) == 2
     for obj in data:
         assert list(obj) == KEYS
+        assert [key for key in obj if key in RUFF_KEYS] == RUFF_KEYS
         assert list(obj["location"]) == ["column", "row"]
         assert list(obj["end_location"]) == ["column", "row"]
     first, second = data

@@ -424,6 +424,41 @@ def test_sarif_uri_is_repo_relative_with_forward_slashes(tmp_path):
     assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == tmp_path.as_uri() + "/"
 
 
+@pytest.mark.parametrize(
+    "name,uri",
+    [
+        ("my data/train.py", "my%20data/train.py"),
+        ("100%/train.py", "100%25/train.py"),
+        ("données/é.py", "donn%C3%A9es/%C3%A9.py"),
+        ("a#b?c/[x].py", "a%23b%3Fc/%5Bx%5D.py"),
+    ],
+)
+def test_sarif_uri_is_percent_encoded(tmp_path, name, uri):
+    """SARIF URIs are RFC 3986 references: a space, ``%``, ``#`` or non-ASCII must be encoded."""
+    from urllib.parse import unquote
+
+    d = diag(filename=str(tmp_path / name))
+    log = _log([d], root=str(tmp_path))
+    _validator().validate(log)
+    location = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == uri
+    assert re.fullmatch(r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-F]{2})*", uri)
+    assert unquote(uri) == name
+
+
+def test_sarif_uri_is_encoded_end_to_end(tmp_path, run_cli):
+    folder = tmp_path / "my data"
+    folder.mkdir()
+    (folder / "train é.py").write_text(SOURCE)
+    result = run_cli("--output-format", "sarif", ".", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    log = json.loads(result.stdout)
+    _validator().validate(log)
+    [res] = log["runs"][0]["results"]
+    assert res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "my%20data/train%20%C3%A9.py"
+    assert res["fixes"][0]["artifactChanges"][0]["artifactLocation"]["uri"] == "my%20data/train%20%C3%A9.py"
+
+
 def _hash(log, i=0):
     return log["runs"][0]["results"][i]["partialFingerprints"]["primaryLocationLineHash"]
 

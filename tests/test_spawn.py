@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-pytest.importorskip("torch", reason="the spawn proof runs torch")
+pytestmark = pytest.mark.torch  # the spawn proof runs torch
 
 from dl_lint import lint_paths  # noqa: E402
 

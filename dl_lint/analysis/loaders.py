@@ -6,7 +6,7 @@ Pure data (no libcst): a LoaderCall is built by ``analysis.module`` and read by 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, FrozenSet, Mapping, Optional, Tuple
+from typing import Any, FrozenSet, Mapping, Optional, Tuple
 
 from dl_lint.analysis.values import ABSENT, Origin, Possible, Value
 from dl_lint.model import Location

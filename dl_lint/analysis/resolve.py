@@ -277,9 +277,11 @@ class Resolver:
     def _resolve_name(self, node: ast.Name, site: Site, depth: int) -> Value:
         _, bindings = self.lookup(node.id, site)
         if not bindings:
-            if is_builtin(node.id) and not self.index.star_import:
-                return Value.known(External(f"builtins.{node.id}"))
-            return Value.unknown("expression")  # undefined here (a star import, a global set elsewhere)
+            if self.index.star_import and not is_builtin(node.id):
+                return Value.unknown("expression")  # may come from the star import: anything
+            # A builtin, or a name bound nowhere here (a NameError, or a global set at run time
+            # by other code): an object that exists, whatever else it is.
+            return Value.known(External(f"builtins.{node.id}"))
         options: List[Possible] = []
         aliases: List[str] = []
         source: Optional[str] = None

@@ -26,6 +26,9 @@ def render(
     sources: Optional[Mapping[str, str]] = None,
     root: Optional[str] = None,
     files: Optional[Sequence[str]] = None,
+    fixed: int = 0,
+    hidden: int = 0,
+    quiet: bool = False,
 ) -> str:
     """Render ``diagnostics`` in format ``fmt`` (one of :data:`FORMATS`).
 
@@ -37,17 +40,30 @@ def render(
       it with forward slashes (None: paths as given).
     - ``files``: every checked file (display names); ``junit`` adds a passing test case for each
       clean one (None: only files with problems are listed).
+    - ``fixed``, ``hidden``, ``quiet`` (``concise`` and ``full``): how many diagnostics ``--fix``
+      fixed and how many unsafe fixes are not offered, for the summary; ``quiet`` leaves the
+      summary out (``-q``).
 
     Raises ValueError for an unknown format.
     """
     if fmt == "concise":
         from .text import render as render_text
 
-        return render_text(diagnostics, color=color, files_checked=files_checked)
+        return render_text(
+            diagnostics, color=color, files_checked=files_checked, fixed=fixed, hidden=hidden, quiet=quiet
+        )
     if fmt == "full":
         from .full import render as render_full
 
-        return render_full(diagnostics, color=color, files_checked=files_checked, sources=sources)
+        return render_full(
+            diagnostics,
+            color=color,
+            files_checked=files_checked,
+            sources=sources,
+            fixed=fixed,
+            hidden=hidden,
+            quiet=quiet,
+        )
     if fmt == "json":
         from .json import render as render_json
 

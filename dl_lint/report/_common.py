@@ -22,6 +22,8 @@ __all__ = [
     "occurrences",
     "fingerprint_parts",
     "digest",
+    "cited_path",
+    "uri_path",
 ]
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -58,6 +60,29 @@ def relative_path(filename: str, root: Optional[str]) -> str:
         if sep and sep != "/":
             name = name.replace(sep, "/")
     return name
+
+
+def cited_path(path: str, like: str) -> str:
+    """A related location's ``path`` (absolute) in the form of the diagnostic's own path
+    ``like``: relative to the working directory when ``like`` is relative (as dl-lint prints the
+    files it lints), absolute when ``like`` is absolute. Pseudo-names such as ``<stdin>`` are
+    kept."""
+    if path.startswith("<") or os.path.isabs(like) or not os.path.isabs(path):
+        return path
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return path
+
+
+def uri_path(path: str) -> str:
+    """A relative path as a URI reference (SARIF ``artifactLocation.uri``): forward slashes,
+    and every character outside RFC 3986's unreserved set percent-encoded as UTF-8 (a space is
+    ``%20``, ``%`` is ``%25``, ``é`` is ``%C3%A9``); a name that is not UTF-8 on disk keeps its
+    own bytes (``caf\\xe9.py`` is ``caf%E9.py``)."""
+    from urllib.parse import quote
+
+    return quote(os.fsencode(path.replace(os.sep, "/") if os.sep != "/" else path), safe="/")
 
 
 def split_lines(text: str) -> List[str]:

@@ -1,10 +1,13 @@
-"""The ``full`` format: the concise line, then the source with the reported span underlined::
+"""The ``full`` format: the concise line, then the source with the reported span underlined,
+the diagnostic's detail, the places it cites and the fix hint::
 
     train.py:2:29: DL001 prefetch_factor=2 is passed but num_workers=0 ...
       |
     2 | loader = DataLoader([1, 2], prefetch_factor=2)
       |                             ^^^^^^^^^^^^^^^^^
       |
+      torch's error: "prefetch_factor option could only be specified in multiprocessing" ...
+      note: data.py:6:1: LineStream is defined here
       help: Remove `prefetch_factor=2`
 
 Source text comes from ``sources`` (filename -> text), filled by the caller; a diagnostic whose
@@ -13,15 +16,17 @@ file is not in it (or whose rows are out of range) is shown without the snippet.
 
 from __future__ import annotations
 
+import textwrap
 from typing import List, Mapping, Optional, Sequence
 
 from ..model import Diagnostic
-from ._common import SourceLines, severity_of, sorted_diagnostics
-from .text import _CODE_STYLE, _RESET, fixable_line, format_diagnostic, summary_line
+from ._common import SourceLines, cited_path, severity_of, sorted_diagnostics
+from .text import _CODE_STYLE, _RESET, format_diagnostic, summary
 
 __all__ = ["render", "snippet"]
 
 TAB_WIDTH = 4
+DETAIL_WIDTH = 100  # the detail paragraph is wrapped to this many columns (code is never split)
 MAX_SNIPPET_LINES = 8  # longer spans show their first and last HEAD_TAIL lines around "..."
 HEAD_TAIL = 3
 
@@ -83,26 +88,46 @@ def snippet(diag: Diagnostic, lookup: SourceLines, *, color: bool = False) -> Li
     return out
 
 
+def explanation(diag: Diagnostic) -> List[str]:
+    """The lines under the snippet: the detail (wrapped, indented), then a ``note:`` per cited
+    place, its path in the same form as the diagnostic's own."""
+    lines: List[str] = []
+    if diag.detail:
+        lines += textwrap.wrap(
+            diag.detail,
+            DETAIL_WIDTH,
+            initial_indent="  ",
+            subsequent_indent="  ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+    for place in diag.related:
+        lines.append(f"  note: {cited_path(place.path, diag.filename)}:{place.position()}: {place.note}")
+    return lines
+
+
 def render(
     diagnostics: Sequence[Diagnostic],
     *,
     color: bool = False,
     files_checked: int = 0,
     sources: Optional[Mapping[str, str]] = None,
+    fixed: int = 0,
+    hidden: int = 0,
+    quiet: bool = False,
 ) -> str:
-    """Each diagnostic with its snippet and fix hint, blank-line separated, then the summary."""
+    """Each diagnostic with its snippet and fix hint, blank-line separated, then the summary
+    (``fixed``, ``hidden``, ``quiet``: as in :func:`dl_lint.report.text.render`)."""
     ordered = sorted_diagnostics(diagnostics)
     lookup = SourceLines(sources)
     blocks: List[str] = []
     for diag in ordered:
         lines = [format_diagnostic(diag, color=color)]
         lines += snippet(diag, lookup, color=color)
+        lines += explanation(diag)
         if diag.fix is not None:
             lines.append(f"  help: {diag.fix.message}")
         blocks.append("\n".join(lines))
-    tail = [summary_line(ordered)]
-    fixable = fixable_line(ordered)
-    if fixable is not None:
-        tail.append(fixable)
-    blocks.append("\n".join(tail))
-    return "\n\n".join(blocks) + "\n"
+    if not quiet:
+        blocks.append("\n".join(summary(ordered, fixed=fixed, hidden=hidden)))
+    return "\n\n".join(blocks) + "\n" if blocks else ""

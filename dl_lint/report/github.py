@@ -45,7 +45,18 @@ def _plain(diag: Diagnostic, path: str) -> str:
     return f"{path}:{diag.location.row}:{diag.location.column}: {diag.code} {diag.message}"
 
 
-def _annotation(diag: Diagnostic, path: str) -> str:
+def _annotation_message(diag: Diagnostic, path: str, root: Optional[str]) -> str:
+    """The plain line, then (on lines of their own, as ruff puts its help) the detail and the
+    places the diagnostic cites, repo-relative like the annotation's file."""
+    lines = [_plain(diag, path)]
+    if diag.detail:
+        lines.append(diag.detail)
+    for place in diag.related:
+        lines.append(f"note: {relative_path(place.path, root)}:{place.position()}: {place.note}")
+    return "\n".join(lines)
+
+
+def _annotation(diag: Diagnostic, path: str, root: Optional[str]) -> str:
     start, end = diag.location, diag.end_location
     properties: List[Tuple[str, object]] = [
         ("title", f"dl-lint ({diag.code})"),
@@ -56,7 +67,7 @@ def _annotation(diag: Diagnostic, path: str) -> str:
         properties += [("col", start.column), ("endLine", start.row), ("endColumn", max(end.column, start.column))]
     else:
         properties += [("endLine", end.row)]
-    return command(_COMMAND[severity_of(diag)], properties, _plain(diag, path))
+    return command(_COMMAND[severity_of(diag)], properties, _annotation_message(diag, path, root))
 
 
 def _plural(count: int, word: str) -> str:
@@ -82,7 +93,7 @@ def render(diagnostics: Sequence[Diagnostic], *, root: Optional[str] = None) -> 
             notices += 1
             if notices >= GITHUB_LIMIT:  # keep a slot for the summary notice
                 continue
-        lines.append(_annotation(diag, path))
+        lines.append(_annotation(diag, path, root))
     if overflow:
         lines.append(
             f"dl-lint found {_plural(len(ordered), 'problem')}; GitHub shows only {GITHUB_LIMIT} "

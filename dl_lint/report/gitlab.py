@@ -30,10 +30,11 @@ def to_issues(
 ) -> List[Dict[str, Any]]:
     ordered = sorted_diagnostics(diagnostics)
     issues: List[Dict[str, Any]] = []
+    # ``description`` is the whole message (GitLab has no other place for the detail).
     for diag, parts in zip(ordered, fingerprint_parts(ordered, sources, root)):
         issues.append(
             {
-                "description": diag.message,
+                "description": diag.full_message,
                 "check_name": diag.code,
                 "fingerprint": digest("md5", parts),
                 "severity": SEVERITIES[severity_of(diag)],

@@ -1,4 +1,8 @@
-"""The ``json`` format: ruff's JSON schema (same keys, same order), and JSON lines.
+"""The ``json`` format: ruff's JSON schema (same keys, in ruff's alphabetical order), and JSON
+lines. Two keys are dl-lint's own: ``detail`` (the rest of the message: torch's error, the
+numbers, what to write instead; ``message`` is the short sentence the concise line shows, as in
+ruff) and ``related`` (places the diagnostic cites, each ``{cell, filename, location, note}``
+with the file in the same form as ``filename``; ``cell`` as the diagnostic's own).
 
 Note: this module is ``dl_lint.report.json``; ``import json`` below is the standard library
 (absolute import).
@@ -10,6 +14,7 @@ import json
 from typing import Any, Dict, Optional, Sequence
 
 from ..model import Diagnostic, Edit, Fix, Location
+from ._common import cited_path
 
 __all__ = ["render", "render_lines", "diagnostic_to_dict"]
 
@@ -37,10 +42,11 @@ def _fix(fix: Optional[Fix]) -> Optional[Dict[str, Any]]:
 
 
 def diagnostic_to_dict(diag: Diagnostic) -> Dict[str, Any]:
-    """One diagnostic as ruff's JSON object (keys in ruff's order)."""
+    """One diagnostic as ruff's JSON object (keys in ruff's order), plus ``detail`` and ``related``."""
     return {
         "cell": diag.cell,
         "code": diag.code,
+        "detail": diag.detail,
         "end_location": _location(diag.end_location),
         "filename": diag.filename,
         "fix": _fix(diag.fix),
@@ -48,6 +54,15 @@ def diagnostic_to_dict(diag: Diagnostic) -> Dict[str, Any]:
         "message": diag.message,
         "name": diag.name,
         "noqa_row": diag.noqa_row,
+        "related": [
+            {
+                "cell": place.cell,
+                "filename": cited_path(place.path, diag.filename),
+                "location": {"column": place.column, "row": place.row},
+                "note": place.note,
+            }
+            for place in diag.related
+        ],
         "severity": getattr(diag.severity, "value", diag.severity),
         "url": diag.url,
     }

@@ -2,10 +2,12 @@
 
 One run. ``tool.driver.rules`` describes every rule in the registry (plus any code a diagnostic
 carries that the registry lacks), so a viewer can show a rule's help even when it did not fire.
-Each result has a repo-relative ``artifactLocation.uri`` under ``uriBaseId`` ``%SRCROOT%``, a
-region with dl-lint's own columns (1-based, end exclusive: what SARIF uses too), a
-``partialFingerprints.primaryLocationLineHash`` that ignores line numbers, and ``fixes`` when the
-diagnostic has a fix.
+Each result has a repo-relative ``artifactLocation.uri`` under ``uriBaseId`` ``%SRCROOT%``
+(percent-encoded: SARIF URIs are RFC 3986 references, so a space is ``%20``), a region with
+dl-lint's own columns (1-based, end exclusive: what SARIF uses too), the whole message (the
+short sentence and its detail) as ``message.text``, the places it cites as
+``relatedLocations``, a ``partialFingerprints.primaryLocationLineHash`` that ignores line
+numbers, and ``fixes`` when the diagnostic has a fix.
 """
 
 from __future__ import annotations
@@ -16,21 +18,16 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from .. import __version__
-from ..model import Diagnostic, Edit, Location, Severity
-from ._common import digest, fingerprint_parts, sorted_diagnostics
+from ..model import REPOSITORY_URL, Diagnostic, Edit, Location, Severity, rule_url
+from ._common import digest, fingerprint_parts, relative_path, sorted_diagnostics, uri_path
 
 __all__ = ["render", "to_sarif", "SCHEMA_URI", "LEVELS"]
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://github.com/dl-lint/dl-lint"
+INFORMATION_URI = REPOSITORY_URL
 SRCROOT = "%SRCROOT%"
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 DEFAULT_TAGS = ("pytorch", "dataloader")
-
-
-def rule_url(code: str) -> str:
-    """The documentation URL of a rule (the same as :attr:`Diagnostic.url`)."""
-    return f"https://github.com/dl-lint/dl-lint/blob/main/docs/rules.md#{code.lower()}"
 
 
 def _what_it_does(doc: str) -> str:
@@ -94,7 +91,22 @@ def _region(start: Location, end: Location) -> Dict[str, int]:
 
 
 def _artifact(path: str) -> Dict[str, str]:
-    return {"uri": path, "uriBaseId": SRCROOT}
+    """``path``: repo-relative with forward slashes (as :func:`relative_path` gives it)."""
+    return {"uri": uri_path(path), "uriBaseId": SRCROOT}
+
+
+def _related(diag: Diagnostic, root: Optional[str]) -> List[Dict[str, Any]]:
+    return [
+        {
+            "id": index,
+            "physicalLocation": {
+                "artifactLocation": _artifact(relative_path(place.path, root)),
+                "region": {"startLine": max(place.row, 1), "startColumn": max(place.column, 1)},
+            },
+            "message": {"text": place.note},
+        }
+        for index, place in enumerate(diag.related)
+    ]
 
 
 def _replacement(edit: Edit) -> Dict[str, Any]:
@@ -135,7 +147,7 @@ def to_sarif(
             "ruleId": diag.code,
             "ruleIndex": index[diag.code],
             "level": _level(diag.severity),
-            "message": {"text": diag.message},
+            "message": {"text": diag.full_message},
             "locations": [
                 {
                     "physicalLocation": {
@@ -146,6 +158,8 @@ def to_sarif(
             ],
             "partialFingerprints": {"primaryLocationLineHash": _line_hash(code, path, anchor, occurrence)},
         }
+        if diag.related:
+            result["relatedLocations"] = _related(diag, root)
         if diag.fix is not None and diag.fix.edits:
             result["fixes"] = [
                 {

@@ -4,6 +4,11 @@
     nb.ipynb:cell 3:2:1: DL102 ...
     Found 2 problems: 1 error, 1 warning.
     [*] 1 fixable with the `--fix` option.
+
+After ``--fix``, the summary counts what was fixed and what remains, as ruff's does, in the same
+neutral word ("problems": warnings are not errors)::
+
+    Found 4 problems (3 fixed, 1 remaining: 1 warning).
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from typing import Iterable, List, Optional, Sequence
 
 from ..model import Diagnostic, Severity
 
-__all__ = ["render", "format_diagnostic", "summary_line", "fixable_line"]
+__all__ = ["render", "format_diagnostic", "summary_line", "fixable_line", "hidden_line", "summary", "plural"]
 
 _RESET = "\x1b[0m"
 _BOLD = "\x1b[1m"
@@ -48,21 +53,30 @@ def format_diagnostic(diag: Diagnostic, *, color: bool = False) -> str:
     return f"{sep.join(parts)}{sep} {code}{fixable} {diag.message}"
 
 
-def _plural(count: int, word: str) -> str:
-    # "info" is a mass noun: "2 info", not "2 infos".
-    return f"{count} {word}" if count == 1 or word == "info" else f"{count} {word}s"
+def plural(count: int, word: str) -> str:
+    """``1 problem``, ``2 problems``; "info" is a mass noun: "2 info", not "2 infos"; "fix": "fixes"."""
+    if count == 1 or word == "info":
+        return f"{count} {word}"
+    return f"{count} {word}es" if word.endswith(("x", "s")) else f"{count} {word}s"
 
 
-def summary_line(diagnostics: Iterable[Diagnostic]) -> str:
-    """``Found 3 problems: 1 error, 2 warnings.`` or ``All checks passed!``."""
+_plural = plural
+
+
+def summary_line(diagnostics: Iterable[Diagnostic], *, fixed: int = 0) -> str:
+    """``Found 3 problems: 1 error, 2 warnings.`` or ``All checks passed!``; after ``--fix``
+    fixed ``fixed`` of them: ``Found 4 problems (3 fixed, 1 remaining: 1 warning).``."""
     counts = {severity: 0 for severity in _ORDER}
     for diag in diagnostics:
         counts[_severity(diag)] += 1
-    total = sum(counts.values())
-    if total == 0:
-        return "All checks passed!"
+    remaining = sum(counts.values())
     detail = ", ".join(_plural(counts[s], s.value) for s in _ORDER if counts[s])
-    return f"Found {_plural(total, 'problem')}: {detail}."
+    if fixed:
+        left = f"{remaining} remaining: {detail}" if remaining else "0 remaining"
+        return f"Found {_plural(remaining + fixed, 'problem')} ({fixed} fixed, {left})."
+    if remaining == 0:
+        return "All checks passed!"
+    return f"Found {_plural(remaining, 'problem')}: {detail}."
 
 
 def fixable_line(diagnostics: Iterable[Diagnostic]) -> Optional[str]:
@@ -73,17 +87,39 @@ def fixable_line(diagnostics: Iterable[Diagnostic]) -> Optional[str]:
     return f"[*] {fixable} fixable with the `--fix` option."
 
 
-def render(
-    diagnostics: Sequence[Diagnostic], *, color: bool = False, files_checked: int = 0
-) -> str:
-    """Sorted diagnostic lines, then the summary (and fixable) line; ends with a newline.
+def hidden_line(hidden: int) -> Optional[str]:
+    """``2 hidden fixes can be enabled with the `--unsafe-fixes` option.``, or None."""
+    if not hidden:
+        return None
+    return f"{_plural(hidden, 'hidden fix')} can be enabled with the `--unsafe-fixes` option."
 
-    ``files_checked`` is accepted for interface symmetry and currently unused.
+
+def summary(diagnostics: Sequence[Diagnostic], *, fixed: int = 0, hidden: int = 0) -> List[str]:
+    """The lines after the diagnostics: found (and fixed), fixable, hidden unsafe fixes."""
+    lines = [summary_line(diagnostics, fixed=fixed)]
+    for extra in (fixable_line(diagnostics), hidden_line(hidden)):
+        if extra is not None:
+            lines.append(extra)
+    return lines
+
+
+def render(
+    diagnostics: Sequence[Diagnostic],
+    *,
+    color: bool = False,
+    files_checked: int = 0,
+    fixed: int = 0,
+    hidden: int = 0,
+    quiet: bool = False,
+) -> str:
+    """Sorted diagnostic lines, then the summary (and fixable) lines; ends with a newline.
+
+    ``fixed``: how many ``--fix`` fixed; ``hidden``: unsafe fixes not offered; ``quiet``: the
+    diagnostics only ("" when there is none). ``files_checked`` is accepted for interface
+    symmetry and currently unused.
     """
     ordered = sorted(diagnostics, key=lambda d: d.sort_key())
     lines: List[str] = [format_diagnostic(d, color=color) for d in ordered]
-    lines.append(summary_line(ordered))
-    fixable = fixable_line(ordered)
-    if fixable is not None:
-        lines.append(fixable)
-    return "\n".join(lines) + "\n"
+    if not quiet:
+        lines += summary(ordered, fixed=fixed, hidden=hidden)
+    return "".join(line + "\n" for line in lines)

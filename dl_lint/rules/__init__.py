@@ -92,3 +92,48 @@ def markdown_table() -> str:
             f"| {rule.code} | {rule.name} | {rule.severity} | {'on' if rule.default_on else 'off'} | {rule.summary} |"
         )
     return "\n".join(lines)
+
+
+DOCUMENT_HEADER = """\
+# dl-lint rules
+
+<!-- Generated from the rule modules by `python -m dl_lint.rules > docs/rules.md`: edit a rule's
+`doc` in dl_lint/rules/, then regenerate. tests/test_docs.py fails when this file differs. -->
+
+Every rule with its full documentation, as `dl-lint rule CODE` prints it. Each diagnostic's
+`url` (JSON) and each rule's `helpUri` (SARIF) link to its section here. Select rules with
+`select`, `extend-select` and `ignore` (see [configuration](configuration.md)); error rules
+claim a crash, so they fire only when every possible value crashes.
+"""
+
+
+def _demoted(markdown: str) -> str:
+    """Headings one level down (outside code blocks): a rule's ``# name`` title becomes the
+    page's ``##`` level, its ``## What it does`` sections ``###``."""
+    out = []
+    fenced = False
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and line.startswith("#"):
+            line = "#" + line
+        out.append(line)
+    return "\n".join(out)
+
+
+def rules_document() -> str:
+    """docs/rules.md: the rule table (codes linking to their sections), then every rule's
+    documentation under an anchor named by its code (``rules.md#dl001``, the rule URL)."""
+    table = ["| code | name | severity | default | what it reports |", "|---|---|---|---|---|"]
+    sections = []
+    for rule in all_rules().values():
+        anchor = rule.code.lower()
+        table.append(
+            f"| [{rule.code}](#{anchor}) | {rule.name} | {rule.severity} | "
+            f"{'on' if rule.default_on else 'off'} | {rule.summary} |"
+        )
+        body = _demoted(rule.markdown().strip())
+        # The title line "## name (CODE)" is replaced by one that starts with the code.
+        body = body.split("\n", 1)[1].lstrip("\n")
+        sections.append(f'<a id="{anchor}"></a>\n\n## {rule.code}: {rule.name}\n\n{body}\n')
+    return DOCUMENT_HEADER + "\n" + "\n".join(table) + "\n\n" + "\n".join(sections)

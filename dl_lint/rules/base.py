@@ -8,9 +8,9 @@ documentation (Markdown, in fixed sections), plus ``check_call``. Rules judge fa
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple
 
-from dl_lint.model import Edit, Fix, Location, Severity
+from dl_lint.model import Edit, Fix, Location, Related, Severity
 
 if TYPE_CHECKING:
     from dl_lint.analysis.loaders import LoaderCall
@@ -20,11 +20,13 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Finding:
-    message: str
+    message: str  # one sentence: what is wrong and what happens at runtime
     location: Location
     end_location: Location
     fix: Optional[Fix] = None
     severity: Optional[Severity] = None  # overrides the rule's (DL202: error under spawn)
+    detail: str = ""  # the rest: torch's error text, the numbers, what to write instead
+    related: Tuple[Related, ...] = ()  # places the message cites (absolute paths)
 
 
 class Rule:
@@ -50,9 +52,15 @@ class Rule:
         message: str,
         fix: Optional[Fix] = None,
         severity: Optional[Severity] = None,
+        *,
+        detail: str = "",
+        related: Sequence[Related] = (),
     ) -> Finding:
+        """``message``: one short sentence (the concise line); ``detail``: everything else the
+        user needs (torch's error, the numbers, what to write instead); ``related``: places
+        cited, instead of paths written into the text."""
         start, end = call.span(at)
-        return Finding(message, start, end, fix, severity)
+        return Finding(message, start, end, fix, severity, detail, tuple(related))
 
     def markdown(self) -> str:
         head = f"# {self.name} ({self.code})\n\n"

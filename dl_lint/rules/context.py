@@ -24,7 +24,6 @@ class RuleContext:
         accelerator: Callable[["LoaderCall"], bool],
         signal: Optional[Callable[[str], bool]] = None,
         is_notebook: bool = False,
-        relative: Optional[Callable[[str], str]] = None,
         torch_name: Optional[str] = "torch",
         import_row: int = 1,
     ) -> None:
@@ -34,7 +33,6 @@ class RuleContext:
         self.datasets = datasets
         self._accelerator = accelerator
         self._signal = signal or (lambda kind: False)
-        self._relative = relative or (lambda p: p)
         self.is_notebook = is_notebook
         # For fixes that need torch (DL102): how the module names torch, where to import it.
         self.torch_name = torch_name
@@ -65,7 +63,3 @@ class RuleContext:
     def dataset_is_iterable(self, value) -> bool:
         cls = self.dataset_class(value)
         return cls is not None and self.datasets.is_iterable(cls)
-
-    def relative(self, path: str) -> str:
-        """A path as the run displays paths (relative to the working directory)."""
-        return self._relative(path)

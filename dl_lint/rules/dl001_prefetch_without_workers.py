@@ -81,10 +81,13 @@ values other than 2 (`prefetch_factor=None` raised there instead). Passing it on
             )
         message = (
             f"{describe('prefetch_factor', found)} is passed but {describe('num_workers', found)}: "
-            f"{version} raises ValueError at construction (\"prefetch_factor option could only be "
-            f"specified in multiprocessing\"). {instead}"
+            f"{version} raises ValueError at construction."
         )
-        yield self.finding(call, "prefetch_factor", message, _fix(call, ctx))
+        detail = (
+            "torch's error: \"prefetch_factor option could only be specified in multiprocessing\" "
+            f"(prefetch_factor is the batches each worker loads ahead; without workers there are none). {instead}"
+        )
+        yield self.finding(call, "prefetch_factor", message, _fix(call, ctx), detail=detail)
 
 
 def _fix(call, ctx):

@@ -49,9 +49,10 @@ torch ≥ 1.7 (where persistent_workers appeared).
                 call,
                 "persistent_workers",
                 f"{describe('persistent_workers', found)} but {describe('num_workers', found)}: torch raises "
-                "ValueError at construction (\"persistent_workers option needs num_workers > 0\"). Remove it, "
-                "or write `persistent_workers=num_workers > 0`.",
+                "ValueError at construction.",
                 _fix(call),
+                detail="torch's error: \"persistent_workers option needs num_workers > 0\". Remove it, "
+                "or write `persistent_workers=num_workers > 0`.",
             )
 
 

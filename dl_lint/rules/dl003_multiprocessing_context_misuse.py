@@ -52,11 +52,12 @@ fork, spawn and forkserver on Linux; spawn (and fork) on macOS; spawn on Windows
                 call,
                 "multiprocessing_context",
                 f"{describe('multiprocessing_context', found)} but {describe('num_workers', found)}: torch raises "
-                "ValueError at construction (\"multiprocessing_context can only be used with multi-process "
-                "loading\"). Remove it, or pass it only with workers.",
+                "ValueError at construction.",
                 remove_arg(call, "multiprocessing_context", "Remove multiprocessing_context (no workers are started)")
                 if workers_written_zero(call)
                 else None,
+                detail="torch's error: \"multiprocessing_context can only be used with multi-process loading\". "
+                "Remove it, or pass it only with workers.",
             )
             return
         bad = fires(
@@ -71,8 +72,9 @@ fork, spawn and forkserver on Linux; spawn (and fork) on macOS; spawn on Windows
                 call,
                 "multiprocessing_context",
                 f"{describe('multiprocessing_context', bad)} is not a start method: torch raises ValueError at "
-                "construction (\"multiprocessing_context option should specify a valid start method\"). Use "
-                "\"spawn\", \"forkserver\" or \"fork\" (Linux).",
+                "construction.",
+                detail="torch's error: \"multiprocessing_context option should specify a valid start method\". "
+                "Use \"spawn\", \"forkserver\" or \"fork\" (Linux).",
             )
 
 

@@ -49,9 +49,9 @@ All versions (prefetch_factor from 1.7).
                 yield self.finding(
                     call,
                     "num_workers",
-                    f"{describe('num_workers', found)} is negative: torch raises ValueError at construction "
-                    "(\"num_workers option should be non-negative\"). Use num_workers=0 for loading in the main "
-                    "process; -1 does not mean all cores.",
+                    f"{describe('num_workers', found)} is negative: torch raises ValueError at construction.",
+                    detail="torch's error: \"num_workers option should be non-negative\". Use num_workers=0 for "
+                    "loading in the main process; -1 does not mean all cores.",
                 )
                 return
         if call.given("timeout"):
@@ -60,9 +60,9 @@ All versions (prefetch_factor from 1.7).
                 yield self.finding(
                     call,
                     "timeout",
-                    f"{describe('timeout', found)} is negative: torch raises ValueError at construction "
-                    "(\"timeout option should be non-negative\"). Use timeout=0 (no timeout) or a positive number "
-                    "of seconds.",
+                    f"{describe('timeout', found)} is negative: torch raises ValueError at construction.",
+                    detail="torch's error: \"timeout option should be non-negative\". Use timeout=0 (no timeout) or "
+                    "a positive number of seconds.",
                 )
         if call.given("prefetch_factor"):
             names = ("num_workers", "prefetch_factor")
@@ -71,9 +71,9 @@ All versions (prefetch_factor from 1.7).
                 yield self.finding(
                     call,
                     "prefetch_factor",
-                    f"{describe('prefetch_factor', negative)} is negative: torch raises ValueError at construction "
-                    "(\"prefetch_factor option should be non-negative\"). Use a positive number of batches per "
-                    "worker (2 is torch's default).",
+                    f"{describe('prefetch_factor', negative)} is negative: torch raises ValueError at construction.",
+                    detail="torch's error: \"prefetch_factor option should be non-negative\". Use a positive "
+                    "number of batches per worker (2 is torch's default).",
                 )
                 return
             zero = fires(
@@ -85,9 +85,10 @@ All versions (prefetch_factor from 1.7).
                 yield self.finding(
                     call,
                     "prefetch_factor",
-                    "prefetch_factor=0 with workers is accepted at construction but fails at the first iteration "
-                    "(AssertionError: prefetch_factor must be greater than 0): no batch can be prefetched. Use "
-                    "prefetch_factor=1 (the least memory) or leave it out (torch's default is 2).",
+                    "prefetch_factor=0 with workers fails at the first iteration: no batch can be prefetched.",
+                    detail="The constructor accepts it; iterating raises \"AssertionError: prefetch_factor must be "
+                    "greater than 0\". Use prefetch_factor=1 (the least memory) or leave it out (torch's default "
+                    "is 2).",
                 )
 
 

@@ -45,10 +45,11 @@ All versions.
             yield self.finding(
                 call,
                 "timeout",
-                f"{describe('timeout', found)} but {describe('num_workers', found)}: the loader constructs, then the "
-                "first iteration fails (AssertionError: _SingleProcessDataLoaderIter requires timeout == 0). "
-                "Remove timeout, or pass it only with workers.",
+                f"{describe('timeout', found)} but {describe('num_workers', found)}: the first iteration fails.",
                 remove_arg(call, "timeout", "Remove timeout (it only bounds waits for worker processes)"),
+                detail="The loader constructs, then iterating raises \"AssertionError: _SingleProcessDataLoaderIter "
+                "requires timeout == 0\" (timeout bounds the wait for a worker's batch). Remove timeout, or pass "
+                "it only with workers.",
             )
 
 

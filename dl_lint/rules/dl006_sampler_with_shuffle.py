@@ -42,9 +42,7 @@ All versions.
             yield self.finding(
                 call,
                 "shuffle",
-                f"{describe('shuffle', found)} with a sampler: torch raises ValueError at construction (\"sampler "
-                "option is mutually exclusive with shuffle\"). The sampler decides the order: remove shuffle, and "
-                "shuffle in the sampler instead (DistributedSampler(..., shuffle=True), RandomSampler).",
+                f"{describe('shuffle', found)} with a sampler: torch raises ValueError at construction.",
                 remove_arg(
                     call,
                     "shuffle",
@@ -52,6 +50,9 @@ All versions.
                     "sampler with shuffle=True instead)",
                     applicability="unsafe",
                 ),
+                detail="torch's error: \"sampler option is mutually exclusive with shuffle\". The sampler decides "
+                "the order: remove shuffle, and shuffle in the sampler instead (DistributedSampler(..., "
+                "shuffle=True), RandomSampler).",
             )
 
 

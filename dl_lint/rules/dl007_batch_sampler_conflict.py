@@ -61,9 +61,10 @@ All versions.
             yield self.finding(
                 call,
                 at,
-                f"batch_sampler is combined with {', '.join(parts)}: torch raises ValueError at construction "
-                "(\"batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and drop_last\"). "
-                "A batch sampler yields whole batches: move batch size, shuffling and drop_last into it.",
+                f"batch_sampler is combined with {', '.join(parts)}: torch raises ValueError at construction.",
+                detail="torch's error: \"batch_sampler option is mutually exclusive with batch_size, shuffle, "
+                "sampler, and drop_last\". A batch sampler yields whole batches: move batch size, shuffling and "
+                "drop_last into it.",
             )
 
 

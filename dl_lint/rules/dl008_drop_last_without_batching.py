@@ -46,8 +46,9 @@ All versions.
                 call,
                 "drop_last",
                 "drop_last is set but batch_size=None turns automatic batching off: torch raises ValueError at "
-                "construction (\"batch_size=None option disables auto-batching and is mutually exclusive with "
-                "drop_last\"). Remove drop_last, or give a batch_size.",
+                "construction.",
+                detail="torch's error: \"batch_size=None option disables auto-batching and is mutually exclusive "
+                "with drop_last\". Remove drop_last, or give a batch_size.",
             )
 
 

@@ -52,9 +52,10 @@ All versions. (DataPipes are exempt: torch applies their own shuffle settings.)
             yield self.finding(
                 call,
                 option,
-                f"{name} is an IterableDataset, which decides its own order, but {option} is given: torch raises "
-                f"ValueError at construction (\"DataLoader with IterableDataset: expected unspecified {option} "
-                "option\"). Remove it; shuffle inside the dataset (a shuffle buffer in __iter__) if needed.",
+                f"{name} is an IterableDataset, but {option} is given: torch raises ValueError at construction.",
+                detail=f"torch's error: \"DataLoader with IterableDataset: expected unspecified {option} option\" "
+                "(an IterableDataset decides its own order). Remove it; shuffle inside the dataset (a shuffle "
+                "buffer in __iter__) if needed.",
             )
 
 

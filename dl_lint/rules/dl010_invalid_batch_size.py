@@ -51,8 +51,9 @@ All versions.
                     call,
                     "batch_size",
                     f"{describe('batch_size', found)} is not a positive integer: torch raises ValueError at "
-                    "construction (\"batch_size should be a positive integer value\"). Use a positive int (// for "
-                    "integer division), or batch_size=None to turn automatic batching off.",
+                    "construction.",
+                    detail="torch's error: \"batch_size should be a positive integer value\". Use a positive int "
+                    "(// for integer division), or batch_size=None to turn automatic batching off.",
                 )
                 return
         if call.given("drop_last"):
@@ -67,8 +68,9 @@ All versions.
                 yield self.finding(
                     call,
                     "drop_last",
-                    f"{describe('drop_last', found)} is not a bool: torch raises ValueError at construction "
-                    "(\"drop_last should be a boolean value\"). Write drop_last=True or drop_last=False.",
+                    f"{describe('drop_last', found)} is not a bool: torch raises ValueError at construction.",
+                    detail="torch's error: \"drop_last should be a boolean value\". Write drop_last=True or "
+                    "drop_last=False.",
                 )
 
 

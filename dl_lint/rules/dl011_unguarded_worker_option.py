@@ -2,26 +2,31 @@ from dl_lint.analysis.values import ABSENT, CONFIGURABLE
 from dl_lint.model import Severity
 from dl_lint.rules.base import Rule, call_scenarios, concrete, every, replace_value, workers_text
 
-# option -> (is it active for this value?, what torch does with num_workers=0, the guarded form)
+# option -> (is it active for this value?, what torch does with num_workers=0, torch's error,
+# the guarded form)
 _OPTIONS = {
     "prefetch_factor": (
         lambda v: v is not None,
-        'raises ValueError at construction ("prefetch_factor option could only be specified in multiprocessing")',
+        "raises ValueError at construction",
+        'ValueError: "prefetch_factor option could only be specified in multiprocessing"',
         "prefetch_factor={value} if {workers} > 0 else None",
     ),
     "persistent_workers": (
         lambda v: bool(v),
-        'raises ValueError at construction ("persistent_workers option needs num_workers > 0")',
+        "raises ValueError at construction",
+        'ValueError: "persistent_workers option needs num_workers > 0"',
         "persistent_workers={workers} > 0",
     ),
     "multiprocessing_context": (
         lambda v: v is not None,
-        'raises ValueError at construction ("multiprocessing_context can only be used with multi-process loading")',
+        "raises ValueError at construction",
+        'ValueError: "multiprocessing_context can only be used with multi-process loading"',
         "multiprocessing_context={value} if {workers} > 0 else None",
     ),
     "timeout": (
         lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0,
-        "fails at the first iteration (AssertionError: _SingleProcessDataLoaderIter requires timeout == 0)",
+        "fails at the first iteration",
+        'AssertionError: "_SingleProcessDataLoaderIter requires timeout == 0"',
         "timeout={value} if {workers} > 0 else 0",
     ),
 }
@@ -39,7 +44,7 @@ class UnguardedWorkerOption(Rule):
     name = "unguarded-worker-option"
     severity = Severity.WARNING
     summary = "A workers-only option is passed unconditionally while num_workers is configurable and can be 0."
-    fix_available = "Safe: rewrite the option to its guarded form (shown in the message)."
+    fix_available = "Safe: rewrite the option to its guarded form (shown with the diagnostic)."
     doc = """
 ## What it does
 Reports `prefetch_factor` (not None), `persistent_workers=True`, `multiprocessing_context` or
@@ -84,7 +89,7 @@ persistent_workers (1.7+), multiprocessing_context and timeout behave the same o
         if workers.source not in CONFIGURABLE:
             return
         workers_code = call.args["num_workers"].code if call.given("num_workers") else "num_workers"
-        for option, (active, failure, guarded) in _OPTIONS.items():
+        for option, (active, failure, error, guarded) in _OPTIONS.items():
             if not call.given(option):
                 continue
             value = call.value(option)
@@ -106,15 +111,17 @@ persistent_workers (1.7+), multiprocessing_context and timeout behave the same o
                         text += f" ({p.origin.describe()})"
                     if text not in defaults:
                         defaults.append(text)
-                default = f", by default {' or '.join(defaults)}"
+                default = f"num_workers is {' or '.join(defaults)} by default. "
             fix = guarded.format(value=repr(shown), workers=workers_code)
             message = (
-                f"{option}={shown!r} is passed unconditionally, but num_workers comes from "
-                f"{_SOURCES[workers.source]} (`{workers_code}`{default}) and can be set to 0, and then torch "
-                f"{failure}. Setting num_workers=0 is the first step of debugging a loader, so guard the "
-                f"option: `{fix}`."
+                f"{option}={shown!r} is passed unconditionally, but num_workers (`{workers_code}`) comes from "
+                f"{_SOURCES[workers.source]} and can be set to 0: then torch {failure}."
             )
-            yield self.finding(call, option, message, _fix(call, option, guarded))
+            detail = (
+                f"{default}torch's error with num_workers=0: {error}. Setting num_workers=0 is the first step of "
+                f"debugging a loader, so guard the option: `{fix}`."
+            )
+            yield self.finding(call, option, message, _fix(call, option, guarded), detail=detail)
 
 
 def _fix(call, option, guarded):

@@ -76,31 +76,41 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
         message = (
             f"{workers} workers{where} × {shown} = {inflight} batches held in shared memory before the first step"
         )
-        message += f"; limit {limit}" if over_limit else f" (limit {limit})"
+        peak_text = ""
         if peak is not None:
-            message += (
-                f". At {format_size(batch_bytes)} a batch the peak is ({inflight} + 1) × "
+            peak_text = (
+                f"at {format_size(batch_bytes)} a batch the peak is ({inflight} + 1) × "
                 f"{format_size(batch_bytes)} = {format_size(peak)}"
             )
             if budget is not None:
                 relation = "over" if over_budget else "within"
-                message += f", {relation} the memory budget of {format_size(budget)}"
+                peak_text += f", {relation} the memory budget of {format_size(budget)}"
+        # The short message says what is over: the batch limit, else the memory budget (with its figures).
+        if over_limit:
+            message += f"; limit {limit}."
+            detail = f"{peak_text[0].upper()}{peak_text[1:]}. " if peak_text else ""
+        else:
+            message += f": {peak_text}."
+            detail = (
+                f"{inflight} batches is within max-inflight-batches ({limit}); the memory budget is what it "
+                "exceeds. "
+            )
         new_workers, new_prefetch = estimate.suggest(workers, limit, batch_bytes, budget)
-        message += ". Every prefetched batch stays in /dev/shm until the loop takes it. "
+        detail += "Every prefetched batch stays in /dev/shm until the loop takes it. "
         if new_workers == workers:
-            message += (
+            detail += (
                 f"Lower prefetch_factor: prefetch_factor={new_prefetch} keeps {workers} workers at "
                 f"{workers * new_prefetch} batches in flight."
             )
         elif new_workers > 0:
-            message += f"Use fewer workers: num_workers={new_workers}, prefetch_factor=1."
+            detail += f"Use fewer workers: num_workers={new_workers}, prefetch_factor=1."
         else:
-            message += "Even one prefetched batch does not fit: use num_workers=0 or smaller batches."
+            detail += "Even one prefetched batch does not fit: use num_workers=0 or smaller batches."
         at = "prefetch_factor" if call.given("prefetch_factor") else "num_workers"
         fix = None
         if new_workers == workers and new_prefetch < (prefetch or 2):
             fix = _fix(call, new_prefetch)
-        yield self.finding(call, at, message, fix)
+        yield self.finding(call, at, message, fix, detail=detail)
 
 
 def _fix(call, prefetch):

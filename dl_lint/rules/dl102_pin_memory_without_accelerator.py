@@ -52,12 +52,16 @@ All versions.
         if ctx.has_accelerator_evidence(call):
             return
         message = (
-            "pin_memory=True but nothing in the linted files moves batches to an accelerator (no .cuda(), "
-            ".to(device), torch.device('cuda'), non_blocking=True or trainer framework): on a GPU machine "
-            "every batch is copied into page-locked host memory that nothing uses, and without a GPU torch "
-            "warns and ignores it. Write pin_memory=torch.cuda.is_available(), or pin_memory=False."
+            "pin_memory=True but nothing in the linted files moves batches to an accelerator: every batch is "
+            "copied into page-locked host memory that nothing uses."
         )
-        yield self.finding(call, "pin_memory", message, _fix(call, ctx))
+        detail = (
+            "dl-lint found no .cuda(), .to(device), torch.device('cuda'), non_blocking=True or trainer framework "
+            "in this module or the modules connected to it. On a GPU machine the pinned copies cost host memory "
+            "and a copy per batch; without a GPU torch warns and ignores the option. Write "
+            "pin_memory=torch.cuda.is_available(), or pin_memory=False."
+        )
+        yield self.finding(call, "pin_memory", message, _fix(call, ctx), detail=detail)
 
 
 def _fix(call, ctx):

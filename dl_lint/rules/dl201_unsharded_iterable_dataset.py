@@ -1,5 +1,7 @@
+import os
+
 from dl_lint.analysis.values import ABSENT, FunctionRef, Instance
-from dl_lint.model import Edit, Fix, Location, Severity
+from dl_lint.model import Edit, Fix, Location, Related, Severity
 from dl_lint.rules.base import Rule, call_scenarios, concrete, every, is_int
 
 
@@ -81,22 +83,22 @@ All versions.
             classes.append(cls)
         cls = classes[0]
         workers = min(_min_workers(s) for s in found)
-        where = f"{ctx.relative(cls.path)}:{cls.line}"
         message = (
-            f"{cls.name} (defined at {where}) is an IterableDataset whose __iter__ does not shard by worker, "
-            f"and num_workers={workers}: each of the {workers} workers iterates the whole dataset, so an "
-            f"epoch yields every sample {workers} times. Shard in __iter__ with "
+            f"{cls.name} is an IterableDataset that does not shard by worker, and num_workers={workers}: "
+            f"an epoch yields every sample {workers} times."
+        )
+        detail = (
+            f"Each of the {workers} workers iterates the whole dataset. Shard in __iter__ with "
             "torch.utils.data.get_worker_info() (for example itertools.islice(items, info.id, None, "
             "info.num_workers)), or in a worker_init_fn."
         )
-        yield self.finding(call, "dataset", message, _fix(cls, call))
+        defined = Related(os.path.abspath(cls.path), cls.line, 1, f"{cls.name} is defined here")
+        yield self.finding(call, "dataset", message, _fix(cls, call), detail=detail, related=(defined,))
 
 
 def _fix(cls, call):
     """Shard ``__iter__`` with get_worker_info() when it is one ``for`` or ``return iter(...)``
     in the same file as the loader (unsafe: the order of samples changes)."""
-    import os
-
     if cls.iter_shape is None or os.path.abspath(cls.path) != os.path.abspath(call.path):
         return None
     row, indent, start, end, text = cls.iter_shape

@@ -55,19 +55,22 @@ All versions; the default start method depends on the platform and Python versio
             what = _local(value_of(found[0], option))
             spawn = all(value_of(s, "multiprocessing_context") in _SPAWN for s in found) or ctx.signal("spawn")
             if spawn:
-                runtime = "the program starts workers with spawn/forkserver, so the first iteration fails"
+                runtime = "this program starts workers with spawn/forkserver, so the first iteration fails"
+                when = "Under spawn and forkserver"
             else:
-                runtime = (
-                    "it works with fork (Linux up to Python 3.13) but the first iteration fails under spawn "
-                    "(macOS, Windows) and forkserver (Linux from Python 3.14)"
+                runtime = "the first iteration fails under spawn (macOS, Windows) and forkserver"
+                when = (
+                    "It works with fork (Linux up to Python 3.13); under spawn (macOS, Windows) and forkserver "
+                    "(Linux from Python 3.14)"
                 )
             yield self.finding(
                 call,
                 option,
-                f"{option} is {what}, which cannot be pickled to send to the worker processes: {runtime} with "
-                "\"AttributeError: Can't pickle local object\". Define it at module level (use "
-                "functools.partial(top_level_function, ...) to bind arguments).",
+                f"{option} is {what}, which cannot be pickled for the worker processes: {runtime}.",
                 severity=Severity.ERROR if spawn else None,
+                detail=f"{when} every worker receives it pickled, and iterating raises \"AttributeError: Can't "
+                "pickle local object\". Define it at module level (use functools.partial(top_level_function, "
+                "...) to bind arguments).",
             )
 
 

@@ -51,11 +51,13 @@ All versions; it breaks wherever the start method is spawn or forkserver.
         yield self.finding(
             call,
             None,
-            f"this loader starts worker processes and is iterated when the module runs (line "
-            f"{call.unguarded_iteration}) outside `if __name__ == \"__main__\":`. Under spawn/forkserver (macOS, "
-            "Windows, Linux from Python 3.14) every worker re-imports this script and fails with \"RuntimeError: "
-            "An attempt has been made to start a new process before the current process has finished its "
-            "bootstrapping phase\". Move the loop into a function called under `if __name__ == \"__main__\":`.",
+            f"this loader starts worker processes and is iterated at module level (line "
+            f"{call.unguarded_iteration}), outside `if __name__ == \"__main__\":`: under spawn/forkserver every "
+            "worker re-imports this script and fails.",
+            detail="Spawn and forkserver are the start methods on macOS, Windows and Linux from Python 3.14; "
+            "the error is \"RuntimeError: An attempt has been made to start a new process before the current "
+            "process has finished its bootstrapping phase\". Move the loop into a function called under "
+            "`if __name__ == \"__main__\":`.",
         )
 
 

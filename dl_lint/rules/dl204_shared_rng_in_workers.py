@@ -66,11 +66,11 @@ All versions (global `np.random` is reseeded per worker from torch 1.9).
         yield self.finding(
             call,
             "dataset",
-            f"{cls.name} creates self.{attr} in __init__ and draws from it per sample, and this loader uses workers "
-            "without a worker_init_fn: each worker gets a copy of the same generator state, so every worker produces "
-            "the same random numbers (the same augmentations), and again every epoch. Reseed it per worker in a "
-            "worker_init_fn (info = get_worker_info(); info.dataset."
-            f"{attr} = np.random.default_rng(info.seed % 2**32)).",
+            f"{cls.name} draws per sample from self.{attr}, created in __init__, and this loader uses workers "
+            "without a worker_init_fn: every worker produces the same random numbers.",
+            detail="Each worker gets a copy of the same generator state, so the workers repeat each other's "
+            "augmentations, and again every epoch. Reseed it per worker in a worker_init_fn (info = "
+            f"get_worker_info(); info.dataset.{attr} = np.random.default_rng(info.seed % 2**32)).",
         )
 
 

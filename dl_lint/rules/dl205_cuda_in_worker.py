@@ -44,7 +44,7 @@ All versions.
             if isinstance(fn, FunctionRef) and fn.kind == "function":
                 facts = ctx.datasets.function_facts(fn.module, fn.name, fn.path)
                 if facts is not None and facts.uses_cuda:
-                    yield self.finding(call, "collate_fn", _message(f"collate_fn {fn.name}"))
+                    yield self.finding(call, "collate_fn", _message(f"collate_fn {fn.name}"), detail=DETAIL)
                     return
         cls = dataset_class_of(ctx, found)
         if cls is None:
@@ -52,16 +52,18 @@ All versions.
         mro = ctx.datasets.mro(cls)
         methods = sorted({m for c in mro or () for m in c.cuda_methods})
         if methods:
-            yield self.finding(call, "dataset", _message(f"{cls.name}.{methods[0]}"))
+            yield self.finding(call, "dataset", _message(f"{cls.name}.{methods[0]}"), detail=DETAIL)
 
 
 def _message(where: str) -> str:
-    return (
-        f"{where} moves tensors to CUDA, and this loader runs it in worker processes: forked workers fail with "
-        "\"RuntimeError: Cannot re-initialize CUDA in forked subprocess\", and spawned ones each create their own "
-        "CUDA context. Return CPU tensors, set pin_memory=True, and move batches in the training loop with "
-        ".to(device, non_blocking=True)."
-    )
+    return f"{where} moves tensors to CUDA in the loader's worker processes: forked workers fail to initialize CUDA."
+
+
+DETAIL = (
+    "The error is \"RuntimeError: Cannot re-initialize CUDA in forked subprocess\"; spawned workers each create "
+    "their own CUDA context instead. Return CPU tensors, set pin_memory=True, and move batches in the training "
+    "loop with .to(device, non_blocking=True)."
+)
 
 
 RULE = CudaInWorker()

@@ -45,8 +45,9 @@ All versions.
             call,
             "num_workers",
             "num_workers is the machine's core count, but this program runs one process per GPU: every rank starts "
-            "that many workers (8 ranks × 64 cores = 512 processes), each with a dataset copy and prefetched "
-            "batches. Divide by the processes per node: len(os.sched_getaffinity(0)) // torch.cuda.device_count().",
+            "that many workers.",
+            detail="8 ranks × 64 cores = 512 worker processes, each with a dataset copy and prefetched batches. "
+            "Divide by the processes per node: len(os.sched_getaffinity(0)) // torch.cuda.device_count().",
         )
 
 

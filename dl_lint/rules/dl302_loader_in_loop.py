@@ -49,9 +49,11 @@ All versions (persistent_workers from 1.7).
             yield self.finding(
                 call,
                 None,
-                "this DataLoader with workers is constructed inside a loop: every iteration starts all worker "
-                "processes again (fork or spawn, dataset copy, W×P prefetched batches) before its first batch. "
-                "Build it once before the loop, with persistent_workers=True to keep the workers between epochs.",
+                "this DataLoader with workers is constructed inside a loop: every iteration starts all its worker "
+                "processes again.",
+                detail="Each start forks or spawns the workers, copies the dataset to them and prefetches W×P "
+                "batches before the first batch. Build it once before the loop, with persistent_workers=True to "
+                "keep the workers between epochs.",
             )
 
 

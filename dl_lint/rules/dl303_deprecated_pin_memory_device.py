@@ -46,8 +46,9 @@ torch ≥ 2.9 (set `target-version` to an older torch to silence it).
                 call,
                 "pin_memory_device",
                 f"pin_memory_device={value_of(found[0], 'pin_memory_device')!r} is deprecated since torch 2.9 and "
-                "ignored (UserWarning at iteration): the current accelerator is used for pinning. Remove it.",
+                "ignored.",
                 remove_arg(call, "pin_memory_device", "Remove pin_memory_device (ignored since torch 2.9)"),
+                detail="Iterating warns (UserWarning) and pins for the current accelerator. Remove it.",
             )
 
 

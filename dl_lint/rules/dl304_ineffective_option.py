@@ -55,9 +55,9 @@ All versions (`in_order` from 2.6).
                     yield self.finding(
                         call,
                         option,
-                        f"{option} has no effect with num_workers=0: it only acts in worker processes. Remove it, or "
-                        "give the loader workers.",
+                        f"{option} has no effect with num_workers=0: it only acts in worker processes.",
                         remove_arg(call, option, f"Remove {option} (no effect without workers)"),
+                        detail="Remove it, or give the loader workers.",
                     )
         if call.given("pin_memory_device") and fires(
             call,
@@ -67,8 +67,9 @@ All versions (`in_order` from 2.6).
             yield self.finding(
                 call,
                 "pin_memory_device",
-                "pin_memory_device has no effect with pin_memory=False: nothing is pinned. Remove it.",
+                "pin_memory_device has no effect with pin_memory=False: nothing is pinned.",
                 remove_arg(call, "pin_memory_device", "Remove pin_memory_device (nothing is pinned)"),
+                detail="Remove it, or set pin_memory=True if you meant to pin.",
             )
 
 

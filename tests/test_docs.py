@@ -1,0 +1,173 @@
+"""The documentation a new user follows (issue #19): a short README, docs/ pages whose links
+resolve, docs/rules.md generated from the rule modules, install lines that work from the
+repository (nothing asks a package index for dl-lint, nothing pins a tag that does not exist),
+the repository URL in one place, and the test commands CI runs."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+PAGES = [ROOT / "README.md", ROOT / "CHANGELOG.md", *DOCS]
+
+
+def _text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def _outside_code(markdown: str) -> str:
+    return re.sub(r"```.*?```", "", markdown, flags=re.S)
+
+
+def test_docs_rules_md_is_generated_from_the_rule_modules():
+    from dl_lint.rules import rules_document
+
+    assert _text(ROOT / "docs" / "rules.md") == rules_document(), (
+        "docs/rules.md is stale: python -m dl_lint.rules > docs/rules.md"
+    )
+
+
+def test_the_generator_prints_the_document():
+    from dl_lint.rules import rules_document
+
+    result = subprocess.run([sys.executable, "-m", "dl_lint.rules"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stdout == rules_document()
+
+
+def test_every_rule_url_points_at_its_section():
+    from dl_lint.model import REPOSITORY_URL, rule_url
+    from dl_lint.report.sarif import to_sarif
+    from dl_lint.rules import all_rules
+
+    rules_md = _text(ROOT / "docs" / "rules.md")
+    driver = to_sarif([])["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == REPOSITORY_URL
+    for rule, descriptor in zip(all_rules().values(), driver["rules"]):
+        anchor = rule.code.lower()
+        assert rule_url(rule.code) == f"{REPOSITORY_URL}/blob/main/docs/rules.md#{anchor}"
+        assert descriptor["helpUri"] == rule_url(rule.code)
+        assert f'<a id="{anchor}"></a>\n\n## {rule.code}: {rule.name}\n' in rules_md
+        # the rule's own documentation follows, every section of it
+        for heading in re.findall(r"^## (.+)$", rule.doc, re.M):
+            assert f"### {heading}" in rules_md
+
+
+def test_the_repository_url_is_written_in_one_place():
+    from dl_lint.model import REPOSITORY_URL
+
+    places = []
+    for path in [*sorted((ROOT / "dl_lint").rglob("*.py")), ROOT / "action.yml", ROOT / "pyproject.toml",
+                 ROOT / ".pre-commit-hooks.yaml", *PAGES]:
+        if REPOSITORY_URL in _text(path) or "github.com/dl-lint" in _text(path):
+            places.append(path.relative_to(ROOT).as_posix())
+    assert places == ["dl_lint/model.py"]
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor for a Markdown heading."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def _anchors(markdown: str) -> set:
+    found = {_slug(h) for h in re.findall(r"^#+ (.+)$", _outside_code(markdown), re.M)}
+    return found | set(re.findall(r'<a id="([^"]+)"></a>', markdown))
+
+
+def test_links_between_the_pages_resolve():
+    checked = 0
+    for page in PAGES:
+        for target in re.findall(r"\]\(([^)\s]+)\)", _outside_code(_text(page))):
+            if re.match(r"[a-z]+:", target):
+                continue  # http(s): outside the repository
+            file, _, fragment = target.partition("#")
+            path = (page.parent / file).resolve() if file else page
+            assert path.exists(), f"{page.name}: link to {target}: no such file"
+            if fragment:
+                assert fragment in _anchors(_text(path)), f"{page.name}: link to {target}: no such section"
+            checked += 1
+    assert checked >= 20
+
+
+def test_the_readme_is_short_and_has_what_a_new_user_needs():
+    readme = _text(ROOT / "README.md")
+    assert len(readme.encode()) < 15_000  # it was 42 KB; the rest lives in docs/
+    headings = re.findall(r"^## (.+)$", _outside_code(readme), re.M)
+    for wanted in ("Install", "Quick start", "pre-commit", "CI", "Rules", "Documentation",
+                   "Development: install and test"):
+        assert wanted in headings, wanted
+    linked = set(re.findall(r"\]\(docs/([\w.-]+\.md)", readme))
+    assert linked == {p.name for p in DOCS}  # every docs page is reachable from the README
+
+
+def test_install_lines_work_without_a_package_index():
+    """`pip install dl-lint` fails: dl-lint is on no index. Every install line names the
+    repository (git+), a local path or a wheel."""
+    for page in PAGES:
+        for line in _text(page).splitlines():
+            for command in re.findall(r"(?:pipx?|python -m pip) install ([^`\n]*)", line):
+                spec = re.split(r"&&|#|;", command)[0]  # what this command installs
+                if "dl-lint" in spec or "dl_lint" in spec:
+                    assert "git+<repository URL>" in spec or "dist/dl_lint-" in spec, (page.name, line)
+
+
+def test_pins_name_commits_not_tags():
+    """`rev: v0.1.0` and `@v0.1.0` named a tag that does not exist (pre-commit exits 3)."""
+    for page in (ROOT / "README.md", *DOCS):
+        blocks = "\n".join(re.findall(r"```(?:yaml|console)\n(.*?)```", _text(page), re.S))
+        for rev in re.findall(r"^\s*rev: (\S+)", blocks, re.M):
+            assert rev == "<commit-sha>", (page.name, rev)
+        for uses in re.findall(r"uses: (OWNER/dl-lint@\S+)", blocks):
+            assert uses == "OWNER/dl-lint@<commit-sha>", (page.name, uses)
+        assert "dl-lint/dl-lint@v" not in blocks and "@v0.1.0" not in blocks
+
+
+def _console_commands(markdown: str, heading: str) -> list:
+    start = markdown.index(heading)
+    end = markdown.find("\n## ", start + 1)
+    section = markdown[start : end if end >= 0 else len(markdown)]
+    return [line for block in re.findall(r"```console\n(.*?)```", section, re.S) for line in block.splitlines()]
+
+
+def test_ci_runs_the_readmes_install_and_test_commands():
+    readme = _text(ROOT / "README.md")
+    commands = _console_commands(readme, "## Development: install and test")
+    assert "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" in commands
+    assert "pip install -e '.[test]'" in commands
+    assert "python -m pytest" in commands and 'python -m pytest -m "not torch"' in commands
+    ci = _text(ROOT / ".ci" / "run")
+    assert "-m pip install --quiet -e '.[test]'" in ci
+    assert re.search(r"activate && python -m pytest\)", ci)  # exactly README's command, main Python
+    assert 'python -m pytest -m "not torch")' in ci  # the README's 3.9 command
+    assert "3.9.18/bin/python" in ci and "-m build --wheel" in ci
+
+
+def test_the_torch_pin_exists_for_every_python_it_installs_on():
+    """torch 2.13 has wheels for Python >= 3.10 only: on 3.9 the extra must not ask for it."""
+    from packaging.requirements import Requirement
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:
+        import tomli as tomllib
+    project = tomllib.loads(_text(ROOT / "pyproject.toml"))
+    assert project["project"]["requires-python"] == ">=3.9"
+    [torch] = [Requirement(r) for r in project["project"]["optional-dependencies"]["test"] if r.startswith("torch")]
+    assert str(torch.specifier) == "==2.13.0"
+    assert not torch.marker.evaluate({"python_version": "3.9"})
+    assert torch.marker.evaluate({"python_version": "3.10"}) and torch.marker.evaluate({"python_version": "3.13"})
+    markers = project["tool"]["pytest"]["ini_options"]["markers"]
+    assert any(m.startswith("torch:") for m in markers)
+    assert "--strict-markers" in project["tool"]["pytest"]["ini_options"]["addopts"]
+
+
+@pytest.mark.parametrize("page", DOCS, ids=lambda p: p.name)
+def test_docs_pages_have_a_title(page):
+    assert _text(page).startswith("# ")
