@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
-import json
 import os
 import re
 import sys
@@ -162,6 +160,9 @@ class Settings:
         which only appears in messages), for keying a results cache."""
         data = dataclasses.asdict(self)
         del data["config_path"]
+        import hashlib
+        import json
+
         blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
@@ -270,7 +271,7 @@ def _parse_table(table: Mapping[str, Any], known_codes: Mapping[str, bool], disp
             if not isinstance(value, dict):
                 raise ConfigError(f'{where}: not a table: {value!r}; expected a table of glob = ["DL001", ...]')
             fields["per_file_ignores"] = tuple(
-                (glob, validate_selectors(codes, known_codes, f"{where}.{json.dumps(glob)}"))
+                (glob, validate_selectors(codes, known_codes, f"{where}.{_quoted(glob)}"))
                 for glob, codes in value.items()
             )
         elif key in ("exclude", "extend-exclude"):
@@ -423,3 +424,9 @@ def codes_for_file(settings: Settings, known_codes: Mapping[str, bool], path: Pa
         if any(glob_matches(glob, cand, is_dir=is_dir) for cand, is_dir in candidates):
             codes = codes - _matching(selectors, known_codes)
     return codes
+
+
+def _quoted(text: str) -> str:
+    import json
+
+    return json.dumps(text)

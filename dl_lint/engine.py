@@ -90,7 +90,7 @@ def lint_source(
             return True
         return root is not None and project.accelerator_reaches(module_name, {module_name: file.data})
 
-    diagnostics = judge([file], project, accelerator) + judge_call_sites([file], project, accelerator)
+    diagnostics = judge([file], project, accelerator) + judge_call_sites([file], [file], project, accelerator)
     diagnostics.sort(key=Diagnostic.sort_key)
     return _map_cells(diagnostics, [file])
 

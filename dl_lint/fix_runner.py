@@ -9,6 +9,7 @@ files and symlinks that lead out of the project are refused with a clear message
 from __future__ import annotations
 
 import codecs
+import contextlib
 import difflib
 import io
 import os
@@ -98,22 +99,43 @@ def write_atomically(
     if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
         raise FixError(f"{path}: file is read-only; not fixed")
     folder = target.parent
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".dl-lint-tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        if expected is not None and not _same_file_state(expected, os.stat(target)):
-            raise FixError(f"{path}: changed on disk while being fixed; not fixed")
-        os.replace(tmp, target)
-    except BaseException:
+    with _signals_held():  # Ctrl-C or SIGTERM wait until the file is replaced or left alone
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".dl-lint-tmp", dir=folder)
         try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(tmp, mode)
+            if expected is not None and not _same_file_state(expected, os.stat(target)):
+                raise FixError(f"{path}: changed on disk while being fixed; not fixed")
+            os.replace(tmp, target)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """Hold SIGINT and SIGTERM for the few system calls of one write (they are delivered right
+    after): an interrupt between creating the temporary file and entering the code that removes
+    it on failure left it behind. Where signals cannot be held (Windows, another thread), the
+    write is as before."""
+    import signal
+    import threading
+
+    held = {getattr(signal, name) for name in ("SIGINT", "SIGTERM") if hasattr(signal, name)}
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _newline(text: str) -> str:

@@ -165,9 +165,7 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
     """The diagnostics of analysed files: DL000s, and every selected rule on every loader call,
     minus what ``# noqa`` suppresses."""
     from dl_lint.config import codes_for_file
-    from dl_lint.fixes import normalize_fix
     from dl_lint.rules import checking_rules, known_codes
-    from dl_lint.suppression import parse_suppressions
 
     codes = known_codes()
     out: List[Diagnostic] = []
@@ -181,10 +179,14 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
         for call in file.facts.calls:
             for diag in check(call, rules, ctx, file.display):
                 if suppressions is None:
+                    from dl_lint.suppression import parse_suppressions
+
                     suppressions = parse_suppressions(file.source or "")
                 if suppressions.suppresses(diag):
                     continue
                 if diag.fix is not None:
+                    from dl_lint.fixes import normalize_fix
+
                     diag = replace(diag, fix=normalize_fix(file.source or "", diag.fix))
                 out.append(diag)
     out.sort(key=Diagnostic.sort_key)
@@ -224,15 +226,18 @@ def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterab
             )
 
 
-def judge_call_sites(files: List[SourceFile], project: "Project", accelerator: Accelerator) -> List[Diagnostic]:
-    """Loaders built from a function's parameters, judged once per call of that function in
-    the linted files, with the call's arguments (or the defaults it relies on)."""
+def judge_call_sites(
+    callers: List[SourceFile], factory_files: List[SourceFile], project: "Project", accelerator: Accelerator
+) -> List[Diagnostic]:
+    """Loaders built from a function's parameters (in ``factory_files``, which carry their
+    facts), judged once per call of that function in ``callers``, with the call's arguments (or
+    the defaults it relies on)."""
     from dl_lint.config import codes_for_file
     from dl_lint.rules import checking_rules, known_codes
     from dl_lint.suppression import parse_suppressions
 
     factories: Dict = {}
-    for file in files:
+    for file in factory_files:
         if file.facts is None:
             continue
         for name, _params in file.facts.factories:
@@ -244,7 +249,7 @@ def judge_call_sites(files: List[SourceFile], project: "Project", accelerator: A
     codes = known_codes()
     out: List[Diagnostic] = []
     judged: Dict = {}
-    for caller in files:
+    for caller in callers:
         if not caller.data or not any(n in caller.data for n in encoded):
             continue
         analysis = _analysis_of(caller, project)

@@ -71,7 +71,11 @@ def run_files(
             else:
                 again.append(file)
         parsed += _read_and_analyse(run, again, out, 1)[0]
-    out.extend(run.call_sites())
+    try:
+        out.extend(run.call_sites())
+    finally:
+        if run.helpers is not None:
+            run.helpers.close()
     if store is not None:
         store.save(project.new_summaries)
     out.sort(key=Diagnostic.sort_key)
@@ -141,6 +145,7 @@ class Run:
         self.display = {f.key: f.display for f in files}
         self.by_key = {f.key: f for f in files}
         self.fresh: Set[str] = set()  # files judged in this run (not answered by the cache)
+        self.helpers = None  # worker processes still holding their shares (dl_lint.workers)
         self.factories: Dict[str, Tuple[str, ...]] = {}  # abspath -> factory names
         self.hashes: Dict[str, Optional[str]] = {}  # abspath -> content hash (linted files)
         self._fingerprints: Dict[int, str] = {}
@@ -294,19 +299,39 @@ class Run:
             except Exception:  # noqa: BLE001 - a malformed record is a miss
                 pass
         involved = search.involved()
-        for file in involved:  # callees need their facts (workers and the cache do not keep them)
+        for file in involved:  # callees need their facts (the cache does not keep them)
             if file.key in self.factories and file.facts is None and not file.errors:
                 if not file.data:
                     read(file)
                 analyse(file, self.project, self.hashes.get(file.key))
+        factory_files = [f for f in involved if f.key in self.factories]
+        mine = list(involved)
+        answers: List[Tuple[List[Diagnostic], Set[str], Set[str]]] = []
+        if self.helpers is not None and self.helpers.children:
+            # The calls in a worker's share are judged there, on the trees it kept.
+            tasks: Dict[int, Tuple[List[str], List[str], Dict[str, Any]]] = {}
+            facts = {f.key: f.facts for f in factory_files}
+            keys = [f.key for f in factory_files]
+            for file in involved:
+                child = self.helpers.share_of(file.key)
+                if child is not None:
+                    tasks.setdefault(id(child), ([], keys, facts))[0].append(file.key)
+            if tasks:
+                answers, failed = self.helpers.judge(tasks)
+                taken = {key for task in tasks.values() for key in task[0]} - {k for task in failed for k in task[0]}
+                mine = [f for f in involved if f.key not in taken]
         touched: Set[str] = set()
         uses: Set[str] = set()
         self.project.record(touched, uses)
         try:
-            diags = judge_call_sites(involved, self.project, accelerator_for(self.files, self.project))
+            diags = judge_call_sites(mine, factory_files, self.project, accelerator_for(self.files, self.project))
         finally:
             self.project.stop_recording()
             self.project.release_dropped()
+        for found, seen_there, used_there in answers:
+            diags.extend(found)
+            touched |= seen_there
+            uses |= used_there
         if self.store is not None:
             from dl_lint.cache import diagnostic_to_json
 

@@ -36,9 +36,7 @@ lines are scanned with a simple quote-aware regex. :func:`parse_suppressions` ne
 
 from __future__ import annotations
 
-import io
 import re
-import tokenize
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterator, List, Mapping, Optional, Tuple
 
@@ -152,6 +150,8 @@ def _normalize_newlines(source: str) -> str:
 
 def _comments(source: str) -> Iterator[Tuple[int, bool, str]]:
     """(row, comment is alone on its line, comment text from ``#``) for every comment."""
+    import io
+    import tokenize
     source = _normalize_newlines(source)
     physical = source.split("\n")
     done_row = 0  # every row <= done_row has been fully tokenized

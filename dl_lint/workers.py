@@ -51,6 +51,7 @@ class _Child:
         self.reader = reader
         self.writer = writer
         self.group = group
+        self.keys: set = set()
 
 
 def analyse_in_workers(
@@ -105,17 +106,15 @@ def analyse_in_workers(
         for summaries in theirs:
             if summaries is not None:
                 project.adopt(summaries, {})
-    for child in children:
-        os.close(child.writer)
     for local, diags, factories, seen, used in analyse_and_judge(project, run, own):
         out.extend(diags)
         run.finish(own[local], diags, factories, seen, used)
+    helpers = []
     for child in children:
         results = _receive(child.reader)
-        os.close(child.reader)
-        _, status = os.waitpid(child.pid, 0)
         mine_files = [candidates[i] for i in child.group]
-        if status != 0 or results is None:  # a broken child: redo its share here
+        if results is None:  # a broken child: redo its share here
+            _end(child)
             for local, diags, factories, seen, used in analyse_and_judge(project, run, mine_files):
                 out.extend(diags)
                 run.finish(mine_files[local], diags, factories, seen, used)
@@ -127,7 +126,62 @@ def analyse_in_workers(
             out.extend(diags)
             run.finish(file, diags, factories, set(seen), set(used))
         project.adopt(results["summaries"], results["parses"])
+        child.keys = {f.key for f in mine_files}
+        helpers.append(child)  # it waits: it may judge the call sites of its share
+    run.helpers = Helpers(helpers)
     return 1 + len(children)
+
+
+class Helpers:
+    """The children after round 2, each holding the trees of its share: the call-site phase
+    (``dl_lint.judge.judge_call_sites``) judges the calls in a share where its trees are."""
+
+    def __init__(self, children: List[_Child]) -> None:
+        self.children = children
+
+    def share_of(self, key: str):
+        return next((child for child in self.children if key in child.keys), None)
+
+    def judge(self, tasks: Dict[int, Tuple[List[str], List[str], Dict[str, Any]]]):
+        """Send each child its callers (keys), the factory files (keys) and their facts; return
+        [(diagnostics, touched, uses)] from the children that answered, and the tasks of those
+        that did not (the caller does them)."""
+        sent, failed = [], []
+        for child in self.children:
+            task = tasks.get(id(child))
+            if task is None:
+                continue
+            try:
+                _send(child.writer, task)
+                sent.append((child, task))
+            except OSError:  # the child is gone
+                failed.append(task)
+        answers = []
+        for child, task in sent:
+            answer = _receive(child.reader)
+            if answer is None:
+                failed.append(task)
+            else:
+                answers.append((answer["diags"], set(answer["touched"]), set(answer["uses"])))
+        return answers, failed
+
+    def close(self) -> None:
+        for child in self.children:
+            _end(child)
+        self.children = []
+
+
+def _end(child: _Child) -> None:
+    """Tell a child there is nothing more, and wait for it."""
+    for fd in (child.writer, child.reader):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    try:
+        os.waitpid(child.pid, 0)
+    except OSError:
+        pass
 
 
 def _summarise(project: Any, run: Any, files: Sequence[Any]) -> Dict[str, Tuple[Any, Any]]:
@@ -150,14 +204,39 @@ def _child(
         others = _receive(reader)
         if others:
             project.adopt(others, {})
-    os.close(reader)
     project.new_summaries = {}  # those of round 1 are the parent's already
     results = []
     for local, diags, factories, seen, used in analyse_and_judge(project, run, files):
         facts = files[local].facts if factories else None  # the call-site phase needs them
         results.append((local, diags, factories, sorted(seen), sorted(used), facts))
     _send(writer, {"files": results, "summaries": project.new_summaries, "parses": project.parses})
+    task = _receive(reader)  # the call sites of this share, or the end (None)
+    if task is not None:
+        _send(writer, judge_share(project, run, *task))
     os.close(writer)
+    os.close(reader)
+
+
+def judge_share(project: Any, run: Any, callers: List[str], factory_keys: List[str], facts: Dict[str, Any]):
+    """The call sites in ``callers`` (keys of files of this process), with the factories' facts
+    from every process; the diagnostics and what they rest on."""
+    from dl_lint.judge import accelerator_for, judge_call_sites
+
+    by_key = {f.key: f for f in run.files}
+    for key, found in facts.items():
+        if by_key[key].facts is None:
+            by_key[key].facts = found
+    touched: set = set()
+    uses: set = set()
+    project.record(touched, uses)
+    try:
+        diags = judge_call_sites(
+            [by_key[k] for k in callers], [by_key[k] for k in factory_keys], project, accelerator_for(run.files, project)
+        )
+    finally:
+        project.stop_recording()
+        project.release_dropped()
+    return {"diags": diags, "touched": sorted(touched), "uses": sorted(uses)}
 
 
 def _send(fd: int, payload: Any) -> None:

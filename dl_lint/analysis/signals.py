@@ -127,13 +127,16 @@ def _split_alternatives(source: bytes, verbose: bool):
     return parts
 
 
-_FAST = {kind: _Alternatives(pattern) for kind, pattern in SIGNALS.items()}
+_FAST: dict = {}  # kind -> _Alternatives, compiled when first asked for
 
 
 def has_signal(data: bytes, kind: str) -> bool:
     """Whether the bytes of one file show a program-wide signal ("accelerator", "spawn",
     "distributed")."""
-    return _FAST[kind].search(data)
+    fast = _FAST.get(kind)
+    if fast is None:
+        fast = _FAST[kind] = _Alternatives(SIGNALS[kind])
+    return fast.search(data)
 
 
 def has_accelerator_evidence(data: bytes) -> bool:

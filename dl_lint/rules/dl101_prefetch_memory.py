@@ -1,4 +1,4 @@
-from dl_lint import estimate
+from dl_lint import inflight as estimate
 from dl_lint.model import Severity
 from dl_lint.model import Edit, Fix
 from dl_lint.analysis.values import CONFIGURABLE
