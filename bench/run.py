@@ -55,18 +55,27 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 class Sample:
     def __init__(
-        self, seconds: float, max_rss_kb: int, returncode: int, tree_rss_kb: int = 0, stopped: bool = False
+        self,
+        seconds: float,
+        max_rss_kb: int,
+        returncode: int,
+        tree_rss_kb: int = 0,
+        stopped: bool = False,
+        tree_pss_kb: int = 0,
     ) -> None:
         self.seconds = seconds
         self.max_rss_kb = max_rss_kb
         self.returncode = returncode
         self.tree_rss_kb = tree_rss_kb  # sampled: the process and all its workers together
+        self.tree_pss_kb = tree_pss_kb  # the same, shared pages counted once
         # Stopped at the time limit: the command would have taken longer than ``seconds``.
         self.stopped = stopped
 
 
 def _sample_tree_rss(pid: int, stop, peak: list) -> None:
-    """Every 5 ms, the summed RSS of ``pid`` and its descendants (psutil), into ``peak[0]``."""
+    """Every 5 ms, the memory of ``pid`` and its descendants (psutil): ``peak[0]`` the largest
+    sum of RSS, ``peak[1]`` the largest sum of PSS (proportional set size: a page that forked
+    processes share counts once in all, divided between them; RSS counts it in each)."""
     import psutil
 
     try:
@@ -74,16 +83,19 @@ def _sample_tree_rss(pid: int, stop, peak: list) -> None:
     except psutil.Error:
         return
     while not stop.is_set():
-        total = 0
+        rss = pss = 0
         try:
             for proc in [root, *root.children(recursive=True)]:
                 try:
-                    total += proc.memory_info().rss
+                    info = proc.memory_full_info()
+                    rss += info.rss
+                    pss += getattr(info, "pss", info.rss)
                 except psutil.Error:
                     pass
         except psutil.Error:
             break
-        peak[0] = max(peak[0], total // 1024)
+        peak[0] = max(peak[0], rss // 1024)
+        peak[1] = max(peak[1], pss // 1024)
         stop.wait(0.005)
 
 
@@ -126,7 +138,7 @@ def run_once(
         timer = threading.Timer(limit, stop_it)
         timer.daemon = True
         timer.start()
-    stop, peak, sampler = threading.Event(), [0], None
+    stop, peak, sampler = threading.Event(), [0, 0], None
     try:
         import psutil  # noqa: F401 - benchmark-only dependency
 
@@ -143,8 +155,8 @@ def run_once(
         sampler.join()
     proc.returncode = os.waitstatus_to_exitcode(status)
     if stopped.is_set():
-        return Sample(limit, int(usage.ru_maxrss), proc.returncode, peak[0], stopped=True)
-    return Sample(seconds, int(usage.ru_maxrss), proc.returncode, peak[0])
+        return Sample(limit, int(usage.ru_maxrss), proc.returncode, peak[0], stopped=True, tree_pss_kb=peak[1])
+    return Sample(seconds, int(usage.ru_maxrss), proc.returncode, peak[0], tree_pss_kb=peak[1])
 
 
 class Series:
@@ -175,8 +187,15 @@ class Series:
 
     @property
     def peak_mb(self) -> float:
-        """The larger of the biggest single process and the sampled sum over its workers."""
-        return max(max(s.max_rss_kb, s.tree_rss_kb) for s in self.samples) / 1024
+        """The memory the run took: the larger of the biggest single process (RSS) and the
+        sampled sum over it and its workers of their proportional set sizes (PSS, which counts
+        the pages forked workers share with it once; summed RSS counts them in each)."""
+        return max(max(s.max_rss_kb, s.tree_pss_kb or s.tree_rss_kb) for s in self.samples) / 1024
+
+    @property
+    def peak_rss_sum_mb(self) -> float:
+        """The sampled sum of RSS over the process and its workers (shared pages counted in each)."""
+        return max(s.tree_rss_kb for s in self.samples) / 1024
 
     def row(self) -> str:
         lo, hi = self.spread
@@ -187,7 +206,7 @@ class Series:
         name = f"{self.name} [{stopped} stopped at the time limit]" if stopped else self.name
         return (
             f"| {name} | {len(self.samples)} | {bound}{_fmt(self.median)} | {_fmt(lo)} – {top}{_fmt(hi)} | "
-            f"{self.peak_mb:.0f} MB | {','.join(map(str, codes))} |"
+            f"{self.peak_mb:.0f} MB | {self.peak_rss_sum_mb:.0f} MB | {','.join(map(str, codes))} |"
         )
 
 
@@ -552,8 +571,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             checks.append((f"generated {counts['files']} files: peak memory {s.peak_mb:.0f} MB ≤ 150 MB", s.peak_mb <= 150))
     shutil.rmtree(cache_dir, ignore_errors=True)
 
-    print("| what | runs | median | spread (min – max) | peak memory | exit codes |")
-    print("|---|---|---|---|---|---|")
+    print("| what | runs | median | spread (min – max) | peak memory (PSS) | summed RSS | exit codes |")
+    print("|---|---|---|---|---|---|---|")
     for s in results.values():
         print(s.row())
     print()

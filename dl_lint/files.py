@@ -52,7 +52,8 @@ def read(file: SourceFile) -> None:
     cannot be read becomes a DL000 diagnostic (and keeps ``data`` empty)."""
     if not file.data:
         try:
-            file.data = file.path.read_bytes()
+            with open(file.key, "rb") as handle:  # a str path: pathlib's own overhead, 20,000 times, showed
+                file.data = handle.read()
         except OSError as exc:
             file.errors.append(dl000(file, f"cannot read file: {exc.strerror or exc}", 1, 1))
             return

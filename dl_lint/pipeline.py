@@ -26,9 +26,26 @@ from dl_lint.model import Diagnostic
 # Worker processes pay for themselves only above this many candidate bytes per job: forking
 # one costs a few milliseconds; parsing and analysing costs about 0.3 ms per KB.
 PARALLEL_MIN_BYTES = 96 * 1024
+# Without --jobs, worker processes are started only while the run is expected to stay under this
+# much memory in all; a worker adds about what this process holds, plus its share's trees.
+DEFAULT_MEMORY_CAP = 150 * 1024 * 1024
+WORKER_EXTRA_BYTES = 24 * 1024 * 1024
 # Bytes of files that need no analysis kept in memory for the call-site phase (which searches
 # every file for calls of factories): reading them again costs more than keeping them.
 KEEP_BYTES = 48 * 1024 * 1024
+
+
+def _resident_bytes() -> int:
+    """This process's resident memory now (Linux), else its peak so far."""
+    try:
+        with open("/proc/self/statm") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        import resource
+        import sys
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
 
 
 def default_jobs() -> int:
@@ -104,7 +121,14 @@ def _read_and_analyse(run: "Run", todo: Sequence[SourceFile], out: List[Diagnost
                 file.data = b""  # read again only if the import graph or call sites need it
             elif file.data and file.cell_map is None:
                 project.sources[file.key] = file.data
+    explicit = jobs is not None
     jobs = default_jobs() if jobs is None else max(1, jobs)
+    if not explicit and jobs > 1:
+        # Each forked worker comes to hold about what this process holds now (inherited pages
+        # are copied as reference counts touch them): without --jobs, fork only while the run
+        # is expected to stay under DEFAULT_MEMORY_CAP (a 20,000-file tree stays in one process).
+        rss = _resident_bytes()
+        jobs = min(jobs, max(1, DEFAULT_MEMORY_CAP // (rss + WORKER_EXTRA_BYTES)))
     processes = 1
     if jobs > 1 and len(candidates) > 1 and sum(len(f.data) for f in candidates) >= PARALLEL_MIN_BYTES * jobs:
         from dl_lint import workers

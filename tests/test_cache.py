@@ -393,17 +393,23 @@ def test_listings_of_deleted_folders_are_dropped(tmp_path, monkeypatch):
 
 def test_default_jobs_fork_only_for_enough_work(tmp_path, monkeypatch):
     """Without --jobs, a worker is forked only when the files to parse hold at least
-    PARALLEL_MIN_BYTES per job (a fork costs more than a few small files); the result is the
-    same either way."""
+    PARALLEL_MIN_BYTES per job (a fork costs more than a few small files), and only while the
+    run is expected to stay under DEFAULT_MEMORY_CAP (a worker comes to hold about what this
+    process holds); --jobs forks regardless of memory. The result is the same either way."""
     _fixtures_copy(tmp_path, monkeypatch)
     monkeypatch.setattr(pipeline, "default_jobs", lambda: 2)
+    monkeypatch.setattr(pipeline, "DEFAULT_MEMORY_CAP", 10**12)
     serial = lint_paths(["fixtures"], jobs=1)
     small = lint_paths(["fixtures"])
     assert small.processes == 1  # the fixtures are far below the threshold
     monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 1)
     forked = lint_paths(["fixtures"])
     assert forked.processes == 2
-    assert _codes(small) == _codes(forked) == _codes(serial)
+    monkeypatch.setattr(pipeline, "DEFAULT_MEMORY_CAP", 1)  # this process alone is over it
+    capped = lint_paths(["fixtures"])
+    assert capped.processes == 1
+    assert lint_paths(["fixtures"], jobs=2).processes == 2
+    assert _codes(small) == _codes(forked) == _codes(capped) == _codes(serial)
 
 
 def test_an_edit_that_leaves_a_summary_alone_reparses_one_file(tmp_path, monkeypatch):

@@ -801,22 +801,23 @@ def raw_imports(data: bytes) -> Tuple[Tuple[str, ...], Tuple[Tuple[str, Tuple[st
     """The import statements of ``data``, read from bytes (no parse): the modules ``import``
     names, and each ``from BASE import NAMES`` with BASE as written (relative or not); a star
     import lists the name ``*``."""
+    if b"import" not in data:
+        return (), ()
     plain: List[str] = []
     for group in _IMPORT.findall(data):
-        for part in group.decode("ascii", "replace").split(","):
+        for part in group.split(b","):
             words = part.split()
             if words:
-                plain.append(words[0])
+                plain.append(words[0].decode("ascii", "replace"))
     froms = []
     for base, parenthesised, plain_names in _FROM_IMPORT.findall(data):
         found = []
-        names = parenthesised or plain_names
-        for item in names.decode("ascii", "replace").replace("\\", " ").split(","):
+        for item in (parenthesised or plain_names).replace(b"\\", b" ").split(b","):
             words = item.split()
-            if words and words[0] not in ("(", ")"):
-                name = words[0].strip("()")
+            if words and words[0] not in (b"(", b")"):
+                name = words[0].strip(b"()")
                 if name:
-                    found.append(name)
+                    found.append(name.decode("ascii", "replace"))
         froms.append((base.decode("ascii", "replace"), tuple(found)))
     return tuple(plain), tuple(froms)
 
