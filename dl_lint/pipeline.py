@@ -56,11 +56,17 @@ def default_jobs() -> int:
 
 
 def run_files(
-    files: Sequence[SourceFile], project: Any, *, jobs: Optional[int] = None, store=None
+    files: Sequence[SourceFile],
+    project: Any,
+    *,
+    jobs: Optional[int] = None,
+    store=None,
+    wait_for_workers: bool = True,
 ) -> Tuple[List[Diagnostic], int, int]:
     """Diagnostics of ``files`` (discovered and configured), how many were parsed, and how many
     processes analysed them. ``store``: the results cache (``dl_lint.cache.ResultsCache``), or
-    None."""
+    None. ``wait_for_workers=False`` (a process that exits right after) leaves the worker
+    processes to exit on their own once told there is nothing more."""
     run = Run(files, project, store)
     out: List[Diagnostic] = []
     todo = []
@@ -92,7 +98,7 @@ def run_files(
         out.extend(run.call_sites())
     finally:
         if run.helpers is not None:
-            run.helpers.close()
+            run.helpers.close(wait=wait_for_workers)
     if store is not None:
         store.save(project.new_summaries)
     out.sort(key=Diagnostic.sort_key)
@@ -331,8 +337,10 @@ class Run:
         factory_files = [f for f in involved if f.key in self.factories]
         mine = list(involved)
         answers: List[Tuple[List[Diagnostic], Set[str], Set[str]]] = []
+        pending = None
         if self.helpers is not None and self.helpers.children:
-            # The calls in a worker's share are judged there, on the trees it kept.
+            # The calls in a worker's share are judged there, on the trees it kept, while this
+            # process judges the calls in its own share.
             tasks: Dict[int, Tuple[List[str], List[str], Dict[str, Any]]] = {}
             facts = {f.key: f.facts for f in factory_files}
             keys = [f.key for f in factory_files]
@@ -341,14 +349,19 @@ class Run:
                 if child is not None:
                     tasks.setdefault(id(child), ([], keys, facts))[0].append(file.key)
             if tasks:
-                answers, failed = self.helpers.judge(tasks)
-                taken = {key for task in tasks.values() for key in task[0]} - {k for task in failed for k in task[0]}
-                mine = [f for f in involved if f.key not in taken]
+                pending = self.helpers.send(tasks)
+                mine = [f for f in involved if self.helpers.share_of(f.key) is None]
         touched: Set[str] = set()
         uses: Set[str] = set()
         self.project.record(touched, uses)
         try:
             diags = judge_call_sites(mine, factory_files, self.project, accelerator_for(self.files, self.project))
+            if pending is not None:
+                answers, failed = self.helpers.collect(pending)
+                redo = {key for task in failed for key in task[0]}
+                if redo:  # a worker that did not answer: its calls are judged here
+                    again = [f for f in involved if f.key in redo]
+                    diags.extend(judge_call_sites(again, factory_files, self.project, accelerator_for(self.files, self.project)))
         finally:
             self.project.stop_recording()
             self.project.release_dropped()

@@ -142,10 +142,9 @@ class Helpers:
     def share_of(self, key: str):
         return next((child for child in self.children if key in child.keys), None)
 
-    def judge(self, tasks: Dict[int, Tuple[List[str], List[str], Dict[str, Any]]]):
-        """Send each child its callers (keys), the factory files (keys) and their facts; return
-        [(diagnostics, touched, uses)] from the children that answered, and the tasks of those
-        that did not (the caller does them)."""
+    def send(self, tasks: Dict[int, Tuple[List[str], List[str], Dict[str, Any]]]):
+        """Send each child its callers (keys), the factory files (keys) and their facts, so that
+        they judge while this process judges its own share; what ``collect`` takes."""
         sent, failed = [], []
         for child in self.children:
             task = tasks.get(id(child))
@@ -156,6 +155,12 @@ class Helpers:
                 sent.append((child, task))
             except OSError:  # the child is gone
                 failed.append(task)
+        return sent, failed
+
+    def collect(self, pending):
+        """[(diagnostics, touched, uses)] from the children that answered, and the tasks of those
+        that did not (the caller does them)."""
+        sent, failed = pending
         answers = []
         for child, task in sent:
             answer = _receive(child.reader)
@@ -165,19 +170,21 @@ class Helpers:
                 answers.append((answer["diags"], set(answer["touched"]), set(answer["uses"])))
         return answers, failed
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
         for child in self.children:
-            _end(child)
+            _end(child, wait)
         self.children = []
 
 
-def _end(child: _Child) -> None:
-    """Tell a child there is nothing more, and wait for it."""
+def _end(child: _Child, wait: bool = True) -> None:
+    """Tell a child there is nothing more, and (``wait``) wait for it to exit."""
     for fd in (child.writer, child.reader):
         try:
             os.close(fd)
         except OSError:
             pass
+    if not wait:
+        return
     try:
         os.waitpid(child.pid, 0)
     except OSError:

@@ -227,6 +227,53 @@ def test_workers_report_what_one_process_reports(tmp_path, monkeypatch):
     assert parallel.files_parsed == serial.files_parsed
 
 
+def test_a_worker_that_dies_has_its_share_redone(tmp_path, monkeypatch):
+    """A worker that exits without answering, in round 2 or while judging the call sites of its
+    share: this process redoes that work, and the report is the one process's."""
+    import os
+
+    from dl_lint import workers
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "loaders.py").write_text(
+        "from torch.utils.data import DataLoader\n\n\n"
+        "def make(ds, workers=2):\n    return DataLoader(ds, num_workers=workers, prefetch_factor=2)\n"
+    )
+    for n in range(4):  # callers that are candidates too, so that each process holds some
+        (tmp_path / f"train{n}.py").write_text(
+            "from torch.utils.data import DataLoader\nfrom loaders import make\n\n"
+            f"DataLoader([1], batch_size={n + 1})\nloader = make([1], workers=0)\n" + "# padding\n" * n * 20
+        )
+    serial = lint_paths(["."], jobs=1)
+    at_calls = {d.filename for d in serial.diagnostics if d.code == "DL001" and d.location.row == 5}
+    assert at_calls == {f"train{n}.py" for n in range(4)}
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 1)
+    died = tmp_path.parent / f"{tmp_path.name}-died"
+
+    def die(*_args, **_kwargs):
+        died.write_text("judging call sites")
+        os._exit(3)
+
+    monkeypatch.setattr(workers, "judge_share", die)
+    parallel = lint_paths(["."], jobs=2)
+    assert died.read_text() == "judging call sites"  # the worker had call sites to judge
+    assert parallel.processes == 2 and parallel.diagnostics == serial.diagnostics
+
+    parent = os.getpid()
+    analyse_and_judge = pipeline.analyse_and_judge
+
+    def die_in_the_worker(project, run, files):
+        if os.getpid() != parent:
+            died.write_text("round 2")
+            os._exit(3)
+        return analyse_and_judge(project, run, files)
+
+    monkeypatch.setattr(pipeline, "analyse_and_judge", die_in_the_worker)
+    parallel = lint_paths(["."], jobs=2)
+    assert died.read_text() == "round 2"
+    assert parallel.processes == 2 and parallel.diagnostics == serial.diagnostics
+
+
 def test_workers_fill_the_cache_like_one_process(tmp_path, monkeypatch):
     _fixtures_copy(tmp_path, monkeypatch)
     monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 1)
