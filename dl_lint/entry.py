@@ -1,8 +1,11 @@
 """The `dl-lint` console script. Two commands people run by hand and from editors and scripts,
 `dl-lint --version` and `dl-lint rule CODE`, are answered here without importing click (about
-50 ms, a third of the time they take) or anything else they do not need; every other command
-line, including those two with any other argument, goes to ``dl_lint.cli`` and behaves the
-same. tests/test_cli.py checks that both paths print the same bytes."""
+50 ms, a third of the time they take) or anything else they do not need; a check command line
+that ``dl_lint.check.fast_arguments`` can read (paths and check's flags, spelled plainly: what
+pre-commit, CI and people type) runs ``dl_lint.check.run`` without click too. Every other
+command line goes to ``dl_lint.cli`` and behaves the same. tests/test_cli.py checks that both
+paths print the same bytes and exit with the same code.
+"""
 
 from __future__ import annotations
 
@@ -28,12 +31,16 @@ def main(argv: Optional[List[str]] = None) -> None:
                 return
             except UnicodeEncodeError:
                 pass  # a stdout that cannot encode the text: click knows what to do
-    from dl_lint import engine
-    from dl_lint.cli import main as cli_main
-
     if argv is not None:  # called from Python (tests): behave like any function
+        from dl_lint.cli import main as cli_main
+
         cli_main(args=args, prog_name="dl-lint")
         return
+    from dl_lint import engine
+    from dl_lint.check import fast_arguments
+
+    options = fast_arguments(args)
+
     # A process of its own: keep what the run built until the end and leave without tearing it
     # down (freeing the trees of a large project took a tenth of a second, and changes nothing),
     # and without the cyclic garbage collector, which a run does not need (the analysis frees its
@@ -43,7 +50,12 @@ def main(argv: Optional[List[str]] = None) -> None:
     gc.disable()
     engine.RETAINED = []
     try:
-        cli_main(args=args, prog_name="dl-lint")
+        if options is not None:
+            _check(options)
+        else:
+            from dl_lint.cli import main as cli_main
+
+            cli_main(args=args, prog_name="dl-lint")
         code = 0
     except SystemExit as exc:
         if exc.code is None or isinstance(exc.code, int):
@@ -52,6 +64,43 @@ def main(argv: Optional[List[str]] = None) -> None:
             sys.stderr.write(f"{exc.code}\n")
             code = 1
     _leave(code)
+
+
+def _check(options: dict) -> None:
+    """``dl_lint.check.run`` as click's ``main`` would run it: a reader that went away (EPIPE)
+    ends the run with 1 and silences the streams; Ctrl-C outside the lint prints "Aborted!"."""
+    import errno
+
+    from dl_lint.check import echo, run
+
+    try:
+        run(**options)
+    except (EOFError, KeyboardInterrupt):
+        echo(err=True)
+        echo("Aborted!", err=True)
+        sys.exit(1)
+    except OSError as exc:
+        if exc.errno != errno.EPIPE:
+            raise
+        sys.stdout = _Quiet(sys.stdout)
+        sys.stderr = _Quiet(sys.stderr)
+        sys.exit(1)
+
+
+class _Quiet:
+    """A stream whose flush ignores a closed pipe (click's ``PacifyFlushWrapper``)."""
+
+    def __init__(self, wrapped) -> None:
+        self.wrapped = wrapped
+
+    def flush(self) -> None:
+        try:
+            self.wrapped.flush()
+        except OSError:
+            pass
+
+    def __getattr__(self, name: str):
+        return getattr(self.wrapped, name)
 
 
 def _leave(code: int) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -259,6 +260,126 @@ def test_fast_path_imports_neither_click_nor_libcst(args):
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "LOADED []"
+
+
+# Check command lines: plain ones run without click (dl_lint.check.fast_arguments), the others
+# through click; both must print the same bytes and exit with the same code.
+_FAST = [
+    [],
+    ["."],
+    ["bad.py", "good.py"],
+    ["--no-cache", "."],
+    ["-q", "."],
+    ["--quiet", "--exit-zero", "bad.py"],
+    ["--silent", "."],
+    ["--statistics", "."],
+    ["--output-format", "json", "."],
+    ["--output-format=github", "bad.py"],
+    ["--output-format", "full", "--select", "DL001", "."],
+    ["--select=DL1", "--ignore", "DL001", "."],
+    ["--extend-select", "ALL", "--statistics", "."],
+    ["--exclude", "bad.py", "."],
+    ["--extend-exclude=sub", "."],
+    ["--torch-version", "1.13", "."],
+    ["--jobs", "2", "."],
+    ["-j", "1", "."],
+    ["--force-exclude", "bad.py"],
+    ["--diff", "."],
+    ["--show-settings", "."],
+    ["--show-files", "."],
+    ["missing.py"],
+    ["--config", "missing.toml", "."],
+    ["--torch-version", "two", "."],
+    ["--select", "DL999", "."],
+    [".", "--no-cache", "good.py"],
+    ["-"],
+    ["--stdin-filename", "piped.py"],
+]
+_CLICK = [
+    ["--output-format", "yaml", "."],
+    ["--jobs", "0", "."],
+    ["-qj", "1", "."],
+    ["--no-cache=1", "."],
+    ["--", "bad.py"],
+    ["--select"],
+    ["--bogus", "."],
+    ["-h"],
+    ["check", "bad.py"],
+    ["rules"],
+]
+
+
+def _cli_project(root):
+    (root / "sub").mkdir(parents=True)
+    (root / "bad.py").write_text(BAD)
+    (root / "good.py").write_text(GOOD)
+    (root / "sub" / "more.py").write_text(BAD.replace("prefetch_factor=2", "prefetch_factor=4"))
+    (root / "pyproject.toml").write_text("[tool.dl-lint]\nextend-exclude = ['build']\n")
+
+
+def _both_paths(tmp_path, run_cli, args, env=None):
+    for name in ("fast", "slow"):
+        _cli_project(tmp_path / name)
+    fast = run_cli(*args, cwd=tmp_path / "fast", input=BAD, env=env)
+    environment = {**os.environ, "NO_COLOR": "1", **(env or {})}
+    if env is None:
+        environment.pop("DL_LINT_OUTPUT_FORMAT", None)
+    slow = subprocess.run(
+        [sys.executable, "-c", "from dl_lint.cli import main; main(prog_name='dl-lint')", *args],
+        cwd=tmp_path / "slow", input=BAD, capture_output=True, text=True, timeout=120, env=environment,
+    )
+    for result, name in ((fast, "fast"), (slow, "slow")):  # the same output, folder names aside
+        result.stdout = result.stdout.replace(str(tmp_path / name), "<root>")
+        result.stderr = result.stderr.replace(str(tmp_path / name), "<root>")
+    return fast, slow
+
+
+def _uses_click(args, env=None):
+    probe = (
+        "import sys\n"
+        "import dl_lint.entry as entry\n"
+        "entry._leave = lambda code: print('CLICK', 'click' in sys.modules, code, file=sys.stderr)\n"
+        f"sys.argv = ['dl-lint', *{args!r}]\n"
+        "entry.main()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], input="", capture_output=True, text=True, timeout=120,
+        env={**os.environ, **(env or {})},
+    )
+    return result.stderr.splitlines()[-1].split()[1] == "True"
+
+
+@pytest.mark.parametrize("args", _FAST + _CLICK, ids=lambda a: " ".join(a) or "(none)")
+def test_check_prints_the_same_with_or_without_click(tmp_path, run_cli, args):
+    fast, slow = _both_paths(tmp_path, run_cli, args)
+    assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
+    with_click = _uses_click(args)
+    assert with_click == (args in _CLICK), args
+
+
+@pytest.mark.parametrize("value", ["json", "nonsense"])
+def test_output_format_from_the_environment_with_or_without_click(tmp_path, run_cli, value):
+    env = {"DL_LINT_OUTPUT_FORMAT": value}
+    fast, slow = _both_paths(tmp_path, run_cli, ["."], env=env)
+    assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
+    assert _uses_click(["."], env=env) == (value == "nonsense")
+
+
+def test_fixes_written_with_or_without_click(tmp_path, run_cli):
+    fast, slow = _both_paths(tmp_path, run_cli, ["--fix", "--show-fixes", "."])
+    assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
+    assert "Fixed" in fast.stdout
+    for name in ("bad.py", "good.py", "sub/more.py"):
+        assert (tmp_path / "fast" / name).read_text() == (tmp_path / "slow" / name).read_text()
+    assert (tmp_path / "fast" / "bad.py").read_text() != BAD
+
+
+def test_fast_path_knows_every_subcommand():
+    """A first argument naming a subcommand is not a path: the fast path must know them all."""
+    from dl_lint.check import COMMANDS
+    from dl_lint.cli import main
+
+    assert set(COMMANDS) == set(main.commands)
 
 
 def test_registry_codes_and_defaults_match_the_rule_modules():
