@@ -108,3 +108,23 @@ def test_a_plain_check_of_the_fixtures_imports_no_libcst(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", probe, str(FIXTURES)], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "NO-LIBCST", out.stderr
+
+
+def test_expression_walk_misses_no_child():
+    """The collector walks common expression classes through a table of their expression fields
+    (faster than ``ast.iter_child_nodes``): every other field must be an operator or a context,
+    on the running Python too."""
+    import ast
+
+    from dl_lint.analysis.scopes import _CHILD_FIELDS
+
+    for cls, fields in _CHILD_FIELDS.items():
+        assert set(fields) <= set(cls._fields), cls
+        skipped = set(cls._fields) - set(fields)
+        assert skipped <= {"op", "ops", "ctx", "conversion"}, (cls.__name__, skipped)
+    # and the walk records calls wherever they sit in such expressions
+    from dl_lint.analysis.scopes import collect
+
+    tree = ast.parse("x = (a(1) + -b(2), {c(3): d(4), **e(5)}, f'{g(6)!r:{h(7)}}', i(8)[j(9):k(10)], l(11) if m(12) else n(13))")
+    called = sorted(call.func.id for call, _, _, _ in collect(tree).calls)
+    assert called == sorted("abcdeghijklmn")

@@ -32,6 +32,27 @@ _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # Containers longer than this are checked for being constants only before they are walked.
 _LARGE = 16
 _PATTERN = getattr(ast, "pattern", None)  # match statements (Python 3.10+)
+# The fields that hold expressions of the expression classes the walk meets most, in ``_fields``
+# order: what ``ast.iter_child_nodes`` yields, without its two generators per node and without
+# operator and context nodes, which hold nothing. Other classes are walked generically.
+_CHILD_FIELDS = {
+    ast.BoolOp: ("values",),
+    ast.BinOp: ("left", "right"),
+    ast.UnaryOp: ("operand",),
+    ast.IfExp: ("test", "body", "orelse"),
+    ast.Dict: ("keys", "values"),
+    ast.Set: ("elts",),
+    ast.List: ("elts",),
+    ast.Tuple: ("elts",),
+    ast.Compare: ("left", "comparators"),
+    ast.JoinedStr: ("values",),
+    ast.FormattedValue: ("value", "format_spec"),
+    ast.Starred: ("value",),
+    ast.Slice: ("lower", "upper", "step"),
+    ast.Await: ("value",),
+    ast.Yield: ("value",),
+    ast.YieldFrom: ("value",),
+}
 
 
 class Cond(NamedTuple):
@@ -542,7 +563,18 @@ class Collector:
                     continue
             elif kind is ast.Dict and len(current.keys) > _LARGE and is_literal_data(current):
                 continue
-            stack.extend(reversed(list(ast.iter_child_nodes(current))))  # source order
+            fields = _CHILD_FIELDS.get(kind)
+            if fields is None:
+                stack.extend(reversed(list(ast.iter_child_nodes(current))))
+                continue
+            children = []
+            for name in fields:
+                child = getattr(current, name)
+                if type(child) is list:
+                    children.extend(c for c in child if c is not None)  # Dict keys: None for ``**d``
+                elif child is not None:
+                    children.append(child)
+            stack.extend(reversed(children))  # popped in source order
 
     def comprehension(self, node: ast.AST, used: Optional[Set[str]] = None) -> None:
         generators = node.generators

@@ -60,7 +60,8 @@ class SourceText:
     @property
     def lines(self) -> List[str]:
         if self._lines is None:
-            self._lines = _LINE_BREAK.split(self.source)
+            source = self.source
+            self._lines = source.split("\n") if "\r" not in source else _LINE_BREAK.split(source)
         return self._lines
 
     def line(self, row: int) -> str:
