@@ -11,6 +11,10 @@ and ``jobs - 1`` forked children, in two rounds:
    dependencies, the facts of files that define factories (for the call-site phase), and the
    summaries of modules it parsed on demand (for the results cache).
 
+A module outside the shares that several processes need (a package's ``__init__``, a big
+utilities module their files import) is summarised by the first process that asks, and read
+by the others (``SharedSummaries``).
+
 When a share is larger than the memory budget for kept trees, round 1 is skipped (each
 process summarises what it needs as it goes; a module imported by both shares is then parsed
 by both, counted in ``Project.parses``). Forking needs no re-import and no re-reading of what
@@ -24,7 +28,7 @@ import os
 import pickle
 import struct
 import sys
-from typing import Any, Callable, Dict, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from dl_lint.model import Diagnostic
 
@@ -67,6 +71,8 @@ def analyse_in_workers(
         return 1
     project = run.project
     two_rounds = max(sum(len(candidates[i].data) for i in g) for g in groups) <= project.budget
+    project.shared = SharedSummaries.create()
+    run.helpers = Helpers([], project)  # closed by the run, whatever happens here
     children: List[_Child] = []
     for group in groups[1:]:
         try:
@@ -128,7 +134,7 @@ def analyse_in_workers(
         project.adopt(results["summaries"], results["parses"])
         child.keys = {f.key for f in mine_files}
         helpers.append(child)  # it waits: it may judge the call sites of its share
-    run.helpers = Helpers(helpers)
+    run.helpers.children = helpers
     return 1 + len(children)
 
 
@@ -136,8 +142,9 @@ class Helpers:
     """The children after round 2, each holding the trees of its share: the call-site phase
     (``dl_lint.judge.judge_call_sites``) judges the calls in a share where its trees are."""
 
-    def __init__(self, children: List[_Child]) -> None:
+    def __init__(self, children: List[_Child], project: Any = None) -> None:
         self.children = children
+        self.project = project
 
     def share_of(self, key: str):
         return next((child for child in self.children if key in child.keys), None)
@@ -171,9 +178,131 @@ class Helpers:
         return answers, failed
 
     def close(self, wait: bool = True) -> None:
+        """End the children (each has sent its last answer, or gets nothing more to do) and
+        remove the shared summaries."""
         for child in self.children:
             _end(child, wait)
         self.children = []
+        shared = getattr(self.project, "shared", None)
+        if shared is not None:
+            self.project.shared = None
+            shared.remove()
+
+
+class SharedSummaries:
+    """Summaries of modules outside the shares, made once for all processes: without it, both
+    processes parsed accelerate's 156 KB ``utils/dataclasses.py`` in round 2. A folder of the
+    run (in /dev/shm where there is one, else the temporary folder; removed at the end), two
+    files per module: ``NAME.claim``, created exclusively by the first process that needs the
+    module (its pid inside), and ``NAME.summary``, the pickled summary (None: the module cannot
+    be read or parsed), written whole and then renamed. A process that finds a claim waits for
+    the summary; if the claimer is gone or takes longer than ``WAIT`` seconds, it parses the
+    module itself (the same summary: only time is lost)."""
+
+    WAIT = 5.0
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+
+    @classmethod
+    def create(cls) -> "Optional[SharedSummaries]":
+        import tempfile
+
+        base = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+        try:
+            return cls(tempfile.mkdtemp(prefix="dl-lint-", dir=base))
+        except OSError:
+            return None
+
+    def _name(self, key: str, module: str) -> str:
+        import hashlib
+
+        digest = hashlib.blake2b(f"{key}\0{module}".encode("utf-8", "surrogatepass"), digest_size=16)
+        return os.path.join(self.folder, digest.hexdigest())
+
+    def take(self, key: str, module: str) -> Tuple[bool, Any]:
+        """(True, summary) when another process made it; (False, None) when this process is
+        to make it (then ``give`` follows, whatever happens)."""
+        name = self._name(key, module)
+        made = self._read(name)
+        if made is not None:
+            return made
+        try:
+            fd = os.open(f"{name}.claim", os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        except FileExistsError:
+            return self._wait(name)
+        except OSError:
+            return False, None
+        try:
+            os.write(fd, str(os.getpid()).encode())
+        finally:
+            os.close(fd)
+        return False, None
+
+    def _wait(self, name: str) -> Tuple[bool, Any]:
+        import time
+
+        deadline = time.monotonic() + self.WAIT
+        delay = 0.0005
+        while time.monotonic() < deadline:
+            made = self._read(name)
+            if made is not None:
+                return made if made[0] else (False, None)
+            if not _claimer_alive(f"{name}.claim"):
+                return False, None
+            time.sleep(delay)
+            delay = min(delay * 2, 0.01)
+        return False, None
+
+    @staticmethod
+    def _read(name: str) -> Optional[Tuple[bool, Any]]:
+        """(True, summary) if it was published, (False, None) if it cannot be read, None if it
+        is not there (yet)."""
+        try:
+            with open(f"{name}.summary", "rb") as handle:
+                return True, pickle.load(handle)
+        except FileNotFoundError:
+            return None
+        except Exception:  # noqa: BLE001 - unreadable: make it here
+            return False, None
+
+    def give(self, key: str, module: str, summary: Any) -> None:
+        name = self._name(key, module)
+        temporary = f"{name}.{os.getpid()}.tmp"
+        try:
+            with open(temporary, "wb") as handle:
+                pickle.dump(summary, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temporary, f"{name}.summary")
+        except Exception:  # noqa: BLE001 - the others make it themselves
+            try:
+                os.remove(temporary)
+            except OSError:
+                pass
+
+    def remove(self) -> None:
+        import shutil
+
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _claimer_alive(claim: str) -> bool:
+    """Whether the process that claimed a module may still publish it (unknown: yes; a zombie
+    counts as alive, and the wait's deadline covers it)."""
+    try:
+        with open(claim, "rb") as handle:
+            text = handle.read()
+        pid = int(text) if text else None
+    except (OSError, ValueError):
+        return True
+    if pid is None:
+        return True  # created, pid not written yet
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def _end(child: _Child, wait: bool = True) -> None:

@@ -101,6 +101,79 @@ def test_each_module_is_parsed_at_most_once(tmp_path, monkeypatch):
     assert {path: count for path, count in project.parses.items() if count > 1} == {}
 
 
+def test_workers_parse_each_module_once(tmp_path, monkeypatch):
+    """With worker processes too: a module outside the shares that files of both shares import
+    (here a big settings module) is parsed by one process and read by the other."""
+    from dl_lint import pipeline
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "settings.py").write_text(
+        "WORKERS = 0\nclass LoaderConfig:\n    pass\n" + "".join(f"def helper{i}(x):\n    return x + {i}\n" for i in range(400))
+    )
+    for n in range(6):  # candidates that resolve names from settings (one looks like a loader)
+        (tmp_path / f"train{n}.py").write_text(
+            "from torch.utils.data import DataLoader\nfrom settings import WORKERS, LoaderConfig\n\n"
+            f"config = LoaderConfig()\nloader = DataLoader([{n}], num_workers=WORKERS, prefetch_factor=2)\n"
+        )
+    serial = lint_paths(["."], jobs=1)
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 1)
+    monkeypatch.setattr(engine, "RETAINED", [])
+    parallel = lint_paths(["."], jobs=2)
+    project, _files = engine.RETAINED[-1]
+    assert parallel.processes == 2 and parallel.diagnostics == serial.diagnostics
+    assert len([d for d in serial.diagnostics if d.code == "DL001"]) == 6  # WORKERS was read
+    assert project.parses.get(str(tmp_path / "settings.py")) == 1
+    assert {path: count for path, count in project.parses.items() if count > 1} == {}
+
+
+def test_shared_summaries_between_processes(tmp_path):
+    """The first process to ask claims a module; another waits for its summary; a claimer that
+    is gone (or too slow) leaves the module to whoever waits."""
+    import os
+    import time
+
+    from dl_lint.workers import SharedSummaries
+
+    shared = SharedSummaries(str(tmp_path))
+    assert shared.take("/a.py", "a") == (False, None)  # claimed here
+    shared.give("/a.py", "a", {"summary": 1})
+    assert shared.take("/a.py", "a") == (True, {"summary": 1})
+    assert shared.take("/a.py", "other.name") == (False, None)  # the module name is part of the key
+    shared.give("/b.py", "b", None)  # a module that cannot be parsed: the others need not try
+    assert shared.take("/b.py", "b") == (True, None)
+
+    pid = os.fork()
+    if pid == 0:  # claims, works for a while, publishes
+        try:
+            shared.take("/c.py", "c")
+            time.sleep(0.3)
+            shared.give("/c.py", "c", "made by the child")
+        finally:
+            os._exit(0)
+    time.sleep(0.1)
+    started = time.monotonic()
+    assert shared.take("/c.py", "c") == (True, "made by the child")
+    assert time.monotonic() - started > 0.05  # it waited
+    os.waitpid(pid, 0)
+
+    pid = os.fork()
+    if pid == 0:  # claims and dies without publishing
+        shared.take("/d.py", "d")
+        os._exit(0)
+    os.waitpid(pid, 0)  # reaped: gone
+    started = time.monotonic()
+    assert shared.take("/d.py", "d") == (False, None)
+    assert time.monotonic() - started < 1
+
+    shared.WAIT = 0.2  # a claimer that never publishes (this process, alive)
+    shared.take("/e.py", "e")
+    started = time.monotonic()
+    assert shared.take("/e.py", "e") == (False, None)
+    assert 0.15 < time.monotonic() - started < 2
+    shared.remove()
+    assert not os.path.exists(str(tmp_path))
+
+
 def test_a_plain_check_of_the_fixtures_imports_no_libcst(tmp_path):
     probe = (
         "import sys\nfrom dl_lint import lint_paths\nlint_paths([sys.argv[1]])\n"

@@ -298,6 +298,9 @@ class Project:
         self.loader_names = LOADER_QUALNAMES | frozenset(extra_loaders)
         self.store = store
         self.hash_of: Optional[Callable[[str], Optional[str]]] = None  # content hashes (the results cache)
+        # Set in worker processes (``dl_lint.workers.SharedSummaries``): summaries of modules
+        # outside the shares, made once for all processes.
+        self.shared: Optional[Any] = None
         self._paths: Optional[Dict[str, List[Path]]] = None
         self._summaries: Dict[str, Optional[SummaryModule]] = {}  # abspath -> summary (None: unreadable)
         self._names: Dict[str, str] = {}  # abspath -> the module name it was summarised as
@@ -617,13 +620,24 @@ class Project:
                 found = SummaryModule(stored, _Tracked(self, key), self.loader_names)
                 self._name(key, stored.module)
                 return found
+        shared = self.shared
+        if shared is not None:
+            found_shared, summary = shared.take(key, module)
+            if found_shared:  # another process summarised it (None: it could not)
+                return self._set_summary(key, summary, content_hash) if summary is not None else None
+        summary = None
         try:
-            with open(key, "rb") as handle:
-                data = handle.read()
-            analysis = self.parse(key, module, decode(data))
-        except (OSError, SyntaxError, UnicodeDecodeError, LookupError, ParseFailure, RecursionError, MemoryError):
-            return None
-        return self._set_summary(key, analysis.summary(), content_hash)
+            try:
+                with open(key, "rb") as handle:
+                    data = handle.read()
+                analysis = self.parse(key, module, decode(data))
+            except (OSError, SyntaxError, UnicodeDecodeError, LookupError, ParseFailure, RecursionError, MemoryError):
+                return None
+            summary = analysis.summary()
+        finally:
+            if shared is not None:
+                shared.give(key, module, summary)
+        return self._set_summary(key, summary, content_hash)
 
     # -- memory ---------------------------------------------------------------------------------
     def _keep(self, key: str, analysis: "ModuleAnalysis") -> None:
