@@ -1,0 +1,110 @@
+"""``dl_lint.record.Record``: what ``@dataclass(frozen=True)`` gave the data classes, without
+importing ``dataclasses``: equality and hashing over the compared fields, repr, ``replace``,
+``as_dict`` and pickling."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Optional, Tuple
+
+import pytest
+
+from dl_lint.record import Record, as_dict
+
+
+class Point(Record):
+    __slots__ = ("x", "y", "label")
+    _uncompared = frozenset({"label"})
+
+    def __init__(self, x: int, y: int = 0, label: str = "") -> None:
+        self.x = x
+        self.y = y
+        self.label = label
+
+
+class Shape(Record):
+    __slots__ = ("points", "meta", "parent")
+
+    def __init__(self, points: Tuple[Point, ...], meta: Optional[dict] = None, parent: Optional[Shape] = None) -> None:
+        self.points = points
+        self.meta = {} if meta is None else meta
+        self.parent = parent
+
+
+class Named(Record):
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class Mutable(Record):
+    __slots__ = ("items",)
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, items: Optional[list] = None) -> None:
+        self.items = [] if items is None else items
+
+
+def test_fields_in_slots_order_and_compared_fields():
+    assert Point._fields == ("x", "y", "label")
+    assert Point._compared == ("x", "y")
+    assert Named._fields == Named._compared == ("name",)
+
+
+def test_equality_and_hash_ignore_uncompared_fields():
+    assert Point(1, 2, "a") == Point(1, 2, "b")
+    assert hash(Point(1, 2, "a")) == hash(Point(1, 2, "b")) == hash((1, 2))
+    assert Point(1, 2) != Point(2, 1)
+    assert Named("a") == Named("a") and hash(Named("a")) == hash(("a",))
+    assert len({Point(1), Point(1, 0, "other"), Point(2)}) == 2
+
+
+def test_equality_needs_the_same_class():
+    class Other(Record):
+        __slots__ = ("x", "y", "label")
+
+        def __init__(self, x: int, y: int = 0, label: str = "") -> None:
+            self.x, self.y, self.label = x, y, label
+
+    assert Point(1, 2) != Other(1, 2)
+    assert Point(1, 2) != (1, 2)
+    assert Point(1, 2).__eq__((1, 2)) is NotImplemented
+
+
+def test_a_mutable_record_is_not_hashable():
+    with pytest.raises(TypeError):
+        hash(Mutable())
+    assert Mutable([1]) == Mutable([1])
+    assert Mutable().items is not Mutable().items  # a fresh default each time
+
+
+def test_repr_names_every_field():
+    assert repr(Point(1, 2, "a")) == "Point(x=1, y=2, label='a')"
+    assert repr(Named("n")) == "Named(name='n')"
+
+
+def test_replace():
+    point = Point(1, 2, "a")
+    moved = point.replace(y=5)
+    assert (moved.x, moved.y, moved.label) == (1, 5, "a") and type(moved) is Point
+    assert (point.x, point.y) == (1, 2)  # unchanged
+    with pytest.raises(TypeError, match="z"):
+        point.replace(z=1)
+
+
+def test_as_dict_converts_nested_records():
+    shape = Shape((Point(1, 2, "a"),), {"k": [Named("n")]}, Shape(()))
+    assert as_dict(shape) == {
+        "points": ({"x": 1, "y": 2, "label": "a"},),
+        "meta": {"k": [{"name": "n"}]},
+        "parent": {"points": (), "meta": {}, "parent": None},
+    }
+    assert type(as_dict(shape)["points"]) is tuple and type(as_dict(shape)["meta"]["k"]) is list
+
+
+def test_pickle_round_trip_keeps_every_field():
+    shape = Shape((Point(1, 2, "a"), Point(3)), {"k": (Named("n"),)})
+    back = pickle.loads(pickle.dumps(shape, protocol=pickle.HIGHEST_PROTOCOL))
+    assert back == shape and back.points[0].label == "a" and back.meta == {"k": (Named("n"),)}
+    assert Point.__reduce__(Point(1, 2, "a")) == (Point, (1, 2, "a"))
