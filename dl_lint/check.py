@@ -275,11 +275,9 @@ def run(
     hidden = 0
     if not unsafe_fixes and output_format in ("concise", "full"):
         # An unsafe fix is not offered without --unsafe-fixes: no [*] for it, but say how many.
-        from dataclasses import replace as _replace
-
         hidden = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability != "safe")
         diagnostics = [
-            _replace(d, fix=None) if d.fix is not None and d.fix.applicability != "safe" else d for d in diagnostics
+            d.replace(fix=None) if d.fix is not None and d.fix.applicability != "safe" else d for d in diagnostics
         ]
 
     from dl_lint.report import render, render_statistics
@@ -358,7 +356,6 @@ def _fix_files(diagnostics, config_file, overrides, unsafe: bool, *, write: bool
 
     A fix that was tried and refused (the file cannot be written, or the fixed code did not
     verify) is taken off the diagnostic that remains: it is not "fixable" any more in this run."""
-    from dataclasses import replace
     from pathlib import Path
 
     from dl_lint.analysis.project import find_root
@@ -382,7 +379,7 @@ def _fix_files(diagnostics, config_file, overrides, unsafe: bool, *, write: bool
         except (FixError, OSError, UnicodeError, SyntaxError) as exc:
             echo(f"dl-lint: error: {exc if isinstance(exc, FixError) else f'{name}: cannot fix: {exc}'}", err=True)
             remaining.extend(
-                replace(d, fix=None) if applicable(d, unsafe) else d for d in diagnostics if d.filename == name
+                d.replace(fix=None) if applicable(d, unsafe) else d for d in diagnostics if d.filename == name
             )
             continue
         refused = set()
@@ -392,7 +389,7 @@ def _fix_files(diagnostics, config_file, overrides, unsafe: bool, *, write: bool
                 echo(f"dl-lint: warning: {name}:{diag.location.row}: {diag.code} fix dropped: {reason}", err=True)
         fixed.append(result)
         remaining.extend(
-            replace(d, fix=None) if d.fix is not None and (d.code, d.message) in refused else d
+            d.replace(fix=None) if d.fix is not None and (d.code, d.message) in refused else d
             for d in result.result.remaining
         )
     remaining.sort(key=lambda d: d.sort_key())
@@ -449,11 +446,9 @@ def _fix_stdin(
     sys.stdout.flush()
     remaining, hidden = result.remaining, 0
     if not unsafe:  # as for files: an unsafe fix is not offered without --unsafe-fixes
-        from dataclasses import replace
-
         hidden = sum(1 for d in remaining if d.fix is not None and d.fix.applicability != "safe")
         remaining = [
-            replace(d, fix=None) if d.fix is not None and d.fix.applicability != "safe" else d for d in remaining
+            d.replace(fix=None) if d.fix is not None and d.fix.applicability != "safe" else d for d in remaining
         ]
     if not silent and (remaining or (result.applied and not quiet)):
         text = render("concise", remaining, fixed=len(result.applied), hidden=hidden, quiet=quiet)

@@ -249,8 +249,6 @@ def _map_cells(diagnostics: List[Diagnostic], files: Iterable[SourceFile]) -> Li
 
 
 def _to_cell(diag: Diagnostic, cell_map: "CellMap") -> Diagnostic:
-    import dataclasses
-
     start = cell_map.locate(diag.location.row)
     if start is None:
         return diag
@@ -276,19 +274,18 @@ def _to_cell(diag: Diagnostic, cell_map: "CellMap") -> Diagnostic:
                 edits = None
                 break
             edits.append(
-                dataclasses.replace(
-                    edit,
+                edit.replace(
                     location=Location(a[1], edit.location.column),
                     end_location=Location(b[1], edit.end_location.column),
                 )
             )
-        fix = dataclasses.replace(fix, edits=tuple(edits)) if edits is not None else None
+        fix = fix.replace(edits=tuple(edits)) if edits is not None else None
     # Places cited in the same notebook: their rows too (a class defined in another cell).
     here = os.path.abspath(diag.filename)
     places = [(p, cell_map.locate(p.row) if p.cell is None and p.path == here else None) for p in diag.related]
-    related = tuple(dataclasses.replace(p, cell=at[0], row=at[1]) if at else p for p, at in places)
-    return dataclasses.replace(
-        diag, cell=cell, location=location, end_location=end, noqa_rows=noqa_rows, fix=fix, related=related
+    related = tuple(p.replace(cell=at[0], row=at[1]) if at else p for p, at in places)
+    return diag.replace(
+        cell=cell, location=location, end_location=end, noqa_rows=noqa_rows, fix=fix, related=related
     )
 
 

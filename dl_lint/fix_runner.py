@@ -16,7 +16,7 @@ import os
 import stat
 import tempfile
 import tokenize
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional
 
@@ -65,9 +65,9 @@ def fix_file(path: Path, display: str, settings, *, unsafe: bool, write: bool, p
         out = []
         for diag in found:
             if diag.fix is not None and newline != "\n":
-                edits = tuple(replace(e, content=e.content.replace("\n", newline)) for e in diag.fix.edits)
-                diag = replace(diag, fix=replace(diag.fix, edits=edits))
-            out.append(replace(diag, filename=display))
+                edits = tuple(e.replace(content=e.content.replace("\n", newline)) for e in diag.fix.edits)
+                diag = diag.replace(fix=diag.fix.replace(edits=edits))
+            out.append(diag.replace(filename=display))
         return out
 
     result = fix_source(text, lint, unsafe=unsafe)
@@ -174,7 +174,7 @@ def fix_notebook(path: Path, display: str, settings, *, unsafe: bool, write: boo
     # What remains, reported in cell coordinates by the normal pipeline.
     if fixed.written:
         result.remaining = list(lint_paths([path], overrides={}).diagnostics)
-        result.remaining = [replace(d, filename=display) for d in result.remaining]
+        result.remaining = [d.replace(filename=display) for d in result.remaining]
     else:
         result.remaining = []
     return fixed

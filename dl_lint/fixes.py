@@ -15,7 +15,7 @@ fails on its own is dropped and reported.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from dl_lint.model import Diagnostic, Edit, Fix, Location
@@ -61,7 +61,7 @@ def normalize_fix(source: str, fix: Fix) -> Fix:
             start, end = _deletion_span(source, to_offset(starts, edit.location), to_offset(starts, edit.end_location))
             edit = Edit("", to_location(starts, start), to_location(starts, end))
         edits.append(edit)
-    return replace(fix, edits=tuple(edits))
+    return fix.replace(edits=tuple(edits))
 
 
 def _deletion_span(text: str, start: int, end: int) -> Tuple[int, int]:

@@ -6,7 +6,6 @@ factories are known, judge loaders built from a function's parameters at each ca
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Sequence
 
 from dl_lint.files import SourceFile, decode_source, dl000, one_line, read
@@ -187,7 +186,7 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
                 if diag.fix is not None:
                     from dl_lint.fixes import normalize_fix
 
-                    diag = replace(diag, fix=normalize_fix(file.source or "", diag.fix))
+                    diag = diag.replace(fix=normalize_fix(file.source or "", diag.fix))
                 out.append(diag)
     out.sort(key=Diagnostic.sort_key)
     return out

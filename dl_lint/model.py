@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
 from typing import Optional, Tuple
+
+from dl_lint.record import Record
 
 
 # Where dl-lint lives. The one place that names it: rule URLs (JSON ``url``, SARIF ``helpUri``,
@@ -27,41 +28,70 @@ class Severity(str, enum.Enum):
         return self.value
 
 
-@dataclass(frozen=True, order=True)
-class Location:
-    """A position in a source file: 1-based row, 1-based column (ruff's convention)."""
+class Location(Record):
+    """A position in a source file: 1-based row, 1-based column (ruff's convention). Locations
+    order by row, then column."""
 
-    row: int
-    column: int
+    __slots__ = ("row", "column")
+
+    def __init__(self, row: int, column: int) -> None:
+        self.row = row
+        self.column = column
+
+    def __lt__(self, other: object) -> bool:
+        if other.__class__ is not Location:
+            return NotImplemented
+        return (self.row, self.column) < (other.row, other.column)  # type: ignore[attr-defined]
+
+    def __le__(self, other: object) -> bool:
+        if other.__class__ is not Location:
+            return NotImplemented
+        return (self.row, self.column) <= (other.row, other.column)  # type: ignore[attr-defined]
+
+    def __gt__(self, other: object) -> bool:
+        if other.__class__ is not Location:
+            return NotImplemented
+        return (self.row, self.column) > (other.row, other.column)  # type: ignore[attr-defined]
+
+    def __ge__(self, other: object) -> bool:
+        if other.__class__ is not Location:
+            return NotImplemented
+        return (self.row, self.column) >= (other.row, other.column)  # type: ignore[attr-defined]
 
 
-@dataclass(frozen=True)
-class Edit:
+class Edit(Record):
     """Replace the text between ``location`` and ``end_location`` with ``content``."""
 
-    content: str
-    location: Location
-    end_location: Location
+    __slots__ = ("content", "location", "end_location")
+
+    def __init__(self, content: str, location: Location, end_location: Location) -> None:
+        self.content = content
+        self.location = location
+        self.end_location = end_location
 
 
-@dataclass(frozen=True)
-class Fix:
-    applicability: str  # "safe" | "unsafe"
-    message: str
-    edits: Tuple[Edit, ...]
+class Fix(Record):
+    __slots__ = ("applicability", "message", "edits")
+
+    def __init__(self, applicability: str, message: str, edits: Tuple[Edit, ...]) -> None:
+        self.applicability = applicability  # "safe" | "unsafe"
+        self.message = message
+        self.edits = edits
 
 
-@dataclass(frozen=True)
-class Related:
+class Related(Record):
     """A place a diagnostic cites (where a dataset class is defined, the loader a call
     configures). ``path`` is absolute, so a cached diagnostic stays right whatever folder the
     next run starts in; reporters print it in the same form as the diagnostic's own path."""
 
-    path: str
-    row: int
-    column: int
-    note: str  # a short phrase: "LineStream is defined here"
-    cell: Optional[int] = None  # in a notebook: the cell (numbered as Jupyter shows them), rows within it
+    __slots__ = ("path", "row", "column", "note", "cell")
+
+    def __init__(self, path: str, row: int, column: int, note: str, cell: Optional[int] = None) -> None:
+        self.path = path
+        self.row = row
+        self.column = column
+        self.note = note  # a short phrase: "LineStream is defined here"
+        self.cell = cell  # in a notebook: the cell (numbered as Jupyter shows them), rows within it
 
     def position(self) -> str:
         """``row:col``, or ``cell N:row:col`` in a notebook (as a diagnostic's own position)."""
@@ -69,25 +99,45 @@ class Related:
         return f"cell {self.cell}:{where}" if self.cell is not None else where
 
 
-@dataclass(frozen=True)
-class Diagnostic:
+class Diagnostic(Record):
     """``message`` is one short sentence, what is wrong and what happens at runtime (the
     concise line); ``detail`` the rest: torch's own error text, the numbers behind it, and what to
     write instead (the full format, JSON, SARIF, GitHub annotations, the language server)."""
 
-    code: str
-    name: str
-    severity: Severity
-    message: str
-    filename: str
-    location: Location
-    end_location: Location
-    fix: Optional[Fix] = None
-    # Rows of the whole reported statement/call: a ``# noqa`` on any of them applies.
-    noqa_rows: Tuple[int, int] = field(default=(0, 0), compare=False)
-    cell: Optional[int] = None
-    detail: str = ""
-    related: Tuple[Related, ...] = ()
+    __slots__ = (
+        "code", "name", "severity", "message", "filename", "location", "end_location", "fix",
+        "noqa_rows", "cell", "detail", "related",
+    )  # fmt: skip
+    _uncompared = frozenset({"noqa_rows"})
+
+    def __init__(
+        self,
+        code: str,
+        name: str,
+        severity: Severity,
+        message: str,
+        filename: str,
+        location: Location,
+        end_location: Location,
+        fix: Optional[Fix] = None,
+        # Rows of the whole reported statement/call: a ``# noqa`` on any of them applies.
+        noqa_rows: Tuple[int, int] = (0, 0),
+        cell: Optional[int] = None,
+        detail: str = "",
+        related: Tuple[Related, ...] = (),
+    ) -> None:
+        self.code = code
+        self.name = name
+        self.severity = severity
+        self.message = message
+        self.filename = filename
+        self.location = location
+        self.end_location = end_location
+        self.fix = fix
+        self.noqa_rows = noqa_rows
+        self.cell = cell
+        self.detail = detail
+        self.related = related
 
     @property
     def noqa_row(self) -> int:
