@@ -7,16 +7,15 @@ the key and what is accepted, so the CLI can print it and exit 2.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import os
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 from dl_lint.discovery import glob_matches
+from dl_lint.record import Record, as_dict
 
 PYPROJECT = "pyproject.toml"
 # Searched in this order within one directory; the first found wins (like ruff).
@@ -87,27 +86,50 @@ def format_size(n: int) -> str:
 DEFAULT_MAX_FILE_SIZE = 32 * 1024 * 1024
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(Record):
     """Effective settings for the files under one config file (or the defaults)."""
 
-    select: Optional[Tuple[str, ...]] = None  # None = the rules' defaults
-    ignore: Tuple[str, ...] = ()
-    extend_select: Tuple[str, ...] = ()
-    per_file_ignores: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()  # (glob, selectors)
-    exclude: Tuple[str, ...] = ()  # user globs; DEFAULT_EXCLUDES always apply too
-    extend_exclude: Tuple[str, ...] = ()
-    respect_gitignore: bool = True
-    max_inflight_batches: int = 16
-    batch_bytes: Optional[int] = None
-    memory_budget: Optional[int] = None
-    target_version: str = "2.13"  # torch "MAJOR.MINOR"
-    extra_loaders: Tuple[str, ...] = ()  # qualified names treated like DataLoader
-    # Files larger than this are reported (DL000) instead of analysed: a guard against
-    # pathological input only (a 1.5 MB generated module takes about a second).
-    max_file_size: Optional[int] = DEFAULT_MAX_FILE_SIZE
-    config_path: Optional[str] = None  # where these came from; None = built-in defaults
-    root: Optional[str] = None  # directory the globs are relative to
+    __slots__ = (
+        "select", "ignore", "extend_select", "per_file_ignores", "exclude", "extend_exclude",
+        "respect_gitignore", "max_inflight_batches", "batch_bytes", "memory_budget", "target_version",
+        "extra_loaders", "max_file_size", "config_path", "root",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        select: Optional[Tuple[str, ...]] = None,  # None = the rules' defaults
+        ignore: Tuple[str, ...] = (),
+        extend_select: Tuple[str, ...] = (),
+        per_file_ignores: Tuple[Tuple[str, Tuple[str, ...]], ...] = (),  # (glob, selectors)
+        exclude: Tuple[str, ...] = (),  # user globs; DEFAULT_EXCLUDES always apply too
+        extend_exclude: Tuple[str, ...] = (),
+        respect_gitignore: bool = True,
+        max_inflight_batches: int = 16,
+        batch_bytes: Optional[int] = None,
+        memory_budget: Optional[int] = None,
+        target_version: str = "2.13",  # torch "MAJOR.MINOR"
+        extra_loaders: Tuple[str, ...] = (),  # qualified names treated like DataLoader
+        # Files larger than this are reported (DL000) instead of analysed: a guard against
+        # pathological input only (a 1.5 MB generated module takes about a second).
+        max_file_size: Optional[int] = DEFAULT_MAX_FILE_SIZE,
+        config_path: Optional[str] = None,  # where these came from; None = built-in defaults
+        root: Optional[str] = None,  # directory the globs are relative to
+    ) -> None:
+        self.select = select
+        self.ignore = ignore
+        self.extend_select = extend_select
+        self.per_file_ignores = per_file_ignores
+        self.exclude = exclude
+        self.extend_exclude = extend_exclude
+        self.respect_gitignore = respect_gitignore
+        self.max_inflight_batches = max_inflight_batches
+        self.batch_bytes = batch_bytes
+        self.memory_budget = memory_budget
+        self.target_version = target_version
+        self.extra_loaders = extra_loaders
+        self.max_file_size = max_file_size
+        self.config_path = config_path
+        self.root = root
 
     def with_overrides(
         self,
@@ -153,12 +175,12 @@ class Settings:
         ):
             if value is not None:
                 changes[name] = value
-        return dataclasses.replace(self, **changes)
+        return self.replace(**changes)
 
     def fingerprint(self) -> str:
         """A stable hash of everything that can change results (not ``config_path``,
         which only appears in messages), for keying a results cache."""
-        data = dataclasses.asdict(self)
+        data = as_dict(self)
         del data["config_path"]
         import hashlib
         import json

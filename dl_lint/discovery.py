@@ -13,9 +13,10 @@ import functools
 import os
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
+
+from dl_lint.record import Record
 
 DEFAULT_EXCLUDES = (
     ".git", ".hg", ".svn", ".venv", "venv", "env", "build", "dist", "node_modules",
@@ -35,11 +36,18 @@ class DiscoveryError(Exception):
     e.g. ``path does not exist: foo/bar.py`` (the CLI prefixes ``dl-lint: ``)."""
 
 
-@dataclass(frozen=True)
-class Discovered:
-    files: Tuple[Path, ...]
-    problems: Tuple[Tuple[Path, str], ...]  # (path, one-line reason), e.g. unreadable folders
-    listings_changed: bool = False  # ``listings`` was updated (the cache must be saved)
+class Discovered(Record):
+    __slots__ = ("files", "problems", "listings_changed")
+
+    def __init__(
+        self,
+        files: Tuple[Path, ...],
+        problems: Tuple[Tuple[Path, str], ...],  # (path, one-line reason), e.g. unreadable folders
+        listings_changed: bool = False,  # ``listings`` was updated (the cache must be saved)
+    ) -> None:
+        self.files = files
+        self.problems = problems
+        self.listings_changed = listings_changed
 
 
 def _file_kind(mode: int) -> str:

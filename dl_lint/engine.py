@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import gc
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence
 
@@ -21,6 +20,7 @@ from dl_lint.config import Settings, load_config_file, settings_for_dir
 from dl_lint.discovery import discover
 from dl_lint.files import SourceFile, display_path, dl000, is_notebook_path, one_line, read, read_notebook, unreadable
 from dl_lint.model import Diagnostic, Location
+from dl_lint.record import Record
 
 
 # Set by the console script (dl_lint.entry): runs are kept here instead of freed, because the
@@ -30,12 +30,23 @@ from dl_lint.model import Diagnostic, Location
 RETAINED: Optional[list] = None
 
 
-@dataclass
-class LintResult:
-    diagnostics: List[Diagnostic] = field(default_factory=list)
-    files_checked: int = 0
-    files_parsed: int = 0
-    processes: int = 1  # processes that analysed the files (see dl_lint.workers)
+class LintResult(Record):
+    """Mutable (the run fills it in), so not hashable."""
+
+    __slots__ = ("diagnostics", "files_checked", "files_parsed", "processes")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        diagnostics: Optional[List[Diagnostic]] = None,  # None: a new empty list
+        files_checked: int = 0,
+        files_parsed: int = 0,
+        processes: int = 1,  # processes that analysed the files (see dl_lint.workers)
+    ) -> None:
+        self.diagnostics = [] if diagnostics is None else diagnostics
+        self.files_checked = files_checked
+        self.files_parsed = files_parsed
+        self.processes = processes
 
 
 # -- public API ---------------------------------------------------------------------------------

@@ -6,11 +6,11 @@ cells, with a map back to cells and rows.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, List, Optional
 
 from dl_lint.model import Diagnostic, Location, Severity
+from dl_lint.record import Record
 
 if TYPE_CHECKING:
     from dl_lint.analysis.module import ModuleFacts
@@ -18,19 +18,38 @@ if TYPE_CHECKING:
     from dl_lint.notebook import CellMap
 
 
-@dataclass
-class SourceFile:
-    path: Path
-    display: str
-    module_name: str
-    settings: "Settings"
-    data: bytes = b""
-    source: Optional[str] = None
-    facts: Optional["ModuleFacts"] = None
-    errors: List[Diagnostic] = field(default_factory=list)
-    # Notebooks: ``data``/``source`` hold the code cells as Python; rows map back through this.
-    cell_map: Optional["CellMap"] = None
-    abspath: str = ""  # os.path.abspath(path), computed once (files found by lint_paths)
+class SourceFile(Record):
+    """Mutable (reading and analysing fill it in), so not hashable."""
+
+    __slots__ = (
+        "path", "display", "module_name", "settings", "data", "source", "facts", "errors", "cell_map", "abspath",
+    )  # fmt: skip
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        path: Path,
+        display: str,
+        module_name: str,
+        settings: "Settings",
+        data: bytes = b"",
+        source: Optional[str] = None,
+        facts: Optional["ModuleFacts"] = None,
+        errors: Optional[List[Diagnostic]] = None,  # None: a new empty list
+        # Notebooks: ``data``/``source`` hold the code cells as Python; rows map back through this.
+        cell_map: Optional["CellMap"] = None,
+        abspath: str = "",  # os.path.abspath(path), computed once (files found by lint_paths)
+    ) -> None:
+        self.path = path
+        self.display = display
+        self.module_name = module_name
+        self.settings = settings
+        self.data = data
+        self.source = source
+        self.facts = facts
+        self.errors = [] if errors is None else errors
+        self.cell_map = cell_map
+        self.abspath = abspath
 
     @property
     def key(self) -> str:

@@ -37,10 +37,10 @@ lines are scanned with a simple quote-aware regex. :func:`parse_suppressions` ne
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterator, List, Mapping, Optional, Tuple
 
 from .model import Diagnostic
+from .record import Record
 
 __all__ = ["Suppressions", "parse_suppressions"]
 
@@ -58,14 +58,22 @@ _FILE_NOQA_RE = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class Suppressions:
+class Suppressions(Record):
     """The ``noqa`` directives of one source text (one notebook cell, for notebooks)."""
 
-    # row (1-based) -> None for a bare ``# noqa`` (every code), else the codes named (upper-case)
-    lines: Mapping[int, Optional[FrozenSet[str]]] = field(default_factory=dict)
-    file_all: bool = False
-    file_codes: FrozenSet[str] = frozenset()
+    __slots__ = ("lines", "file_all", "file_codes")
+
+    def __init__(
+        self,
+        # row (1-based) -> None for a bare ``# noqa`` (every code), else the codes named (upper-case);
+        # None: a new empty dict
+        lines: Optional[Mapping[int, Optional[FrozenSet[str]]]] = None,
+        file_all: bool = False,
+        file_codes: FrozenSet[str] = frozenset(),
+    ) -> None:
+        self.lines = {} if lines is None else lines
+        self.file_all = file_all
+        self.file_codes = file_codes
 
     def suppresses(self, diag: Diagnostic) -> bool:
         """True if ``diag`` is silenced by a file directive or by a line directive on any row of

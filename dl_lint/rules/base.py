@@ -7,10 +7,10 @@ documentation (Markdown, in fixed sections), plus ``check_call``. Rules judge fa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple
 
 from dl_lint.model import Edit, Fix, Location, Related, Severity
+from dl_lint.record import Record
 
 if TYPE_CHECKING:
     from dl_lint.analysis.loaders import LoaderCall
@@ -18,15 +18,26 @@ if TYPE_CHECKING:
     from dl_lint.rules.context import RuleContext
 
 
-@dataclass(frozen=True)
-class Finding:
-    message: str  # one sentence: what is wrong and what happens at runtime
-    location: Location
-    end_location: Location
-    fix: Optional[Fix] = None
-    severity: Optional[Severity] = None  # overrides the rule's (DL202: error under spawn)
-    detail: str = ""  # the rest: torch's error text, the numbers, what to write instead
-    related: Tuple[Related, ...] = ()  # places the message cites (absolute paths)
+class Finding(Record):
+    __slots__ = ("message", "location", "end_location", "fix", "severity", "detail", "related")
+
+    def __init__(
+        self,
+        message: str,  # one sentence: what is wrong and what happens at runtime
+        location: Location,
+        end_location: Location,
+        fix: Optional[Fix] = None,
+        severity: Optional[Severity] = None,  # overrides the rule's (DL202: error under spawn)
+        detail: str = "",  # the rest: torch's error text, the numbers, what to write instead
+        related: Tuple[Related, ...] = (),  # places the message cites (absolute paths)
+    ) -> None:
+        self.message = message
+        self.location = location
+        self.end_location = end_location
+        self.fix = fix
+        self.severity = severity
+        self.detail = detail
+        self.related = related
 
 
 class Rule:
