@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import itertools
 import operator
-from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+
+from dl_lint.record import Record
 
 __all__ = [
     "ABSENT",
@@ -54,14 +55,16 @@ class _Absent:
 ABSENT = _Absent()
 
 
-@dataclass(frozen=True)
-class Origin:
+class Origin(Record):
     """Where a possible value was written: ``what`` is read by humans ("literal", "default of
     --workers", "WORKERS in settings.py"); path and line point at the place."""
 
-    what: str
-    path: Optional[str] = None
-    line: Optional[int] = None
+    __slots__ = ("what", "path", "line")
+
+    def __init__(self, what: str, path: Optional[str] = None, line: Optional[int] = None) -> None:
+        self.what = what
+        self.path = path
+        self.line = line
 
     def describe(self) -> str:
         where = ""
@@ -87,8 +90,7 @@ _COMPARE: Dict[str, Callable[[Any, Any], bool]] = {
 _NEGATED_OP = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "==": "!=", "!=": "==", "is": "is not", "is not": "is"}
 
 
-@dataclass(frozen=True)
-class Guard:
+class Guard(Record):
     """A condition on another expression under which a possibility holds.
 
     ``subject`` is the normalized source text of the tested expression (``"args.workers"``);
@@ -97,13 +99,24 @@ class Guard:
     possible.
     """
 
-    subject: str
-    op: str
-    rhs: Any = None
-    negated: bool = False
-    # Other source texts denoting the same subject (``nw`` for ``args.workers`` after
-    # ``nw = args.workers``), so a guard matches however the argument was spelled.
-    aliases: Tuple[str, ...] = field(default=(), compare=False)
+    __slots__ = ("subject", "op", "rhs", "negated", "aliases")
+    _uncompared = frozenset({"aliases"})
+
+    def __init__(
+        self,
+        subject: str,
+        op: str,
+        rhs: Any = None,
+        negated: bool = False,
+        # Other source texts denoting the same subject (``nw`` for ``args.workers`` after
+        # ``nw = args.workers``), so a guard matches however the argument was spelled.
+        aliases: Tuple[str, ...] = (),
+    ) -> None:
+        self.subject = subject
+        self.op = op
+        self.rhs = rhs
+        self.negated = negated
+        self.aliases = aliases
 
     def negate(self) -> "Guard":
         if self.op in _NEGATED_OP:
@@ -129,70 +142,91 @@ class Guard:
         return f"{self.subject} {self.op} {self.rhs!r}"
 
 
-@dataclass(frozen=True)
-class Instance:
+class Instance(Record):
     """An instance of a class defined in the project: ``module`` is the dotted module name (or
     file path when the module name is unknown), ``name`` the class name."""
 
-    module: str
-    name: str
-    line: int = 0
-    path: str = ""  # the defining file: module names can be ambiguous in a project
-    local: bool = False  # the class is defined inside a function (cannot be pickled)
+    __slots__ = ("module", "name", "line", "path", "local")
+
+    def __init__(
+        self,
+        module: str,
+        name: str,
+        line: int = 0,
+        path: str = "",  # the defining file: module names can be ambiguous in a project
+        local: bool = False,  # the class is defined inside a function (cannot be pickled)
+    ) -> None:
+        self.module = module
+        self.name = name
+        self.line = line
+        self.path = path
+        self.local = local
 
 
-@dataclass(frozen=True)
-class FunctionRef:
+class FunctionRef(Record):
     """A callable passed as an argument. ``kind`` is "function" (module level), "nested",
     "lambda", "method", "class" (a class object), "local-class" or "partial"."""
 
-    kind: str
-    module: str = ""
-    name: str = ""
-    line: int = 0
-    path: str = ""
+    __slots__ = ("kind", "module", "name", "line", "path")
+
+    def __init__(self, kind: str, module: str = "", name: str = "", line: int = 0, path: str = "") -> None:
+        self.kind = kind
+        self.module = module
+        self.name = name
+        self.line = line
+        self.path = path
 
 
-@dataclass(frozen=True)
-class Ref:
+class Ref(Record):
     """A name imported from another module that the project index could not (yet) resolve."""
 
-    module: str
-    name: str
-    attr_path: Tuple[str, ...] = ()
+    __slots__ = ("module", "name", "attr_path")
+
+    def __init__(self, module: str, name: str, attr_path: Tuple[str, ...] = ()) -> None:
+        self.module = module
+        self.name = name
+        self.attr_path = attr_path
 
 
-@dataclass(frozen=True)
-class External:
+class External(Record):
     """Something defined outside the project, known by its qualified name
     (``torch.utils.data.DataLoader``)."""
 
-    qualname: str
+    __slots__ = ("qualname",)
+
+    def __init__(self, qualname: str) -> None:
+        self.qualname = qualname
 
 
-@dataclass(frozen=True)
-class Opaque:
+class Opaque(Record):
     """An object that certainly exists (an instance of a library class such as
     ``DistributedSampler(ds)``) but whose value is not known: it is not None, and that is all."""
 
-    qualname: str
+    __slots__ = ("qualname",)
+
+    def __init__(self, qualname: str) -> None:
+        self.qualname = qualname
 
 
-@dataclass(frozen=True)
-class ModuleRef:
+class ModuleRef(Record):
     """A name bound to a module of the project (``from . import settings``)."""
 
-    module: str
+    __slots__ = ("module",)
+
+    def __init__(self, module: str) -> None:
+        self.module = module
 
 
-@dataclass(frozen=True)
-class DictValue:
+class DictValue(Record):
     """A dict built from literals, ``dict(...)``, ``.update`` and item assignments: each key's
     Value may include ABSENT (the key is only set under some condition). ``complete`` is False
     when something we cannot see may add keys (then it must not be trusted for absent keys)."""
 
-    entries: Tuple[Tuple[str, "Value"], ...]
-    complete: bool = True
+    __slots__ = ("entries", "complete")
+
+    def __init__(self, entries: Tuple[Tuple[str, "Value"], ...], complete: bool = True) -> None:
+        self.entries = entries
+        self.complete = complete
 
     def get(self, key: str) -> Optional["Value"]:
         for k, v in self.entries:
@@ -201,26 +235,33 @@ class DictValue:
         return None
 
 
-@dataclass(frozen=True)
-class Possible:
-    value: Any
-    origin: Optional[Origin] = None
-    guards: Tuple[Guard, ...] = ()
+class Possible(Record):
+    __slots__ = ("value", "origin", "guards")
+
+    def __init__(self, value: Any, origin: Optional[Origin] = None, guards: Tuple[Guard, ...] = ()) -> None:
+        self.value = value
+        self.origin = origin
+        self.guards = guards
 
     def with_guard(self, guard: Guard) -> "Possible":
         return Possible(self.value, self.origin, self.guards + (guard,))
 
 
-@dataclass(frozen=True)
-class Value:
+class Value(Record):
     """``options`` None means unknown; ``source`` says why for unknowns ("parameter",
     "argparse", "config", "environment", "splat", "expression"), which DL011 uses to tell a
     configurable value from an arbitrary one. ``aliases`` are the source texts known to denote
     this value, so guards written against any of them can be matched."""
 
-    options: Optional[Tuple[Possible, ...]]
-    source: Optional[str] = None
-    aliases: Tuple[str, ...] = field(default=(), compare=False)
+    __slots__ = ("options", "source", "aliases")
+    _uncompared = frozenset({"aliases"})
+
+    def __init__(
+        self, options: Optional[Tuple[Possible, ...]], source: Optional[str] = None, aliases: Tuple[str, ...] = ()
+    ) -> None:
+        self.options = options
+        self.source = source
+        self.aliases = aliases
 
     # -- constructors -------------------------------------------------------------------------
     @classmethod
