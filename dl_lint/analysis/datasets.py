@@ -8,8 +8,9 @@ which the rules treat as silence.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Mapping, Optional, Set, Tuple
+
+from dl_lint.record import Record
 
 if TYPE_CHECKING:
     from dl_lint.analysis.values import Instance
@@ -35,41 +36,74 @@ RNG_QUALNAMES = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class FunctionFacts:
-    name: str
-    module: str
-    path: str
-    line: int
-    shards: bool
-    calls: FrozenSet[str] = frozenset()
-    uses_cuda: bool = False  # moves tensors to CUDA (DL205 for collate_fn)
-    reseeds: bool = False  # mentions a seed or RNG (DL204: a worker_init_fn that may reseed)
+class FunctionFacts(Record):
+    __slots__ = ("name", "module", "path", "line", "shards", "calls", "uses_cuda", "reseeds")
+
+    def __init__(
+        self,
+        name: str,
+        module: str,
+        path: str,
+        line: int,
+        shards: bool,
+        calls: FrozenSet[str] = frozenset(),
+        uses_cuda: bool = False,  # moves tensors to CUDA (DL205 for collate_fn)
+        reseeds: bool = False,  # mentions a seed or RNG (DL204: a worker_init_fn that may reseed)
+    ) -> None:
+        self.name = name
+        self.module = module
+        self.path = path
+        self.line = line
+        self.shards = shards
+        self.calls = calls
+        self.uses_cuda = uses_cuda
+        self.reseeds = reseeds
 
 
-@dataclass(frozen=True)
-class ClassFacts:
-    name: str
-    module: str
-    path: str
-    line: int
-    # One entry per positional base: the qualified names it may denote (or its source text).
-    bases: Tuple[FrozenSet[str], ...] = ()
-    # method name -> (uses a sharding name, self.<method>() it calls, plain function names it calls)
-    methods: Mapping[str, Tuple[bool, FrozenSet[str], FrozenSet[str]]] = field(default_factory=dict)
-    local: bool = False  # defined inside a function: cannot be pickled (DL202)
-    # DL103: attributes set to Python lists/dicts in __init__, and those indexed in __getitem__.
-    init_containers: FrozenSet[str] = frozenset()
-    getitem_reads: FrozenSet[str] = frozenset()
-    # DL204: attributes holding a random generator made in __init__, and those drawn from in
-    # __getitem__/__iter__ (and methods they call).
-    init_rngs: FrozenSet[str] = frozenset()
-    draws: FrozenSet[str] = frozenset()
-    # DL205: methods that move tensors to CUDA.
-    cuda_methods: FrozenSet[str] = frozenset()
-    # DL201's fix: when ``__iter__`` is a single ``for x in ITERABLE`` or ``return iter(ITERABLE)``:
-    # (row of that statement, its indentation, ITERABLE's start and end, ITERABLE's text).
-    iter_shape: Optional[Tuple[int, str, "Location", "Location", str]] = None
+class ClassFacts(Record):
+    __slots__ = (
+        "name", "module", "path", "line", "bases", "methods", "local", "init_containers", "getitem_reads",
+        "init_rngs", "draws", "cuda_methods", "iter_shape",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        name: str,
+        module: str,
+        path: str,
+        line: int,
+        # One entry per positional base: the qualified names it may denote (or its source text).
+        bases: Tuple[FrozenSet[str], ...] = (),
+        # method name -> (uses a sharding name, self.<method>() it calls, plain function names it
+        # calls); None: a new empty dict
+        methods: Optional[Mapping[str, Tuple[bool, FrozenSet[str], FrozenSet[str]]]] = None,
+        local: bool = False,  # defined inside a function: cannot be pickled (DL202)
+        # DL103: attributes set to Python lists/dicts in __init__, and those indexed in __getitem__.
+        init_containers: FrozenSet[str] = frozenset(),
+        getitem_reads: FrozenSet[str] = frozenset(),
+        # DL204: attributes holding a random generator made in __init__, and those drawn from in
+        # __getitem__/__iter__ (and methods they call).
+        init_rngs: FrozenSet[str] = frozenset(),
+        draws: FrozenSet[str] = frozenset(),
+        # DL205: methods that move tensors to CUDA.
+        cuda_methods: FrozenSet[str] = frozenset(),
+        # DL201's fix: when ``__iter__`` is a single ``for x in ITERABLE`` or ``return iter(ITERABLE)``:
+        # (row of that statement, its indentation, ITERABLE's start and end, ITERABLE's text).
+        iter_shape: Optional[Tuple[int, str, "Location", "Location", str]] = None,
+    ) -> None:
+        self.name = name
+        self.module = module
+        self.path = path
+        self.line = line
+        self.bases = bases
+        self.methods = {} if methods is None else methods
+        self.local = local
+        self.init_containers = init_containers
+        self.getitem_reads = getitem_reads
+        self.init_rngs = init_rngs
+        self.draws = draws
+        self.cuda_methods = cuda_methods
+        self.iter_shape = iter_shape
 
 
 class DatasetIndex:

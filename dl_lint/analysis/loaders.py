@@ -5,11 +5,11 @@ Pure data (no libcst): a LoaderCall is built by ``analysis.module`` and read by 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, FrozenSet, Mapping, Optional, Tuple
 
 from dl_lint.analysis.values import ABSENT, Origin, Possible, Value
 from dl_lint.model import Location
+from dl_lint.record import Record
 
 LOADER_QUALNAMES = frozenset(
     {
@@ -64,37 +64,66 @@ DEFAULTS: Mapping[str, Any] = {
 _DEFAULT_ORIGIN = Origin("not given; torch's default")
 
 
-@dataclass(frozen=True)
-class BoundArg:
+class BoundArg(Record):
     """One argument of a loader call, as written."""
 
-    name: str
-    value: Value
-    code: str  # source text of the value expression
-    location: Location  # of the whole argument (``name=value``)
-    end_location: Location
-    keyword: bool = True
-    # The value's source exactly as written (for fixes); "" when the argument is not written
-    # at the call itself (it came through a ``**dict`` or a ``partial``): then it is not fixable.
-    text: str = ""
+    __slots__ = ("name", "value", "code", "location", "end_location", "keyword", "text")
+
+    def __init__(
+        self,
+        name: str,
+        value: Value,
+        code: str,  # source text of the value expression
+        location: Location,  # of the whole argument (``name=value``)
+        end_location: Location,
+        keyword: bool = True,
+        # The value's source exactly as written (for fixes); "" when the argument is not written
+        # at the call itself (it came through a ``**dict`` or a ``partial``): then it is not fixable.
+        text: str = "",
+    ) -> None:
+        self.name = name
+        self.value = value
+        self.code = code
+        self.location = location
+        self.end_location = end_location
+        self.keyword = keyword
+        self.text = text
 
 
-@dataclass(frozen=True)
-class LoaderCall:
-    path: str
-    qualname: str
-    location: Location  # of the call
-    end_location: Location
-    args: Mapping[str, BoundArg]
-    # Parameters an opaque ``*args``/``**kwargs`` could carry: they are unknown, not absent.
-    opaque: FrozenSet[str] = frozenset()
-    batch_bytes: Optional[int] = None  # from a ``# dl-lint: batch-bytes=...`` comment
-    scope: str = ""  # qualified name of the enclosing function, "" at module level
-    in_loop: bool = False  # constructed inside a for/while body of its function (DL302)
-    # DL203: the row where this loader is iterated outside an ``if __name__ == "__main__":``
-    # guard (at module level, or in a function that module-level code calls), if any.
-    unguarded_iteration: Optional[int] = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
+class LoaderCall(Record):
+    __slots__ = (
+        "path", "qualname", "location", "end_location", "args", "opaque", "batch_bytes", "scope", "in_loop",
+        "unguarded_iteration", "extra",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        path: str,
+        qualname: str,
+        location: Location,  # of the call
+        end_location: Location,
+        args: Mapping[str, BoundArg],
+        # Parameters an opaque ``*args``/``**kwargs`` could carry: they are unknown, not absent.
+        opaque: FrozenSet[str] = frozenset(),
+        batch_bytes: Optional[int] = None,  # from a ``# dl-lint: batch-bytes=...`` comment
+        scope: str = "",  # qualified name of the enclosing function, "" at module level
+        in_loop: bool = False,  # constructed inside a for/while body of its function (DL302)
+        # DL203: the row where this loader is iterated outside an ``if __name__ == "__main__":``
+        # guard (at module level, or in a function that module-level code calls), if any.
+        unguarded_iteration: Optional[int] = None,
+        extra: Optional[Mapping[str, Any]] = None,  # None: a new empty dict
+    ) -> None:
+        self.path = path
+        self.qualname = qualname
+        self.location = location
+        self.end_location = end_location
+        self.args = args
+        self.opaque = opaque
+        self.batch_bytes = batch_bytes
+        self.scope = scope
+        self.in_loop = in_loop
+        self.unguarded_iteration = unguarded_iteration
+        self.extra = {} if extra is None else extra
 
     def value(self, name: str) -> Value:
         """The resolved value of a parameter; torch's default when it is certainly absent."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.analysis.loaders import LOADER_QUALNAMES, PARAMETERS, POSITIONAL, BoundArg, LoaderCall
@@ -21,22 +20,34 @@ from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, collect
 from dl_lint.analysis.summary import ModuleSummary, build_summary
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse, terminal
 from dl_lint.analysis.values import DictValue, Origin, Possible, Value
+from dl_lint.record import Record
 
 _BATCH_BYTES_COMMENT = re.compile(r"#\s*dl-lint:\s*batch-bytes\s*=\s*([0-9A-Za-z.]+)")
 
 
-@dataclass(frozen=True)
-class ModuleFacts:
-    path: str
-    module_name: str
-    calls: Tuple[LoaderCall, ...] = ()
-    # For fixes that need torch: the name ``import torch`` binds here (None if not imported),
-    # and the row where an ``import torch`` line can be inserted (after docstring/__future__).
-    torch_name: Optional[str] = None
-    import_row: int = 1
-    # Module-level functions whose loader calls depend on their parameters: name -> params.
-    factories: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
-    has_main_guard: bool = False
+class ModuleFacts(Record):
+    __slots__ = ("path", "module_name", "calls", "torch_name", "import_row", "factories", "has_main_guard")
+
+    def __init__(
+        self,
+        path: str,
+        module_name: str,
+        calls: Tuple[LoaderCall, ...] = (),
+        # For fixes that need torch: the name ``import torch`` binds here (None if not imported),
+        # and the row where an ``import torch`` line can be inserted (after docstring/__future__).
+        torch_name: Optional[str] = None,
+        import_row: int = 1,
+        # Module-level functions whose loader calls depend on their parameters: name -> params.
+        factories: Tuple[Tuple[str, Tuple[str, ...]], ...] = (),
+        has_main_guard: bool = False,
+    ) -> None:
+        self.path = path
+        self.module_name = module_name
+        self.calls = calls
+        self.torch_name = torch_name
+        self.import_row = import_row
+        self.factories = factories
+        self.has_main_guard = has_main_guard
 
 
 def analyze_source(

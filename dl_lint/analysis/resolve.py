@@ -17,7 +17,6 @@ from __future__ import annotations
 import ast
 import itertools
 import operator
-from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin
@@ -36,6 +35,7 @@ from dl_lint.analysis.values import (
     Possible,
     Value,
 )
+from dl_lint.record import Record
 
 MAX_OPTIONS = 16  # more possibilities than this is as good as unknown
 MAX_DEPTH = 24
@@ -104,14 +104,16 @@ _SUBJECTS = (ast.Name, ast.Attribute, ast.Subscript, ast.Call, ast.BinOp, ast.Un
 _SITED = frozenset({"assign", "unpack", "aug"})
 
 
-@dataclass(frozen=True)
-class LoaderClass:
+class LoaderClass(Record):
     """Something that constructs a torch-signature loader when called: the class itself, a
     project subclass, or ``functools.partial(DataLoader, ...)`` (with its pre-bound arguments:
     positional expressions and ``ast.keyword`` nodes, in order)."""
 
-    qualname: str
-    preargs: Tuple[ast.AST, ...] = ()
+    __slots__ = ("qualname", "preargs")
+
+    def __init__(self, qualname: str, preargs: Tuple[ast.AST, ...] = ()) -> None:
+        self.qualname = qualname
+        self.preargs = preargs
 
 
 class ProjectHook:

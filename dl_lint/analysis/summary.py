@@ -16,12 +16,12 @@ depends on other files.
 from __future__ import annotations
 
 import ast
-from dataclasses import asdict, dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from dl_lint.analysis.datasets import SHARDING_NAMES
 from dl_lint.analysis.scopes import Binding, Cond, FunctionUse, ModuleIndex, Site
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse_expression, terminal
+from dl_lint.record import Record, as_dict
 
 # Texts of module-level values longer than this are not kept: such a value (a generated table)
 # is unknown to importers, which is what resolving it would give anyway.
@@ -32,81 +32,142 @@ SUMMARY_FORMAT = 1
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
 
-@dataclass(frozen=True)
-class BindingRecord:
+class BindingRecord(Record):
     """A module-level binding. ``kind`` as in ``scopes.Binding``; ``text`` is the value's source
     (assign/unpack; None when too large); imports keep ``base`` (``..pkg.mod`` for a
     from-import, "" for ``import x``), ``target`` (the imported name) and ``asname``."""
 
-    name: str
-    kind: str
-    line: int
-    conds: Tuple[int, ...] = ()  # indices into ModuleSummary.conds
-    text: Optional[str] = None
-    index: int = 0
-    base: Optional[str] = None
-    target: str = ""
-    asname: Optional[str] = None
+    __slots__ = ("name", "kind", "line", "conds", "text", "index", "base", "target", "asname")
+
+    def __init__(
+        self,
+        name: str,
+        kind: str,
+        line: int,
+        conds: Tuple[int, ...] = (),  # indices into ModuleSummary.conds
+        text: Optional[str] = None,
+        index: int = 0,
+        base: Optional[str] = None,
+        target: str = "",
+        asname: Optional[str] = None,
+    ) -> None:
+        self.name = name
+        self.kind = kind
+        self.line = line
+        self.conds = conds
+        self.text = text
+        self.index = index
+        self.base = base
+        self.target = target
+        self.asname = asname
 
 
-@dataclass(frozen=True)
-class MutationRecord:
+class MutationRecord(Record):
     """``D.update(...)`` (``text`` is the call) or ``D[k] = v`` (``text`` is the statement)."""
 
-    name: str
-    kind: str
-    line: int
-    conds: Tuple[int, ...]
-    text: Optional[str]
+    __slots__ = ("name", "kind", "line", "conds", "text")
+
+    def __init__(self, name: str, kind: str, line: int, conds: Tuple[int, ...], text: Optional[str]) -> None:
+        self.name = name
+        self.kind = kind
+        self.line = line
+        self.conds = conds
+        self.text = text
 
 
-@dataclass(frozen=True)
-class MethodRecord:
-    name: str
-    shards: bool
-    self_calls: Tuple[str, ...]
-    called: Tuple[str, ...]
+class MethodRecord(Record):
+    __slots__ = ("name", "shards", "self_calls", "called")
+
+    def __init__(self, name: str, shards: bool, self_calls: Tuple[str, ...], called: Tuple[str, ...]) -> None:
+        self.name = name
+        self.shards = shards
+        self.self_calls = self_calls
+        self.called = called
 
 
-@dataclass(frozen=True)
-class ClassRecord:
-    name: str
-    line: int
-    bases: Tuple[str, ...]  # positional bases, as source text
-    keeps_signature: bool  # no __init__, or __init__(self, *args, **kwargs)
-    methods: Tuple[MethodRecord, ...]
-    init_containers: Tuple[str, ...]
-    init_rngs: Tuple[Tuple[str, str], ...]  # (attr, callee text) for ``self.attr = callee(...)``
-    getitem_reads: Tuple[str, ...]
-    draws: Tuple[str, ...]
-    cuda_methods: Tuple[str, ...]
-    # DL201's fix: (row, indent, start row, start col, end row, end col, text) of the iterable
-    # of a one-statement ``__iter__``.
-    iter_shape: Optional[Tuple[int, str, int, int, int, int, str]] = None
+class ClassRecord(Record):
+    __slots__ = (
+        "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
+        "draws", "cuda_methods", "iter_shape",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        name: str,
+        line: int,
+        bases: Tuple[str, ...],  # positional bases, as source text
+        keeps_signature: bool,  # no __init__, or __init__(self, *args, **kwargs)
+        methods: Tuple[MethodRecord, ...],
+        init_containers: Tuple[str, ...],
+        init_rngs: Tuple[Tuple[str, str], ...],  # (attr, callee text) for ``self.attr = callee(...)``
+        getitem_reads: Tuple[str, ...],
+        draws: Tuple[str, ...],
+        cuda_methods: Tuple[str, ...],
+        # DL201's fix: (row, indent, start row, start col, end row, end col, text) of the iterable
+        # of a one-statement ``__iter__``.
+        iter_shape: Optional[Tuple[int, str, int, int, int, int, str]] = None,
+    ) -> None:
+        self.name = name
+        self.line = line
+        self.bases = bases
+        self.keeps_signature = keeps_signature
+        self.methods = methods
+        self.init_containers = init_containers
+        self.init_rngs = init_rngs
+        self.getitem_reads = getitem_reads
+        self.draws = draws
+        self.cuda_methods = cuda_methods
+        self.iter_shape = iter_shape
 
 
-@dataclass(frozen=True)
-class FunctionRecord:
-    name: str
-    line: int
-    params: Tuple[Tuple[str, Optional[str]], ...]  # (name, default text) of named parameters
-    shards: bool
-    called: Tuple[str, ...]
-    uses_cuda: bool
-    reseeds: bool
+class FunctionRecord(Record):
+    __slots__ = ("name", "line", "params", "shards", "called", "uses_cuda", "reseeds")
+
+    def __init__(
+        self,
+        name: str,
+        line: int,
+        params: Tuple[Tuple[str, Optional[str]], ...],  # (name, default text) of named parameters
+        shards: bool,
+        called: Tuple[str, ...],
+        uses_cuda: bool,
+        reseeds: bool,
+    ) -> None:
+        self.name = name
+        self.line = line
+        self.params = params
+        self.shards = shards
+        self.called = called
+        self.uses_cuda = uses_cuda
+        self.reseeds = reseeds
 
 
-@dataclass(frozen=True)
-class ModuleSummary:
-    path: str
-    module: str
-    is_package: bool
-    bindings: Tuple[BindingRecord, ...]
-    conds: Tuple[Tuple[str, Optional[str], bool], ...]
-    mutations: Tuple[MutationRecord, ...]
-    classes: Tuple[ClassRecord, ...]
-    functions: Tuple[FunctionRecord, ...]
-    star_import: bool = False
+class ModuleSummary(Record):
+    __slots__ = (
+        "path", "module", "is_package", "bindings", "conds", "mutations", "classes", "functions", "star_import",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        path: str,
+        module: str,
+        is_package: bool,
+        bindings: Tuple[BindingRecord, ...],
+        conds: Tuple[Tuple[str, Optional[str], bool], ...],
+        mutations: Tuple[MutationRecord, ...],
+        classes: Tuple[ClassRecord, ...],
+        functions: Tuple[FunctionRecord, ...],
+        star_import: bool = False,
+    ) -> None:
+        self.path = path
+        self.module = module
+        self.is_package = is_package
+        self.bindings = bindings
+        self.conds = conds
+        self.mutations = mutations
+        self.classes = classes
+        self.functions = functions
+        self.star_import = star_import
 
     # -- storage --------------------------------------------------------------------------------
     def digest(self) -> str:
@@ -118,7 +179,7 @@ class ModuleSummary:
         return hashlib.blake2b(blob, digest_size=16).hexdigest()
 
     def to_json(self) -> Dict[str, Any]:
-        data = asdict(self)
+        data = as_dict(self)
         data["format"] = SUMMARY_FORMAT
         return data
 
