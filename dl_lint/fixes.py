@@ -15,10 +15,10 @@ fails on its own is dropped and reported.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from dl_lint.model import Diagnostic, Edit, Fix, Location
+from dl_lint.record import Record
 
 MAX_PASSES = 10
 
@@ -134,12 +134,24 @@ def _overlaps(a: Sequence[Tuple[int, int]], b: Sequence[Tuple[int, int]]) -> boo
     return False
 
 
-@dataclass
-class FixResult:
-    source: str
-    applied: List[Diagnostic] = field(default_factory=list)
-    failed: List[Tuple[Diagnostic, str]] = field(default_factory=list)
-    remaining: List[Diagnostic] = field(default_factory=list)
+class FixResult(Record):
+    """Mutable (fixing fills it in), so not hashable. A Record, not a dataclass: a check imports
+    this module for ``normalize_fix`` as soon as a diagnostic has a fix."""
+
+    __slots__ = ("source", "applied", "failed", "remaining")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        source: str,
+        applied: Optional[List[Diagnostic]] = None,  # None: a new empty list (each of them)
+        failed: Optional[List[Tuple[Diagnostic, str]]] = None,
+        remaining: Optional[List[Diagnostic]] = None,
+    ) -> None:
+        self.source = source
+        self.applied = [] if applied is None else applied
+        self.failed = [] if failed is None else failed
+        self.remaining = [] if remaining is None else remaining
 
     @property
     def changed(self) -> bool:

@@ -28,8 +28,9 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from dl_lint.record import Record
 
 __all__ = ["CellMap", "NotebookError", "apply_cell_edits", "notebook_to_python"]
 
@@ -38,14 +39,21 @@ class NotebookError(ValueError):
     """The file is not a notebook dl-lint can read; ``str(e)`` is one line."""
 
 
-@dataclass(frozen=True)
-class CellMap:
-    """Where each row of the converted source comes from."""
+class CellMap(Record):
+    """Where each row of the converted source comes from. (A Record, not a dataclass: a check
+    of a folder with notebooks reads them through this module.)"""
 
-    # rows[r - 1] = (cell, row in cell) for source row r; both 1-based, cell among all cells
-    rows: Tuple[Tuple[int, int], ...]
-    # one (cell, first source row, number of rows) per code cell, in order
-    code_cells: Tuple[Tuple[int, int, int], ...]
+    __slots__ = ("rows", "code_cells")
+
+    def __init__(
+        self,
+        # rows[r - 1] = (cell, row in cell) for source row r; both 1-based, cell among all cells
+        rows: Tuple[Tuple[int, int], ...],
+        # one (cell, first source row, number of rows) per code cell, in order
+        code_cells: Tuple[Tuple[int, int, int], ...],
+    ) -> None:
+        self.rows = rows
+        self.code_cells = code_cells
 
     def locate(self, row: int) -> Optional[Tuple[int, int]]:
         """``(cell, row in cell)`` for a 1-based source row; rows past the end map to the last
