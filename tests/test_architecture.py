@@ -4,6 +4,7 @@ between dl-lint's modules form no circle; and each module of a run is parsed at 
 from __future__ import annotations
 
 import ast
+import json
 import shutil
 import subprocess
 import sys
@@ -181,6 +182,43 @@ def test_a_plain_check_of_the_fixtures_imports_no_libcst(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", probe, str(FIXTURES)], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "NO-LIBCST", out.stderr
+
+
+def test_a_plain_check_never_imports_dataclasses(tmp_path):
+    """The data classes a check uses are ``dl_lint.record.Record`` classes: making dataclasses
+    at import cost about 25 ms of startup, and the dataclasses module imports inspect. Checked
+    through the console script (which reads a plain check command line without click) and
+    through click's command, with the results cache cold and then warm, on files whose
+    diagnostics have fixes (``dl_lint.fixes``) and a notebook (``dl_lint.notebook``)."""
+    shutil.copytree(FIXTURES, tmp_path / "fixtures")
+    cell = "from torch.utils.data import DataLoader\nloader = DataLoader([1, 2], prefetch_factor=2)\n"
+    notebook = {"cells": [{"cell_type": "code", "source": cell, "metadata": {}, "outputs": []}], "metadata": {}}
+    (tmp_path / "fixtures" / "notebook.ipynb").write_text(json.dumps(notebook))
+    report = "print(sorted(m for m in ('dataclasses', 'dl_lint.fixes', 'dl_lint.notebook') if m in sys.modules))"
+    probes = {
+        # entry.main ends the process with os._exit: report from there instead
+        "console script": (
+            "import sys\nfrom dl_lint import entry\n"
+            f"entry._leave = lambda code: {report}\n"
+            "sys.argv = ['dl-lint', '-q', 'fixtures']\nentry.main()\n"
+        ),
+        "click": (
+            "import sys\nfrom dl_lint.cli import main\n"
+            "try:\n    main(args=['-q', 'fixtures'], standalone_mode=False)\nexcept SystemExit:\n    pass\n"
+            f"{report}\n"
+        ),
+    }
+    for path, probe in probes.items():
+        shutil.rmtree(tmp_path / ".dl_lint_cache", ignore_errors=True)
+        for run in ("cold cache", "warm cache"):
+            out = subprocess.run(
+                [sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=120
+            )
+            imported = out.stdout.strip().splitlines()[-1:]
+            assert imported and "dataclasses" not in imported[0], (path, run, out.stdout[-2000:], out.stderr)
+            if run == "cold cache":  # the modules that fixes and notebooks bring in were imported
+                assert imported == ["['dl_lint.fixes', 'dl_lint.notebook']"], (path, out.stderr)
+        assert (tmp_path / ".dl_lint_cache").exists()
 
 
 def test_expression_walk_misses_no_child():
