@@ -108,3 +108,69 @@ def test_pickle_round_trip_keeps_every_field():
     back = pickle.loads(pickle.dumps(shape, protocol=pickle.HIGHEST_PROTOCOL))
     assert back == shape and back.points[0].label == "a" and back.meta == {"k": (Named("n"),)}
     assert Point.__reduce__(Point(1, 2, "a")) == (Point, (1, 2, "a"))
+
+
+# -- dl-lint's own records ---------------------------------------------------------------------
+
+
+def _round_trip(obj):
+    return pickle.loads(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def test_pickling_a_diagnostic_with_a_fix():
+    from dl_lint.model import Diagnostic, Edit, Fix, Location, Related, Severity
+
+    fix = Fix("safe", "Remove prefetch_factor", (Edit("", Location(3, 28), Location(3, 47)),))
+    diag = Diagnostic(
+        "DL001", "prefetch-without-workers", Severity.ERROR, "message", "train.py", Location(3, 8),
+        Location(3, 48), fix, noqa_rows=(3, 4), cell=2, detail="detail",
+        related=(Related("/abs/data.py", 5, 1, "Stream is defined here"),),
+    )  # fmt: skip
+    back = _round_trip(diag)
+    assert back == diag and back.noqa_rows == (3, 4)  # checked apart: not compared
+    assert back.fix.edits[0].end_location == Location(3, 47) and back.severity is Severity.ERROR
+    assert repr(back) == repr(diag)
+
+
+def test_pickling_a_module_summary():
+    import ast
+
+    from dl_lint.analysis.module import ModuleAnalysis
+
+    source = (
+        "import torch\nfrom torch.utils.data import IterableDataset\nWORKERS = 4\n"
+        "if WORKERS:\n    OPTS = {'num_workers': WORKERS}\nOPTS.update(pin_memory=True)\n"
+        "class Stream(IterableDataset):\n    def __init__(self):\n        self.rows = []\n"
+        "    def __iter__(self):\n        return iter(self.rows)\n"
+        "def make(batch_size=8):\n    return torch.utils.data.get_worker_info()\n"
+    )
+    summary = ModuleAnalysis(ast.parse(source), source, "m.py", "m").summary()
+    assert summary.bindings and summary.classes and summary.functions and summary.mutations
+    back = _round_trip(summary)
+    assert back == summary and back.to_json() == summary.to_json()
+    assert type(back.classes[0].methods[0]).__name__ == "MethodRecord"
+
+
+def test_pickling_a_value_with_guards():
+    from dl_lint.analysis.values import ABSENT, Guard, Origin, Possible, Value
+
+    guard = Guard("args.workers", ">", 0, aliases=("nw",))
+    value = Value(
+        (Possible(2, Origin("literal", "train.py", 4), (guard,)), Possible(ABSENT, None, (guard.negate(),))),
+        aliases=("prefetch",),
+    )
+    back = _round_trip(value)
+    assert back == value and back.aliases == ("prefetch",)  # aliases are not compared
+    assert back.options[0].guards[0].aliases == ("nw",) and back.options[1].value is ABSENT
+    assert back.options[1].guards[0] == Guard("args.workers", "<=", 0)
+
+
+def test_locations_order_by_row_then_column():
+    from dl_lint.model import Location
+
+    assert Location(1, 9) < Location(2, 1) <= Location(2, 1) < Location(2, 3)
+    assert Location(3, 1) > Location(2, 9) and Location(3, 1) >= Location(3, 1)
+    assert sorted([Location(2, 1), Location(1, 5), Location(1, 2)]) == [Location(1, 2), Location(1, 5), Location(2, 1)]
+    assert Location(1, 1).__lt__((1, 2)) is NotImplemented
+    with pytest.raises(TypeError):
+        _ = Location(1, 1) < (1, 2)
