@@ -174,3 +174,29 @@ def test_locations_order_by_row_then_column():
     assert Location(1, 1).__lt__((1, 2)) is NotImplemented
     with pytest.raises(TypeError):
         _ = Location(1, 1) < (1, 2)
+
+
+def test_every_record_takes_its_fields_in_order():
+    """``replace`` and pickling rebuild a record with ``cls(*fields)``: every record's ``__init__``
+    must take exactly its fields, in ``__slots__`` order."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import dl_lint
+    from dl_lint.record import Record
+
+    for info in pkgutil.walk_packages(dl_lint.__path__, "dl_lint."):
+        if info.name.startswith(("dl_lint.lsp", "dl_lint.measure")):
+            continue  # need optional extras
+        importlib.import_module(info.name)
+    seen = []
+    todo = list(Record.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        if cls.__module__.startswith("dl_lint."):
+            seen.append(cls)
+            params = list(inspect.signature(cls.__init__).parameters)[1:]
+            assert params == list(cls._fields), cls.__qualname__
+    assert len(seen) >= 30  # the walk found them (36 when written)
