@@ -63,3 +63,48 @@ def test_imports_read_from_bytes():
         "top.sub", "top.sub.late", "top.sub.late.thing", "top.sub.x", "top.sub.y", "x.y", "x.y.f",
     ]  # fmt: skip
     assert "top.sub.mod.x" in imported_modules(b"from . import x\n", "top.sub.mod", True)  # a package's own dot
+
+
+# The import lines of the graph, read from bytes: the patterns are tried only where ``import``
+# occurs. This reference scans every line with the same patterns (what it did before); both
+# read the names of a ``from`` statement alike.
+def _reference_raw_imports(data: bytes):
+    from dl_lint.analysis.project import _FROM_IMPORT, _IMPORT, _from_import
+
+    if b"import" not in data:
+        return (), ()
+    plain = []
+    for group in _IMPORT.findall(data):
+        for part in group.split(b","):
+            words = part.split()
+            if words:
+                plain.append(words[0].decode("ascii", "replace"))
+    froms = [_from_import(*groups) for groups in _FROM_IMPORT.findall(data)]
+    return tuple(plain), tuple(froms)
+
+
+TRICKY_IMPORTS = [
+    b"import os, sys as system\nfrom . import a, b\nfrom ..pkg.mod import (x,\n    y as z,  # important\n    w)\nimport torch.nn\n",
+    b"from a import b, \\\n    c\nimport important_module\nx = 'import y'\n    import json\n",
+    b"from m import *\n\tfrom .n import (p)\nfrom  q  import  r ; import s\n",
+    b"def f():\n    from torch.utils.data import DataLoader\n    return DataLoader\nimportant = 1\n",
+    b'"""\nimport inside_a_docstring\nfrom also import this\n"""\nimportlib = None\n',
+    b"from x import (\n    a,\n    import_b,\n)\nimport c",  # no final newline
+    b"from a.b import c\r\nimport d\r\n",
+    b"",
+    b"importx\nfrom import\nimport\n",
+]
+
+
+def test_raw_imports_read_what_a_scan_of_every_line_reads():
+    from dl_lint.analysis.project import raw_imports
+
+    samples = list(TRICKY_IMPORTS)
+    samples += [path.read_bytes() for path in sorted(FIXTURES.rglob("*.py"))]
+    assert len(samples) > 50
+    for data in samples:
+        assert raw_imports(data) == _reference_raw_imports(data), data[:200]
+    assert raw_imports(TRICKY_IMPORTS[0]) == (
+        ("os", "sys", "torch.nn"),
+        ((".", ("a", "b")), ("..pkg.mod", ("x", "y", "w"))),  # a comment hides no name
+    )

@@ -814,26 +814,47 @@ class SignalGraph:
 def raw_imports(data: bytes) -> Tuple[Tuple[str, ...], Tuple[Tuple[str, Tuple[str, ...]], ...]]:
     """The import statements of ``data``, read from bytes (no parse): the modules ``import``
     names, and each ``from BASE import NAMES`` with BASE as written (relative or not); a star
-    import lists the name ``*``."""
-    if b"import" not in data:
-        return (), ()
+    import lists the name ``*``. The patterns are tried only at the start of lines that hold
+    ``import`` (found with ``bytes.find``): scanning every position of a 17 MB tree with
+    ``^``-anchored patterns took a third of a second."""
     plain: List[str] = []
-    for group in _IMPORT.findall(data):
-        for part in group.split(b","):
-            words = part.split()
-            if words:
-                plain.append(words[0].decode("ascii", "replace"))
     froms = []
-    for base, parenthesised, plain_names in _FROM_IMPORT.findall(data):
-        found = []
-        for item in (parenthesised or plain_names).replace(b"\\", b" ").split(b","):
-            words = item.split()
-            if words and words[0] not in (b"(", b")"):
-                name = words[0].strip(b"()")
-                if name:
-                    found.append(name.decode("ascii", "replace"))
-        froms.append((base.decode("ascii", "replace"), tuple(found)))
+    covered = 0  # the end of the last ``from`` statement (a parenthesised one spans lines)
+    at = data.find(b"import")
+    while at >= 0:
+        start = data.rfind(b"\n", 0, at) + 1
+        end = data.find(b"\n", at)
+        if start >= covered:
+            match = _IMPORT.match(data, start)
+            if match is not None:
+                for part in match.group(1).split(b","):
+                    words = part.split()
+                    if words:
+                        plain.append(words[0].decode("ascii", "replace"))
+            else:
+                match = _FROM_IMPORT.match(data, start)
+                if match is not None:
+                    covered = match.end()
+                    end = max(end, covered)
+                    froms.append(_from_import(*match.groups()))
+        if end < 0:
+            break
+        at = data.find(b"import", end)
     return tuple(plain), tuple(froms)
+
+
+def _from_import(base: bytes, parenthesised: Optional[bytes], plain_names: Optional[bytes]) -> Tuple[str, Tuple[str, ...]]:
+    names = parenthesised or plain_names or b""
+    if b"#" in names:  # comments in a parenthesised list (``# noqa``) hide no name
+        names = b"\n".join(line.split(b"#", 1)[0] for line in names.split(b"\n"))
+    found = []
+    for item in names.replace(b"\\", b" ").split(b","):
+        words = item.split()
+        if words and words[0] not in (b"(", b")"):
+            name = words[0].strip(b"()")
+            if name:
+                found.append(name.decode("ascii", "replace"))
+    return base.decode("ascii", "replace"), tuple(found)
 
 
 def imported_modules(data: bytes, module: str, is_package: bool, raw=None) -> FrozenSet[str]:
