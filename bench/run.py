@@ -15,11 +15,15 @@ Corpora:
   * generated trees of 5,000, 10,000 and 20,000 files (about 5% mention DataLoader; about half
     of those construct one), built in a temporary folder.
 
-Every tool runs as a subprocess; wall time is measured around it and peak memory (max RSS of
-the process and of the workers it waited for) comes from ``os.wait4``. Each figure is the
-median of ``--runs`` runs, with the spread (min-max). Runs of the tools being compared are
-interleaved (dl-lint, ruff, dl-lint, ruff, ...), so that other load on the machine affects
-both alike.
+Every tool runs as a subprocess; wall time is measured around it. Each time is the median of
+``--runs`` runs, with the spread (min-max). Runs of the tools being compared are interleaved
+(dl-lint, ruff, dl-lint, ruff, ...), so that other load on the machine affects both alike.
+Peak memory comes from three more runs of each command, in which it is sampled every 10 ms
+over the process and its workers: the sum of their proportional set sizes (PSS, which counts
+once the pages forked workers share; summed RSS, shown beside it, counts them in each), and at
+least the process's own max RSS (``os.wait4``). Timed runs are not sampled: the sampling took
+enough CPU, on 2 cores, to slow a multi-process run by up to a quarter (Lightning: 929 ms
+sampled, 690 ms not).
 
 TorchFix takes many minutes on the torch tree. ``--torchfix-runs`` full-tree runs (default 1)
 are measured as they are; with ``--torchfix-limit SECONDS`` a run still going then is stopped
@@ -117,6 +121,7 @@ def run_once(
     cwd: Optional[str] = None,
     env: Optional[Dict[str, str]] = None,
     limit: Optional[float] = None,
+    sample_memory: bool = True,
 ) -> Sample:
     """Wall time and peak RSS of one command: ``ru_maxrss`` (the largest single process among
     the command and the children it waited for) and, with psutil, the sampled peak of the sum
@@ -155,8 +160,9 @@ def run_once(
     try:
         import psutil  # noqa: F401 - benchmark-only dependency
 
-        sampler = threading.Thread(target=_sample_tree_rss, args=(proc.pid, stop, peak), daemon=True)
-        sampler.start()
+        if sample_memory:
+            sampler = threading.Thread(target=_sample_tree_rss, args=(proc.pid, stop, peak), daemon=True)
+            sampler.start()
     except ImportError:
         pass
     _, status, usage = os.wait4(proc.pid, 0)
@@ -172,13 +178,19 @@ def run_once(
     return Sample(seconds, int(usage.ru_maxrss), proc.returncode, peak[0], tree_pss_kb=peak[1])
 
 
+MEMORY_RUNS = 3
+
+
 class Series:
+    """Timed runs (``samples``) and the runs in which memory was sampled (``memory``)."""
+
     def __init__(self, name: str) -> None:
         self.name = name
         self.samples: List[Sample] = []
+        self.memory: List[Sample] = []
 
-    def add(self, sample: Sample) -> None:
-        self.samples.append(sample)
+    def add(self, sample: Sample, memory: bool = False) -> None:
+        (self.memory if memory else self.samples).append(sample)
 
     @property
     def median(self) -> float:
@@ -203,16 +215,16 @@ class Series:
         """The memory the run took: the larger of the biggest single process (RSS) and the
         sampled sum over it and its workers of their proportional set sizes (PSS, which counts
         the pages forked workers share with it once; summed RSS counts them in each)."""
-        return max(max(s.max_rss_kb, s.tree_pss_kb or s.tree_rss_kb) for s in self.samples) / 1024
+        return max(max(s.max_rss_kb, s.tree_pss_kb or s.tree_rss_kb) for s in self.samples + self.memory) / 1024
 
     @property
     def peak_rss_sum_mb(self) -> float:
         """The sampled sum of RSS over the process and its workers (shared pages counted in each)."""
-        return max(s.tree_rss_kb for s in self.samples) / 1024
+        return max(s.tree_rss_kb for s in self.samples + self.memory) / 1024
 
     def row(self) -> str:
         lo, hi = self.spread
-        codes = sorted({s.returncode for s in self.samples})
+        codes = sorted({s.returncode for s in self.samples + self.memory})
         bound = "> " if self.median_is_lower_bound else ""
         top = "> " if any(s.stopped for s in self.samples) else ""
         stopped = sum(s.stopped for s in self.samples)
@@ -227,12 +239,23 @@ def _fmt(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms" if seconds < 10 else f"{seconds:.1f} s"
 
 
-def interleaved(series: Sequence[Tuple[Series, Sequence[str], Dict]], runs: int, before=None) -> None:
+def interleaved(
+    series: Sequence[Tuple[Series, Sequence[str], Dict]], runs: int, before=None, memory_runs: int = MEMORY_RUNS
+) -> None:
+    """``runs`` timed runs of each command, interleaved, then ``memory_runs`` more in which
+    memory is sampled: reading /proc/PID/smaps_rollup every 10 ms takes CPU and the process's
+    memory lock, which slowed multi-process runs on 2 cores, so timed runs are not sampled.
+    ``memory_runs=0``: the timed runs are sampled (for runs of minutes, such as TorchFix's)."""
     for _ in range(runs):
         for target, command, options in series:
             if before is not None:
                 before(target)
-            target.add(run_once(command, **options))
+            target.add(run_once(command, sample_memory=memory_runs == 0, **options))
+    for _ in range(memory_runs):
+        for target, command, options in series:
+            if before is not None:
+                before(target)
+            target.add(run_once(command, **options), memory=True)
     for target, _command, _options in series:  # as it is measured: a stopped run keeps its numbers
         print(f"measured: {target.row()}", file=sys.stderr, flush=True)
 
@@ -528,7 +551,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 files = sorted(str(p) for p in Path(torch_tree).rglob("*.py"))[: args.torchfix_subset]
                 sub_bytes = sum(os.path.getsize(f) for f in files)
                 tf_sub = series(f"torchfix --select TOR401 (first {len(files)} files, {sub_bytes / 1e6:.1f} MB)")
-                interleaved([(tf_sub, [torchfix, "--select", "TOR401", *files], {"env": env})], runs)
+                interleaved([(tf_sub, [torchfix, "--select", "TOR401", *files], {"env": env})], runs, memory_runs=0)
                 estimate = tf_sub.median * n_bytes / sub_bytes
                 checks.append(
                     (f"≥ 500 × faster than TorchFix (extrapolated by bytes from {len(tf_sub.samples)} subset runs): "
@@ -537,7 +560,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if args.torchfix_runs:
                 tf_full = series("torchfix --select TOR401 (torch tree, full)")
                 command = [torchfix, "--select", "TOR401", torch_tree]
-                interleaved([(tf_full, command, {"env": env, "limit": args.torchfix_limit})], args.torchfix_runs)
+                interleaved([(tf_full, command, {"env": env, "limit": args.torchfix_limit})], args.torchfix_runs, memory_runs=0)
                 speedup = tf_full.median / cold.median
                 bound = "> " if tf_full.median_is_lower_bound else ""
                 stopped = sum(s.stopped for s in tf_full.samples)
