@@ -36,8 +36,13 @@ RNG_QUALNAMES = frozenset(
 )
 
 
+MethodFacts = Tuple[bool, FrozenSet[str], FrozenSet[str], bool]
+# How deep calls are followed from ``__iter__`` (or a worker_init_fn) before giving up (unknown).
+MAX_CALL_DEPTH = 6
+
+
 class FunctionFacts(Record):
-    __slots__ = ("name", "module", "path", "line", "shards", "calls", "uses_cuda", "reseeds")
+    __slots__ = ("name", "module", "path", "line", "shards", "calls", "uses_cuda", "reseeds", "opaque")
 
     def __init__(
         self,
@@ -49,6 +54,7 @@ class FunctionFacts(Record):
         calls: FrozenSet[str] = frozenset(),
         uses_cuda: bool = False,  # moves tensors to CUDA (DL205 for collate_fn)
         reseeds: bool = False,  # mentions a seed or RNG (DL204: a worker_init_fn that may reseed)
+        opaque: bool = False,  # makes a call that cannot be followed (a third-party function)
     ) -> None:
         self.name = name
         self.module = module
@@ -58,6 +64,7 @@ class FunctionFacts(Record):
         self.calls = calls
         self.uses_cuda = uses_cuda
         self.reseeds = reseeds
+        self.opaque = opaque
 
 
 class ClassFacts(Record):
@@ -74,9 +81,10 @@ class ClassFacts(Record):
         line: int,
         # One entry per positional base: the qualified names it may denote (or its source text).
         bases: Tuple[FrozenSet[str], ...] = (),
-        # method name -> (uses a sharding name, self.<method>() it calls, plain function names it
-        # calls); None: a new empty dict
-        methods: Optional[Mapping[str, Tuple[bool, FrozenSet[str], FrozenSet[str]]]] = None,
+        # method name -> (uses a sharding name, self.<method>() it calls, project functions and
+        # methods it calls (``module.f@path``, ``module.Class@path::method``), whether it makes a
+        # call that cannot be followed); None: a new empty dict
+        methods: Optional[Mapping[str, "MethodFacts"]] = None,
         local: bool = False,  # defined inside a function: cannot be pickled (DL202)
         # DL103: attributes set to Python lists/dicts in __init__, and those indexed in __getitem__.
         init_containers: FrozenSet[str] = frozenset(),
@@ -183,47 +191,88 @@ class DatasetIndex:
 
     def iter_shards(self, cls: ClassFacts) -> Optional[bool]:
         """Whether iterating ``cls`` shards by worker: True (evidence found), False (we saw all
-        of ``__iter__`` and what it calls, and no sharding), None (cannot tell)."""
-        mro = self.mro(cls)
-        if mro is None:
-            return None
-        methods: Dict[str, Tuple[bool, FrozenSet[str], FrozenSet[str]]] = {}
-        for c in reversed(mro):  # subclasses override
-            methods.update(c.methods)
-        if "__iter__" not in methods:
+        of ``__iter__`` and everything it calls, and no sharding), None (cannot tell: a base
+        class, a called function or a method of a held object we cannot see)."""
+        methods = self._methods(cls)
+        if methods is None or "__iter__" not in methods:
             return None
         # Libraries build sharded pipelines in ``__init__`` (webdataset's split_by_worker) and
         # iterate them in ``__iter__``: a sharding name anywhere in the class counts.
-        if any(shards for shards, _, _ in methods.values()):
+        if any(facts[0] for facts in methods.values()):
             return True
-        todo, seen = ["__iter__"], set()
-        while todo:
-            name = todo.pop()
-            if name in seen or name not in methods:
-                continue
-            seen.add(name)
-            _, self_calls, calls = methods[name]
-            # One hop into helper functions, in this module or imported from another.
-            if any(self.function_shards_qualname(q) for q in calls):
-                return True
-            todo.extend(self_calls)
-        return False
+        return self._walk([f"{_class_key(cls)}::__iter__"])
 
     def function_facts(self, module: str, name: str, path: str = "") -> Optional[FunctionFacts]:
         return self._functions(module, name, path)
 
-    def function_shards_qualname(self, key: str) -> bool:
-        qualname, _, path = key.partition("@")
-        module, _, name = qualname.rpartition(".")
-        func = self._functions(module, name, path)
-        return func is not None and func.shards
-
     def function_shards(self, module: str, name: str, path: str = "") -> Optional[bool]:
-        """Whether a worker_init_fn (or helper) shards, itself or through a function it calls."""
-        func = self._functions(module, name, path)
-        if func is None:
+        """Whether a worker_init_fn (or helper) shards, itself or through what it calls."""
+        if self._functions(module, name, path) is None:
             return None
-        return func.shards or any(self.function_shards_qualname(q) for q in func.calls)
+        return self._walk([f"{module}.{name}@{path}" if module else f"{name}@{path}"])
+
+    def _methods(self, cls: ClassFacts) -> Optional[Dict[str, "MethodFacts"]]:
+        mro = self.mro(cls)
+        if mro is None:
+            return None
+        methods: Dict[str, MethodFacts] = {}
+        for c in reversed(mro):  # subclasses override
+            methods.update(c.methods)
+        return methods
+
+    def _walk(self, roots: List[str]) -> Optional[bool]:
+        """Follow calls from ``roots`` (function keys, or ``class key::method``) through the
+        project, ``MAX_CALL_DEPTH`` deep: True at the first sharding evidence; False when every
+        call was followed to its end without any; None when some call could not be followed."""
+        unknown = False
+        seen: Set[str] = set()
+        level = list(roots)
+        for _ in range(MAX_CALL_DEPTH):
+            following: List[str] = []
+            for key in level:
+                if key in seen:
+                    continue
+                seen.add(key)
+                found = self._callee(key)
+                if found is None:
+                    unknown = True
+                    continue
+                shards, calls, opaque = found
+                if shards:
+                    return True
+                unknown = unknown or opaque
+                following.extend(calls)
+            level = following
+            if not level:
+                return None if unknown else False
+        return None  # deeper than we follow
+
+    def _callee(self, key: str) -> Optional[Tuple[bool, List[str], bool]]:
+        """(shards, keys it calls, makes an unfollowable call) for a function or method key;
+        None when the key names nothing we can see. Constructing a project class is followed
+        into nothing: its methods are judged where the object is used."""
+        target, _, method = key.partition("::")
+        qualname, _, path = target.partition("@")
+        module, _, name = qualname.rpartition(".")
+        if not method:
+            func = self._functions(module, name, path)
+            if func is not None:
+                return func.shards, sorted(func.calls), func.opaque
+            if self._classes(module, name, path) is not None:
+                return False, [], False
+            return None
+        cls = self._classes(module, name, path)
+        methods = self._methods(cls) if cls is not None else None
+        if cls is None or methods is None or method not in methods:
+            return None
+        shards, self_calls, calls, opaque = methods[method]
+        class_key = _class_key(cls)
+        own = [f"{class_key}::{m}" for m in sorted(self_calls) if m in methods]
+        return shards or any(facts[0] for facts in methods.values()), own + sorted(calls), opaque
+
+
+def _class_key(cls: ClassFacts) -> str:
+    return f"{cls.module}.{cls.name}@{cls.path}" if cls.module else f"{cls.name}@{cls.path}"
 
 
 _HARMLESS_BASES = frozenset({"object", "builtins.object", "abc.ABC", "typing.Generic", "typing.Protocol"})

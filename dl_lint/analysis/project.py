@@ -228,7 +228,7 @@ class SummaryModule:
             path=self.path,
             line=record.line,
             bases=tuple(bases),
-            methods={m.name: (m.shards, frozenset(m.self_calls), frozenset(self._keys(m.called))) for m in record.methods},
+            methods={m.name: (m.shards, frozenset(m.self_calls), *self._targets(m.called)) for m in record.methods},
             init_containers=frozenset(record.init_containers),
             getitem_reads=frozenset(record.getitem_reads),
             init_rngs=frozenset(rngs),
@@ -242,6 +242,7 @@ class SummaryModule:
 
         if name not in self._function_facts:
             record = self._functions_by_name.get(name)
+            targets = self._targets(record.called) if record is not None else (frozenset(), False)
             self._function_facts[name] = (
                 FunctionFacts(
                     name=name,
@@ -249,7 +250,8 @@ class SummaryModule:
                     path=self.path,
                     line=record.line,
                     shards=record.shards,
-                    calls=frozenset(self._keys(record.called)),
+                    calls=targets[0],
+                    opaque=targets[1],
                     uses_cuda=record.uses_cuda,
                     reseeds=record.reseeds,
                 )
@@ -258,15 +260,11 @@ class SummaryModule:
             )
         return self._function_facts[name]
 
-    def _keys(self, names: Sequence[str]) -> Set[str]:
-        """``module.function@path`` for each called name that may be a project function,
-        without summarising other modules (they are read only if the key is looked up)."""
-        out = set()
-        for name in names:
-            key = self.resolver.function_key(name)
-            if key is not None:
-                out.add(key)
-        return out
+    def _targets(self, called: Sequence[str]) -> Tuple[FrozenSet[str], bool]:
+        """The project functions and methods these calls lead to, and whether some call
+        cannot be followed (``Resolver.call_targets``)."""
+        keys, opaque = self.resolver.call_targets(called)
+        return frozenset(keys), opaque
 
     def _describe(self, node, text: str) -> FrozenSet[str]:
         """What a base-class expression denotes: qualified names, ``module.Class@path`` for

@@ -17,7 +17,8 @@ from __future__ import annotations
 import ast
 import itertools
 import operator
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+import sys
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin
 from dl_lint.analysis.syntax import NO_LITERAL, code, literal
@@ -375,6 +376,75 @@ class Resolver:
             path = self.project.module_path(module, self.path)
             return f"{module}.{binding.alias.name}@{path}" if path else None
         return None
+
+    def call_targets(self, called: Sequence[str]) -> Tuple[Set[str], bool]:
+        """What the calls a function makes lead to, for following them (the dataset rules: does
+        ``__iter__`` shard through a helper?). ``called`` holds plain names (``f``) and dotted
+        callees recorded by the module pass (``World.detect``; ``a.b...`` when deeper). Returns
+        the keys of project functions and class methods to follow (``module.f@path``,
+        ``module.Class@path::method``) and whether some call cannot be followed at all (a
+        third-party function, a method of an object held in ``self``): then whatever the
+        followed calls show, "does not shard" cannot be concluded."""
+        keys: Set[str] = set()
+        opaque = False
+        scope = self.index.module_scope
+        for text in called:
+            root, dot, rest = text.partition(".")
+            deeper = rest.endswith("...")
+            attr = rest[:-3] if deeper else rest
+            if root == "self":
+                opaque = True  # self.x.m(): a method of something the instance holds
+                continue
+            _, bindings = scope.lookup(root)
+            if not bindings:
+                # A builtin, or a name of the calling function (a parameter, a local): data.
+                continue
+            if len(bindings) != 1:
+                opaque = True
+                continue
+            binding = bindings[0]
+            if binding.kind == "def" and not binding.nested:
+                if not dot:
+                    keys.add(self._key(self.module_name, root, self.path))
+                continue  # a function's attribute: rare, and not a call into its body
+            if binding.kind == "class" and not binding.nested:
+                if dot and not deeper:
+                    keys.add(f"{self._key(self.module_name, root, self.path)}::{attr}")
+                continue  # constructing a class of this module: its own methods are judged on use
+            if binding.kind != "import":
+                opaque = True
+                continue
+            node, alias = binding.node, binding.alias
+            if isinstance(node, ast.ImportFrom):
+                module = self.absolute(import_base(node))
+                imported = f"{module}.{alias.name}" if module else alias.name
+            else:
+                module = ""
+                imported = alias.name if alias.asname or not dot else root
+            if not _in_project(self.project, imported, module):
+                if imported.partition(".")[0] not in INERT_ROOTS:
+                    opaque = True
+                continue
+            if self.project.module_exists(imported):  # a project module: m.f()
+                path = self.project.module_path(imported, self.path)
+                if dot and not deeper and path:
+                    keys.add(f"{imported}.{attr}@{path}")
+                elif dot:
+                    opaque = True
+                continue
+            path = self.project.module_path(module, self.path) if module else None
+            if path is None:
+                opaque = True
+            elif not dot:
+                keys.add(f"{imported}@{path}")  # a function (or a class: constructing it)
+            elif not deeper:
+                keys.add(f"{imported}@{path}::{attr}")  # Class.method()
+            else:
+                opaque = True
+        return keys, opaque
+
+    def _key(self, module: str, name: str, path: str) -> str:
+        return f"{module}.{name}@{path}" if module else f"{name}@{path}"
 
     # -- attributes ---------------------------------------------------------------------------
     def _resolve_attribute(self, node: ast.Attribute, site: Site, depth: int) -> Value:
@@ -919,3 +989,26 @@ def _overlay(current: DictValue, update: DictValue, dominates: bool, guard: Opti
         else:
             entries[key] = _union(_guarded(new, guard), _guarded(old, guard.negate()))
     return DictValue(tuple(entries.items()), current.complete)
+
+
+def _in_project(project: "ProjectHook", imported: str, module: str) -> bool:
+    """Whether an import names something of the project: the module it comes from (or the
+    module imported) is one of the project's files."""
+    return project.module_exists(module or imported) or project.module_exists(imported)
+
+
+# Libraries a dataset calls that know nothing of DataLoader workers, so that calling them cannot
+# shard (their sharding functions, torch's get_worker_info among them, are found by name):
+# the standard library, torch and its domain libraries, and the array and image libraries.
+INERT_ROOTS = frozenset(
+    getattr(sys, "stdlib_module_names", ())
+) | frozenset(
+    {
+        # Python 3.9 has no sys.stdlib_module_names: the modules datasets call most.
+        "abc", "bisect", "collections", "contextlib", "copy", "csv", "functools", "glob", "gzip",
+        "hashlib", "heapq", "io", "itertools", "json", "logging", "math", "operator", "os", "pathlib",
+        "pickle", "queue", "random", "re", "shutil", "struct", "sys", "tarfile", "tempfile",
+        "threading", "time", "typing", "warnings", "zipfile", "builtins",
+        "torch", "torchvision", "torchaudio", "numpy", "PIL", "cv2", "pandas", "scipy", "tqdm",
+    }
+)  # fmt: skip

@@ -606,8 +606,19 @@ class Collector:
         if use is None:
             return
         if isinstance(func, ast.Attribute):
-            if isinstance(func.value, ast.Name) and func.value.id == "self":
+            base = func.value
+            if isinstance(base, ast.Name) and base.id == "self":
                 use.self_calls.add(func.attr)
+            else:
+                # ``m.f()``, ``Class.method()``, ``self.x.m()``, ``a.b.c()`` (kept as ``a.b...``):
+                # the dataset rules follow these into the project; methods of the function's
+                # own names (``line.strip()``) are calls on data and are not kept.
+                first, deeper = func.attr, False
+                while type(base) is ast.Attribute:
+                    first, deeper = base.attr, True
+                    base = base.value
+                if type(base) is ast.Name and (base.id == "self" or base.id not in self.scope.bindings):
+                    use.called.append(f"{base.id}.{first}..." if deeper else f"{base.id}.{first}")
             owner = _self_attr(func.value)
             if owner:
                 use.attr_calls.add(owner)  # self.rng.integers(...)

@@ -16,7 +16,7 @@ depends on other files.
 from __future__ import annotations
 
 import ast
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from dl_lint.analysis.datasets import SHARDING_NAMES
 from dl_lint.analysis.scopes import Binding, Cond, FunctionUse, ModuleIndex, Site
@@ -27,7 +27,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 1
+SUMMARY_FORMAT = 2
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -357,8 +357,9 @@ def build_summary(
         for kind, node, site in found:
             kept = _text(text, node) if kind in ("update", "setitem") else None
             mutations.append(MutationRecord(name, kind if kept is not None else "other", site.line, cond_indices(site), kept))
-    classes = tuple(_class_record(node, index, text) for node in index.module_classes)
-    functions = tuple(_function_record(node, index, text) for node in index.module_functions)
+    sharding = _sharding_names(index)
+    classes = tuple(_class_record(node, index, text, sharding) for node in index.module_classes)
+    functions = tuple(_function_record(node, index, text, sharding) for node in index.module_functions)
     return ModuleSummary(
         path=path,
         module=module,
@@ -381,7 +382,21 @@ def _text(text: SourceText, node: Optional[ast.AST]) -> Optional[str]:
     return segment if len(segment) <= MAX_TEXT else None
 
 
-def _function_record(node: ast.AST, index: ModuleIndex, text: SourceText) -> FunctionRecord:
+def _sharding_names(index: ModuleIndex) -> FrozenSet[str]:
+    """SHARDING_NAMES and the names this module imports them as
+    (``from torch.utils.data import get_worker_info as current_worker``), at module level or
+    inside a function."""
+    aliases = set()
+    for scope in (index.module_scope, *index.scopes.values()):
+        for name, bindings in scope.bindings.items():
+            for binding in bindings:
+                alias = binding.alias
+                if binding.kind == "import" and alias is not None and alias.name.rpartition(".")[2] in SHARDING_NAMES:
+                    aliases.add(name)
+    return SHARDING_NAMES | aliases if aliases else SHARDING_NAMES
+
+
+def _function_record(node: ast.AST, index: ModuleIndex, text: SourceText, sharding: FrozenSet[str] = SHARDING_NAMES) -> FunctionRecord:
     use = index.uses.get(id(node)) or FunctionUse()
     args = node.args
     positional = [*args.posonlyargs, *args.args]
@@ -392,14 +407,14 @@ def _function_record(node: ast.AST, index: ModuleIndex, text: SourceText) -> Fun
         name=node.name,
         line=node.lineno,
         params=tuple(params),
-        shards=bool(use.names & SHARDING_NAMES),
+        shards=bool(use.names & sharding),
         called=tuple(dict.fromkeys(use.called)),
         uses_cuda=use.cuda,
         reseeds=any("seed" in n.lower() or "rng" in n.lower() or "random" in n.lower() for n in use.names),
     )
 
 
-def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText) -> ClassRecord:
+def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, sharding: FrozenSet[str] = SHARDING_NAMES) -> ClassRecord:
     methods: Dict[str, FunctionUse] = {}
     for statement in node.body:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -421,7 +436,7 @@ def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText) -> C
         bases=tuple(t for t in (_text(text, b) for b in node.bases) if t is not None),
         keeps_signature=_keeps_signature(node),
         methods=tuple(
-            MethodRecord(name, bool(use.names & SHARDING_NAMES), tuple(sorted(use.self_calls)), tuple(dict.fromkeys(use.called)))
+            MethodRecord(name, bool(use.names & sharding), tuple(sorted(use.self_calls)), tuple(dict.fromkeys(use.called)))
             for name, use in methods.items()
         ),
         init_containers=tuple(dict.fromkeys(containers)),

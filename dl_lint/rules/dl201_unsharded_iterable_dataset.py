@@ -18,11 +18,15 @@ class UnshardedIterableDataset(Rule):
     doc = """
 ## What it does
 Reports a DataLoader with `num_workers >= 2` whose dataset is an instance of a class deriving
-from `torch.utils.data.IterableDataset` when neither the class's `__iter__` (nor a method or
-helper function it calls) nor the loader's `worker_init_fn` uses a sharding mechanism:
-`get_worker_info`, `split_by_worker`, `split_by_node`, `sharding_filter` or
-`split_dataset_by_node`. It reports at the dataset argument, naming the class and where it is
-defined.
+from `torch.utils.data.IterableDataset` when neither the class's `__iter__` nor the loader's
+`worker_init_fn` uses a sharding mechanism: `get_worker_info` (under any name it is imported
+as), `split_by_worker`, `split_by_node`, `sharding_filter` or `split_dataset_by_node`. Calls are
+followed through the project, six calls deep: methods of the class, methods of other classes
+(`World.detect()`), functions of this and other modules and what they call. It fires only when
+every call on the way could be followed: a call into a third-party library, a method of an
+object the dataset holds (`self.source.records()`) or a base class it cannot see makes the answer
+unknown, and unknown is silent. It reports at the dataset argument, naming the class and where
+it is defined.
 
 ## Why is this bad?
 Every worker process gets its own copy of an IterableDataset and iterates it from the start.
