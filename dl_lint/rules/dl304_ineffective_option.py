@@ -1,11 +1,13 @@
 from dl_lint.model import Severity
 from dl_lint.rules.base import Rule, fires, remove_arg, value_of
 
-# Options that only act through worker processes; with num_workers=0 they are ignored.
+# Options that only act through worker processes; with num_workers=0 they are ignored. Torch's
+# own defaults written out (in_order=True, worker_init_fn=None, prefetch_factor=None,
+# persistent_workers=False, timeout=0) say nothing that does not happen, and are not reported;
+# prefetch_factor, persistent_workers and timeout set to anything else are DL001, DL002, DL005.
 _WORKER_ONLY = {
-    "in_order": lambda v: True,
+    "in_order": lambda v: v is False,
     "worker_init_fn": lambda v: v is not None,
-    "prefetch_factor": lambda v: v is None,  # not None is DL001 (an error)
 }
 
 
@@ -17,9 +19,12 @@ class IneffectiveOption(Rule):
     fix_available = "Safe: remove the argument."
     doc = """
 ## What it does
-Reports options that have no effect as written: `in_order`, `worker_init_fn` or an explicit
-`prefetch_factor=None` with `num_workers` literally 0 (or not given), and `pin_memory_device`
-with `pin_memory` False.
+Reports options that have no effect as written: `in_order=False` or a `worker_init_fn` with
+`num_workers` literally 0 (or not given), and `pin_memory_device` with `pin_memory` False.
+Torch's defaults written out (`prefetch_factor=None`, `persistent_workers=False`, `timeout=0`,
+`in_order=True`, `worker_init_fn=None`) are not reported: they say nothing that does not happen.
+The other settings of those options crash or fail without workers, and are DL001, DL002 and
+DL005 alone (one argument, one diagnostic).
 
 ## Why is this bad?
 Nothing breaks, but the code says something that does not happen: a `worker_init_fn` that
@@ -47,10 +52,8 @@ All versions (`in_order` from 2.6).
         if literal_zero:
             for option, active in _WORKER_ONLY.items():
                 bound = call.args.get(option)
-                if bound is None or (option == "prefetch_factor" and bound.code != "None"):
+                if bound is None:
                     continue
-                if option == "prefetch_factor" and not ctx.torch_at_least(2, 0):
-                    continue  # before torch 2.0 prefetch_factor=None without workers raises: DL001
                 if fires(call, (option,), lambda s: active(value_of(s, option))):
                     yield self.finding(
                         call,
