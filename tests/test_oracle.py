@@ -146,3 +146,19 @@ def test_every_error_rule_is_proven() -> None:
                     inside = any(first <= row <= last for first, last in functions.values())
                     inside = inside or proven_by.get(row) in functions
                     assert inside, f"{path.name}:{row}: an {code} expectation outside a case_* function"
+
+
+def test_sampler_with_shuffle_raises_for_an_iterable_dataset_too() -> None:
+    """DL006 fires when the dataset is unknown because torch raises ValueError for every
+    dataset: an IterableDataset with a sampler and shuffle=True is rejected (for its shuffle)
+    with the message DL006's detail quotes for that case."""
+    sys.path.insert(0, str(RULE_FIXTURES))
+    try:
+        from _common import SQUARES, Stream
+    finally:
+        sys.path.remove(str(RULE_FIXTURES))
+    sampler = torch.utils.data.RandomSampler(SQUARES)
+    with pytest.raises(ValueError, match="expected unspecified shuffle option"):
+        torch.utils.data.DataLoader(Stream(), sampler=sampler, shuffle=True)
+    with pytest.raises(ValueError, match="sampler option is mutually exclusive with shuffle"):
+        torch.utils.data.DataLoader(SQUARES, sampler=sampler, shuffle=True)

@@ -1,5 +1,5 @@
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, describe, fires, remove_arg, value_of
+from dl_lint.rules.base import Rule, call_scenarios, describe, fires, remove_arg, value_of
 
 
 class SamplerWithShuffle(Rule):
@@ -11,7 +11,10 @@ class SamplerWithShuffle(Rule):
     torch_raises = (ValueError, "sampler option is mutually exclusive with shuffle")
     doc = """
 ## What it does
-Reports a `sampler` together with a truthy `shuffle`.
+Reports a `sampler` together with a truthy `shuffle`, whatever the dataset: torch raises
+ValueError for a map-style dataset ("sampler option is mutually exclusive with shuffle") and for
+an IterableDataset ("expected unspecified shuffle option"), so a dataset dl-lint cannot resolve (a
+factory's result) does not keep it silent. A dataset known to be an IterableDataset is DL009's.
 
 ## Why is this bad?
 The sampler decides the order of the samples; `shuffle=True` asks torch to build a
@@ -37,8 +40,19 @@ All versions.
     def check_call(self, call, ctx):
         if not (call.given("sampler") and call.given("shuffle")):
             return
-        found = fires(call, ("sampler", "shuffle", "dataset"), _crashes(ctx))
+        # Torch raises ValueError for every dataset: map-style with this rule's message; an
+        # IterableDataset rejects the shuffle (or the sampler) first. So the dataset matters only
+        # to leave a known IterableDataset to DL009 (one argument, one diagnostic); a dataset we
+        # cannot resolve (a factory's result, a registry lookup) still crashes.
+        datasets = call_scenarios(call, "dataset")
+        if datasets and any(ctx.dataset_is_iterable(s["dataset"].value) for s in datasets):
+            return
+        found = fires(call, ("sampler", "shuffle"), _crashes)
         if found:
+            known = bool(datasets) and all(ctx.dataset_class(s["dataset"].value) is not None for s in datasets)
+            error = "torch's error: \"sampler option is mutually exclusive with shuffle\""
+            if not known:
+                error += " (for an IterableDataset: \"expected unspecified shuffle option\"; a ValueError either way)"
             yield self.finding(
                 call,
                 "shuffle",
@@ -50,19 +64,13 @@ All versions.
                     "sampler with shuffle=True instead)",
                     applicability="unsafe",
                 ),
-                detail="torch's error: \"sampler option is mutually exclusive with shuffle\". The sampler decides "
-                "the order: remove shuffle, and shuffle in the sampler instead (DistributedSampler(..., "
-                "shuffle=True), RandomSampler).",
+                detail=f"{error}. The sampler decides the order: remove shuffle, and shuffle in the sampler "
+                "instead (DistributedSampler(..., shuffle=True), RandomSampler).",
             )
 
 
-def _crashes(ctx):
-    def predicate(s):
-        if ctx.dataset_is_iterable(s["dataset"].value):
-            return False  # torch rejects the sampler itself first: DL009
-        return value_of(s, "sampler") is not None and bool(value_of(s, "shuffle"))
-
-    return predicate
+def _crashes(s):
+    return value_of(s, "sampler") is not None and bool(value_of(s, "shuffle"))
 
 
 RULE = SamplerWithShuffle()
