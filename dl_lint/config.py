@@ -104,7 +104,7 @@ class Settings(Record):
         exclude: Tuple[str, ...] = (),  # user globs; DEFAULT_EXCLUDES always apply too
         extend_exclude: Tuple[str, ...] = (),
         respect_gitignore: bool = True,
-        max_inflight_batches: int = 16,
+        max_inflight_batches: int = 64,
         batch_bytes: Optional[int] = None,
         memory_budget: Optional[int] = None,
         target_version: str = "2.13",  # torch "MAJOR.MINOR"

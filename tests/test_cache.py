@@ -152,12 +152,12 @@ def test_adding_a_module_invalidates_files_that_looked_for_it(tmp_path, monkeypa
 
 
 def test_a_settings_change_invalidates(tmp_path, monkeypatch):
-    root = _project(tmp_path, {"train.py": LOADER + "loader = DataLoader([1], num_workers=8, prefetch_factor=4)\n"})
+    root = _project(tmp_path, {"train.py": LOADER + "loader = DataLoader([1], num_workers=16, prefetch_factor=8)\n"})
     monkeypatch.chdir(root)
     cache_dir = root / "cache"
-    assert [c for _, c, _ in _codes(_lint(["."], cache_dir=cache_dir))] == ["DL101"]
+    assert [c for _, c, _ in _codes(_lint(["."], cache_dir=cache_dir))] == ["DL101"]  # 128 > 64, the default
     with (root / "pyproject.toml").open("a") as handle:
-        handle.write("[tool.dl-lint]\nmax-inflight-batches = 64\n")
+        handle.write("[tool.dl-lint]\nmax-inflight-batches = 128\n")
     clear_caches()  # config lookups are memoized per process; the CLI starts a new one
     assert _codes(_lint(["."], cache_dir=cache_dir)) == []
     assert [c for _, c, _ in _codes(_lint(["."], cache_dir=cache_dir, overrides={"ignore": ("DL999",)}))] == []

@@ -97,7 +97,7 @@ def test_undecodable_file_is_dl000(tmp_path, run_cli):
 
 
 def test_select_ignore_flags(tmp_path, run_cli):
-    (tmp_path / "bad.py").write_text(BAD + "other = DataLoader([1], num_workers=16, prefetch_factor=4)\n")
+    (tmp_path / "bad.py").write_text(BAD + "other = DataLoader([1], num_workers=16, prefetch_factor=8)\n")
     assert {"DL001", "DL101"} <= set(run_cli("bad.py").stdout.split())
     only = run_cli("--select", "DL1", "bad.py").stdout
     assert "DL101" in only and "DL001" not in only

@@ -16,7 +16,7 @@ LOADER = "from torch.utils.data import DataLoader\n"
 MIXED = (
     LOADER
     + "a = DataLoader(ds, timeout=3)\n"
-    + "b = DataLoader(ds, num_workers=16, prefetch_factor=4)\n"
+    + "b = DataLoader(ds, num_workers=16, prefetch_factor=8)\n"
     + "c = DataLoader(ds, worker_init_fn=init)\n"
 )
 BAD = LOADER + "loader = DataLoader([1, 2], prefetch_factor=2)\n"

@@ -150,7 +150,7 @@ extra-loaders = ["pkg.loaders.FastLoader", "Plain"]
 
 def test_defaults():
     s = Settings()
-    assert (s.select, s.max_inflight_batches, s.target_version, s.respect_gitignore) == (None, 16, "2.13", True)
+    assert (s.select, s.max_inflight_batches, s.target_version, s.respect_gitignore) == (None, 64, "2.13", True)
     assert set(KEYS) == {
         "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude",
         "respect-gitignore", "max-inflight-batches", "batch-bytes", "memory-budget",

@@ -210,7 +210,7 @@ def test_symlink_out_of_the_project_is_refused(tmp_path):
 
 # -- command line -----------------------------------------------------------------------------------
 
-BAD = "from torch.utils.data import DataLoader\nx = DataLoader(ds, timeout=3)\ny = DataLoader(ds, num_workers=16, prefetch_factor=4)\n"
+BAD = "from torch.utils.data import DataLoader\nx = DataLoader(ds, timeout=3)\ny = DataLoader(ds, num_workers=16, prefetch_factor=8)\n"
 
 
 def test_cli_fix_diff_and_exit_codes(tmp_path, run_cli):
@@ -227,9 +227,9 @@ def test_cli_fix_diff_and_exit_codes(tmp_path, run_cli):
     assert "x = DataLoader(ds)\n" in (tmp_path / "a.py").read_text()
     unsafe = run_cli("--fix", "--unsafe-fixes", "a.py")
     assert unsafe.returncode == 0, unsafe.stdout
-    assert "prefetch_factor=1" in (tmp_path / "a.py").read_text()
+    assert "num_workers=16, prefetch_factor=4)" in (tmp_path / "a.py").read_text()  # 64 in flight: the limit
     again = run_cli("--fix", "--unsafe-fixes", "a.py")
-    assert again.returncode == 0 and (tmp_path / "a.py").read_text().count("prefetch_factor=1") == 1
+    assert again.returncode == 0 and (tmp_path / "a.py").read_text().count("prefetch_factor=4") == 1
     assert run_cli("--diff", "a.py").returncode == 0
 
 

@@ -15,12 +15,14 @@ class PrefetchMemory(Rule):
     doc = """
 ## What it does
 Computes the batches a DataLoader holds in shared memory before the first step,
-`num_workers × prefetch_factor` (prefetch_factor is 2 when workers are used and it is not given),
-and reports it when it exceeds the `max-inflight-batches` setting (default 16).
+`num_workers × prefetch_factor` (prefetch_factor is 2 when workers are used and it is not given).
 
 When the bytes of one batch are known (the `batch-bytes` setting, or a
-`# dl-lint: batch-bytes=64MiB` comment on the call or the line above it), the message also gives
-the peak, `(W×P + 1) × batch_bytes`, and the rule also fires when that exceeds `memory-budget`.
+`# dl-lint: batch-bytes=64MiB` comment on the call or the line above it) and a `memory-budget` is
+set, the bytes decide: it reports when the peak, `(W×P + 1) × batch_bytes`, exceeds the budget,
+and prints the estimate. Otherwise it reports only counts no reasonable configuration uses: more
+than `max-inflight-batches` (default 64). Ten workers at the default prefetch_factor, 20 batches,
+is the standard ImageNet recipe and is not reported.
 
 ## Why is this bad?
 Each worker prefetches `prefetch_factor` batches, and workers build them in `/dev/shm`. Measured
@@ -64,9 +66,12 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
             origin = scenario["num_workers"].origin
             plans.append((estimate.inflight_batches(workers, prefetch), workers, prefetch, origin))
         inflight, workers, prefetch, origin = min(plans, key=lambda plan: plan[:3])  # the most favourable case
-        over_limit = inflight > limit
         peak = estimate.peak_bytes(workers, prefetch, batch_bytes) if batch_bytes else None
-        over_budget = peak is not None and budget is not None and peak > budget
+        # With a batch's bytes and a budget, the bytes decide; the count limit is for when the
+        # bytes are unknown, and is set (64) above what reasonable configurations use.
+        by_bytes = peak is not None and budget is not None
+        over_limit = inflight > limit and not by_bytes
+        over_budget = by_bytes and peak > budget
         if not over_limit and not over_budget:
             return
         from dl_lint.config import format_size
@@ -91,10 +96,7 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
             detail = f"{peak_text[0].upper()}{peak_text[1:]}. " if peak_text else ""
         else:
             message += f": {peak_text}."
-            detail = (
-                f"{inflight} batches is within max-inflight-batches ({limit}); the memory budget is what it "
-                "exceeds. "
-            )
+            detail = "With the bytes of a batch known, the memory budget decides, not max-inflight-batches. "
         new_workers, new_prefetch = estimate.suggest(workers, limit, batch_bytes, budget)
         detail += "Every prefetched batch stays in /dev/shm until the loop takes it. "
         if new_workers == workers:
