@@ -660,8 +660,93 @@ class Resolver:
             return self._resolve_external_call(target.qualname, node, site, depth)
         if isinstance(target, FunctionRef) and target.kind in ("class", "local-class"):
             local = target.kind == "local-class"
+            if not local and target.module:  # the library itself (webdataset's own tests): its table row
+                library = self._library_value(f"{target.module}.{target.name}", node, site, depth)
+                if library is not None:
+                    return library
             return Value.known(Instance(target.module, target.name, target.line, target.path, local))
         return Value.unknown(func.source if func.source in CONFIGURABLE else "expression")
+
+    def _library_value(self, qualname: str, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
+        """A dataset class of the library table: an Opaque that says whether this construction
+        shards by worker (``dl_lint.analysis.libraries``); None for other classes."""
+        from dl_lint.analysis.libraries import library_dataset
+
+        row = library_dataset(qualname)
+        if row is None:
+            return None
+        shards: Optional[bool] = {"always": True, "never": False}.get(row.kind)
+        if row.kind == "webdataset":
+            shards = self._webdataset_shards(node, site, depth)
+        elif row.kind == "pipeline":
+            shards = self._pipeline_shards(node, site, depth)
+        return Value.known(Opaque(qualname, shards))
+
+    def _webdataset_shards(self, node: ast.Call, site: Site, depth: int) -> Optional[bool]:
+        """``WebDataset(urls, ...)`` (webdataset 1.0.2, compat.py:366, 396-397): it appends its
+        ``workersplitter`` (default ``split_by_worker``) unless that is None or False; with
+        ``resampled=True`` each worker draws its own random shards instead."""
+        from dl_lint.analysis.libraries import WEBDATASET_SPLITTERS
+
+        if len(node.args) > 1 or any(k.arg is None for k in node.keywords):
+            return None  # positional options or a **splat: not read
+        keywords = {k.arg: k.value for k in node.keywords}
+        splitter = keywords.get("workersplitter")
+        if splitter is None:
+            return True
+        if self._qualname_of(splitter, site, depth) in WEBDATASET_SPLITTERS:
+            return True
+        value = self.resolve(splitter, site, depth + 1)
+        if value.single is None or value.single.value not in (None, False):
+            return None  # a splitter of the project's own: it may shard
+        for name in ("resampled", "mode"):
+            if name in keywords:
+                option = self.resolve(keywords[name], site, depth + 1)
+                if option.single is None or option.single.value not in (None, False):
+                    return None  # resampled (or unknown): each worker its own random stream
+        return False
+
+    def _pipeline_shards(self, node: ast.Call, site: Site, depth: int) -> Optional[bool]:
+        """``DataPipeline(*stages)`` (webdataset 1.0.2, pipeline.py:32-52): shards only with a
+        ``split_by_worker`` stage (or a ``ResampledShards`` source, different in each worker by
+        design); without one, and with every stage one of webdataset's own, it does not."""
+        from dl_lint.analysis.libraries import WEBDATASET_RESAMPLERS, WEBDATASET_SPLITTERS
+
+        if node.keywords or not node.args:
+            return None
+        stages: List[ast.expr] = []
+        for arg in node.args:
+            if isinstance(arg, ast.Starred):
+                return None
+            stages.extend(arg.elts if isinstance(arg, ast.List) else [arg])
+        known = True
+        for stage in stages:
+            if any(isinstance(e, ast.Starred) for e in (stage,)):
+                return None
+            qualname = self._qualname_of(stage.func if isinstance(stage, ast.Call) else stage, site, depth)
+            if qualname in WEBDATASET_SPLITTERS or qualname in WEBDATASET_RESAMPLERS:
+                return True
+            if qualname is None or not qualname.startswith("webdataset."):
+                known = False  # a stage of the project's own (or unknown): it may shard
+        return False if known else None
+
+    def _qualname_of(self, node: ast.AST, site: Site, depth: int) -> Optional[str]:
+        """The qualified name a name or attribute denotes: a library's, or a project
+        function's or class's (``module.name``)."""
+        value = self.resolve(node, site, depth + 1)
+        single = value.single
+        if single is None:
+            if isinstance(node, ast.Attribute):  # ``wds.tarfile_to_samples`` inside webdataset itself
+                base = self.resolve(node.value, site, depth + 1).single
+                if base is not None and isinstance(base.value, ModuleRef):
+                    return f"{base.value.module}.{node.attr}"
+            return None
+        target = single.value
+        if isinstance(target, External):
+            return target.qualname
+        if isinstance(target, FunctionRef) and target.kind in ("function", "class") and target.module:
+            return f"{target.module}.{target.name}"
+        return None
 
     def _resolve_external_call(self, qualname: str, node: ast.Call, site: Site, depth: int) -> Value:
         name = qualname[len("builtins.") :] if qualname.startswith("builtins.") else None
@@ -687,7 +772,8 @@ class Resolver:
                 return Value.unknown("cpu-count")
         if qualname.rsplit(".", 1)[-1][:1].isupper() and not qualname.startswith("builtins."):
             # Calling a library class gives an instance: not None, whatever else it is.
-            return Value.known(Opaque(qualname))
+            library = self._library_value(qualname, node, site, depth)
+            return library if library is not None else Value.known(Opaque(qualname))
         return Value.unknown("expression")
 
     def loader_of(self, func: ast.AST, site: Site, depth: int = 0) -> Optional[LoaderClass]:

@@ -200,12 +200,15 @@ class External(Record):
 
 class Opaque(Record):
     """An object that certainly exists (an instance of a library class such as
-    ``DistributedSampler(ds)``) but whose value is not known: it is not None, and that is all."""
+    ``DistributedSampler(ds)``) but whose value is not known: it is not None, and that is all.
+    For a dataset class of the library table (``dl_lint.analysis.libraries``), ``shards`` says
+    whether this construction shards by worker (None: unknown, or not such a class)."""
 
-    __slots__ = ("qualname",)
+    __slots__ = ("qualname", "shards")
 
-    def __init__(self, qualname: str) -> None:
+    def __init__(self, qualname: str, shards: Optional[bool] = None) -> None:
         self.qualname = qualname
+        self.shards = shards
 
 
 class ModuleRef(Record):

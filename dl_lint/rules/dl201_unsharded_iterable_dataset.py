@@ -1,6 +1,6 @@
 import os
 
-from dl_lint.analysis.values import ABSENT, FunctionRef, Instance
+from dl_lint.analysis.values import ABSENT, FunctionRef, Instance, Opaque
 from dl_lint.model import Edit, Fix, Location, Related, Severity
 from dl_lint.rules.base import Rule, call_scenarios, concrete, every, is_int
 
@@ -27,6 +27,15 @@ every call on the way could be followed: a call into a third-party library, a me
 object the dataset holds (`self.source.records()`) or a base class it cannot see makes the answer
 unknown, and unknown is silent. It reports at the dataset argument, naming the class and where
 it is defined.
+
+Datasets of libraries are judged by one table (`dl_lint/analysis/libraries.py`, each row checked
+in the library's source at the version it names): webdataset's `WebDataset` shards unless
+`workersplitter=None` (and not `resampled=True`); its `DataPipeline` shards only with a
+`split_by_worker` stage (a `ResampledShards` source gives each worker its own random stream on
+purpose); mosaicml-streaming's `StreamingDataset`, HuggingFace `datasets.IterableDataset` and
+torch's `sharding_filter` datapipe shard; torch's `IterableWrapper` datapipe does not. A
+library dataset built through a chain of methods (`WebDataset(...).decode("pil")`) is not
+followed, and stays silent.
 
 ## Why is this bad?
 Every worker process gets its own copy of an IterableDataset and iterates it from the start.
@@ -73,11 +82,14 @@ All versions.
         classes = []
         for scenario in found:
             instance = scenario["dataset"].value
-            if not isinstance(instance, Instance):
+            if isinstance(instance, Opaque) and instance.shards is False:
+                cls = _library_class(instance.qualname)  # a library dataset that does not shard
+            elif not isinstance(instance, Instance):
                 return
-            cls = ctx.datasets.resolve_instance(instance, ctx.module_name)
-            if cls is None or not ctx.datasets.is_iterable(cls) or ctx.datasets.iter_shards(cls) is not False:
-                return
+            else:
+                cls = ctx.datasets.resolve_instance(instance, ctx.module_name)
+                if cls is None or not ctx.datasets.is_iterable(cls) or ctx.datasets.iter_shards(cls) is not False:
+                    return
             init = scenario["worker_init_fn"].value
             if init is not None and init is not ABSENT:
                 if not isinstance(init, FunctionRef) or init.kind != "function":
@@ -87,6 +99,16 @@ All versions.
             classes.append(cls)
         cls = classes[0]
         workers = min(_min_workers(s) for s in found)
+        if isinstance(cls, str):  # a library dataset (dl_lint.analysis.libraries)
+            yield self.finding(
+                call,
+                "dataset",
+                f"this {_LIBRARY_WHAT.get(cls, cls + ' does not shard by worker')}, and num_workers={workers}: "
+                f"an epoch yields every sample {workers} times.",
+                None,
+                detail=f"Each of the {workers} workers iterates every shard. {_LIBRARY_ADVICE.get(cls, '')}".rstrip(),
+            )
+            return
         message = (
             f"{cls.name} is an IterableDataset that does not shard by worker, and num_workers={workers}: "
             f"an epoch yields every sample {workers} times."
@@ -98,6 +120,28 @@ All versions.
         )
         defined = Related(os.path.abspath(cls.path), cls.line, 1, f"{cls.name} is defined here")
         yield self.finding(call, "dataset", message, _fix(cls, call), detail=detail, related=(defined,))
+
+
+_LIBRARY_WHAT = {
+    "WebDataset": "WebDataset without a workersplitter does not shard by worker",
+    "DataPipeline": "webdataset DataPipeline has no split_by_worker stage",
+    "IterableWrapper": "IterableWrapper datapipe has no sharding_filter",
+}
+# What to write instead, per library dataset of the table that can be built without sharding.
+_LIBRARY_ADVICE = {
+    "WebDataset": "Drop workersplitter=None (the default is wds.split_by_worker), or pass resampled=True for "
+    "an independent random stream per worker.",
+    "DataPipeline": "Add wds.split_by_worker as a stage after the shard list (and wds.split_by_node for several "
+    "ranks), or start from wds.ResampledShards(urls) for an independent random stream per worker.",
+    "IterableWrapper": "Add .sharding_filter() to the pipe: the DataLoader then gives each worker its own slice.",
+}
+
+
+def _library_class(qualname):
+    from dl_lint.analysis.libraries import library_dataset
+
+    row = library_dataset(qualname)
+    return row.name if row is not None else qualname.rsplit(".", 1)[-1]
 
 
 def _fix(cls, call):
