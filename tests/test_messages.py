@@ -149,7 +149,7 @@ def test_a_loader_judged_at_a_call_cites_the_loader(run_cli):
     result = run_cli("--output-format", "json", "fixtures/rules/xmod_project", cwd=ROOT)
     [item] = [
         d for d in json.loads(result.stdout) if d["code"] == "DL001" and d["filename"].endswith("pkg/train.py")
-        and d["message"].startswith("with the arguments of this call")
+        and d["message"].startswith("with the arguments of this call, the DataLoader in make_loader()")
     ]
     assert item["message"].startswith("with the arguments of this call, the DataLoader in make_loader(): ")
     assert "factory.py:" not in item["message"].split(": ", 1)[0]

@@ -23,6 +23,8 @@ from dl_lint.analysis.values import DictValue, Origin, Possible, Value
 from dl_lint.record import Record
 
 _BATCH_BYTES_COMMENT = re.compile(r"#\s*dl-lint:\s*batch-bytes\s*=\s*([0-9A-Za-z.]+)")
+# How many calls deep DL203 follows module-level code into the functions of the module.
+MAX_CALL_DEPTH = 4
 
 
 class ModuleFacts(Record):
@@ -238,23 +240,56 @@ class ModuleAnalysis:
     def _unguarded_iteration(self, call: ast.Call, site: Site) -> Optional[int]:
         """The row of an iteration of this loader that runs when the module is imported: at
         module level outside the ``__main__`` guard, or in a module-level function that
-        unguarded module-level code calls."""
+        unguarded module-level code calls, directly or through other functions of the module
+        (``MAX_CALL_DEPTH`` deep). The loop may be in a function the loader is passed to."""
         iteration = self._iteration_line(call, site)
+        if site.scope is None:
+            if iteration is not None and not self._guarded(iteration):
+                return iteration
+            return self._iterated_in_a_function(call, site)
         if iteration is None:
             return None
-        if site.scope is None:
-            return None if self._guarded(iteration) else iteration
         function = self._module_function(site)
         if function is None:
             return None
+        return self._unguarded_call_of(function, MAX_CALL_DEPTH, set())
+
+    def _iterated_in_a_function(self, call: ast.Call, site: Site) -> Optional[int]:
+        """A module-level loader that a module function iterates through its global name
+        (``for batch in train_loader`` in ``train()``), where unguarded module-level code calls
+        that function after the loader exists: the row of that call."""
+        target = self._assigned_name(call)
+        if target is None:
+            return None
+        for loop, loop_site in self.index.loops:
+            function = loop_site.scope
+            if function is None or function not in self.index.module_functions or not _mentions(loop.iter, None, target):
+                continue
+            scope = self.index.scopes.get(id(function))
+            if scope is not None and target in scope.bindings:
+                continue  # a local of the same name
+            row = self._unguarded_call_of(function, MAX_CALL_DEPTH, set())
+            if row is not None and row > site.line:
+                return row
+        return None
+
+    def _unguarded_call_of(self, function: ast.AST, depth: int, seen: Set[int]) -> Optional[int]:
+        """The row of unguarded module-level code that calls module-level ``function``, itself
+        or through module functions that call it (``depth`` calls deep)."""
+        seen.add(id(function))
+        callers = []
         for other, other_site, _, _ in self.index.calls:
-            if (
-                other_site.scope is None
-                and isinstance(other.func, ast.Name)
-                and other.func.id == function.name
-                and not self._guarded(other_site.line)
-            ):
-                return other_site.line
+            if not (isinstance(other.func, ast.Name) and other.func.id == function.name):
+                continue
+            if other_site.scope is None:
+                if not self._guarded(other_site.line):
+                    return other_site.line
+            elif depth > 1 and id(other_site.scope) not in seen and other_site.scope in self.index.module_functions:
+                callers.append(other_site.scope)
+        for caller in callers:
+            row = self._unguarded_call_of(caller, depth - 1, seen)
+            if row is not None:
+                return row
         return None
 
     def _iteration_line(self, call: ast.Call, site: Site) -> Optional[int]:
@@ -268,14 +303,35 @@ class ModuleAnalysis:
             if loop_site.scope is site.scope and loop_site.line > site.line and _mentions(loop.iter, None, target):
                 return loop_site.line
         for other, other_site, _, _ in self.index.calls:
-            if (
-                other_site.scope is site.scope
-                and other_site.line >= site.line
-                and terminal(other.func) in ("iter", "next", "list")
-                and any(_mentions(a, None, target) for a in other.args)
-            ):
+            if other_site.scope is not site.scope or other_site.line < site.line:
+                continue
+            if terminal(other.func) in ("iter", "next", "list") and any(_mentions(a, None, target) for a in other.args):
                 return other_site.line
+            if isinstance(other.func, ast.Name) and self._iterates_argument(other, target):
+                return other_site.line  # train(loader), where train loops over its parameter
         return None
+
+    def _iterates_argument(self, call: ast.Call, name: str) -> bool:
+        """Whether ``call`` passes ``name`` to a module-level function of this module that
+        iterates the parameter it lands in (``for batch in loader``, ``iter(loader)``)."""
+        function = self.function_node(call.func.id)
+        if function is None:
+            return False
+        params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+        landed = [params[i] for i, a in enumerate(call.args) if i < len(params) and isinstance(a, ast.Name) and a.id == name]
+        landed += [k.arg for k in call.keywords if k.arg and isinstance(k.value, ast.Name) and k.value.id == name]
+        for param in landed:
+            for loop, loop_site in self.index.loops:
+                if loop_site.scope is function and _mentions(loop.iter, None, param):
+                    return True
+            for other, other_site, _, _ in self.index.calls:
+                if (
+                    other_site.scope is function
+                    and terminal(other.func) in ("iter", "next", "list")
+                    and any(_mentions(a, None, param) for a in other.args)
+                ):
+                    return True
+        return False
 
     def _assigned_name(self, call: ast.Call) -> Optional[str]:
         if self._assigned_by_value is None:
@@ -321,7 +377,7 @@ class ModuleAnalysis:
         try:
             out = []
             for call, site, scope_name, cls in self.index.calls:
-                if site.scope is not function:
+                if site.scope is not function or not self._may_run(site):
                     continue
                 loader = self._loader_for(call, site, cls)
                 if loader is not None:
@@ -329,6 +385,20 @@ class ModuleAnalysis:
             return out
         finally:
             self.resolver.param_env = saved
+
+    def _may_run(self, site: Site) -> bool:
+        """Whether a call at ``site`` may run with the parameters bound as they are now: False
+        when an ``if`` around it has a test that is a known constant of the other truth value
+        (``if is_training:`` with ``is_training=False`` given, or defaulted, by the call)."""
+        for cond in site.conds:
+            if cond.kind != "if" or cond.test is None:
+                continue
+            single = self.resolver.resolve(cond.test, site).single
+            if single is None or not isinstance(single.value, (type(None), bool, int, float, str)):
+                continue
+            if bool(single.value) is not cond.polarity:
+                return False
+        return True
 
     def parameters(self, function: ast.AST) -> Tuple[List[Binding], List[Binding]]:
         """The function's named parameters as bindings: (positional, keyword-only)."""
