@@ -11,8 +11,12 @@ class MissingMainGuard(Rule):
     doc = """
 ## What it does
 Reports a DataLoader with workers that a script iterates at module level, or inside a function
-that module-level code calls, outside `if __name__ == "__main__":`. Notebooks are exempt, and so
-are loaders without workers.
+that module-level code calls, outside `if __name__ == "__main__":`. Calls are followed within
+the module, four deep: module level calls `main()`, which calls `train()`, which builds the loader
+and passes it to `run_epoch(loader)`, which loops over it; or a module-level loader is looped over
+(through its global name) in a function an unguarded module-level epoch loop calls. It stays
+silent when the call is under the main guard, when the module has no unguarded top-level call,
+in notebooks, and for loaders without workers.
 
 ## Why is this bad?
 Under the spawn and forkserver start methods (macOS, Windows, Linux from Python 3.14) each worker
@@ -51,7 +55,7 @@ All versions; it breaks wherever the start method is spawn or forkserver.
         yield self.finding(
             call,
             None,
-            f"this loader starts worker processes and is iterated at module level (line "
+            f"this loader starts worker processes and is iterated by module-level code (line "
             f"{call.unguarded_iteration}), outside `if __name__ == \"__main__\":`: under spawn/forkserver every "
             "worker re-imports this script and fails.",
             detail="Spawn and forkserver are the start methods on macOS, Windows and Linux from Python 3.14; "
