@@ -266,38 +266,52 @@ def judge_call_sites(
             callee_file = factories[key]
             callee = _analysis_of(callee_file, project)
             function = callee.function_node(ref.name) if callee is not None else None
-            env = callee.bind_parameters(call, site, analysis, function) if function is not None else None
-            if env is None:
+            if function is None:
                 continue
-            if callee_file.key not in judged:  # what the factory's own loaders already report
-                rules = checking_rules(codes_for_file(callee_file.settings, codes, callee_file.path))
-                ctx = context_for(callee_file, project, accelerator)
-                own = {(d.code, d.location) for c in callee_file.facts.calls for d in check(c, rules, ctx, "")}
-                judged[callee_file.key] = (rules, ctx, own)
-            rules, ctx, own = judged[callee_file.key]
+            # In a loop over a literal table, every row runs: judge the call once per row.
+            rows = analysis.loop_rows(call, site) or [(0, "", {})]
+            reported: Dict = {}
+            for number, row_text, row_env in rows:
+                saved = analysis.resolver.param_env
+                analysis.resolver.param_env = {**saved, **row_env}
+                try:
+                    env = callee.bind_parameters(call, site, analysis, function)
+                finally:
+                    analysis.resolver.param_env = saved
+                if env is None:
+                    continue
+                if callee_file.key not in judged:  # what the factory's own loaders already report
+                    rules = checking_rules(codes_for_file(callee_file.settings, codes, callee_file.path))
+                    ctx = context_for(callee_file, project, accelerator)
+                    own = {(d.code, d.location) for c in callee_file.facts.calls for d in check(c, rules, ctx, "")}
+                    judged[callee_file.key] = (rules, ctx, own)
+                rules, ctx, own = judged[callee_file.key]
+                for loader in callee.loader_calls_with(function, env):
+                    for diag in check(loader, rules, ctx, caller.display):
+                        if (diag.code, diag.location) not in own and (diag.code, diag.location) not in reported:
+                            reported[(diag.code, diag.location)] = (loader, diag, number, row_text)
             start, end = analysis.text.span(call)
-            for loader in callee.loader_calls_with(function, env):
-                for diag in check(loader, rules, ctx, caller.display):
-                    if (diag.code, diag.location) in own:
-                        continue  # reported at the loader itself already
-                    at = loader.location
-                    loader_at = Related(callee_file.key, at.row, at.column, f"the DataLoader {ref.name}() builds")
-                    moved = Diagnostic(
-                        code=diag.code,
-                        name=diag.name,
-                        severity=diag.severity,
-                        message=f"with the arguments of this call, the DataLoader in {ref.name}(): {diag.message}",
-                        filename=caller.display,
-                        location=start,
-                        end_location=end,
-                        noqa_rows=(start.row, end.row),
-                        detail=diag.detail,
-                        related=(loader_at, *diag.related),
-                    )
-                    if suppressions is None:
-                        suppressions = parse_suppressions(caller.source or _decoded(caller))
-                    if not suppressions.suppresses(moved):
-                        out.append(moved)
+            loop = " (row {} of the table it loops over: {})"
+            for loader, diag, number, row_text in reported.values():
+                at = loader.location
+                loader_at = Related(callee_file.key, at.row, at.column, f"the DataLoader {ref.name}() builds")
+                which = loop.format(number, row_text) if number else ""
+                moved = Diagnostic(
+                    code=diag.code,
+                    name=diag.name,
+                    severity=diag.severity,
+                    message=f"with the arguments of this call{which}, the DataLoader in {ref.name}(): {diag.message}",
+                    filename=caller.display,
+                    location=start,
+                    end_location=end,
+                    noqa_rows=(start.row, end.row),
+                    detail=diag.detail,
+                    related=(loader_at, *diag.related),
+                )
+                if suppressions is None:
+                    suppressions = parse_suppressions(caller.source or _decoded(caller))
+                if not suppressions.suppresses(moved):
+                    out.append(moved)
     return out
 
 

@@ -25,6 +25,8 @@ from dl_lint.record import Record
 _BATCH_BYTES_COMMENT = re.compile(r"#\s*dl-lint:\s*batch-bytes\s*=\s*([0-9A-Za-z.]+)")
 # How many calls deep DL203 follows module-level code into the functions of the module.
 MAX_CALL_DEPTH = 4
+# Literal tables longer than this are not judged row by row.
+MAX_TABLE_ROWS = 64
 
 
 class ModuleFacts(Record):
@@ -362,6 +364,45 @@ class ModuleAnalysis:
     # -- call sites (parameters judged per caller) ----------------------------------------------
     def function_node(self, name: str) -> Optional[ast.AST]:
         return next((f for f in self.index.module_functions if f.name == name), None)
+
+    def loop_rows(self, call: ast.Call, site: Site) -> Optional[List[Tuple[int, str, Dict[int, Value]]]]:
+        """When ``call`` sits in a ``for`` loop over a literal table (``for w, p in [(0, 2),
+        (4, 2)]:``) whose targets its arguments mention: per row, its number, its text and the
+        values of the targets (keyed like parameters, for ``Resolver.param_env``). Every row of a
+        literal table runs. None otherwise (the innermost such loop is used)."""
+        mentioned = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}
+        found = None
+        for loop, loop_site in self.index.loops:
+            if loop_site.scope is not site.scope or not (loop.lineno < call.lineno <= (loop.end_lineno or 0)):
+                continue
+            if not any(n.id in mentioned for n in ast.walk(loop.target) if isinstance(n, ast.Name)):
+                continue
+            if found is None or loop.lineno > found[0].lineno:
+                found = (loop, loop_site)
+        if found is None:
+            return None
+        loop, loop_site = found
+        table, target = loop.iter, loop.target
+        if not isinstance(table, (ast.List, ast.Tuple)) or not table.elts or len(table.elts) > MAX_TABLE_ROWS:
+            return None
+        rows = []
+        for number, row in enumerate(table.elts, start=1):
+            env: Dict[int, Value] = {}
+            if isinstance(target, ast.Name):
+                env[id(target)] = self.resolver.resolve(row, loop_site)
+            elif (
+                isinstance(target, (ast.Tuple, ast.List))
+                and isinstance(row, (ast.Tuple, ast.List))
+                and len(row.elts) == len(target.elts)
+                and all(isinstance(t, ast.Name) for t in target.elts)
+                and not any(isinstance(e, ast.Starred) for e in row.elts)
+            ):
+                for name, element in zip(target.elts, row.elts):
+                    env[id(name)] = self.resolver.resolve(element, loop_site)
+            else:
+                return None
+            rows.append((number, self.text.segment(row), env))
+        return rows
 
     def calls_named(self, names: Set[str]) -> List[Tuple[ast.Call, Site]]:
         return [

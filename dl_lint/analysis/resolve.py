@@ -325,6 +325,8 @@ class Resolver:
             if binding.index == 0 and _is_parse_args(binding.value, known=True):
                 return Value.known(_NAMESPACE)
             return Value.unknown("expression")
+        if kind == "other" and id(binding.node) in self.param_env:
+            return self.param_env[id(binding.node)]  # a loop target, bound to one row of its table
         return Value.unknown("expression")
 
     def _resolve_param(self, binding: Binding, depth: int) -> Value:
