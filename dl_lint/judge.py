@@ -138,7 +138,9 @@ def signal_for(project: "Project", file: SourceFile) -> Callable[[str], bool]:
         if project.root is None:
             return False
         on_disk = file.key in project.file_keys() and not file.is_notebook
-        return project.signal_reaches(file.module_name, kind, None if on_disk else {file.module_name: file.data})
+        if not on_disk:
+            return project.signal_reaches(file.module_name, kind, {file.module_name: file.data})
+        return project.signal_reaches(file.module_name, kind, path=file.key)
 
     return signal
 

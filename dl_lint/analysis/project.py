@@ -686,7 +686,9 @@ class Project:
     def accelerator_reaches(self, module: str, extra: Optional[Dict[str, bytes]] = None) -> bool:
         return self.signal_reaches(module, "accelerator", extra)
 
-    def signal_reaches(self, module: str, kind: str, extra: Optional[Dict[str, bytes]] = None) -> bool:
+    def signal_reaches(
+        self, module: str, kind: str, extra: Optional[Dict[str, bytes]] = None, path: Optional[str] = None
+    ) -> bool:
         """Whether a program-wide signal (``analysis.signals``) is connected to ``module``:
         evidence in the module itself, in a module it imports, or in a module that imports it
         (directly, through its package, or transitively). For DL102: can batches from this
@@ -696,9 +698,9 @@ class Project:
             self._graph = SignalGraph(self)
         if extra and self._graph.add_sources(extra):
             self._reaches = {}
-        key = (module, kind)
+        key = (module, kind, path)
         if key not in self._reaches:
-            found, chain = self._graph.reaches(module, kind)
+            found, chain = self._graph.reaches(module, kind, path)
             self._reaches[key] = (found, [p for name in chain for p in self._graph.paths_of(name)])
         found, paths = self._reaches[key]
         if found:
@@ -774,10 +776,14 @@ class SignalGraph:
                     self._reverse.setdefault(imported, set()).add(name)
         return self._reverse.get(target, set())
 
-    def reaches(self, module: str, kind: str) -> Tuple[bool, List[str]]:
+    def reaches(self, module: str, kind: str, path: Optional[str] = None) -> Tuple[bool, List[str]]:
         """Whether evidence is connected to ``module``, and when it is, the modules the answer
         rests on (from ``module`` to the one with evidence): only a change to one of them can
-        make it false. A false answer rests on every file (any file may gain an import)."""
+        make it false. A false answer rests on every file (any file may gain an import).
+        ``path``: the module's own file, when the name is ambiguous (scripts named
+        ``train_torch.py`` in several example folders are all the module ``train_torch``)."""
+        if path is not None and len(self.paths.get(module, ())) > 1:
+            return self._reaches_script(module, kind, absolute_path(path, os.getcwd()))
         if self.evidence(module, kind):
             return True, [module]
         for dep in self.imports(module):
@@ -803,6 +809,23 @@ class SignalGraph:
                         return True, chain
                     todo.append(importer)
         clean.update(parent)
+        return False, []
+
+    def _reaches_script(self, module: str, kind: str, path: str) -> Tuple[bool, List[str]]:
+        """``reaches`` for one file of an ambiguous module name: its own evidence and imports,
+        and importers in its own folder (where ``import train_torch`` finds it), not those of
+        the other files of that name."""
+        from dl_lint.analysis.signals import has_signal
+
+        if has_signal(self.project.source_bytes(path), kind):
+            return True, [module]
+        for dep in imported_modules(b"", module, path.endswith("__init__.py"), self.project.raw_imports(path)):
+            if self.evidence(dep, kind):
+                return True, [module, dep]
+        folder = os.path.dirname(path)
+        for importer in sorted(self.importers(module)):
+            if any(os.path.dirname(p) == folder for p in self.paths.get(importer, ())) and self.evidence(importer, kind):
+                return True, [importer, module]
         return False, []
 
     def paths_of(self, module: str) -> List[str]:
