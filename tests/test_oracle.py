@@ -162,3 +162,21 @@ def test_sampler_with_shuffle_raises_for_an_iterable_dataset_too() -> None:
         torch.utils.data.DataLoader(Stream(), sampler=sampler, shuffle=True)
     with pytest.raises(ValueError, match="sampler option is mutually exclusive with shuffle"):
         torch.utils.data.DataLoader(SQUARES, sampler=sampler, shuffle=True)
+
+
+def test_batch_bytes_estimated_from_getitem_are_the_bytes_of_a_real_batch() -> None:
+    """DL101 decides by the bytes of a batch when it can estimate them from ``__getitem__``:
+    for each dataset of the fixture, batch_size × the estimated sample is exactly the bytes of
+    the tensors in a batch torch builds (the collated labels included)."""
+    from dl_lint.analysis.summary import sample_bytes
+
+    path = RULE_FIXTURES / "dl101_estimated_bytes.py"
+    module = _load(path)
+    classes = [n for n in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(n, ast.ClassDef)]
+    assert [c.name for c in classes] == ["Images", "HalfClips"]
+    for node in classes:
+        estimated, _ = sample_bytes(node)
+        for batch_size in (1, 4):
+            batch = next(iter(torch.utils.data.DataLoader(getattr(module, node.name)(), batch_size=batch_size)))
+            parts = batch.values() if isinstance(batch, dict) else batch
+            assert sum(t.nbytes for t in parts) == batch_size * estimated, node.name

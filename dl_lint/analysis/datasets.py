@@ -70,7 +70,7 @@ class FunctionFacts(Record):
 class ClassFacts(Record):
     __slots__ = (
         "name", "module", "path", "line", "bases", "methods", "local", "init_containers", "getitem_reads",
-        "init_rngs", "draws", "cuda_methods", "iter_shape",
+        "init_rngs", "draws", "cuda_methods", "iter_shape", "sample",
     )  # fmt: skip
 
     def __init__(
@@ -98,6 +98,8 @@ class ClassFacts(Record):
         # DL201's fix: when ``__iter__`` is a single ``for x in ITERABLE`` or ``return iter(ITERABLE)``:
         # (row of that statement, its indentation, ITERABLE's start and end, ITERABLE's text).
         iter_shape: Optional[Tuple[int, str, "Location", "Location", str]] = None,
+        # DL101: (bytes, description) of one sample, estimated from ``__getitem__``.
+        sample: Optional[Tuple[int, str]] = None,
     ) -> None:
         self.name = name
         self.module = module
@@ -112,6 +114,7 @@ class ClassFacts(Record):
         self.draws = draws
         self.cuda_methods = cuda_methods
         self.iter_shape = iter_shape
+        self.sample = sample
 
 
 class DatasetIndex:
@@ -201,6 +204,15 @@ class DatasetIndex:
         if any(facts[0] for facts in methods.values()):
             return True
         return self._walk([f"{_class_key(cls)}::__iter__"])
+
+    def sample_bytes(self, cls: ClassFacts) -> Optional[Tuple[int, str]]:
+        """(bytes, description) of one sample of a map-style dataset, from the ``__getitem__``
+        it runs (its own or inherited); None when that cannot be estimated."""
+        mro = self.mro(cls)
+        for c in mro or ():
+            if "__getitem__" in c.methods:
+                return c.sample
+        return None
 
     def function_facts(self, module: str, name: str, path: str = "") -> Optional[FunctionFacts]:
         return self._functions(module, name, path)

@@ -235,6 +235,7 @@ class SummaryModule:
             draws=frozenset(record.draws),
             cuda_methods=frozenset(record.cuda_methods),
             iter_shape=shape,
+            sample=record.sample,
         )
 
     def function_facts(self, name: str) -> Optional["FunctionFacts"]:

@@ -27,7 +27,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 2
+SUMMARY_FORMAT = 3
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -88,7 +88,7 @@ class MethodRecord(Record):
 class ClassRecord(Record):
     __slots__ = (
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
-        "draws", "cuda_methods", "iter_shape",
+        "draws", "cuda_methods", "iter_shape", "sample",
     )  # fmt: skip
 
     def __init__(
@@ -106,11 +106,15 @@ class ClassRecord(Record):
         # DL201's fix: (row, indent, start row, start col, end row, end col, text) of the iterable
         # of a one-statement ``__iter__``.
         iter_shape: Optional[Tuple[int, str, int, int, int, int, str]] = None,
+        # DL101: (bytes, description) of one sample, when every ``return`` of ``__getitem__``
+        # builds tensors of literal shapes (``torch.zeros(3, 224, 224)``) and numbers.
+        sample: Optional[Tuple[int, str]] = None,
     ) -> None:
         self.name = name
         self.line = line
         self.bases = bases
         self.keeps_signature = keeps_signature
+        self.sample = sample
         self.methods = methods
         self.init_containers = init_containers
         self.init_rngs = init_rngs
@@ -215,6 +219,7 @@ class ModuleSummary(Record):
                         "draws": tuple(c["draws"]),
                         "cuda_methods": tuple(c["cuda_methods"]),
                         "iter_shape": tuple(c["iter_shape"]) if c["iter_shape"] is not None else None,
+                        "sample": tuple(c["sample"]) if c.get("sample") is not None else None,
                     }
                 )
                 for c in data["classes"]
@@ -445,7 +450,108 @@ def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, shar
         draws=tuple(sorted({a for m in reached for a in methods[m].attr_calls})),
         cuda_methods=tuple(m for m in reached if methods[m].cuda),
         iter_shape=_iter_shape(node, text),
+        sample=sample_bytes(node),
     )
+
+
+# torch's tensor constructors that take a shape, and the bytes of their default dtype.
+_SHAPED = {"zeros": 4, "ones": 4, "empty": 4, "rand": 4, "randn": 4, "full": 4, "randint": 8}
+_ITEMSIZE = {
+    "float64": 8, "double": 8, "float32": 4, "float": 4, "float16": 2, "half": 2, "bfloat16": 2,
+    "int64": 8, "long": 8, "int32": 4, "int": 4, "int16": 2, "short": 2, "int8": 1, "uint8": 1, "bool": 1,
+}  # fmt: skip
+
+
+def sample_bytes(node: ast.ClassDef) -> Optional[Tuple[int, str]]:
+    """The bytes of one sample of a map-style dataset, when every ``return`` of its
+    ``__getitem__`` is made of tensors of literal shapes (``torch.zeros(3, 224, 224)``,
+    ``torch.randn((3, 32, 32), dtype=torch.float16)``, or a local name bound once to one) and
+    numbers (8 bytes each once collated); the smallest over the returns. None otherwise."""
+    getitem = next(
+        (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__getitem__"), None
+    )
+    if getitem is None:
+        return None
+    assigned: Dict[str, List[ast.expr]] = {}
+    params = getitem.args.args
+    if len(params) >= 2:  # the index: an int (a number once collated)
+        assigned[params[1].arg] = [ast.Constant(0)]
+    returns: List[ast.expr] = []
+    todo = list(getitem.body)
+    while todo:
+        statement = todo.pop()
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(statement, ast.Return):
+            if statement.value is None:
+                return None
+            returns.append(statement.value)
+        elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+            assigned.setdefault(statement.targets[0].id, []).append(statement.value)
+        elif isinstance(statement, (ast.Yield, ast.YieldFrom)):
+            return None
+        for child in ast.iter_child_nodes(statement):
+            if isinstance(child, ast.stmt):
+                todo.append(child)
+    if not returns:
+        return None
+    sizes = [_expr_bytes(value, assigned, 0) for value in returns]
+    if any(size is None for size in sizes):
+        return None
+    return min(sizes)  # type: ignore[type-var]
+
+
+def _expr_bytes(node: ast.expr, assigned: Dict[str, List[ast.expr]], depth: int) -> Optional[Tuple[int, str]]:
+    if depth > 8:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool)):
+        return 8, "a number"
+    if isinstance(node, (ast.BinOp, ast.UnaryOp)):  # index % 10, -1: numbers of numbers
+        parts = [_expr_bytes(n, assigned, depth + 1) for n in ((node.left, node.right) if isinstance(node, ast.BinOp) else (node.operand,))]
+        return (8, "a number") if all(p is not None and p[1] == "a number" for p in parts) else None
+    if isinstance(node, ast.Name):
+        values = assigned.get(node.id, [])
+        return _expr_bytes(values[0], assigned, depth + 1) if len(values) == 1 else None
+    if isinstance(node, (ast.Tuple, ast.List)):
+        parts = [_expr_bytes(e, assigned, depth + 1) for e in node.elts]
+        if not parts or any(p is None for p in parts):
+            return None
+        return sum(p[0] for p in parts), " + ".join(p[1] for p in parts)  # type: ignore[index]
+    if isinstance(node, ast.Dict):
+        parts = [_expr_bytes(v, assigned, depth + 1) for v in node.values]
+        if not parts or any(k is None for k in node.keys) or any(p is None for p in parts):
+            return None
+        return sum(p[0] for p in parts), " + ".join(p[1] for p in parts)  # type: ignore[index]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+        if node.func.value.id != "torch" or node.func.attr not in _SHAPED:
+            return None
+        args = list(node.args)
+        if node.func.attr == "full":
+            args = args[:1]  # full(size, fill_value)
+        elif node.func.attr == "randint":
+            args = args[-1:]  # randint([low,] high, size)
+        if len(args) == 1 and isinstance(args[0], (ast.Tuple, ast.List)):
+            args = list(args[0].elts)
+        dims = [a.value for a in args if isinstance(a, ast.Constant) and type(a.value) is int and a.value >= 0]
+        if not dims or len(dims) != len(args):
+            return None
+        itemsize = _SHAPED[node.func.attr]
+        dtype_name = "float32" if itemsize == 4 else "int64"
+        for keyword in node.keywords:
+            if keyword.arg == "dtype":
+                dtype = keyword.value
+                if not (isinstance(dtype, ast.Attribute) and isinstance(dtype.value, ast.Name) and dtype.value.id == "torch"):
+                    return None
+                if dtype.attr not in _ITEMSIZE:
+                    return None
+                itemsize, dtype_name = _ITEMSIZE[dtype.attr], dtype.attr
+            elif keyword.arg is None:
+                return None
+        numel = 1
+        for dim in dims:
+            numel *= dim
+        return numel * itemsize, f"{'×'.join(str(d) for d in dims)} {dtype_name}"
+    return None
 
 
 def _reachable(methods: Dict[str, FunctionUse], roots: Sequence[str]) -> List[str]:

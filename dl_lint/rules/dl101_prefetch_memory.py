@@ -17,10 +17,13 @@ class PrefetchMemory(Rule):
 Computes the batches a DataLoader holds in shared memory before the first step,
 `num_workers × prefetch_factor` (prefetch_factor is 2 when workers are used and it is not given).
 
-When the bytes of one batch are known (the `batch-bytes` setting, or a
-`# dl-lint: batch-bytes=64MiB` comment on the call or the line above it) and a `memory-budget` is
-set, the bytes decide: it reports when the peak, `(W×P + 1) × batch_bytes`, exceeds the budget,
-and prints the estimate. Otherwise it reports only counts no reasonable configuration uses: more
+When the bytes of one batch are known, the bytes decide: it reports when the peak,
+`(W×P + 1) × batch_bytes`, exceeds `memory-budget` (8 GiB when not set), and prints the
+estimate. The bytes come from a `# dl-lint: batch-bytes=64MiB` comment on the call or the line
+above it, the `batch-bytes` setting, or are estimated from the code: a known `batch_size` times
+one sample of a map-style dataset whose `__getitem__` returns tensors of literal shapes and
+numbers (`torch.randn(3, 224, 224)`, `torch.zeros((8, 3, 112, 112), dtype=torch.float16)`, a
+label; tuples and dicts of them). Otherwise it reports only counts no reasonable configuration uses: more
 than `max-inflight-batches` (default 64). Ten workers at the default prefetch_factor, 20 batches,
 is the standard ImageNet recipe and is not reported.
 
@@ -54,7 +57,13 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
             return
         limit = ctx.settings.max_inflight_batches
         batch_bytes = call.batch_bytes or ctx.settings.batch_bytes
+        estimated = None
+        if batch_bytes is None:
+            estimated = _estimated_batch(call, ctx)
+            batch_bytes = estimated[0] if estimated is not None else None
         budget = ctx.settings.memory_budget
+        if budget is None and batch_bytes is not None:
+            budget = DEFAULT_MEMORY_BUDGET
         plans = []
         for scenario in found:
             workers = concrete("num_workers", scenario["num_workers"])
@@ -97,6 +106,8 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
         else:
             message += f": {peak_text}."
             detail = "With the bytes of a batch known, the memory budget decides, not max-inflight-batches. "
+        if estimated is not None:
+            detail = f"A batch's bytes, estimated from the code: {estimated[1]}. " + detail
         new_workers, new_prefetch = estimate.suggest(workers, limit, batch_bytes, budget)
         detail += "Every prefetched batch stays in /dev/shm until the loop takes it. "
         if new_workers == workers:
@@ -113,6 +124,32 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
         if new_workers == workers and new_prefetch < (prefetch or 2):
             fix = _fix(call, new_prefetch)
         yield self.finding(call, at, message, fix, detail=detail)
+
+
+# With the bytes of a batch known and no memory-budget set, the budget the in-flight bytes are
+# compared with.
+DEFAULT_MEMORY_BUDGET = 8 * 1024**3
+
+
+def _estimated_batch(call, ctx):
+    """(bytes, how) of one batch, estimated from the dataset's ``__getitem__`` (tensors of
+    literal shapes and numbers) and a known batch_size; None when either is unknown."""
+    found = call_scenarios(call, "dataset", "batch_size")
+    if not found or len(found) != 1:
+        return None
+    scenario = found[0]
+    cls = ctx.dataset_class(scenario["dataset"].value)
+    if cls is None or ctx.datasets.is_iterable(cls):
+        return None
+    sample = ctx.datasets.sample_bytes(cls)
+    if sample is None:
+        return None
+    batch_size = concrete("batch_size", scenario["batch_size"])
+    if batch_size is None:
+        return sample[0], f"one sample of {cls.name}: {sample[1]}, batch_size=None"
+    if not is_int(batch_size) or batch_size <= 0:
+        return None
+    return batch_size * sample[0], f"batch_size {batch_size} × a sample of {cls.name}: {sample[1]}"
 
 
 def _fix(call, prefetch):
