@@ -14,13 +14,16 @@ judged by its code when the project holds it, and is unknown (silent) when it do
 | torch 2.13 | `datapipes.iter.ShardingFilter` (`.sharding_filter()`) | yes: the DataLoader applies sharding to it in each worker | utils/data/dataloader.py:119, 1127 `_sharding_worker_init_fn`; graph_settings.py:48 `apply_sharding` |
 | torch 2.13 | `datapipes.iter.IterableWrapper` | no: every worker iterates it whole (run: 12 items, 2 workers, 24 samples) | datapipes/iter/utils.py `IterableWrapperIterDataPipe` |
 
+The bytes of a torchvision image sample (DL101) are read off torchvision's source the same way:
+see ``image_value`` below.
+
 Functions that shard by worker inside a class's ``__iter__`` (or what it calls) are found by name:
 ``SHARDING_NAMES`` in ``datasets.py``.
 """
 
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, Optional
+from typing import Dict, FrozenSet, Optional, Tuple
 
 from dl_lint.record import Record
 
@@ -79,3 +82,113 @@ WEBDATASET_RESAMPLERS = frozenset({"webdataset.ResampledShards", "webdataset.sha
 
 def library_dataset(qualname: str) -> Optional[LibraryDataset]:
     return BY_QUALNAME.get(qualname)
+
+
+# -- torchvision: the bytes of an image sample (DL101) ------------------------------------------
+# Read off torchvision's source (transforms.py at 0036860, datasets/folder.py at 0773175,
+# datasets/mnist.py at 01977a1; unchanged in these respects since): CenterCrop, RandomCrop and
+# RandomResizedCrop make (s, s) of an int s and (h, w) of a pair; Resize makes (h, w) of a pair
+# and matches only the smaller edge to an int (the size then depends on the image); ToTensor
+# gives a float32 C×H×W tensor; ImageFolder's loader converts to RGB and CIFAR images are RGB
+# (3 channels), MNIST's are mode "L" (1 channel); every one returns (image, int label), and an
+# int label collates to 8 bytes.
+_TRANSFORMS = "torchvision.transforms"
+_SIZED = frozenset({"CenterCrop", "RandomCrop", "RandomResizedCrop", "Resize"})
+_SIZE_KEEPING = frozenset({
+    "Normalize", "RandomHorizontalFlip", "RandomVerticalFlip", "ColorJitter", "RandomGrayscale",
+    "GaussianBlur", "RandomAutocontrast", "RandomEqualize", "RandomInvert", "RandomPosterize",
+    "RandomSolarize", "RandomAdjustSharpness", "RandomErasing", "AutoAugment", "RandAugment",
+    "TrivialAugmentWide",
+})  # fmt: skip
+IMAGE_DATASETS = {
+    f"torchvision.datasets.{module}{name}": (channels, transform_position)
+    for name, channels, transform_position, modules in (
+        ("ImageFolder", 3, 1, ("", "folder.")),
+        ("CIFAR10", 3, 2, ("", "cifar.")),
+        ("CIFAR100", 3, 2, ("", "cifar.")),
+        ("MNIST", 1, 2, ("", "mnist.")),
+        ("FashionMNIST", 1, 2, ("", "mnist.")),
+    )
+    for module in modules
+}
+# The size of the images a dataset holds, when it is fixed (a Compose without a size keeps it).
+NATIVE_SIZE = {"CIFAR10": (32, 32), "CIFAR100": (32, 32), "MNIST": (28, 28), "FashionMNIST": (28, 28)}
+
+
+def _transform_name(qualname: Optional[str]) -> Optional[str]:
+    if qualname is None or not qualname.startswith(_TRANSFORMS + "."):
+        return None
+    rest = qualname[len(_TRANSFORMS) + 1 :]
+    if rest.startswith("transforms."):
+        rest = rest[len("transforms.") :]
+    return rest if "." not in rest else None
+
+
+def _size(node, resolve) -> Optional[Tuple[int, int]]:
+    """(h, w) of a size argument: an int s is (s, s), a pair of ints is itself."""
+    value = resolve(node).single
+    if value is None:
+        return None
+    size = value.value
+    if type(size) is int and size > 0:
+        return size, size
+    if isinstance(size, (tuple, list)) and len(size) == 2 and all(type(s) is int and s > 0 for s in size):
+        return size[0], size[1]
+    return None
+
+
+def image_value(qualname: str, node, resolve, qualname_of):
+    """An Opaque for a torchvision ``Compose`` whose output size and tensor type are fixed, or
+    for an image dataset built with one; None for anything else (then an ordinary Opaque)."""
+    import ast
+
+    from dl_lint.analysis.values import Opaque
+
+    if _transform_name(qualname) == "Compose":
+        if len(node.args) != 1 or node.keywords or not isinstance(node.args[0], (ast.List, ast.Tuple)):
+            return None
+        size: Optional[Tuple[int, int]] = (0, 0)  # (0, 0): the source's own size
+        tensor = False
+        for step in node.args[0].elts:
+            if not isinstance(step, ast.Call):  # a name bound to a transform: normalize = Normalize(...)
+                single = resolve(step).single
+                if single is None or not isinstance(single.value, Opaque):
+                    return None
+                if _transform_name(single.value.qualname) not in _SIZE_KEEPING:
+                    return None
+                continue
+            name = _transform_name(qualname_of(step.func))
+            if name in _SIZED:
+                argument = step.args[0] if step.args else next((k.value for k in step.keywords if k.arg == "size"), None)
+                if argument is None:
+                    return None
+                size = _size(argument, resolve)
+                if name == "Resize" and size is not None and type(resolve(argument).single.value) is int:
+                    size = None  # the smaller edge only: the other depends on the image
+            elif name == "ToTensor":
+                tensor = True
+            elif name not in _SIZE_KEEPING:
+                return None
+        return Opaque(qualname, image=size) if tensor and size is not None else None  # (0, 0): as the source
+    found = IMAGE_DATASETS.get(qualname)
+    if found is None:
+        return None
+    channels, position = found
+    transform = next((k.value for k in node.keywords if k.arg == "transform"), None)
+    if transform is None and len(node.args) > position:
+        transform = node.args[position]
+    if transform is None or any(k.arg is None for k in node.keywords):
+        return None
+    single = resolve(transform).single
+    if single is None or not isinstance(single.value, Opaque) or single.value.image is None:
+        return None
+    height, width = single.value.image
+    if (height, width) == (0, 0):
+        native = NATIVE_SIZE.get(qualname.rsplit(".", 1)[1])
+        if native is None:
+            return None
+        height, width = native
+    return Opaque(
+        qualname,
+        sample=(channels * height * width * 4 + 8, f"{channels}×{height}×{width} float32 + a label"),
+    )

@@ -775,7 +775,15 @@ class Resolver:
         if qualname.rsplit(".", 1)[-1][:1].isupper() and not qualname.startswith("builtins."):
             # Calling a library class gives an instance: not None, whatever else it is.
             library = self._library_value(qualname, node, site, depth)
-            return library if library is not None else Value.known(Opaque(qualname))
+            if library is not None:
+                return library
+            if qualname.startswith("torchvision."):
+                from dl_lint.analysis.libraries import image_value
+
+                found = image_value(qualname, node, lambda expr: self.resolve(expr, site, depth + 1), lambda expr: self._qualname_of(expr, site, depth))
+                if found is not None:
+                    return Value.known(found)
+            return Value.known(Opaque(qualname))
         return Value.unknown("expression")
 
     def loader_of(self, func: ast.AST, site: Site, depth: int = 0) -> Optional[LoaderClass]:

@@ -202,13 +202,24 @@ class Opaque(Record):
     """An object that certainly exists (an instance of a library class such as
     ``DistributedSampler(ds)``) but whose value is not known: it is not None, and that is all.
     For a dataset class of the library table (``dl_lint.analysis.libraries``), ``shards`` says
-    whether this construction shards by worker (None: unknown, or not such a class)."""
+    whether this construction shards by worker (None: unknown, or not such a class). ``image``:
+    the (height, width) a torchvision ``Compose`` ending in ``ToTensor`` makes of an image;
+    ``sample``: (bytes, description) of one sample of a torchvision image dataset built with
+    such a transform (DL101's batch bytes)."""
 
-    __slots__ = ("qualname", "shards")
+    __slots__ = ("qualname", "shards", "image", "sample")
 
-    def __init__(self, qualname: str, shards: Optional[bool] = None) -> None:
+    def __init__(
+        self,
+        qualname: str,
+        shards: Optional[bool] = None,
+        image: Optional[Tuple[int, int]] = None,
+        sample: Optional[Tuple[int, str]] = None,
+    ) -> None:
         self.qualname = qualname
         self.shards = shards
+        self.image = image
+        self.sample = sample
 
 
 class ModuleRef(Record):

@@ -1,7 +1,7 @@
 from dl_lint import inflight as estimate
 from dl_lint.model import Severity
 from dl_lint.model import Edit, Fix
-from dl_lint.analysis.values import CONFIGURABLE
+from dl_lint.analysis.values import CONFIGURABLE, Opaque
 from dl_lint.rules.base import Rule, call_scenarios, concrete, is_int, replace_value, workers_text
 
 
@@ -23,7 +23,10 @@ estimate. The bytes come from a `# dl-lint: batch-bytes=64MiB` comment on the ca
 above it, the `batch-bytes` setting, or are estimated from the code: a known `batch_size` times
 one sample of a map-style dataset whose `__getitem__` returns tensors of literal shapes and
 numbers (`torch.randn(3, 224, 224)`, `torch.zeros((8, 3, 112, 112), dtype=torch.float16)`, a
-label; tuples and dicts of them). Otherwise it reports only counts no reasonable configuration uses: more
+label; tuples and dicts of them), or a torchvision `ImageFolder`, `CIFAR10`/`CIFAR100` or
+`MNIST`/`FashionMNIST` whose transform is a `Compose` of fixed output size ending in `ToTensor`
+(`RandomResizedCrop(224)`, `CenterCrop`, `RandomCrop`, `Resize((h, w))`; `Resize(256)` matches
+only the smaller edge, so the bytes stay unknown). Otherwise it reports only counts no reasonable configuration uses: more
 than `max-inflight-batches` (default 64). Ten workers at the default prefetch_factor, 20 batches,
 is the standard ImageNet recipe and is not reported.
 
@@ -138,18 +141,22 @@ def _estimated_batch(call, ctx):
     if not found or len(found) != 1:
         return None
     scenario = found[0]
-    cls = ctx.dataset_class(scenario["dataset"].value)
-    if cls is None or ctx.datasets.is_iterable(cls):
-        return None
-    sample = ctx.datasets.sample_bytes(cls)
-    if sample is None:
-        return None
+    dataset = scenario["dataset"].value
+    if isinstance(dataset, Opaque) and dataset.sample is not None:  # a torchvision image dataset
+        sample, name = dataset.sample, dataset.qualname.rsplit(".", 1)[1]
+    else:
+        cls = ctx.dataset_class(dataset)
+        if cls is None or ctx.datasets.is_iterable(cls):
+            return None
+        sample, name = ctx.datasets.sample_bytes(cls), cls.name
+        if sample is None:
+            return None
     batch_size = concrete("batch_size", scenario["batch_size"])
     if batch_size is None:
-        return sample[0], f"one sample of {cls.name}: {sample[1]}, batch_size=None"
+        return sample[0], f"one sample of {name}: {sample[1]}, batch_size=None"
     if not is_int(batch_size) or batch_size <= 0:
         return None
-    return batch_size * sample[0], f"batch_size {batch_size} × a sample of {cls.name}: {sample[1]}"
+    return batch_size * sample[0], f"batch_size {batch_size} × a sample of {name}: {sample[1]}"
 
 
 def _fix(call, prefetch):
