@@ -823,10 +823,16 @@ class SignalGraph:
         for dep in imported_modules(b"", module, path.endswith("__init__.py"), self.project.raw_imports(path)):
             if self.evidence(dep, kind):
                 return True, [module, dep]
+        # Its importers are in its own folder (where ``import train_torch`` finds it): read only
+        # those files, not the whole project's reverse graph.
         folder = os.path.dirname(path)
-        for importer in sorted(self.importers(module)):
-            if any(os.path.dirname(p) == folder for p in self.paths.get(importer, ())) and self.evidence(importer, kind):
-                return True, [importer, module]
+        for name, paths in sorted(self.paths.items()):
+            for other in paths:
+                if other == path or os.path.dirname(other) != folder:
+                    continue
+                imported = imported_modules(b"", name, other.endswith("__init__.py"), self.project.raw_imports(other))
+                if module in imported and has_signal(self.project.source_bytes(other), kind):
+                    return True, [name, module]
         return False, []
 
     def paths_of(self, module: str) -> List[str]:
