@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Mapping, Optional, Set, Tuple
 
+from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.record import Record
 
 if TYPE_CHECKING:
@@ -134,7 +135,7 @@ class DatasetIndex:
 
     def resolve_instance(self, instance: "Instance", current_module: str = "") -> Optional[ClassFacts]:
         """The class an ``Instance`` value denotes."""
-        return self._classes(resolve_relative(instance.module, current_module), instance.name, instance.path)
+        return self._classes(absolute_module(instance.module, current_module, False), instance.name, instance.path)
 
     def _by_qualname(self, key: str) -> Optional[ClassFacts]:
         qualname, _, path = key.partition("@")
@@ -203,7 +204,7 @@ class DatasetIndex:
         # iterate them in ``__iter__``: a sharding name anywhere in the class counts.
         if any(facts[0] for facts in methods.values()):
             return True
-        return self._walk([f"{_class_key(cls)}::__iter__"])
+        return self._walk([f"{project_key(cls.module, cls.name, cls.path)}::__iter__"])
 
     def sample_bytes(self, cls: ClassFacts) -> Optional[Tuple[int, str]]:
         """(bytes, description) of one sample of a map-style dataset, from the ``__getitem__``
@@ -221,7 +222,7 @@ class DatasetIndex:
         """Whether a worker_init_fn (or helper) shards, itself or through what it calls."""
         if self._functions(module, name, path) is None:
             return None
-        return self._walk([f"{module}.{name}@{path}" if module else f"{name}@{path}"])
+        return self._walk([project_key(module, name, path)])
 
     def _methods(self, cls: ClassFacts) -> Optional[Dict[str, "MethodFacts"]]:
         mro = self.mro(cls)
@@ -278,27 +279,10 @@ class DatasetIndex:
         if cls is None or methods is None or method not in methods:
             return None
         shards, self_calls, calls, opaque = methods[method]
-        class_key = _class_key(cls)
+        class_key = project_key(cls.module, cls.name, cls.path)
         own = [f"{class_key}::{m}" for m in sorted(self_calls) if m in methods]
         return shards or any(facts[0] for facts in methods.values()), own + sorted(calls), opaque
 
 
-def _class_key(cls: ClassFacts) -> str:
-    return f"{cls.module}.{cls.name}@{cls.path}" if cls.module else f"{cls.name}@{cls.path}"
-
-
 _HARMLESS_BASES = frozenset({"object", "builtins.object", "abc.ABC", "typing.Generic", "typing.Protocol"})
 
-
-def resolve_relative(module: str, current: str, is_package: bool = False) -> str:
-    """``.data`` imported from ``pkg.train`` is ``pkg.data``."""
-    if not module.startswith("."):
-        return module
-    level = len(module) - len(module.lstrip("."))
-    parts = current.split(".") if current else []
-    if not is_package:
-        parts = parts[:-1]
-    if level > 1:
-        parts = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
-    rest = module[level:]
-    return ".".join(parts + ([rest] if rest else []))

@@ -888,7 +888,7 @@ def _from_import(base: bytes, parenthesised: Optional[bytes], plain_names: Optio
 def imported_modules(data: bytes, module: str, is_package: bool, raw=None) -> FrozenSet[str]:
     """Modules an import statement in ``data`` names (absolute; ``from a import b`` gives both
     ``a`` and ``a.b``), for the module ``module``. ``raw``: ``raw_imports(data)`` if known."""
-    from dl_lint.analysis.resolve import absolute_module
+    from dl_lint.analysis.names import absolute_module
 
     plain, froms = raw if raw is not None else raw_imports(data)
     out: Set[str] = set(plain)

@@ -20,6 +20,7 @@ import operator
 import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
+from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin
 from dl_lint.analysis.syntax import NO_LITERAL, code, literal
 from dl_lint.analysis.values import (
@@ -131,20 +132,6 @@ class ProjectHook:
 
     def is_loader_class(self, module: str, name: str, depth: int, near: str = "") -> Optional[str]:  # pragma: no cover
         return None
-
-
-def absolute_module(module: str, current: str, is_package: bool) -> str:
-    """``.data`` imported from ``pkg.train`` is ``pkg.data``."""
-    if not module.startswith("."):
-        return module
-    level = len(module) - len(module.lstrip("."))
-    parts = current.split(".") if current else []
-    if not is_package:
-        parts = parts[:-1]
-    if level > 1:
-        parts = parts[: max(len(parts) - (level - 1), 0)]
-    rest = module[level:]
-    return ".".join(parts + ([rest] if rest else []))
 
 
 def import_base(node: ast.ImportFrom) -> str:
@@ -362,23 +349,6 @@ class Resolver:
             return Value.known(ModuleRef(module))
         return Value.known(External(module))
 
-    def function_key(self, name: str, scope: Optional[Scope] = None) -> Optional[str]:
-        """``module.function@path`` of a called name, for a module-level function of this module
-        or a ``from m import f`` of the project — without analysing the other module."""
-        _, bindings = (scope or self.index.module_scope).lookup(name)
-        if len(bindings) != 1:
-            return None
-        binding = bindings[0]
-        if binding.kind == "def" and not binding.nested:
-            return f"{self.module_name}.{name}@{self.path}" if self.module_name else f"{name}@{self.path}"
-        if binding.kind == "import" and isinstance(binding.node, ast.ImportFrom):
-            module = self.absolute(import_base(binding.node))
-            if not module:
-                return None
-            path = self.project.module_path(module, self.path)
-            return f"{module}.{binding.alias.name}@{path}" if path else None
-        return None
-
     def call_targets(self, called: Sequence[str]) -> Tuple[Set[str], bool]:
         """What the calls a function makes lead to, for following them (the dataset rules: does
         ``__iter__`` shard through a helper?). ``called`` holds plain names (``f``) and dotted
@@ -407,11 +377,11 @@ class Resolver:
             binding = bindings[0]
             if binding.kind == "def" and not binding.nested:
                 if not dot:
-                    keys.add(self._key(self.module_name, root, self.path))
+                    keys.add(project_key(self.module_name, root, self.path))
                 continue  # a function's attribute: rare, and not a call into its body
             if binding.kind == "class" and not binding.nested:
                 if dot and not deeper:
-                    keys.add(f"{self._key(self.module_name, root, self.path)}::{attr}")
+                    keys.add(f"{project_key(self.module_name, root, self.path)}::{attr}")
                 continue  # constructing a class of this module: its own methods are judged on use
             if binding.kind != "import":
                 opaque = True
@@ -444,9 +414,6 @@ class Resolver:
             else:
                 opaque = True
         return keys, opaque
-
-    def _key(self, module: str, name: str, path: str) -> str:
-        return f"{module}.{name}@{path}" if module else f"{name}@{path}"
 
     # -- attributes ---------------------------------------------------------------------------
     def _resolve_attribute(self, node: ast.Attribute, site: Site, depth: int) -> Value:
@@ -723,7 +690,7 @@ class Resolver:
             stages.extend(arg.elts if isinstance(arg, ast.List) else [arg])
         known = True
         for stage in stages:
-            if any(isinstance(e, ast.Starred) for e in (stage,)):
+            if isinstance(stage, ast.Starred):
                 return None
             qualname = self._qualname_of(stage.func if isinstance(stage, ast.Call) else stage, site, depth)
             if qualname in WEBDATASET_SPLITTERS or qualname in WEBDATASET_RESAMPLERS:
