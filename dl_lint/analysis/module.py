@@ -301,16 +301,23 @@ class ModuleAnalysis:
         target = self._assigned_name(call)
         if target is None:
             return None
-        for loop, loop_site in self.index.loops:
-            if loop_site.scope is site.scope and loop_site.line > site.line and _mentions(loop.iter, None, target):
-                return loop_site.line
+        row = self._loop_over(site.scope, target, site.line)
+        if row is not None:
+            return row
         for other, other_site, _, _ in self.index.calls:
             if other_site.scope is not site.scope or other_site.line < site.line:
                 continue
-            if terminal(other.func) in ("iter", "next", "list") and any(_mentions(a, None, target) for a in other.args):
+            if _iterates(other, target):
                 return other_site.line
             if isinstance(other.func, ast.Name) and self._iterates_argument(other, target):
                 return other_site.line  # train(loader), where train loops over its parameter
+        return None
+
+    def _loop_over(self, scope: Optional[ast.AST], name: str, after: int) -> Optional[int]:
+        """The row of a ``for`` loop in ``scope``, after row ``after``, over ``name``."""
+        for loop, loop_site in self.index.loops:
+            if loop_site.scope is scope and loop_site.line > after and _mentions(loop.iter, None, name):
+                return loop_site.line
         return None
 
     def _iterates_argument(self, call: ast.Call, name: str) -> bool:
@@ -323,16 +330,10 @@ class ModuleAnalysis:
         landed = [params[i] for i, a in enumerate(call.args) if i < len(params) and isinstance(a, ast.Name) and a.id == name]
         landed += [k.arg for k in call.keywords if k.arg and isinstance(k.value, ast.Name) and k.value.id == name]
         for param in landed:
-            for loop, loop_site in self.index.loops:
-                if loop_site.scope is function and _mentions(loop.iter, None, param):
-                    return True
-            for other, other_site, _, _ in self.index.calls:
-                if (
-                    other_site.scope is function
-                    and terminal(other.func) in ("iter", "next", "list")
-                    and any(_mentions(a, None, param) for a in other.args)
-                ):
-                    return True
+            if self._loop_over(function, param, 0) is not None:
+                return True
+            if any(other_site.scope is function and _iterates(other, param) for other, other_site, _, _ in self.index.calls):
+                return True
         return False
 
     def _assigned_name(self, call: ast.Call) -> Optional[str]:
@@ -489,6 +490,11 @@ class ModuleAnalysis:
             origin = Origin(f"default of parameter {binding.name}", self.path, self.resolver.line(binding.node))
             env[id(binding.node)] = Value(tuple(Possible(p.value, origin, p.guards) for p in default.options or ()))
         return env
+
+
+def _iterates(call: ast.Call, name: str) -> bool:
+    """``iter(name)``, ``next(...name...)``, ``list(name)``: a call that iterates ``name``."""
+    return terminal(call.func) in ("iter", "next", "list") and any(_mentions(a, None, name) for a in call.args)
 
 
 def _mentions(expr: ast.AST, node: Optional[ast.AST], name: Optional[str]) -> bool:

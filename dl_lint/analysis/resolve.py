@@ -400,7 +400,7 @@ class Resolver:
             if self.project.module_exists(imported):  # a project module: m.f()
                 path = self.project.module_path(imported, self.path)
                 if dot and not deeper and path:
-                    keys.add(f"{imported}.{attr}@{path}")
+                    keys.add(project_key(imported, attr, path))
                 elif dot:
                     opaque = True
                 continue
@@ -408,9 +408,9 @@ class Resolver:
             if path is None:
                 opaque = True
             elif not dot:
-                keys.add(f"{imported}@{path}")  # a function (or a class: constructing it)
+                keys.add(project_key(module, alias.name, path))  # a function (or a class: constructing it)
             elif not deeper:
-                keys.add(f"{imported}@{path}::{attr}")  # Class.method()
+                keys.add(f"{project_key(module, alias.name, path)}::{attr}")  # Class.method()
             else:
                 opaque = True
         return keys, opaque
