@@ -9,7 +9,7 @@ class PrefetchMemory(Rule):
     code = "DL101"
     name = "prefetch-memory"
     severity = Severity.WARNING
-    summary = "num_workers × prefetch_factor batches in flight exceed the max-inflight-batches limit."
+    summary = "Batches in flight (num_workers × prefetch_factor) over the memory budget, or over max-inflight-batches when a batch's bytes are unknown."
     fix_available = "Unsafe (throughput may change): lower prefetch_factor to the largest value within the limit, at least 1."
     references = ('The article this project grew from (prefetch memory of multi-process DataLoaders); measurements in README', 'https://pytorch.org/docs/stable/data.html#multi-process-data-loading')
     doc = """
