@@ -93,6 +93,8 @@ class ResultsCache:
         self.stats: Dict[str, List[Any]] = {}  # abspath -> [size, mtime_ns, ino, hashed_at_ns, hash]
         self.entries: Dict[str, Dict[str, Any]] = {}  # abspath -> entry
         self.callsites: Optional[Dict[str, Any]] = None
+        # Every project file's hash when entries resting on names ("nw") were last checked.
+        self.graph_snapshot: Optional[Dict[str, Any]] = None
         self.listings: Dict[str, list] = {}  # folder abspath -> listing (dl_lint.discovery)
         self.dirty = False
         self._hashes: Dict[str, Optional[str]] = {}  # this run's content hashes
@@ -119,10 +121,13 @@ class ResultsCache:
                 self.stats, self.entries = stats, entries
             callsites = data.get("callsites")
             self.callsites = callsites if isinstance(callsites, dict) else None
+            snapshot = data.get("graph")
+            self.graph_snapshot = snapshot if isinstance(snapshot, dict) else None
             listings = data.get("listings")
             self.listings = listings if isinstance(listings, dict) else {}
         except Exception:  # noqa: BLE001 - a corrupt or unreadable cache is an empty one
             self.stats, self.entries, self.callsites, self.listings = {}, {}, None, {}
+            self.graph_snapshot = None
 
     def save(self, summaries: Optional[Dict[str, Tuple[Optional[str], Any]]] = None) -> None:
         """Write the results (when anything changed) and the new module summaries
@@ -157,6 +162,7 @@ class ResultsCache:
                         "stats": self.stats,
                         "entries": self.entries,
                         "callsites": self.callsites,
+                        "graph": self.graph_snapshot,
                         "listings": self.listings,
                     },
                     separators=(",", ":"),
@@ -259,6 +265,8 @@ class ResultsCache:
                 return None
             if "gs" in entry and entry["gs"] != context.graph_hash():
                 return None
+            if "nw" in entry and not context.words_hold(entry):
+                return None
             diags = [diagnostic_from_json(d, filename) for d in entry["d"]]
             factories = entry.get("fa") or []
             if not isinstance(factories, list) or not all(isinstance(n, str) for n in factories):
@@ -302,6 +310,10 @@ class ResultsCache:
 
     def store(self, path: str, entry: Dict[str, Any]) -> None:
         self.entries[path] = entry
+        self.dirty = True
+
+    def set_graph_snapshot(self, snapshot: Dict[str, Any]) -> None:
+        self.graph_snapshot = snapshot
         self.dirty = True
 
     def set_callsites(self, record: Optional[Dict[str, Any]]) -> None:

@@ -6,7 +6,7 @@ factories are known, judge loaders built from a function's parameters at each ca
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence
 
 from dl_lint.files import SourceFile, decode_source, dl000, one_line, read
 from dl_lint.model import Diagnostic, Related, Severity
@@ -23,16 +23,22 @@ Accelerator = Callable[["LoaderCall"], bool]
 def needs_analysis(file: SourceFile) -> bool:
     """Whether a read file can construct a loader at all, decided from its bytes (the parse
     decides the rest)."""
-    from dl_lint.analysis.prefilter import may_construct, mentions_loader
+    return construct_evidence(file) is not None
+
+
+def construct_evidence(file: SourceFile) -> "Optional[FrozenSet[str]]":
+    """``prefilter.construct_evidence`` of a read file: None when it cannot construct a loader,
+    else the class-like names that are its only evidence (empty: a loader name itself)."""
+    from dl_lint.analysis.prefilter import construct_evidence as evidence, mentions_loader
 
     if file.errors or not file.data:
-        return False
+        return None
     extra = file.settings.extra_loaders
     if not mentions_loader(file.data, extra):
-        return False
+        return None
     if not decode_source(file):
-        return False  # a DL000 in file.errors: a file that mentions a loader must be readable
-    return may_construct(file.data, extra)
+        return None  # a DL000 in file.errors: a file that mentions a loader must be readable
+    return evidence(file.data, extra)
 
 
 def parse_only(file: SourceFile, project: "Project", content_hash: Optional[str] = None) -> Optional["ModuleAnalysis"]:

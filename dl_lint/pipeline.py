@@ -20,7 +20,7 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.files import SourceFile, is_notebook_path, read
-from dl_lint.judge import accelerator_for, analyse, judge, judge_call_sites, needs_analysis
+from dl_lint.judge import accelerator_for, analyse, construct_evidence, judge, judge_call_sites
 from dl_lint.model import Diagnostic
 
 # Worker processes pay for themselves only above this many candidate bytes per job: forking
@@ -100,6 +100,7 @@ def run_files(
         if run.helpers is not None:
             run.helpers.close(wait=wait_for_workers)
     if store is not None:
+        run.save_snapshot()
         store.save(project.new_summaries)
     out.sort(key=Diagnostic.sort_key)
     return out, parsed, processes
@@ -109,14 +110,15 @@ def _read_and_analyse(run: "Run", todo: Sequence[SourceFile], out: List[Diagnost
     """Read, prefilter, analyse and judge files the cache did not answer; how many were parsed,
     and in how many processes."""
     project, store = run.project, run.store
-    candidates = []
+    found = []  # (file, evidence): what in its bytes can construct a loader
     kept = 0
     for file in todo:
         if store is not None:
             run.hash_file(file)
         read(file)
-        if needs_analysis(file):
-            candidates.append(file)
+        evidence = construct_evidence(file)
+        if evidence is not None:
+            found.append((file, evidence))
             if file.cell_map is None:
                 project.sources[file.key] = file.data
         else:
@@ -127,6 +129,17 @@ def _read_and_analyse(run: "Run", todo: Sequence[SourceFile], out: List[Diagnost
                 file.data = b""  # read again only if the import graph or call sites need it
             elif file.data and file.cell_map is None:
                 project.sources[file.key] = file.data
+    candidates = []
+    for file, names in found:
+        uses: Set[str] = set()
+        project.record(set(), uses)
+        # A file whose only evidence is class-like names (``DataLoaderConfiguration(``) needs
+        # a parse only if some project file can make one of them a loader class; decided once
+        # every file is read (the entry rests on the files that hold those names: "word:").
+        if not names or any(project.may_name_loader_class(name, file.settings.extra_loaders) for name in sorted(names)):
+            candidates.append(file)
+        else:
+            run.finish(file, [], (), set(), {"graph"})
     explicit = jobs is not None
     jobs = default_jobs() if jobs is None else max(1, jobs)
     if not explicit and jobs > 1:
@@ -181,8 +194,13 @@ class Run:
         self._fingerprints: Dict[int, str] = {}
         self._files_hash: Optional[str] = None
         self._graph_hash: Optional[str] = None
+        self._graph_files: Optional[Dict[str, Optional[str]]] = None
+        self._changed: Optional[List[str]] = None  # files changed since the stored snapshot
+        self._word_found: Dict[str, bool] = {}
+        self.word_entries = False  # an entry rests on names ("nw"): keep a snapshot
         if store is not None:
             project.hash_of = store.hash_of
+            project.remembered = self.remembered
 
     def fingerprint(self, settings) -> str:
         if id(settings) not in self._fingerprints:
@@ -205,10 +223,87 @@ class Run:
         if self._graph_hash is None:
             from dl_lint.cache import combined_hash
 
+            self._graph_hash = combined_hash(f"{p}:{h}" for p, h in sorted(self.graph_files().items()))
+        return self._graph_hash
+
+    def graph_files(self) -> Dict[str, Optional[str]]:
+        """Every project file and linted file, with its content hash."""
+        if self._graph_files is None:
             paths = {os.path.abspath(p) for p in self.project.files()}
             paths.update(f.key for f in self.files if not f.errors)
-            self._graph_hash = combined_hash(f"{p}:{self.store.hash_of(p)}" for p in sorted(paths))
-        return self._graph_hash
+            self._graph_files = {p: self.store.hash_of(p) for p in sorted(paths)}
+        return self._graph_files
+
+    def words_hold(self, entry: Dict[str, Any]) -> bool:
+        """An entry that rests on names no project file made a loader class ("nw", looked up
+        when the files were in state "ng"): still valid when no file that changed since then
+        binds one of those names (a file that lost a binding cannot make one a loader class).
+        Brought up to date with the current state when it holds."""
+        words = entry.get("nw")
+        if not words:
+            return True
+        current = self.graph_hash()
+        self.word_entries = True
+        if entry.get("ng") == current:
+            return True
+        snapshot = self.store.graph_snapshot
+        if not isinstance(snapshot, dict) or snapshot.get("h") != entry.get("ng") or not isinstance(snapshot.get("f"), dict):
+            return False
+        if not self._unchanged_words(snapshot, words):
+            return False
+        entry["ng"] = current
+        self.store.dirty = True
+        return True
+
+    def _unchanged_words(self, snapshot: Dict[str, Any], words) -> bool:
+        """No file that changed since ``snapshot`` (or is new) binds one of ``words``
+        (``prefilter.binds_any``)."""
+        from dl_lint.analysis.prefilter import binds_any
+
+        if self._changed is None:
+            old = snapshot["f"]
+            self._changed = [p for p, h in self.graph_files().items() if old.get(p) != h]
+        for word in words:
+            if word not in self._word_found:
+                self._word_found[word] = any(binds_any(self.project.source_bytes(p), (word,)) for p in self._changed)
+            if self._word_found[word]:
+                return False
+        return True
+
+    def remembered(self, key: Tuple[str, Tuple[str, ...]]) -> Optional[Tuple[bool, frozenset]]:
+        """An answer of ``Project.may_name_loader_class`` from an earlier run, if it still holds:
+        a yes always may (it only sends the name to the resolver, which decides), a no while no
+        file that changed since binds one of the names it looked up."""
+        snapshot = self.store.graph_snapshot if self.store is not None else None
+        if not isinstance(snapshot, dict) or not isinstance(snapshot.get("n"), dict) or not isinstance(snapshot.get("f"), dict):
+            return None
+        record = snapshot["n"].get(_name_key(key))
+        if not (isinstance(record, list) and len(record) == 2 and isinstance(record[1], list)):
+            return None
+        can, words = bool(record[0]), frozenset(record[1])
+        if not can and snapshot.get("h") != self.graph_hash() and not self._unchanged_words(snapshot, words):
+            return None
+        return can, words
+
+    def save_snapshot(self) -> None:
+        """Keep the state of every file, for the entries that rest on names ("nw"), with the
+        answers about names this run gave or found still valid."""
+        if self.store is None:
+            return
+        answers = {_name_key(k): [can, sorted(words)] for k, (can, words) in self.project.name_answers().items()}
+        snapshot = self.store.graph_snapshot
+        kept = snapshot.get("n") if isinstance(snapshot, dict) else None
+        if not (self.word_entries or answers or kept):
+            return
+        current = self.graph_hash()
+        same = isinstance(snapshot, dict) and snapshot.get("h") == current
+        if isinstance(kept, dict):
+            # Earlier answers this run did not ask for: all of them while no file changed; else
+            # the yeses (a yes only sends a name to the resolver); a no asked for again was
+            # re-checked (``remembered``) and is among this run's answers.
+            answers = {**{k: v for k, v in kept.items() if same or (isinstance(v, list) and v and v[0])}, **answers}
+        if not same or snapshot.get("n") != answers:
+            self.store.set_graph_snapshot({"h": current, "f": self.graph_files(), "n": answers})
 
     # -- cache ----------------------------------------------------------------------------------
     def hash_file(self, file: SourceFile) -> None:
@@ -299,6 +394,11 @@ class Run:
             entry["fs"] = self.files_hash()
         if "graph" in uses:
             entry["gs"] = self.graph_hash()
+        words = sorted(u[5:] for u in uses if u.startswith("word:"))
+        if words:
+            entry["nw"] = words
+            entry["ng"] = self.graph_hash()
+            self.word_entries = True
 
     # -- loaders built from parameters, judged at the calls -------------------------------------
     def call_sites(self) -> List[Diagnostic]:
@@ -324,6 +424,7 @@ class Run:
                     and self.store.deps_valid(record, self.project.summary_digest)
                     and ("fs" not in record or record["fs"] == self.files_hash())
                     and ("gs" not in record or record["gs"] == self.graph_hash())
+                    and self.words_hold(record)
                 ):
                     return [diagnostic_from_json(d, self.display.get(p, p)) for p, d in record["d"]]
             except Exception:  # noqa: BLE001 - a malformed record is a miss
@@ -391,6 +492,11 @@ class Run:
         if key not in self.hashes and self.store is not None:
             self.hash_file(file)
         return f"{self.hashes.get(key)}:{self.fingerprint(file.settings)}:{file.module_name}"
+
+
+def _name_key(key: Tuple[str, Tuple[str, ...]]) -> str:
+    name, extra = key
+    return name + ("\0" + ",".join(extra) if extra else "")
 
 
 class _FactoryCalls:

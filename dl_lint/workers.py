@@ -138,7 +138,7 @@ def analyse_in_workers(
                 file.facts = facts
             out.extend(diags)
             run.finish(file, diags, factories, set(seen), set(used))
-        project.adopt(results["summaries"], results["parses"])
+        project.adopt(results["summaries"], results["parses"], results.get("names") or {})
         child.keys = {f.key for f in mine_files}
         helpers.append(child)  # it waits: it may judge the call sites of its share
     run.helpers.children = helpers
@@ -352,7 +352,10 @@ def _child(
     for local, diags, factories, seen, used in analyse_and_judge(project, run, files):
         facts = files[local].facts if factories else None  # the call-site phase needs them
         results.append((local, diags, factories, sorted(seen), sorted(used), facts))
-    _send(writer, {"files": results, "summaries": project.new_summaries, "parses": project.parses})
+    _send(
+        writer,
+        {"files": results, "summaries": project.new_summaries, "parses": project.parses, "names": project.name_answers()},
+    )
     task = _receive(reader)  # the call sites of this share, or the end (None)
     if task is not None:
         _send(writer, judge_share(project, run, *task))

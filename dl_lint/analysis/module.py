@@ -148,8 +148,11 @@ class ModuleAnalysis:
         return self._facts
 
     def _loader_for(self, call: ast.Call, site: Site, cls: Optional[str]) -> Optional[LoaderClass]:
-        if not self.callees.may_be_loader(call.func):
+        why = self.callees.why(call.func)
+        if why is None:
             return None
+        if why and not any(self.resolver.project.may_name_loader_class(name, self.extra_loaders) for name in sorted(why)):
+            return None  # no project file can make that name a loader class: nothing to resolve
         self.resolver.current_class = cls
         return self.resolver.loader_of(call.func, site)
 
@@ -462,14 +465,14 @@ class ModuleAnalysis:
         ``**kwargs`` in the call, unknown keywords, a missing argument)."""
         positional, keyword_only = self.parameters(function)
         by_name = {b.name: b for b in (*positional, *keyword_only)}
-        env: Dict[int, Value] = {}
+        env = _CallerValues(caller.resolver, site)
         index = 0
         for arg in call.args:
             if isinstance(arg, ast.Starred):
                 return None
             if index >= len(positional):
                 return None
-            env[id(positional[index].node)] = caller.resolver.resolve(arg, site)
+            env.pending[id(positional[index].node)] = arg
             index += 1
         for keyword in call.keywords:
             if keyword.arg is None:
@@ -477,7 +480,7 @@ class ModuleAnalysis:
             binding = by_name.get(keyword.arg)
             if binding is None:
                 return None
-            env[id(binding.node)] = caller.resolver.resolve(keyword.value, site)
+            env.pending[id(binding.node)] = keyword.value
         for binding in by_name.values():
             if id(binding.node) in env:
                 continue
@@ -490,6 +493,57 @@ class ModuleAnalysis:
             origin = Origin(f"default of parameter {binding.name}", self.path, self.resolver.line(binding.node))
             env[id(binding.node)] = Value(tuple(Possible(p.value, origin, p.guards) for p in default.options or ()))
         return env
+
+
+class _CallerValues(dict):
+    """Parameter values at a call site (``Resolver.param_env``), each argument resolved in the
+    caller only when the callee's analysis asks for it: an argument the loaders never read
+    (``get_loader(accelerator, ...)``) can cost a whole module's parse to resolve. Resolved
+    with the caller's parameter values as they were when the call was bound."""
+
+    def __init__(self, resolver: Resolver, site: Site) -> None:
+        super().__init__()
+        self.resolver = resolver
+        self.site = site
+        self.context = (resolver.param_env, resolver.current_class)
+        self.pending: Dict[int, ast.AST] = {}
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, key) or key in self.pending
+
+    def __getitem__(self, key: int) -> Value:
+        if not dict.__contains__(self, key) and key in self.pending:
+            resolver = self.resolver
+            saved = resolver.param_env, resolver.current_class
+            resolver.param_env, resolver.current_class = self.context
+            try:
+                self[key] = resolver.resolve(self.pending.pop(key), self.site)
+            finally:
+                resolver.param_env, resolver.current_class = saved
+        return dict.__getitem__(self, key)
+
+    def _all(self) -> None:
+        for key in list(self.pending):
+            self[key]
+
+    def __iter__(self):  # copies (``{**env}``) see every value
+        self._all()
+        return dict.__iter__(self)
+
+    def keys(self):
+        self._all()
+        return dict.keys(self)
+
+    def items(self):
+        self._all()
+        return dict.items(self)
+
+    def values(self):
+        self._all()
+        return dict.values(self)
+
+    def __len__(self) -> int:
+        return dict.__len__(self) + len(self.pending)
 
 
 def _iterates(call: ast.Call, name: str) -> bool:

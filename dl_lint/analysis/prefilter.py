@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import re
 from functools import lru_cache
-from typing import Dict, Iterable, List, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from dl_lint.analysis.scopes import ModuleIndex
 from dl_lint.analysis.syntax import is_literal_data
@@ -47,26 +47,229 @@ def _names_pattern(extra: Tuple[str, ...]) -> "re.Pattern[bytes]":
 
 def may_construct(data: bytes, extra_names: Iterable[str] = ()) -> bool:
     """Whether the bytes of a file that mentions a loader show a call or a rebinding of one
-    (see the module docstring): the files worth parsing. Every test is anchored on a literal
-    (the loader names, ``Loader``), so the scan runs at the speed of a substring search.
-    Occurrences in comments and doctest lines (``>>>``, ``...``) do not count."""
+    (see the module docstring): the files worth parsing."""
+    return construct_evidence(data, extra_names) is not None
+
+
+def construct_evidence(data: bytes, extra_names: Iterable[str] = ()) -> Optional[FrozenSet[str]]:
+    """What in the bytes of a file that mentions a loader can construct one: None, nothing;
+    an empty set, a loader name itself is called or rebound (``DataLoader(``, ``as
+    DataLoader``); otherwise the class-like names whose calls are the only evidence
+    (``InfiniteDataLoader(``, accelerate's ``DataLoaderConfiguration(``): the file matters only
+    if one of them can be a loader class of the project (``may_name_loader_class``). Every test
+    is anchored on a literal (the loader names, ``Loader``), so the scan runs at the speed of a
+    substring search. Occurrences in comments and doctest lines (``>>>``, ``...``) do not count."""
     extra = tuple(sorted({n.rsplit(".", 1)[-1] for n in extra_names}))
+    exact = LOADER_NAMES.union(extra)
+    names: Set[str] = set()
     for match in _names_pattern(extra).finditer(data):
         start, end = match.span()
         line_start = data.rfind(b"\n", 0, start) + 1
         before = data[max(line_start, start - 200) : start]
         if _in_comment_or_doctest(data, line_start, start):
             continue
-        if _CALL_AFTER.match(data, end) or _REBIND_AFTER.match(data, end) or _REBIND_BEFORE.search(before):
-            return True
+        call = _CALL_AFTER.match(data, end)
+        if call is not None:
+            word = _word_around(data, start, end)
+            if word in exact:
+                return frozenset()
+            names.add(word)  # DataLoaderConfiguration(, UlyssesSPDataLoaderAdapter(
+            continue
+        if _REBIND_AFTER.match(data, end) or _REBIND_BEFORE.search(before):
+            return frozenset()
     for match in _CLASS_LIKE_CALL.finditer(data):  # FastLoader(: a project subclass, by its name
         begin = match.start()
         while begin > 0 and (data[begin - 1 : begin].isalnum() or data[begin - 1 : begin] == b"_"):
             begin -= 1
         if begin < match.start() and data[begin : begin + 1].isupper():
             if not _in_comment_or_doctest(data, data.rfind(b"\n", 0, begin) + 1, begin):
-                return True
+                word = _word_around(data, begin, match.start() + len(b"Loader"))
+                if word in exact:
+                    return frozenset()
+                names.add(word)
+    return frozenset(names) if names else None
+
+
+def _word_around(data: bytes, start: int, end: int) -> str:
+    """The identifier that holds ``data[start:end]``."""
+    while start > 0 and (data[start - 1 : start].isalnum() or data[start - 1 : start] == b"_"):
+        start -= 1
+    while end < len(data) and (data[end : end + 1].isalnum() or data[end : end + 1] == b"_"):
+        end += 1
+    return data[start:end].decode("ascii", "replace")
+
+
+# How a class-like name can be bound, from the bytes around one of its occurrences.
+_CLASS_BEFORE = re.compile(rb"\bclass[ \t]+$")
+_DEF_BEFORE = re.compile(rb"\bdef[ \t]+$")
+_ALIAS_BEFORE = re.compile(rb"\bas[ \t]+$")  # import X as N, with ... as N, except E as N
+_ASSIGN_AFTER = re.compile(rb"[ \t]*(?::(?!=)[^=\n]*)?(?::=|=(?!=))")  # N = ..., N: T = ..., (N := ...)
+_ANNOTATION_BEFORE = re.compile(rb"(?::|->)[ \t]*$")  # x: N = None is x's annotation
+_BASES = re.compile(rb"[ \t]*\(")
+_UNKNOWN_BASE = "*"
+_BASE = re.compile(rb"\s*([A-Za-z_][\w.]*)\s*(=)?")
+
+
+def may_name_loader_class(name: str, sources: Iterable[bytes], extra_names: Iterable[str] = ()) -> Tuple[bool, FrozenSet[str]]:
+    """Whether ``name`` can be bound to a loader class by the project whose every file's bytes
+    are ``sources``, as the resolver would find it: it is a loader name, or some file assigns,
+    aliases or rebinds it (counted as yes: the parse decides), or defines a class of that name
+    with a base that can be one. A name no file defines comes from outside the project, and no
+    class outside it is a loader (``analysis.loaders.LOADER_QUALNAMES``) unless configured in
+    ``extra-loaders``. A ``def`` of the name is a function, never a loader class.
+
+    Also returns the names looked up (``name`` and the bases followed): only a file whose
+    bytes hold one of them as a whole word can change a no."""
+    exact = LOADER_NAMES.union(n.rsplit(".", 1)[-1] for n in extra_names)
+    datas = [data for data in sources if data]
+    seen: Set[str] = set()
+
+    def can_be(word: str) -> bool:
+        if word in exact or word == _UNKNOWN_BASE:
+            return True
+        if word in seen:
+            return False
+        seen.add(word)
+        encoded = word.encode()
+        for data in datas:
+            for start, end in _occurrences(data, encoded):
+                kind, at = _binding(data, start, end)
+                if kind == "rebinds":
+                    return True
+                if kind == "class" and any(can_be(base) for base in _bases(data, at)):
+                    return True
+        return False
+
+    return can_be(name), frozenset(seen | {name})
+
+
+def _binding(data: bytes, start: int, end: int) -> Tuple[str, int]:
+    """How the occurrence ``data[start:end]`` of a name binds it: "rebinds" (an assignment,
+    an ``as``), "class" (a class statement with bases, which start at the returned index),
+    or "" (a use, a ``def``, a class without bases)."""
+    before = data[data.rfind(b"\n", 0, start) + 1 : start]
+    if _DEF_BEFORE.search(before):
+        return "", 0
+    if _ALIAS_BEFORE.search(before):
+        return "rebinds", 0
+    if _ASSIGN_AFTER.match(data, end) and not _ANNOTATION_BEFORE.search(before):
+        return "rebinds", 0
+    if _CLASS_BEFORE.search(before):
+        bases = _BASES.match(data, end)
+        if bases is not None:
+            return "class", bases.end()
+    return "", 0
+
+
+def binds_any(data: bytes, names: Iterable[str]) -> bool:
+    """Whether ``data`` may bind one of ``names`` to something a no of
+    ``may_name_loader_class`` did not see: an assignment, an ``as``, a class with bases (a
+    file with only uses, ``def``s and base-less classes of them cannot turn a no into a yes)."""
+    for name in names:
+        encoded = name.encode()
+        if encoded in data and any(_binding(data, s, e)[0] for s, e in _occurrences(data, encoded)):
+            return True
     return False
+
+
+def _occurrences(data: bytes, word: bytes):
+    """(start, end) of each occurrence of ``word`` as a whole name in ``data`` (a substring
+    search: a regex with look-arounds would try every position)."""
+    size = len(word)
+    start = data.find(word)
+    while start >= 0:
+        end = start + size
+        if not (start and _WORD_BYTE[data[start - 1]]) and not (end < len(data) and _WORD_BYTE[data[end]]):
+            yield start, end
+        start = data.find(word, end)
+
+
+_WORD_BYTE = [chr(i).isalnum() or i == 95 or i >= 128 for i in range(256)]
+
+
+_STATEMENT_STARTS = (b"for ", b"async for ", b"with ", b"async with ", b"global ", b"nonlocal ", b"del ", b"except ", b"import ", b"from ")
+_TARGET_AFTER = re.compile(rb"[ \t]*[)\],]*[ \t]*(?:,|:=|=(?!=))")  # N = , N, x = , (N) = , (N := ...)
+_IMPORT_BLOCK = re.compile(rb"\bimport[ \t]*\(([^)]*)\)")
+
+
+def lone_class_line(data: bytes, name: str) -> Optional[int]:
+    """The line of ``class name`` when that statement, at column 0, is the only way the module
+    whose bytes are ``data`` binds ``name`` (then an importer's ``name`` is that class, without
+    parsing the module); None when the bytes leave any doubt: another ``class``/``def``, an
+    assignment or target, an import or ``as``, a star import, a second definition."""
+    word = name.encode()
+    if not word or b"*" in data and re.search(rb"\bimport[ \t]+\*", data):
+        return None
+    for block in _IMPORT_BLOCK.finditer(data):  # from x import (\n  name,\n)
+        if any(start >= block.start(1) for start, _ in _occurrences(block.group(1), word)):
+            return None
+    line: Optional[int] = None
+    heads: List[int] = []  # starts of the lines at column 0, found when first needed
+    for start, end in _occurrences(data, word):
+        line_start = data.rfind(b"\n", 0, start) + 1
+        before = data[line_start:start]
+        if before == b"class " and not (end < len(data) and data[end : end + 1] not in b"(: \t"):
+            if line is not None:
+                return None  # defined twice
+            line = data.count(b"\n", 0, start) + 1
+            continue
+        stripped = before.lstrip()
+        if (
+            _DEF_BEFORE.search(before)
+            or _CLASS_BEFORE.search(before)
+            or _ALIAS_BEFORE.search(before)
+            or stripped.startswith(_STATEMENT_STARTS)
+            or (_TARGET_AFTER.match(data, end) and not _ANNOTATION_BEFORE.search(before))
+        ) and not _in_function_or_class(data, line_start, len(before) - len(stripped), heads):
+            return None
+    return line
+
+
+_HEAD = re.compile(rb"^[^ \t\r\n#)\]}]", re.M)
+
+
+def _in_function_or_class(data: bytes, line_start: int, indent: int, heads: List[int]) -> bool:
+    """Whether the line starting at ``line_start`` (indented by ``indent``) is inside a
+    ``def`` or ``class`` body: its nearest earlier line at column 0 opens one (a binding there
+    is local, or a class attribute; docstring examples land here too). ``heads``: the starts
+    of the lines at column 0 (filled on first use)."""
+    if indent == 0:
+        return False
+    if not heads:
+        heads.extend(m.start() for m in _HEAD.finditer(data))
+        heads.append(len(data) + 1)  # never empty again
+    from bisect import bisect_left
+
+    at = bisect_left(heads, line_start) - 1
+    return at >= 0 and data.startswith((b"def ", b"async def ", b"class ", b"@"), heads[at])
+
+
+def _bases(data: bytes, at: int) -> List[str]:
+    """The last names of the bases of the class header whose ``(`` ends just before ``at``:
+    ``(nn.Module, Generic[T], metaclass=M)`` gives Module and Generic (subscripts and keyword
+    arguments are not bases)."""
+    parts: List[bytes] = []
+    depth, begin = 0, at
+    for index in range(at, min(len(data), at + 4000)):
+        char = data[index]
+        if char in b"([{":
+            depth += 1
+        elif char in b")]}":
+            if depth == 0:
+                parts.append(data[begin:index])
+                break
+            depth -= 1
+        elif char == 44 and depth == 0:  # ","
+            parts.append(data[begin:index])
+            begin = index + 1
+    names = []
+    for part in parts:
+        found = _BASE.match(part)
+        if part.strip().startswith(b"*"):
+            names.append(_UNKNOWN_BASE)  # class N(*bases): could be anything
+        elif found is not None and found.group(2) is None:
+            names.append(found.group(1).rsplit(b".", 1)[-1].decode("ascii", "replace"))
+    return names
 
 
 def _in_comment_or_doctest(data: bytes, line_start: int, at: int) -> bool:
@@ -94,6 +297,7 @@ class LoaderCallees:
         bindings: List[Tuple[Set[str], Set[str]]] = []
         defined: Set[str] = set()
         other: Set[str] = set()
+        opaque: Set[str] = set()  # bound here otherwise than from a value (import, parameter, ...)
         scopes = [index.module_scope, *index.scopes.values()]
         for scope in scopes:
             for name, found in scope.bindings.items():
@@ -104,44 +308,85 @@ class LoaderCallees:
                             bindings.append(({name}, _used(binding, binding.node.bases)))
                         continue
                     other.add(name)
+                    if binding.kind not in ("assign", "unpack") or binding.value is None:
+                        opaque.add(name)
                     if binding.kind == "import":
                         alias = binding.alias
                         other.add(alias.name.rsplit(".", 1)[-1])
                         if alias.asname:
                             bindings.append(({alias.asname}, {alias.name.rsplit(".", 1)[-1]}))
-                    elif binding.kind in ("assign", "unpack") and binding.value is not None:
+                    elif binding.kind in ("assign", "unpack") and _may_hold_class(binding):
                         bindings.append(({name}, _used(binding, (binding.value,))))
         for attr, used in index.attr_used.items():
             bindings.append(({attr}, used))
         self.plain = defined - other
-        names: Set[str] = set(LOADER_NAMES) | {n.rsplit(".", 1)[-1] for n in extra_names}
         users: Dict[str, List[Set[str]]] = {}  # name -> what the bindings mentioning it bind
         for bound, used in bindings:
             for name in used:
                 users.setdefault(name, []).append(bound)
+        # Bound from a loader name, to a fixpoint: these may hold a loader class.
+        self.sure = _closure(set(LOADER_NAMES) | {n.rsplit(".", 1)[-1] for n in extra_names}, users)
         # A name that looks like a loader (and is not a plain class/def of this module) counts
-        # as one when a binding mentions it.
-        names |= {u for u in users if looks_like_loader(u)} - self.plain
-        todo = list(names)
-        while todo:
-            for bound in users.get(todo.pop(), ()):
-                for name in bound - names:
-                    names.add(name)
-                    todo.append(name)
-        self.names = names
+        # as one when a binding mentions it, and so do the names bound from it: each such name
+        # -> the loader-like names it comes from (whether the project can make one of those a
+        # loader class is ``may_name_loader_class``'s question).
+        # A name this module only assigns from values is no root: the closures follow its
+        # values (``dataloader_config = DataLoaderConfiguration()`` comes from that class).
+        derived = other - opaque
+        self.roots: Dict[str, Set[str]] = {}
+        for root in {u for u in users if looks_like_loader(u)} - self.plain - self.sure - derived:
+            for name in _closure({root}, users) - self.sure:
+                self.roots.setdefault(name, set()).add(root)
+        self.names = self.sure | set(self.roots)
 
     def may_be_loader(self, func: ast.AST) -> bool:
+        return self.why(func) is not None
+
+    def why(self, func: ast.AST) -> Optional[FrozenSet[str]]:
+        """Why a call of ``func`` may construct a loader: an empty set when this module binds
+        it from a loader name, else the loader-like names it comes from (``InfiniteDataLoader``,
+        known here by its name only); None when it cannot."""
         if isinstance(func, (ast.Name, ast.Attribute)):
             callee = func.id if isinstance(func, ast.Name) else func.attr
-            if callee in self.names:
-                return True
+            if callee in self.sure:
+                return frozenset()
+            if callee in self.roots:
+                return frozenset(self.roots[callee])
             if callee in self.plain and (isinstance(func, ast.Name) or _on_self(func)):
-                return False  # a function, or a class not deriving from a loader, of this module
-            return looks_like_loader(callee)
-        return bool(used_names(func) & self.names)  # (DataLoader if c else Other)(...), partial(...)(...)
+                return None  # a function, or a class not deriving from a loader, of this module
+            return frozenset({callee}) if looks_like_loader(callee) else None
+        used = used_names(func)  # (DataLoader if c else Other)(...), partial(...)(...)
+        if used & self.sure:
+            return frozenset()
+        roots = {root for name in used & set(self.roots) for root in self.roots[name]}
+        return frozenset(roots) if roots else None
 
     def any_call(self, index: ModuleIndex) -> bool:
         return any(self.may_be_loader(call.func) for call, _, _, _ in index.calls)
+
+
+def _may_hold_class(binding) -> bool:
+    """Whether an assigned (or unpacked) value can be or hold a loader class as the resolver
+    reads it: a call gives one only as ``x = partial(...)``; ``x = obj.method(...)`` and
+    ``a, b = f(...)`` never do (following them resolved ``obj``, parsing whole modules)."""
+    value = binding.value
+    if value is None:
+        return False
+    if isinstance(value, ast.Call):
+        return binding.kind == "assign" and not (isinstance(value.func, ast.Attribute) and value.func.attr != "partial")
+    return True
+
+
+def _closure(names: Set[str], users: Dict[str, List[Set[str]]]) -> Set[str]:
+    """``names`` and every name bound from one of them, to a fixpoint."""
+    out = set(names)
+    todo = list(out)
+    while todo:
+        for bound in users.get(todo.pop(), ()):
+            for name in bound - out:
+                out.add(name)
+                todo.append(name)
+    return out
 
 
 def _used(binding, nodes) -> Set[str]:

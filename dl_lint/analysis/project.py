@@ -329,6 +329,11 @@ class Project:
         self._recorder: Optional[Tuple[Set[str], Set[str]]] = None
         self._packages: Optional[Set[str]] = None
         self._reaches: Dict[Tuple[str, str], bool] = {}
+        self._class_names: Dict[Tuple[str, Tuple[str, ...]], Tuple[bool, FrozenSet[str]]] = {}
+        self._all_bytes: Optional[List[bytes]] = None  # every project file's, when a name is judged
+        self._lone: Dict[Tuple[str, str], Optional[int]] = {}  # (file, name) -> lone_class_line
+        # Answers of earlier runs (the results cache): (name, extra loaders) -> answer or None.
+        self.remembered: Optional[Callable[[Tuple[str, Tuple[str, ...]]], Optional[Tuple[bool, FrozenSet[str]]]]] = None
 
     @property
     def datasets(self) -> "DatasetIndex":
@@ -492,6 +497,43 @@ class Project:
         self._keep(key, analysis)
         return analysis
 
+    def may_name_loader_class(self, name: str, extra_names: Sequence[str] = ()) -> bool:
+        """Whether a class-like callee name (``InfiniteDataLoader``, ``DataLoaderConfiguration``)
+        can be a loader class here, judged from the bytes of every project file
+        (``prefilter.may_name_loader_class``): a file whose only evidence is such names need not
+        be parsed when none can. Without a root, or over the file cap, the project is not known
+        in full: yes. A no rests on the files that hold the names it looked up ("word:NAME":
+        the results cache re-checks only the files that changed for them)."""
+        if self.root is None:
+            return True
+        files = self.files()
+        if len(files) >= MAX_PROJECT_FILES:
+            return True
+        key = (name, tuple(extra_names))
+        found = self._class_names.get(key)
+        if found is None and self.remembered is not None:
+            found = self.remembered(key)  # an answer of an earlier run that still holds
+            if found is not None:
+                self._class_names[key] = found
+        if found is None:
+            from dl_lint.analysis.prefilter import may_name_loader_class
+
+            if self._all_bytes is None:
+                paths = dict.fromkeys(absolute_path(os.fspath(p), self._cwd) for p in files)
+                paths.update(dict.fromkeys(self.sources))
+                self._all_bytes = [self.source_bytes(p) for p in paths]
+            found = may_name_loader_class(name, self._all_bytes, extra_names)
+            self._class_names[key] = found
+        can, words = found
+        if not can:  # a yes is followed by the resolver, which records what it reads
+            for word in sorted(words):
+                self._use(f"word:{word}")
+        return can
+
+    def name_answers(self) -> Dict[Tuple[str, Tuple[str, ...]], Tuple[bool, FrozenSet[str]]]:
+        """The answers ``may_name_loader_class`` gave in this run (for the results cache)."""
+        return dict(self._class_names)
+
     def source_bytes(self, path: str) -> bytes:
         """The bytes of a project file: held by the run (``sources``) or read from disk."""
         key = absolute_path(path, self._cwd)
@@ -577,8 +619,16 @@ class Project:
             self._summaries.setdefault(key, found)
         return found.summary.digest()
 
-    def adopt(self, summaries: Dict[str, Tuple[Optional[str], "ModuleSummary"]], parses: Dict[str, int]) -> None:
-        """Take the summaries another process made (a worker), and count its parses."""
+    def adopt(
+        self,
+        summaries: Dict[str, Tuple[Optional[str], "ModuleSummary"]],
+        parses: Dict[str, int],
+        names: Optional[Dict[Tuple[str, Tuple[str, ...]], Tuple[bool, FrozenSet[str]]]] = None,
+    ) -> None:
+        """Take the summaries another process made (a worker), count its parses, and take its
+        answers about class-like names (for the results cache)."""
+        for key, answer in (names or {}).items():
+            self._class_names.setdefault(key, answer)
         for key, (content_hash, summary) in summaries.items():
             if self._summaries.get(key) is None:
                 self._set_summary(key, summary, content_hash)
@@ -662,6 +712,9 @@ class Project:
     def import_value(self, module: str, name: str, depth: int, near: str = "") -> "Value":
         from dl_lint.analysis.values import ModuleRef, Value
 
+        quick = self._lone_class(module, name, near)
+        if quick is not None:
+            return quick
         found = self.summary(module, near)
         if found is not None:
             value = found.global_value(name, depth)
@@ -670,6 +723,29 @@ class Project:
         if self.module_exists(f"{module}.{name}"):
             return Value.known(ModuleRef(f"{module}.{name}"))
         return Value.unknown("import")
+
+    def _lone_class(self, module: str, name: str, near: str) -> Optional["Value"]:
+        """``name`` of a module not summarised yet whose bytes bind it only by a top-level
+        ``class`` statement (``prefilter.lone_class_line``): the class, as its summary would
+        give it, without parsing the module (``accelerator = Accelerator()`` needs to know only
+        that much; a question about the class itself loads the summary then)."""
+        from dl_lint.analysis.prefilter import lone_class_line
+        from dl_lint.analysis.values import FunctionRef, Origin, Possible, Value
+
+        path = self._choose(module, near)
+        if path is None:
+            return None
+        key = os.path.abspath(path)
+        if key in self._summaries or key in self._analyses:
+            return None
+        if (key, name) not in self._lone:
+            self._lone[(key, name)] = lone_class_line(self.source_bytes(key), name)
+        line = self._lone[(key, name)]
+        if line is None:
+            return None
+        self._touch(key, content=True)
+        origin = Origin(f"{name} in {module or key}", key, None)
+        return Value((Possible(FunctionRef("class", module, name, line, key), origin),))
 
     def is_loader_class(self, module: str, name: str, depth: int, near: str = "") -> Optional[str]:
         found = self.summary(module, near)

@@ -133,6 +133,9 @@ class ProjectHook:
     def is_loader_class(self, module: str, name: str, depth: int, near: str = "") -> Optional[str]:  # pragma: no cover
         return None
 
+    def may_name_loader_class(self, name: str, extra_names: Sequence[str] = ()) -> bool:  # pragma: no cover
+        return True
+
 
 def import_base(node: ast.ImportFrom) -> str:
     return "." * (node.level or 0) + (node.module or "")
@@ -771,6 +774,8 @@ class Resolver:
             return None
         if isinstance(func, ast.Call):
             # functools.partial(DataLoader, ...)
+            if not func.args or (isinstance(func.func, ast.Attribute) and func.func.attr != "partial"):
+                return None  # obj.method(...)(...): resolving obj can load whole modules, for nothing
             inner = self.resolve(func.func, site, depth + 1)
             if (
                 inner.single is not None
