@@ -488,7 +488,29 @@ class Resolver:
                 if parsed is not None:
                     dest, possible = parsed
                     self._argparse.setdefault(dest, []).append(possible)
+            self._apply_set_defaults(self._argparse)
         return self._argparse
+
+    def _apply_set_defaults(self, options: Dict[str, List[Possible]]) -> None:
+        """``parser.set_defaults(pin_mem=True)``: argparse's parser-level defaults override the
+        ``default`` (or the ``store_true`` False) of every argument with that dest."""
+        replaced: Set[str] = set()
+        for call, _, _, _ in self.index.calls:
+            func = call.func
+            if not (isinstance(func, ast.Attribute) and func.attr == "set_defaults"):
+                continue
+            for keyword in call.keywords:
+                dests = [keyword.arg] if keyword.arg is not None else list(options)  # ``**d``: any of them
+                single = self.resolve(keyword.value, END, 1).single if keyword.arg is not None else None
+                if single is not None:
+                    possible = Possible(single.value, Origin(f"set_defaults({keyword.arg}=...)", self.path, self.line(call)))
+                else:
+                    possible = Possible(_UNKNOWN_DEFAULT)
+                for dest in dests:
+                    if dest not in replaced:
+                        options[dest] = []
+                        replaced.add(dest)
+                    options[dest].append(possible)
 
     def _parse_add_argument(self, call: ast.Call) -> Optional[Tuple[str, Possible]]:
         flags: List[str] = []
