@@ -39,6 +39,8 @@ RULE_MODULES = (
     "dl303_deprecated_pin_memory_device",
     "dl304_ineffective_option",
     "dl305_synchronous_loading",
+    "dl306_non_blocking_without_pin_memory",
+    "dl307_shuffled_eval_loader",
 )
 
 _RULES: Dict[str, Rule] = {}
