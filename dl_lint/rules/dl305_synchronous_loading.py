@@ -20,8 +20,10 @@ class SynchronousLoading(Rule):
 ## What it does
 Reports a DataLoader whose `num_workers` is 0 in every case dl-lint can see: not given, the
 literal 0, or a value it resolves to 0 (a constant, an argparse default, a config value, a
-variable assigned 0 earlier). It never fires where `num_workers` can be more than 0 or is
-unknown. Off by default: enable it with `--select DL305` or `extend-select = ["DL305"]`.
+variable assigned 0 earlier, the default of a function parameter at a call that relies on
+it). It never fires where `num_workers` can be more than 0 or is unknown, and a constructor's
+default read back through `self` (`__init__(self, num_workers=0)` ... `num_workers=self.num_workers`)
+counts as unknown: whoever builds the object chooses. Off by default: enable it with `--select DL305` or `extend-select = ["DL305"]`.
 
 This is TorchFix's TOR401 ("DataLoader running with synchronized implementation"), which judges
 only literals and stays silent on `num_workers = 0; DataLoader(..., num_workers=num_workers)`;
@@ -55,6 +57,10 @@ All versions.
 """
 
     def check_call(self, call, ctx):
+        if call.value("num_workers").source == "parameter":
+            # 0 only as the default of a parameter stored on self (``self.num_workers``, with
+            # ``__init__(self, num_workers=0)``): the caller chooses, so it is unknown here.
+            return
         found = fires(call, ("num_workers",), no_workers)
         if not found:
             return
