@@ -225,5 +225,11 @@ LIGHTNING_HOOK_CLASSES = frozenset(
 )
 # The hooks whose loaders Lightning runs in a stage other than training.
 LIGHTNING_EVAL_HOOKS = ("val_dataloader", "test_dataloader", "predict_dataloader")
+# Every loader hook: ``_worker_check`` (data_connector.py:417-446) runs on the loaders of all
+# stages, and warns "Consider setting `persistent_workers=True` in '{name}' to speed up the
+# dataloader worker initialization." when num_workers > 0, the loader's start method
+# (``multiprocessing_context.get_start_method()``, else torch's global one) is "spawn" and
+# persistent_workers is off (DL308).
+LIGHTNING_HOOKS = ("train_dataloader", *LIGHTNING_EVAL_HOOKS)
 # torch's random sampler, which Lightning's check recognises when shuffle is not given.
 RANDOM_SAMPLERS = frozenset({"torch.utils.data.RandomSampler", "torch.utils.data.sampler.RandomSampler"})

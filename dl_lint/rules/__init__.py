@@ -41,6 +41,7 @@ RULE_MODULES = (
     "dl305_synchronous_loading",
     "dl306_non_blocking_without_pin_memory",
     "dl307_shuffled_eval_loader",
+    "dl308_spawned_workers_not_persistent",
 )
 
 _RULES: Dict[str, Rule] = {}
