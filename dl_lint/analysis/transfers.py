@@ -3,7 +3,8 @@
 A batch is a target of a ``for`` loop over the loader (``for images, labels in loader``, also
 through ``enumerate``, ``tqdm``, ``iter``, ``islice``), or a value derived from one inside the
 loop body: an element, attribute or item of it (``batch["image"]``, ``images, labels = batch``),
-the result of a method called on it (``batch[0].float()``), or a comprehension variable over it
+the result of a method called on it (``batch[0].float()``, not ``.to()`` or ``.cuda()``, which
+may already be on the device), or a comprehension variable over it
 (``{k: v for k, v in batch.items()}``). A copy is a call of ``.to(...)`` or ``.cuda(...)`` on a
 batch, written with ``non_blocking=True``, that moves to a device: ``.cuda()``, or ``.to()``
 with a device (``device=``, or a first argument that is not a dtype), never to the literal
@@ -37,6 +38,9 @@ _DTYPES = frozenset(
     }
 )  # fmt: skip
 
+# Methods that may move a tensor off the host: what they return is not judged as a host batch.
+_MOVES = frozenset({"to", "cuda", "xpu", "npu", "mps"})
+
 # (param name, position among positional parameters or -1, row, column of the copy)
 Transfer = Tuple[str, int, int, int]
 Helpers = Callable[[str], Optional[ast.AST]]  # a module-level function of this module by name
@@ -54,7 +58,14 @@ def iterates(expr: ast.AST, node: Optional[ast.AST], name: Optional[str]) -> boo
 
 
 def target_names(target: ast.AST) -> Set[str]:
-    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    """The names an assignment or loop target binds (``batch[k] = ...`` binds none)."""
+    if isinstance(target, ast.Name):
+        return {target.id}
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return set().union(*(target_names(e) for e in target.elts))
+    if isinstance(target, ast.Starred):
+        return target_names(target.value)
+    return set()
 
 
 def batch_copy(body: Sequence[ast.stmt], batch: Set[str], helpers: Helpers, depth: int = 1) -> Optional[ast.Call]:
@@ -70,10 +81,12 @@ def batch_copy(body: Sequence[ast.stmt], batch: Set[str], helpers: Helpers, dept
             if found is not None:
                 return found
         if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            bound = set().union(*(target_names(t) for t in targets))
             if derived(statement.value, names):
-                targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-                for target in targets:
-                    names |= target_names(target)
+                names |= bound
+            else:
+                names -= bound  # rebound to something else (``images = images.to(device)``)
         elif isinstance(statement, (ast.For, ast.AsyncFor)) and derived(statement.iter, names):
             names |= target_names(statement.target)
     return None
@@ -130,6 +143,8 @@ def derived(expr: ast.AST, names: Set[str]) -> bool:
         if isinstance(expr, (ast.Attribute, ast.Subscript, ast.Starred)):
             expr = expr.value
         elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
+            if expr.func.attr in _MOVES:
+                return False  # moved (or maybe moved) to a device already: no longer a host batch
             expr = expr.func.value
         elif isinstance(expr, (ast.Tuple, ast.List)):
             return any(derived(e, names) for e in expr.elts)
