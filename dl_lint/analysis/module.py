@@ -250,6 +250,8 @@ class ModuleAnalysis:
         loop of the same function over the loader (or over the one name bound to it), or in a
         function of the project the name is passed to (``train(model, loader)``), which loops
         over that parameter (``analysis.transfers``)."""
+        if ".pin_memory(" in self.source:
+            return None  # the module pins by hand (a collate_fn, a prefetcher): not judged
         scope = site.scope
         name = self._assigned_name(call)
         if name is not None:

@@ -411,8 +411,8 @@ def _sharding_names(index: ModuleIndex) -> FrozenSet[str]:
 def _transfers_of(index: ModuleIndex, text: SourceText):
     """DL306's facts per module-level function (``transfers.function_transfers``), computed
     only in modules that write ``non_blocking`` at all."""
-    if "non_blocking" not in text.source:
-        return lambda function: ()
+    if "non_blocking" not in text.source or ".pin_memory(" in text.source:
+        return lambda function: ()  # nothing to report, or a module that pins by hand
     from dl_lint.analysis.transfers import function_transfers, module_helpers
 
     helpers = module_helpers(index.module_functions)

@@ -1,7 +1,13 @@
 import os
 
+from dl_lint.analysis.values import FunctionRef, Opaque
 from dl_lint.model import Edit, Fix, Related, Severity
-from dl_lint.rules.base import Rule, call_scenarios, describe, every, value_of
+from dl_lint.rules.base import Rule, call_scenarios, dataset_class_of, describe, every, value_of
+
+# A TensorDataset's tensors may already live on the accelerator (a common way to keep a small
+# dataset on the GPU); then the copy is a no-op and pinning would fail. dl-lint cannot see where
+# they live, so such loaders are not judged.
+_TENSOR_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
 
 
 class NonBlockingWithoutPinMemory(Rule):
@@ -26,8 +32,12 @@ resolved to False) when its batches are copied to a device with `non_blocking=Tr
 `for` loop over the loader (or something taken from it: `images, labels = batch`,
 `batch["image"]`, a comprehension over `batch.items()`), in the function that builds the loader
 or in a function of the project it is passed to (`train(model, loader)`). The diagnostic is
-at the loader, with the copy as related location. It is silent when pinning is unknown, when
-the loop pins batches by hand (`.pin_memory()`), and for copies to the CPU or dtype conversions.
+at the loader, with the copy as related location. It is silent when pinning is unknown, in a
+module that pins by hand (`.pin_memory()` anywhere in it, a custom collate_fn that pins for
+instance), for copies to the CPU, dtype conversions and values already moved with
+`.to()`/`.cuda()`, and when the batches may already be on the device: a `TensorDataset` (its
+tensors may have been created on the GPU), a dataset whose `__getitem__` or a collate_fn that
+moves tensors to CUDA.
 
 ## Why is this bad?
 `non_blocking=True` asks for a host-to-device copy that overlaps with the Python code that
@@ -71,6 +81,8 @@ All versions.
         found = call_scenarios(call, "pin_memory")
         if not every(found, lambda s: value_of(s, "pin_memory") is False):
             return
+        if _may_yield_device_tensors(call, ctx):
+            return
         path, row, column = copy
         here = os.path.abspath(path) == os.path.abspath(call.path)
         where = f"line {row}" if here else f"{os.path.basename(path)}:{row}"
@@ -86,6 +98,24 @@ All versions.
             "batches are extra host memory, up to W×P batches with workers.",
             related=(Related(os.path.abspath(path), row, column, "the non-blocking copy"),),
         )
+
+
+def _may_yield_device_tensors(call, ctx) -> bool:
+    """The batches may already be on the device: a TensorDataset (its tensors may be), a project
+    dataset whose ``__getitem__`` moves tensors to CUDA, or a collate_fn of the project that does."""
+    datasets = call_scenarios(call, "dataset") or []
+    if any(isinstance(s["dataset"].value, Opaque) and s["dataset"].value.qualname in _TENSOR_DATASETS for s in datasets):
+        return True
+    cls = dataset_class_of(ctx, datasets) if datasets else None
+    if cls is not None and any(c.cuda_methods for c in ctx.datasets.mro(cls) or (cls,)):
+        return True
+    for scenario in call_scenarios(call, "collate_fn") or []:
+        fn = value_of(scenario, "collate_fn")
+        if isinstance(fn, FunctionRef) and fn.kind == "function":
+            facts = ctx.datasets.function_facts(fn.module, fn.name, fn.path)
+            if facts is not None and facts.uses_cuda:
+                return True
+    return False
 
 
 def _fix(call):
