@@ -89,6 +89,24 @@ def test_dl307_never_reports_train_dataloader_and_needs_lightning_ancestry():
     assert "Data.test_dataloader()" in found[0].message
 
 
+def test_dl307_leaves_an_iterable_dataset_with_shuffle_to_dl009():
+    # torch raises for it (DL009); one argument, one diagnostic.
+    source = textwrap.dedent(
+        """\
+        import lightning as L
+        from torch.utils.data import DataLoader, IterableDataset
+        class Stream(IterableDataset):
+            def __iter__(self):
+                return iter(range(4))
+        class Data(L.LightningDataModule):
+            def val_dataloader(self):
+                return DataLoader(Stream(), shuffle=True)
+        """
+    )
+    found = lint_source(source, "t.py", Settings(select=("ALL",)))
+    assert [(d.code, d.location.row) for d in found if d.code in ("DL009", "DL307")] == [("DL009", 8)]
+
+
 @pytest.mark.torch
 def test_torch_pins_batches_only_when_asked_and_an_accelerator_exists():
     """DL306's premise: a loader with pin_memory=False yields pageable (unpinned) batches, so a

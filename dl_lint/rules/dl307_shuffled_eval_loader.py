@@ -78,6 +78,9 @@ All versions; Lightning warns since its 1.x releases.
             what, at, fix = "sampler=RandomSampler(...)", "sampler", None
         else:
             return
+        datasets = call_scenarios(call, "dataset") or []
+        if any(ctx.dataset_is_iterable(s["dataset"].value) for s in datasets):
+            return  # an IterableDataset with shuffle or a sampler raises in torch: DL009's
         if not ctx.class_derives(owner, LIGHTNING_HOOK_CLASSES):
             return
         yield self.finding(
