@@ -60,6 +60,27 @@ def test_argparse_defaults_dest_and_actions():
     assert missing.is_unknown and missing.source == "argparse"
 
 
+def test_argparse_set_defaults_override_argument_defaults():
+    # mae's pattern: --pin_mem (store_true) and --no_pin_mem (store_false) share a dest whose
+    # parser-level default is True; argparse's set_defaults wins over the arguments' defaults.
+    src = """
+    import argparse
+    from torch.utils.data import DataLoader
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pin_mem", action="store_true")
+    parser.add_argument("--no_pin_mem", action="store_false", dest="pin_mem")
+    parser.add_argument("--cache", action="store_true")
+    parser.set_defaults(pin_mem=True)
+    parser.set_defaults(cache=make_default())
+    args = parser.parse_args()
+    DataLoader(ds, pin_memory=args.pin_mem, persistent_workers=args.cache)
+    """
+    pin = values(src, "pin_memory")
+    assert concrete(pin) == ["True"] and pin.options[0].origin.describe() == "set_defaults(pin_mem=...), m.py:8"
+    assert len(values(src, "persistent_workers").options) == 1
+    assert values(src, "persistent_workers").options[0].value not in (True, False)  # unknown default
+
+
 def test_reaching_assignments():
     src = """
     from torch.utils.data import DataLoader

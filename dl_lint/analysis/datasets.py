@@ -180,7 +180,16 @@ class DatasetIndex:
     def is_map_style(self, cls: ClassFacts) -> bool:
         return self._derives(cls, MAP_STYLE_QUALNAMES, set()) and not self.is_iterable(cls)
 
-    def _derives(self, cls: ClassFacts, targets: FrozenSet[str], seen: Set[Tuple[str, str]]) -> bool:
+    def derives_from(self, cls: ClassFacts, targets: FrozenSet[str]) -> bool:
+        """True when ``cls`` provably derives from a class named in ``targets`` (qualified names)
+        through classes we can see. A project class counts by its own qualified name, so a
+        library's own repository (Lightning's tests subclassing its ``LightningModule``) is
+        judged like its users."""
+        return self._derives(cls, targets, set(), by_own_name=True)
+
+    def _derives(
+        self, cls: ClassFacts, targets: FrozenSet[str], seen: Set[Tuple[str, str]], by_own_name: bool = False
+    ) -> bool:
         key = (cls.module, cls.name)
         if key in seen:
             return False
@@ -188,8 +197,10 @@ class DatasetIndex:
         for names in cls.bases:
             if names & targets:
                 return True
+            if by_own_name and any(name.partition("@")[0] in targets for name in names):
+                return True
             base = self._base_classes(names)
-            if base is not None and self._derives(base, targets, seen):
+            if base is not None and self._derives(base, targets, seen, by_own_name):
                 return True
         return False
 

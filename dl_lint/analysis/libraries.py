@@ -192,3 +192,44 @@ def image_value(qualname: str, node, resolve, qualname_of):
         qualname,
         sample=(channels * height * width * 4 + 8, f"{channels}×{height}×{width} float32 + a label"),
     )
+
+
+# -- Lightning: the classes whose ``*_dataloader`` hooks Lightning calls (DL307) ----------------
+# Read in Lightning 2.6.2 (commit 7f0c343): src/lightning/pytorch/trainer/connectors/
+# data_connector.py:478-489 (``_process_dataloader``) warns "Your `{stage}_dataloader`'s sampler
+# has shuffling enabled, it is strongly recommended that you turn shuffling off for val/test
+# dataloaders" for every stage but training, where stage is the hook the loader came from
+# (``val_dataloader`` for validation and the sanity check, ``test_dataloader``,
+# ``predict_dataloader``); ``_DataLoaderSource.dataloader`` (:292-304) calls that hook on a
+# LightningModule or a LightningDataModule. ``_is_dataloader_shuffled`` (utilities/data.py:339-361)
+# answers with the ``shuffle`` argument the loader was built with when it was given, else with
+# whether its sampler is a ``RandomSampler``. The classes are exported as ``lightning.X``,
+# ``lightning.pytorch.X`` and ``lightning.pytorch.core.X`` (defined in core/module.py and
+# core/datamodule.py); the ``pytorch_lightning`` package mirrors ``lightning.pytorch``, and
+# pytorch_lightning before 1.9 defined LightningModule in ``core.lightning``.
+LIGHTNING_HOOK_CLASSES = frozenset(
+    f"{package}.{name}"
+    for package, names in (
+        ("lightning", ("LightningModule", "LightningDataModule")),
+        ("lightning.pytorch", ("LightningModule", "LightningDataModule")),
+        ("lightning.pytorch.core", ("LightningModule", "LightningDataModule")),
+        ("lightning.pytorch.core.module", ("LightningModule",)),
+        ("lightning.pytorch.core.datamodule", ("LightningDataModule",)),
+        ("pytorch_lightning", ("LightningModule", "LightningDataModule")),
+        ("pytorch_lightning.core", ("LightningModule", "LightningDataModule")),
+        ("pytorch_lightning.core.module", ("LightningModule",)),
+        ("pytorch_lightning.core.lightning", ("LightningModule",)),
+        ("pytorch_lightning.core.datamodule", ("LightningDataModule",)),
+    )
+    for name in names
+)
+# The hooks whose loaders Lightning runs in a stage other than training.
+LIGHTNING_EVAL_HOOKS = ("val_dataloader", "test_dataloader", "predict_dataloader")
+# Every loader hook: ``_worker_check`` (data_connector.py:417-446) runs on the loaders of all
+# stages, and warns "Consider setting `persistent_workers=True` in '{name}' to speed up the
+# dataloader worker initialization." when num_workers > 0, the loader's start method
+# (``multiprocessing_context.get_start_method()``, else torch's global one) is "spawn" and
+# persistent_workers is off (DL308).
+LIGHTNING_HOOKS = ("train_dataloader", *LIGHTNING_EVAL_HOOKS)
+# torch's random sampler, which Lightning's check recognises when shuffle is not given.
+RANDOM_SAMPLERS = frozenset({"torch.utils.data.RandomSampler", "torch.utils.data.sampler.RandomSampler"})

@@ -93,7 +93,7 @@ class BoundArg(Record):
 class LoaderCall(Record):
     __slots__ = (
         "path", "qualname", "location", "end_location", "args", "opaque", "batch_bytes", "scope", "in_loop",
-        "unguarded_iteration", "extra",
+        "unguarded_iteration", "returned", "nonblocking_copy", "extra",
     )  # fmt: skip
 
     def __init__(
@@ -111,6 +111,12 @@ class LoaderCall(Record):
         # DL203: the row where this loader is iterated outside an ``if __name__ == "__main__":``
         # guard (at module level, or in a function that module-level code calls), if any.
         unguarded_iteration: Optional[int] = None,
+        # DL307: the loader is what its function returns (the return value itself, an element of
+        # a returned list, tuple or dict display, or a local name bound only to loaders).
+        returned: bool = False,
+        # DL306: (path, row, column) of a ``.to(..., non_blocking=True)`` or
+        # ``.cuda(non_blocking=True)`` applied to this loader's batches (``analysis.transfers``).
+        nonblocking_copy: Optional[Tuple[str, int, int]] = None,
         extra: Optional[Mapping[str, Any]] = None,  # None: a new empty dict
     ) -> None:
         self.path = path
@@ -123,6 +129,8 @@ class LoaderCall(Record):
         self.scope = scope
         self.in_loop = in_loop
         self.unguarded_iteration = unguarded_iteration
+        self.returned = returned
+        self.nonblocking_copy = nonblocking_copy
         self.extra = {} if extra is None else extra
 
     def value(self, name: str) -> Value:

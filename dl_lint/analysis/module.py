@@ -19,7 +19,8 @@ from dl_lint.analysis.resolve import LoaderClass, ProjectHook, Resolver
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, collect
 from dl_lint.analysis.summary import ModuleSummary, build_summary
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse, terminal
-from dl_lint.analysis.values import DictValue, Origin, Possible, Value
+from dl_lint.analysis.transfers import iterates, loop_copy, module_helpers
+from dl_lint.analysis.values import DictValue, FunctionRef, Origin, Possible, Value
 from dl_lint.record import Record
 
 _BATCH_BYTES_COMMENT = re.compile(r"#\s*dl-lint:\s*batch-bytes\s*=\s*([0-9A-Za-z.]+)")
@@ -93,6 +94,10 @@ class ModuleAnalysis:
         self._facts: Optional[ModuleFacts] = None
         self._summary: Optional[ModuleSummary] = None
         self._assigned_by_value: Optional[Dict[int, str]] = None
+        self._returns: Dict[int, List[ast.expr]] = {}  # id(function) -> what its returns give
+        # DL306: (id(scope), name) -> calls in that scope taking the bare name as an argument,
+        # with the position (or -1) and keyword ("" when positional) it is passed as.
+        self._passed: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site, int, str]]]] = None
 
     @property
     def callees(self) -> LoaderCallees:
@@ -116,6 +121,8 @@ class ModuleAnalysis:
         self.index.release()
         self.resolver.forget()
         self._callees = None
+        self._returns.clear()
+        self._passed = None
 
     def summary(self) -> ModuleSummary:
         if self._summary is None:
@@ -236,7 +243,121 @@ class ModuleAnalysis:
             scope=scope_name,
             in_loop=site.in_loop(),
             unguarded_iteration=self._unguarded_iteration(call, site),
+            returned=self._returned(call, site),
+            nonblocking_copy=self._nonblocking_copy(call, site),
         )
+
+    # -- DL306: where this loader's batches are copied non-blocking ------------------------------
+    def _nonblocking_copy(self, call: ast.Call, site: Site) -> Optional[Tuple[str, int, int]]:
+        """(path, row, column) of a non-blocking device copy of this loader's batches: in a
+        loop of the same function over the loader (or over the one name bound to it), or in a
+        function of the project the name is passed to (``train(model, loader)``), which loops
+        over that parameter (``analysis.transfers``)."""
+        if ".pin_memory(" in self.source:
+            return None  # the module pins by hand (a collate_fn, a prefetcher): not judged
+        scope = site.scope
+        name = self._assigned_name(call)
+        if name is not None:
+            names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
+            if names is None or len(names.bindings.get(name, ())) != 1:
+                name = None  # rebound (``loader = accelerator.prepare(loader)``): not this loader's batches
+        if "non_blocking" in self.source:
+            loops = [
+                loop
+                for loop, loop_site in self.index.loops
+                if loop_site.scope is scope and loop.lineno >= site.line and iterates(loop.iter, call, name)
+            ]
+            if loops:
+                found = loop_copy(loops, module_helpers(self.index.module_functions))
+                if found is not None:
+                    start = self.text.start(found)
+                    return self.path, start.row, start.column
+        if name is None:
+            return None
+        for other, other_site, position, keyword in self._passed_names().get((id(scope), name), ()):
+            if other_site.line < site.line:
+                continue
+            target = self.resolver.resolve(other.func, other_site).single
+            ref = target.value if target is not None else None
+            if not isinstance(ref, FunctionRef) or ref.kind != "function":
+                continue
+            if ref.path == self.path:
+                record = next((f for f in self.summary().functions if f.name == ref.name), None)
+                transfers = record.transfers if record is not None else ()
+            else:
+                transfers = self.resolver.project.batch_transfers(ref.module, ref.name, self.path)
+            for param, index, row, column in transfers:
+                if (keyword and param == keyword) or (not keyword and index == position):
+                    return ref.path, row, column
+        return None
+
+    def _passed_names(self) -> Dict[Tuple[int, str], List[Tuple[ast.Call, Site, int, str]]]:
+        if self._passed is None:
+            self._passed = {}
+            for other, other_site, _, _ in self.index.calls:
+                for position, argument in enumerate(other.args):
+                    if isinstance(argument, ast.Starred):
+                        break
+                    if isinstance(argument, ast.Name):
+                        key = (id(other_site.scope), argument.id)
+                        self._passed.setdefault(key, []).append((other, other_site, position, ""))
+                for keyword in other.keywords:
+                    if keyword.arg and isinstance(keyword.value, ast.Name):
+                        key = (id(other_site.scope), keyword.value.id)
+                        self._passed.setdefault(key, []).append((other, other_site, -1, keyword.arg))
+        return self._passed
+
+    # -- DL307: a loader its function returns ---------------------------------------------------
+    def _returned(self, call: ast.Call, site: Site) -> bool:
+        """Whether ``call`` is what its function returns: the value of a ``return``, an element
+        of a returned list, tuple or dict display, or a local name that is returned and bound
+        only to loader calls (``loader = DataLoader(...)`` ... ``return loader``)."""
+        function = site.scope
+        if function is None or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        returned = self._returned_items(function)
+        if any(item is call for item in returned):
+            return True
+        name = self._assigned_name(call)
+        if name is None or not any(isinstance(item, ast.Name) and item.id == name for item in returned):
+            return False
+        scope = self.index.scopes.get(id(function))
+        bindings = scope.bindings.get(name, ()) if scope is not None else ()
+        return bool(bindings) and all(
+            b.kind == "assign"
+            and isinstance(b.value, ast.Call)
+            and self.callees.may_be_loader(b.value.func)
+            and self.resolver.loader_of(b.value.func, b.site) is not None
+            for b in bindings
+        )
+
+    def _returned_items(self, function: ast.AST) -> List[ast.expr]:
+        """The expressions ``function`` returns (its own ``return`` statements, not those of
+        nested functions or classes), with list, tuple and dict displays opened one level."""
+        found = self._returns.get(id(function))
+        if found is None:
+            found = []
+            stack = list(function.body)
+            while stack:
+                node = stack.pop()
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                    continue
+                if isinstance(node, ast.Return):
+                    if node.value is not None:
+                        found.append(node.value)
+                        if isinstance(node.value, (ast.List, ast.Tuple)):
+                            found.extend(node.value.elts)
+                        elif isinstance(node.value, ast.Dict):
+                            found.extend(node.value.values)
+                    continue
+                if isinstance(node, ast.stmt):
+                    stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
+                    for handler in getattr(node, "handlers", ()):
+                        stack.extend(handler.body)
+                    for case in getattr(node, "cases", ()):
+                        stack.extend(case.body)
+            self._returns[id(function)] = found
+        return found
 
     # -- DL203: where a loader is iterated --------------------------------------------------------
     def _guarded(self, line: int) -> bool:

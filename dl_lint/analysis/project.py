@@ -261,6 +261,11 @@ class SummaryModule:
             )
         return self._function_facts[name]
 
+    def transfers(self, name: str) -> Tuple[Tuple[str, int, int, int], ...]:
+        """DL306: the parameters function ``name`` iterates, copying batches non-blocking."""
+        record = self._functions_by_name.get(name)
+        return record.transfers if record is not None else ()
+
     def _targets(self, called: Sequence[str]) -> Tuple[FrozenSet[str], bool]:
         """The project functions and methods these calls lead to, and whether some call
         cannot be followed (``Resolver.call_targets``)."""
@@ -758,6 +763,10 @@ class Project:
     def function_facts(self, module: str, name: str, near: str = "") -> Optional["FunctionFacts"]:
         found = self.summary(module, near)
         return found.function_facts(name) if found is not None else None
+
+    def batch_transfers(self, module: str, name: str, near: str = "") -> Tuple[Tuple[str, int, int, int], ...]:
+        found = self.summary(module, near)
+        return found.transfers(name) if found is not None else ()
 
     # -- DL102: accelerator evidence along the import graph -------------------------------------
     def accelerator_reaches(self, module: str, extra: Optional[Dict[str, bytes]] = None) -> bool:

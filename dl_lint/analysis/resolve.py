@@ -136,6 +136,11 @@ class ProjectHook:
     def may_name_loader_class(self, name: str, extra_names: Sequence[str] = ()) -> bool:  # pragma: no cover
         return True
 
+    def batch_transfers(self, module: str, name: str, near: str = "") -> Tuple[Tuple[str, int, int, int], ...]:  # pragma: no cover
+        """DL306: the parameters a function of another module iterates with non-blocking
+        copies of the batches (``summary.FunctionRecord.transfers``)."""
+        return ()
+
 
 def import_base(node: ast.ImportFrom) -> str:
     return "." * (node.level or 0) + (node.module or "")
@@ -491,7 +496,29 @@ class Resolver:
                 if parsed is not None:
                     dest, possible = parsed
                     self._argparse.setdefault(dest, []).append(possible)
+            self._apply_set_defaults(self._argparse)
         return self._argparse
+
+    def _apply_set_defaults(self, options: Dict[str, List[Possible]]) -> None:
+        """``parser.set_defaults(pin_mem=True)``: argparse's parser-level defaults override the
+        ``default`` (or the ``store_true`` False) of every argument with that dest."""
+        replaced: Set[str] = set()
+        for call, _, _, _ in self.index.calls:
+            func = call.func
+            if not (isinstance(func, ast.Attribute) and func.attr == "set_defaults"):
+                continue
+            for keyword in call.keywords:
+                dests = [keyword.arg] if keyword.arg is not None else list(options)  # ``**d``: any of them
+                single = self.resolve(keyword.value, END, 1).single if keyword.arg is not None else None
+                if single is not None:
+                    possible = Possible(single.value, Origin(f"set_defaults({keyword.arg}=...)", self.path, self.line(call)))
+                else:
+                    possible = Possible(_UNKNOWN_DEFAULT)
+                for dest in dests:
+                    if dest not in replaced:
+                        options[dest] = []
+                        replaced.add(dest)
+                    options[dest].append(possible)
 
     def _parse_add_argument(self, call: ast.Call) -> Optional[Tuple[str, Possible]]:
         flags: List[str] = []

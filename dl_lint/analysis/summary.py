@@ -27,7 +27,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 3
+SUMMARY_FORMAT = 4
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -125,7 +125,7 @@ class ClassRecord(Record):
 
 
 class FunctionRecord(Record):
-    __slots__ = ("name", "line", "params", "shards", "called", "uses_cuda", "reseeds")
+    __slots__ = ("name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers")
 
     def __init__(
         self,
@@ -136,6 +136,9 @@ class FunctionRecord(Record):
         called: Tuple[str, ...],
         uses_cuda: bool,
         reseeds: bool,
+        # DL306: parameters the function iterates, copying the batches with non_blocking=True:
+        # (name, position among positional parameters or -1, row, column of the copy).
+        transfers: Tuple[Tuple[str, int, int, int], ...] = (),
     ) -> None:
         self.name = name
         self.line = line
@@ -144,6 +147,7 @@ class FunctionRecord(Record):
         self.called = called
         self.uses_cuda = uses_cuda
         self.reseeds = reseeds
+        self.transfers = transfers
 
 
 class ModuleSummary(Record):
@@ -225,7 +229,9 @@ class ModuleSummary(Record):
                 for c in data["classes"]
             ),
             functions=tuple(
-                FunctionRecord(**{**f, "params": tuples(f["params"]), "called": tuple(f["called"])})
+                FunctionRecord(
+                    **{**f, "params": tuples(f["params"]), "called": tuple(f["called"]), "transfers": tuples(f["transfers"])}
+                )
                 for f in data["functions"]
             ),
             star_import=bool(data.get("star_import", False)),
@@ -364,7 +370,8 @@ def build_summary(
             mutations.append(MutationRecord(name, kind if kept is not None else "other", site.line, cond_indices(site), kept))
     sharding = _sharding_names(index)
     classes = tuple(_class_record(node, index, text, sharding) for node in index.module_classes)
-    functions = tuple(_function_record(node, index, text, sharding) for node in index.module_functions)
+    transfers = _transfers_of(index, text)
+    functions = tuple(_function_record(node, index, text, sharding, transfers) for node in index.module_functions)
     return ModuleSummary(
         path=path,
         module=module,
@@ -401,7 +408,25 @@ def _sharding_names(index: ModuleIndex) -> FrozenSet[str]:
     return SHARDING_NAMES | aliases if aliases else SHARDING_NAMES
 
 
-def _function_record(node: ast.AST, index: ModuleIndex, text: SourceText, sharding: FrozenSet[str] = SHARDING_NAMES) -> FunctionRecord:
+def _transfers_of(index: ModuleIndex, text: SourceText):
+    """DL306's facts per module-level function (``transfers.function_transfers``), computed
+    only in modules that write ``non_blocking`` at all."""
+    if "non_blocking" not in text.source or ".pin_memory(" in text.source:
+        return lambda function: ()  # nothing to report, or a module that pins by hand
+    from dl_lint.analysis.transfers import function_transfers, module_helpers
+
+    helpers = module_helpers(index.module_functions)
+
+    def span(node: ast.AST) -> Tuple[int, int]:
+        where = text.start(node)
+        return where.row, where.column
+
+    return lambda function: function_transfers(function, helpers, span)
+
+
+def _function_record(
+    node: ast.AST, index: ModuleIndex, text: SourceText, sharding: FrozenSet[str] = SHARDING_NAMES, transfers=None
+) -> FunctionRecord:
     use = index.uses.get(id(node)) or FunctionUse()
     args = node.args
     positional = [*args.posonlyargs, *args.args]
@@ -416,6 +441,7 @@ def _function_record(node: ast.AST, index: ModuleIndex, text: SourceText, shardi
         called=tuple(dict.fromkeys(use.called)),
         uses_cuda=use.cuda,
         reseeds=any("seed" in n.lower() or "rng" in n.lower() or "random" in n.lower() for n in use.names),
+        transfers=transfers(node) if transfers is not None else (),
     )
 
 

@@ -38,6 +38,10 @@ RULE_MODULES = (
     "dl302_loader_in_loop",
     "dl303_deprecated_pin_memory_device",
     "dl304_ineffective_option",
+    "dl305_synchronous_loading",
+    "dl306_non_blocking_without_pin_memory",
+    "dl307_shuffled_eval_loader",
+    "dl308_spawned_workers_not_persistent",
 )
 
 _RULES: Dict[str, Rule] = {}
@@ -67,7 +71,7 @@ def find_rule(text: str) -> "Rule | None":
 # Rules that are off by default. Each module's ``default_on`` says the same (a test checks it);
 # keeping it here lets settings be built without importing every rule module, which a run
 # answered from the results cache never needs.
-OFF_BY_DEFAULT = frozenset({"DL103"})
+OFF_BY_DEFAULT = frozenset({"DL103", "DL305"})
 
 
 def code_of(module_name: str) -> str:

@@ -60,6 +60,12 @@ class RuleContext:
             return self.datasets.resolve_instance(value, self.module_name)
         return None
 
+    def class_derives(self, name: str, qualnames) -> bool:
+        """Whether the class ``name`` of this module provably derives from one of ``qualnames``
+        (through classes dl-lint can see; unknown ancestry is False)."""
+        cls = self.datasets.lookup_class(self.module_name, name, self.path)
+        return cls is not None and self.datasets.derives_from(cls, frozenset(qualnames))
+
     def dataset_is_iterable(self, value) -> bool:
         cls = self.dataset_class(value)
         return cls is not None and self.datasets.is_iterable(cls)

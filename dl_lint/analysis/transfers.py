@@ -1,0 +1,321 @@
+"""Where a loader's batches are copied to a device with ``non_blocking=True`` (DL306). Facts only.
+
+A batch is a target of a ``for`` loop over the loader (``for images, labels in loader``, also
+through ``enumerate``, ``tqdm``, ``iter``, ``islice``), or a value derived from one inside the
+loop body: an element, attribute or item of it (``batch["image"]``, ``images, labels = batch``),
+the result of a method called on it (``batch[0].float()``, not ``.to()`` or ``.cuda()``, which
+may already be on the device), or a comprehension variable over it
+(``{k: v for k, v in batch.items()}``). A copy is a call of ``.to(...)`` or ``.cuda(...)`` on a
+batch, written with ``non_blocking=True``, that moves to a device: ``.cuda()``, or ``.to()``
+with a device (``device=``, or a first argument that is not a dtype), never to the literal
+``"cpu"``. A receiver pinned on the spot (``x.pin_memory().to(...)``) is not a copy from
+pageable memory, and a loop body that calls ``pin_memory`` anywhere is not judged.
+
+Helper functions of the same module are followed one call deep: ``batch = to_device(batch)``
+where ``to_device`` copies its parameter, and ``train(model, loader)`` where ``train`` loops over
+its parameter (``function_transfers``, also kept in module summaries for other modules).
+Anything else (a method, a wrapper object, a name bound twice) is not followed: no fact.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+from dl_lint.analysis.syntax import literal
+
+# Wrappers a ``for`` loop may put around the loader and still yield its batches.
+_TRANSPARENT = frozenset({"enumerate", "tqdm", "iter", "islice"})
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+# torch dtypes, as attributes of ``torch`` (``x.to(torch.float16, non_blocking=True)`` converts
+# on the same device: not a transfer).
+_DTYPES = frozenset(
+    {
+        "float", "float16", "float32", "float64", "bfloat16", "half", "double", "int", "int8", "int16", "int32",
+        "int64", "uint8", "long", "short", "bool", "complex64", "complex128", "cfloat", "cdouble",
+        "float8_e4m3fn", "float8_e5m2",
+    }
+)  # fmt: skip
+
+# Methods that may move a tensor off the host: what they return is not judged as a host batch.
+_MOVES = frozenset({"to", "cuda", "xpu", "npu", "mps"})
+
+# (param name, position among positional parameters or -1, row, column of the copy)
+Transfer = Tuple[str, int, int, int]
+Helpers = Callable[[str], Optional[ast.AST]]  # a module-level function of this module by name
+
+
+def iterates(expr: ast.AST, node: Optional[ast.AST], name: Optional[str]) -> bool:
+    """``expr`` yields the batches of ``node`` (a loader call) or of the name ``name``."""
+    if node is not None and expr is node:
+        return True
+    if name is not None and isinstance(expr, ast.Name) and expr.id == name:
+        return True
+    if isinstance(expr, ast.Call) and expr.args and _callee(expr.func) in _TRANSPARENT:
+        return iterates(expr.args[0], node, name)
+    return False
+
+
+def target_names(target: ast.AST) -> Set[str]:
+    """The names an assignment or loop target binds (``batch[k] = ...`` binds none)."""
+    if isinstance(target, ast.Name):
+        return {target.id}
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return set().union(*(target_names(e) for e in target.elts))
+    if isinstance(target, ast.Starred):
+        return target_names(target.value)
+    return set()
+
+
+def batch_copy(body: Sequence[ast.stmt], batch: Set[str], helpers: Helpers, depth: int = 1) -> Optional[ast.Call]:
+    """The first non-blocking device copy of a value derived from the names ``batch`` in the
+    statements ``body`` (nested functions and classes excluded), or None. ``depth`` helper
+    calls are followed (``to_device(batch)`` where the helper copies its parameter)."""
+    if _pins(body):
+        return None
+    names = set(batch)
+    for statement in _statements(body):
+        for expr in _expressions(statement):
+            found = _copy_in(expr, names, helpers, depth)
+            if found is not None:
+                return found
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            bound = set().union(*(target_names(t) for t in targets))
+            if derived(statement.value, names):
+                names |= bound
+            else:
+                names -= bound  # rebound to something else (``images = images.to(device)``)
+        elif isinstance(statement, (ast.For, ast.AsyncFor)) and derived(statement.iter, names):
+            names |= target_names(statement.target)
+    return None
+
+
+def loop_copy(loops: Iterable[ast.AST], helpers: Helpers) -> Optional[ast.Call]:
+    """The first copy in the bodies of ``loops`` (``for`` statements over a loader)."""
+    for loop in loops:
+        found = batch_copy(loop.body, target_names(loop.target), helpers)
+        if found is not None:
+            return found
+    return None
+
+
+def function_transfers(function: ast.AST, helpers: Helpers, span: Callable[[ast.AST], Tuple[int, int]]) -> Tuple[Transfer, ...]:
+    """For a function's parameters: the ones it iterates (``for batch in param``, the parameter
+    never rebound) with a non-blocking copy of the batches, and where the copy is."""
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    names = [*positional, *(a.arg for a in args.kwonlyargs)]
+    if not names:
+        return ()
+    rebound = _bound_names(function.body)
+    out: List[Transfer] = []
+    for name in names:
+        if name in rebound:
+            continue
+        loops = [loop for loop in _loops(function.body) if iterates(loop.iter, None, name)]
+        found = loop_copy(loops, helpers)
+        if found is not None:
+            row, column = span(found)
+            out.append((name, positional.index(name) if name in positional else -1, row, column))
+    return tuple(out)
+
+
+def copies_parameter(function: ast.AST, position: int, helpers: Helpers, depth: int) -> Optional[ast.Call]:
+    """The first non-blocking copy a function makes of its positional parameter ``position``
+    (itself or what is derived from it), when the parameter is never rebound."""
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    if position >= len(positional) or positional[position] in _bound_names(function.body):
+        return None
+    return batch_copy(function.body, {positional[position]}, helpers, depth)
+
+
+# -- what counts as a batch, and as a copy ------------------------------------------------------
+
+
+def derived(expr: ast.AST, names: Set[str]) -> bool:
+    """``expr`` is one of ``names``, or an item, attribute, method result or display of one."""
+    while True:
+        if isinstance(expr, ast.Name):
+            return expr.id in names
+        if isinstance(expr, (ast.Attribute, ast.Subscript, ast.Starred)):
+            expr = expr.value
+        elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
+            if expr.func.attr in _MOVES:
+                return False  # moved (or maybe moved) to a device already: no longer a host batch
+            expr = expr.func.value
+        elif isinstance(expr, (ast.Tuple, ast.List)):
+            return any(derived(e, names) for e in expr.elts)
+        else:
+            return False
+
+
+def _copy_in(expr: ast.AST, names: Set[str], helpers: Helpers, depth: int) -> Optional[ast.Call]:
+    """The first copy inside one expression (comprehensions over a batch included)."""
+    stack: List[Tuple[ast.AST, Set[str]]] = [(expr, names)]
+    while stack:
+        node, known = stack.pop()
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, _COMPREHENSIONS):
+            inner = set(known)
+            for generator in node.generators:
+                stack.append((generator.iter, inner))
+                if derived(generator.iter, inner):
+                    inner = inner | target_names(generator.target)
+            elements = (node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,)
+            stack.extend((e, inner) for e in elements)
+            continue
+        if isinstance(node, ast.Call):
+            if _is_copy(node, known):
+                return node
+            if depth > 0 and isinstance(node.func, ast.Name):
+                found = _helper_copy(node, known, helpers, depth)
+                if found is not None:
+                    return found
+        stack.extend((child, known) for child in reversed(list(ast.iter_child_nodes(node))))
+    return None
+
+
+def _helper_copy(call: ast.Call, names: Set[str], helpers: Helpers, depth: int) -> Optional[ast.Call]:
+    function = helpers(call.func.id)
+    if function is None:
+        return None
+    for position, argument in enumerate(call.args):
+        if isinstance(argument, ast.Starred):
+            return None
+        if derived(argument, names):
+            found = copies_parameter(function, position, helpers, depth - 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _is_copy(call: ast.Call, names: Set[str]) -> bool:
+    func = call.func
+    if not isinstance(func, ast.Attribute) or func.attr not in ("to", "cuda"):
+        return False
+    if not any(k.arg == "non_blocking" and literal(k.value) is True for k in call.keywords):
+        return False
+    if _pinned(func.value) or not derived(func.value, names):
+        return False
+    if func.attr == "cuda":
+        return True
+    device = next((k.value for k in call.keywords if k.arg == "device"), None)
+    if device is None and call.args:
+        device = call.args[0]
+    return device is not None and not _is_dtype(device) and not _is_cpu(device)
+
+
+def _is_dtype(node: ast.AST) -> bool:
+    if isinstance(node, ast.Attribute):
+        return node.attr in _DTYPES or node.attr.endswith("dtype")
+    return isinstance(node, ast.Name) and node.id.endswith("dtype")
+
+
+def _is_cpu(node: ast.AST) -> bool:
+    value = literal(node)
+    if isinstance(value, str):
+        return value == "cpu"
+    if isinstance(node, ast.Call) and node.args:  # torch.device("cpu")
+        return literal(node.args[0]) == "cpu"
+    return False
+
+
+def _pinned(receiver: ast.AST) -> bool:
+    """``x.pin_memory()`` somewhere in the receiver's chain."""
+    node = receiver
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "pin_memory":
+                return True
+            node = node.func
+        else:
+            node = node.value
+    return False
+
+
+def _pins(body: Sequence[ast.stmt]) -> bool:
+    """The statements mention ``pin_memory`` (a batch pinned by hand): not judged."""
+    for statement in body:
+        for node in ast.walk(statement):
+            if (isinstance(node, ast.Attribute) and node.attr == "pin_memory") or (
+                isinstance(node, ast.Name) and node.id == "pin_memory"
+            ):
+                return True
+    return False
+
+
+# -- walking ---------------------------------------------------------------------------------------
+
+
+def _statements(body: Sequence[ast.stmt]) -> Iterable[ast.stmt]:
+    """Every statement in ``body``, in source order, compound ones before their bodies; nested
+    functions and classes are skipped."""
+    stack = list(reversed(body))
+    while stack:
+        statement = stack.pop()
+        if isinstance(statement, _NESTED):
+            continue
+        yield statement
+        children: List[ast.stmt] = []
+        for field in ("body", "orelse", "finalbody"):
+            children.extend(getattr(statement, field, ()) or ())
+        for handler in getattr(statement, "handlers", ()) or ():
+            children.extend(handler.body)
+        for case in getattr(statement, "cases", ()) or ():
+            children.extend(case.body)
+        stack.extend(reversed(children))
+
+
+def _expressions(statement: ast.stmt) -> Iterable[ast.AST]:
+    """The expressions a statement evaluates itself (not those of the statements it holds)."""
+    for field, value in ast.iter_fields(statement):
+        if field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            continue
+        if isinstance(value, ast.AST) and not isinstance(value, ast.stmt):
+            yield value
+        elif isinstance(value, list):
+            yield from (v for v in value if isinstance(v, ast.AST) and not isinstance(v, ast.stmt))
+
+
+def _loops(body: Sequence[ast.stmt]) -> List[ast.AST]:
+    return [s for s in _statements(body) if isinstance(s, (ast.For, ast.AsyncFor))]
+
+
+def _bound_names(body: Sequence[ast.stmt]) -> Set[str]:
+    """Names (re)bound by the statements: assignments, loop and ``with`` targets, walrus."""
+    out: Set[str] = set()
+    for statement in _statements(body):
+        if isinstance(statement, ast.Assign):
+            for target in statement.targets:
+                out |= target_names(target)
+        elif isinstance(statement, (ast.AnnAssign, ast.AugAssign)):
+            out |= target_names(statement.target)
+        elif isinstance(statement, (ast.For, ast.AsyncFor)):
+            out |= target_names(statement.target)
+        elif isinstance(statement, (ast.With, ast.AsyncWith)):
+            for item in statement.items:
+                if item.optional_vars is not None:
+                    out |= target_names(item.optional_vars)
+        for expr in _expressions(statement):
+            out |= {n.target.id for n in ast.walk(expr) if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name)}
+    return out
+
+
+def _callee(func: ast.AST) -> str:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""
+
+
+def module_helpers(functions: Iterable[ast.AST]) -> Helpers:
+    """Look up a module-level function by name (the last definition wins, as at run time)."""
+    by_name: Dict[str, ast.AST] = {}
+    for function in functions:
+        by_name[function.name] = function
+    return by_name.get

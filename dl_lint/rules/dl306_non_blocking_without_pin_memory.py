@@ -1,0 +1,140 @@
+import os
+
+from dl_lint.analysis.values import FunctionRef, Opaque
+from dl_lint.model import Edit, Fix, Related, Severity
+from dl_lint.rules.base import Rule, call_scenarios, dataset_class_of, describe, every, value_of
+
+# A TensorDataset's tensors may already live on the accelerator (a common way to keep a small
+# dataset on the GPU); then the copy is a no-op and pinning would fail. dl-lint cannot see where
+# they live, so such loaders are not judged.
+_TENSOR_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
+
+
+class NonBlockingWithoutPinMemory(Rule):
+    code = "DL306"
+    name = "non-blocking-without-pin-memory"
+    severity = Severity.WARNING
+    summary = "Batches of a loader that does not pin memory are copied with non_blocking=True: the copy cannot overlap."
+    fix_available = "Unsafe: write `pin_memory=True` (pinned batches are extra host memory)."
+    references = (
+        "torch 2.13 Tensor.cuda docstring (torch/_tensor_docs.py): non_blocking makes the copy asynchronous "
+        "with respect to the host when the source is in pinned memory, and otherwise has no effect",
+        "https://pytorch.org/tutorials/intermediate/pinmem_nonblock.html",
+        "https://pytorch.org/docs/stable/data.html#memory-pinning",
+        "transformers (commit 000945a9b726) src/transformers/trainer.py, create_accelerator_and_postprocess: "
+        "the same warning at run time, for accelerate's non_blocking without dataloader_pin_memory",
+    )
+    doc = """
+## What it does
+Reports a DataLoader whose `pin_memory` is False in every case dl-lint can see (not given, or
+resolved to False) when its batches are copied to a device with `non_blocking=True`:
+`batch.to(device, non_blocking=True)` or `batch.cuda(non_blocking=True)`, on a batch from a
+`for` loop over the loader (or something taken from it: `images, labels = batch`,
+`batch["image"]`, a comprehension over `batch.items()`), in the function that builds the loader
+or in a function of the project it is passed to (`train(model, loader)`). The diagnostic is
+at the loader, with the copy as related location. It is silent when pinning is unknown, in a
+module that pins by hand (`.pin_memory()` anywhere in it, a custom collate_fn that pins for
+instance), for copies to the CPU, dtype conversions and values already moved with
+`.to()`/`.cuda()`, and when the batches may already be on the device: a `TensorDataset` (its
+tensors may have been created on the GPU), a dataset whose `__getitem__` or a collate_fn that
+moves tensors to CUDA.
+
+## Why is this bad?
+`non_blocking=True` asks for a host-to-device copy that overlaps with the Python code that
+follows (the next forward pass, the next batch). That needs the source in page-locked (pinned)
+memory: from ordinary pageable memory the CUDA driver first stages the batch through a pinned
+buffer of its own while the host waits, so the copy does not overlap, and torch's documentation
+of `Tensor.cuda` says `non_blocking` then has no effect. The code asks for asynchronous
+transfers and gets synchronous ones. transformers' Trainer warns about the same combination at
+run time ("`non_blocking` is enabled but `dataloader_pin_memory` is not"), once the model has
+loaded.
+
+`pin_memory=True` makes the loader copy each batch into pinned memory in a background thread,
+so the transfers can overlap. Pinned memory is host memory: up to W×P more batches with
+workers (torch's caching host allocator rounds each tensor up to a power of two).
+
+## Example
+```python
+loader = DataLoader(dataset, batch_size=64, num_workers=4)
+for images, labels in loader:
+    images = images.to(device, non_blocking=True)
+```
+
+## Use instead
+```python
+loader = DataLoader(dataset, batch_size=64, num_workers=4, pin_memory=True)
+# or pin_memory=torch.cuda.is_available() when the script also runs on CPU-only machines
+```
+
+## Fix safety
+The fix writes `pin_memory=True`. It is unsafe: pinned batches are extra host memory (and
+without an accelerator torch only warns and pins nothing; on Apple's MPS torch does not pin).
+
+## Torch versions
+All versions.
+"""
+
+    def check_call(self, call, ctx):
+        copy = call.nonblocking_copy
+        if copy is None:
+            return
+        found = call_scenarios(call, "pin_memory")
+        if not every(found, lambda s: value_of(s, "pin_memory") is False):
+            return
+        if _may_yield_device_tensors(call, ctx):
+            return
+        path, row, column = copy
+        here = os.path.abspath(path) == os.path.abspath(call.path)
+        where = f"line {row}" if here else f"{os.path.basename(path)}:{row}"
+        yield self.finding(
+            call,
+            "pin_memory",
+            f"{describe('pin_memory', found)} but this loader's batches are copied with non_blocking=True ({where}): "
+            "from unpinned memory the copy cannot overlap with computation.",
+            _fix(call),
+            detail="non_blocking=True is asynchronous only from pinned (page-locked) memory; from pageable memory "
+            "the driver stages each batch through a pinned buffer while the host waits. Set pin_memory=True (or "
+            "pin_memory=torch.cuda.is_available()) so the loader pins batches in a background thread; pinned "
+            "batches are extra host memory, up to W×P batches with workers.",
+            related=(Related(os.path.abspath(path), row, column, "the non-blocking copy"),),
+        )
+
+
+def _may_yield_device_tensors(call, ctx) -> bool:
+    """The batches may already be on the device: a TensorDataset (its tensors may be), a project
+    dataset whose ``__getitem__`` moves tensors to CUDA, or a collate_fn of the project that does."""
+    datasets = call_scenarios(call, "dataset") or []
+    if any(isinstance(s["dataset"].value, Opaque) and s["dataset"].value.qualname in _TENSOR_DATASETS for s in datasets):
+        return True
+    cls = dataset_class_of(ctx, datasets) if datasets else None
+    if cls is not None and any(c.cuda_methods for c in ctx.datasets.mro(cls) or (cls,)):
+        return True
+    for scenario in call_scenarios(call, "collate_fn") or []:
+        fn = value_of(scenario, "collate_fn")
+        if isinstance(fn, FunctionRef) and fn.kind == "function":
+            facts = ctx.datasets.function_facts(fn.module, fn.name, fn.path)
+            if facts is not None and facts.uses_cuda:
+                return True
+    return False
+
+
+def _fix(call):
+    """``pin_memory=True``: the value replaced when written at the call as a literal False, or
+    the argument added after the last one written at the call."""
+    message = "Pin the batches: `pin_memory=True` (unsafe: pinned batches are extra host memory)"
+    bound = call.args.get("pin_memory")
+    if bound is not None:
+        if bound.text.strip() != "False":
+            return None
+        content = "pin_memory=True" if bound.keyword else "True"
+        return Fix("unsafe", message, (Edit(content, bound.location, bound.end_location),))
+    if "pin_memory" in call.opaque:
+        return None
+    written = [b for b in call.args.values() if b.text]
+    if not written:
+        return None
+    last = max(written, key=lambda b: (b.end_location.row, b.end_location.column))
+    return Fix("unsafe", message, (Edit(", pin_memory=True", last.end_location, last.end_location),))
+
+
+RULE = NonBlockingWithoutPinMemory()
