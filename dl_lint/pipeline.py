@@ -381,7 +381,15 @@ class Run:
         """What an entry rests on: each file it touched, by its bytes' hash and, when it was
         read only through its summary, the summary's digest (an edit that leaves the summary
         alone leaves the entry valid); the set of project files; the import graph."""
-        if touched:
+        lone: Dict[str, List[str]] = {}  # modules read only for a lone class statement
+        for use in uses:
+            if use.startswith("lone:"):
+                path, name = use[5:].split("\0", 1)
+                if path not in touched:
+                    lone.setdefault(path, []).append(name)
+        if touched or lone:
+            from dl_lint.analysis.project import LONE
+
             deps = {}
             for path in sorted(touched):
                 digest, module = None, ""
@@ -389,6 +397,9 @@ class Run:
                     module = self.project.summarised_as(path)
                     digest = self.project.summary_digest(path, module) if module else None
                 deps[path] = [self.store.hash_of(path), digest, module]
+            for path, names in sorted(lone.items()):
+                module = LONE + ",".join(sorted(set(names)))
+                deps[path] = [self.store.hash_of(path), self.project.summary_digest(path, module), module]
             entry["deps"] = deps
         if "files" in uses:
             entry["fs"] = self.files_hash()

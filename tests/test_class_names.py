@@ -181,3 +181,26 @@ def test_the_cache_rechecks_a_no_only_when_a_changed_file_binds_the_name(tmp_pat
     (root / "alias.py").write_text(LOADER + "FastLoader = DataLoader\n")
     added = lint_paths(["."], jobs=1, cache=True, cache_dir=cache_dir)
     assert _codes(added) == [("train.py", "DL001", 3)] == _codes(lint_paths(["."], jobs=1))
+
+
+def test_an_importer_of_a_lone_class_rests_on_that_statement_only(tmp_path, monkeypatch):
+    root = _project(
+        tmp_path,
+        {
+            "big.py": "import os\n\n\nclass Accelerator:\n    def num(self):\n        return os.cpu_count()\n",
+            "data.py": LOADER + "def make(acc, workers):\n    return DataLoader([1], num_workers=workers, prefetch_factor=2, drop_last=acc.flag)\n",
+            "train.py": "from big import Accelerator\nfrom data import make\naccelerator = Accelerator()\nmake(accelerator, 0)\n",
+        },
+    )
+    monkeypatch.chdir(root)
+    monkeypatch.setattr(engine, "RETAINED", [])
+    cache_dir = root / "cache"
+    cold = _codes(lint_paths(["."], jobs=1, cache=True, cache_dir=cache_dir))
+    assert ("train.py", "DL001", 4) in cold
+    (root / "big.py").write_text("import os\n\n\nclass Accelerator:\n    def num(self):\n        return 2\n\n\ndef helper():\n    pass\n")
+    edited = lint_paths(["."], jobs=1, cache=True, cache_dir=cache_dir)
+    assert _codes(edited) == cold and _parsed(root) == []  # nothing read but big.py's bytes
+    (root / "big.py").write_text("import os\n\n\nclass Accelerator:\n    pass\n\n\nAccelerator = {'flag': 0}\n")
+    rebound = lint_paths(["."], jobs=1, cache=True, cache_dir=cache_dir)
+    assert "train.py" in _parsed(root)
+    assert _codes(rebound) == _codes(lint_paths(["."], jobs=1))

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 MAX_PROJECT_FILES = 50_000
+# The "module" of a dependency on names a module binds only by a lone class statement.
+LONE = "\0lone:"
 # A parsed module (its ``ast`` tree and index) takes about 30-40 bytes of memory per byte of
 # source. Parsed modules beyond this many bytes of source are dropped, least recently used
 # first (their summaries stay): memory stays flat on large trees, and projects whose loader
@@ -615,7 +617,11 @@ class Project:
 
     def summary_digest(self, key: str, module: str) -> Optional[str]:
         """A digest of the summary of the file at ``key`` as module ``module`` (from this run,
-        the store, or one parse): importers' results stay valid while it is unchanged."""
+        the store, or one parse): importers' results stay valid while it is unchanged. For
+        ``LONE`` + names, what importers read without a summary: the line of each name's lone
+        class statement (``_lone_class``), from the bytes."""
+        if module.startswith(LONE):
+            return ",".join(str(self._lone_line(key, n)) for n in module[len(LONE) :].split(","))
         found = self._summaries.get(key)
         if found is None or found.summary.module != module:
             found = self._load_summary(key, module)
@@ -743,14 +749,21 @@ class Project:
         key = os.path.abspath(path)
         if key in self._summaries or key in self._analyses:
             return None
-        if (key, name) not in self._lone:
-            self._lone[(key, name)] = lone_class_line(self.source_bytes(key), name)
-        line = self._lone[(key, name)]
+        line = self._lone_line(key, name)
         if line is None:
             return None
-        self._touch(key, content=True)
+        # Resting on that one statement: an edit elsewhere in the module keeps the answer
+        # (``summary_digest`` of LONE + name re-reads only this).
+        self._use(f"lone:{key}\0{name}")
         origin = Origin(f"{name} in {module or key}", key, None)
         return Value((Possible(FunctionRef("class", module, name, line, key), origin),))
+
+    def _lone_line(self, key: str, name: str) -> Optional[int]:
+        from dl_lint.analysis.prefilter import lone_class_line
+
+        if (key, name) not in self._lone:
+            self._lone[(key, name)] = lone_class_line(self.source_bytes(key), name)
+        return self._lone[(key, name)]
 
     def is_loader_class(self, module: str, name: str, depth: int, near: str = "") -> Optional[str]:
         found = self.summary(module, near)
