@@ -25,7 +25,6 @@ Everything here is pure (bytes in, bytes or text out) and imports only the stand
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -319,6 +318,8 @@ def apply_cell_edits(original: bytes, new_source: str, cell_map: CellMap) -> byt
 
     def cell_at(row0: int) -> int:
         return owner[row0] if row0 < len(owner) else owner[-1]
+
+    import difflib  # fixes only
 
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():

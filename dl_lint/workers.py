@@ -294,9 +294,17 @@ class SharedSummaries:
                 pass
 
     def remove(self) -> None:
-        import shutil
-
-        shutil.rmtree(self.folder, ignore_errors=True)
+        # One flat folder of files: removed without importing shutil (4 ms at the end of a run).
+        try:
+            with os.scandir(self.folder) as entries:
+                for entry in entries:
+                    try:
+                        os.unlink(entry.path)
+                    except OSError:
+                        pass
+            os.rmdir(self.folder)
+        except OSError:
+            pass
 
 
 def _claimer_alive(claim: str) -> bool:
