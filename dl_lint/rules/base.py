@@ -161,6 +161,33 @@ def fires(call: LoaderCall, names: Sequence[str], predicate) -> Optional[List[di
     return found if every(found, predicate) else None
 
 
+def estimated_batch(call: LoaderCall, ctx: "RuleContext") -> Optional[Tuple[int, str]]:
+    """(bytes, how) of one batch (DL101, DL104), estimated from the dataset's ``__getitem__`` (tensors of
+    literal shapes and numbers) and a known batch_size; None when either is unknown."""
+    found = call_scenarios(call, "dataset", "batch_size")
+    if not found or len(found) != 1:
+        return None
+    from dl_lint.analysis.values import Opaque
+
+    scenario = found[0]
+    dataset = scenario["dataset"].value
+    if isinstance(dataset, Opaque) and dataset.sample is not None:  # a torchvision image dataset
+        sample, name = dataset.sample, dataset.qualname.rsplit(".", 1)[1]
+    else:
+        cls = ctx.dataset_class(dataset)
+        if cls is None or ctx.datasets.is_iterable(cls):
+            return None
+        sample, name = ctx.datasets.sample_bytes(cls), cls.name
+        if sample is None:
+            return None
+    batch_size = concrete("batch_size", scenario["batch_size"])
+    if batch_size is None:
+        return sample[0], f"one sample of {name}: {sample[1]}, batch_size=None"
+    if not is_int(batch_size) or batch_size <= 0:
+        return None
+    return batch_size * sample[0], f"batch_size {batch_size} × a sample of {name}: {sample[1]}"
+
+
 # -- fixes --------------------------------------------------------------------------------------
 
 
