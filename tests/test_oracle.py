@@ -180,3 +180,27 @@ def test_batch_bytes_estimated_from_getitem_are_the_bytes_of_a_real_batch() -> N
             batch = next(iter(torch.utils.data.DataLoader(getattr(module, node.name)(), batch_size=batch_size)))
             parts = batch.values() if isinstance(batch, dict) else batch
             assert sum(t.nbytes for t in parts) == batch_size * estimated, node.name
+
+
+def test_a_fresh_iterator_at_every_step_repeats_the_first_batch_and_restarts_the_workers() -> None:
+    """DL302's ``next(iter(loader))`` findings, run: without shuffling every step gets the same
+    first batch (no workers needed), and with workers every ``iter()`` starts new worker
+    processes (a new pid per step), unless persistent_workers keeps them."""
+    path = RULE_FIXTURES / "dl302_loader_in_loop.py"
+    reported = {d.location.row for d in lint_paths([path], overrides={"select": ("DL302",)}).diagnostics}
+    module = _load(path)
+    source = path.read_text(encoding="utf-8").splitlines()
+
+    def row_of(function: str) -> int:
+        start = next(i for i, line in enumerate(source) if line.startswith(f"def {function}("))
+        return next(i + 1 for i in range(start, len(source)) if "DataLoader(" in source[i])
+
+    assert {row_of("overfit_by_mistake"), row_of("restart_workers_every_step")} <= reported
+    model = torch.nn.Linear(1, 1)
+    seen = module.overfit_by_mistake(model, torch.optim.SGD(model.parameters(), lr=0.1), steps=3)
+    assert len(seen) == 3 and all(torch.equal(seen[0], batch) for batch in seen)
+    assert torch.equal(seen[0], torch.tensor([[0], [1]]))  # samples 0 and 1, every step
+    pids = module.restart_workers_every_step(steps=3)
+    assert len(set(pids)) == 3  # three iterators, three sets of workers
+    persistent = torch.utils.data.DataLoader(module.WorkerPids(), batch_size=2, num_workers=2, persistent_workers=True)
+    assert len({int(next(iter(persistent))[0]) for _ in range(3)}) == 1

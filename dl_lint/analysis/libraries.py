@@ -84,6 +84,25 @@ def library_dataset(qualname: str) -> Optional[LibraryDataset]:
     return BY_QUALNAME.get(qualname)
 
 
+# Map-style library datasets (``__getitem__`` and ``__len__``, so the DataLoader's default sampler
+# walks indices 0, 1, 2, ... in order): torch 2.13 ``utils/data/dataset.py:189`` TensorDataset,
+# ``:386`` Subset; and the torchvision image datasets of ``IMAGE_DATASETS`` below (VisionDataset
+# subclasses). DL302 uses it: with such a dataset and no shuffling, every new iterator starts
+# with the same batch.
+MAP_STYLE_DATASETS = frozenset(
+    {
+        "torch.utils.data.TensorDataset",
+        "torch.utils.data.dataset.TensorDataset",
+        "torch.utils.data.Subset",
+        "torch.utils.data.dataset.Subset",
+    }
+)
+
+
+def is_map_style_library(qualname: str) -> bool:
+    return qualname in MAP_STYLE_DATASETS or qualname in IMAGE_DATASETS
+
+
 # -- torchvision: the bytes of an image sample (DL101) ------------------------------------------
 # Read off torchvision's source (transforms.py at 0036860, datasets/folder.py at 0773175,
 # datasets/mnist.py at 01977a1; unchanged in these respects since): CenterCrop, RandomCrop and

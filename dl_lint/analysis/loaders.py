@@ -90,10 +90,35 @@ class BoundArg(Record):
         self.text = text
 
 
+class FreshIterator(Record):
+    """DL302: ``next(iter(loader))`` inside a loop that does not also build the loader, so each
+    pass makes a new iterator (a new epoch). ``starts``: how many passes, when every loop
+    around it that does not hold the construction has a known count (``for _ in range(1000)``),
+    and ``counted`` the loops' source (``range(10) × range(100)``)."""
+
+    __slots__ = ("text", "location", "end_location", "loop_row", "starts", "counted")
+
+    def __init__(
+        self,
+        text: str,  # the call as written: ``next(iter(loader))``
+        location: Location,
+        end_location: Location,
+        loop_row: int,  # the innermost loop around it
+        starts: Optional[int] = None,
+        counted: str = "",
+    ) -> None:
+        self.text = text
+        self.location = location
+        self.end_location = end_location
+        self.loop_row = loop_row
+        self.starts = starts
+        self.counted = counted
+
+
 class LoaderCall(Record):
     __slots__ = (
         "path", "qualname", "location", "end_location", "args", "opaque", "batch_bytes", "scope", "in_loop",
-        "unguarded_iteration", "extra",
+        "unguarded_iteration", "fresh_iterators", "extra",
     )  # fmt: skip
 
     def __init__(
@@ -111,6 +136,8 @@ class LoaderCall(Record):
         # DL203: the row where this loader is iterated outside an ``if __name__ == "__main__":``
         # guard (at module level, or in a function that module-level code calls), if any.
         unguarded_iteration: Optional[int] = None,
+        # DL302: ``next(iter(loader))`` at every pass of a loop the loader is built before.
+        fresh_iterators: Tuple[FreshIterator, ...] = (),
         extra: Optional[Mapping[str, Any]] = None,  # None: a new empty dict
     ) -> None:
         self.path = path
@@ -123,6 +150,7 @@ class LoaderCall(Record):
         self.scope = scope
         self.in_loop = in_loop
         self.unguarded_iteration = unguarded_iteration
+        self.fresh_iterators = fresh_iterators
         self.extra = {} if extra is None else extra
 
     def value(self, name: str) -> Value:

@@ -13,7 +13,8 @@ import ast
 import re
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from dl_lint.analysis.loaders import LOADER_QUALNAMES, PARAMETERS, POSITIONAL, BoundArg, LoaderCall
+from dl_lint.analysis.loaders import LOADER_QUALNAMES, PARAMETERS, POSITIONAL, BoundArg, FreshIterator, LoaderCall
+from dl_lint.analysis.loops import has_inner_loop, loop_count, loops_around
 from dl_lint.analysis.prefilter import LoaderCallees
 from dl_lint.analysis.resolve import LoaderClass, ProjectHook, Resolver
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, collect
@@ -93,6 +94,7 @@ class ModuleAnalysis:
         self._facts: Optional[ModuleFacts] = None
         self._summary: Optional[ModuleSummary] = None
         self._assigned_by_value: Optional[Dict[int, str]] = None
+        self._next_iters: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None
 
     @property
     def callees(self) -> LoaderCallees:
@@ -233,7 +235,68 @@ class ModuleAnalysis:
             scope=scope_name,
             in_loop=site.in_loop(),
             unguarded_iteration=self._unguarded_iteration(call, site),
+            fresh_iterators=self._fresh_iterators(call, site),
         )
+
+    # -- DL302: a fresh iterator at every step ----------------------------------------------------
+    def _fresh_iterators(self, call: ast.Call, site: Site) -> Tuple[FreshIterator, ...]:
+        """``next(iter(name))`` of this loader's only name in its scope, later in the same scope,
+        inside loops that do not hold the construction: each pass makes a new iterator. Not in
+        an ``except`` handler (restarting an exhausted iterator), and the innermost such loop
+        must be a step loop (no loop over data inside it; an epoch loop that takes one batch for
+        a preview makes one iterator per epoch on purpose)."""
+        name = self._assigned_name(call)
+        if name is None:
+            return ()
+        uses = self._next_iter_calls().get((id(site.scope), name))
+        if not uses:
+            return ()
+        scope = self.index.module_scope if site.scope is None else self.index.scopes.get(id(site.scope))
+        if scope is None or len(scope.bindings.get(name, ())) != 1 or name in scope.globals or name in scope.nonlocals:
+            return ()  # rebound (or bound elsewhere): which loader ``name`` is at the use is unknown
+        owner = self.tree if site.scope is None else site.scope
+        end = call.end_lineno or call.lineno
+        found = []
+        for use, use_site in uses:
+            if use.lineno <= end:
+                continue
+            where = loops_around(owner, use)
+            if where is None or where[1]:
+                continue
+            loops = [loop for loop in where[0] if not (loop.lineno <= call.lineno <= (loop.end_lineno or loop.lineno))]
+            if not loops or has_inner_loop(loops[-1]):
+                continue
+            counts = [loop_count(loop, lambda node: self.resolver.resolve(node, use_site)) for loop in loops]
+            starts = None
+            counted = ""
+            if all(count is not None for count in counts):
+                starts = 1
+                for count in counts:
+                    starts *= count
+                counted = " × ".join(self.text.segment(_loop_iterable(loop)) for loop in loops)
+            start, stop = self.text.span(use)
+            found.append(FreshIterator(self.text.segment(use), start, stop, loops[-1].lineno, starts, counted))
+        return tuple(found)
+
+    def _next_iter_calls(self) -> Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]:
+        """Every ``next(iter(name))`` of the module, by (id of its function, name)."""
+        if self._next_iters is None:
+            self._next_iters = {}
+            for node, node_site, _, _ in self.index.calls:
+                func = node.func
+                if not (isinstance(func, ast.Name) and func.id == "next" and node.args and not node.keywords):
+                    continue
+                inner = node.args[0]
+                if (
+                    isinstance(inner, ast.Call)
+                    and isinstance(inner.func, ast.Name)
+                    and inner.func.id == "iter"
+                    and len(inner.args) == 1
+                    and not inner.keywords
+                    and isinstance(inner.args[0], ast.Name)
+                ):
+                    self._next_iters.setdefault((id(node_site.scope), inner.args[0].id), []).append((node, node_site))
+        return self._next_iters
 
     # -- DL203: where a loader is iterated --------------------------------------------------------
     def _guarded(self, line: int) -> bool:
@@ -506,6 +569,11 @@ def _mentions(expr: ast.AST, node: Optional[ast.AST], name: Optional[str]) -> bo
     if isinstance(expr, ast.Call) and terminal(expr.func) in ("enumerate", "tqdm", "iter", "zip", "islice"):
         return any(_mentions(a, node, name) for a in expr.args)
     return False
+
+
+def _loop_iterable(loop: ast.AST) -> ast.AST:
+    """What a counted loop walks: a ``for``'s iterable, a comprehension's first one."""
+    return loop.iter if hasattr(loop, "iter") else loop.generators[0].iter
 
 
 def _param_names(function: ast.AST) -> List[str]:
