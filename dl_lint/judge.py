@@ -159,6 +159,7 @@ def context_for(file: SourceFile, project: "Project", accelerator: Accelerator) 
         is_notebook=file.cell_map is not None,
         torch_name=facts.torch_name if facts is not None else "torch",
         import_row=facts.import_row if facts is not None else 1,
+        python=lambda: project.python_metadata(file.key),
     )
 
 

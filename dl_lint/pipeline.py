@@ -179,14 +179,21 @@ class Run:
         self.factories: Dict[str, Tuple[str, ...]] = {}  # abspath -> factory names
         self.hashes: Dict[str, Optional[str]] = {}  # abspath -> content hash (linted files)
         self._fingerprints: Dict[int, str] = {}
+        self._environment: Optional[str] = None
         self._files_hash: Optional[str] = None
         self._graph_hash: Optional[str] = None
         if store is not None:
             project.hash_of = store.hash_of
 
     def fingerprint(self, settings) -> str:
+        """The settings' fingerprint, with what of the project besides its Python files changes
+        results (``Project.environment_key``: requires-python, classifiers)."""
         if id(settings) not in self._fingerprints:
-            self._fingerprints[id(settings)] = settings.fingerprint()
+            if self._environment is None:
+                from dl_lint.cache import combined_hash
+
+                self._environment = combined_hash([self.project.environment_key()])
+            self._fingerprints[id(settings)] = f"{settings.fingerprint()}:{self._environment}"
         return self._fingerprints[id(settings)]
 
     # -- what entries depend on, besides files --------------------------------------------------

@@ -339,6 +339,27 @@ class Project:
             self._datasets = DatasetIndex(self.class_facts, self.function_facts)
         return self._datasets
 
+    # -- the project's environment: its Pythons ---------------------------------------------------
+    def python_metadata(self, path: str) -> Tuple[Optional[str], Tuple[str, ...]]:
+        """``requires-python`` and the classifiers of the project the file at ``path`` belongs to
+        (its nearest pyproject.toml; DL202/DL203: whether the start method is certainly spawn or
+        forkserver). The answer rests on that pyproject.toml's bytes."""
+        from dl_lint.config import project_metadata
+
+        found, requires, classifiers = project_metadata(os.path.dirname(absolute_path(path, self._cwd)))
+        if found is not None:
+            self._touch(os.path.abspath(found), content=True)
+        return requires, classifiers
+
+    def environment_key(self) -> str:
+        """What of the project outside its Python files can change results (the root's
+        packaging metadata): a results cache entry holds only while this is unchanged."""
+        from dl_lint.config import project_metadata
+
+        if self.root is None:
+            return ""
+        return repr(project_metadata(os.fspath(self.root.absolute())))
+
     # -- dependency tracking (for the results cache) ---------------------------------------------
     def record(self, touched: Set[str], uses: Set[str]) -> None:
         """Until ``stop_recording()``, add the modules touched (absolute paths) to ``touched``
