@@ -204,3 +204,37 @@ def test_a_fresh_iterator_at_every_step_repeats_the_first_batch_and_restarts_the
     assert len(set(pids)) == 3  # three iterators, three sets of workers
     persistent = torch.utils.data.DataLoader(module.WorkerPids(), batch_size=2, num_workers=2, persistent_workers=True)
     assert len({int(next(iter(persistent))[0]) for _ in range(3)}) == 1
+
+
+def _ddp_script(name: str):
+    """A script of fixtures/rules/dl206_ddp, imported with its folder on the path (for ``data``)."""
+    folder = RULE_FIXTURES / "dl206_ddp"
+    for module in ("data", name):
+        sys.modules.pop(module, None)
+    sys.path.insert(0, str(folder))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(folder))
+
+
+@pytest.mark.parametrize(
+    "script, repeats", [("train_ddp", True), ("train_one_epoch", True), ("train_ddp_set_epoch", False)]
+)
+def test_a_distributed_sampler_without_set_epoch_repeats_its_order(script, repeats) -> None:
+    """DL206, run: two ranks simulated with explicit num_replicas/rank. Where dl-lint reports the
+    loader, every epoch of each rank visits the same indices in the same order; with set_epoch
+    (not reported) the order changes from epoch to epoch. The ranks always split the data."""
+    folder = RULE_FIXTURES / "dl206_ddp"
+    reported = {Path(d.filename).stem for d in lint_paths([folder]).diagnostics if d.code == "DL206"}
+    assert (script in reported) == repeats
+    module = _ddp_script(script)
+    for rank in (0, 1):
+        torch.manual_seed(0)
+        orders = module.train(torch.nn.Linear(4, 1), rank, 2, 3)
+        assert len(orders) == 3 and len(orders[0]) == 32
+        same = all(order == orders[0] for order in orders)
+        assert same == repeats, (script, rank, orders)
+    first_rank = set(module.train(torch.nn.Linear(4, 1), 0, 2, 1)[0])
+    second_rank = set(module.train(torch.nn.Linear(4, 1), 1, 2, 1)[0])
+    assert first_rank.isdisjoint(second_rank) and len(first_rank | second_rank) == 64

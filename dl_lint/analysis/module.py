@@ -13,7 +13,15 @@ import ast
 import re
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from dl_lint.analysis.loaders import LOADER_QUALNAMES, PARAMETERS, POSITIONAL, BoundArg, FreshIterator, LoaderCall
+from dl_lint.analysis.loaders import (
+    LOADER_QUALNAMES,
+    PARAMETERS,
+    POSITIONAL,
+    BoundArg,
+    FreshIterator,
+    LoaderCall,
+    SamplerEpochs,
+)
 from dl_lint.analysis.loops import has_inner_loop, loop_count, loops_around
 from dl_lint.analysis.prefilter import LoaderCallees
 from dl_lint.analysis.resolve import LoaderClass, ProjectHook, Resolver
@@ -95,6 +103,7 @@ class ModuleAnalysis:
         self._summary: Optional[ModuleSummary] = None
         self._assigned_by_value: Optional[Dict[int, str]] = None
         self._next_iters: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None
+        self._sites: Optional[Dict[int, Site]] = None
 
     @property
     def callees(self) -> LoaderCallees:
@@ -191,6 +200,7 @@ class ModuleAnalysis:
         args: Dict[str, BoundArg] = {}
         opaque: Set[str] = set()
         index = 0
+        sampler_node: Optional[ast.AST] = None
         prebound = set(map(id, loader.preargs))
         for arg in (*loader.preargs, *call.args, *call.keywords):
             start, end = text.span(arg)
@@ -220,6 +230,8 @@ class ModuleAnalysis:
             if name not in PARAMETERS:
                 continue
             value = resolver.resolve(node, site)
+            if name == "sampler" and id(arg) not in prebound:
+                sampler_node = node
             written = "" if id(arg) in prebound else text.segment(node)
             args[name] = BoundArg(name, value, resolver.code(node), start, end, keyword, written)
             opaque.discard(name)
@@ -236,7 +248,26 @@ class ModuleAnalysis:
             in_loop=site.in_loop(),
             unguarded_iteration=self._unguarded_iteration(call, site),
             fresh_iterators=self._fresh_iterators(call, site),
+            sampler_epochs=self._sampler_epochs(call, site, sampler_node, args),
         )
+
+    def _sampler_epochs(self, call: ast.Call, site: Site, sampler: Optional[ast.AST], args) -> Optional["SamplerEpochs"]:
+        """DL206's facts, for a loader whose sampler argument may be a torch DistributedSampler."""
+        from dl_lint.analysis.epochs import DISTRIBUTED_SAMPLERS, sampler_epochs
+
+        bound = args.get("sampler")
+        if sampler is None or bound is None or bound.value.options is None:
+            return None
+        if not any(getattr(p.value, "qualname", None) in DISTRIBUTED_SAMPLERS for p in bound.value.options):
+            return None
+        return sampler_epochs(self, call, site, sampler)
+
+    def site_of(self, node: ast.AST) -> Optional[Site]:
+        """Where a call or a ``for`` loop of this module is (its conditions and function)."""
+        if self._sites is None:
+            self._sites = {id(c): s for c, s, _, _ in self.index.calls}
+            self._sites.update((id(loop), s) for loop, s in self.index.loops)
+        return self._sites.get(id(node))
 
     # -- DL302: a fresh iterator at every step ----------------------------------------------------
     def _fresh_iterators(self, call: ast.Call, site: Site) -> Tuple[FreshIterator, ...]:
@@ -245,7 +276,7 @@ class ModuleAnalysis:
         an ``except`` handler (restarting an exhausted iterator), and the innermost such loop
         must be a step loop (no loop over data inside it; an epoch loop that takes one batch for
         a preview makes one iterator per epoch on purpose)."""
-        name = self._assigned_name(call)
+        name = self.assigned_name(call)
         if name is None:
             return ()
         uses = self._next_iter_calls().get((id(site.scope), name))
@@ -323,7 +354,7 @@ class ModuleAnalysis:
         """A module-level loader that a module function iterates through its global name
         (``for batch in train_loader`` in ``train()``), where unguarded module-level code calls
         that function after the loader exists: the row of that call."""
-        target = self._assigned_name(call)
+        target = self.assigned_name(call)
         if target is None:
             return None
         for loop, loop_site in self.index.loops:
@@ -361,7 +392,7 @@ class ModuleAnalysis:
         for loop, loop_site in self.index.loops:
             if loop_site.scope is site.scope and _mentions(loop.iter, call, None):
                 return loop_site.line
-        target = self._assigned_name(call)
+        target = self.assigned_name(call)
         if target is None:
             return None
         row = self._loop_over(site.scope, target, site.line)
@@ -399,7 +430,8 @@ class ModuleAnalysis:
                 return True
         return False
 
-    def _assigned_name(self, call: ast.Call) -> Optional[str]:
+    def assigned_name(self, call: ast.Call) -> Optional[str]:
+        """The name ``call``'s value is assigned to (``loader = DataLoader(...)``), if any."""
         if self._assigned_by_value is None:
             self._assigned_by_value = {}
             for scope in (self.index.module_scope, *self.index.scopes.values()):

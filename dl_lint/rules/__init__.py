@@ -34,6 +34,7 @@ RULE_MODULES = (
     "dl203_missing_main_guard",
     "dl204_shared_rng_in_workers",
     "dl205_cuda_in_worker",
+    "dl206_distributed_sampler_without_set_epoch",
     "dl301_cpu_count_workers",
     "dl302_loader_in_loop",
     "dl303_deprecated_pin_memory_device",
