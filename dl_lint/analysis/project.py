@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 if TYPE_CHECKING:
+    from dl_lint.analysis.containers import RunDefinition
     from dl_lint.analysis.datasets import ClassFacts, DatasetIndex, FunctionFacts
     from dl_lint.analysis.module import ModuleAnalysis
     from dl_lint.analysis.summary import ModuleSummary
@@ -329,6 +330,8 @@ class Project:
         self._recorder: Optional[Tuple[Set[str], Set[str]]] = None
         self._packages: Optional[Set[str]] = None
         self._reaches: Dict[Tuple[str, str], bool] = {}
+        self._container_files: Optional[Dict[str, bytes]] = None
+        self._definitions: Optional[Tuple["RunDefinition", ...]] = None
 
     @property
     def datasets(self) -> "DatasetIndex":
@@ -353,12 +356,52 @@ class Project:
 
     def environment_key(self) -> str:
         """What of the project outside its Python files can change results (the root's
-        packaging metadata): a results cache entry holds only while this is unchanged."""
+        packaging metadata, its run definitions): a results cache entry holds only while this
+        is unchanged."""
         from dl_lint.config import project_metadata
 
         if self.root is None:
             return ""
-        return repr(project_metadata(os.fspath(self.root.absolute())))
+        import hashlib
+
+        files = sorted((path, hashlib.blake2b(data, digest_size=16).hexdigest()) for path, data in self.container_files().items())
+        return repr((project_metadata(os.fspath(self.root.absolute())), files))
+
+    # -- the project's environment: its containers (DL104) ----------------------------------------
+    def container_files(self) -> Dict[str, bytes]:
+        """The run definitions' files at the root (``analysis.containers``), read once per run."""
+        if self._container_files is None:
+            from dl_lint.analysis.containers import MAX_DEFINITION_BYTES, candidate_files, relevant
+
+            found: Dict[str, bytes] = {}
+            if self.root is not None:
+                listings = getattr(self.store, "listings", None)  # the results cache's, if any
+                paths, changed = candidate_files(os.fspath(self.root.absolute()), listings)
+                if changed:
+                    self.store.dirty = True
+                for path in paths:
+                    try:
+                        if os.path.getsize(path) > MAX_DEFINITION_BYTES:
+                            continue
+                        with open(path, "rb") as handle:
+                            data = handle.read()
+                    except OSError:
+                        continue
+                    if relevant(path, data):
+                        found[path] = data
+            self._container_files = found
+        return self._container_files
+
+    def run_definitions(self, path: str) -> Tuple["RunDefinition", ...]:
+        """The containers that run this project's code and the /dev/shm each leaves, for a file
+        under the root (none for a file outside it); parsed once per run."""
+        if not self._root_prefix or not absolute_path(path, self._cwd).startswith(self._root_prefix):
+            return ()
+        if self._definitions is None:
+            from dl_lint.analysis.containers import run_definitions
+
+            self._definitions = run_definitions(self.container_files())
+        return self._definitions
 
     # -- dependency tracking (for the results cache) ---------------------------------------------
     def record(self, touched: Set[str], uses: Set[str]) -> None:

@@ -29,6 +29,7 @@ RULE_MODULES = (
     "dl101_prefetch_memory",
     "dl102_pin_memory_without_accelerator",
     "dl103_copy_on_read_dataset",
+    "dl104_container_shared_memory",
     "dl201_unsharded_iterable_dataset",
     "dl202_unpicklable_worker_callable",
     "dl203_missing_main_guard",

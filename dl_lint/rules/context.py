@@ -6,9 +6,10 @@ this context, and the engine depends on rules, never the other way round.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, FrozenSet, Optional, Tuple
 
 if TYPE_CHECKING:
+    from dl_lint.analysis.containers import RunDefinition
     from dl_lint.analysis.datasets import ClassFacts, DatasetIndex
     from dl_lint.analysis.loaders import LoaderCall
     from dl_lint.analysis.pythons import StartMethodTarget
@@ -29,6 +30,10 @@ class RuleContext:
         import_row: int = 1,
         # The project's requires-python and classifiers (``Project.python_metadata``).
         python: Optional[Callable[[], Tuple[Optional[str], Tuple[str, ...]]]] = None,
+        # The containers that run the project's code (``Project.run_definitions``), DL104.
+        containers: Optional[Callable[[], Tuple["RunDefinition", ...]]] = None,
+        # The codes selected for this file (a rule that defers to another asks: DL101 to DL104).
+        enabled: Optional[FrozenSet[str]] = None,
     ) -> None:
         self.settings = settings
         self.module_name = module_name
@@ -41,6 +46,8 @@ class RuleContext:
         self.torch_name = torch_name
         self.import_row = import_row
         self._python = python or (lambda: (None, ()))
+        self._containers = containers or (lambda: ())
+        self.enabled = enabled if enabled is not None else frozenset()
 
     def torch_at_least(self, major: int, minor: int) -> bool:
         try:
@@ -63,6 +70,11 @@ class RuleContext:
         if self.settings.target_python is not None:
             return start_method_target(self.settings.target_python, "target-python", classifiers, floor)
         return start_method_target(requires, "requires-python", classifiers, floor)
+
+    def run_definitions(self) -> Tuple["RunDefinition", ...]:
+        """The containers at the project root that run its code, with the /dev/shm each leaves
+        (``analysis.containers``); empty without any."""
+        return self._containers()
 
     def has_accelerator_evidence(self, call: "LoaderCall") -> bool:
         return self._accelerator(call)

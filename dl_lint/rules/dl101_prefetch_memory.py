@@ -2,7 +2,16 @@ from dl_lint import inflight as estimate
 from dl_lint.model import Severity
 from dl_lint.model import Edit, Fix
 from dl_lint.analysis.values import CONFIGURABLE
-from dl_lint.rules.base import Rule, call_scenarios, concrete, estimated_batch, is_int, replace_value, workers_text
+from dl_lint.rules.base import (
+    Rule,
+    call_scenarios,
+    concrete,
+    estimated_batch,
+    is_int,
+    replace_value,
+    shm_excess,
+    workers_text,
+)
 
 
 class PrefetchMemory(Rule):
@@ -50,6 +59,9 @@ loader = DataLoader(dataset, batch_size=256, num_workers=8, prefetch_factor=2)
 ```
 Start at 2 workers × prefetch_factor 1 and grow while the GPU waits for data.
 
+A loader that DL104 reports (its batches exceed the `/dev/shm` of the project's container
+definitions) is left to DL104.
+
 ## Torch versions
 torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
 """
@@ -58,6 +70,8 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
         found = call_scenarios(call, "num_workers", "prefetch_factor")
         if not found:
             return
+        if "DL104" in ctx.enabled and shm_excess(call, ctx) is not None:
+            return  # the container's /dev/shm is the tighter limit: DL104 reports this loader
         limit = ctx.settings.max_inflight_batches
         batch_bytes = call.batch_bytes or ctx.settings.batch_bytes
         estimated = None
