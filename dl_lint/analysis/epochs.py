@@ -28,6 +28,8 @@ DISTRIBUTED_SAMPLERS = frozenset(
 )
 # Calls that pass a loader through to the ``for`` that iterates it.
 _WRAPPERS = frozenset({"enumerate", "tqdm", "zip", "islice"})
+# Builtins that only look at an object (``len(loader)``, ``print(sampler)``).
+_LOOKS = frozenset({"len", "print", "str", "repr", "isinstance", "type", "id", "hasattr"})
 # Attributes of a loader that only read it (``len(loader.dataset)``).
 _READS = frozenset({"dataset", "batch_size", "num_workers", "drop_last", "pin_memory"})
 FOLLOW_DEPTH = 3
@@ -141,6 +143,17 @@ def _collect(analysis, owner: ast.AST, names: Dict[str, str], skip: Set[int], de
             _sampler_read(analysis, node, parents, found)
 
 
+def _looked_at(node: ast.Name, parent: Optional[ast.AST]) -> bool:
+    """``len(x)``, ``print(x)``, ``isinstance(x, ...)``: a builtin that only looks at ``x``."""
+    return (
+        isinstance(parent, ast.Call)
+        and isinstance(parent.func, ast.Name)
+        and parent.func.id in _LOOKS
+        and node in parent.args
+        and not parent.keywords
+    )
+
+
 def _tested(node: ast.Name, parent: Optional[ast.AST]) -> bool:
     """``x is None``, ``x is not None``, ``if x:``, ``not x``: reads that keep ``x`` here
     (``shuffle=(sampler is None)``)."""
@@ -156,9 +169,7 @@ def _sampler_read(analysis, node: ast.Name, parents, found: _Uses) -> None:
     parent = parents.get(id(node))
     if isinstance(parent, ast.Attribute) and parent.value is node:
         _attribute_read(node, parents, found, sampler=True)
-    elif isinstance(parent, ast.Call) and terminal(parent.func) == "len" and parent.args == [node]:
-        pass
-    elif _tested(node, parent):
+    elif _looked_at(node, parent) or _tested(node, parent):
         pass
     else:
         found.escape = found.escape or f"the sampler is used on line {node.lineno}"
@@ -194,9 +205,7 @@ def _loader_read(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, 
         found.escape = found.escape or f"the loader is wrapped on line {node.lineno}"
     elif isinstance(parent, ast.Attribute) and parent.value is node:
         _attribute_read(node, parents, found, sampler=False)
-    elif isinstance(parent, ast.Call) and terminal(parent.func) == "len" and parent.args == [node]:
-        pass
-    elif _tested(node, parent):
+    elif _looked_at(node, parent) or _tested(node, parent):
         pass
     elif isinstance(parent, ast.Call) and parent.func is not node:
         _handed_to(analysis, owner, parent, node, depth, found)
