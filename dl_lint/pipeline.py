@@ -139,6 +139,8 @@ def _read_and_analyse(run: "Run", todo: Sequence[SourceFile], out: List[Diagnost
     if jobs > 1 and len(candidates) > 1 and sum(len(f.data) for f in candidates) >= PARALLEL_MIN_BYTES * jobs:
         from dl_lint import workers
 
+        project.container_files()  # read once, before forking, so the workers share them (DL104)
+
         processes = workers.analyse_in_workers(run, candidates, jobs, out, analyse_and_judge)
     if processes == 1:
         for index, diags, factories, seen, used in analyse_and_judge(project, run, candidates):
