@@ -92,7 +92,7 @@ class Settings(Record):
     __slots__ = (
         "select", "ignore", "extend_select", "per_file_ignores", "exclude", "extend_exclude",
         "respect_gitignore", "max_inflight_batches", "batch_bytes", "memory_budget", "target_version",
-        "extra_loaders", "max_file_size", "config_path", "root",
+        "target_python", "extra_loaders", "max_file_size", "config_path", "root",
     )  # fmt: skip
 
     def __init__(
@@ -108,6 +108,9 @@ class Settings(Record):
         batch_bytes: Optional[int] = None,
         memory_budget: Optional[int] = None,
         target_version: str = "2.13",  # torch "MAJOR.MINOR"
+        # The Pythons the code runs on (a version such as "3.14" or a specifier such as ">=3.14");
+        # None: the project's requires-python decides (DL202/DL203 severity).
+        target_python: Optional[str] = None,
         extra_loaders: Tuple[str, ...] = (),  # qualified names treated like DataLoader
         # Files larger than this are reported (DL000) instead of analysed: a guard against
         # pathological input only (a 1.5 MB generated module takes about a second).
@@ -126,6 +129,7 @@ class Settings(Record):
         self.batch_bytes = batch_bytes
         self.memory_budget = memory_budget
         self.target_version = target_version
+        self.target_python = target_python
         self.extra_loaders = extra_loaders
         self.max_file_size = max_file_size
         self.config_path = config_path
@@ -203,6 +207,7 @@ KEYS: Dict[str, str] = {
     "batch-bytes": "batch_bytes",
     "memory-budget": "memory_budget",
     "target-version": "target_version",
+    "target-python": "target_python",
     "extra-loaders": "extra_loaders",
     "max-file-size": "max_file_size",
 }
@@ -272,6 +277,19 @@ def _size(value: Any, where: str) -> int:
     return size
 
 
+def _python_target(value: Any, where: str) -> str:
+    from dl_lint.analysis.pythons import lowest_python
+
+    try:
+        if not isinstance(value, str):
+            raise ValueError(value)
+        lowest_python(value)
+    except ValueError:
+        expected = 'a Python version such as "3.14" or a version specifier such as ">=3.14"'
+        raise ConfigError(f"{where}: invalid value {value!r}; expected {expected}") from None
+    return value.strip()
+
+
 def _is_dotted_name(text: str) -> bool:
     return all(part.isidentifier() for part in text.split("."))
 
@@ -312,6 +330,8 @@ def _parse_table(table: Mapping[str, Any], known_codes: Mapping[str, bool], disp
             except ValueError:
                 expected = 'a torch version string such as "2.13"'
                 raise ConfigError(f"{where}: invalid value {value!r}; expected {expected}") from None
+        elif key == "target-python":
+            fields["target_python"] = _python_target(value, where)
         elif key == "extra-loaders":
             accepted = 'dotted names such as "pkg.module.MyLoader"'
             fields["extra_loaders"] = _string_list(value, where, accepted, _is_dotted_name)
@@ -345,6 +365,32 @@ def _read_toml(path: str) -> Mapping[str, Any]:
         raise ConfigError(f"{_display(Path(path))}: cannot parse TOML: {message}") from None
     except RecursionError:
         raise ConfigError(f"{_display(Path(path))}: cannot parse TOML: arrays or tables nested too deeply") from None
+
+
+@functools.lru_cache(maxsize=None)
+def project_metadata(directory: str) -> Tuple[Optional[str], Optional[str], Tuple[str, ...]]:
+    """The project a file in ``directory`` belongs to, as its packaging metadata says: (the
+    pyproject.toml read, its ``requires-python``, its classifiers), from the nearest folder at or
+    above ``directory`` that holds pyproject.toml, setup.cfg, setup.py or .git (a project's
+    boundary). (None, None, ()) when that folder has no pyproject.toml with a ``[project]`` table,
+    or it cannot be read (a broken file is the configuration's error to report, not this one's).
+    Memoized per folder, recursing upward."""
+    path = os.path.join(directory, PYPROJECT)
+    if os.path.isfile(path):
+        try:
+            table = _read_toml(os.path.abspath(path)).get("project")
+        except ConfigError:
+            return path, None, ()
+        if not isinstance(table, dict):
+            return path, None, ()
+        requires = table.get("requires-python")
+        classifiers = table.get("classifiers")
+        found = tuple(c for c in classifiers if isinstance(c, str)) if isinstance(classifiers, list) else ()
+        return path, (requires if isinstance(requires, str) else None), found
+    if any(os.path.exists(os.path.join(directory, marker)) for marker in ("setup.cfg", "setup.py", ".git")):
+        return None, None, ()
+    parent = os.path.dirname(directory)
+    return (None, None, ()) if parent == directory else project_metadata(parent)
 
 
 def _tool_table(data: Mapping[str, Any], display: str) -> Optional[Mapping[str, Any]]:
@@ -405,6 +451,7 @@ def clear_caches() -> None:
     """Forget cached lookups (for long-running processes and tests that edit files)."""
     _read_toml.cache_clear()
     _find_config_abs.cache_clear()
+    project_metadata.cache_clear()
 
 
 # --------------------------------------------------------------------------- codes

@@ -151,7 +151,7 @@ def signal_for(project: "Project", file: SourceFile) -> Callable[[str], bool]:
     return signal
 
 
-def context_for(file: SourceFile, project: "Project", accelerator: Accelerator) -> "RuleContext":
+def context_for(file: SourceFile, project: "Project", accelerator: Accelerator, rules=()) -> "RuleContext":
     from dl_lint.rules.context import RuleContext
 
     facts = file.facts
@@ -165,6 +165,9 @@ def context_for(file: SourceFile, project: "Project", accelerator: Accelerator) 
         is_notebook=file.cell_map is not None,
         torch_name=facts.torch_name if facts is not None else "torch",
         import_row=facts.import_row if facts is not None else 1,
+        python=lambda: project.python_metadata(file.key),
+        containers=lambda: project.run_definitions(file.key),
+        enabled=frozenset(rule.code for rule in rules),
     )
 
 
@@ -181,7 +184,7 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
         if file.facts is None or not file.facts.calls:
             continue
         rules = checking_rules(codes_for_file(file.settings, codes, file.path))
-        ctx = context_for(file, project, accelerator)
+        ctx = context_for(file, project, accelerator, rules)
         suppressions = None  # read only when there is something to suppress
         for call in file.facts.calls:
             for diag in check(call, rules, ctx, file.display):
@@ -290,7 +293,7 @@ def judge_call_sites(
                     continue
                 if callee_file.key not in judged:  # what the factory's own loaders already report
                     rules = checking_rules(codes_for_file(callee_file.settings, codes, callee_file.path))
-                    ctx = context_for(callee_file, project, accelerator)
+                    ctx = context_for(callee_file, project, accelerator, rules)
                     own = {(d.code, d.location) for c in callee_file.facts.calls for d in check(c, rules, ctx, "")}
                     judged[callee_file.key] = (rules, ctx, own)
                 rules, ctx, own = judged[callee_file.key]

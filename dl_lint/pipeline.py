@@ -152,6 +152,8 @@ def _read_and_analyse(run: "Run", todo: Sequence[SourceFile], out: List[Diagnost
     if jobs > 1 and len(candidates) > 1 and sum(len(f.data) for f in candidates) >= PARALLEL_MIN_BYTES * jobs:
         from dl_lint import workers
 
+        project.container_files()  # read once, before forking, so the workers share them (DL104)
+
         processes = workers.analyse_in_workers(run, candidates, jobs, out, analyse_and_judge)
     if processes == 1:
         for index, diags, factories, seen, used in analyse_and_judge(project, run, candidates):
@@ -192,6 +194,7 @@ class Run:
         self.factories: Dict[str, Tuple[str, ...]] = {}  # abspath -> factory names
         self.hashes: Dict[str, Optional[str]] = {}  # abspath -> content hash (linted files)
         self._fingerprints: Dict[int, str] = {}
+        self._environment: Optional[str] = None
         self._files_hash: Optional[str] = None
         self._graph_hash: Optional[str] = None
         self._graph_files: Optional[Dict[str, Optional[str]]] = None
@@ -203,8 +206,14 @@ class Run:
             project.remembered = self.remembered
 
     def fingerprint(self, settings) -> str:
+        """The settings' fingerprint, with what of the project besides its Python files changes
+        results (``Project.environment_key``: requires-python, classifiers)."""
         if id(settings) not in self._fingerprints:
-            self._fingerprints[id(settings)] = settings.fingerprint()
+            if self._environment is None:
+                from dl_lint.cache import combined_hash
+
+                self._environment = combined_hash([self.project.environment_key()])
+            self._fingerprints[id(settings)] = f"{settings.fingerprint()}:{self._environment}"
         return self._fingerprints[id(settings)]
 
     # -- what entries depend on, besides files --------------------------------------------------

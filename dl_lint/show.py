@@ -127,6 +127,7 @@ def settings_text(
         "",
         "# Analysis",
         f"target-version = {_value(settings.target_version)}  # torch (--torch-version)",
+        f"target-python = {_value(settings.target_python)}  # Python (not set: the project's requires-python)",
         f"max-inflight-batches = {settings.max_inflight_batches}",
         f"batch-bytes = {size(settings.batch_bytes)}",
         f"memory-budget = {size(settings.memory_budget)}",

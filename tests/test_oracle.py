@@ -180,3 +180,61 @@ def test_batch_bytes_estimated_from_getitem_are_the_bytes_of_a_real_batch() -> N
             batch = next(iter(torch.utils.data.DataLoader(getattr(module, node.name)(), batch_size=batch_size)))
             parts = batch.values() if isinstance(batch, dict) else batch
             assert sum(t.nbytes for t in parts) == batch_size * estimated, node.name
+
+
+def test_a_fresh_iterator_at_every_step_repeats_the_first_batch_and_restarts_the_workers() -> None:
+    """DL302's ``next(iter(loader))`` findings, run: without shuffling every step gets the same
+    first batch (no workers needed), and with workers every ``iter()`` starts new worker
+    processes (a new pid per step), unless persistent_workers keeps them."""
+    path = RULE_FIXTURES / "dl302_loader_in_loop.py"
+    reported = {d.location.row for d in lint_paths([path], overrides={"select": ("DL302",)}).diagnostics}
+    module = _load(path)
+    source = path.read_text(encoding="utf-8").splitlines()
+
+    def row_of(function: str) -> int:
+        start = next(i for i, line in enumerate(source) if line.startswith(f"def {function}("))
+        return next(i + 1 for i in range(start, len(source)) if "DataLoader(" in source[i])
+
+    assert {row_of("overfit_by_mistake"), row_of("restart_workers_every_step")} <= reported
+    model = torch.nn.Linear(1, 1)
+    seen = module.overfit_by_mistake(model, torch.optim.SGD(model.parameters(), lr=0.1), steps=3)
+    assert len(seen) == 3 and all(torch.equal(seen[0], batch) for batch in seen)
+    assert torch.equal(seen[0], torch.tensor([[0], [1]]))  # samples 0 and 1, every step
+    pids = module.restart_workers_every_step(steps=3)
+    assert len(set(pids)) == 3  # three iterators, three sets of workers
+    persistent = torch.utils.data.DataLoader(module.WorkerPids(), batch_size=2, num_workers=2, persistent_workers=True)
+    assert len({int(next(iter(persistent))[0]) for _ in range(3)}) == 1
+
+
+def _ddp_script(name: str):
+    """A script of fixtures/rules/dl206_ddp, imported with its folder on the path (for ``data``)."""
+    folder = RULE_FIXTURES / "dl206_ddp"
+    for module in ("data", name):
+        sys.modules.pop(module, None)
+    sys.path.insert(0, str(folder))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(folder))
+
+
+@pytest.mark.parametrize(
+    "script, repeats", [("train_ddp", True), ("train_one_epoch", True), ("train_ddp_set_epoch", False)]
+)
+def test_a_distributed_sampler_without_set_epoch_repeats_its_order(script, repeats) -> None:
+    """DL206, run: two ranks simulated with explicit num_replicas/rank. Where dl-lint reports the
+    loader, every epoch of each rank visits the same indices in the same order; with set_epoch
+    (not reported) the order changes from epoch to epoch. The ranks always split the data."""
+    folder = RULE_FIXTURES / "dl206_ddp"
+    reported = {Path(d.filename).stem for d in lint_paths([folder]).diagnostics if d.code == "DL206"}
+    assert (script in reported) == repeats
+    module = _ddp_script(script)
+    for rank in (0, 1):
+        torch.manual_seed(0)
+        orders = module.train(torch.nn.Linear(4, 1), rank, 2, 3)
+        assert len(orders) == 3 and len(orders[0]) == 32
+        same = all(order == orders[0] for order in orders)
+        assert same == repeats, (script, rank, orders)
+    first_rank = set(module.train(torch.nn.Linear(4, 1), 0, 2, 1)[0])
+    second_rank = set(module.train(torch.nn.Linear(4, 1), 1, 2, 1)[0])
+    assert first_rank.isdisjoint(second_rank) and len(first_rank | second_rank) == 64

@@ -17,6 +17,17 @@ judged by its code when the project holds it, and is unknown (silent) when it do
 The bytes of a torchvision image sample (DL101) are read off torchvision's source the same way:
 see ``image_value`` below.
 
+Who calls ``set_epoch`` on a loader's DistributedSampler (DL206: a loader handed to one of these
+has its epochs numbered by the library; DL206 is silent for any loader that leaves the code it
+can see, and names these as the reason):
+
+| library (version, commit) | entry points | calls set_epoch | where |
+|---|---|---|---|
+| Lightning 2.6.2 (7f0c343) | `Trainer.fit/validate/test/predict` (the loaders it is given or a module's `*_dataloader()` returns) | yes, on `dataloader.sampler` and `dataloader.batch_sampler.sampler`, every epoch | fit_loop.py:445 `_set_sampler_epoch(dl, self.epoch_progress.current.processed)`; fabric/utilities/data.py:419-440 |
+| Lightning Fabric 2.6.2 (7f0c343) | `Fabric.setup_dataloaders` | yes, at every `iter()` of the wrapped loader | fabric/wrappers.py:320 `_set_sampler_epoch(self._dataloader, self._num_iter_calls)` |
+| accelerate 1.15.0.dev0 (16cb6eb) | `Accelerator.prepare`, `Accelerator.prepare_data_loader`, `accelerate.data_loader.prepare_data_loader` | yes, at every `iter()` of the prepared loader (`DataLoaderShard`, `DataLoaderDispatcher`) | data_loader.py:582 `self.set_epoch(self.iteration)`, :610 `self.iteration += 1`, :622-629 forwards to `batch_sampler.sampler.set_epoch`; :874 for the dispatcher |
+| transformers (trainer.py as stored in the search index at 2cda12c) | `Trainer` builds its own loader (`get_train_dataloader`: `accelerator.prepare(DataLoader(...))`) | yes, every epoch: `if hasattr(epoch_dataloader, "set_epoch"): epoch_dataloader.set_epoch(epoch)` in the training loop, and the accelerate wrapper's own | a loader of the project's reaches it only returned from an overridden `get_train_dataloader` (a return: silent anyway) |
+
 Functions that shard by worker inside a class's ``__iter__`` (or what it calls) are found by name:
 ``SHARDING_NAMES`` in ``datasets.py``.
 """
@@ -82,6 +93,60 @@ WEBDATASET_RESAMPLERS = frozenset({"webdataset.ResampledShards", "webdataset.sha
 
 def library_dataset(qualname: str) -> Optional[LibraryDataset]:
     return BY_QUALNAME.get(qualname)
+
+
+# DL206: library callees that number a DistributedSampler's epochs themselves (the table above).
+# (qualified names of the class, methods) for methods called on an instance, and functions.
+SET_EPOCH_METHODS = (
+    (
+        _names("lightning lightning.pytorch pytorch_lightning lightning.pytorch.trainer.trainer", "Trainer"),
+        frozenset({"fit", "validate", "test", "predict"}),
+        "Lightning's Trainer calls set_epoch on its loaders' samplers every epoch",
+    ),
+    (
+        _names("lightning lightning.fabric lightning_fabric lightning.fabric.fabric", "Fabric"),
+        frozenset({"setup_dataloaders"}),
+        "Fabric's wrapped loader calls set_epoch at every iteration",
+    ),
+    (
+        _names("accelerate accelerate.accelerator", "Accelerator"),
+        frozenset({"prepare", "prepare_data_loader"}),
+        "accelerate's prepared loader calls set_epoch at every iteration",
+    ),
+)
+SET_EPOCH_FUNCTIONS = {
+    "accelerate.data_loader.prepare_data_loader": "accelerate's prepared loader calls set_epoch at every iteration",
+}
+
+
+def set_epoch_caller(class_qualname: Optional[str], method: str) -> Optional[str]:
+    """Why a loader handed to ``method`` of an instance of ``class_qualname`` (or to the function
+    ``method`` when ``class_qualname`` is None) has its sampler's epochs set by the library."""
+    if class_qualname is None:
+        return SET_EPOCH_FUNCTIONS.get(method)
+    for classes, methods, why in SET_EPOCH_METHODS:
+        if class_qualname in classes and method in methods:
+            return why
+    return None
+
+
+# Map-style library datasets (``__getitem__`` and ``__len__``, so the DataLoader's default sampler
+# walks indices 0, 1, 2, ... in order): torch 2.13 ``utils/data/dataset.py:189`` TensorDataset,
+# ``:386`` Subset; and the torchvision image datasets of ``IMAGE_DATASETS`` below (VisionDataset
+# subclasses). DL302 uses it: with such a dataset and no shuffling, every new iterator starts
+# with the same batch.
+MAP_STYLE_DATASETS = frozenset(
+    {
+        "torch.utils.data.TensorDataset",
+        "torch.utils.data.dataset.TensorDataset",
+        "torch.utils.data.Subset",
+        "torch.utils.data.dataset.Subset",
+    }
+)
+
+
+def is_map_style_library(qualname: str) -> bool:
+    return qualname in MAP_STYLE_DATASETS or qualname in IMAGE_DATASETS
 
 
 # -- torchvision: the bytes of an image sample (DL101) ------------------------------------------

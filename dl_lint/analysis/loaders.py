@@ -90,10 +90,85 @@ class BoundArg(Record):
         self.text = text
 
 
+class FreshIterator(Record):
+    """DL302: ``next(iter(loader))`` inside a loop that does not also build the loader, so each
+    pass makes a new iterator (a new epoch). ``starts``: how many passes, when every loop
+    around it that does not hold the construction has a known count (``for _ in range(1000)``),
+    and ``counted`` the loops' source (``range(10) × range(100)``)."""
+
+    __slots__ = ("text", "location", "end_location", "loop_row", "starts", "counted")
+
+    def __init__(
+        self,
+        text: str,  # the call as written: ``next(iter(loader))``
+        location: Location,
+        end_location: Location,
+        loop_row: int,  # the innermost loop around it
+        starts: Optional[int] = None,
+        counted: str = "",
+    ) -> None:
+        self.text = text
+        self.location = location
+        self.end_location = end_location
+        self.loop_row = loop_row
+        self.starts = starts
+        self.counted = counted
+
+
+class SamplerUse(Record):
+    """DL206: one construction of a torch DistributedSampler a loader may get: its row and text,
+    its shuffle (a Value; True when not given), and its seed as written (None: not given;
+    ``seed_constant``: not given or an int literal, so the same in every epoch)."""
+
+    __slots__ = ("row", "text", "shuffle", "seed", "seed_constant")
+
+    def __init__(
+        self, row: int, text: str, shuffle: Value, seed: Optional[str] = None, seed_constant: bool = True
+    ) -> None:
+        self.row = row
+        self.text = text
+        self.shuffle = shuffle
+        self.seed = seed
+        self.seed_constant = seed_constant
+
+
+class EpochLoop(Record):
+    """DL206: an iteration of the loader (``for batch in loader``, or a call of a function of the
+    module that iterates it: ``through`` names it) and the loop that runs it again (None: none)."""
+
+    __slots__ = ("epoch_row", "iteration_row", "through")
+
+    def __init__(self, epoch_row: Optional[int], iteration_row: int, through: str = "") -> None:
+        self.epoch_row = epoch_row
+        self.iteration_row = iteration_row
+        self.through = through
+
+
+class SamplerEpochs(Record):
+    """DL206: a loader whose sampler is (in some case) a torch DistributedSampler. ``epoch``: an
+    iteration inside an epoch loop; ``set_epoch``: the row of a ``set_epoch`` call on the sampler
+    (or ``loader.sampler``, ``loader.batch_sampler.sampler``); ``escape``: why the loader or its
+    sampler leaves the code that can be read (then nothing is known), None when it does not."""
+
+    __slots__ = ("samplers", "epoch", "set_epoch", "escape")
+
+    def __init__(
+        self,
+        samplers: Tuple[SamplerUse, ...],
+        epoch: Optional[EpochLoop] = None,
+        set_epoch: Optional[int] = None,
+        escape: Optional[str] = None,
+    ) -> None:
+        self.samplers = samplers
+        self.epoch = epoch
+        self.set_epoch = set_epoch
+        self.escape = escape
+
+
 class LoaderCall(Record):
     __slots__ = (
         "path", "qualname", "location", "end_location", "args", "opaque", "batch_bytes", "scope", "in_loop",
-        "unguarded_iteration", "returned", "nonblocking_copy", "extra",
+        "unguarded_iteration", "returned", "nonblocking_copy", "fresh_iterators", "sampler_epochs", "extra",
     )  # fmt: skip
 
     def __init__(
@@ -117,6 +192,9 @@ class LoaderCall(Record):
         # DL306: (path, row, column) of a ``.to(..., non_blocking=True)`` or
         # ``.cuda(non_blocking=True)`` applied to this loader's batches (``analysis.transfers``).
         nonblocking_copy: Optional[Tuple[str, int, int]] = None,
+        # DL302: ``next(iter(loader))`` at every pass of a loop the loader is built before.
+        fresh_iterators: Tuple[FreshIterator, ...] = (),
+        sampler_epochs: Optional[SamplerEpochs] = None,  # DL206
         extra: Optional[Mapping[str, Any]] = None,  # None: a new empty dict
     ) -> None:
         self.path = path
@@ -131,6 +209,8 @@ class LoaderCall(Record):
         self.unguarded_iteration = unguarded_iteration
         self.returned = returned
         self.nonblocking_copy = nonblocking_copy
+        self.fresh_iterators = fresh_iterators
+        self.sampler_epochs = sampler_epochs
         self.extra = {} if extra is None else extra
 
     def value(self, name: str) -> Value:

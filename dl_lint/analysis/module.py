@@ -13,7 +13,16 @@ import ast
 import re
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from dl_lint.analysis.loaders import LOADER_QUALNAMES, PARAMETERS, POSITIONAL, BoundArg, LoaderCall
+from dl_lint.analysis.loaders import (
+    LOADER_QUALNAMES,
+    PARAMETERS,
+    POSITIONAL,
+    BoundArg,
+    FreshIterator,
+    LoaderCall,
+    SamplerEpochs,
+)
+from dl_lint.analysis.loops import has_inner_loop, loop_count, loops_around
 from dl_lint.analysis.prefilter import LoaderCallees
 from dl_lint.analysis.resolve import LoaderClass, ProjectHook, Resolver
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, collect
@@ -98,6 +107,8 @@ class ModuleAnalysis:
         # DL306: (id(scope), name) -> calls in that scope taking the bare name as an argument,
         # with the position (or -1) and keyword ("" when positional) it is passed as.
         self._passed: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site, int, str]]]] = None
+        self._next_iters: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None
+        self._sites: Optional[Dict[int, Site]] = None
 
     @property
     def callees(self) -> LoaderCallees:
@@ -199,6 +210,7 @@ class ModuleAnalysis:
         args: Dict[str, BoundArg] = {}
         opaque: Set[str] = set()
         index = 0
+        sampler_node: Optional[ast.AST] = None
         prebound = set(map(id, loader.preargs))
         for arg in (*loader.preargs, *call.args, *call.keywords):
             start, end = text.span(arg)
@@ -228,6 +240,8 @@ class ModuleAnalysis:
             if name not in PARAMETERS:
                 continue
             value = resolver.resolve(node, site)
+            if name == "sampler" and id(arg) not in prebound:
+                sampler_node = node
             written = "" if id(arg) in prebound else text.segment(node)
             args[name] = BoundArg(name, value, resolver.code(node), start, end, keyword, written)
             opaque.discard(name)
@@ -245,6 +259,8 @@ class ModuleAnalysis:
             unguarded_iteration=self._unguarded_iteration(call, site),
             returned=self._returned(call, site),
             nonblocking_copy=self._nonblocking_copy(call, site),
+            fresh_iterators=self._fresh_iterators(call, site),
+            sampler_epochs=self._sampler_epochs(call, site, sampler_node, args),
         )
 
     # -- DL306: where this loader's batches are copied non-blocking ------------------------------
@@ -256,7 +272,7 @@ class ModuleAnalysis:
         if ".pin_memory(" in self.source:
             return None  # the module pins by hand (a collate_fn, a prefetcher): not judged
         scope = site.scope
-        name = self._assigned_name(call)
+        name = self.assigned_name(call)
         if name is not None:
             names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
             if names is None or len(names.bindings.get(name, ())) != 1:
@@ -318,7 +334,7 @@ class ModuleAnalysis:
         returned = self._returned_items(function)
         if any(item is call for item in returned):
             return True
-        name = self._assigned_name(call)
+        name = self.assigned_name(call)
         if name is None or not any(isinstance(item, ast.Name) and item.id == name for item in returned):
             return False
         scope = self.index.scopes.get(id(function))
@@ -359,6 +375,84 @@ class ModuleAnalysis:
             self._returns[id(function)] = found
         return found
 
+    def _sampler_epochs(self, call: ast.Call, site: Site, sampler: Optional[ast.AST], args) -> Optional["SamplerEpochs"]:
+        """DL206's facts, for a loader whose sampler argument may be a torch DistributedSampler."""
+        from dl_lint.analysis.epochs import DISTRIBUTED_SAMPLERS, sampler_epochs
+
+        bound = args.get("sampler")
+        if sampler is None or bound is None or bound.value.options is None:
+            return None
+        if not any(getattr(p.value, "qualname", None) in DISTRIBUTED_SAMPLERS for p in bound.value.options):
+            return None
+        return sampler_epochs(self, call, site, sampler)
+
+    def site_of(self, node: ast.AST) -> Optional[Site]:
+        """Where a call or a ``for`` loop of this module is (its conditions and function)."""
+        if self._sites is None:
+            self._sites = {id(c): s for c, s, _, _ in self.index.calls}
+            self._sites.update((id(loop), s) for loop, s in self.index.loops)
+        return self._sites.get(id(node))
+
+    # -- DL302: a fresh iterator at every step ----------------------------------------------------
+    def _fresh_iterators(self, call: ast.Call, site: Site) -> Tuple[FreshIterator, ...]:
+        """``next(iter(name))`` of this loader's only name in its scope, later in the same scope,
+        inside loops that do not hold the construction: each pass makes a new iterator. Not in
+        an ``except`` handler (restarting an exhausted iterator), and the innermost such loop
+        must be a step loop (no loop over data inside it; an epoch loop that takes one batch for
+        a preview makes one iterator per epoch on purpose)."""
+        name = self.assigned_name(call)
+        if name is None:
+            return ()
+        uses = self._next_iter_calls().get((id(site.scope), name))
+        if not uses:
+            return ()
+        scope = self.index.module_scope if site.scope is None else self.index.scopes.get(id(site.scope))
+        if scope is None or len(scope.bindings.get(name, ())) != 1 or name in scope.globals or name in scope.nonlocals:
+            return ()  # rebound (or bound elsewhere): which loader ``name`` is at the use is unknown
+        owner = self.tree if site.scope is None else site.scope
+        end = call.end_lineno or call.lineno
+        found = []
+        for use, use_site in uses:
+            if use.lineno <= end:
+                continue
+            where = loops_around(owner, use)
+            if where is None or where[1]:
+                continue
+            loops = [loop for loop in where[0] if not (loop.lineno <= call.lineno <= (loop.end_lineno or loop.lineno))]
+            if not loops or has_inner_loop(loops[-1]):
+                continue
+            counts = [loop_count(loop, lambda node: self.resolver.resolve(node, use_site)) for loop in loops]
+            starts = None
+            counted = ""
+            if all(count is not None for count in counts):
+                starts = 1
+                for count in counts:
+                    starts *= count
+                counted = " × ".join(self.text.segment(_loop_iterable(loop)) for loop in loops)
+            start, stop = self.text.span(use)
+            found.append(FreshIterator(self.text.segment(use), start, stop, loops[-1].lineno, starts, counted))
+        return tuple(found)
+
+    def _next_iter_calls(self) -> Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]:
+        """Every ``next(iter(name))`` of the module, by (id of its function, name)."""
+        if self._next_iters is None:
+            self._next_iters = {}
+            for node, node_site, _, _ in self.index.calls:
+                func = node.func
+                if not (isinstance(func, ast.Name) and func.id == "next" and node.args and not node.keywords):
+                    continue
+                inner = node.args[0]
+                if (
+                    isinstance(inner, ast.Call)
+                    and isinstance(inner.func, ast.Name)
+                    and inner.func.id == "iter"
+                    and len(inner.args) == 1
+                    and not inner.keywords
+                    and isinstance(inner.args[0], ast.Name)
+                ):
+                    self._next_iters.setdefault((id(node_site.scope), inner.args[0].id), []).append((node, node_site))
+        return self._next_iters
+
     # -- DL203: where a loader is iterated --------------------------------------------------------
     def _guarded(self, line: int) -> bool:
         return any(first <= line <= last for first, last in self.index.main_guard_lines)
@@ -384,7 +478,7 @@ class ModuleAnalysis:
         """A module-level loader that a module function iterates through its global name
         (``for batch in train_loader`` in ``train()``), where unguarded module-level code calls
         that function after the loader exists: the row of that call."""
-        target = self._assigned_name(call)
+        target = self.assigned_name(call)
         if target is None:
             return None
         for loop, loop_site in self.index.loops:
@@ -422,7 +516,7 @@ class ModuleAnalysis:
         for loop, loop_site in self.index.loops:
             if loop_site.scope is site.scope and _mentions(loop.iter, call, None):
                 return loop_site.line
-        target = self._assigned_name(call)
+        target = self.assigned_name(call)
         if target is None:
             return None
         row = self._loop_over(site.scope, target, site.line)
@@ -460,7 +554,8 @@ class ModuleAnalysis:
                 return True
         return False
 
-    def _assigned_name(self, call: ast.Call) -> Optional[str]:
+    def assigned_name(self, call: ast.Call) -> Optional[str]:
+        """The name ``call``'s value is assigned to (``loader = DataLoader(...)``), if any."""
         if self._assigned_by_value is None:
             self._assigned_by_value = {}
             for scope in (self.index.module_scope, *self.index.scopes.values()):
@@ -681,6 +776,11 @@ def _mentions(expr: ast.AST, node: Optional[ast.AST], name: Optional[str]) -> bo
     if isinstance(expr, ast.Call) and terminal(expr.func) in ("enumerate", "tqdm", "iter", "zip", "islice"):
         return any(_mentions(a, node, name) for a in expr.args)
     return False
+
+
+def _loop_iterable(loop: ast.AST) -> ast.AST:
+    """What a counted loop walks: a ``for``'s iterable, a comprehension's first one."""
+    return loop.iter if hasattr(loop, "iter") else loop.generators[0].iter
 
 
 def _param_names(function: ast.AST) -> List[str]:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 if TYPE_CHECKING:
+    from dl_lint.analysis.containers import RunDefinition
     from dl_lint.analysis.datasets import ClassFacts, DatasetIndex, FunctionFacts
     from dl_lint.analysis.module import ModuleAnalysis
     from dl_lint.analysis.summary import ModuleSummary
@@ -341,6 +342,8 @@ class Project:
         self._lone: Dict[Tuple[str, str], Optional[int]] = {}  # (file, name) -> lone_class_line
         # Answers of earlier runs (the results cache): (name, extra loaders) -> answer or None.
         self.remembered: Optional[Callable[[Tuple[str, Tuple[str, ...]]], Optional[Tuple[bool, FrozenSet[str]]]]] = None
+        self._container_files: Optional[Dict[str, bytes]] = None
+        self._definitions: Optional[Tuple["RunDefinition", ...]] = None
 
     @property
     def datasets(self) -> "DatasetIndex":
@@ -350,6 +353,67 @@ class Project:
 
             self._datasets = DatasetIndex(self.class_facts, self.function_facts)
         return self._datasets
+
+    # -- the project's environment: its Pythons ---------------------------------------------------
+    def python_metadata(self, path: str) -> Tuple[Optional[str], Tuple[str, ...]]:
+        """``requires-python`` and the classifiers of the project the file at ``path`` belongs to
+        (its nearest pyproject.toml; DL202/DL203: whether the start method is certainly spawn or
+        forkserver). The answer rests on that pyproject.toml's bytes."""
+        from dl_lint.config import project_metadata
+
+        found, requires, classifiers = project_metadata(os.path.dirname(absolute_path(path, self._cwd)))
+        if found is not None:
+            self._touch(os.path.abspath(found), content=True)
+        return requires, classifiers
+
+    def environment_key(self) -> str:
+        """What of the project outside its Python files can change results (the root's
+        packaging metadata, its run definitions): a results cache entry holds only while this
+        is unchanged."""
+        from dl_lint.config import project_metadata
+
+        if self.root is None:
+            return ""
+        import hashlib
+
+        files = sorted((path, hashlib.blake2b(data, digest_size=16).hexdigest()) for path, data in self.container_files().items())
+        return repr((project_metadata(os.fspath(self.root.absolute())), files))
+
+    # -- the project's environment: its containers (DL104) ----------------------------------------
+    def container_files(self) -> Dict[str, bytes]:
+        """The run definitions' files at the root (``analysis.containers``), read once per run."""
+        if self._container_files is None:
+            from dl_lint.analysis.containers import MAX_DEFINITION_BYTES, candidate_files, relevant
+
+            found: Dict[str, bytes] = {}
+            if self.root is not None:
+                listings = getattr(self.store, "listings", None)  # the results cache's, if any
+                paths, changed = candidate_files(os.fspath(self.root.absolute()), listings)
+                if changed:
+                    self.store.dirty = True
+                for path in paths:
+                    try:
+                        if os.path.getsize(path) > MAX_DEFINITION_BYTES:
+                            continue
+                        with open(path, "rb") as handle:
+                            data = handle.read()
+                    except OSError:
+                        continue
+                    if relevant(path, data):
+                        found[path] = data
+            self._container_files = found
+        return self._container_files
+
+    def run_definitions(self, path: str) -> Tuple["RunDefinition", ...]:
+        """The containers that run this project's code and the /dev/shm each leaves, for a file
+        under the root (none for a file outside it); parsed once per run."""
+        if not self._root_prefix or not absolute_path(path, self._cwd).startswith(self._root_prefix):
+            return ()
+        if self._definitions is None:
+            from dl_lint.analysis.containers import run_definitions
+
+            self._definitions = run_definitions(self.container_files())
+        return self._definitions
 
     # -- dependency tracking (for the results cache) ---------------------------------------------
     def record(self, touched: Set[str], uses: Set[str]) -> None:

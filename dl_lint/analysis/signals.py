@@ -32,6 +32,10 @@ ACCELERATOR_EVIDENCE = re.compile(
 # The program starts workers with spawn or forkserver (DL202 becomes an error, DL203 applies).
 SPAWN_EVIDENCE = re.compile(rb"""set_start_method\s*\(\s*["'](?:spawn|forkserver)|get_context\s*\(\s*["'](?:spawn|forkserver)""")
 
+# The program asks for fork explicitly (then the platform's default does not decide the start
+# method: DL202/DL203 are not certain).
+FORK_EVIDENCE = re.compile(rb"""set_start_method\s*\(\s*["']fork["']|get_context\s*\(\s*["']fork["']""")
+
 # One process per accelerator: DDP, torchrun, accelerate, multi-device Lightning (DL301).
 DISTRIBUTED_EVIDENCE = re.compile(
     rb"""
@@ -45,6 +49,7 @@ DISTRIBUTED_EVIDENCE = re.compile(
 SIGNALS = {
     "accelerator": ACCELERATOR_EVIDENCE,
     "spawn": SPAWN_EVIDENCE,
+    "fork": FORK_EVIDENCE,
     "distributed": DISTRIBUTED_EVIDENCE,
 }
 
@@ -131,7 +136,7 @@ _FAST: dict = {}  # kind -> _Alternatives, compiled when first asked for
 
 
 def has_signal(data: bytes, kind: str) -> bool:
-    """Whether the bytes of one file show a program-wide signal ("accelerator", "spawn",
+    """Whether the bytes of one file show a program-wide signal ("accelerator", "spawn", "fork",
     "distributed")."""
     fast = _FAST.get(kind)
     if fast is None:

@@ -161,6 +161,91 @@ def fires(call: LoaderCall, names: Sequence[str], predicate) -> Optional[List[di
     return found if every(found, predicate) else None
 
 
+def estimated_batch(call: LoaderCall, ctx: "RuleContext") -> Optional[Tuple[int, str]]:
+    """(bytes, how) of one batch (DL101, DL104), estimated from the dataset's ``__getitem__`` (tensors of
+    literal shapes and numbers) and a known batch_size; None when either is unknown."""
+    found = call_scenarios(call, "dataset", "batch_size")
+    if not found or len(found) != 1:
+        return None
+    from dl_lint.analysis.values import Opaque
+
+    scenario = found[0]
+    dataset = scenario["dataset"].value
+    if isinstance(dataset, Opaque) and dataset.sample is not None:  # a torchvision image dataset
+        sample, name = dataset.sample, dataset.qualname.rsplit(".", 1)[1]
+    else:
+        cls = ctx.dataset_class(dataset)
+        if cls is None or ctx.datasets.is_iterable(cls):
+            return None
+        sample, name = ctx.datasets.sample_bytes(cls), cls.name
+        if sample is None:
+            return None
+    batch_size = concrete("batch_size", scenario["batch_size"])
+    if batch_size is None:
+        return sample[0], f"one sample of {name}: {sample[1]}, batch_size=None"
+    if not is_int(batch_size) or batch_size <= 0:
+        return None
+    return batch_size * sample[0], f"batch_size {batch_size} × a sample of {name}: {sample[1]}"
+
+
+class ShmExcess(Record):
+    """DL104: a loader's batches in /dev/shm over the container's shared memory. ``figure``:
+    bytes in shared memory; ``batches``: how many batches that is; ``definition``: the run
+    definition with the largest /dev/shm of the project (the most favourable)."""
+
+    __slots__ = ("figure", "batches", "workers", "prefetch", "batch_bytes", "estimated", "pinned", "definition")
+
+    def __init__(self, figure, batches, workers, prefetch, batch_bytes, estimated, pinned, definition) -> None:
+        self.figure = figure
+        self.batches = batches
+        self.workers = workers
+        self.prefetch = prefetch
+        self.batch_bytes = batch_bytes
+        self.estimated = estimated
+        self.pinned = pinned
+        self.definition = definition
+
+
+def shm_excess(call: LoaderCall, ctx: "RuleContext") -> Optional[ShmExcess]:
+    """DL104's question (DL101 asks it too, to leave such a loader to DL104): do this loader's
+    batches in flight exceed the /dev/shm every container of the project leaves? None when the
+    bytes of a batch, the workers or any container's /dev/shm are unknown, or it fits.
+
+    Workers build each batch in /dev/shm; with the loop running, (W×P + 1) batches are there
+    (the measured model of ``dl_lint.inflight``). With pin_memory possibly on, a thread copies
+    batches out of shared memory as they arrive, so only one batch is certain to be there."""
+    from dl_lint import inflight
+
+    definitions = ctx.run_definitions()
+    if not definitions or any(d.shm is None for d in definitions):
+        return None
+    definition = max(definitions, key=lambda d: d.shm)
+    batch_bytes = call.batch_bytes or ctx.settings.batch_bytes
+    estimated = None
+    if batch_bytes is None:
+        found_bytes = estimated_batch(call, ctx)
+        if found_bytes is None:
+            return None
+        batch_bytes, estimated = found_bytes
+    found = call_scenarios(call, "num_workers", "prefetch_factor")
+    if not found:
+        return None
+    pin = call.value("pin_memory")  # unknown (``torch.cuda.is_available()``): it may pin
+    pinned = pin.options is None or any(concrete("pin_memory", p) for p in pin.options)
+    plans = []
+    for scenario in found:
+        workers = concrete("num_workers", scenario["num_workers"])
+        prefetch = concrete("prefetch_factor", scenario["prefetch_factor"])
+        if not is_int(workers) or workers <= 0 or not (prefetch is None or (is_int(prefetch) and prefetch > 0)):
+            return None  # no workers (batches stay in the main process), or not a number
+        batches = 1 if pinned else inflight.peak_batches(workers, prefetch)
+        plans.append((batches * batch_bytes, batches, workers, prefetch, pinned))
+    figure, batches, workers, prefetch, pinned = min(plans, key=lambda plan: plan[0])
+    if figure <= definition.shm:
+        return None
+    return ShmExcess(figure, batches, workers, prefetch, batch_bytes, estimated, pinned, definition)
+
+
 # -- fixes --------------------------------------------------------------------------------------
 
 

@@ -6,11 +6,13 @@ this context, and the engine depends on rules, never the other way round.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING, Callable, FrozenSet, Optional, Tuple
 
 if TYPE_CHECKING:
+    from dl_lint.analysis.containers import RunDefinition
     from dl_lint.analysis.datasets import ClassFacts, DatasetIndex
     from dl_lint.analysis.loaders import LoaderCall
+    from dl_lint.analysis.pythons import StartMethodTarget
     from dl_lint.config import Settings
 
 
@@ -26,6 +28,12 @@ class RuleContext:
         is_notebook: bool = False,
         torch_name: Optional[str] = "torch",
         import_row: int = 1,
+        # The project's requires-python and classifiers (``Project.python_metadata``).
+        python: Optional[Callable[[], Tuple[Optional[str], Tuple[str, ...]]]] = None,
+        # The containers that run the project's code (``Project.run_definitions``), DL104.
+        containers: Optional[Callable[[], Tuple["RunDefinition", ...]]] = None,
+        # The codes selected for this file (a rule that defers to another asks: DL101 to DL104).
+        enabled: Optional[FrozenSet[str]] = None,
     ) -> None:
         self.settings = settings
         self.module_name = module_name
@@ -37,6 +45,9 @@ class RuleContext:
         # For fixes that need torch (DL102): how the module names torch, where to import it.
         self.torch_name = torch_name
         self.import_row = import_row
+        self._python = python or (lambda: (None, ()))
+        self._containers = containers or (lambda: ())
+        self.enabled = enabled if enabled is not None else frozenset()
 
     def torch_at_least(self, major: int, minor: int) -> bool:
         try:
@@ -44,6 +55,26 @@ class RuleContext:
         except ValueError:
             return True
         return got >= (major, minor)
+
+    def start_method_target(self) -> Optional["StartMethodTarget"]:
+        """When the default start method is certainly spawn or forkserver wherever the code runs:
+        every allowed Python is 3.14 or later (``target-python``, else the project's
+        ``requires-python``), or the project runs only on macOS and Windows (its classifiers).
+        None when fork stays possible, or when the program asks for fork itself."""
+        from dl_lint.analysis.pythons import start_method_target
+
+        if self.signal("fork"):
+            return None
+        requires, classifiers = self._python()
+        floor = (3, 8) if self.torch_at_least(2, 0) else (3, 6)  # the Pythons torch supports
+        if self.settings.target_python is not None:
+            return start_method_target(self.settings.target_python, "target-python", classifiers, floor)
+        return start_method_target(requires, "requires-python", classifiers, floor)
+
+    def run_definitions(self) -> Tuple["RunDefinition", ...]:
+        """The containers at the project root that run its code, with the /dev/shm each leaves
+        (``analysis.containers``); empty without any."""
+        return self._containers()
 
     def has_accelerator_evidence(self, call: "LoaderCall") -> bool:
         return self._accelerator(call)

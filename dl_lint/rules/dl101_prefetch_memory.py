@@ -1,8 +1,17 @@
 from dl_lint import inflight as estimate
 from dl_lint.model import Severity
 from dl_lint.model import Edit, Fix
-from dl_lint.analysis.values import CONFIGURABLE, Opaque
-from dl_lint.rules.base import Rule, call_scenarios, concrete, is_int, replace_value, workers_text
+from dl_lint.analysis.values import CONFIGURABLE
+from dl_lint.rules.base import (
+    Rule,
+    call_scenarios,
+    concrete,
+    estimated_batch,
+    is_int,
+    replace_value,
+    shm_excess,
+    workers_text,
+)
 
 
 class PrefetchMemory(Rule):
@@ -50,6 +59,9 @@ loader = DataLoader(dataset, batch_size=256, num_workers=8, prefetch_factor=2)
 ```
 Start at 2 workers × prefetch_factor 1 and grow while the GPU waits for data.
 
+A loader that DL104 reports (its batches exceed the `/dev/shm` of the project's container
+definitions) is left to DL104.
+
 ## Torch versions
 torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
 """
@@ -58,11 +70,13 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
         found = call_scenarios(call, "num_workers", "prefetch_factor")
         if not found:
             return
+        if "DL104" in ctx.enabled and shm_excess(call, ctx) is not None:
+            return  # the container's /dev/shm is the tighter limit: DL104 reports this loader
         limit = ctx.settings.max_inflight_batches
         batch_bytes = call.batch_bytes or ctx.settings.batch_bytes
         estimated = None
         if batch_bytes is None:
-            estimated = _estimated_batch(call, ctx)
+            estimated = estimated_batch(call, ctx)
             batch_bytes = estimated[0] if estimated is not None else None
         budget = ctx.settings.memory_budget
         if budget is None and batch_bytes is not None:
@@ -132,31 +146,6 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
 # With the bytes of a batch known and no memory-budget set, the budget the in-flight bytes are
 # compared with.
 DEFAULT_MEMORY_BUDGET = 8 * 1024**3
-
-
-def _estimated_batch(call, ctx):
-    """(bytes, how) of one batch, estimated from the dataset's ``__getitem__`` (tensors of
-    literal shapes and numbers) and a known batch_size; None when either is unknown."""
-    found = call_scenarios(call, "dataset", "batch_size")
-    if not found or len(found) != 1:
-        return None
-    scenario = found[0]
-    dataset = scenario["dataset"].value
-    if isinstance(dataset, Opaque) and dataset.sample is not None:  # a torchvision image dataset
-        sample, name = dataset.sample, dataset.qualname.rsplit(".", 1)[1]
-    else:
-        cls = ctx.dataset_class(dataset)
-        if cls is None or ctx.datasets.is_iterable(cls):
-            return None
-        sample, name = ctx.datasets.sample_bytes(cls), cls.name
-        if sample is None:
-            return None
-    batch_size = concrete("batch_size", scenario["batch_size"])
-    if batch_size is None:
-        return sample[0], f"one sample of {name}: {sample[1]}, batch_size=None"
-    if not is_int(batch_size) or batch_size <= 0:
-        return None
-    return batch_size * sample[0], f"batch_size {batch_size} × a sample of {name}: {sample[1]}"
 
 
 def _fix(call, prefetch):

@@ -11,14 +11,21 @@ class UnpicklableWorkerCallable(Rule):
     severity = Severity.WARNING
     summary = "A lambda, nested function or local class given to workers: pickling fails under spawn/forkserver."
     torch_raises = ((AttributeError, TypeError, Exception), "Can't pickle|Can't get local object|cannot pickle|pickle")
-    references = ('https://docs.python.org/3/library/multiprocessing.html#the-spawn-and-forkserver-start-methods', 'https://pytorch.org/docs/stable/data.html#platform-specific-behaviors')
+    references = (
+        "https://docs.python.org/3/library/multiprocessing.html#the-spawn-and-forkserver-start-methods",
+        "https://docs.python.org/3.14/whatsnew/3.14.html (Incompatible changes: forkserver by default on POSIX but macOS)",
+        "https://pytorch.org/docs/stable/data.html#platform-specific-behaviors",
+    )
     doc = """
 ## What it does
 Reports a lambda, a function defined inside another function, or an instance of a class defined
 inside a function, passed as `collate_fn`, `worker_init_fn` or `dataset` to a DataLoader with
-workers. It is an **error** when the start method is spawn or forkserver (a
-`multiprocessing_context` on the call, or `set_start_method("spawn")` / `get_context("spawn")`
-in the program), and a warning otherwise.
+workers. It is an **error** when the start method is certainly spawn or forkserver: a
+`multiprocessing_context` on the call, `set_start_method("spawn")` / `get_context("spawn")` in
+the program, or a target where no Python defaults to fork: every Python the project allows is
+3.14 or later (`requires-python` in pyproject.toml, or the `target-python` setting), or its
+`Operating System ::` classifiers name only macOS and Windows. It is a warning otherwise, and
+when the program asks for fork itself (`set_start_method("fork")`, `get_context("fork")`).
 
 ## Why is this bad?
 Under spawn and forkserver the DataLoader pickles the dataset, the collate_fn and the
@@ -41,6 +48,14 @@ def collate(batch, pad_value=0):
 loader = DataLoader(ds, num_workers=4, collate_fn=functools.partial(collate, pad_value=0))
 ```
 
+## Start methods
+CPython's defaults: Windows has only spawn; macOS defaults to spawn from Python 3.8 (bpo-33725);
+other platforms default to fork up to Python 3.13 and to forkserver from Python 3.14 ("What's
+new in Python 3.14", Incompatible changes). `requires-python = ">=3.14"` therefore makes the
+failure certain on every platform; `">=3.10"` leaves Linux with fork, and stays a warning.
+Proven with torch 2.13: a lambda `collate_fn` under forkserver raises `AttributeError: Can't
+pickle local object` at the first iteration (tests/test_spawn.py).
+
 ## Torch versions
 All versions; the default start method depends on the platform and Python version.
 """
@@ -53,10 +68,16 @@ All versions; the default start method depends on the platform and Python versio
             if not every(found, lambda s: has_workers(s) and _local(value_of(s, option)) is not None):
                 continue
             what = _local(value_of(found[0], option))
-            spawn = all(value_of(s, "multiprocessing_context") in _SPAWN for s in found) or ctx.signal("spawn")
+            contexts = [value_of(s, "multiprocessing_context") for s in found]
+            spawn = all(c in _SPAWN for c in contexts) or ctx.signal("spawn")
+            # The platform's default decides only where the call names no start method.
+            target = ctx.start_method_target() if all(c is None or c in _SPAWN for c in contexts) else None
             if spawn:
                 runtime = "this program starts workers with spawn/forkserver, so the first iteration fails"
                 when = "Under spawn and forkserver"
+            elif target is not None:
+                runtime = f"on {target.why} workers start with {target.methods}, so the first iteration fails"
+                when = f"{target.detail} Under {target.methods}"
             else:
                 runtime = "the first iteration fails under spawn (macOS, Windows) and forkserver"
                 when = (
@@ -67,7 +88,7 @@ All versions; the default start method depends on the platform and Python versio
                 call,
                 option,
                 f"{option} is {what}, which cannot be pickled for the worker processes: {runtime}.",
-                severity=Severity.ERROR if spawn else None,
+                severity=Severity.ERROR if spawn or target is not None else None,
                 detail=f"{when} every worker receives it pickled, and iterating raises \"AttributeError: Can't "
                 "pickle local object\". Define it at module level (use functools.partial(top_level_function, "
                 "...) to bind arguments).",

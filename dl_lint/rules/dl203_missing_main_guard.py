@@ -1,5 +1,9 @@
+import os
+
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, fires, has_workers
+from dl_lint.rules.base import Rule, call_scenarios, fires, has_workers, value_of
+
+_SPAWN = ("spawn", "forkserver")
 
 
 class MissingMainGuard(Rule):
@@ -7,7 +11,11 @@ class MissingMainGuard(Rule):
     name = "missing-main-guard"
     severity = Severity.WARNING
     summary = "A script iterates a loader with workers outside `if __name__ == \"__main__\":`."
-    references = ('https://docs.python.org/3/library/multiprocessing.html#the-spawn-and-forkserver-start-methods', 'https://pytorch.org/docs/stable/data.html#platform-specific-behaviors')
+    references = (
+        "https://docs.python.org/3/library/multiprocessing.html#the-spawn-and-forkserver-start-methods",
+        "https://docs.python.org/3.14/whatsnew/3.14.html (Incompatible changes: forkserver by default on POSIX but macOS)",
+        "https://pytorch.org/docs/stable/data.html#platform-specific-behaviors",
+    )
     doc = """
 ## What it does
 Reports a DataLoader with workers that a script iterates at module level, or inside a function
@@ -17,6 +25,13 @@ and passes it to `run_epoch(loader)`, which loops over it; or a module-level loa
 (through its global name) in a function an unguarded module-level epoch loop calls. It stays
 silent when the call is under the main guard, when the module has no unguarded top-level call,
 in notebooks, and for loaders without workers.
+
+It is an **error** when the failure is certain: the call passes `multiprocessing_context="spawn"`
+(or `"forkserver"`), or no Python the project runs on defaults to fork: every Python it allows
+is 3.14 or later (`requires-python` in pyproject.toml, or the `target-python` setting), or its
+`Operating System ::` classifiers name only macOS and Windows, and the program does not ask for
+fork itself. A `__main__.py` stays a warning (`python -m package` does not re-import it in the
+workers).
 
 ## Why is this bad?
 Under the spawn and forkserver start methods (macOS, Windows, Linux from Python 3.14) each worker
@@ -43,6 +58,13 @@ if __name__ == "__main__":
     main()
 ```
 
+## Start methods
+CPython's defaults: Windows has only spawn; macOS defaults to spawn from Python 3.8 (bpo-33725);
+other platforms default to fork up to Python 3.13 and to forkserver from Python 3.14 ("What's
+new in Python 3.14", Incompatible changes). Under forkserver, as under spawn, each worker runs
+the main script again as `__mp_main__` before it starts (proven with torch 2.13 in
+tests/test_spawn.py: the script fails with the bootstrapping error under both).
+
 ## Torch versions
 All versions; it breaks wherever the start method is spawn or forkserver.
 """
@@ -52,17 +74,38 @@ All versions; it breaks wherever the start method is spawn or forkserver.
             return
         if not fires(call, ("num_workers",), has_workers):
             return
+        certain, why, detail = self._certain(call, ctx)
+        runtime = "under spawn/forkserver every worker re-imports this script and fails"
+        if why:
+            runtime = f"{why}, re-import this script and fail"
         yield self.finding(
             call,
             None,
             f"this loader starts worker processes and is iterated by module-level code (line "
-            f"{call.unguarded_iteration}), outside `if __name__ == \"__main__\":`: under spawn/forkserver every "
-            "worker re-imports this script and fails.",
-            detail="Spawn and forkserver are the start methods on macOS, Windows and Linux from Python 3.14; "
+            f"{call.unguarded_iteration}), outside `if __name__ == \"__main__\":`: {runtime}.",
+            severity=Severity.ERROR if certain else None,
+            detail=detail + "Spawn and forkserver are the start methods on macOS, Windows and Linux from Python 3.14; "
             "the error is \"RuntimeError: An attempt has been made to start a new process before the current "
             "process has finished its bootstrapping phase\". Move the loop into a function called under "
             "`if __name__ == \"__main__\":`.",
         )
+
+    def _certain(self, call, ctx):
+        """(certain, why, detail): the call asks for spawn/forkserver, or the target has no fork."""
+        if os.path.basename(call.path) == "__main__.py":
+            return False, "", ""
+        found = call_scenarios(call, "multiprocessing_context")
+        if not found:
+            return False, "", ""
+        contexts = [value_of(s, "multiprocessing_context") for s in found]
+        if all(c in _SPAWN for c in contexts):
+            return True, f"with multiprocessing_context={' or '.join(sorted(set(contexts)))} its workers start", ""
+        if not all(c is None or c in _SPAWN for c in contexts):
+            return False, "", ""
+        target = ctx.start_method_target()
+        if target is None:
+            return False, "", ""
+        return True, f"on {target.why} workers start with {target.methods}", target.detail + " "
 
 
 RULE = MissingMainGuard()

@@ -1,21 +1,46 @@
-from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, fires, has_workers, value_of
+import os
+
+from dl_lint.analysis.values import Instance, Opaque
+from dl_lint.model import Related, Severity
+from dl_lint.rules.base import Rule, call_scenarios, every, fires, has_workers, value_of, workers_of
 
 
 class LoaderInLoop(Rule):
     code = "DL302"
     name = "loader-in-loop"
     severity = Severity.WARNING
-    summary = "A DataLoader with workers is constructed inside a loop without persistent_workers."
+    summary = (
+        "A DataLoader with workers constructed inside a loop without persistent_workers, or a fresh "
+        "`next(iter(loader))` at every step."
+    )
     doc = """
 ## What it does
 Reports a DataLoader with workers constructed inside a `for` or `while` body (of the same
 function) without `persistent_workers=True`.
 
+It also reports `next(iter(loader))` inside a step loop, when the loader is built before the
+loop (and bound to that one name in its function):
+- with workers and without `persistent_workers=True`, each `iter()` starts all the workers
+  again; when the loops around it have known counts (`for step in range(1000)`), the message
+  gives the number of starts ("1,000 starts of 8 workers");
+- with no shuffling (`shuffle` not given or false, no sampler) over a map-style dataset (a
+  project class that is not an IterableDataset, `TensorDataset`, `Subset`, the torchvision
+  image datasets), each `iter()` starts a new epoch at index 0, so every step gets the same
+  first batch, with or without workers.
+
+A loop that holds another loop over data (an epoch loop taking one batch for a preview), a
+`next(iter(loader))` in an `except` handler (restarting an exhausted iterator), and a name bound
+more than once stay silent.
+
 ## Why is this bad?
 Every iteration of the loop builds a new loader, so every epoch (or step) starts all worker
 processes again: each re-imports or forks, rebuilds its dataset copy and refills W×P prefetched
 batches before the first batch arrives. That start-up often dominates short epochs.
+
+`iter(loader)` is a new epoch: torch creates a new multi-process iterator (starting the workers,
+which prefetch W×P batches of which one is used) and asks the sampler for a new order. Without
+shuffling that order starts at index 0 every time: the model trains on one batch, over and over
+(checked with torch 2.13: two `next(iter(loader))` with `shuffle=False` return equal batches).
 
 ## Example
 ```python
@@ -23,6 +48,10 @@ for epoch in range(epochs):
     loader = DataLoader(ds, batch_size=64, num_workers=8)
     for batch in loader:
         ...
+
+loader = DataLoader(ds, batch_size=64, num_workers=8)
+for step in range(1000):
+    batch = next(iter(loader))   # 1,000 starts of 8 workers, and always the first batch
 ```
 
 ## Use instead
@@ -34,27 +63,103 @@ for epoch in range(epochs):
     for batch in loader:
         ...
 ```
+and make one iterator, renewed only when it runs out:
+```python
+batches = iter(loader)
+for step in range(1000):
+    try:
+        batch = next(batches)
+    except StopIteration:
+        batches = iter(loader)
+        batch = next(batches)
+```
 
 ## Torch versions
 All versions (persistent_workers from 1.7).
 """
 
     def check_call(self, call, ctx):
-        if not call.in_loop:
-            return
-        found = fires(
+        if call.in_loop:
+            found = fires(
+                call,
+                ("num_workers", "persistent_workers"),
+                lambda s: has_workers(s) and not value_of(s, "persistent_workers"),
+            )
+            if found:
+                yield self.finding(
+                    call,
+                    None,
+                    "this DataLoader with workers is constructed inside a loop: every iteration starts all its worker "
+                    "processes again.",
+                    detail="Each start forks or spawns the workers, copies the dataset to them and prefetches W×P "
+                    "batches before the first batch. Build it once before the loop, with persistent_workers=True to "
+                    "keep the workers between epochs.",
+                )
+        if call.fresh_iterators:
+            finding = self._fresh_iterator(call, ctx)
+            if finding is not None:
+                yield finding
+
+    def _fresh_iterator(self, call, ctx):
+        fresh = call.fresh_iterators[0]
+        restarts = fires(
             call, ("num_workers", "persistent_workers"), lambda s: has_workers(s) and not value_of(s, "persistent_workers")
         )
-        if found:
-            yield self.finding(
-                call,
-                None,
-                "this DataLoader with workers is constructed inside a loop: every iteration starts all its worker "
-                "processes again.",
-                detail="Each start forks or spawns the workers, copies the dataset to them and prefetches W×P "
-                "batches before the first batch. Build it once before the loop, with persistent_workers=True to "
-                "keep the workers between epochs.",
+        same_batch = call_scenarios(call, "shuffle", "sampler", "batch_sampler", "dataset")
+        if not every(same_batch, lambda s: _in_order(s, ctx)):
+            same_batch = None
+        if not restarts and not same_batch:
+            return None
+        workers = {workers_of(s) for s in restarts} if restarts else set()
+        counted = f"{next(iter(workers))} workers" if len(workers) == 1 else "the workers"
+        parts = []
+        detail = []
+        if restarts:
+            starts = ""
+            if fresh.starts is not None:
+                starts = f" ({fresh.starts:,} starts of {counted})"
+                detail.append(f"The loops around it run {fresh.counted} = {fresh.starts:,} times.")
+            parts.append(f"each starts {'the ' if len(workers) == 1 else 'all '}{counted} again{starts}")
+            detail.append(
+                "Each iterator forks or spawns the workers, copies the dataset to them and prefetches W×P batches, "
+                "of which the step uses one."
             )
+        if same_batch:
+            parts.append("unshuffled, each begins at index 0: every step gets the same first batch")
+            detail.append(
+                "iter() starts a new epoch: the sampler restarts, and without shuffle it yields the same indices "
+                "first."
+            )
+        message = (
+            f"`{fresh.text}` on line {fresh.location.row} makes a new iterator at every step of the loop on line "
+            f"{fresh.loop_row}: {' and, '.join(parts)}."
+        )
+        detail.append(
+            "Make the iterator once, before the loop (batches = iter(loader)), take next(batches) in the loop and "
+            "make a new one only when it raises StopIteration"
+            + (" (persistent_workers=True keeps the workers alive between iterators)." if restarts else ".")
+        )
+        related = (Related(os.path.abspath(call.path), fresh.location.row, fresh.location.column, "a new iterator here"),)
+        return self.finding(call, None, message, detail=" ".join(detail), related=related)
+
+
+def _in_order(scenario, ctx):
+    """No shuffling, no sampler: the default SequentialSampler over a map-style dataset."""
+    if value_of(scenario, "shuffle") or value_of(scenario, "sampler") is not None:
+        return False
+    if value_of(scenario, "batch_sampler") is not None:
+        return False
+    dataset = scenario["dataset"].value
+    if isinstance(dataset, (list, tuple)):
+        return True
+    if isinstance(dataset, Opaque):
+        from dl_lint.analysis.libraries import is_map_style_library
+
+        return is_map_style_library(dataset.qualname)
+    if isinstance(dataset, Instance):
+        cls = ctx.dataset_class(dataset)
+        return cls is not None and not ctx.datasets.is_iterable(cls) and "__getitem__" in cls.methods
+    return False
 
 
 RULE = LoaderInLoop()

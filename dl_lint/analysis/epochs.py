@@ -1,0 +1,296 @@
+"""DL206's facts: a loader's torch ``DistributedSampler``, and how the code around it uses the
+loader and the sampler across epochs.
+
+Everything is read from the function that builds the loader (or the module, for a module-level
+loader) and the module-level functions of the same module it is handed to, three calls deep:
+where the loader is iterated and whether a loop runs that iteration again (the epoch loop);
+whether ``set_epoch`` is called on the sampler, on ``loader.sampler`` or on
+``loader.batch_sampler.sampler``; and whether either object leaves what can be seen (handed to
+another callee, returned, stored, aliased, wrapped), which makes the answer unknown. The rule
+(``dl206_distributed_sampler_without_set_epoch``) decides.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
+
+from dl_lint.analysis.loaders import EpochLoop, SamplerEpochs, SamplerUse
+from dl_lint.analysis.loops import loop_count, loops_around
+from dl_lint.analysis.syntax import terminal
+from dl_lint.analysis.values import Origin, Value
+
+if TYPE_CHECKING:
+    from dl_lint.analysis.scopes import Site
+
+DISTRIBUTED_SAMPLERS = frozenset(
+    {"torch.utils.data.DistributedSampler", "torch.utils.data.distributed.DistributedSampler"}
+)
+# Calls that pass a loader through to the ``for`` that iterates it.
+_WRAPPERS = frozenset({"enumerate", "tqdm", "zip", "islice"})
+# Builtins that only look at an object (``len(loader)``, ``print(sampler)``).
+_LOOKS = frozenset({"len", "print", "str", "repr", "isinstance", "type", "id", "hasattr"})
+# Attributes of a loader that only read it (``len(loader.dataset)``).
+_READS = frozenset({"dataset", "batch_size", "num_workers", "drop_last", "pin_memory"})
+FOLLOW_DEPTH = 3
+# DistributedSampler(dataset, num_replicas=None, rank=None, shuffle=True, seed=0, drop_last=False)
+_SHUFFLE_AT, _SEED_AT = 3, 4
+
+
+def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST) -> Optional[SamplerEpochs]:
+    """The facts for the loader ``call`` (at ``site``) of ``analysis`` (the module's
+    ``ModuleAnalysis``, which imports this module) whose ``sampler`` argument is the node
+    ``sampler``; None when that sampler is not (in any case) a torch DistributedSampler built
+    where it can be read."""
+    constructions, sampler_name = _constructions(analysis, sampler, site)
+    if not constructions:
+        return None
+    uses = tuple(_sampler_use(analysis, node, where) for node, where in constructions)
+    loader_name = analysis.assigned_name(call)
+    if loader_name is None or not _bound_once(analysis, site, loader_name):
+        return SamplerEpochs(uses, escape="the loader is not bound to one name")
+    owner = analysis.tree if site.scope is None else site.scope
+    names = {loader_name: "loader"}
+    if sampler_name is not None:
+        names[sampler_name] = "sampler"
+    found = _Uses()
+    _collect(analysis, owner, names, {id(sampler)}, 0, found)
+    epoch = next((loop for loop in found.iterations if loop.epoch_row is not None), None)
+    return SamplerEpochs(uses, epoch, found.set_epoch, found.escape)
+
+
+# -- the sampler ----------------------------------------------------------------------------------
+
+
+def _constructions(analysis, sampler: ast.AST, site) -> Tuple[List[Tuple[ast.Call, "Site"]], Optional[str]]:
+    """The DistributedSampler calls the sampler argument can be, and the name it is held by."""
+    if isinstance(sampler, ast.Call):
+        return ([(sampler, site)] if _is_distributed_sampler(analysis, sampler, site) else []), None
+    if not isinstance(sampler, ast.Name):
+        return [], None
+    scope = _scope(analysis, site)
+    name = sampler.id
+    if scope is None or name in scope.globals or name in scope.nonlocals:
+        return [], None
+    bindings = scope.bindings.get(name)
+    if not bindings:
+        return [], None  # bound in an enclosing scope, or imported: not read
+    found = []
+    for binding in bindings:
+        if binding.kind != "assign" or binding.value is None:
+            return [], None  # a parameter, a loop variable, an unpacking: unknown
+        for branch in _branches(binding.value):
+            if isinstance(branch, ast.Call) and _is_distributed_sampler(analysis, branch, binding.site):
+                found.append((branch, binding.site))
+    return found, name
+
+
+def _branches(value: ast.AST) -> List[ast.AST]:
+    """``a if c else b`` is a or b; anything else is itself."""
+    if isinstance(value, ast.IfExp):
+        return _branches(value.body) + _branches(value.orelse)
+    return [value]
+
+
+def _is_distributed_sampler(analysis, node: ast.Call, site) -> bool:
+    single = analysis.resolver.resolve(node.func, site).single
+    return single is not None and getattr(single.value, "qualname", None) in DISTRIBUTED_SAMPLERS
+
+
+def _sampler_use(analysis, node: ast.Call, site) -> SamplerUse:
+    """A DistributedSampler construction: its shuffle (True when not given) and seed."""
+    text = analysis.text.segment(node)
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        return SamplerUse(node.lineno, text, Value.unknown("splat"), None)
+    keywords = {k.arg: k.value for k in node.keywords}
+    shuffle_node = keywords.get("shuffle", node.args[_SHUFFLE_AT] if len(node.args) > _SHUFFLE_AT else None)
+    seed_node = keywords.get("seed", node.args[_SEED_AT] if len(node.args) > _SEED_AT else None)
+    if shuffle_node is None:
+        shuffle = Value.known(True, Origin("not given; DistributedSampler's default"))
+    else:
+        shuffle = analysis.resolver.resolve(shuffle_node, site)
+    seed = None if seed_node is None else analysis.text.segment(seed_node)
+    constant = isinstance(seed_node, ast.Constant) and type(seed_node.value) is int
+    return SamplerUse(node.lineno, text, shuffle, seed, seed_node is None or constant)
+
+
+# -- the uses of the loader and the sampler -----------------------------------------------------------
+
+
+class _Uses:
+    def __init__(self) -> None:
+        self.iterations: List[EpochLoop] = []
+        self.set_epoch: Optional[int] = None
+        self.escape: Optional[str] = None
+
+
+def _collect(analysis, owner: ast.AST, names: Dict[str, str], skip: Set[int], depth: int, found: _Uses) -> None:
+    """Classify every read of ``names`` (name -> "loader" or "sampler") in ``owner``."""
+    parents: Dict[int, ast.AST] = {}
+    reads = []
+    stack: List[ast.AST] = [owner]
+    while stack:
+        node = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+            stack.append(child)
+        if isinstance(node, ast.Name) and node.id in names and isinstance(node.ctx, ast.Load) and id(node) not in skip:
+            reads.append(node)
+    for node in sorted(reads, key=lambda n: (n.lineno, n.col_offset)):
+        if names[node.id] == "loader":
+            _loader_read(analysis, owner, node, parents, depth, found)
+        else:
+            _sampler_read(analysis, node, parents, found)
+
+
+def _looked_at(node: ast.Name, parent: Optional[ast.AST]) -> bool:
+    """``len(x)``, ``print(x)``, ``isinstance(x, ...)``: a builtin that only looks at ``x``."""
+    return (
+        isinstance(parent, ast.Call)
+        and isinstance(parent.func, ast.Name)
+        and parent.func.id in _LOOKS
+        and node in parent.args
+        and not parent.keywords
+    )
+
+
+def _tested(node: ast.Name, parent: Optional[ast.AST]) -> bool:
+    """``x is None``, ``x is not None``, ``if x:``, ``not x``: reads that keep ``x`` here
+    (``shuffle=(sampler is None)``)."""
+    if isinstance(parent, ast.Compare) and len(parent.ops) == 1 and isinstance(parent.ops[0], (ast.Is, ast.IsNot)):
+        other = parent.comparators[0] if parent.left is node else parent.left
+        return isinstance(other, ast.Constant) and other.value is None
+    if isinstance(parent, (ast.If, ast.IfExp, ast.While)) and parent.test is node:
+        return True
+    return isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
+
+
+def _sampler_read(analysis, node: ast.Name, parents, found: _Uses) -> None:
+    parent = parents.get(id(node))
+    if isinstance(parent, ast.Attribute) and parent.value is node:
+        _attribute_read(node, parents, found, sampler=True)
+    elif _looked_at(node, parent) or _tested(node, parent):
+        pass
+    else:
+        found.escape = found.escape or f"the sampler is used on line {node.lineno}"
+
+
+def _attribute_read(node: ast.Name, parents, found: _Uses, sampler: bool) -> None:
+    """``x.set_epoch(...)``, ``loader.sampler.set_epoch(...)``, or a read such as
+    ``loader.dataset``; ``loader.sampler`` used any other way takes the sampler elsewhere."""
+    top = parents[id(node)]
+    chain = [top.attr]
+    while isinstance(parents.get(id(top)), ast.Attribute):
+        top = parents[id(top)]
+        chain.append(top.attr)
+    holder = parents.get(id(top))
+    if "set_epoch" in chain and isinstance(holder, ast.Call) and holder.func is top and chain[-1] == "set_epoch":
+        found.set_epoch = found.set_epoch or node.lineno
+    elif not sampler and chain[0] not in _READS:
+        found.escape = found.escape or f"loader.{chain[0]} is used on line {node.lineno}"
+
+
+def _loader_read(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, found: _Uses) -> None:
+    current: ast.AST = node
+    while True:  # enumerate(loader), tqdm(loader): the iteration is the ``for`` around them
+        parent = parents.get(id(current))
+        if isinstance(parent, ast.Call) and current in parent.args and terminal(parent.func) in _WRAPPERS:
+            current = parent
+            continue
+        break
+    parent = parents.get(id(current))
+    if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is current:
+        _iteration(analysis, owner, parent, parent.lineno, "", found)
+    elif current is not node:
+        found.escape = found.escape or f"the loader is wrapped on line {node.lineno}"
+    elif isinstance(parent, ast.Attribute) and parent.value is node:
+        _attribute_read(node, parents, found, sampler=False)
+    elif _looked_at(node, parent) or _tested(node, parent):
+        pass
+    elif isinstance(parent, ast.Call) and parent.func is not node:
+        _handed_to(analysis, owner, parent, node, depth, found)
+    else:
+        found.escape = found.escape or f"the loader is used on line {node.lineno}"
+
+
+def _iteration(analysis, owner: ast.AST, statement: ast.AST, row: int, through: str, found: _Uses) -> None:
+    """An iteration of the loader at ``statement`` of ``owner``: the innermost loop around it
+    that runs more than once is its epoch loop."""
+    where = loops_around(owner, statement)
+    if where is None:
+        found.escape = found.escape or f"the loader is iterated where the loops around it are not known (line {row})"
+        return
+    loops = [loop for loop in where[0] if _may_repeat(analysis, loop)]
+    found.iterations.append(EpochLoop(loops[-1].lineno if loops else None, row, through))
+
+
+def _may_repeat(analysis, loop: ast.AST) -> bool:
+    site = analysis.site_of(loop)
+    count = loop_count(loop, lambda node: analysis.resolver.resolve(node, site) if site else Value.unknown())
+    return count is None or count > 1
+
+
+def _handed_to(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, depth: int, found: _Uses) -> None:
+    """The loader passed to a callee: a function of this module is followed to the parameter it
+    lands in; a library callee of the set_epoch table, or any other, takes it out of sight."""
+    from dl_lint.analysis.libraries import set_epoch_caller
+
+    callee = call.func
+    function = analysis.function_node(callee.id) if isinstance(callee, ast.Name) else None
+    parameter = _parameter(function, call, node) if function is not None else None
+    if parameter is not None and depth < FOLLOW_DEPTH and _bound_once_in(analysis, function, parameter):
+        inner = _Uses()
+        _collect(analysis, function, {parameter: "loader"}, set(), depth + 1, inner)
+        found.set_epoch = found.set_epoch or (call.lineno if inner.set_epoch else None)
+        found.escape = found.escape or inner.escape
+        for loop in inner.iterations:
+            if loop.epoch_row is not None:
+                found.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through or function.name))
+            else:  # iterated once per call: the loops around the call decide
+                _iteration(analysis, owner, call, call.lineno, function.name, found)
+        return
+    why = None
+    site = analysis.site_of(call)
+    if site is not None and isinstance(callee, ast.Attribute):
+        base = analysis.resolver.resolve(callee.value, site).single
+        why = set_epoch_caller(getattr(base.value, "qualname", None), callee.attr) if base is not None else None
+    elif site is not None:
+        target = analysis.resolver.resolve(callee, site).single
+        qualname = getattr(target.value, "qualname", None) if target is not None else None
+        why = set_epoch_caller(None, qualname) if qualname else None
+    found.escape = found.escape or why or f"the loader is passed to {analysis.text.segment(callee)}() on line {call.lineno}"
+
+
+def _parameter(function: ast.AST, call: ast.Call, node: ast.Name) -> Optional[str]:
+    """The parameter of ``function`` that ``node`` lands in at ``call`` (None with splats)."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    for index, argument in enumerate(call.args):
+        if argument is node:
+            return positional[index] if index < len(positional) else None
+    for keyword in call.keywords:
+        if keyword.value is node:
+            names = {a.arg for a in (*args.args, *args.kwonlyargs)}
+            return keyword.arg if keyword.arg in names else None
+    return None
+
+
+# -- scopes ---------------------------------------------------------------------------------------
+
+
+def _scope(analysis, site):
+    return analysis.index.module_scope if site.scope is None else analysis.index.scopes.get(id(site.scope))
+
+
+def _bound_once(analysis, site, name: str) -> bool:
+    scope = _scope(analysis, site)
+    if scope is None or name in scope.globals or name in scope.nonlocals:
+        return False
+    return len(scope.bindings.get(name, ())) == 1
+
+
+def _bound_once_in(analysis, function: ast.AST, name: str) -> bool:
+    scope = analysis.index.scopes.get(id(function))
+    return scope is not None and len(scope.bindings.get(name, ())) == 1

@@ -1,0 +1,106 @@
+"""DL206's facts (dl_lint.analysis.epochs): a loader's DistributedSampler, its epoch loop, the
+set_epoch calls, and every way the loader or the sampler leaves the code that can be read."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from dl_lint.analysis.module import analyze_source
+
+HEADER = """
+import lightning.pytorch as pl
+from accelerate import Accelerator
+from torch.utils.data import DataLoader, DistributedSampler
+"""
+
+
+def facts(body: str):
+    source = HEADER + textwrap.dedent(body)
+    (call,) = [c for c in analyze_source(source, "train.py", "train").calls if c.sampler_epochs is not None]
+    return call.sampler_epochs
+
+
+def test_an_epoch_loop_around_the_iteration_and_no_set_epoch():
+    found = facts(
+        """
+        def train(ds, epochs, model):
+            sampler = DistributedSampler(ds)
+            loader = DataLoader(ds, sampler=sampler)
+            print(len(loader), len(sampler), len(loader.dataset))
+            for epoch in range(epochs):
+                for step, batch in enumerate(loader):
+                    model(batch)
+        """
+    )
+    assert found.escape is None and found.set_epoch is None
+    assert (found.epoch.epoch_row, found.epoch.iteration_row) == (10, 11)
+    assert found.samplers[0].shuffle.single.value is True and found.samplers[0].seed_constant
+
+
+@pytest.mark.parametrize(
+    "epoch_body",
+    ["sampler.set_epoch(epoch)", "loader.sampler.set_epoch(epoch)", "loader.batch_sampler.sampler.set_epoch(epoch)"],
+)
+def test_set_epoch_on_the_sampler_or_through_the_loader(epoch_body):
+    found = facts(
+        f"""
+        def train(ds, epochs):
+            sampler = DistributedSampler(ds)
+            loader = DataLoader(ds, sampler=sampler)
+            for epoch in range(epochs):
+                {epoch_body}
+                for batch in loader:
+                    pass
+        """
+    )
+    assert found.set_epoch == 10 and found.escape is None
+
+
+@pytest.mark.parametrize(
+    "use, reason",
+    [
+        ("trainer = pl.Trainer()\n            trainer.fit(None, loader)", "Lightning's Trainer calls set_epoch"),
+        ("loader = Accelerator().prepare(loader)", "the loader is not bound to one name"),
+        ("accelerator = Accelerator()\n            other = accelerator.prepare(loader)", "accelerate's prepared loader calls set_epoch"),
+        ("engine.run(loader)", "passed to engine.run()"),
+        ("return loader", "the loader is used on line"),
+        ("pbar = tqdm(loader)", "the loader is wrapped on line"),
+        ("batches = loader.sampler", "loader.sampler is used on line"),
+        ("helper(sampler)", "the sampler is used on line"),
+    ],
+)
+def test_a_loader_or_sampler_out_of_sight_is_unknown(use, reason):
+    found = facts(
+        f"""
+        def train(ds, epochs, engine):
+            sampler = DistributedSampler(ds)
+            loader = DataLoader(ds, sampler=sampler)
+            {use}
+            for epoch in range(epochs):
+                for batch in loader:
+                    pass
+        """
+    )
+    assert found.escape is not None and reason in found.escape, found.escape
+
+
+def test_helpers_of_the_module_are_followed_and_single_passes_have_no_epoch_loop():
+    found = facts(
+        """
+        def run(loader):
+            for batch in loader:
+                pass
+
+        def train(ds, epochs):
+            loader = DataLoader(ds, sampler=DistributedSampler(ds, shuffle=False, seed=7))
+            run(loader)
+            for _ in range(1):
+                run(loader)
+            while epochs:
+                run(loader)
+        """
+    )
+    assert found.epoch.epoch_row == 15 and found.epoch.through == "run"
+    assert found.samplers[0].shuffle.single.value is False and found.samplers[0].seed == "7"
