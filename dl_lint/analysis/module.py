@@ -291,7 +291,7 @@ class ModuleAnalysis:
         if name is None:
             return None
         for other, other_site, position, keyword in self._passed_names().get((id(scope), name), ()):
-            if other_site.line < site.line:
+            if other_site.line < site.line or not self._may_be_function(other.func, other_site):
                 continue
             target = self.resolver.resolve(other.func, other_site).single
             ref = target.value if target is not None else None
@@ -306,6 +306,17 @@ class ModuleAnalysis:
                 if (keyword and param == keyword) or (not keyword and index == position):
                     return ref.path, row, column
         return None
+
+    def _may_be_function(self, func: ast.AST, site: Site) -> bool:
+        """Whether a callee can resolve to a module-level function: a name, or an attribute of
+        an imported module (``engine.train``); not a method of an object (``trainer.fit``),
+        whose resolution can load whole modules for nothing."""
+        if isinstance(func, ast.Name):
+            return True
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            _, bindings = self.resolver.lookup(func.value.id, site)
+            return any(b.kind == "import" for b in bindings)
+        return False
 
     def _passed_names(self) -> Dict[Tuple[int, str], List[Tuple[ast.Call, Site, int, str]]]:
         if self._passed is None:
