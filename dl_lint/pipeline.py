@@ -530,17 +530,22 @@ class _FactoryCalls:
         # One pattern per name, starting with it: the regex engine then scans for the literal.
         self.patterns = {n: re.compile(re.escape(n) + rb"\s*\(") for n in self.encoded}
         # With many factories, a file is searched only if its imports can bring one in: a call
-        # resolves to a factory through its own file, a from-import of its name, or an import
-        # of its module (or of its top-level package, for ``pkg.mod.factory(...)``).
+        # resolves to one through its own file, a from-import of its name, or an import of its
+        # module (or of a package on its path, for ``pkg.mod.factory(...)``).
+        # A from-import reaches one when it imports a factory's name or a module (or package)
+        # on a factory module's path (``from a.b import c``, then ``c.factory(...)``); a plain
+        # import when it imports the package a factory module is in (``import a``, then
+        # ``a.b.c.factory(...)``). ``from lightning.pytorch import Trainer`` reaches none.
         self.reachable: Optional[Set[str]] = None
-        if len(self.encoded) > 16:
+        self.packages: Set[str] = set()
+        if len(self.encoded) > 16:  # with few, scanning every file for them costs less
             self.reachable = set(names)
             modules = {f.key: f.module_name for f in run.files}
             for key in run.factories:
                 module = modules.get(key, "")
                 if module:
-                    self.reachable.add(module.rsplit(".", 1)[-1])
-                    self.reachable.add(module.split(".", 1)[0])
+                    self.reachable.update(module.split("."))
+                    self.packages.update(module.split("."))  # "src.pkg.mod" is imported as pkg
 
     def calls_in(self, data: bytes) -> List[bytes]:
         if len(self.encoded) > 16:  # many factories: one scan for every call, then a set lookup
@@ -560,8 +565,7 @@ class _FactoryCalls:
         """The factory names ``file`` calls (its own definitions included)."""
         run = self.run
         if self.reachable is not None and file.key not in run.factories and not file.is_notebook:
-            imported = _imported_names(run.project.raw_imports(file.key))
-            if imported is not None and self.reachable.isdisjoint(imported):
+            if not _may_reach(run.project.raw_imports(file.key), self.reachable, self.packages):
                 return []
         data = file.data
         if not data:
@@ -612,19 +616,18 @@ class _FactoryCalls:
         ]
 
 
-def _imported_names(raw) -> Optional[Set[str]]:
-    """Every name an import statement binds or names: imported names, module names and their
-    parts; None for a star import, which may bring in anything."""
+def _may_reach(raw, names: Set[str], packages: Set[str]) -> bool:
+    """Whether a file's imports (``raw_imports``) can bring in a factory: a from-import of one
+    of ``names`` (factory names and the parts of their modules' paths) or of ``*``, or a plain
+    import of a module in one of ``packages`` (the factory modules' top-level packages)."""
     plain, froms = raw
-    out: Set[str] = set()
     for module in plain:
-        out.update(module.split("."))
-    for base, names in froms:
-        if "*" in names:
-            return None
-        out.update(part for part in base.split(".") if part)
-        out.update(names)
-    return out
+        if module.split(".", 1)[0] in packages:
+            return True
+    for _base, imported in froms:
+        if "*" in imported or not names.isdisjoint(imported):
+            return True
+    return False
 
 
 # A called name: an identifier (not preceded by another word character) followed by "(".
