@@ -17,9 +17,11 @@ from __future__ import annotations
 import ast
 import itertools
 import operator
+import os
 import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
+from dl_lint.analysis.configs.hydra import MAIN_QUALNAMES, HydraConfig
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin
 from dl_lint.analysis.syntax import NO_LITERAL, code, literal
@@ -140,6 +142,16 @@ class ProjectHook:
         """DL306: the parameters a function of another module iterates with non-blocking
         copies of the batches (``summary.FunctionRecord.transfers``)."""
         return ()
+
+    def config_composed(self, config: Any, near: str = "") -> Any:
+        """The composed Hydra config of a ``HydraConfig`` (``analysis.configs.hydra.Composed``),
+        its YAML files read once per run (the project caches them, records them as
+        dependencies of the file being linted, and keeps the broken ones for ``near``, the
+        Python file that reached them)."""
+        from dl_lint.analysis.configs.hydra import compose
+        from dl_lint.analysis.configs.yamlfile import read_yaml
+
+        return compose(config, lambda path: read_yaml(path)[1])
 
 
 def import_base(node: ast.ImportFrom) -> str:
@@ -329,6 +341,9 @@ class Resolver:
         if key in self.param_env:
             return self.param_env[key]
         name = binding.name
+        hydra = self._hydra_config(binding)
+        if hydra is not None:
+            return Value.known(hydra).with_aliases(name)
         if self._params_as_defaults and binding.value is not None:
             default = self.resolve(binding.value, binding.site, depth + 1)
             if default.is_unknown:
@@ -336,6 +351,61 @@ class Resolver:
             origin = Origin(f"default of parameter {name}", self.path, self.line(binding.node))
             return Value(tuple(Possible(p.value, origin, p.guards) for p in default.options or ()), "parameter")
         return Value.unknown("parameter").with_aliases(name)
+
+    def _hydra_config(self, binding: Binding) -> Optional[Any]:
+        """The config a ``@hydra.main(config_path=..., config_name=...)`` function receives as
+        its first parameter (``analysis.configs.hydra``); None for any other parameter."""
+        if binding.index != 0 or binding.value is not None:
+            return None
+        for function in self.index.module_functions:
+            args = function.args
+            first = (args.posonlyargs or args.args or [None])[0]
+            if first is not binding.node or not function.decorator_list:
+                continue
+            for decorator in function.decorator_list:
+                if not isinstance(decorator, ast.Call):
+                    continue
+                if self._qualname_of(decorator.func, END, 1) not in MAIN_QUALNAMES:
+                    continue
+                given = {k.arg: literal(k.value) for k in decorator.keywords if k.arg}
+                for position, key in enumerate(("config_path", "config_name")):
+                    if position < len(decorator.args):
+                        given[key] = literal(decorator.args[position])
+                config_path, config_name = given.get("config_path"), given.get("config_name")
+                if not isinstance(config_path, str) or not isinstance(config_name, str):
+                    return None  # no config file, or one named by an expression
+                if config_path.startswith("pkg://") or not self.path:
+                    return None
+                here = os.path.dirname(os.path.abspath(self.path))
+                search = os.path.normpath(os.path.join(here, config_path))
+                edited = _edited_config_keys(function, binding.name)
+                return HydraConfig(search, config_name, (), config_path, edited)
+            return None
+        return None
+
+    def _config_value(self, config: Any, attr: str) -> Value:
+        """``cfg.data.num_workers``: the value the composed Hydra config holds, as the default
+        of a setting the command line can override (source "config")."""
+        from dl_lint.analysis.configs.yamlfile import Leaf
+
+        child = config.child(attr)
+        if config.edits(child.keys):
+            return Value.unknown("config")  # the function sets this key (or all of them) itself
+        try:
+            composed = self.project.config_composed(child.replace(keys=()), self.path)
+            if config.edited and composed.interpolates(child.keys):
+                return Value.unknown("config")  # its target may be one of the keys edited
+            found = composed.lookup(child.keys)
+        except RecursionError:
+            return Value.unknown("config")
+        if isinstance(found, dict):
+            return Value.known(child)
+        if not isinstance(found, Leaf):
+            return Value.unknown("config")
+        dotted = ".".join(child.keys)
+        where = os.path.relpath(found.path, os.path.dirname(os.path.abspath(self.path)))
+        origin = Origin(f"{where}:{found.line}, overridable: {dotted}=...", found.path, found.line)
+        return Value((Possible(found.value, origin),), "config")
 
     def _resolve_import(self, binding: Binding, depth: int) -> Value:
         node, alias = binding.node, binding.alias
@@ -444,6 +514,8 @@ class Resolver:
                 return Value.known(External(f"{target.qualname}.{attr}"))
             if isinstance(target, DictValue):
                 return Value.unknown("config")
+            if isinstance(target, HydraConfig):
+                return self._config_value(target, attr)
         # An attribute of an object we cannot see: a config value, settable at run time.
         return Value.unknown("config")
 
@@ -973,6 +1045,64 @@ def _is_parse_args(expr: Optional[ast.AST], known: bool) -> bool:
         attr = expr.func.attr
         return attr == "parse_args" or (known and attr in ("parse_known_args", "parse_known_intermixed_args"))
     return False
+
+
+# Calls that may change a config's keys: ``OmegaConf.update(cfg, ...)``, ``cfg.merge_with(...)``.
+_CONFIG_EDITS = frozenset({"update", "merge_with", "merge", "set_struct", "setdefault", "pop"})
+
+
+def _edited_config_keys(function: ast.AST, name: str) -> Tuple[Tuple[str, ...], ...]:
+    """The keys of the config parameter ``name`` that ``function`` sets itself
+    (``cfg.data.num_workers = 0``, ``cfg["data"]["x"] += 1``); ``()`` in the result (every key)
+    for edits dl-lint cannot place (``OmegaConf.update(cfg, ...)``, ``cfg.merge_with(...)``,
+    ``setattr(cfg, ...)``, a computed subscript)."""
+    edited = set()
+
+    def path_of(node: ast.AST) -> Optional[Tuple[str, ...]]:
+        keys: List[str] = []
+        while True:
+            if isinstance(node, ast.Attribute):
+                keys.append(node.attr)
+                node = node.value
+            elif isinstance(node, ast.Subscript):
+                key = node.slice
+                if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                    keys = []  # a computed key: any key may be set
+                else:
+                    keys.append(key.value)
+                node = node.value
+            else:
+                break
+        if isinstance(node, ast.Name) and node.id == name:
+            return tuple(reversed(keys))
+        return None
+
+    for node in ast.walk(function):
+        targets: List[ast.AST] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Delete):
+            targets = list(node.targets)
+        elif isinstance(node, ast.Call):
+            func = node.func
+            mentions = any(isinstance(a, ast.Name) and a.id == name for a in node.args)
+            if isinstance(func, ast.Attribute) and func.attr in _CONFIG_EDITS:
+                if mentions or path_of(func.value) is not None:
+                    edited.add(())
+            elif isinstance(func, ast.Name) and func.id in ("setattr", "delattr") and mentions:
+                edited.add(())
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id == name:
+                edited.add(())  # the parameter itself is rebound
+                continue
+            for element in ast.walk(target):
+                found = path_of(element) if isinstance(element, (ast.Attribute, ast.Subscript)) else None
+                if found is not None and found:
+                    edited.add(found)
+                    break
+    return tuple(sorted(edited))
 
 
 def _is_number(v: Any) -> bool:

@@ -2,6 +2,7 @@ from dl_lint.model import Severity
 from dl_lint.rules.base import (
     Rule,
     call_scenarios,
+    config_place,
     concrete,
     describe,
     every,
@@ -87,7 +88,8 @@ values other than 2 (`prefetch_factor=None` raised there instead). Passing it on
             "torch's error: \"prefetch_factor option could only be specified in multiprocessing\" "
             f"(prefetch_factor is the batches each worker loads ahead; without workers there are none). {instead}"
         )
-        yield self.finding(call, "prefetch_factor", message, _fix(call, ctx), detail=detail)
+        place = config_place(found, ("num_workers", "prefetch_factor"))
+        yield self.finding(call, "prefetch_factor", message, _fix(call, ctx), detail=detail, place=place)
 
 
 def _fix(call, ctx):

@@ -1,5 +1,16 @@
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, describe, fires, no_workers, remove_arg, replace_value, value_of, workers_text, workers_written_zero
+from dl_lint.rules.base import (
+    Rule,
+    config_place,
+    describe,
+    fires,
+    no_workers,
+    remove_arg,
+    replace_value,
+    value_of,
+    workers_text,
+    workers_written_zero,
+)
 
 
 class PersistentWorkersWithoutWorkers(Rule):
@@ -53,6 +64,7 @@ torch ≥ 1.7 (where persistent_workers appeared).
                 _fix(call),
                 detail="torch's error: \"persistent_workers option needs num_workers > 0\". Remove it, "
                 "or write `persistent_workers=num_workers > 0`.",
+                place=config_place(found, ("num_workers", "persistent_workers")),
             )
 
 
