@@ -194,6 +194,37 @@ def test_only_yaml_reached_from_python_is_read(tmp_path):
     assert _found(root) == [("train.py", 7, "DL011")]
 
 
+def test_a_yaml_file_named_explicitly_reports_what_the_python_reading_it_finds(tmp_path, run_cli):
+    """pre-commit passes the staged YAML files: their findings come from the Python files that
+    compose them; other files' findings are not reported, and a YAML nothing reads is silent."""
+    _project(
+        tmp_path,
+        {
+            "train.py": TRAIN + "\nDataLoader(range(8), prefetch_factor=2)\n",
+            "conf/config.yaml": "defaults:\n  - data: default\n",
+            "conf/data/default.yaml": "num_workers: 0\n",
+            "other.yaml": "num_workers: 0\n",
+        },
+    )
+    out = run_cli("--no-cache", "conf/data/default.yaml")
+    assert out.returncode == 1 and out.stdout.splitlines()[0].startswith(os.path.join("conf", "data", "default.yaml") + ":1:1: DL002")
+    assert "train.py" not in out.stdout.split("\n", 1)[0] and "DL001" not in out.stdout
+    assert run_cli("--no-cache", "other.yaml").returncode == 0
+    both = run_cli("--no-cache", "conf/config.yaml", "train.py").stdout
+    assert "train.py:9:" in both and "default.yaml" not in both
+
+
+def test_lint_source_returns_only_the_sources_own_diagnostics(tmp_path):
+    """The flake8 plugin and the language server show one Python file: a finding reported in a
+    YAML file the source reads is not theirs (the CLI reports it)."""
+    from dl_lint.config import Settings
+    from dl_lint.engine import lint_source
+
+    root = _project(tmp_path, {"train.py": TRAIN, "conf/config.yaml": "data:\n  num_workers: 0\n"})
+    assert [d.code for d in lint_paths([root]).diagnostics] == ["DL002"]
+    assert lint_source(TRAIN, str(root / "train.py"), Settings(), project_root=root) == []
+
+
 def test_a_check_without_hydra_configs_does_not_import_yaml():
     probe = (
         "import sys\nfrom dl_lint import lint_paths\nlint_paths([sys.argv[1], sys.argv[2]])\n"
