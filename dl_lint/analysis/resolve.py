@@ -367,10 +367,14 @@ class Resolver:
                     continue
                 if self._qualname_of(decorator.func, END, 1) not in MAIN_QUALNAMES:
                     continue
-                given = {k.arg: literal(k.value) for k in decorator.keywords if k.arg}
+                written = {k.arg: k.value for k in decorator.keywords if k.arg}
                 for position, key in enumerate(("config_path", "config_name")):
                     if position < len(decorator.args):
-                        given[key] = literal(decorator.args[position])
+                        written[key] = decorator.args[position]
+                given = {}
+                for key, expr in written.items():  # a literal, or a module constant
+                    single = self.resolve(expr, END, 1).single
+                    given[key] = single.value if single is not None else None
                 config_path, config_name = given.get("config_path"), given.get("config_name")
                 if not isinstance(config_path, str) or not isinstance(config_name, str):
                     return None  # no config file, or one named by an expression
