@@ -181,6 +181,7 @@ class Resolver:
         self._params_as_defaults = False
         self._code_cache: Dict[int, str] = {}
         self._argparse: Optional[Dict[str, List[Possible]]] = None
+        self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
 
     # -- helpers ------------------------------------------------------------------------------
     def code(self, node: ast.AST) -> str:
@@ -209,6 +210,7 @@ class Resolver:
         """Drop what this resolver remembers (its module's analysis is being released)."""
         self.param_env = {}
         self._code_cache.clear()
+        self._decorated = None
 
     # -- entry point --------------------------------------------------------------------------
     def resolve(self, node: ast.AST, site: Site = END, depth: int = 0) -> Value:
@@ -357,11 +359,15 @@ class Resolver:
         its first parameter (``analysis.configs.hydra``); None for any other parameter."""
         if binding.index != 0 or binding.value is not None:
             return None
-        for function in self.index.module_functions:
-            args = function.args
-            first = (args.posonlyargs or args.args or [None])[0]
-            if first is not binding.node or not function.decorator_list:
-                continue
+        if self._decorated is None:  # first parameters of top-level functions with a called decorator
+            self._decorated = {}
+            for function in self.index.module_functions:
+                args = function.args
+                first = (args.posonlyargs or args.args or [None])[0]
+                if first is not None and any(isinstance(d, ast.Call) for d in function.decorator_list):
+                    self._decorated[id(first)] = function
+        function = self._decorated.get(id(binding.node))
+        if function is not None:
             for decorator in function.decorator_list:
                 if not isinstance(decorator, ast.Call):
                     continue
@@ -384,7 +390,6 @@ class Resolver:
                 search = os.path.normpath(os.path.join(here, config_path))
                 edited = _edited_config_keys(function, binding.name)
                 return HydraConfig(search, config_name, (), config_path, edited)
-            return None
         return None
 
     def _config_value(self, config: Any, attr: str) -> Value:
