@@ -986,6 +986,8 @@ class Resolver:
                 entry = base.single.value.get(key)
                 if entry is not None and all(p.value is not ABSENT for p in entry.options or ()):
                     return entry
+            if base.single is not None and isinstance(base.single.value, HydraConfig) and isinstance(key, str):
+                return self._config_value(base.single.value, key)  # cfg["data"]["num_workers"]
         return Value.unknown("config")
 
     def _apply_mutations(self, value: Value, name: str, start: Site, use: Site, depth: int) -> Value:
