@@ -267,3 +267,12 @@ def test_torch_raises_for_every_yaml_value_reported_as_a_crash():
         exc, text = rules[diag.code].torch_raises
         with pytest.raises(exc, match=text):
             DataLoader(range(8), num_workers=value, **_OPTIONS[diag.code])
+
+
+def test_dl011_cites_the_yaml_line_of_the_safe_default(tmp_path):
+    root = _project(tmp_path, {"train.py": TRAIN, "conf/config.yaml": "data:\n  batch_size: 4\n  num_workers: 4\n"})
+    (diag,) = lint_paths([root]).diagnostics
+    assert (Path(diag.filename).name, diag.location.row, diag.code) == ("train.py", 7, "DL011")
+    assert "num_workers is 4 (conf/config.yaml:3, overridable: data.num_workers=...) by default" in diag.detail
+    (related,) = diag.related
+    assert (related.path, related.row, related.note) == (str((root / "conf/config.yaml").resolve()), 3, "the default of num_workers")
