@@ -61,6 +61,15 @@ def test_broken_yaml_is_an_error_value_not_an_exception():
     assert isinstance(found, YamlError) and found.line == 2
 
 
+def test_alias_bombs_deep_nesting_and_several_documents_are_errors_not_hangs():
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)
+    )
+    assert "aliases are expanded" in parse_yaml(bomb, "x.yaml").message
+    assert isinstance(parse_yaml("a: " + "[" * 5000 + "]" * 5000 + "\n", "x.yaml"), YamlError)
+    assert parse_yaml("a: 1\n---\nb: 2\n", "x.yaml").line == 2  # Hydra reads one document
+
+
 def test_missing_file_reads_as_nothing(tmp_path):
     assert read_yaml(str(tmp_path / "absent.yaml")) == (None, None)
 

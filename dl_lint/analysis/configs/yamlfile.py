@@ -123,10 +123,28 @@ def parse_yaml(text: str, path: str) -> Union[Tree, Leaf, YamlError, None]:
     if node is None:
         return None
     constructor = yaml.SafeLoader("")
-    return _convert(node, path, constructor, yaml)
+    budget = [MAX_NODES]
+    try:
+        return _convert(node, path, constructor, yaml, budget)
+    except RecursionError:
+        return YamlError(path, "nested too deeply", 1, 1)
+    except _TooLarge:
+        return YamlError(path, f"more than {MAX_NODES} nodes once aliases are expanded", 1, 1)
 
 
-def _convert(node: Any, path: str, constructor: Any, yaml: Any) -> Node:
+# Aliases share nodes, so a small file can expand to billions ("billion laughs"); OmegaConf
+# 2.4.0.dev14 refuses such files too (``max_yaml_expanded_nodes`` in ``omegaconf/_yaml.py``).
+MAX_NODES = 100_000
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _convert(node: Any, path: str, constructor: Any, yaml: Any, budget: list) -> Node:
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _TooLarge
     line, column = node.start_mark.line + 1, node.start_mark.column + 1
     if isinstance(node, yaml.MappingNode) and node.tag == "tag:yaml.org,2002:map":
         entries: Dict[str, Node] = {}
@@ -134,10 +152,10 @@ def _convert(node: Any, path: str, constructor: Any, yaml: Any) -> Node:
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
                 # ``<<: *base`` merges keys dl-lint does not follow: the whole mapping is unsure.
                 return Leaf(UNKNOWN, path, line, column)
-            entries[str(key_node.value)] = _convert(value_node, path, constructor, yaml)  # later keys win
+            entries[str(key_node.value)] = _convert(value_node, path, constructor, yaml, budget)  # later keys win
         return Tree(tuple(entries.items()), path, line)
     if isinstance(node, yaml.SequenceNode) and node.tag == "tag:yaml.org,2002:seq":
-        return Items(tuple(_convert(item, path, constructor, yaml) for item in node.value), path, line)
+        return Items(tuple(_convert(item, path, constructor, yaml, budget) for item in node.value), path, line)
     if isinstance(node, yaml.ScalarNode) and node.tag in _STANDARD:
         try:
             value = constructor.construct_object(node)
