@@ -285,3 +285,17 @@ def test_dl011_cites_the_yaml_line_of_the_safe_default(tmp_path):
     assert "num_workers is 4 (conf/config.yaml:3, overridable: data.num_workers=...) by default" in diag.detail
     (related,) = diag.related
     assert (related.path, related.row, related.note) == (str((root / "conf/config.yaml").resolve()), 3, "the default of num_workers")
+
+
+def test_config_path_written_with_os_path_join(tmp_path):
+    """fairseq's spelling: config_path=os.path.join("..", "fairseq", "config")."""
+    train = TRAIN.replace('config_path="conf"', 'config_path=os.path.join("..", "conf")').replace("import hydra", "import os\nimport hydra")
+    root = _project(tmp_path, {"cli/train.py": train, "conf/config.yaml": "data:\n  num_workers: 0\n"})
+    assert _found(root) == [("conf/config.yaml", 2, "DL002")]
+
+
+def test_a_config_no_yaml_file_holds_stays_unknown(tmp_path):
+    """A primary config registered in Python (Hydra's ConfigStore) has no YAML file here: the
+    values are unknown (DL011 treats them as configurable, as before)."""
+    root = _project(tmp_path, {"train.py": TRAIN})
+    assert _found(root) == [("train.py", 7, "DL011")]

@@ -378,9 +378,8 @@ class Resolver:
                     if position < len(decorator.args):
                         written[key] = decorator.args[position]
                 given = {}
-                for key, expr in written.items():  # a literal, or a module constant
-                    single = self.resolve(expr, END, 1).single
-                    given[key] = single.value if single is not None else None
+                for key, expr in written.items():  # a literal, a module constant, os.path.join of them
+                    given[key] = self._config_text(expr)
                 config_path, config_name = given.get("config_path"), given.get("config_name")
                 if not isinstance(config_path, str) or not isinstance(config_name, str):
                     return None  # no config file, or one named by an expression
@@ -391,6 +390,17 @@ class Resolver:
                 edited = _edited_config_keys(function, binding.name)
                 return HydraConfig(search, config_name, (), config_path, edited)
         return None
+
+    def _config_text(self, expr: ast.AST) -> Optional[str]:
+        """A string argument of ``@hydra.main``: a literal or constant, or ``os.path.join`` of
+        such (fairseq writes ``config_path=os.path.join("..", "fairseq", "config")``)."""
+        if isinstance(expr, ast.Call) and not expr.keywords and self._qualname_of(expr.func, END, 1) in _PATH_JOIN:
+            parts = [self._config_text(arg) for arg in expr.args]
+            if parts and all(isinstance(p, str) for p in parts):
+                return os.path.join(*parts)  # type: ignore[arg-type]
+            return None
+        single = self.resolve(expr, END, 1).single
+        return single.value if single is not None and isinstance(single.value, str) else None
 
     def _config_value(self, config: Any, attr: str) -> Value:
         """``cfg.data.num_workers``: the value the composed Hydra config holds, as the default
@@ -1057,6 +1067,8 @@ def _is_parse_args(expr: Optional[ast.AST], known: bool) -> bool:
         return attr == "parse_args" or (known and attr in ("parse_known_args", "parse_known_intermixed_args"))
     return False
 
+
+_PATH_JOIN = frozenset({"os.path.join", "posixpath.join"})
 
 # Calls that may change a config's keys: ``OmegaConf.update(cfg, ...)``, ``cfg.merge_with(...)``.
 _CONFIG_EDITS = frozenset({"update", "merge_with", "merge", "set_struct", "setdefault", "pop"})
