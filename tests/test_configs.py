@@ -299,3 +299,81 @@ def test_a_config_no_yaml_file_holds_stays_unknown(tmp_path):
     values are unknown (DL011 treats them as configurable, as before)."""
     root = _project(tmp_path, {"train.py": TRAIN})
     assert _found(root) == [("train.py", 7, "DL011")]
+
+
+# -- Hydra itself agrees (when hydra-core is installed) -----------------------------------------
+
+_LAYOUTS = {
+    "fixture": (HYDRA / "conf", {}, ["data.num_workers", "data.batch_size", "loader_workers", "trainer.workers", "trainer.eval_workers"]),
+    "self first": (
+        None,
+        {"config.yaml": "defaults:\n  - _self_\n  - data: default\ndata:\n  num_workers: 2\n", "data/default.yaml": "num_workers: 0\n"},
+        ["data.num_workers"],
+    ),
+    "self implicit": (
+        None,
+        {"config.yaml": "defaults:\n  - data: default\ndata:\n  num_workers: 2\n", "data/default.yaml": "num_workers: 0\n"},
+        ["data.num_workers"],
+    ),
+    "package and global header": (
+        None,
+        {
+            "config.yaml": "defaults:\n  - data@loader: fast\n  - env: local\n  - _self_\nworkers: ${loader.num_workers}\n",
+            "data/fast.yaml": "num_workers: 8\n",
+            "env/local.yaml": "# @package _global_\nbatch: 3\n",
+        },
+        ["loader.num_workers", "batch", "workers"],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LAYOUTS))
+def test_composition_matches_hydra(tmp_path, name):
+    """dl-lint's composition gives the values Hydra's own compose API gives (hydra-core is not
+    a dependency: the test runs where it is installed, e.g. hydra-core 1.3.8)."""
+    pytest.importorskip("hydra")
+    from hydra import compose as hydra_compose, initialize_config_dir
+    from omegaconf import OmegaConf
+
+    folder, files, keys = _LAYOUTS[name]
+    if folder is not None:  # the fixture, minus its custom tag (Hydra refuses to load one)
+        import shutil
+
+        shutil.copytree(folder, tmp_path / "conf")
+        folder = tmp_path / "conf"
+        data = folder / "data" / "default.yaml"
+        data.write_text("".join(line for line in data.read_text().splitlines(True) if "!ref" not in line))
+    else:
+        folder = tmp_path / "conf"
+        for relative, text in files.items():
+            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+            (folder / relative).write_text(text)
+    with initialize_config_dir(config_dir=str(folder), version_base=None):
+        real = hydra_compose(config_name="config")
+    ours = compose(HydraConfig(str(folder), "config"), lambda path: read_yaml(path)[1])
+    for key in keys:
+        assert _value(ours, key) == OmegaConf.select(real, key), key
+
+
+@pytest.mark.torch
+def test_torch_raises_with_the_config_hydra_composes_for_the_fixture(tmp_path):
+    """The fixture's calls, with the config Hydra itself composes: the DL001/DL002 ones raise,
+    the DL011 ones construct (their default is safe; only an override to 0 crashes)."""
+    pytest.importorskip("hydra")
+    import shutil
+
+    from hydra import compose as hydra_compose, initialize_config_dir
+    from torch.utils.data import DataLoader
+
+    folder = tmp_path / "conf"
+    shutil.copytree(HYDRA / "conf", folder)
+    data = folder / "data" / "default.yaml"
+    data.write_text("".join(line for line in data.read_text().splitlines(True) if "!ref" not in line))
+    with initialize_config_dir(config_dir=str(folder), version_base=None):
+        cfg = hydra_compose(config_name="config")
+    with pytest.raises(ValueError, match="persistent_workers option needs num_workers > 0"):
+        DataLoader(range(8), batch_size=cfg.data.batch_size, num_workers=cfg.data.num_workers, persistent_workers=True)
+    with pytest.raises(ValueError, match="prefetch_factor option could only be specified in multiprocessing"):
+        DataLoader(range(8), num_workers=cfg.loader_workers, prefetch_factor=2)
+    DataLoader(range(8), num_workers=cfg.trainer.workers, prefetch_factor=2)
+    DataLoader(range(8), num_workers=cfg.trainer.eval_workers, persistent_workers=True)
