@@ -251,7 +251,8 @@ _OPTIONS = {"DL001": {"prefetch_factor": 2}, "DL002": {"persistent_workers": Tru
 
 
 @pytest.mark.torch
-def test_torch_raises_for_every_yaml_value_reported_as_a_crash():
+@pytest.mark.parametrize("fixture", [HYDRA, FIXTURES / "rules" / "omegaconf_load"], ids=["hydra", "omegaconf_load"])
+def test_torch_raises_for_every_yaml_value_reported_as_a_crash(fixture):
     """Each DL001/DL002 reported at a YAML line: the value loaded from that file with PyYAML
     (as Hydra's OmegaConf loader reads it), passed to a real DataLoader with the option the
     call writes, raises the ValueError the rule predicts."""
@@ -261,8 +262,8 @@ def test_torch_raises_for_every_yaml_value_reported_as_a_crash():
 
     from dl_lint.rules import all_rules
 
-    errors = [d for d in lint_paths([HYDRA]).diagnostics if d.filename.endswith(".yaml") and d.code in _OPTIONS]
-    assert {d.code for d in errors} == set(_OPTIONS)
+    errors = [d for d in lint_paths([fixture]).diagnostics if d.filename.endswith(".yaml") and d.code in _OPTIONS]
+    assert errors and {d.code for d in errors} <= set(_OPTIONS)
     class Loader(yaml.SafeLoader):  # the fixture's custom tags (``!ref``) read as None here
         pass
 
@@ -272,7 +273,8 @@ def test_torch_raises_for_every_yaml_value_reported_as_a_crash():
         path = Path(diag.filename)
         line = path.read_text().splitlines()[diag.location.row - 1]
         key = line.split(":", 1)[0].strip()
-        value = yaml.load(path.read_text(), Loader=Loader)[key]
+        document = yaml.load(path.read_text(), Loader=Loader)
+        value = document[key] if key in document else document["data"][key]  # top level, or under data:
         exc, text = rules[diag.code].torch_raises
         with pytest.raises(exc, match=text):
             DataLoader(range(8), num_workers=value, **_OPTIONS[diag.code])
@@ -377,3 +379,14 @@ def test_torch_raises_with_the_config_hydra_composes_for_the_fixture(tmp_path):
         DataLoader(range(8), num_workers=cfg.loader_workers, prefetch_factor=2)
     DataLoader(range(8), num_workers=cfg.trainer.workers, prefetch_factor=2)
     DataLoader(range(8), num_workers=cfg.trainer.eval_workers, persistent_workers=True)
+
+
+def test_omegaconf_load_reads_what_dl_lint_reads():
+    """OmegaConf.load itself (where omegaconf is installed) gives the value dl-lint reports."""
+    omegaconf = pytest.importorskip("omegaconf")
+    path = FIXTURES / "rules" / "omegaconf_load" / "configs" / "train.yaml"
+    ours = compose(HydraConfig(str(path.parent), path.name, plain=True), lambda p: read_yaml(p)[1])
+    real = omegaconf.OmegaConf.load(path)
+    for key in ("data.num_workers", "data.workers"):
+        assert _value(ours, key) == omegaconf.OmegaConf.select(real, key)
+    assert list(real.defaults) == [{"data": "other"}]  # a plain key: no defaults list is composed

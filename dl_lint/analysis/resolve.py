@@ -21,7 +21,7 @@ import os
 import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from dl_lint.analysis.configs.hydra import MAIN_QUALNAMES, HydraConfig
+from dl_lint.analysis.configs.hydra import LOAD_QUALNAMES, MAIN_QUALNAMES, HydraConfig
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin
 from dl_lint.analysis.syntax import NO_LITERAL, code, literal
@@ -182,6 +182,7 @@ class Resolver:
         self._code_cache: Dict[int, str] = {}
         self._argparse: Optional[Dict[str, List[Possible]]] = None
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
+        self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
 
     # -- helpers ------------------------------------------------------------------------------
     def code(self, node: ast.AST) -> str:
@@ -327,6 +328,14 @@ class Resolver:
         if kind == "assign" and binding.value is not None:
             where = binding.site
             value = self.resolve(binding.value, where, depth + 1)
+            single = value.single
+            if single is not None and isinstance(single.value, HydraConfig) and single.value.plain and not single.value.keys:
+                # ``cfg = OmegaConf.load(...)``: trusted only where the whole module can be seen
+                # to leave it alone (no ``cfg.x = ...``, ``cfg.merge_with_cli()``, ...).
+                if self.tree is None:
+                    return Value.unknown("config")
+                edited = _edited_config_keys(self.tree, name, skip=binding.value)
+                return Value.known(single.value.replace(edited=edited)).with_aliases(*value.aliases)
             if value.single is not None and isinstance(value.single.value, DictValue):
                 value = self._apply_mutations(value, name, where, use, depth)
             return value
@@ -391,6 +400,26 @@ class Resolver:
                 return HydraConfig(search, config_name, (), config_path, edited)
         return None
 
+    def _omegaconf_load(self, node: ast.Call) -> Value:
+        """``OmegaConf.load("conf/train.yaml")``: the file, when the path names exactly one
+        existing file relative to the script's folder or the project root (the program is run
+        from one of them, or it fails to find its config). Edits are checked where the result is
+        bound to a name (``resolve_binding``)."""
+        if len(node.args) != 1 or node.keywords:
+            return Value.unknown("config")
+        text = self._config_text(node.args[0])
+        if not text or not text.endswith((".yaml", ".yml")) or not self.path:
+            return Value.unknown("config")
+        bases = [os.path.dirname(os.path.abspath(self.path))]
+        root = getattr(self.project, "root", None)
+        if root is not None:
+            bases.append(os.fspath(root))
+        found = {os.path.realpath(os.path.join(base, text)) for base in bases if os.path.isfile(os.path.join(base, text))}
+        if len(found) != 1:
+            return Value.unknown("config")
+        path = found.pop()
+        return Value.known(HydraConfig(os.path.dirname(path), os.path.basename(path), (), text, ((),), plain=True))
+
     def _config_text(self, expr: ast.AST) -> Optional[str]:
         """A string argument of ``@hydra.main``: a literal or constant, or ``os.path.join`` of
         such (fairseq writes ``config_path=os.path.join("..", "fairseq", "config")``)."""
@@ -423,7 +452,10 @@ class Resolver:
             return Value.unknown("config")
         dotted = ".".join(child.keys)
         where = os.path.relpath(found.path, os.path.dirname(os.path.abspath(self.path)))
-        origin = Origin(f"{where}:{found.line}, overridable: {dotted}=...", found.path, found.line)
+        if config.plain:
+            origin = Origin(f"{where}:{found.line}, key {dotted}", found.path, found.line)
+        else:
+            origin = Origin(f"{where}:{found.line}, overridable: {dotted}=...", found.path, found.line)
         return Value((Possible(found.value, origin),), "config")
 
     def _resolve_import(self, binding: Binding, depth: int) -> Value:
@@ -852,6 +884,8 @@ class Resolver:
             return _combine(values, _BUILTIN_FUNCS[name], numeric=name != "bool")
         if name == "dict":
             return self._resolve_dict_call(node, site, depth)
+        if qualname in LOAD_QUALNAMES:
+            return self._omegaconf_load(node)
         if qualname in ("os.getenv", "os.environ.get", "os.environ.__getitem__"):
             return Value.unknown("environment")
         if qualname in ("os.cpu_count", "multiprocessing.cpu_count", "torch.multiprocessing.cpu_count"):
@@ -1071,10 +1105,12 @@ def _is_parse_args(expr: Optional[ast.AST], known: bool) -> bool:
 _PATH_JOIN = frozenset({"os.path.join", "posixpath.join"})
 
 # Calls that may change a config's keys: ``OmegaConf.update(cfg, ...)``, ``cfg.merge_with(...)``.
-_CONFIG_EDITS = frozenset({"update", "merge_with", "merge", "set_struct", "setdefault", "pop"})
+_CONFIG_EDITS = frozenset(
+    {"update", "merge_with", "merge_with_cli", "merge_with_dotlist", "merge", "set_struct", "setdefault", "pop"}
+)
 
 
-def _edited_config_keys(function: ast.AST, name: str) -> Tuple[Tuple[str, ...], ...]:
+def _edited_config_keys(function: ast.AST, name: str, skip: Optional[ast.AST] = None) -> Tuple[Tuple[str, ...], ...]:
     """The keys of the config parameter ``name`` that ``function`` sets itself
     (``cfg.data.num_workers = 0``, ``cfg["data"]["x"] += 1``); ``()`` in the result (every key)
     for edits dl-lint cannot place (``OmegaConf.update(cfg, ...)``, ``cfg.merge_with(...)``,
@@ -1103,7 +1139,7 @@ def _edited_config_keys(function: ast.AST, name: str) -> Tuple[Tuple[str, ...], 
     for node in ast.walk(function):
         targets: List[ast.AST] = []
         if isinstance(node, ast.Assign):
-            targets = list(node.targets)
+            targets = list(node.targets) if node.value is not skip else []  # skip: the binding itself
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
             targets = [node.target]
         elif isinstance(node, ast.Delete):

@@ -30,9 +30,12 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 from dl_lint.analysis.configs.yamlfile import UNKNOWN, Items, Leaf, Tree, YamlError
 from dl_lint.record import Record
 
-__all__ = ["HydraConfig", "Composed", "compose", "MAIN_QUALNAMES"]
+__all__ = ["HydraConfig", "Composed", "compose", "MAIN_QUALNAMES", "LOAD_QUALNAMES"]
 
 MAIN_QUALNAMES = frozenset({"hydra.main"})
+# ``OmegaConf.load(path)`` (omegaconf 2.4.0.dev14, ``omegaconf/omegaconf.py``: reads one YAML
+# file with the loader of ``_yaml.py``; a ``defaults`` key is plain data there).
+LOAD_QUALNAMES = frozenset({"omegaconf.OmegaConf.load", "omegaconf.omegaconf.OmegaConf.load"})
 
 Reader = Callable[[str], Any]  # absolute path -> Tree / Leaf / Items / YamlError / None (absent)
 
@@ -46,7 +49,7 @@ class HydraConfig(Record):
     configs are searched in, the primary config's name, and the keys taken so far. ``shown``:
     how messages name the search folder (``config_path`` as written beside the script)."""
 
-    __slots__ = ("search_dir", "name", "keys", "shown", "edited")
+    __slots__ = ("search_dir", "name", "keys", "shown", "edited", "plain")
     _uncompared = frozenset({"shown", "edited"})
 
     def __init__(
@@ -57,15 +60,19 @@ class HydraConfig(Record):
         shown: str = "",
         # Keys the Python function sets itself (``()``: it may set any): not the YAML's value.
         edited: Tuple[Tuple[str, ...], ...] = (),
+        # ``OmegaConf.load(path)``: the file as it is (no defaults list), not overridable by
+        # Hydra's command line.
+        plain: bool = False,
     ) -> None:
         self.search_dir = search_dir
         self.name = name
         self.keys = keys
         self.shown = shown
         self.edited = edited
+        self.plain = plain
 
     def child(self, key: str) -> "HydraConfig":
-        return HydraConfig(self.search_dir, self.name, self.keys + (key,), self.shown, self.edited)
+        return HydraConfig(self.search_dir, self.name, self.keys + (key,), self.shown, self.edited, self.plain)
 
     def edits(self, keys: Tuple[str, ...]) -> bool:
         """Whether the function may set ``keys`` (or a key above or below them) itself."""
@@ -137,6 +144,10 @@ def compose(config: HydraConfig, read: Reader) -> Composed:
         return Composed(None)
     if not isinstance(primary, Tree):
         return Composed(None)
+    if config.plain:  # OmegaConf.load: the file's keys, ``defaults`` included, as written
+        tree: Dict[str, Any] = {}
+        _merge_tree(tree, primary)
+        return Composed(tree)
     defaults = primary.get("defaults")
     own = Tree(tuple((k, v) for k, v in primary.entries if k != "defaults"), primary.path, primary.line)
     # (package, tree or None for "unknown content here")
