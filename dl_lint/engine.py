@@ -286,7 +286,7 @@ def _named_config_keys(named, settings_for, force_exclude: bool, cwd: str) -> se
 
 def _config_readers(project: Project) -> List[Path]:
     """The project's Python files that can report a finding in a YAML config: they name Hydra
-    and a DataLoader (decided from their bytes; the analysis decides the rest)."""
+    (or OmegaConf) and a DataLoader (decided from their bytes; the analysis decides the rest)."""
     if project.root is None:
         return []
     out = []
@@ -296,7 +296,7 @@ def _config_readers(project: Project) -> List[Path]:
                 data = handle.read()
         except OSError:
             continue
-        if b"hydra" in data and b"DataLoader" in data:
+        if (b"hydra" in data or b"OmegaConf" in data) and b"DataLoader" in data:
             out.append(Path(path))
     return out
 

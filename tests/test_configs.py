@@ -390,3 +390,14 @@ def test_omegaconf_load_reads_what_dl_lint_reads():
     for key in ("data.num_workers", "data.workers"):
         assert _value(ours, key) == omegaconf.OmegaConf.select(real, key)
     assert list(real.defaults) == [{"data": "other"}]  # a plain key: no defaults list is composed
+
+
+def test_a_named_yaml_loaded_with_omegaconf_is_judged_through_its_script(tmp_path, run_cli):
+    script = (
+        "from omegaconf import OmegaConf\nfrom torch.utils.data import DataLoader\n\n"
+        'cfg = OmegaConf.load("configs/train.yaml")\n'
+        "loader = DataLoader(range(8), num_workers=cfg.workers, persistent_workers=True)\n"
+    )
+    _project(tmp_path, {"train.py": script, "configs/train.yaml": "workers: 0\n"})
+    out = run_cli("--no-cache", "configs/train.yaml")
+    assert out.returncode == 1 and out.stdout.startswith(os.path.join("configs", "train.yaml") + ":1:1: DL002"), out.stdout
