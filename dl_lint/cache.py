@@ -387,6 +387,10 @@ def diagnostic_to_json(diag: Diagnostic) -> Dict[str, Any]:
         "e": _loc(diag.end_location),
         "q": list(diag.noqa_rows),
     }
+    if diag.filename.endswith((".yaml", ".yml")):
+        # Reported in a config file the linted file reads: its own path (absolute, printed again
+        # from wherever the next run starts).
+        out["f"] = os.path.abspath(diag.filename)
     if diag.cell is not None:
         out["cell"] = diag.cell
     if diag.detail:
@@ -412,6 +416,12 @@ def diagnostic_from_json(data: Dict[str, Any], filename: str = "") -> Diagnostic
             message=f["m"],
             edits=tuple(Edit(c, Location(*s), Location(*e)) for c, s, e in f["e"]),
         )
+    if "f" in data:
+        from pathlib import Path
+
+        from dl_lint.files import display_path
+
+        filename = display_path(Path(data["f"]), data["f"])
     return Diagnostic(
         code=data["c"],
         name=data["n"],

@@ -81,7 +81,9 @@ def lint_source(
     project_root: Optional[os.PathLike | str] = None,
 ) -> List[Diagnostic]:
     """Lint one source text as if it were the file ``path`` (which need not exist). With
-    ``project_root``, imports are resolved against the project's other files."""
+    ``project_root``, imports are resolved against the project's other files. Only the
+    diagnostics of this source are returned: findings reported in a YAML config it reads are
+    for ``lint_paths`` (the flake8 plugin and the language server show one Python file)."""
     from dl_lint.analysis.signals import has_accelerator_evidence
     from dl_lint.judge import analyse, judge, judge_call_sites
 
@@ -104,6 +106,7 @@ def lint_source(
         return root is not None and project.accelerator_reaches(module_name, {module_name: file.data})
 
     diagnostics = judge([file], project, accelerator) + judge_call_sites([file], [file], project, accelerator)
+    diagnostics = [d for d in diagnostics if d.filename == file.display]
     diagnostics.sort(key=Diagnostic.sort_key)
     return _map_cells(diagnostics, [file])
 
@@ -173,6 +176,13 @@ def lint_paths(
     seen = set()
     cwd = os.getcwd()
     paths = list(paths or (".",))
+    # YAML files named explicitly (pre-commit passes the staged ones): not Python. Their
+    # findings come from the Python files that read them (see ``_config_readers``).
+    named_configs = [p for p in paths if os.fspath(p).endswith(CONFIG_SUFFIXES) and os.path.isfile(p)]
+    if named_configs:
+        paths = [p for p in paths if p not in named_configs]
+        if not paths:
+            paths = [named_configs[0]]  # only the project root and settings are taken from it
     project = Project(find_root(Path(paths[0])), settings_for(Path(paths[0]).parent).extra_loaders)
     store = None
     if cache:
@@ -187,6 +197,8 @@ def lint_paths(
         project.store = store
     for given in paths:
         given = Path(given)
+        if given in named_configs or os.fspath(given) in map(os.fspath, named_configs):
+            continue
         base = settings_for(given if os.path.isdir(given) else given.parent)  # no PermissionError
         found = discover(
             [given],
@@ -224,16 +236,69 @@ def lint_paths(
                 )
             )
 
+    wanted: Optional[set] = None
+    if named_configs:
+        targets = _named_config_keys(named_configs, settings_for, force_exclude, cwd)
+        wanted = {f.key for f in files} | targets
+        for path in _config_readers(project) if targets else ():
+            key = absolute_path(os.fspath(path), cwd)
+            if key not in seen:
+                seen.add(key)
+                module = module_name_for(key, absolute=True)
+                settings = settings_for(os.path.dirname(key))
+                files.append(SourceFile(path, display_path(path, key, cwd), module, settings, abspath=key))
     result = LintResult(files_checked=len(files))
     from dl_lint.pipeline import run_files
 
     diagnostics, result.files_parsed, result.processes = run_files(
         files, project, jobs=jobs, store=store, wait_for_workers=RETAINED is None
     )
+    if wanted is not None:  # only the named files' findings, and those in the named YAML files
+        diagnostics = [d for d in diagnostics if absolute_path(d.filename, cwd) in wanted]
     result.diagnostics = _map_cells(diagnostics, files)
     if RETAINED is not None:
         RETAINED.append((project, files))
     return result
+
+
+# -- YAML configs named explicitly ---------------------------------------------------------------
+
+CONFIG_SUFFIXES = (".yaml", ".yml")
+
+
+def _named_config_keys(named, settings_for, force_exclude: bool, cwd: str) -> set:
+    """Absolute paths of the named YAML files (minus excluded ones under ``force_exclude``)."""
+    keys = set()
+    for given in named:
+        base = settings_for(Path(given).parent)
+        found = discover(
+            [Path(given)],
+            exclude=base.exclude,
+            extend_exclude=base.extend_exclude,
+            respect_gitignore=base.respect_gitignore,
+            root=Path(base.root) if base.root else None,
+            suffixes=CONFIG_SUFFIXES,
+            force_exclude=force_exclude,
+        )
+        keys.update(absolute_path(os.fspath(p), cwd) for p in found.files)
+    return keys
+
+
+def _config_readers(project: Project) -> List[Path]:
+    """The project's Python files that can report a finding in a YAML config: they name Hydra
+    (or OmegaConf) and a DataLoader (decided from their bytes; the analysis decides the rest)."""
+    if project.root is None:
+        return []
+    out = []
+    for path in project.files():
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        if (b"hydra" in data or b"OmegaConf" in data) and b"DataLoader" in data:
+            out.append(Path(path))
+    return out
 
 
 # -- notebooks -----------------------------------------------------------------------------------

@@ -183,11 +183,16 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
         out.extend(file.errors)
         if file.facts is None or not file.facts.calls:
             continue
+        out.extend(_config_dl000(file, project))
         rules = checking_rules(codes_for_file(file.settings, codes, file.path))
         ctx = context_for(file, project, accelerator, rules)
         suppressions = None  # read only when there is something to suppress
         for call in file.facts.calls:
             for diag in check(call, rules, ctx, file.display):
+                if diag.filename != file.display:
+                    if not _suppressed_at_config(diag, project, file, call.rows):
+                        out.append(diag)
+                    continue
                 if suppressions is None:
                     from dl_lint.suppression import parse_suppressions
 
@@ -221,6 +226,9 @@ def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterab
                 noqa_rows=call.rows,
             )
         for finding in findings:
+            if finding.place is not None:
+                yield _at_config_line(rule, finding, call, ctx)
+                continue
             yield Diagnostic(
                 code=rule.code,
                 name=rule.name,
@@ -234,6 +242,73 @@ def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterab
                 detail=finding.detail,
                 related=finding.related,
             )
+
+
+def _at_config_line(rule, finding, call: "LoaderCall", ctx: "RuleContext") -> Diagnostic:
+    """A finding decided by a config file's value, reported at the line that sets it (the line
+    a user edits), with the DataLoader call that reads it as a related location. Its fix (an
+    edit of the Python call) is not attached: fixes apply to the reported file."""
+    from pathlib import Path
+
+    from dl_lint.files import display_path
+    from dl_lint.model import Location
+
+    path, row, column = finding.place
+    at = call.location
+    loader = Related(os.path.abspath(ctx.path), at.row, at.column, "the DataLoader that reads this value")
+    detail = finding.detail
+    if finding.fix is not None:
+        detail += f" At the DataLoader: {finding.fix.message}."
+    return Diagnostic(
+        code=rule.code,
+        name=rule.name,
+        severity=finding.severity or rule.severity,
+        message=finding.message,
+        filename=display_path(Path(path), path),
+        location=Location(row, column),
+        end_location=Location(row, column),
+        noqa_rows=(row, row),
+        detail=detail,
+        related=(loader, *finding.related),
+    )
+
+
+def _config_dl000(file: SourceFile, project: "Project") -> List[Diagnostic]:
+    """DL000 for each YAML config file the linted file reached that cannot be read: the
+    values it would give stay unknown (silence), and the user learns why."""
+    from pathlib import Path
+
+    from dl_lint.files import display_path
+    from dl_lint.model import Location
+
+    out = []
+    for error in project.config_errors(file.key):
+        at = Location(error.line, error.column)
+        out.append(
+            Diagnostic(
+                code="DL000",
+                name="parse-error",
+                severity=Severity.ERROR,
+                message=f"cannot parse this YAML config (read by {file.display}): {error.message}; "
+                "the settings it holds are treated as unknown",
+                filename=display_path(Path(error.path), error.path),
+                location=at,
+                end_location=at,
+                noqa_rows=(error.line, error.line),
+            )
+        )
+    return out
+
+
+def _suppressed_at_config(diag: Diagnostic, project: "Project", file: SourceFile, call_rows) -> bool:
+    """A diagnostic reported in a config file: ``# noqa`` on its YAML line, or on the
+    DataLoader call that reads the value, silences it."""
+    from dl_lint.suppression import parse_comment_suppressions, parse_suppressions
+
+    text = project.config_file(os.path.abspath(diag.filename))[0] or ""
+    if parse_comment_suppressions(text).suppresses(diag):
+        return True
+    return parse_suppressions(file.source or "").suppresses(diag.replace(noqa_rows=call_rows))
 
 
 def judge_call_sites(

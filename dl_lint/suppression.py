@@ -42,7 +42,7 @@ from typing import Dict, FrozenSet, Iterator, List, Mapping, Optional, Tuple
 from .model import Diagnostic
 from .record import Record
 
-__all__ = ["Suppressions", "parse_suppressions"]
+__all__ = ["Suppressions", "parse_suppressions", "parse_comment_suppressions"]
 
 _CODE = r"[A-Za-z]+[0-9]+(?![A-Za-z0-9_])"  # a whole word: DL001, E501, PLR2004
 _CODE_RE = re.compile(r"[A-Za-z]+[0-9]+")
@@ -103,13 +103,30 @@ def parse_suppressions(source: str) -> Suppressions:
     """Collect the line and file ``noqa`` directives of ``source``. Never raises."""
     if not _MAY_SUPPRESS.search(source):
         return Suppressions(lines={}, file_all=False, file_codes=frozenset())  # no tokenizing needed
-    lines: Dict[int, Optional[FrozenSet[str]]] = {}
-    file_all = False
-    file_codes: set = set()
     try:
         comments = list(_comments(source))
     except Exception:  # pragma: no cover - _comments already falls back; belt and braces
         comments = []
+    return _from_comments(comments)
+
+
+def parse_comment_suppressions(text: str) -> Suppressions:
+    """The ``noqa`` directives of a YAML file: its ``#`` comments, found line by line (outside
+    quotes), with the same line and file directives as Python. Never raises."""
+    if not _MAY_SUPPRESS.search(text):
+        return Suppressions(lines={}, file_all=False, file_codes=frozenset())
+    comments = []
+    for index, line in enumerate(_normalize_newlines(text).split("\n")):
+        col, _ = _regex_comment(line)
+        if col >= 0 and (col == 0 or line[col - 1] in " \t"):  # YAML: a comment follows a space
+            comments.append((index + 1, line[:col].strip() == "", line[col:]))
+    return _from_comments(comments)
+
+
+def _from_comments(comments: List[Tuple[int, bool, str]]) -> Suppressions:
+    lines: Dict[int, Optional[FrozenSet[str]]] = {}
+    file_all = False
+    file_codes: set = set()
     for row, own_line, text in comments:
         if own_line:
             m = _FILE_NOQA_RE.match(text)

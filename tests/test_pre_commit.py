@@ -93,7 +93,7 @@ def test_manifest_matches_ruffs_conventions():
     assert hooks["dl-lint-fix"]["entry"] == "dl-lint check --fix --force-exclude"
     for hook in hooks.values():
         assert hook["language"] == "python"
-        assert hook["types_or"] == ["python", "jupyter"]
+        assert hook["types_or"] == ["python", "jupyter", "yaml"]  # YAML: findings in Hydra configs
         assert hook["require_serial"] is True
         assert hook["minimum_pre_commit_version"] == "2.9.2"
         assert hook.get("pass_filenames", True) is True  # files come from pre-commit, never `.`
@@ -116,6 +116,26 @@ def test_hook_fails_on_a_staged_file_with_a_problem(project, hook_repo):
     assert "good.py" not in result.stdout.split("Failed", 1)[1]
 
 
+HYDRA_TRAIN = """\
+import hydra
+from torch.utils.data import DataLoader
+
+
+@hydra.main(version_base=None, config_path="conf", config_name="config")
+def main(cfg):
+    return DataLoader(range(8), num_workers=cfg.num_workers, persistent_workers=True)
+"""
+
+
+def test_hook_on_a_staged_hydra_config_reports_at_its_line(project, hook_repo):
+    """Only the YAML changed: the hook gets the YAML file, and dl-lint judges it through the
+    Python file that composes it."""
+    stage(project, hook_repo, {"train.py": HYDRA_TRAIN, "conf/config.yaml": "batch_size: 4\nnum_workers: 0\n"})
+    result = run_hook(project, hook_repo, "dl-lint", "--files", "conf/config.yaml")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "conf/config.yaml:2:1: DL002 " in result.stdout
+
+
 def test_hook_passes_on_a_clean_file(project, hook_repo):
     stage(project, hook_repo, {"good.py": GOOD})
     result = run_hook(project, hook_repo, "dl-lint", "--all-files")
@@ -124,8 +144,10 @@ def test_hook_passes_on_a_clean_file(project, hook_repo):
 
 
 def test_hook_with_no_python_files_is_skipped(project, hook_repo):
+    # --files: with --all-files the staged .pre-commit-config.yaml is a file of the hook's types
+    # (YAML, for Hydra configs) and the hook runs, passing.
     stage(project, hook_repo, {"notes.txt": "nothing to lint\n"})
-    result = run_hook(project, hook_repo, "dl-lint", "--all-files")
+    result = run_hook(project, hook_repo, "dl-lint", "--files", "notes.txt")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "(no files to check)" in result.stdout and "Skipped" in result.stdout
 

@@ -99,6 +99,7 @@ class ModuleAnalysis:
         self.resolver = Resolver(
             self.index, path, module_name, is_package, project, LOADER_QUALNAMES | frozenset(extra_loaders)
         )
+        self.resolver.tree = tree  # config objects are trusted only where every edit can be seen
         self._callees: Optional[LoaderCallees] = None
         self._facts: Optional[ModuleFacts] = None
         self._summary: Optional[ModuleSummary] = None

@@ -340,6 +340,11 @@ class Project:
         self._class_names: Dict[Tuple[str, Tuple[str, ...]], Tuple[bool, FrozenSet[str]]] = {}
         self._all_bytes: Optional[List[bytes]] = None  # every project file's, when a name is judged
         self._lone: Dict[Tuple[str, str], Optional[int]] = {}  # (file, name) -> lone_class_line
+        # YAML config files (absolute path -> (text, tree)) and composed Hydra configs.
+        self._config_files: Dict[str, Tuple[Optional[str], Any]] = {}
+        self._composed: Dict[Any, Any] = {}
+        self._composed_reads: Dict[Any, Tuple[str, ...]] = {}
+        self._config_errors: Dict[str, Set[Any]] = {}  # Python file -> broken YAML files it reached
         # Answers of earlier runs (the results cache): (name, extra loaders) -> answer or None.
         self.remembered: Optional[Callable[[Tuple[str, Tuple[str, ...]]], Optional[Tuple[bool, FrozenSet[str]]]]] = None
         self._container_files: Optional[Dict[str, bytes]] = None
@@ -784,6 +789,44 @@ class Project:
             self._dropped.pop().release()
 
     # -- ProjectHook ----------------------------------------------------------------------------
+    def config_composed(self, config: Any, near: str = "") -> Any:
+        """The composed Hydra config of ``config`` (``analysis.configs.hydra``). Each YAML file
+        is read once per run; every file the composition reads (or finds missing) is recorded
+        as a content dependency of the file being linted, so a cached diagnostic resting on a
+        YAML value is judged again when that file changes."""
+        from dl_lint.analysis.configs.hydra import compose
+
+        composed = self._composed.get(config)
+        if composed is None:
+            read: List[str] = []
+
+            def reader(path: str) -> Any:
+                read.append(path)
+                return self.config_file(path)[1]
+
+            composed = compose(config, reader)
+            self._composed[config] = composed
+            self._composed_reads[config] = tuple(read)
+        for path in self._composed_reads.get(config, ()):
+            self._touch(path, content=True)
+        if composed.errors and near:
+            self._config_errors.setdefault(os.path.abspath(near), set()).update(composed.errors)
+        return composed
+
+    def config_errors(self, path: str) -> List[Any]:
+        """The YAML files the Python file at ``path`` reached that PyYAML could not read
+        (``analysis.configs.yamlfile.YamlError``), in path order."""
+        return sorted(self._config_errors.get(os.path.abspath(path), ()), key=lambda e: (e.path, e.line))
+
+    def config_file(self, path: str) -> Tuple[Optional[str], Any]:
+        """(text, tree) of a YAML file (``analysis.configs.yamlfile.read_yaml``), read once."""
+        found = self._config_files.get(path)
+        if found is None:
+            from dl_lint.analysis.configs.yamlfile import read_yaml
+
+            found = self._config_files[path] = read_yaml(path)
+        return found
+
     def import_value(self, module: str, name: str, depth: int, near: str = "") -> "Value":
         from dl_lint.analysis.values import ModuleRef, Value
 

@@ -17,9 +17,11 @@ from __future__ import annotations
 import ast
 import itertools
 import operator
+import os
 import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
+from dl_lint.analysis.configs.hydra import LOAD_QUALNAMES, MAIN_QUALNAMES, HydraConfig
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin
 from dl_lint.analysis.syntax import NO_LITERAL, code, literal
@@ -141,6 +143,16 @@ class ProjectHook:
         copies of the batches (``summary.FunctionRecord.transfers``)."""
         return ()
 
+    def config_composed(self, config: Any, near: str = "") -> Any:
+        """The composed Hydra config of a ``HydraConfig`` (``analysis.configs.hydra.Composed``),
+        its YAML files read once per run (the project caches them, records them as
+        dependencies of the file being linted, and keeps the broken ones for ``near``, the
+        Python file that reached them)."""
+        from dl_lint.analysis.configs.hydra import compose
+        from dl_lint.analysis.configs.yamlfile import read_yaml
+
+        return compose(config, lambda path: read_yaml(path)[1])
+
 
 def import_base(node: ast.ImportFrom) -> str:
     return "." * (node.level or 0) + (node.module or "")
@@ -169,6 +181,8 @@ class Resolver:
         self._params_as_defaults = False
         self._code_cache: Dict[int, str] = {}
         self._argparse: Optional[Dict[str, List[Possible]]] = None
+        self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
+        self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
 
     # -- helpers ------------------------------------------------------------------------------
     def code(self, node: ast.AST) -> str:
@@ -197,6 +211,7 @@ class Resolver:
         """Drop what this resolver remembers (its module's analysis is being released)."""
         self.param_env = {}
         self._code_cache.clear()
+        self._decorated = None
 
     # -- entry point --------------------------------------------------------------------------
     def resolve(self, node: ast.AST, site: Site = END, depth: int = 0) -> Value:
@@ -313,6 +328,14 @@ class Resolver:
         if kind == "assign" and binding.value is not None:
             where = binding.site
             value = self.resolve(binding.value, where, depth + 1)
+            single = value.single
+            if single is not None and isinstance(single.value, HydraConfig) and single.value.plain and not single.value.keys:
+                # ``cfg = OmegaConf.load(...)``: trusted only where the whole module can be seen
+                # to leave it alone (no ``cfg.x = ...``, ``cfg.merge_with_cli()``, ...).
+                if self.tree is None:
+                    return Value.unknown("config")
+                edited = _edited_config_keys(self.tree, name, skip=binding.value)
+                return Value.known(single.value.replace(edited=edited)).with_aliases(*value.aliases)
             if value.single is not None and isinstance(value.single.value, DictValue):
                 value = self._apply_mutations(value, name, where, use, depth)
             return value
@@ -329,6 +352,9 @@ class Resolver:
         if key in self.param_env:
             return self.param_env[key]
         name = binding.name
+        hydra = self._hydra_config(binding)
+        if hydra is not None:
+            return Value.known(hydra).with_aliases(name)
         if self._params_as_defaults and binding.value is not None:
             default = self.resolve(binding.value, binding.site, depth + 1)
             if default.is_unknown:
@@ -336,6 +362,101 @@ class Resolver:
             origin = Origin(f"default of parameter {name}", self.path, self.line(binding.node))
             return Value(tuple(Possible(p.value, origin, p.guards) for p in default.options or ()), "parameter")
         return Value.unknown("parameter").with_aliases(name)
+
+    def _hydra_config(self, binding: Binding) -> Optional[Any]:
+        """The config a ``@hydra.main(config_path=..., config_name=...)`` function receives as
+        its first parameter (``analysis.configs.hydra``); None for any other parameter."""
+        if binding.index != 0 or binding.value is not None:
+            return None
+        if self._decorated is None:  # first parameters of top-level functions with a called decorator
+            self._decorated = {}
+            for function in self.index.module_functions:
+                args = function.args
+                first = (args.posonlyargs or args.args or [None])[0]
+                if first is not None and any(isinstance(d, ast.Call) for d in function.decorator_list):
+                    self._decorated[id(first)] = function
+        function = self._decorated.get(id(binding.node))
+        if function is not None:
+            for decorator in function.decorator_list:
+                if not isinstance(decorator, ast.Call):
+                    continue
+                if self._qualname_of(decorator.func, END, 1) not in MAIN_QUALNAMES:
+                    continue
+                written = {k.arg: k.value for k in decorator.keywords if k.arg}
+                for position, key in enumerate(("config_path", "config_name")):
+                    if position < len(decorator.args):
+                        written[key] = decorator.args[position]
+                given = {}
+                for key, expr in written.items():  # a literal, a module constant, os.path.join of them
+                    given[key] = self._config_text(expr)
+                config_path, config_name = given.get("config_path"), given.get("config_name")
+                if not isinstance(config_path, str) or not isinstance(config_name, str):
+                    return None  # no config file, or one named by an expression
+                if config_path.startswith("pkg://") or not self.path:
+                    return None
+                here = os.path.dirname(os.path.abspath(self.path))
+                search = os.path.normpath(os.path.join(here, config_path))
+                edited = _edited_config_keys(function, binding.name)
+                return HydraConfig(search, config_name, (), config_path, edited)
+        return None
+
+    def _omegaconf_load(self, node: ast.Call) -> Value:
+        """``OmegaConf.load("conf/train.yaml")``: the file, when the path names exactly one
+        existing file relative to the script's folder or the project root (the program is run
+        from one of them, or it fails to find its config). Edits are checked where the result is
+        bound to a name (``resolve_binding``)."""
+        if len(node.args) != 1 or node.keywords:
+            return Value.unknown("config")
+        text = self._config_text(node.args[0])
+        if not text or not text.endswith((".yaml", ".yml")) or not self.path:
+            return Value.unknown("config")
+        bases = [os.path.dirname(os.path.abspath(self.path))]
+        root = getattr(self.project, "root", None)
+        if root is not None:
+            bases.append(os.fspath(root))
+        found = {os.path.realpath(os.path.join(base, text)) for base in bases if os.path.isfile(os.path.join(base, text))}
+        if len(found) != 1:
+            return Value.unknown("config")
+        path = found.pop()
+        return Value.known(HydraConfig(os.path.dirname(path), os.path.basename(path), (), text, ((),), plain=True))
+
+    def _config_text(self, expr: ast.AST) -> Optional[str]:
+        """A string argument of ``@hydra.main``: a literal or constant, or ``os.path.join`` of
+        such (fairseq writes ``config_path=os.path.join("..", "fairseq", "config")``)."""
+        if isinstance(expr, ast.Call) and not expr.keywords and self._qualname_of(expr.func, END, 1) in _PATH_JOIN:
+            parts = [self._config_text(arg) for arg in expr.args]
+            if parts and all(isinstance(p, str) for p in parts):
+                return os.path.join(*parts)  # type: ignore[arg-type]
+            return None
+        single = self.resolve(expr, END, 1).single
+        return single.value if single is not None and isinstance(single.value, str) else None
+
+    def _config_value(self, config: Any, attr: str) -> Value:
+        """``cfg.data.num_workers``: the value the composed Hydra config holds, as the default
+        of a setting the command line can override (source "config")."""
+        from dl_lint.analysis.configs.yamlfile import Leaf
+
+        child = config.child(attr)
+        if config.edits(child.keys):
+            return Value.unknown("config")  # the function sets this key (or all of them) itself
+        try:
+            composed = self.project.config_composed(child.replace(keys=()), self.path)
+            if config.edited and composed.interpolates(child.keys):
+                return Value.unknown("config")  # its target may be one of the keys edited
+            found = composed.lookup(child.keys)
+        except RecursionError:
+            return Value.unknown("config")
+        if isinstance(found, dict):
+            return Value.known(child)
+        if not isinstance(found, Leaf):
+            return Value.unknown("config")
+        dotted = ".".join(child.keys)
+        where = os.path.relpath(found.path, os.path.dirname(os.path.abspath(self.path)))
+        if config.plain:
+            origin = Origin(f"{where}:{found.line}, key {dotted}", found.path, found.line)
+        else:
+            origin = Origin(f"{where}:{found.line}, overridable: {dotted}=...", found.path, found.line)
+        return Value((Possible(found.value, origin),), "config")
 
     def _resolve_import(self, binding: Binding, depth: int) -> Value:
         node, alias = binding.node, binding.alias
@@ -444,6 +565,8 @@ class Resolver:
                 return Value.known(External(f"{target.qualname}.{attr}"))
             if isinstance(target, DictValue):
                 return Value.unknown("config")
+            if isinstance(target, HydraConfig):
+                return self._config_value(target, attr)
         # An attribute of an object we cannot see: a config value, settable at run time.
         return Value.unknown("config")
 
@@ -761,6 +884,8 @@ class Resolver:
             return _combine(values, _BUILTIN_FUNCS[name], numeric=name != "bool")
         if name == "dict":
             return self._resolve_dict_call(node, site, depth)
+        if qualname in LOAD_QUALNAMES:
+            return self._omegaconf_load(node)
         if qualname in ("os.getenv", "os.environ.get", "os.environ.__getitem__"):
             return Value.unknown("environment")
         if qualname in ("os.cpu_count", "multiprocessing.cpu_count", "torch.multiprocessing.cpu_count"):
@@ -905,6 +1030,8 @@ class Resolver:
                 entry = base.single.value.get(key)
                 if entry is not None and all(p.value is not ABSENT for p in entry.options or ()):
                     return entry
+            if base.single is not None and isinstance(base.single.value, HydraConfig) and isinstance(key, str):
+                return self._config_value(base.single.value, key)  # cfg["data"]["num_workers"]
         return Value.unknown("config")
 
     def _apply_mutations(self, value: Value, name: str, start: Site, use: Site, depth: int) -> Value:
@@ -973,6 +1100,68 @@ def _is_parse_args(expr: Optional[ast.AST], known: bool) -> bool:
         attr = expr.func.attr
         return attr == "parse_args" or (known and attr in ("parse_known_args", "parse_known_intermixed_args"))
     return False
+
+
+_PATH_JOIN = frozenset({"os.path.join", "posixpath.join"})
+
+# Calls that may change a config's keys: ``OmegaConf.update(cfg, ...)``, ``cfg.merge_with(...)``.
+_CONFIG_EDITS = frozenset(
+    {"update", "merge_with", "merge_with_cli", "merge_with_dotlist", "merge", "set_struct", "setdefault", "pop"}
+)
+
+
+def _edited_config_keys(function: ast.AST, name: str, skip: Optional[ast.AST] = None) -> Tuple[Tuple[str, ...], ...]:
+    """The keys of the config parameter ``name`` that ``function`` sets itself
+    (``cfg.data.num_workers = 0``, ``cfg["data"]["x"] += 1``); ``()`` in the result (every key)
+    for edits dl-lint cannot place (``OmegaConf.update(cfg, ...)``, ``cfg.merge_with(...)``,
+    ``setattr(cfg, ...)``, a computed subscript)."""
+    edited = set()
+
+    def path_of(node: ast.AST) -> Optional[Tuple[str, ...]]:
+        keys: List[str] = []
+        while True:
+            if isinstance(node, ast.Attribute):
+                keys.append(node.attr)
+                node = node.value
+            elif isinstance(node, ast.Subscript):
+                key = node.slice
+                if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                    keys = []  # a computed key: any key may be set
+                else:
+                    keys.append(key.value)
+                node = node.value
+            else:
+                break
+        if isinstance(node, ast.Name) and node.id == name:
+            return tuple(reversed(keys))
+        return None
+
+    for node in ast.walk(function):
+        targets: List[ast.AST] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets) if node.value is not skip else []  # skip: the binding itself
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Delete):
+            targets = list(node.targets)
+        elif isinstance(node, ast.Call):
+            func = node.func
+            mentions = any(isinstance(a, ast.Name) and a.id == name for a in node.args)
+            if isinstance(func, ast.Attribute) and func.attr in _CONFIG_EDITS:
+                if mentions or path_of(func.value) is not None:
+                    edited.add(())
+            elif isinstance(func, ast.Name) and func.id in ("setattr", "delattr") and mentions:
+                edited.add(())
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id == name:
+                edited.add(())  # the parameter itself is rebound
+                continue
+            for element in ast.walk(target):
+                found = path_of(element) if isinstance(element, (ast.Attribute, ast.Subscript)) else None
+                if found is not None and found:
+                    edited.add(found)
+                    break
+    return tuple(sorted(edited))
 
 
 def _is_number(v: Any) -> bool:

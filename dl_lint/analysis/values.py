@@ -67,6 +67,8 @@ class Origin(Record):
         self.line = line
 
     def describe(self) -> str:
+        if self.path and self.path.endswith((".yaml", ".yml")):
+            return self.what  # a config file's value: ``what`` names it as the user wrote it
         where = ""
         if self.path and self.line:
             where = f"{self.path.rsplit('/', 1)[-1]}:{self.line}"

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 class Finding(Record):
-    __slots__ = ("message", "location", "end_location", "fix", "severity", "detail", "related")
+    __slots__ = ("message", "location", "end_location", "fix", "severity", "detail", "related", "place")
 
     def __init__(
         self,
@@ -30,6 +30,9 @@ class Finding(Record):
         severity: Optional[Severity] = None,  # overrides the rule's (DL202: error under spawn)
         detail: str = "",  # the rest: torch's error text, the numbers, what to write instead
         related: Tuple[Related, ...] = (),  # places the message cites (absolute paths)
+        # Where to report instead of the call: (absolute path, row, column) of the config file
+        # line that sets the deciding value; the call becomes a related location.
+        place: Optional[Tuple[str, int, int]] = None,
     ) -> None:
         self.message = message
         self.location = location
@@ -38,6 +41,7 @@ class Finding(Record):
         self.severity = severity
         self.detail = detail
         self.related = related
+        self.place = place
 
 
 class Rule:
@@ -66,12 +70,13 @@ class Rule:
         *,
         detail: str = "",
         related: Sequence[Related] = (),
+        place: Optional[Tuple[str, int, int]] = None,
     ) -> Finding:
         """``message``: one short sentence (the concise line); ``detail``: everything else the
         user needs (torch's error, the numbers, what to write instead); ``related``: places
         cited, instead of paths written into the text."""
         start, end = call.span(at)
-        return Finding(message, start, end, fix, severity, detail, tuple(related))
+        return Finding(message, start, end, fix, severity, detail, tuple(related), place)
 
     def markdown(self) -> str:
         head = f"# {self.name} ({self.code})\n\n"
@@ -119,6 +124,25 @@ def describe(name: str, scenarios_: Sequence[dict]) -> str:
         if item not in seen:
             seen.append(item)
     return f"{name}=" + " or ".join(seen)
+
+
+def config_place(scenarios_: Sequence[dict], names: Sequence[str]) -> Optional[Tuple[str, int, int]]:
+    """The config file line that decides a finding: for the first of ``names`` whose value in
+    every scenario was read from one YAML line (a Hydra default), that line, as (absolute path,
+    row, column); None when the values were written in Python."""
+    for name in names:
+        places = set()
+        for scenario in scenarios_:
+            origin = scenario[name].origin
+            in_config = origin is not None and origin.path and origin.path.endswith((".yaml", ".yml"))
+            if not in_config or not origin.line:
+                places = set()
+                break
+            places.add((origin.path, origin.line))
+        if len(places) == 1:
+            path, line = next(iter(places))
+            return path, line, 1
+    return None
 
 
 def truthy(value: Any) -> bool:

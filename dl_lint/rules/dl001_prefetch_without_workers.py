@@ -2,6 +2,7 @@ from dl_lint.model import Severity
 from dl_lint.rules.base import (
     Rule,
     call_scenarios,
+    config_place,
     concrete,
     describe,
     every,
@@ -52,6 +53,12 @@ loader = DataLoader(dataset, num_workers=num_workers,
                     prefetch_factor=4 if num_workers > 0 else None)
 ```
 
+## Values from config files
+When num_workers comes from a Hydra YAML config (`cfg.data.num_workers` in a `@hydra.main`
+function), its default is what the composed YAML holds, and a crash it decides is reported at the
+YAML line that sets it (`num_workers: 0`), with the DataLoader call as related location: that is
+the line to change (or guard the option at the call). `# noqa: DL001` works on either line.
+
 ## Torch versions
 torch ≥ 2.0: any value other than `None` without workers raises. torch 1.7–1.13 raised only for
 values other than 2 (`prefetch_factor=None` raised there instead). Passing it only when
@@ -87,7 +94,8 @@ values other than 2 (`prefetch_factor=None` raised there instead). Passing it on
             "torch's error: \"prefetch_factor option could only be specified in multiprocessing\" "
             f"(prefetch_factor is the batches each worker loads ahead; without workers there are none). {instead}"
         )
-        yield self.finding(call, "prefetch_factor", message, _fix(call, ctx), detail=detail)
+        place = config_place(found, ("num_workers", "prefetch_factor"))
+        yield self.finding(call, "prefetch_factor", message, _fix(call, ctx), detail=detail, place=place)
 
 
 def _fix(call, ctx):

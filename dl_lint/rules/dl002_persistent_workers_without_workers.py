@@ -1,5 +1,16 @@
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, describe, fires, no_workers, remove_arg, replace_value, value_of, workers_text, workers_written_zero
+from dl_lint.rules.base import (
+    Rule,
+    config_place,
+    describe,
+    fires,
+    no_workers,
+    remove_arg,
+    replace_value,
+    value_of,
+    workers_text,
+    workers_written_zero,
+)
 
 
 class PersistentWorkersWithoutWorkers(Rule):
@@ -36,6 +47,12 @@ loader = DataLoader(dataset, batch_size=64, num_workers=4, persistent_workers=Tr
 loader = DataLoader(dataset, num_workers=num_workers, persistent_workers=num_workers > 0)
 ```
 
+## Values from config files
+When num_workers comes from a Hydra YAML config (`cfg.data.num_workers` in a `@hydra.main`
+function), its default is what the composed YAML holds, and a crash it decides is reported at the
+YAML line that sets it (`num_workers: 0`), with the DataLoader call as related location: that is
+the line to change (or guard the option at the call). `# noqa: DL002` works on either line.
+
 ## Torch versions
 torch ≥ 1.7 (where persistent_workers appeared).
 """
@@ -53,6 +70,7 @@ torch ≥ 1.7 (where persistent_workers appeared).
                 _fix(call),
                 detail="torch's error: \"persistent_workers option needs num_workers > 0\". Remove it, "
                 "or write `persistent_workers=num_workers > 0`.",
+                place=config_place(found, ("num_workers", "persistent_workers")),
             )
 
 

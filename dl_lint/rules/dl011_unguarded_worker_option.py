@@ -1,6 +1,6 @@
 from dl_lint.analysis.values import ABSENT, CONFIGURABLE
-from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, call_scenarios, concrete, every, replace_value, workers_text
+from dl_lint.model import Related, Severity
+from dl_lint.rules.base import Rule, call_scenarios, concrete, config_place, every, replace_value, workers_text
 
 # option -> (is it active for this value?, what torch does with num_workers=0, torch's error,
 # the guarded form)
@@ -121,7 +121,12 @@ persistent_workers (1.7+), multiprocessing_context and timeout behave the same o
                 f"{default}torch's error with num_workers=0: {error}. Setting num_workers=0 is the first step of "
                 f"debugging a loader, so guard the option: `{fix}`."
             )
-            yield self.finding(call, option, message, _fix(call, option, guarded), detail=detail)
+            related = ()
+            if not workers.is_unknown:
+                place = config_place([{"num_workers": p} for p in workers.options or ()], ("num_workers",))
+                if place is not None:  # a Hydra default: cite the YAML line that sets it
+                    related = (Related(place[0], place[1], place[2], "the default of num_workers"),)
+            yield self.finding(call, option, message, _fix(call, option, guarded), detail=detail, related=related)
 
 
 def _fix(call, option, guarded):

@@ -1,0 +1,401 @@
+"""Settings read from YAML configs (dl_lint.analysis.configs): Hydra composition, reporting at the
+YAML line, noqa in YAML, DL000 for broken YAML, the results cache, lazy PyYAML, and torch's
+verdict on the materialised values."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from dl_lint import lint_paths
+from dl_lint.analysis.configs.hydra import HydraConfig, compose
+from dl_lint.analysis.configs.yamlfile import UNKNOWN, Leaf, YamlError, parse_yaml, read_yaml
+
+from conftest import FIXTURES
+
+HYDRA = FIXTURES / "rules" / "hydra_configs"
+
+TRAIN = """\
+import hydra
+from torch.utils.data import DataLoader
+
+
+@hydra.main(version_base=None, config_path="conf", config_name="config")
+def main(cfg):
+    return DataLoader(range(8), num_workers=cfg.data.num_workers, persistent_workers=True)
+"""
+
+
+def _project(tmp_path: Path, files: dict) -> Path:
+    (tmp_path / "pyproject.toml").write_text("[tool.dl-lint]\n")
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    return tmp_path
+
+
+def _found(root: Path, **kwargs):
+    return [(Path(d.filename).resolve().relative_to(root.resolve()).as_posix(), d.location.row, d.code) for d in lint_paths([root], **kwargs).diagnostics]
+
+
+# -- reading YAML -------------------------------------------------------------------------------
+
+
+def test_yaml_keeps_lines_and_makes_custom_tags_unknown():
+    tree = parse_yaml("a: 1\nb:\n  c: yes\n  d: !ref x\n  e: !!python/name:os.system\n", "x.yaml")
+    assert tree.get("a") == Leaf(1, "x.yaml", 1, 4, "1")
+    assert tree.get("b").get("c").value is True  # YAML 1.1 booleans, as OmegaConf's SafeLoader reads them
+    assert tree.get("b").get("d").value is UNKNOWN
+    assert tree.get("b").get("e").value is UNKNOWN
+
+
+def test_broken_yaml_is_an_error_value_not_an_exception():
+    found = parse_yaml("a: [1\n", "x.yaml")
+    assert isinstance(found, YamlError) and found.line == 2
+
+
+def test_alias_bombs_deep_nesting_and_several_documents_are_errors_not_hangs():
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)
+    )
+    assert "aliases are expanded" in parse_yaml(bomb, "x.yaml").message
+    assert isinstance(parse_yaml("a: " + "[" * 5000 + "]" * 5000 + "\n", "x.yaml"), YamlError)
+    assert parse_yaml("a: 1\n---\nb: 2\n", "x.yaml").line == 2  # Hydra reads one document
+
+
+def test_missing_file_reads_as_nothing(tmp_path):
+    assert read_yaml(str(tmp_path / "absent.yaml")) == (None, None)
+
+
+# -- Hydra composition --------------------------------------------------------------------------
+
+
+def _compose(tmp_path, files, name="config"):
+    root = _project(tmp_path, files)
+    config = HydraConfig(str(root / "conf"), name)
+    return compose(config, lambda path: read_yaml(path)[1])
+
+
+def _value(composed, dotted):
+    found = composed.lookup(tuple(dotted.split(".")))
+    return found.value if isinstance(found, Leaf) else None
+
+
+def test_primary_keys_override_defaults_when_self_is_not_listed(tmp_path):
+    composed = _compose(
+        tmp_path,
+        {"conf/config.yaml": "defaults:\n  - data: default\ndata:\n  num_workers: 2\n", "conf/data/default.yaml": "num_workers: 0\n"},
+    )
+    assert _value(composed, "data.num_workers") == 2
+
+
+def test_self_first_lets_the_group_win(tmp_path):
+    composed = _compose(
+        tmp_path,
+        {
+            "conf/config.yaml": "defaults:\n  - _self_\n  - data: default\ndata:\n  num_workers: 2\n",
+            "conf/data/default.yaml": "num_workers: 0\n",
+        },
+    )
+    assert _value(composed, "data.num_workers") == 0
+
+
+def test_package_override_and_global_header(tmp_path):
+    composed = _compose(
+        tmp_path,
+        {
+            "conf/config.yaml": "defaults:\n  - data@loader: fast\n  - env: local\n",
+            "conf/data/fast.yaml": "num_workers: 8\n",
+            "conf/env/local.yaml": "# @package _global_\nworkers: 3\n",
+        },
+    )
+    assert _value(composed, "loader.num_workers") == 8
+    assert _value(composed, "workers") == 3
+    assert composed.lookup(("data", "num_workers")) is None
+
+
+def test_what_is_not_followed_is_unknown(tmp_path):
+    composed = _compose(
+        tmp_path,
+        {
+            "conf/config.yaml": "defaults:\n  - data: nested\n  - model: other\n  - optional extra: absent\n"
+            "env_workers: ${oc.env:WORKERS,4}\nrelative: ${.env_workers}\n",
+            "conf/data/nested.yaml": "defaults:\n  - sub: a\nnum_workers: 0\n",
+            "conf/model/other.yaml": "# @package foo.bar\nnum_workers: 0\n",
+        },
+    )
+    assert composed.lookup(("data", "num_workers")) is None  # a nested defaults list
+    assert composed.lookup(("model", "num_workers")) is None  # mounted where a header says
+    assert composed.lookup(("env_workers",)) is None  # a resolver
+    assert composed.lookup(("relative",)) is None  # a relative interpolation
+
+
+# -- reporting ----------------------------------------------------------------------------------
+
+
+def test_finding_at_the_yaml_line_with_the_call_as_related_location(tmp_path):
+    root = _project(tmp_path, {"train.py": TRAIN, "conf/config.yaml": "defaults:\n  - data: default\n", "conf/data/default.yaml": "batch_size: 4\nnum_workers: 0\n"})
+    (diag,) = lint_paths([root]).diagnostics
+    assert Path(diag.filename).resolve() == (root / "conf/data/default.yaml").resolve()
+    assert (diag.code, diag.location.row, diag.fix) == ("DL002", 2, None)
+    assert "conf/data/default.yaml:2, overridable: data.num_workers=..." in diag.message
+    (related,) = diag.related
+    assert (related.path, related.row) == (str((root / "train.py").resolve()), 7)
+
+
+def test_json_and_sarif_show_the_related_location(tmp_path, run_cli):
+    _project(tmp_path, {"train.py": TRAIN, "conf/config.yaml": "defaults:\n  - data: default\n", "conf/data/default.yaml": "num_workers: 0\n"})
+    out = run_cli("--no-cache", "--output-format", "json", ".")
+    (item,) = json.loads(out.stdout)
+    assert item["filename"] == os.path.join("conf", "data", "default.yaml")
+    assert item["related"][0]["filename"] == "train.py" and item["related"][0]["location"]["row"] == 7
+    sarif = json.loads(run_cli("--no-cache", "--output-format", "sarif", ".").stdout)
+    (result,) = sarif["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "conf/data/default.yaml"
+    assert result["relatedLocations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "train.py"
+    full = run_cli("--no-cache", "--output-format", "full", ".").stdout
+    assert "note: train.py:7:12: the DataLoader that reads this value" in full
+
+
+@pytest.mark.parametrize(
+    "yaml_line,call_comment",
+    [("num_workers: 0  # noqa: DL002", ""), ("num_workers: 0  # noqa", ""), ("num_workers: 0", "  # noqa: DL002")],
+)
+def test_noqa_in_the_yaml_or_at_the_call(tmp_path, yaml_line, call_comment):
+    train = TRAIN.replace("persistent_workers=True)", "persistent_workers=True)" + call_comment)
+    root = _project(tmp_path, {"train.py": train, "conf/config.yaml": "defaults:\n  - data: default\n", "conf/data/default.yaml": yaml_line + "\n"})
+    assert _found(root) == []
+
+
+def test_noqa_for_another_code_does_not_suppress(tmp_path):
+    root = _project(tmp_path, {"train.py": TRAIN, "conf/config.yaml": "defaults:\n  - data: default\n", "conf/data/default.yaml": "num_workers: 0  # noqa: DL001\n"})
+    assert _found(root) == [("conf/data/default.yaml", 1, "DL002")]
+
+
+def test_broken_yaml_is_a_dl000_and_its_values_stay_unknown(tmp_path):
+    root = _project(tmp_path, {"train.py": TRAIN, "conf/config.yaml": "defaults:\n  - data: default\n", "conf/data/default.yaml": "num_workers: [0\n"})
+    found = lint_paths([root]).diagnostics
+    assert [(Path(d.filename).name, d.code) for d in found] == [("default.yaml", "DL000"), ("train.py", "DL011")]
+    assert "cannot parse this YAML config" in found[0].message
+
+
+def test_a_yaml_edit_invalidates_the_cached_diagnostics(tmp_path):
+    root = _project(tmp_path, {"train.py": TRAIN, "conf/config.yaml": "defaults:\n  - data: default\n", "conf/data/default.yaml": "num_workers: 0\n"})
+    cache_dir = tmp_path / ".cache"
+    assert _found(root, cache=True, cache_dir=cache_dir) == [("conf/data/default.yaml", 1, "DL002")]
+    assert _found(root, cache=True, cache_dir=cache_dir) == [("conf/data/default.yaml", 1, "DL002")]
+    (root / "conf/data/default.yaml").write_text("# more workers\nnum_workers: 4\n")
+    assert _found(root, cache=True, cache_dir=cache_dir) == [("train.py", 7, "DL011")]
+    (root / "conf/data/default.yaml").write_text("# none again\n\nnum_workers: 0\n")
+    assert _found(root, cache=True, cache_dir=cache_dir) == [("conf/data/default.yaml", 3, "DL002")]
+
+
+def test_only_yaml_reached_from_python_is_read(tmp_path):
+    """A stray YAML file with a crashing value is not linted: nothing reads it."""
+    root = _project(tmp_path, {"train.py": TRAIN, "conf/config.yaml": "defaults:\n  - data: default\n", "conf/data/default.yaml": "num_workers: 2\n", "conf/data/debug.yaml": "num_workers: [0\n", "other.yaml": "num_workers: 0\n"})
+    assert _found(root) == [("train.py", 7, "DL011")]
+
+
+def test_a_yaml_file_named_explicitly_reports_what_the_python_reading_it_finds(tmp_path, run_cli):
+    """pre-commit passes the staged YAML files: their findings come from the Python files that
+    compose them; other files' findings are not reported, and a YAML nothing reads is silent."""
+    _project(
+        tmp_path,
+        {
+            "train.py": TRAIN + "\nDataLoader(range(8), prefetch_factor=2)\n",
+            "conf/config.yaml": "defaults:\n  - data: default\n",
+            "conf/data/default.yaml": "num_workers: 0\n",
+            "other.yaml": "num_workers: 0\n",
+        },
+    )
+    out = run_cli("--no-cache", "conf/data/default.yaml")
+    assert out.returncode == 1 and out.stdout.splitlines()[0].startswith(os.path.join("conf", "data", "default.yaml") + ":1:1: DL002")
+    assert "train.py" not in out.stdout.split("\n", 1)[0] and "DL001" not in out.stdout
+    assert run_cli("--no-cache", "other.yaml").returncode == 0
+    both = run_cli("--no-cache", "conf/config.yaml", "train.py").stdout
+    assert "train.py:9:" in both and "default.yaml" not in both
+
+
+def test_lint_source_returns_only_the_sources_own_diagnostics(tmp_path):
+    """The flake8 plugin and the language server show one Python file: a finding reported in a
+    YAML file the source reads is not theirs (the CLI reports it)."""
+    from dl_lint.config import Settings
+    from dl_lint.engine import lint_source
+
+    root = _project(tmp_path, {"train.py": TRAIN, "conf/config.yaml": "data:\n  num_workers: 0\n"})
+    assert [d.code for d in lint_paths([root]).diagnostics] == ["DL002"]
+    assert lint_source(TRAIN, str(root / "train.py"), Settings(), project_root=root) == []
+
+
+def test_a_check_without_hydra_configs_does_not_import_yaml():
+    probe = (
+        "import sys\nfrom dl_lint import lint_paths\nlint_paths([sys.argv[1], sys.argv[2]])\n"
+        "print('YAML' if 'yaml' in sys.modules else 'NO-YAML')\n"
+    )
+    paths = [str(FIXTURES / "rules" / "resolve_argparse.py"), str(FIXTURES / "idioms")]
+    out = subprocess.run([sys.executable, "-c", probe, *paths], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "NO-YAML", out.stderr
+
+
+# -- torch agrees -------------------------------------------------------------------------------
+
+# The option each error rule's fixture call passes beside the YAML's num_workers.
+_OPTIONS = {"DL001": {"prefetch_factor": 2}, "DL002": {"persistent_workers": True}}
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("fixture", [HYDRA, FIXTURES / "rules" / "omegaconf_load"], ids=["hydra", "omegaconf_load"])
+def test_torch_raises_for_every_yaml_value_reported_as_a_crash(fixture):
+    """Each DL001/DL002 reported at a YAML line: the value loaded from that file with PyYAML
+    (as Hydra's OmegaConf loader reads it), passed to a real DataLoader with the option the
+    call writes, raises the ValueError the rule predicts."""
+    import torch  # noqa: F401
+    import yaml
+    from torch.utils.data import DataLoader
+
+    from dl_lint.rules import all_rules
+
+    errors = [d for d in lint_paths([fixture]).diagnostics if d.filename.endswith(".yaml") and d.code in _OPTIONS]
+    assert errors and {d.code for d in errors} <= set(_OPTIONS)
+    class Loader(yaml.SafeLoader):  # the fixture's custom tags (``!ref``) read as None here
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+    rules = all_rules()
+    for diag in errors:
+        path = Path(diag.filename)
+        line = path.read_text().splitlines()[diag.location.row - 1]
+        key = line.split(":", 1)[0].strip()
+        document = yaml.load(path.read_text(), Loader=Loader)
+        value = document[key] if key in document else document["data"][key]  # top level, or under data:
+        exc, text = rules[diag.code].torch_raises
+        with pytest.raises(exc, match=text):
+            DataLoader(range(8), num_workers=value, **_OPTIONS[diag.code])
+
+
+def test_dl011_cites_the_yaml_line_of_the_safe_default(tmp_path):
+    root = _project(tmp_path, {"train.py": TRAIN, "conf/config.yaml": "data:\n  batch_size: 4\n  num_workers: 4\n"})
+    (diag,) = lint_paths([root]).diagnostics
+    assert (Path(diag.filename).name, diag.location.row, diag.code) == ("train.py", 7, "DL011")
+    assert "num_workers is 4 (conf/config.yaml:3, overridable: data.num_workers=...) by default" in diag.detail
+    (related,) = diag.related
+    assert (related.path, related.row, related.note) == (str((root / "conf/config.yaml").resolve()), 3, "the default of num_workers")
+
+
+def test_config_path_written_with_os_path_join(tmp_path):
+    """fairseq's spelling: config_path=os.path.join("..", "fairseq", "config")."""
+    train = TRAIN.replace('config_path="conf"', 'config_path=os.path.join("..", "conf")').replace("import hydra", "import os\nimport hydra")
+    root = _project(tmp_path, {"cli/train.py": train, "conf/config.yaml": "data:\n  num_workers: 0\n"})
+    assert _found(root) == [("conf/config.yaml", 2, "DL002")]
+
+
+def test_a_config_no_yaml_file_holds_stays_unknown(tmp_path):
+    """A primary config registered in Python (Hydra's ConfigStore) has no YAML file here: the
+    values are unknown (DL011 treats them as configurable, as before)."""
+    root = _project(tmp_path, {"train.py": TRAIN})
+    assert _found(root) == [("train.py", 7, "DL011")]
+
+
+# -- Hydra itself agrees (when hydra-core is installed) -----------------------------------------
+
+_LAYOUTS = {
+    "fixture": (HYDRA / "conf", {}, ["data.num_workers", "data.batch_size", "loader_workers", "trainer.workers", "trainer.eval_workers"]),
+    "self first": (
+        None,
+        {"config.yaml": "defaults:\n  - _self_\n  - data: default\ndata:\n  num_workers: 2\n", "data/default.yaml": "num_workers: 0\n"},
+        ["data.num_workers"],
+    ),
+    "self implicit": (
+        None,
+        {"config.yaml": "defaults:\n  - data: default\ndata:\n  num_workers: 2\n", "data/default.yaml": "num_workers: 0\n"},
+        ["data.num_workers"],
+    ),
+    "package and global header": (
+        None,
+        {
+            "config.yaml": "defaults:\n  - data@loader: fast\n  - env: local\n  - _self_\nworkers: ${loader.num_workers}\n",
+            "data/fast.yaml": "num_workers: 8\n",
+            "env/local.yaml": "# @package _global_\nbatch: 3\n",
+        },
+        ["loader.num_workers", "batch", "workers"],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LAYOUTS))
+def test_composition_matches_hydra(tmp_path, name):
+    """dl-lint's composition gives the values Hydra's own compose API gives (hydra-core is in
+    the test extra; checked with hydra-core 1.3.8, omegaconf 2.3.1)."""
+    from hydra import compose as hydra_compose, initialize_config_dir
+    from omegaconf import OmegaConf
+
+    folder, files, keys = _LAYOUTS[name]
+    if folder is not None:  # the fixture, minus its custom tag (Hydra refuses to load one)
+        import shutil
+
+        shutil.copytree(folder, tmp_path / "conf")
+        folder = tmp_path / "conf"
+        data = folder / "data" / "default.yaml"
+        data.write_text("".join(line for line in data.read_text().splitlines(True) if "!ref" not in line))
+    else:
+        folder = tmp_path / "conf"
+        for relative, text in files.items():
+            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+            (folder / relative).write_text(text)
+    with initialize_config_dir(config_dir=str(folder), version_base=None):
+        real = hydra_compose(config_name="config")
+    ours = compose(HydraConfig(str(folder), "config"), lambda path: read_yaml(path)[1])
+    for key in keys:
+        assert _value(ours, key) == OmegaConf.select(real, key), key
+
+
+@pytest.mark.torch
+def test_torch_raises_with_the_config_hydra_composes_for_the_fixture(tmp_path):
+    """The fixture's calls, with the config Hydra itself composes: the DL001/DL002 ones raise,
+    the DL011 ones construct (their default is safe; only an override to 0 crashes)."""
+    import shutil
+
+    from hydra import compose as hydra_compose, initialize_config_dir
+    from torch.utils.data import DataLoader
+
+    folder = tmp_path / "conf"
+    shutil.copytree(HYDRA / "conf", folder)
+    data = folder / "data" / "default.yaml"
+    data.write_text("".join(line for line in data.read_text().splitlines(True) if "!ref" not in line))
+    with initialize_config_dir(config_dir=str(folder), version_base=None):
+        cfg = hydra_compose(config_name="config")
+    with pytest.raises(ValueError, match="persistent_workers option needs num_workers > 0"):
+        DataLoader(range(8), batch_size=cfg.data.batch_size, num_workers=cfg.data.num_workers, persistent_workers=True)
+    with pytest.raises(ValueError, match="prefetch_factor option could only be specified in multiprocessing"):
+        DataLoader(range(8), num_workers=cfg.loader_workers, prefetch_factor=2)
+    DataLoader(range(8), num_workers=cfg.trainer.workers, prefetch_factor=2)
+    DataLoader(range(8), num_workers=cfg.trainer.eval_workers, persistent_workers=True)
+
+
+def test_omegaconf_load_reads_what_dl_lint_reads():
+    """OmegaConf.load itself gives the value dl-lint reports."""
+    import omegaconf
+    path = FIXTURES / "rules" / "omegaconf_load" / "configs" / "train.yaml"
+    ours = compose(HydraConfig(str(path.parent), path.name, plain=True), lambda p: read_yaml(p)[1])
+    real = omegaconf.OmegaConf.load(path)
+    for key in ("data.num_workers", "data.workers"):
+        assert _value(ours, key) == omegaconf.OmegaConf.select(real, key)
+    assert list(real.defaults) == [{"data": "other"}]  # a plain key: no defaults list is composed
+
+
+def test_a_named_yaml_loaded_with_omegaconf_is_judged_through_its_script(tmp_path, run_cli):
+    script = (
+        "from omegaconf import OmegaConf\nfrom torch.utils.data import DataLoader\n\n"
+        'cfg = OmegaConf.load("configs/train.yaml")\n'
+        "loader = DataLoader(range(8), num_workers=cfg.workers, persistent_workers=True)\n"
+    )
+    _project(tmp_path, {"train.py": script, "configs/train.yaml": "workers: 0\n"})
+    out = run_cli("--no-cache", "configs/train.yaml")
+    assert out.returncode == 1 and out.stdout.startswith(os.path.join("configs", "train.yaml") + ":1:1: DL002"), out.stdout
