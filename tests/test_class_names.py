@@ -134,16 +134,21 @@ def test_a_file_calling_only_non_loader_classes_is_not_parsed(tmp_path, monkeypa
     assert "fast.py" in _parsed(root)
 
 
+# A factory reads an attribute of its argument; the caller passes an instance of a class that a
+# module binds only by its class statement.
+LONE_CLASS_PROJECT = {
+    "big.py": "import os\n\n\nclass Accelerator:\n    def num(self):\n        return os.cpu_count()\n",
+    "data.py": LOADER + "def make(acc, workers):\n    return DataLoader([1], num_workers=workers, prefetch_factor=2, drop_last=acc.flag)\n",
+    "train.py": "from big import Accelerator\nfrom data import make\naccelerator = Accelerator()\nmake(accelerator, 0)\n",
+}
+
+
 def test_a_lone_class_is_resolved_without_parsing_its_module(tmp_path, monkeypatch):
     """``accelerator = Accelerator()`` passed to a loader factory: knowing it is an instance of
     a class needs only the class statement, not a parse of a 200 KB module."""
     root = _project(
         tmp_path,
-        {
-            "big.py": "import os\n\n\nclass Accelerator:\n    def num(self):\n        return os.cpu_count()\n",
-            "data.py": LOADER + "def make(acc, workers):\n    return DataLoader([1], num_workers=workers, prefetch_factor=2, drop_last=acc.flag)\n",
-            "train.py": "from big import Accelerator\nfrom data import make\naccelerator = Accelerator()\nmake(accelerator, 0)\n",
-        },
+        LONE_CLASS_PROJECT,
     )
     monkeypatch.chdir(root)
     monkeypatch.setattr(engine, "RETAINED", [])
@@ -186,11 +191,7 @@ def test_the_cache_rechecks_a_no_only_when_a_changed_file_binds_the_name(tmp_pat
 def test_an_importer_of_a_lone_class_rests_on_that_statement_only(tmp_path, monkeypatch):
     root = _project(
         tmp_path,
-        {
-            "big.py": "import os\n\n\nclass Accelerator:\n    def num(self):\n        return os.cpu_count()\n",
-            "data.py": LOADER + "def make(acc, workers):\n    return DataLoader([1], num_workers=workers, prefetch_factor=2, drop_last=acc.flag)\n",
-            "train.py": "from big import Accelerator\nfrom data import make\naccelerator = Accelerator()\nmake(accelerator, 0)\n",
-        },
+        LONE_CLASS_PROJECT,
     )
     monkeypatch.chdir(root)
     monkeypatch.setattr(engine, "RETAINED", [])
