@@ -313,12 +313,18 @@ def test_fix_stopped_at_any_moment_leaves_every_file_old_or_new(tmp_path):
     count = 40
     new_body = _expected_fixed(tmp_path)
     root = tmp_path / "tree"
-    _fix_tree(root, count)
-    started = time.monotonic()
-    full = subprocess.run([*_entry_point(), "--fix", "--no-cache", "."], cwd=root, capture_output=True, timeout=300)
-    duration = time.monotonic() - started
-    assert full.returncode == 0, full.stderr
-    assert _check_old_or_new(root, count, new_body) == (0, count)
+    # A normal run's duration: the shorter of two (the first also writes bytecode caches, so
+    # later runs are faster, and signals timed by it landed after they ended).
+    durations = []
+    for _ in range(2):
+        shutil.rmtree(root, ignore_errors=True)
+        _fix_tree(root, count)
+        started = time.monotonic()
+        full = subprocess.run([*_entry_point(), "--fix", "--no-cache", "."], cwd=root, capture_output=True, timeout=300)
+        durations.append(time.monotonic() - started)
+        assert full.returncode == 0, full.stderr
+        assert _check_old_or_new(root, count, new_body) == (0, count)
+    duration = min(durations)
 
     stopped = []
     moments = [(signal.SIGKILL, 0.3), (signal.SIGINT, 0.45), (signal.SIGTERM, 0.6), (signal.SIGKILL, 0.75), (signal.SIGINT, 0.85), (signal.SIGTERM, 0.95)]
