@@ -550,6 +550,8 @@ class Resolver:
         base = node.value
         if isinstance(base, ast.Name) and base.id == "self" and self.current_class:
             return self._resolve_self_attr(attr, depth)
+        if _is_self_hparams(base) and self.current_class:
+            return self._saved_hparam(attr, depth)
         if isinstance(base, ast.Name) and self._is_namespace(base, site, attr, depth):
             options = self._argparse_options().get(attr)
             if options:
@@ -588,6 +590,66 @@ class Resolver:
         finally:
             self._params_as_defaults = saved
         return Value(tuple(_dedupe(options)), source).with_aliases(f"self.{attr}")
+
+    def _saved_hparam(self, name: str, depth: int) -> Value:
+        """``self.hparams.name`` in a class whose ``__init__`` calls Lightning's
+        ``self.save_hyperparameters()``: the ``__init__`` parameter ``name``, read like
+        ``self.name = name`` (its default, configurable). Unknown unless the saving is plain
+        (``analysis.libraries.SAVE_HYPERPARAMETERS``): one call, in ``__init__``, with no
+        arguments or string names (``ignore=`` literal), the parameter not rebound before it,
+        and ``self.hparams`` only read anywhere in the class."""
+        from dl_lint.analysis.libraries import HPARAMS_MUTATORS, SAVE_HYPERPARAMETERS
+
+        unknown = Value.unknown("config").with_aliases(f"self.hparams.{name}")
+        saves = [
+            (call, site)
+            for call, site, _scope, cls in self.index.calls
+            if cls == self.current_class
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr == SAVE_HYPERPARAMETERS
+            and isinstance(call.func.value, ast.Name)
+            and call.func.value.id == "self"
+        ]
+        if len(saves) != 1:
+            return unknown
+        call, site = saves[0]
+        init = site.scope
+        scope = site.names
+        if not isinstance(init, (ast.FunctionDef, ast.AsyncFunctionDef)) or init.name != "__init__":
+            return unknown
+        if scope is None or scope.node is not init or scope.parent is None or not isinstance(scope.parent.node, ast.ClassDef):
+            return unknown
+        names = [literal(arg) for arg in call.args]
+        if any(not isinstance(n, str) for n in names) or (names and name not in names):
+            return unknown  # a dict, Namespace or config object saved, or `name` not among those saved
+        for keyword in call.keywords:
+            if keyword.arg is None:
+                return unknown
+            if keyword.arg == "ignore":
+                value = keyword.value
+                elements = value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]
+                ignored = [literal(element) for element in elements]
+                if any(not isinstance(n, str) for n in ignored) or name in ignored:
+                    return unknown
+        bindings = scope.bindings.get(name, [])
+        if len(bindings) != 1 or bindings[0].kind != "param" or bindings[0].value is None:
+            return unknown  # rebound in __init__ (save_hyperparameters stores the local), or no default
+        if bindings[0].index < 0 or not _hparams_only_read(scope.parent.node, HPARAMS_MUTATORS):
+            return unknown
+        if not any(isinstance(node, ast.Name) and node.id == "super" for node in ast.walk(init)):
+            return unknown  # Lightning collects the arguments of __init__ frames that hold __class__
+        saved = self._params_as_defaults
+        self._params_as_defaults = True
+        try:
+            default = self._resolve_param(bindings[0], depth + 1)
+        finally:
+            self._params_as_defaults = saved
+        if default.is_unknown:
+            return unknown
+        origin = Origin(f"default of parameter {name}, saved by save_hyperparameters", self.path, self.line(bindings[0].node))
+        return Value(tuple(Possible(p.value, origin, p.guards) for p in default.options or ()), "parameter").with_aliases(
+            f"self.hparams.{name}"
+        )
 
     # -- argparse -----------------------------------------------------------------------------
     def _is_namespace(self, name: ast.Name, site: Site, attr: str, depth: int) -> bool:
@@ -776,6 +838,12 @@ class Resolver:
 
     # -- calls --------------------------------------------------------------------------------
     def _resolve_call(self, node: ast.Call, site: Site, depth: int) -> Value:
+        func_node = node.func
+        if isinstance(func_node, ast.Attribute) and func_node.attr == "get" and _is_self_hparams(func_node.value):
+            key = literal(node.args[0]) if node.args and not node.keywords else None
+            if self.current_class and isinstance(key, str):
+                return self._saved_hparam(key, depth)  # saved, so the fallback is never used
+            return Value.unknown("config")
         func = self.resolve(node.func, site, depth + 1)
         target = func.single.value if func.single is not None else None
         if isinstance(target, External):
@@ -1019,6 +1087,8 @@ class Resolver:
         return Value.known(DictValue(tuple(entries.items()), complete))
 
     def _resolve_subscript(self, node: ast.Subscript, site: Site, depth: int) -> Value:
+        if _is_self_hparams(node.value) and self.current_class and isinstance(literal(node.slice), str):
+            return self._saved_hparam(literal(node.slice), depth)  # self.hparams["num_workers"]
         base = self.resolve(node.value, site, depth + 1)
         if base.single is not None and isinstance(base.single.value, External):
             if base.single.value.qualname == "os.environ":
@@ -1162,6 +1232,32 @@ def _edited_config_keys(function: ast.AST, name: str, skip: Optional[ast.AST] = 
                     edited.add(found)
                     break
     return tuple(sorted(edited))
+
+
+def _is_self_hparams(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "hparams"
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    )
+
+
+def _hparams_only_read(cls: ast.ClassDef, mutators: frozenset) -> bool:
+    """Whether every ``self.hparams`` in the class is read (``.x``, ``[k]``, ``.get(...)``), never
+    assigned, deleted, updated or handed to a function that might change it."""
+    for parent in ast.walk(cls):
+        for child in ast.iter_child_nodes(parent):
+            if not _is_self_hparams(child):
+                continue
+            if isinstance(parent, ast.Attribute) and isinstance(parent.ctx, ast.Load) and parent.attr not in mutators:
+                continue
+            if isinstance(parent, ast.Subscript) and isinstance(parent.ctx, ast.Load):
+                continue
+            return False
+        if isinstance(parent, ast.Attribute) and parent.attr in ("_hparams", "_set_hparams") and isinstance(parent.value, ast.Name):
+            return False
+    return True
 
 
 def _is_number(v: Any) -> bool:
