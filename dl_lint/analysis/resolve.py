@@ -21,6 +21,8 @@ import os
 import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
+from dl_lint.analysis.configs.dataclasses import CLI_PARSERS as _CLI_PARSERS
+from dl_lint.analysis.configs.dataclasses import DataclassConfig
 from dl_lint.analysis.configs.hydra import LOAD_QUALNAMES, MAIN_QUALNAMES, HydraConfig
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin
@@ -338,6 +340,13 @@ class Resolver:
                 return Value.known(single.value.replace(edited=edited)).with_aliases(*value.aliases)
             if value.single is not None and isinstance(value.single.value, DictValue):
                 value = self._apply_mutations(value, name, where, use, depth)
+            if single is not None and isinstance(single.value, DataclassConfig):
+                # A dataclass instance is mutable: trusted only where the module never sets a
+                # field of the name nor hands the object to a function.
+                within = where.scope if where.scope is not None else self.tree  # a local: its function
+                if within is None or _edited_config_keys(within, name, skip=binding.value) or _handed_over(within, name):
+                    known = single.value  # still an instance of its class; its fields unknown
+                    return Value.known(Instance(known.module, known.name, known.line, known.path, known.local))
             return value
         if kind == "unpack" and binding.value is not None:
             if binding.index == 0 and _is_parse_args(binding.value, known=True):
@@ -569,6 +578,9 @@ class Resolver:
                 return Value.unknown("config")
             if isinstance(target, HydraConfig):
                 return self._config_value(target, attr)
+            if isinstance(target, DataclassConfig):
+                entry = target.get(attr)
+                return entry if entry is not None else Value.unknown("config")
         # An attribute of an object we cannot see: a config value, settable at run time.
         return Value.unknown("config")
 
@@ -854,8 +866,79 @@ class Resolver:
                 library = self._library_value(f"{target.module}.{target.name}", node, site, depth)
                 if library is not None:
                     return library
+            if not local:
+                config = self._dataclass_value(target, node, site, depth, parser=None)
+                if config is not None:
+                    return config
             return Value.known(Instance(target.module, target.name, target.line, target.path, local))
         return Value.unknown(func.source if func.source in CONFIGURABLE else "expression")
+
+    # -- dataclass configs (analysis.configs.dataclasses) -------------------------------------
+    def _dataclass_def(self, target: Any, depth: int) -> Optional[ast.ClassDef]:
+        """The ``@dataclass`` class of this module a FunctionRef names (other modules' classes
+        are not followed: unknown)."""
+        from dl_lint.analysis.configs.dataclasses import DATACLASS_DECORATORS
+
+        if not isinstance(target, FunctionRef) or target.kind != "class" or target.module != self.module_name or target.path != self.path:
+            return None
+        cls = next((c for c in self.index.module_classes if c.name == target.name and c.lineno == target.line), None)
+        if cls is None:
+            return None
+        for decorator in cls.decorator_list:
+            func = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if self._qualname_of(func, END, depth + 1) in DATACLASS_DECORATORS:
+                if isinstance(decorator, ast.Call) and any(k.arg == "init" for k in decorator.keywords):
+                    return None
+                return cls
+        return None
+
+    def _dataclass_value(self, target: Any, node: ast.Call, site: Site, depth: int, parser: Optional[str]) -> Optional[Value]:
+        """``Config(...)`` (``parser`` None: the arguments or the field defaults, known) or a
+        command-line parser's ``Config`` (``parser`` "tyro.cli": the defaults, configurable)."""
+        from dl_lint.analysis.configs.dataclasses import DataclassConfig, dataclass_fields
+
+        cls = self._dataclass_def(target, depth)
+        fields = dataclass_fields(cls) if cls is not None else None
+        if cls is None or fields is None:
+            return None
+        args = node.args if parser is None else []
+        keywords = node.keywords if parser is None else []
+        if any(isinstance(a, ast.Starred) for a in args) or any(k.arg is None for k in keywords):
+            return None
+        if args and (cls.bases or len(args) > len(fields)):
+            return None  # inherited fields come first: positions cannot be bound
+        given: Dict[str, ast.AST] = {f.name: a for f, a in zip(fields, args)}
+        given.update({k.arg: k.value for k in keywords if k.arg})
+        entries = []
+        for field in fields:
+            if field.name in given:
+                value = self.resolve(given[field.name], site, depth + 1)
+            elif field.default is not None:
+                value = self.resolve(field.default, END, depth + 1)
+                if not value.is_unknown:
+                    what = f"default of field {cls.name}.{field.name}"
+                    configurable = parser is not None and not field.fixed
+                    if configurable:
+                        what += f", settable on the command line ({parser})"
+                    origin = Origin(what, self.path, field.line)
+                    source = "argparse" if configurable else value.source
+                    value = Value(tuple(Possible(p.value, origin, p.guards) for p in value.options or ()), source)
+                elif parser is not None:
+                    value = Value.unknown("argparse")
+            else:
+                value = Value.unknown("argparse" if parser is not None else "expression")
+            entries.append((field.name, value))
+        return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, tuple(entries)))
+
+    def _parsed_dataclass(self, qualname: str, node: ast.Call, site: Site, depth: int) -> Value:
+        """``tyro.cli(Config)``: a Config whose fields the command line sets."""
+        from dl_lint.analysis.configs.dataclasses import CLI_HARMLESS_KEYWORDS
+
+        if len(node.args) != 1 or any(k.arg not in CLI_HARMLESS_KEYWORDS for k in node.keywords):
+            return Value.unknown("argparse")
+        target = self.resolve(node.args[0], site, depth + 1).single
+        found = self._dataclass_value(target.value if target else None, node, site, depth, parser=qualname)
+        return found if found is not None else Value.unknown("argparse")
 
     def _library_value(self, qualname: str, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
         """A dataset class of the library table: an Opaque that says whether this construction
@@ -954,6 +1037,8 @@ class Resolver:
             return self._resolve_dict_call(node, site, depth)
         if qualname in LOAD_QUALNAMES:
             return self._omegaconf_load(node)
+        if qualname in _CLI_PARSERS:
+            return self._parsed_dataclass(qualname, node, site, depth)
         if qualname in ("os.getenv", "os.environ.get", "os.environ.__getitem__"):
             return Value.unknown("environment")
         if qualname in ("os.cpu_count", "multiprocessing.cpu_count", "torch.multiprocessing.cpu_count"):
@@ -1232,6 +1317,18 @@ def _edited_config_keys(function: ast.AST, name: str, skip: Optional[ast.AST] = 
                     edited.add(found)
                     break
     return tuple(sorted(edited))
+
+
+def _handed_over(tree: ast.AST, name: str) -> bool:
+    """Whether any call in ``tree`` receives the object ``name`` itself as an argument."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            for arg in (*node.args, *(k.value for k in node.keywords)):
+                if isinstance(arg, ast.Starred):
+                    arg = arg.value
+                if isinstance(arg, ast.Name) and arg.id == name:
+                    return True
+    return False
 
 
 def _is_self_hparams(node: ast.AST) -> bool:
