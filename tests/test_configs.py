@@ -399,3 +399,49 @@ def test_a_named_yaml_loaded_with_omegaconf_is_judged_through_its_script(tmp_pat
     _project(tmp_path, {"train.py": script, "configs/train.yaml": "workers: 0\n"})
     out = run_cli("--no-cache", "configs/train.yaml")
     assert out.returncode == 1 and out.stdout.startswith(os.path.join("configs", "train.yaml") + ":1:1: DL002"), out.stdout
+
+
+# -- dataclass configs (analysis.configs.dataclasses) -------------------------------------------
+TYRO_SCRIPT = '''
+import dataclasses
+
+import tyro
+from torch.utils.data import DataLoader
+
+
+@dataclasses.dataclass
+class Args:
+    num_workers: int = 0
+    prefetch_factor: int = 4
+
+
+if __name__ == "__main__":
+    args = tyro.cli(Args)
+    DataLoader(range(8), num_workers=args.num_workers, prefetch_factor=args.prefetch_factor)
+'''
+
+
+def test_a_tyro_default_that_crashes_is_reported_with_its_field(tmp_path):
+    """tyro.cli(Args) runs with the field defaults unless a flag is given: num_workers=0 and
+    prefetch_factor=4 is torch's ValueError (the same pair the oracle runs for Config())."""
+    script = tmp_path / "train.py"
+    script.write_text(TYRO_SCRIPT)
+    found = [d for d in lint_paths([script]).diagnostics if d.code == "DL001"]
+    assert len(found) == 1
+    assert "num_workers=0 (default of field Args.num_workers, settable on the command line (tyro.cli), train.py:10)" in found[0].message
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("args = tyro.cli(Args)", "args = tyro.cli(Args, default=Args(num_workers=2))"),
+        ("args = tyro.cli(Args)", "args = tyro.cli(Args)\n    args.num_workers = 2"),
+        ("args = tyro.cli(Args)", "args = tyro.cli(Args)\n    setup(args)"),
+        ("prefetch_factor: int = 4", "prefetch_factor: int = 4\n\n    def __post_init__(self):\n        self.num_workers = 2"),
+        ("@dataclasses.dataclass", "@dataclasses.dataclass(init=False)"),
+    ],
+)
+def test_dataclass_values_dl_lint_cannot_vouch_for_are_not_errors(tmp_path, change):
+    script = tmp_path / "train.py"
+    script.write_text(TYRO_SCRIPT.replace(*change))
+    assert not [d for d in lint_paths([script]).diagnostics if d.code == "DL001"]

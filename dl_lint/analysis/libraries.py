@@ -298,3 +298,16 @@ LIGHTNING_EVAL_HOOKS = ("val_dataloader", "test_dataloader", "predict_dataloader
 LIGHTNING_HOOKS = ("train_dataloader", *LIGHTNING_EVAL_HOOKS)
 # torch's random sampler, which Lightning's check recognises when shuffle is not given.
 RANDOM_SAMPLERS = frozenset({"torch.utils.data.RandomSampler", "torch.utils.data.sampler.RandomSampler"})
+
+# Lightning's ``self.save_hyperparameters()`` (Lightning 2.6.2, 7f0c343;
+# core/mixins/hparams_mixin.py:53-125, utilities/parsing.py:92-219). Called in ``__init__``, it
+# stores the *current* local values of that ``__init__``'s parameters (``_get_init_args``: the
+# frame's locals, so a parameter rebound before the call is stored rebound; ``**kwargs`` merged
+# in; ``self``/``*args``/``**kwargs`` names dropped); with string arguments only those names;
+# with one non-string argument (a dict, Namespace, DictConfig) that object instead; ``ignore=``
+# (a name or a list of names) filters. The result is ``self.hparams``, an AttributeDict the
+# user may mutate (``hparams`` property: "It is mutable by the user"); a subclass's ``__init__``
+# frame is collected too, so its arguments of the same name override (a caller's choice, like
+# any argument). Read by the resolver (``Resolver._saved_hparam``).
+SAVE_HYPERPARAMETERS = "save_hyperparameters"
+HPARAMS_MUTATORS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__", "__delitem__"})

@@ -21,6 +21,8 @@ import os
 import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
+from dl_lint.analysis.configs.dataclasses import CLI_PARSERS as _CLI_PARSERS
+from dl_lint.analysis.configs.dataclasses import DataclassConfig
 from dl_lint.analysis.configs.hydra import LOAD_QUALNAMES, MAIN_QUALNAMES, HydraConfig
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin
@@ -338,6 +340,13 @@ class Resolver:
                 return Value.known(single.value.replace(edited=edited)).with_aliases(*value.aliases)
             if value.single is not None and isinstance(value.single.value, DictValue):
                 value = self._apply_mutations(value, name, where, use, depth)
+            if single is not None and isinstance(single.value, DataclassConfig):
+                # A dataclass instance is mutable: trusted only where the module never sets a
+                # field of the name nor hands the object to a function.
+                within = where.scope if where.scope is not None else self.tree  # a local: its function
+                if within is None or _edited_config_keys(within, name, skip=binding.value) or _handed_over(within, name):
+                    known = single.value  # still an instance of its class; its fields unknown
+                    return Value.known(Instance(known.module, known.name, known.line, known.path, known.local))
             return value
         if kind == "unpack" and binding.value is not None:
             if binding.index == 0 and _is_parse_args(binding.value, known=True):
@@ -550,6 +559,8 @@ class Resolver:
         base = node.value
         if isinstance(base, ast.Name) and base.id == "self" and self.current_class:
             return self._resolve_self_attr(attr, depth)
+        if _is_self_hparams(base) and self.current_class:
+            return self._saved_hparam(attr, depth)
         if isinstance(base, ast.Name) and self._is_namespace(base, site, attr, depth):
             options = self._argparse_options().get(attr)
             if options:
@@ -567,6 +578,9 @@ class Resolver:
                 return Value.unknown("config")
             if isinstance(target, HydraConfig):
                 return self._config_value(target, attr)
+            if isinstance(target, DataclassConfig):
+                entry = target.get(attr)
+                return entry if entry is not None else Value.unknown("config")
         # An attribute of an object we cannot see: a config value, settable at run time.
         return Value.unknown("config")
 
@@ -588,6 +602,66 @@ class Resolver:
         finally:
             self._params_as_defaults = saved
         return Value(tuple(_dedupe(options)), source).with_aliases(f"self.{attr}")
+
+    def _saved_hparam(self, name: str, depth: int) -> Value:
+        """``self.hparams.name`` in a class whose ``__init__`` calls Lightning's
+        ``self.save_hyperparameters()``: the ``__init__`` parameter ``name``, read like
+        ``self.name = name`` (its default, configurable). Unknown unless the saving is plain
+        (``analysis.libraries.SAVE_HYPERPARAMETERS``): one call, in ``__init__``, with no
+        arguments or string names (``ignore=`` literal), the parameter not rebound before it,
+        and ``self.hparams`` only read anywhere in the class."""
+        from dl_lint.analysis.libraries import HPARAMS_MUTATORS, SAVE_HYPERPARAMETERS
+
+        unknown = Value.unknown("config").with_aliases(f"self.hparams.{name}")
+        saves = [
+            (call, site)
+            for call, site, _scope, cls in self.index.calls
+            if cls == self.current_class
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr == SAVE_HYPERPARAMETERS
+            and isinstance(call.func.value, ast.Name)
+            and call.func.value.id == "self"
+        ]
+        if len(saves) != 1:
+            return unknown
+        call, site = saves[0]
+        init = site.scope
+        scope = site.names
+        if not isinstance(init, (ast.FunctionDef, ast.AsyncFunctionDef)) or init.name != "__init__":
+            return unknown
+        if scope is None or scope.node is not init or scope.parent is None or not isinstance(scope.parent.node, ast.ClassDef):
+            return unknown
+        names = [literal(arg) for arg in call.args]
+        if any(not isinstance(n, str) for n in names) or (names and name not in names):
+            return unknown  # a dict, Namespace or config object saved, or `name` not among those saved
+        for keyword in call.keywords:
+            if keyword.arg is None:
+                return unknown
+            if keyword.arg == "ignore":
+                value = keyword.value
+                elements = value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]
+                ignored = [literal(element) for element in elements]
+                if any(not isinstance(n, str) for n in ignored) or name in ignored:
+                    return unknown
+        bindings = scope.bindings.get(name, [])
+        if len(bindings) != 1 or bindings[0].kind != "param" or bindings[0].value is None:
+            return unknown  # rebound in __init__ (save_hyperparameters stores the local), or no default
+        if bindings[0].index < 0 or not _hparams_only_read(scope.parent.node, HPARAMS_MUTATORS):
+            return unknown
+        if not any(isinstance(node, ast.Name) and node.id == "super" for node in ast.walk(init)):
+            return unknown  # Lightning collects the arguments of __init__ frames that hold __class__
+        saved = self._params_as_defaults
+        self._params_as_defaults = True
+        try:
+            default = self._resolve_param(bindings[0], depth + 1)
+        finally:
+            self._params_as_defaults = saved
+        if default.is_unknown:
+            return unknown
+        origin = Origin(f"default of parameter {name}, saved by save_hyperparameters", self.path, self.line(bindings[0].node))
+        return Value(tuple(Possible(p.value, origin, p.guards) for p in default.options or ()), "parameter").with_aliases(
+            f"self.hparams.{name}"
+        )
 
     # -- argparse -----------------------------------------------------------------------------
     def _is_namespace(self, name: ast.Name, site: Site, attr: str, depth: int) -> bool:
@@ -776,6 +850,12 @@ class Resolver:
 
     # -- calls --------------------------------------------------------------------------------
     def _resolve_call(self, node: ast.Call, site: Site, depth: int) -> Value:
+        func_node = node.func
+        if isinstance(func_node, ast.Attribute) and func_node.attr == "get" and _is_self_hparams(func_node.value):
+            key = literal(node.args[0]) if node.args and not node.keywords else None
+            if self.current_class and isinstance(key, str):
+                return self._saved_hparam(key, depth)  # saved, so the fallback is never used
+            return Value.unknown("config")
         func = self.resolve(node.func, site, depth + 1)
         target = func.single.value if func.single is not None else None
         if isinstance(target, External):
@@ -786,8 +866,79 @@ class Resolver:
                 library = self._library_value(f"{target.module}.{target.name}", node, site, depth)
                 if library is not None:
                     return library
+            if not local:
+                config = self._dataclass_value(target, node, site, depth, parser=None)
+                if config is not None:
+                    return config
             return Value.known(Instance(target.module, target.name, target.line, target.path, local))
         return Value.unknown(func.source if func.source in CONFIGURABLE else "expression")
+
+    # -- dataclass configs (analysis.configs.dataclasses) -------------------------------------
+    def _dataclass_def(self, target: Any, depth: int) -> Optional[ast.ClassDef]:
+        """The ``@dataclass`` class of this module a FunctionRef names (other modules' classes
+        are not followed: unknown)."""
+        from dl_lint.analysis.configs.dataclasses import DATACLASS_DECORATORS
+
+        if not isinstance(target, FunctionRef) or target.kind != "class" or target.module != self.module_name or target.path != self.path:
+            return None
+        cls = next((c for c in self.index.module_classes if c.name == target.name and c.lineno == target.line), None)
+        if cls is None:
+            return None
+        for decorator in cls.decorator_list:
+            func = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if self._qualname_of(func, END, depth + 1) in DATACLASS_DECORATORS:
+                if isinstance(decorator, ast.Call) and any(k.arg == "init" for k in decorator.keywords):
+                    return None
+                return cls
+        return None
+
+    def _dataclass_value(self, target: Any, node: ast.Call, site: Site, depth: int, parser: Optional[str]) -> Optional[Value]:
+        """``Config(...)`` (``parser`` None: the arguments or the field defaults, known) or a
+        command-line parser's ``Config`` (``parser`` "tyro.cli": the defaults, configurable)."""
+        from dl_lint.analysis.configs.dataclasses import DataclassConfig, dataclass_fields
+
+        cls = self._dataclass_def(target, depth)
+        fields = dataclass_fields(cls) if cls is not None else None
+        if cls is None or fields is None:
+            return None
+        args = node.args if parser is None else []
+        keywords = node.keywords if parser is None else []
+        if any(isinstance(a, ast.Starred) for a in args) or any(k.arg is None for k in keywords):
+            return None
+        if args and (cls.bases or len(args) > len(fields)):
+            return None  # inherited fields come first: positions cannot be bound
+        given: Dict[str, ast.AST] = {f.name: a for f, a in zip(fields, args)}
+        given.update({k.arg: k.value for k in keywords if k.arg})
+        entries = []
+        for field in fields:
+            if field.name in given:
+                value = self.resolve(given[field.name], site, depth + 1)
+            elif field.default is not None:
+                value = self.resolve(field.default, END, depth + 1)
+                if not value.is_unknown:
+                    what = f"default of field {cls.name}.{field.name}"
+                    configurable = parser is not None and not field.fixed
+                    if configurable:
+                        what += f", settable on the command line ({parser})"
+                    origin = Origin(what, self.path, field.line)
+                    source = "argparse" if configurable else value.source
+                    value = Value(tuple(Possible(p.value, origin, p.guards) for p in value.options or ()), source)
+                elif parser is not None:
+                    value = Value.unknown("argparse")
+            else:
+                value = Value.unknown("argparse" if parser is not None else "expression")
+            entries.append((field.name, value))
+        return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, tuple(entries)))
+
+    def _parsed_dataclass(self, qualname: str, node: ast.Call, site: Site, depth: int) -> Value:
+        """``tyro.cli(Config)``: a Config whose fields the command line sets."""
+        from dl_lint.analysis.configs.dataclasses import CLI_HARMLESS_KEYWORDS
+
+        if len(node.args) != 1 or any(k.arg not in CLI_HARMLESS_KEYWORDS for k in node.keywords):
+            return Value.unknown("argparse")
+        target = self.resolve(node.args[0], site, depth + 1).single
+        found = self._dataclass_value(target.value if target else None, node, site, depth, parser=qualname)
+        return found if found is not None else Value.unknown("argparse")
 
     def _library_value(self, qualname: str, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
         """A dataset class of the library table: an Opaque that says whether this construction
@@ -886,6 +1037,8 @@ class Resolver:
             return self._resolve_dict_call(node, site, depth)
         if qualname in LOAD_QUALNAMES:
             return self._omegaconf_load(node)
+        if qualname in _CLI_PARSERS:
+            return self._parsed_dataclass(qualname, node, site, depth)
         if qualname in ("os.getenv", "os.environ.get", "os.environ.__getitem__"):
             return Value.unknown("environment")
         if qualname in ("os.cpu_count", "multiprocessing.cpu_count", "torch.multiprocessing.cpu_count"):
@@ -1019,6 +1172,8 @@ class Resolver:
         return Value.known(DictValue(tuple(entries.items()), complete))
 
     def _resolve_subscript(self, node: ast.Subscript, site: Site, depth: int) -> Value:
+        if _is_self_hparams(node.value) and self.current_class and isinstance(literal(node.slice), str):
+            return self._saved_hparam(literal(node.slice), depth)  # self.hparams["num_workers"]
         base = self.resolve(node.value, site, depth + 1)
         if base.single is not None and isinstance(base.single.value, External):
             if base.single.value.qualname == "os.environ":
@@ -1162,6 +1317,44 @@ def _edited_config_keys(function: ast.AST, name: str, skip: Optional[ast.AST] = 
                     edited.add(found)
                     break
     return tuple(sorted(edited))
+
+
+def _handed_over(tree: ast.AST, name: str) -> bool:
+    """Whether any call in ``tree`` receives the object ``name`` itself as an argument."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            for arg in (*node.args, *(k.value for k in node.keywords)):
+                if isinstance(arg, ast.Starred):
+                    arg = arg.value
+                if isinstance(arg, ast.Name) and arg.id == name:
+                    return True
+    return False
+
+
+def _is_self_hparams(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "hparams"
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    )
+
+
+def _hparams_only_read(cls: ast.ClassDef, mutators: frozenset) -> bool:
+    """Whether every ``self.hparams`` in the class is read (``.x``, ``[k]``, ``.get(...)``), never
+    assigned, deleted, updated or handed to a function that might change it."""
+    for parent in ast.walk(cls):
+        for child in ast.iter_child_nodes(parent):
+            if not _is_self_hparams(child):
+                continue
+            if isinstance(parent, ast.Attribute) and isinstance(parent.ctx, ast.Load) and parent.attr not in mutators:
+                continue
+            if isinstance(parent, ast.Subscript) and isinstance(parent.ctx, ast.Load):
+                continue
+            return False
+        if isinstance(parent, ast.Attribute) and parent.attr in ("_hparams", "_set_hparams") and isinstance(parent.value, ast.Name):
+            return False
+    return True
 
 
 def _is_number(v: Any) -> bool:

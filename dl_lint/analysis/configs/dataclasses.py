@@ -1,0 +1,102 @@
+"""Dataclass configs: ``@dataclass class Config: num_workers: int = 0``, then ``Config()``,
+``Config(num_workers=4)`` or ``tyro.cli(Config)``.
+
+Facts read at the versions named:
+
+- ``dataclasses`` (CPython 3.8-3.13): a field is a class-level annotated name (not ``ClassVar``);
+  its default is the assigned value or ``field(default=...)``; ``field(default_factory=...)`` is
+  computed at construction (unknown here); ``__post_init__`` runs after the fields are set and
+  may change any of them (then every field is unknown); inherited fields come first in the
+  constructor, so positional arguments are bound only for classes without bases.
+- tyro 1.0.15 (d0f2e3f, ``src/tyro/_cli.py:46-106``): ``tyro.cli(Config)`` builds a ``Config``
+  whose fields the command line sets, each field's default being the dataclass default: a
+  configurable value, like an argparse default. ``args=``/``default=`` replace what is parsed or
+  the defaults, and ``return_unknown_args=True`` returns a tuple: unknown. A field annotated
+  ``tyro.conf.Fixed[...]``/``SuppressFixed[...]`` (``conf/_markers.py:52,86``) cannot be set from
+  the command line: its default is the value.
+
+The resolver (``analysis.resolve``) finds the class and binds the call; this module only reads
+the class body.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import List, Optional, Tuple
+
+from dl_lint.analysis.values import Instance
+from dl_lint.record import Record
+
+DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass"})
+CLI_PARSERS = frozenset({"tyro.cli"})
+# tyro.cli keywords that leave the parsed fields and their defaults alone.
+CLI_HARMLESS_KEYWORDS = frozenset({"prog", "description", "use_underscores", "console_outputs", "add_help", "compact_help"})
+_FIXED_MARKERS = ("Fixed", "SuppressFixed")
+
+
+class DataclassConfig(Instance):
+    """An instance of a dataclass of the project (still an ``Instance``: rules that follow the
+    class, for datasets or picklable callables, see the same thing), with each field's Value (a
+    field missing here is unknown)."""
+
+    __slots__ = ("fields",)
+
+    def __init__(
+        self,
+        module: str,
+        name: str,
+        line: int = 0,
+        path: str = "",
+        local: bool = False,
+        fields: Tuple[Tuple[str, object], ...] = (),
+    ) -> None:
+        super().__init__(module, name, line, path, local)
+        self.fields = fields
+
+    def get(self, key: str) -> Optional[object]:
+        for k, v in self.fields:
+            if k == key:
+                return v
+        return None
+
+
+class Field(Record):
+    """A field of a dataclass body: its name, the default expression (None: no default, or
+    one computed at construction), the line, and whether the command line may not set it."""
+
+    __slots__ = ("name", "default", "line", "fixed")
+
+    def __init__(self, name: str, default: Optional[ast.expr], line: int, fixed: bool) -> None:
+        self.name = name
+        self.default = default
+        self.line = line
+        self.fixed = fixed
+
+
+def dataclass_fields(cls: ast.ClassDef) -> Optional[List[Field]]:
+    """The fields the class body declares, in order; None when ``__post_init__`` (or a custom
+    ``__init__``) may set them to something else."""
+    fields: List[Field] = []
+    for statement in cls.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and statement.name in ("__post_init__", "__init__"):
+            return None
+        if not isinstance(statement, ast.AnnAssign) or not isinstance(statement.target, ast.Name):
+            continue
+        annotation = ast.unparse(statement.annotation) if hasattr(ast, "unparse") else ""
+        if "ClassVar" in annotation or "InitVar" in annotation:
+            continue
+        default = statement.value
+        if isinstance(default, ast.Call) and _called_name(default.func) == "field":
+            given = {k.arg: k.value for k in default.keywords}
+            default = given.get("default")  # default_factory / no default: unknown
+        fixed = any(marker in annotation.replace(".", " ").replace("[", " ").split() for marker in _FIXED_MARKERS)
+        fields.append(Field(statement.target.id, default, statement.lineno, fixed))
+    return fields
+
+
+def _called_name(func: ast.expr) -> str:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""
