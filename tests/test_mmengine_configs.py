@@ -96,6 +96,9 @@ def test_only_files_with_the_words_are_parsed_for_configs():
     assert not candidate(b"x = dict(num_workers=0)\n")
     assert not candidate(b"train_dataloader = dict(num_workers=0)\n")
     assert candidate(b"_base_ = ['a.py']\ntrain_dataloader = dict()\n")
+    assert candidate(b"from mmengine.runner import Runner\ntrain_dataloader = dict()\n")
+    # the words alone (a docstring, an attribute) are not evidence
+    assert not candidate(b'"""see _base_ and mmengine"""\ncfg._base_ = 1\ntrain_dataloader = dict()\n')
 
 
 # -- torch agrees -------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from functools import lru_cache
 from typing import Dict, List, Optional, Tuple
 
@@ -49,9 +50,13 @@ QUALNAME = "mmengine.runner.Runner.build_dataloader"
 _UNKNOWN = object()  # a key whose value cannot be read
 
 
+# A module-level ``_base_ =`` or an mmengine import, at the start of a line (``is_config`` decides).
+_EVIDENCE = re.compile(rb"^_base_\s*=|^[ \t]*(?:from|import)[ \t]+mmengine\b", re.M)
+
+
 def candidate(data: bytes) -> bool:
     """From bytes: whether a file may hold an mmengine loader config."""
-    return b"_dataloader" in data and (b"_base_" in data or b"mmengine" in data)
+    return b"_dataloader" in data and _EVIDENCE.search(data) is not None
 
 
 class _Entry:
