@@ -35,7 +35,11 @@ def construct_evidence(file: SourceFile) -> "Optional[FrozenSet[str]]":
         return None
     extra = file.settings.extra_loaders
     if not mentions_loader(file.data, extra):
-        return None
+        from dl_lint.analysis.configs.mmengine import candidate
+
+        if not candidate(file.data) or not decode_source(file):
+            return None  # an mmengine config (a loader dict) is parsed; nothing else is
+        return frozenset()
     if not decode_source(file):
         return None  # a DL000 in file.errors: a file that mentions a loader must be readable
     return evidence(file.data, extra)
@@ -209,9 +213,20 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
 
 
 def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterable[Diagnostic]:
+    config_loader = bool(call.extra.get("mmengine"))
     for rule in rules:
+        if config_loader:
+            from dl_lint.analysis.configs.mmengine import JUDGED_BY
+
+            if rule.code not in JUDGED_BY:
+                continue  # the other rules read arguments mmengine fills itself
         try:
             findings = list(rule.check_call(call, ctx))
+            if config_loader:
+                from dl_lint.analysis.configs.mmengine import relocate
+
+                # a config file is not rewritten; a value set in a _base_ file is cited, not reported there
+                findings = [relocate(f.replace(fix=None), call) for f in findings]
         except Exception as exc:  # noqa: BLE001 - a bug in one rule must not stop the run
             findings = []
             yield Diagnostic(

@@ -28,6 +28,10 @@ can see, and names these as the reason):
 | accelerate 1.15.0.dev0 (16cb6eb) | `Accelerator.prepare`, `Accelerator.prepare_data_loader`, `accelerate.data_loader.prepare_data_loader` | yes, at every `iter()` of the prepared loader (`DataLoaderShard`, `DataLoaderDispatcher`) | data_loader.py:582 `self.set_epoch(self.iteration)`, :610 `self.iteration += 1`, :622-629 forwards to `batch_sampler.sampler.set_epoch`; :874 for the dispatcher |
 | transformers (trainer.py as stored in the search index at 2cda12c) | `Trainer` builds its own loader (`get_train_dataloader`: `accelerator.prepare(DataLoader(...))`) | yes, every epoch: `if hasattr(epoch_dataloader, "set_epoch"): epoch_dataloader.set_epoch(epoch)` in the training loop, and the accelerate wrapper's own | a loader of the project's reaches it only returned from an overridden `get_train_dataloader` (a return: silent anyway) |
 
+mmengine 0.11.0rc0 (commit 2543429) builds a config's loader dict in `Runner.build_dataloader`
+(runner/runner.py): what it passes to torch unchanged, and how `_base_` files merge
+(config/config.py), is in ``configs/mmengine.py``.
+
 Functions that shard by worker inside a class's ``__iter__`` (or what it calls) are found by name:
 ``SHARDING_NAMES`` in ``datasets.py``.
 """

@@ -110,6 +110,7 @@ class ModuleAnalysis:
         self._passed: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site, int, str]]]] = None
         self._next_iters: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None
         self._sites: Optional[Dict[int, Site]] = None
+        self._configs: Optional[list] = None  # mmengine config loaders (``_config_calls``)
 
     @property
     def callees(self) -> LoaderCallees:
@@ -124,7 +125,16 @@ class ModuleAnalysis:
     @property
     def constructs_loader(self) -> bool:
         """Whether any call of this module may construct a loader (else it needs no facts)."""
-        return self.callees.any_call(self.index)
+        return self.callees.any_call(self.index) or bool(self._config_calls())
+
+    def _config_calls(self) -> list:
+        """The loader dicts of an mmengine config file (``configs.mmengine``), else []."""
+        if self._configs is None:
+            from dl_lint.analysis.configs.mmengine import loader_calls
+
+            found = "_dataloader" in self.source  # cheap: most modules hold no loader dict
+            self._configs = loader_calls(self.tree, self.path, self.resolver.project) if found else []
+        return self._configs
 
     def release(self) -> None:
         """Free what this analysis holds (see ``ModuleIndex.release``); it must not be used
@@ -155,6 +165,7 @@ class ModuleAnalysis:
                 function = self._module_function(site)
                 if function is not None and any(bound.value(name).source == "parameter" for name in bound.args):
                     factories[function.name] = tuple(_param_names(function))
+            calls.extend(self._config_calls())
             self._facts = ModuleFacts(
                 path=self.path,
                 module_name=self.module_name,

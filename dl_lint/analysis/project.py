@@ -429,6 +429,9 @@ class Project:
     def stop_recording(self) -> None:
         self._recorder = None
 
+    def read_config_file(self, path: str) -> None:
+        self._touch(os.path.abspath(path), content=True)
+
     def _touch(self, key: str, content: bool = False) -> None:
         """``key`` was consulted: through its summary, or (``content``) through its bytes, on
         which the answer then rests whatever its summary says."""

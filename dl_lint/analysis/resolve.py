@@ -131,6 +131,9 @@ class ProjectHook:
     def module_exists(self, module: str) -> bool:  # pragma: no cover - interface
         return False
 
+    def read_config_file(self, path: str) -> None:  # pragma: no cover - interface
+        """An mmengine ``_base_`` file was read: the answer rests on its bytes."""
+
     def module_path(self, module: str, near: str = "") -> Optional[str]:  # pragma: no cover - interface
         return None
 
