@@ -4,7 +4,6 @@ mmengine would build."""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -13,21 +12,9 @@ from dl_lint import lint_paths
 from dl_lint.analysis.configs.mmengine import candidate
 
 from conftest import FIXTURES
+from test_configs import _found, _project  # one project builder for the config tests
 
 MMENGINE = FIXTURES / "rules" / "mmengine_configs"
-
-
-def _project(tmp_path: Path, files: dict) -> Path:
-    (tmp_path / "pyproject.toml").write_text("[tool.dl-lint]\n")
-    for name, text in files.items():
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    return tmp_path
-
-
-def _found(root: Path, **kwargs):
-    return [(Path(d.filename).resolve().relative_to(root.resolve()).as_posix(), d.location.row, d.code) for d in lint_paths([root], **kwargs).diagnostics]
 
 
 BASE = "train_dataloader = dict(num_workers=2, persistent_workers=True, dataset=dict(type='X'))\n"

@@ -337,7 +337,6 @@ class LoaderCallees:
         for root in {u for u in users if looks_like_loader(u)} - self.plain - self.sure - derived:
             for name in _closure({root}, users) - self.sure:
                 self.roots.setdefault(name, set()).add(root)
-        self.names = self.sure | set(self.roots)
 
     def may_be_loader(self, func: ast.AST) -> bool:
         return self.why(func) is not None

@@ -850,7 +850,6 @@ class Project:
         ``class`` statement (``prefilter.lone_class_line``): the class, as its summary would
         give it, without parsing the module (``accelerator = Accelerator()`` needs to know only
         that much; a question about the class itself loads the summary then)."""
-        from dl_lint.analysis.prefilter import lone_class_line
         from dl_lint.analysis.values import FunctionRef, Origin, Possible, Value
 
         path = self._choose(module, near)

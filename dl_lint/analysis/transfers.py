@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from dl_lint.analysis.syntax import literal
+from dl_lint.analysis.syntax import literal, terminal
 
 # Wrappers a ``for`` loop may put around the loader and still yield its batches.
 _TRANSPARENT = frozenset({"enumerate", "tqdm", "iter", "islice"})
@@ -52,7 +52,7 @@ def iterates(expr: ast.AST, node: Optional[ast.AST], name: Optional[str]) -> boo
         return True
     if name is not None and isinstance(expr, ast.Name) and expr.id == name:
         return True
-    if isinstance(expr, ast.Call) and expr.args and _callee(expr.func) in _TRANSPARENT:
+    if isinstance(expr, ast.Call) and expr.args and terminal(expr.func) in _TRANSPARENT:
         return iterates(expr.args[0], node, name)
     return False
 
@@ -303,14 +303,6 @@ def _bound_names(body: Sequence[ast.stmt]) -> Set[str]:
         for expr in _expressions(statement):
             out |= {n.target.id for n in ast.walk(expr) if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name)}
     return out
-
-
-def _callee(func: ast.AST) -> str:
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return ""
 
 
 def module_helpers(functions: Iterable[ast.AST]) -> Helpers:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 from typing import List, Optional, Tuple
 
+from dl_lint.analysis.syntax import terminal
 from dl_lint.analysis.values import Instance
 from dl_lint.record import Record
 
@@ -86,17 +87,9 @@ def dataclass_fields(cls: ast.ClassDef) -> Optional[List[Field]]:
         if "ClassVar" in annotation or "InitVar" in annotation:
             continue
         default = statement.value
-        if isinstance(default, ast.Call) and _called_name(default.func) == "field":
+        if isinstance(default, ast.Call) and terminal(default.func) == "field":
             given = {k.arg: k.value for k in default.keywords}
             default = given.get("default")  # default_factory / no default: unknown
         fixed = any(marker in annotation.replace(".", " ").replace("[", " ").split() for marker in _FIXED_MARKERS)
         fields.append(Field(statement.target.id, default, statement.lineno, fixed))
     return fields
-
-
-def _called_name(func: ast.expr) -> str:
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return ""
