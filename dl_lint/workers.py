@@ -1,10 +1,11 @@
 """Worker processes for the analysis stage (see ``dl_lint.pipeline``).
 
-The candidates are shared out by their estimated cost (``parse_cost``: parsing dominates)
-between this process and ``jobs - 1`` forked children, in two rounds:
+The candidates are shared out between this process and ``jobs - 1`` forked children as they
+go: every process takes the next one, costliest first (``parse_cost``: parsing dominates),
+from one queue (``_Queue``), so the processes finish their shares together. Two rounds:
 
-1. Each process parses its share and summarises every module of it (a summary needs nothing
-   from other modules). The processes then exchange the summaries through pipes, so that a
+1. Each process parses the files it takes and summarises every module of them (a summary
+   needs nothing from other modules); what it took is its share. The processes then exchange the summaries through pipes, so that a
    module one share imports from the other is never parsed twice.
 2. Each process analyses and judges its share (the trees of round 1 are still in memory); a
    child sends back, pickled, what the run needs: each file's diagnostics, factory names and
@@ -57,12 +58,86 @@ def parse_cost(data: bytes) -> int:
 
 
 class _Child:
-    def __init__(self, pid: int, reader: int, writer: int, group: List[int]) -> None:
+    def __init__(self, pid: int, reader: int, writer: int) -> None:
         self.pid = pid
         self.reader = reader
         self.writer = writer
-        self.group = group
         self.keys: set = set()
+
+
+class _Queue:
+    """The candidates' indices, costliest first, in a pipe that every process reads: each read
+    takes the next one, so a process that finishes a file early takes more (with shares fixed
+    in advance, one process waited 10-90 ms for the other on accelerate and Lightning: the cost
+    estimate misses by that much). A read of 4 bytes from a pipe that holds only whole 4-byte
+    tokens takes one token (Linux reads a pipe under its lock). None when the pipe cannot hold
+    them all: then the shares are fixed in advance."""
+
+    TOKENS = 16000  # a pipe holds 64 KiB on Linux
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    @classmethod
+    def create(cls, order: Sequence[int]) -> "Optional[_Queue]":
+        if len(order) > cls.TOKENS:
+            return None
+        try:
+            reader, writer = os.pipe()
+        except OSError:
+            return None
+        data = memoryview(struct.pack(f"<{len(order)}I", *order))
+        try:
+            os.set_blocking(writer, False)  # a smaller pipe must not block the run: fixed shares then
+            while data:
+                data = data[os.write(writer, data):]
+        except OSError:
+            os.close(reader)
+            return None
+        finally:
+            os.close(writer)
+        return cls(reader)
+
+    def take(self) -> Optional[int]:
+        try:
+            token = os.read(self.fd, 4)
+            while token and len(token) < 4:
+                more = os.read(self.fd, 4 - len(token))
+                if not more:
+                    return None
+                token += more
+        except OSError:
+            return None
+        return struct.unpack("<I", token)[0] if token else None
+
+    def close(self) -> None:
+        try:
+            os.close(self.fd)
+        except OSError:
+            pass
+
+
+class _Share:
+    """What one process works on: the indices it takes from the queue as it goes, or a share
+    fixed in advance; ``taken`` lists them in the order they were taken."""
+
+    def __init__(self, queue: "Optional[_Queue]", fixed: Sequence[int] = ()) -> None:
+        self.queue = queue
+        self.fixed = list(fixed)
+        self.taken: List[int] = []
+
+    def __iter__(self):
+        if self.queue is None:
+            for index in self.fixed:
+                self.taken.append(index)
+                yield index
+            return
+        while True:
+            index = self.queue.take()
+            if index is None:
+                return
+            self.taken.append(index)
+            yield index
 
 
 def analyse_in_workers(
@@ -73,11 +148,13 @@ def analyse_in_workers(
     part (1, and nothing done, when processes cannot be forked here)."""
     if not fork_available():
         return 1
-    groups = shares([parse_cost(f.data) for f in candidates], jobs)
+    costs = [parse_cost(f.data) for f in candidates]
+    groups = shares(costs, jobs)
     if len(groups) < 2:
         return 1
     project = run.project
     two_rounds = max(sum(len(candidates[i].data) for i in g) for g in groups) <= project.budget
+    queue = _Queue.create(sorted(range(len(candidates)), key=lambda i: -costs[i]))
     project.shared = SharedSummaries.create()
     run.helpers = Helpers([], project)  # closed by the run, whatever happens here
     children: List[_Child] = []
@@ -89,60 +166,82 @@ def analyse_in_workers(
             sys.stderr.flush()
             pid = os.fork()
         except OSError:
-            groups[0].extend(group)  # cannot fork: this process takes the share
+            if queue is None:
+                groups[0].extend(group)  # cannot fork: this process takes the share
             continue
         if pid == 0:  # the child: its share, then exit without the interpreter's cleanup
             status = 1
             try:
                 os.close(to_parent[0])
                 os.close(to_child[1])
-                _child(project, run, [candidates[i] for i in group], to_parent[1], to_child[0], two_rounds, analyse_and_judge)
+                _child(project, run, candidates, _Share(queue, group), to_parent[1], to_child[0], two_rounds, analyse_and_judge)
                 status = 0
             finally:
                 os._exit(status)
         os.close(to_parent[1])
         os.close(to_child[0])
-        children.append(_Child(pid, to_parent[0], to_child[1], group))
-    own = [candidates[i] for i in sorted(groups[0])]
+        children.append(_Child(pid, to_parent[0], to_child[1]))
+    share = _Share(queue, sorted(groups[0]))
+    own: Sequence[Any] = _Files(candidates, share)
+    indices = share.taken  # round 2's files, by position: taken as it goes (one round)
     if two_rounds and children:
         mine = _summarise(project, run, own)
+        indices = sorted(share.taken)  # round 2 in the files' order, as in one process
+        own = [candidates[i] for i in indices]
         theirs = [_receive(child.reader) for child in children]
         for index, child in enumerate(children):
             others = dict(mine)
-            for position, summaries in enumerate(theirs):
-                if position != index and summaries is not None:
-                    others.update(summaries)
+            for position, answer in enumerate(theirs):
+                if position != index and answer is not None:
+                    others.update(answer["summaries"])
             try:
                 _send(child.writer, others)
             except OSError:  # the child is gone: its share is redone below
                 pass
-        for summaries in theirs:
-            if summaries is not None:
-                project.adopt(summaries, {})
+        for answer in theirs:
+            if answer is not None:
+                project.adopt(answer["summaries"], {})
+    done = set()
     for local, diags, factories, seen, used in analyse_and_judge(project, run, own):
+        index = indices[local]
+        done.add(index)
         out.extend(diags)
-        run.finish(own[local], diags, factories, seen, used)
+        run.finish(candidates[index], diags, factories, seen, used)
+    if queue is not None:
+        queue.close()
     helpers = []
     for child in children:
         results = _receive(child.reader)
-        mine_files = [candidates[i] for i in child.group]
-        if results is None:  # a broken child: redo its share here
+        if results is None:  # a broken child: its share is redone below
             _end(child)
-            for local, diags, factories, seen, used in analyse_and_judge(project, run, mine_files):
-                out.extend(diags)
-                run.finish(mine_files[local], diags, factories, seen, used)
             continue
-        for local, diags, factories, seen, used, facts in results["files"]:
-            file = mine_files[local]
+        for index, diags, factories, seen, used, facts in results["files"]:
+            file = candidates[index]
+            done.add(index)
             if facts is not None:
                 file.facts = facts
             out.extend(diags)
             run.finish(file, diags, factories, set(seen), set(used))
+            child.keys.add(file.key)
         project.adopt(results["summaries"], results["parses"], results.get("names") or {})
-        child.keys = {f.key for f in mine_files}
         helpers.append(child)  # it waits: it may judge the call sites of its share
+    left = [candidates[i] for i in range(len(candidates)) if i not in done]
+    for local, diags, factories, seen, used in analyse_and_judge(project, run, left):
+        out.extend(diags)
+        run.finish(left[local], diags, factories, seen, used)
     run.helpers.children = helpers
     return 1 + len(children)
+
+
+class _Files:
+    """The files of a ``_Share``, in the order it hands them out."""
+
+    def __init__(self, candidates: Sequence[Any], share: _Share) -> None:
+        self.candidates = candidates
+        self.share = share
+
+    def __iter__(self):
+        return (self.candidates[index] for index in self.share)
 
 
 class Helpers:
@@ -355,18 +454,33 @@ def _summarise(project: Any, run: Any, files: Sequence[Any]) -> Dict[str, Tuple[
 
 
 def _child(
-    project: Any, run: Any, files: Sequence[Any], writer: int, reader: int, two_rounds: bool, analyse_and_judge: Callable
+    project: Any,
+    run: Any,
+    candidates: Sequence[Any],
+    share: _Share,
+    writer: int,
+    reader: int,
+    two_rounds: bool,
+    analyse_and_judge: Callable,
 ) -> None:
+    files: Sequence[Any] = _Files(candidates, share)
+    indices = share.taken
     if two_rounds:
-        _send(writer, _summarise(project, run, files))
+        summaries = _summarise(project, run, files)
+        indices = sorted(share.taken)
+        files = [candidates[i] for i in indices]
+        _send(writer, {"summaries": summaries})
         others = _receive(reader)
         if others:
             project.adopt(others, {})
     project.new_summaries = {}  # those of round 1 are the parent's already
     results = []
     for local, diags, factories, seen, used in analyse_and_judge(project, run, files):
-        facts = files[local].facts if factories else None  # the call-site phase needs them
-        results.append((local, diags, factories, sorted(seen), sorted(used), facts))
+        index = indices[local]
+        facts = candidates[index].facts if factories else None  # the call-site phase needs them
+        results.append((index, diags, factories, sorted(seen), sorted(used), facts))
+    if share.queue is not None:
+        share.queue.close()
     _send(
         writer,
         {"files": results, "summaries": project.new_summaries, "parses": project.parses, "names": project.name_answers()},

@@ -175,6 +175,43 @@ def test_shared_summaries_between_processes(tmp_path):
     assert not os.path.exists(str(tmp_path))
 
 
+def test_the_queue_gives_each_candidate_to_one_process():
+    """Processes that read one queue at once take every index exactly once between them,
+    costliest first; an empty queue says so (None); a queue too long for a pipe is refused
+    (the shares are then fixed in advance)."""
+    import os
+    import struct
+
+    from dl_lint.workers import _Queue
+
+    order = list(range(5000, 0, -1))
+    queue = _Queue.create(order)
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            taken = []
+            while (index := queue.take()) is not None:
+                taken.append(index)
+            os.write(writer, struct.pack(f"<{len(taken)}I", *taken) if taken else b"")
+        finally:
+            os._exit(0)
+    os.close(writer)
+    mine = []
+    while (index := queue.take()) is not None:
+        mine.append(index)
+    os.waitpid(pid, 0)
+    data = b""
+    while chunk := os.read(reader, 65536):
+        data += chunk
+    theirs = list(struct.unpack(f"<{len(data) // 4}I", data))
+    assert sorted(mine + theirs) == sorted(order)
+    assert mine == sorted(mine, reverse=True) and theirs == sorted(theirs, reverse=True)
+    assert queue.take() is None
+    queue.close()
+    assert _Queue.create(list(range(_Queue.TOKENS + 1))) is None
+
+
 def test_a_plain_check_of_the_fixtures_imports_no_libcst(tmp_path):
     probe = (
         "import sys\nfrom dl_lint import lint_paths\nlint_paths([sys.argv[1]])\n"
