@@ -92,6 +92,9 @@ def test_binds_any_tells_bindings_from_uses():
         ("from x import *\nclass Accelerator:\n    pass\n", None),
         ("if TYPE:\n    Accelerator = None\nclass Accelerator:\n    pass\n", None),
         ("Accelerator = 1\n", None),
+        ("def f():\n    Accelerator = 1\nclass Accelerator:\n    pass\n", 3),  # local to f (line 1 opens it)
+        ("import os\n" * 40 + "from x import (\n    Accelerator,\n)\nclass Accelerator:\n    pass\n", None),
+        ("x = y * 2  # a star that imports nothing\nclass Accelerator:\n    pass\n", 2),
     ],
 )
 def test_lone_class_line(source, line):

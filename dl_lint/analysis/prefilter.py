@@ -189,7 +189,16 @@ _WORD_BYTE = [chr(i).isalnum() or i == 95 or i >= 128 for i in range(256)]
 
 _STATEMENT_STARTS = (b"for ", b"async for ", b"with ", b"async with ", b"global ", b"nonlocal ", b"del ", b"except ", b"import ", b"from ")
 _TARGET_AFTER = re.compile(rb"[ \t]*[)\],]*[ \t]*(?:,|:=|=(?!=))")  # N = , N, x = , (N) = , (N := ...)
-_IMPORT_BLOCK = re.compile(rb"\bimport[ \t]*\(([^)]*)\)")
+# Whole-file searches start with a literal, the word boundary before it checked by hand: a
+# pattern that starts with ``\b`` is tried at every byte (1.8 ms each on accelerate's 198 KB
+# accelerator.py, against 0.15 ms).
+_IMPORT_BLOCK = re.compile(rb"import[ \t]*\(([^)]*)\)")
+_STAR_IMPORT = re.compile(rb"import[ \t]+\*")
+
+
+def _word_starts(match: "re.Match[bytes]", data: bytes) -> bool:
+    start = match.start()
+    return start == 0 or not _WORD_BYTE[data[start - 1]]
 
 
 def lone_class_line(data: bytes, name: str) -> Optional[int]:
@@ -198,10 +207,10 @@ def lone_class_line(data: bytes, name: str) -> Optional[int]:
     parsing the module); None when the bytes leave any doubt: another ``class``/``def``, an
     assignment or target, an import or ``as``, a star import, a second definition."""
     word = name.encode()
-    if not word or b"*" in data and re.search(rb"\bimport[ \t]+\*", data):
+    if not word or b"*" in data and any(_word_starts(m, data) for m in _STAR_IMPORT.finditer(data)):
         return None
     for block in _IMPORT_BLOCK.finditer(data):  # from x import (\n  name,\n)
-        if any(start >= block.start(1) for start, _ in _occurrences(block.group(1), word)):
+        if _word_starts(block, data) and word in block.group(1) and any(True for _ in _occurrences(block.group(1), word)):
             return None
     line: Optional[int] = None
     heads: List[int] = []  # starts of the lines at column 0, found when first needed
@@ -225,7 +234,9 @@ def lone_class_line(data: bytes, name: str) -> Optional[int]:
     return line
 
 
-_HEAD = re.compile(rb"^[^ \t\r\n#)\]}]", re.M)
+# The start of a line at column 0 (found after its newline: a search for ``^`` in multi-line
+# mode is tried at every byte).
+_HEAD = re.compile(rb"\n[^ \t\r\n#)\]}]")
 
 
 def _in_function_or_class(data: bytes, line_start: int, indent: int, heads: List[int]) -> bool:
@@ -236,7 +247,9 @@ def _in_function_or_class(data: bytes, line_start: int, indent: int, heads: List
     if indent == 0:
         return False
     if not heads:
-        heads.extend(m.start() for m in _HEAD.finditer(data))
+        if data[:1] and data[:1] not in b" \t\r\n#)]}":
+            heads.append(0)
+        heads.extend(m.start() + 1 for m in _HEAD.finditer(data))
         heads.append(len(data) + 1)  # never empty again
     from bisect import bisect_left
 

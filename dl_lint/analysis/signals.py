@@ -9,8 +9,9 @@ over every file.
 from __future__ import annotations
 
 import re
+from typing import Optional
 
-ACCELERATOR_EVIDENCE = re.compile(
+ACCELERATOR_EVIDENCE = (
     rb"""
     \.cuda\s*\(                                  # tensor.cuda()
     | \btorch\.cuda\b | \bcuda\.is_available     # torch.cuda.*
@@ -30,14 +31,14 @@ ACCELERATOR_EVIDENCE = re.compile(
 
 
 # The program starts workers with spawn or forkserver (DL202 becomes an error, DL203 applies).
-SPAWN_EVIDENCE = re.compile(rb"""set_start_method\s*\(\s*["'](?:spawn|forkserver)|get_context\s*\(\s*["'](?:spawn|forkserver)""")
+SPAWN_EVIDENCE = (rb"""set_start_method\s*\(\s*["'](?:spawn|forkserver)|get_context\s*\(\s*["'](?:spawn|forkserver)""", 0)
 
 # The program asks for fork explicitly (then the platform's default does not decide the start
 # method: DL202/DL203 are not certain).
-FORK_EVIDENCE = re.compile(rb"""set_start_method\s*\(\s*["']fork["']|get_context\s*\(\s*["']fork["']""")
+FORK_EVIDENCE = (rb"""set_start_method\s*\(\s*["']fork["']|get_context\s*\(\s*["']fork["']""", 0)
 
 # One process per accelerator: DDP, torchrun, accelerate, multi-device Lightning (DL301).
-DISTRIBUTED_EVIDENCE = re.compile(
+DISTRIBUTED_EVIDENCE = (
     rb"""
     \binit_process_group\b | \bDistributedSampler\b | \bAccelerator\s*\( | \bLOCAL_RANK\b
     | \bDistributedDataParallel\b | \bdestroy_process_group\b | \btorchrun\b
@@ -46,6 +47,9 @@ DISTRIBUTED_EVIDENCE = re.compile(
     re.VERBOSE,
 )
 
+# Each signal is (pattern source, flags), compiled alternative by alternative when first asked
+# for (``_Alternatives``); compiling the accelerator pattern as a whole cost 6 ms per process
+# at import, for a regex that was never searched.
 SIGNALS = {
     "accelerator": ACCELERATOR_EVIDENCE,
     "spawn": SPAWN_EVIDENCE,
@@ -65,22 +69,26 @@ class _Alternatives:
     word character. Same answers; a pattern this cannot split is searched as it is.
     """
 
-    def __init__(self, pattern: "re.Pattern[bytes]") -> None:
-        self.pattern = pattern
+    def __init__(self, source: bytes, flags: int = 0) -> None:
+        self.source = source
+        self.flags = flags
+        self.whole: "Optional[re.Pattern[bytes]]" = None  # compiled only if it cannot be split
         self.parts = None
         try:
             parts = []
-            for alternative in _split_alternatives(pattern.pattern, bool(pattern.flags & re.VERBOSE)):
+            for alternative in _split_alternatives(source, bool(flags & re.VERBOSE)):
                 boundary = alternative.startswith(b"\\b") and re.match(rb"\\b[A-Za-z_]", alternative)
                 body = alternative[2:] if boundary else alternative
-                parts.append((re.compile(body, pattern.flags), bool(boundary)))
+                parts.append((re.compile(body, flags), bool(boundary)))
             self.parts = parts
         except (re.error, ValueError):
             self.parts = None
 
     def search(self, data: bytes) -> bool:
         if self.parts is None:
-            return self.pattern.search(data) is not None
+            if self.whole is None:
+                self.whole = re.compile(self.source, self.flags)
+            return self.whole.search(data) is not None
         for regex, boundary in self.parts:
             match = regex.search(data)
             while match is not None:
@@ -140,7 +148,7 @@ def has_signal(data: bytes, kind: str) -> bool:
     "distributed")."""
     fast = _FAST.get(kind)
     if fast is None:
-        fast = _FAST[kind] = _Alternatives(SIGNALS[kind])
+        fast = _FAST[kind] = _Alternatives(*SIGNALS[kind])
     return fast.search(data)
 
 
