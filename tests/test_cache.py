@@ -228,9 +228,10 @@ def test_workers_report_what_one_process_reports(tmp_path, monkeypatch):
 
 
 def test_a_worker_that_dies_has_its_share_redone(tmp_path, monkeypatch):
-    """A worker that exits without answering, in round 2 or while judging the call sites of its
-    share: this process redoes that work, and the report is the one process's."""
+    """A worker that exits without answering, in round 1 or 2 or while judging the call sites
+    of its share: this process redoes that work, and the report is the one process's."""
     import os
+    import time
 
     from dl_lint import workers
 
@@ -242,12 +243,17 @@ def test_a_worker_that_dies_has_its_share_redone(tmp_path, monkeypatch):
     for n in range(4):  # callers that are candidates too, so that each process holds some
         (tmp_path / f"train{n}.py").write_text(
             "from torch.utils.data import DataLoader\nfrom loaders import make\n\n"
-            f"DataLoader([1], batch_size={n + 1})\nloader = make([1], workers=0)\n" + "# padding\n" * n * 20
+            f"DataLoader([1], batch_size={n + 1}, prefetch_factor=2)\nloader = make([1], workers=0)\n" + "# padding\n" * n * 20
         )
     serial = lint_paths(["."], jobs=1)
     at_calls = {d.filename for d in serial.diagnostics if d.code == "DL001" and d.location.row == 5}
     assert at_calls == {f"train{n}.py" for n in range(4)}
+    own = {d.filename for d in serial.diagnostics if d.code == "DL001" and d.location.row == 4}
+    assert own == at_calls  # each file's own finding: lost if its analysis were
     monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 1)
+    # Shares fixed in advance, so that the worker surely holds callers (from the queue, this
+    # process may take every file before the worker starts).
+    monkeypatch.setattr(workers._Queue, "create", classmethod(lambda cls, order: None))
     died = tmp_path.parent / f"{tmp_path.name}-died"
 
     def die(*_args, **_kwargs):
@@ -271,6 +277,30 @@ def test_a_worker_that_dies_has_its_share_redone(tmp_path, monkeypatch):
     monkeypatch.setattr(pipeline, "analyse_and_judge", die_in_the_worker)
     parallel = lint_paths(["."], jobs=2)
     assert died.read_text() == "round 2"
+    assert parallel.processes == 2 and parallel.diagnostics == serial.diagnostics
+
+    # From the queue: a worker that dies in round 1 after taking a file; that file is done here.
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 1)
+    summarise = workers._summarise
+
+    died.unlink()
+
+    def die_after_taking_one(project, run, files):
+        if os.getpid() != parent:
+            next(iter(files), None)
+            died.write_text("round 1")
+            os._exit(3)
+        for _ in range(1000):  # this process waits until the worker has taken its file
+            if died.exists():
+                break
+            time.sleep(0.01)
+        return summarise(project, run, files)
+
+    monkeypatch.setattr(workers, "_summarise", die_after_taking_one)
+    parallel = lint_paths(["."], jobs=2)
+    assert died.read_text() == "round 1"
     assert parallel.processes == 2 and parallel.diagnostics == serial.diagnostics
 
 
