@@ -11,11 +11,9 @@ accepts is parsed on a thread with a large stack.
 
 from __future__ import annotations
 
+import _thread
 import ast
-import io
 import re
-import threading
-import tokenize
 import warnings
 from typing import Any, Callable, Optional
 
@@ -32,11 +30,23 @@ PARSER_STACK_BYTES = 256 << 20
 
 _NESTING_MESSAGES = ("too many nested", "too complex", "too many levels", "too many indentation", "stack overflow")
 _NESTING_TOKENS = re.compile(r"[-+*/%@&|^~<>.(\[{'\"]|\b(?:and|or|not|if|lambda|await)\b")
-_STACK_LOCK = threading.Lock()
+_STACK_LOCK = _thread.allocate_lock()  # threading itself is imported only to run libcst
 
 
 def decode(data: bytes) -> str:
     """Decode like Python does: BOM, then a PEP 263 coding cookie, else UTF-8."""
+    if not data.startswith(b"\xef\xbb\xbf"):
+        # Neither a BOM nor the word of a cookie in the first two lines (where one must be):
+        # UTF-8, without importing tokenize (and its regexes) before the first parse.
+        second = data.find(b"\n", data.find(b"\n") + 1)
+        if b"coding" not in (data if second < 0 else data[:second]):
+            try:
+                return data.decode("utf-8")
+            except UnicodeDecodeError:
+                pass  # tokenize says why, as it did
+    import io
+    import tokenize
+
     encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     text = data.decode(encoding)
     if text.startswith("\ufeff"):
@@ -125,7 +135,9 @@ def _on_big_stack(func: Callable[..., Any], *args: Any) -> Any:
         except BaseException as exc:  # noqa: BLE001 - handed back to the caller
             outcome.append((False, exc))
 
-    thread: Optional[threading.Thread] = None
+    import threading
+
+    thread: "Optional[threading.Thread]" = None
     with _STACK_LOCK:
         try:
             previous = threading.stack_size(PARSER_STACK_BYTES)
