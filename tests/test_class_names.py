@@ -208,3 +208,29 @@ def test_an_importer_of_a_lone_class_rests_on_that_statement_only(tmp_path, monk
     rebound = lint_paths(["."], jobs=1, cache=True, cache_dir=cache_dir)
     assert "train.py" in _parsed(root)
     assert _codes(rebound) == _codes(lint_paths(["."], jobs=1))
+
+
+def test_the_word_index_gives_the_same_answers():
+    """``WordIndex`` only narrows which files are searched: for every loader-like word of a
+    corpus (the fixtures, and words that touch non-ASCII identifiers or file edges) and for
+    bases followed from them, the answer and the names looked up are those of a full search."""
+    import re
+
+    from conftest import FIXTURES
+    from dl_lint.analysis.prefilter import WordIndex
+
+    sources = [p.read_bytes() for p in sorted(FIXTURES.rglob("*.py"))]
+    sources += [
+        b"class \xc3\xa9DataLoader(DataLoader):\n    pass\n",  # a word that starts with a non-ASCII letter
+        b"FastLoader = DataLoader",  # at the very end of a file
+        b"class MyLOADER(Base):\n    pass\nclass Base(DataLoader):\n    pass\n",
+        b"from x import loader_factory as ImportedLoader\n",
+        b"",
+    ]
+    index = WordIndex(sources)
+    words = {w.decode("utf-8", "replace") for data in sources for w in re.findall(rb"[\w\x80-\xff]*[Ll][Oo][Aa][Dd][Ee][Rr][\w\x80-\xff]*", data)}
+    words |= {"Base", "MyLOADER", "ImportedLoader", "NotThere", "DataLoader", "éDataLoader"}
+    assert len(words) > 50
+    for word in sorted(words):
+        assert may_name_loader_class(word, (), (), index) == may_name_loader_class(word, sources), word
+    assert may_name_loader_class("MyLOADER", sources)[0] and may_name_loader_class("FastLoader", sources)[0]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import re
 from functools import lru_cache
-from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.analysis.scopes import ModuleIndex
 from dl_lint.analysis.syntax import is_literal_data
@@ -110,7 +110,40 @@ _UNKNOWN_BASE = "*"
 _BASE = re.compile(rb"\s*([A-Za-z_][\w.]*)\s*(=)?")
 
 
-def may_name_loader_class(name: str, sources: Iterable[bytes], extra_names: Iterable[str] = ()) -> Tuple[bool, FrozenSet[str]]:
+class WordIndex:
+    """The files that hold each whole word containing "loader" (in any case), built in one pass
+    over a project's bytes: the names ``may_name_loader_class`` is asked about are such words,
+    and searching every file for each of them cost Lightning's run (646 files, 5.4 MB, ~40
+    names) about 2 ms per name in each process. Other words (the bases it follows) are searched
+    in every file, in the files' order either way."""
+
+    def __init__(self, sources: Sequence[bytes]) -> None:
+        self.sources = [data for data in sources if data]
+        self.files: Dict[bytes, List[int]] = {}
+        for number, data in enumerate(self.sources):
+            lowered = data.lower()  # ASCII only: positions stay where they were
+            size = len(data)
+            at = lowered.find(b"loader")
+            while at >= 0:
+                start, end = at, at + 6
+                while start and _WORD_BYTE[data[start - 1]]:
+                    start -= 1
+                while end < size and _WORD_BYTE[data[end]]:
+                    end += 1
+                found = self.files.setdefault(data[start:end], [])
+                if not found or found[-1] != number:
+                    found.append(number)
+                at = lowered.find(b"loader", end)
+
+    def holding(self, word: bytes) -> List[bytes]:
+        if b"loader" not in word.lower():
+            return self.sources
+        return [self.sources[number] for number in self.files.get(word, ())]
+
+
+def may_name_loader_class(
+    name: str, sources: Iterable[bytes], extra_names: Iterable[str] = (), index: "Optional[WordIndex]" = None
+) -> Tuple[bool, FrozenSet[str]]:
     """Whether ``name`` can be bound to a loader class by the project whose every file's bytes
     are ``sources``, as the resolver would find it: it is a loader name, or some file assigns,
     aliases or rebinds it (counted as yes: the parse decides), or defines a class of that name
@@ -119,9 +152,10 @@ def may_name_loader_class(name: str, sources: Iterable[bytes], extra_names: Iter
     ``extra-loaders``. A ``def`` of the name is a function, never a loader class.
 
     Also returns the names looked up (``name`` and the bases followed): only a file whose
-    bytes hold one of them as a whole word can change a no."""
+    bytes hold one of them as a whole word can change a no. ``index``: a ``WordIndex`` of
+    ``sources`` (the same answers, found faster)."""
     exact = LOADER_NAMES.union(n.rsplit(".", 1)[-1] for n in extra_names)
-    datas = [data for data in sources if data]
+    datas = [data for data in sources if data] if index is None else []
     seen: Set[str] = set()
 
     def can_be(word: str) -> bool:
@@ -131,7 +165,8 @@ def may_name_loader_class(name: str, sources: Iterable[bytes], extra_names: Iter
             return False
         seen.add(word)
         encoded = word.encode()
-        for data in datas:
+        holding = datas if index is None else index.holding(encoded)
+        for data in holding:
             for start, end in _occurrences(data, encoded):
                 kind, at = _binding(data, start, end)
                 if kind == "rebinds":

@@ -338,7 +338,7 @@ class Project:
         self._packages: Optional[Set[str]] = None
         self._reaches: Dict[Tuple[str, str], bool] = {}
         self._class_names: Dict[Tuple[str, Tuple[str, ...]], Tuple[bool, FrozenSet[str]]] = {}
-        self._all_bytes: Optional[List[bytes]] = None  # every project file's, when a name is judged
+        self._all_bytes: Optional[Any] = None  # every project file's (a WordIndex), when a name is judged
         self._lone: Dict[Tuple[str, str], Optional[int]] = {}  # (file, name) -> lone_class_line
         # YAML config files (absolute path -> (text, tree)) and composed Hydra configs.
         self._config_files: Dict[str, Tuple[Optional[str], Any]] = {}
@@ -595,13 +595,13 @@ class Project:
             if found is not None:
                 self._class_names[key] = found
         if found is None:
-            from dl_lint.analysis.prefilter import may_name_loader_class
+            from dl_lint.analysis.prefilter import WordIndex, may_name_loader_class
 
             if self._all_bytes is None:
                 paths = dict.fromkeys(absolute_path(os.fspath(p), self._cwd) for p in files)
                 paths.update(dict.fromkeys(self.sources))
-                self._all_bytes = [self.source_bytes(p) for p in paths]
-            found = may_name_loader_class(name, self._all_bytes, extra_names)
+                self._all_bytes = WordIndex([self.source_bytes(p) for p in paths])
+            found = may_name_loader_class(name, (), extra_names, self._all_bytes)
             self._class_names[key] = found
         can, words = found
         if not can:  # a yes is followed by the resolver, which records what it reads
