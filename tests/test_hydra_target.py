@@ -220,3 +220,15 @@ def test_dl_lint_and_hydra_read_the_same_node():
         _SEEN.clear()
         real = instantiate(cfg.data[name], _target_=_record, _partial_=False)
         assert real is None and _SEEN == {k: v for k, v in node.items() if k not in RESERVED}
+
+
+def test_a_partial_reports_a_value_only_the_yaml_sets_at_its_line(tmp_path):
+    """DL010 reads batch_size alone: the partial's call is the loader, the YAML line the place."""
+    node = "loader:\n  _target_: torch.utils.data.DataLoader\n  _partial_: true\n  batch_size: -1\n"
+    train = TRAIN.format(extra="").replace(", dataset=list(range(8))", "").replace(
+        "    for batch in loader:", "    built = loader(list(range(8)))\n    for batch in built:"
+    )
+    root = _project(tmp_path, {"train.py": train, "conf/config.yaml": "defaults:\n  - data: default\n", "conf/data/default.yaml": node})
+    (diag,) = lint_paths([root]).diagnostics
+    assert (Path(diag.filename).name, diag.location.row, diag.code) == ("default.yaml", 4, "DL010")
+    assert diag.related[0].row == 8  # the call of the partial: where torch raises

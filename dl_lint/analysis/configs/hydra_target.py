@@ -177,7 +177,7 @@ def _bind(analysis: "ModuleAnalysis", node, entries, site, call: ast.Call, built
     index = 0
     given_positional: Set[str] = set()
     given_keyword: Set[str] = set()
-    call_start, call_end = text.span(call)
+    call_start, call_end = text.span(built)  # where the loader is built (rules report at it)
     for key, (kind, what) in entries:
         if kind == "pos":
             if index >= len(POSITIONAL):
