@@ -232,3 +232,14 @@ def test_a_partial_reports_a_value_only_the_yaml_sets_at_its_line(tmp_path):
     (diag,) = lint_paths([root]).diagnostics
     assert (Path(diag.filename).name, diag.location.row, diag.code) == ("default.yaml", 4, "DL010")
     assert diag.related[0].row == 8  # the call of the partial: where torch raises
+
+
+def test_a_partial_called_at_once(tmp_path):
+    """``hydra.utils.instantiate(cfg.dataloader)(dataset=ds, batch_size=...)``: a real
+    project's spelling; the outer call's keywords win over the node's."""
+    node = NODE + "  _partial_: true\n"
+    train = TRAIN.format(extra="").replace("dataset=list(range(8)))", "){extra}").replace("import hydra\n", "import hydra\n\n")
+    root = _project(tmp_path, {"train.py": train.format(extra="(list(range(8)), shuffle=True)"), "conf/config.yaml": "defaults:\n  - data: default\n", "conf/data/default.yaml": node})
+    assert _found(root) == [("conf/data/default.yaml", 3, "DL002")]
+    (root / "train.py").write_text(train.format(extra="(list(range(8)), num_workers=2)"))
+    assert _found(root) == []

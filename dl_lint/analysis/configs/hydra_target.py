@@ -222,7 +222,11 @@ def analysis_site(analysis: "ModuleAnalysis", call: ast.Call, default):
 
 def _partial_calls(analysis: "ModuleAnalysis", call: ast.Call, site) -> Optional[List[ast.Call]]:
     """Where the partial an ``instantiate`` returns is called: the calls of the one local name
-    it is assigned to, when that name is used for nothing else in its function (else None)."""
+    it is assigned to, when that name is used for nothing else in its function (else None); or
+    the call it is the function of (``instantiate(cfg.loader)(dataset=ds)``)."""
+    for outer, _site, _scope, _cls in analysis.index.calls:
+        if outer.func is call:
+            return [outer]
     name = analysis.assigned_name(call)
     if name is None:
         return None
