@@ -20,6 +20,7 @@ TARGET = FIXTURES / "rules" / "hydra_target"
 
 TRAIN = """\
 import hydra
+import torch
 from hydra.utils import instantiate
 
 
@@ -28,6 +29,10 @@ def main(cfg):
     loader = instantiate(cfg.data.loader, dataset=list(range(8)){extra})
     for batch in loader:
         pass
+
+
+class MyLoader(torch.utils.data.DataLoader):
+    pass
 """
 
 
@@ -47,7 +52,7 @@ def test_reported_at_the_yaml_line_with_the_instantiate_call_related(tmp_path):
     assert (Path(diag.filename).resolve(), diag.location.row, diag.code, diag.fix) == ((root / "conf/data/default.yaml").resolve(), 3, "DL002", None)
     assert "overridable: data.loader.num_workers=..." in diag.message
     (related,) = diag.related
-    assert (related.path, related.row, related.note) == (str((root / "train.py").resolve()), 7, "the DataLoader that reads this value")
+    assert (related.path, related.row, related.note) == (str((root / "train.py").resolve()), 8, "the DataLoader that reads this value")
 
 
 @pytest.mark.parametrize(
@@ -58,6 +63,8 @@ def test_reported_at_the_yaml_line_with_the_instantiate_call_related(tmp_path):
         (", persistent_workers=False", []),
         (", **{'num_workers': 2}", []),  # any key may be replaced
         (", _target_='mypackage.Loader'", []),  # another target
+        (", _target_=torch.utils.data.DataLoader", [("conf/data/default.yaml", 3, "DL002")]),  # a class
+        (", _target_=MyLoader", []),  # a project's class: unknown
         (", _partial_=True", []),  # a partial, not called here: nothing is built
         (", _recursive_=False, _convert_='all'", [("conf/data/default.yaml", 3, "DL002")]),  # scalars unchanged
     ],
@@ -231,7 +238,7 @@ def test_a_partial_reports_a_value_only_the_yaml_sets_at_its_line(tmp_path):
     root = _project(tmp_path, {"train.py": train, "conf/config.yaml": "defaults:\n  - data: default\n", "conf/data/default.yaml": node})
     (diag,) = lint_paths([root]).diagnostics
     assert (Path(diag.filename).name, diag.location.row, diag.code) == ("default.yaml", 4, "DL010")
-    assert diag.related[0].row == 8  # the call of the partial: where torch raises
+    assert diag.related[0].row == 9  # the call of the partial: where torch raises
 
 
 def test_a_partial_called_at_once(tmp_path):

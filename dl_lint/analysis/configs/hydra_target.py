@@ -12,7 +12,8 @@ Checked in Hydra's source: hydra-core 1.3.8 as installed by the test extra
 - ``hydra/utils.py``: ``call = instantiate`` (one function, two names).
 - ``instantiate(config, *args, **kwargs)``: the keyword arguments override the node's keys of
   the same name and add the others (1.3.8: ``OmegaConf.merge(config, kwargs)``; 2c03d1b:
-  ``_iter_effective_keys(node, overrides)``); ``_target_`` itself can be given that way.
+  ``_iter_effective_keys(node, overrides)``); ``_target_`` itself can be given that way, as a
+  class or its import path (``_prepare_input_dict_or_list`` / ``overrides[_target_]``).
 - ``instantiate_node``: every key but ``_target_``, ``_convert_``, ``_recursive_`` and
   ``_partial_`` becomes a keyword argument of the target; ``_args_`` is popped by
   ``_extract_pos_args`` into positional arguments, replaced by the call's positional
@@ -25,7 +26,7 @@ Checked in Hydra's source: hydra-core 1.3.8 as installed by the test extra
   torch's class are read as torch's DataLoader here; a project class stays unknown.
 
 What is not followed stays unknown (silence): a ``_target_`` that is not torch's DataLoader, a
-call with ``**kwargs`` or ``_target_=``, a partial whose result escapes the function (returned,
+call with ``**kwargs`` or another ``_target_=``, a partial whose result escapes the function (returned,
 passed on, stored), positional ``_args_`` in the YAML, values that are nested nodes, ``???``,
 interpolations ``analysis.configs.hydra`` does not follow.
 """
@@ -99,12 +100,19 @@ def _judged(analysis: "ModuleAnalysis", call: ast.Call, site, scope_name: str) -
     tree = composed.lookup(node.keys)
     if not isinstance(tree, dict):
         return []
-    target = composed.lookup(node.keys + ("_target_",))
-    if not isinstance(target, Leaf) or target.value not in LOADER_QUALNAMES:
-        return []  # another target, or one dl-lint cannot read
     keywords = {k.arg: k for k in call.keywords if k.arg is not None}
-    if len(keywords) != len(call.keywords) or "_target_" in keywords:
-        return []  # ``**kwargs`` may override any key; ``_target_=`` names another target
+    if len(keywords) != len(call.keywords):
+        return []  # ``**kwargs`` may override any key
+    if "_target_" in keywords:  # ``instantiate(cfg.loader, _target_=DataLoader)``: the call's wins
+        written = resolver.resolve(keywords["_target_"].value, site).single
+        qualname = getattr(written.value, "qualname", None) if written is not None else None
+        if isinstance(written.value if written is not None else None, str):
+            qualname = written.value
+    else:
+        target = composed.lookup(node.keys + ("_target_",))
+        qualname = target.value if isinstance(target, Leaf) else None
+    if qualname not in LOADER_QUALNAMES:
+        return []  # another target, or one dl-lint cannot read
     if "_args_" in tree or any(isinstance(a, ast.Starred) for a in call.args):
         return []
     partial = _flag(composed, node.keys + ("_partial_",), tree)
@@ -142,7 +150,7 @@ def _judged(analysis: "ModuleAnalysis", call: ast.Call, site, scope_name: str) -
         out.append(
             LoaderCall(
                 analysis.path,
-                target.value,
+                qualname,
                 start,
                 end,
                 args,
