@@ -250,3 +250,17 @@ def test_a_partial_called_at_once(tmp_path):
     assert _found(root) == [("conf/data/default.yaml", 3, "DL002")]
     (root / "train.py").write_text(train.format(extra="(list(range(8)), num_workers=2)"))
     assert _found(root) == []
+
+
+def test_a_named_yaml_reports_what_the_instantiating_script_finds(tmp_path, run_cli):
+    """``dl-lint check conf/data/default.yaml`` (the pre-commit hook on a staged YAML file): the
+    script that instantiates the node is found although it never names DataLoader."""
+    root = _app(tmp_path, NODE)
+    script = TRAIN.format(extra="").split("\n\nclass MyLoader")[0].replace("import torch\n", "")
+    assert "DataLoader" not in script
+    (root / "train.py").write_text(script)
+    out = run_cli("--no-cache", "--output-format", "json", "conf/data/default.yaml", cwd=tmp_path)
+    import json
+
+    (item,) = json.loads(out.stdout)
+    assert (item["code"], item["location"]["row"], item["related"][0]["filename"]) == ("DL002", 3, "train.py")
