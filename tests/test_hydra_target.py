@@ -141,6 +141,7 @@ def test_a_repository_without_hydra_instantiate_parses_no_more_files():
     assert candidate(b"import hydra\nx = hydra.utils.call(cfg.loader)\n")
     assert not candidate(b"# conceptually hydra.utils.instantiate(cfg)\ny = instantiate(cfg)\n")  # detectron2's own
     assert not candidate(b"import hydra\n\n@hydra.main()\ndef main(cfg):\n    pass\n")
+    assert not candidate(b"import hydra\nmodel = hydra.utils.instantiate(cfg.model)\n")  # no loader in sight
 
 
 # -- Hydra and torch agree ----------------------------------------------------------------------
@@ -264,3 +265,13 @@ def test_a_named_yaml_reports_what_the_instantiating_script_finds(tmp_path, run_
 
     (item,) = json.loads(out.stdout)
     assert (item["code"], item["location"]["row"], item["related"][0]["filename"]) == ("DL002", 3, "train.py")
+
+
+def test_a_config_the_function_may_replace_is_not_read(tmp_path):
+    """A real project's resume branch: ``cfg`` may be another object when the loader is built."""
+    resume = TRAIN.format(extra="").replace(
+        "def main(cfg):\n", "def main(cfg):\n    if cfg.resume:\n        cfg = DictConfig(torch.load(cfg.resume)['config'])\n"
+    ).replace("import torch\n", "import torch\nfrom omegaconf import DictConfig\n")
+    root = _app(tmp_path, NODE, config="defaults:\n  - data: default\nresume: null\n")
+    (root / "train.py").write_text(resume)
+    assert _found(root) == []

@@ -35,10 +35,9 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
-if TYPE_CHECKING:
-    from dl_lint.analysis.module import ModuleAnalysis
+ModuleAnalysis = Any  # dl_lint.analysis.module.ModuleAnalysis (which imports this module)
 
 __all__ = ["candidate", "loader_calls", "JUDGED_BY", "INSTANTIATE_QUALNAMES"]
 
@@ -57,15 +56,23 @@ JUDGED_BY = frozenset({"DL001", "DL002", "DL003", "DL004", "DL005", "DL006", "DL
 
 _IMPORT = re.compile(rb"^[ \t]*(?:import[ \t]+hydra\b|from[ \t]+hydra(?:\.utils)?[ \t]+import\b)", re.M)
 _USE = re.compile(rb"\b(?:instantiate|call)[ \t]*\(")
+_LOADER = re.compile(rb"[Ll][Oo][Aa][Dd][Ee][Rr]")
 
 
 def candidate(data: bytes) -> bool:
-    """From bytes: whether a file may instantiate a Hydra node (it imports hydra and calls
-    ``instantiate(`` or ``call(``)."""
-    return b"hydra" in data and _USE.search(data) is not None and _IMPORT.search(data) is not None
+    """From bytes: whether a file may instantiate a Hydra node into a DataLoader: it imports
+    hydra, calls ``instantiate(`` or ``call(``, and says "loader" somewhere (``cfg.train_loader``,
+    ``dataloader = ...``). A Hydra app that instantiates only models and data modules is not
+    parsed for this; a loader node instantiated without that word anywhere stays unknown."""
+    return (
+        b"hydra" in data
+        and _LOADER.search(data) is not None
+        and _USE.search(data) is not None
+        and _IMPORT.search(data) is not None
+    )
 
 
-def loader_calls(analysis: "ModuleAnalysis") -> list:
+def loader_calls(analysis: ModuleAnalysis) -> list:
     """The DataLoaders the module's ``instantiate(...)`` calls build from Hydra nodes whose
     ``_target_`` is torch's DataLoader."""
     out = []
@@ -84,7 +91,7 @@ def loader_calls(analysis: "ModuleAnalysis") -> list:
     return out
 
 
-def _judged(analysis: "ModuleAnalysis", call: ast.Call, site, scope_name: str) -> list:
+def _judged(analysis: ModuleAnalysis, call: ast.Call, site, scope_name: str) -> list:
     from dl_lint.analysis.configs.hydra import HydraConfig, unsure
     from dl_lint.analysis.configs.yamlfile import Leaf
     from dl_lint.analysis.loaders import LOADER_QUALNAMES
@@ -172,7 +179,7 @@ def _flag(composed, keys: Tuple[str, ...], tree: dict) -> Optional[bool]:
     return found.value if isinstance(found, Leaf) and isinstance(found.value, bool) else None
 
 
-def _bind(analysis: "ModuleAnalysis", node, entries, site, call: ast.Call, built: ast.Call):
+def _bind(analysis: ModuleAnalysis, node, entries, site, call: ast.Call, built: ast.Call):
     """The loader's arguments: (name -> BoundArg, opaque names), or None when the positional
     and keyword arguments collide (a TypeError, not a rule's business)."""
     from dl_lint.analysis.loaders import PARAMETERS, POSITIONAL, BoundArg
@@ -220,7 +227,7 @@ def _inside(outer: ast.AST, node: ast.AST) -> bool:
     return any(sub is node for sub in ast.walk(outer))
 
 
-def analysis_site(analysis: "ModuleAnalysis", call: ast.Call, default):
+def analysis_site(analysis: ModuleAnalysis, call: ast.Call, default):
     """The site of a call of the module (where its arguments are resolved)."""
     for found, site, _scope, _cls in analysis.index.calls:
         if found is call:
@@ -228,7 +235,7 @@ def analysis_site(analysis: "ModuleAnalysis", call: ast.Call, default):
     return default
 
 
-def _partial_calls(analysis: "ModuleAnalysis", call: ast.Call, site) -> Optional[List[ast.Call]]:
+def _partial_calls(analysis: ModuleAnalysis, call: ast.Call, site) -> Optional[List[ast.Call]]:
     """Where the partial an ``instantiate`` returns is called: the calls of the one local name
     it is assigned to, when that name is used for nothing else in its function (else None); or
     the call it is the function of (``instantiate(cfg.loader)(dataset=ds)``)."""
