@@ -275,3 +275,11 @@ def test_a_config_the_function_may_replace_is_not_read(tmp_path):
     root = _app(tmp_path, NODE, config="defaults:\n  - data: default\nresume: null\n")
     (root / "train.py").write_text(resume)
     assert _found(root) == []
+
+
+def test_a_node_a_nested_defaults_list_may_fill_is_silent(tmp_path):
+    """A group file with its own defaults list (not followed): the node's other keys, and
+    ``_partial_``/``_args_``, may come from there."""
+    nested = "defaults:\n  - base\n" + NODE
+    root = _app(tmp_path, nested)
+    assert _found(root) == []

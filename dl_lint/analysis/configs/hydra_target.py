@@ -120,8 +120,8 @@ def _judged(analysis: ModuleAnalysis, call: ast.Call, site, scope_name: str) -> 
         qualname = target.value if isinstance(target, Leaf) else None
     if qualname not in LOADER_QUALNAMES:
         return []  # another target, or one dl-lint cannot read
-    if "_args_" in tree or any(isinstance(a, ast.Starred) for a in call.args):
-        return []
+    if "_args_" in tree or unsure(tree) or any(isinstance(a, ast.Starred) for a in call.args):
+        return []  # positional arguments from the YAML; or keys dl-lint cannot see
     partial = _flag(composed, node.keys + ("_partial_",), tree)
     if "_partial_" in keywords:
         written = resolver.resolve(keywords["_partial_"].value, site).single
@@ -147,10 +147,6 @@ def _judged(analysis: ModuleAnalysis, call: ast.Call, site, scope_name: str) -> 
         if bound is None:
             continue
         args, opaque = bound
-        if unsure(tree):
-            from dl_lint.analysis.loaders import PARAMETERS
-
-            opaque |= {p for p in PARAMETERS if p not in args}  # keys it does not show may exist
         start, end = analysis.text.span(built)
         from dl_lint.analysis.loaders import LoaderCall
 
@@ -171,10 +167,11 @@ def _judged(analysis: ModuleAnalysis, call: ast.Call, site, scope_name: str) -> 
 
 def _flag(composed, keys: Tuple[str, ...], tree: dict) -> Optional[bool]:
     """``_partial_`` of the node: False when not written, None when it cannot be read."""
+    from dl_lint.analysis.configs.hydra import unsure
     from dl_lint.analysis.configs.yamlfile import Leaf
 
     if keys[-1] not in tree:
-        return False
+        return None if unsure(tree) else False  # a file dl-lint does not follow may set it
     found = composed.lookup(keys)
     return found.value if isinstance(found, Leaf) and isinstance(found.value, bool) else None
 
