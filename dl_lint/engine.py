@@ -298,6 +298,11 @@ def _config_readers(project: Project) -> List[Path]:
             continue
         if (b"hydra" in data or b"OmegaConf" in data) and b"DataLoader" in data:
             out.append(Path(path))
+        elif b"hydra" in data:
+            from dl_lint.analysis.configs import hydra_target
+
+            if hydra_target.candidate(data):  # instantiates a node that may name a DataLoader
+                out.append(Path(path))
     return out
 
 

@@ -35,14 +35,21 @@ def construct_evidence(file: SourceFile) -> "Optional[FrozenSet[str]]":
         return None
     extra = file.settings.extra_loaders
     if not mentions_loader(file.data, extra):
+        from dl_lint.analysis.configs import hydra_target
         from dl_lint.analysis.configs.mmengine import candidate
 
-        if not candidate(file.data) or not decode_source(file):
-            return None  # an mmengine config (a loader dict) is parsed; nothing else is
+        if not (candidate(file.data) or hydra_target.candidate(file.data)) or not decode_source(file):
+            return None  # an mmengine config (a loader dict), a Hydra instantiate: parsed; nothing else is
         return frozenset()
     if not decode_source(file):
         return None  # a DL000 in file.errors: a file that mentions a loader must be readable
-    return evidence(file.data, extra)
+    found = evidence(file.data, extra)
+    if found is None:
+        from dl_lint.analysis.configs import hydra_target
+
+        if hydra_target.candidate(file.data):
+            return frozenset()  # names a loader (a comment, a string) and instantiates Hydra nodes
+    return found
 
 
 def parse_only(file: SourceFile, project: "Project", content_hash: Optional[str] = None) -> Optional["ModuleAnalysis"]:
@@ -214,12 +221,18 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
 
 def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterable[Diagnostic]:
     config_loader = bool(call.extra.get("mmengine"))
+    instantiated = bool(call.extra.get("hydra_target"))
     for rule in rules:
         if config_loader:
             from dl_lint.analysis.configs.mmengine import JUDGED_BY
 
             if rule.code not in JUDGED_BY:
                 continue  # the other rules read arguments mmengine fills itself
+        elif instantiated:
+            from dl_lint.analysis.configs import hydra_target
+
+            if rule.code not in hydra_target.JUDGED_BY:
+                continue  # the other rules read where the loader is built (inside Hydra) and used
         try:
             findings = list(rule.check_call(call, ctx))
             if config_loader:
@@ -227,6 +240,11 @@ def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterab
 
                 # a config file is not rewritten; a value set in a _base_ file is cited, not reported there
                 findings = [relocate(f.replace(fix=None), call) for f in findings]
+            elif instantiated:
+                from dl_lint.analysis.configs.hydra_target import relocate as at_node
+
+                # the values are keys of a YAML node: not rewritten; reported at their line
+                findings = [at_node(f.replace(fix=None), call) for f in findings]
         except Exception as exc:  # noqa: BLE001 - a bug in one rule must not stop the run
             findings = []
             yield Diagnostic(

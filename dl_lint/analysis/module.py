@@ -110,7 +110,7 @@ class ModuleAnalysis:
         self._passed: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site, int, str]]]] = None
         self._next_iters: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None
         self._sites: Optional[Dict[int, Site]] = None
-        self._configs: Optional[list] = None  # mmengine config loaders (``_config_calls``)
+        self._configs: Optional[list] = None  # mmengine / Hydra _target_ loaders (``_config_calls``)
 
     @property
     def callees(self) -> LoaderCallees:
@@ -128,12 +128,18 @@ class ModuleAnalysis:
         return self.callees.any_call(self.index) or bool(self._config_calls())
 
     def _config_calls(self) -> list:
-        """The loader dicts of an mmengine config file (``configs.mmengine``), else []."""
+        """The loader dicts of an mmengine config file (``configs.mmengine``), and the Hydra
+        nodes ``instantiate`` builds as DataLoaders (``configs.hydra_target``), else []."""
         if self._configs is None:
             from dl_lint.analysis.configs.mmengine import loader_calls
 
             found = "_dataloader" in self.source  # cheap: most modules hold no loader dict
             self._configs = loader_calls(self.tree, self.path, self.resolver.project) if found else []
+            if "hydra" in self.source and ("instantiate" in self.source or "call" in self.source):
+                from dl_lint.analysis.configs import hydra_target
+
+                if hydra_target.candidate(self.source.encode("utf-8", "surrogatepass")):
+                    self._configs = self._configs + hydra_target.loader_calls(self)
         return self._configs
 
     def release(self) -> None:
