@@ -102,6 +102,8 @@ def test_unknowns_stay_silent(tmp_path):
         ", parser_kwargs=kwargs",
         ', args=["--config", "x.yaml"]',
         ", subclass_mode_data=flag",
+        ', parser_kwargs={"parser_mode": "jsonnet"}',
+        ', parser_kwargs={"fit": {"default_config_files": ["configs/zero.yaml"]}}',
     ]
     plain = _project(tmp_path / "plain", {**files, "main.py": MAIN.format(extra="")})
     assert _yaml(plain) == [("configs/zero.yaml", 2, "DL002")]  # the control: each case below only adds an unknown
@@ -112,6 +114,17 @@ def test_unknowns_stay_silent(tmp_path):
     assert _yaml(sub) == []  # a subclass of LightningCLI: its parser may differ
     tagged = _project(tmp_path / "tag", {**files, "main.py": MAIN.format(extra=""), "configs/zero.yaml": "data:\n  num_workers: !env W\n"})
     assert _yaml(tagged) == []
+    interpolated = _project(
+        tmp_path / "omegaconf",
+        {
+            **files,
+            "main.py": MAIN.format(extra=', parser_kwargs={"parser_mode": "omegaconf"}'),
+            "configs/zero.yaml": "trainer:\n  max_epochs: 0\ndata:\n  num_workers: ${trainer.max_epochs}\n",
+        },
+    )
+    assert _yaml(interpolated) == []
+    omegaconf = _project(tmp_path / "omegaconf2", {**files, "main.py": MAIN.format(extra=', parser_kwargs={"parser_mode": "omegaconf"}')})
+    assert _yaml(omegaconf) == [("configs/zero.yaml", 2, "DL002")]  # plain values read as in YAML mode
 
 
 def test_no_yaml_is_read_without_lightningcli(tmp_path, monkeypatch):

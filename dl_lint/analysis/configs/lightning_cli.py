@@ -156,8 +156,12 @@ def _default_files(analysis: Any, expr: ast.AST) -> Optional[Tuple[str, ...]]:
             if any(isinstance(k, ast.Constant) and k.value == "default_config_files" for k in value.keys):
                 return None  # a subcommand parser's own defaults: not followed
             continue
-        if key.value != "default_config_files":
+        if key.value == "parser_mode":
+            if not isinstance(value, ast.Constant) or value.value not in ("yaml", "omegaconf"):
+                return None  # jsonnet, or a mode of the project's own: not YAML as read here
             continue
+        if key.value != "default_config_files":
+            continue  # description, env_prefix, default_env, ...: the values stay defaults
         if not isinstance(value, (ast.List, ast.Tuple)):
             return None
         for element in value.elts:
@@ -197,6 +201,8 @@ def _config_files(analysis: Any, cli: _Cli) -> List[str]:
 
 def _read(analysis: Any, path: str) -> Optional[Tree]:
     """The file's tree when its bytes can be a LightningCLI config (a ``data:``/``model:`` line)."""
+    project = analysis.resolver.project
+    project.read_config_file(path)  # the answer rests on its bytes (the results cache)
     try:
         with open(path, "rb") as handle:
             data = handle.read(1 << 20)
@@ -204,8 +210,6 @@ def _read(analysis: Any, path: str) -> Optional[Tree]:
         return None
     if not _SECTION.search(data):
         return None
-    project = analysis.resolver.project
-    project.read_config_file(path)
     tree = project.config_file(path)[1]
     if not isinstance(tree, Tree) or not tree.entries:
         return None
@@ -337,6 +341,7 @@ def _class_node(analysis: Any, ref: Any) -> Tuple[Any, Optional[ast.ClassDef]]:
         owner = analysis
     else:
         owner = analysis.resolver.project.analysis_at(path, ref.module)
+        analysis.resolver.project.read_config_file(path)  # its loaders are judged here: its bytes matter
     if owner is None:
         return None, None
     return owner, next((n for n in owner.tree.body if isinstance(n, ast.ClassDef) and n.name == ref.name), None)
@@ -363,7 +368,8 @@ def _class_loaders(analysis: Any, cli: _Cli, group: str, ref: Any, values: Dict[
         binding = params.get(key)
         if binding is None:
             continue
-        if not isinstance(node, Leaf) or node.value is UNKNOWN:
+        if not isinstance(node, Leaf) or node.value is UNKNOWN or (isinstance(node.value, str) and "${" in node.value):
+            # a mapping, a tag, or an interpolation (parser_mode="omegaconf" resolves it)
             env[id(binding.node)] = Value.unknown("config")
             continue
         where = os.path.relpath(node.path, here)
