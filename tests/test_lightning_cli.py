@@ -119,7 +119,8 @@ def test_unknowns_stay_silent(tmp_path):
         {
             **files,
             "main.py": MAIN.format(extra=', parser_kwargs={"parser_mode": "omegaconf"}'),
-            "configs/zero.yaml": "trainer:\n  max_epochs: 0\ndata:\n  num_workers: ${trainer.max_epochs}\n",
+            # OmegaConf resolves it to false: no crash, though the text "${...}" is truthy
+            "configs/zero.yaml": "trainer:\n  enable_progress_bar: false\ndata:\n  num_workers: 0\n  persistent_workers: ${trainer.enable_progress_bar}\n",
         },
     )
     assert _yaml(interpolated) == []
