@@ -286,7 +286,8 @@ def _named_config_keys(named, settings_for, force_exclude: bool, cwd: str) -> se
 
 def _config_readers(project: Project) -> List[Path]:
     """The project's Python files that can report a finding in a YAML config: they name Hydra
-    (or OmegaConf) and a DataLoader (decided from their bytes; the analysis decides the rest)."""
+    (or OmegaConf) and a DataLoader, or LightningCLI (whose config files set a DataModule's
+    arguments), decided from their bytes; the analysis decides the rest."""
     if project.root is None:
         return []
     out = []
@@ -296,7 +297,7 @@ def _config_readers(project: Project) -> List[Path]:
                 data = handle.read()
         except OSError:
             continue
-        if (b"hydra" in data or b"OmegaConf" in data) and b"DataLoader" in data:
+        if ((b"hydra" in data or b"OmegaConf" in data) and b"DataLoader" in data) or b"LightningCLI" in data:
             out.append(Path(path))
     return out
 

@@ -191,13 +191,16 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
         rules = checking_rules(codes_for_file(file.settings, codes, file.path))
         ctx = context_for(file, project, accelerator, rules)
         suppressions = None  # read only when there is something to suppress
-        placed = set()  # (code, file, row): several runs of one CLI may decide the same line
+        placed = set()  # (code, file, row): several runs of one LightningCLI may decide the same line
         for call in file.facts.calls:
             for diag in check(call, rules, ctx, file.display):
                 if diag.filename != file.display:
-                    where = (diag.code, diag.filename, diag.location)
-                    if where not in placed and not _suppressed_at_config(diag, project, file, call):
+                    if call.extra.get("lightning_cli"):
+                        where = (diag.code, diag.filename, diag.location, call.path, call.location)
+                        if where in placed:
+                            continue
                         placed.add(where)
+                    if not _suppressed_at_config(diag, project, file, call):
                         out.append(diag)
                     continue
                 if suppressions is None:

@@ -236,3 +236,29 @@ def test_real_lightningcli_subclass_mode(fixture_path):
         return LightningCLI(Net, BaseData, subclass_mode_data=True, args=args, run=False, save_config_callback=None)
 
     assert _runs(SUBCLASS, make, [("datamodule", "")]) >= 4
+
+
+def test_a_config_file_named_explicitly_reports_what_the_cli_script_finds(tmp_path, run_cli):
+    """pre-commit passes the staged YAML files: a LightningCLI script's runs report them."""
+    _project(tmp_path, {"main.py": MAIN.format(extra=""), "dm.py": DM, "configs/zero.yaml": "data:\n  num_workers: 0\n", "other.yaml": "num_workers: 0\n"})
+    out = run_cli("--no-cache", "configs/zero.yaml")
+    assert out.returncode == 1 and out.stdout.startswith(os.path.join("configs", "zero.yaml") + ":2:1: DL002"), out.stdout
+    assert not any(line.startswith("dm.py") for line in out.stdout.splitlines())  # its own DL011: not named
+    assert run_cli("--no-cache", "other.yaml").returncode == 0
+
+
+def test_an_edit_of_the_datamodule_or_the_config_invalidates_the_cache(tmp_path):
+    root = _project(tmp_path, {"main.py": MAIN.format(extra=""), "dm.py": DM, "configs/zero.yaml": "data:\n  num_workers: 0\n"})
+    cache_dir = tmp_path / ".cache"
+    assert _yaml_cached(root, cache_dir) == [("configs/zero.yaml", 2, "DL002")]
+    assert _yaml_cached(root, cache_dir) == [("configs/zero.yaml", 2, "DL002")]
+    (root / "configs/zero.yaml").write_text("data:\n  num_workers: 2\n")
+    assert _yaml_cached(root, cache_dir) == []
+    (root / "configs/zero.yaml").write_text("data:\n\n  num_workers: 0\n")
+    assert _yaml_cached(root, cache_dir) == [("configs/zero.yaml", 3, "DL002")]
+    (root / "dm.py").write_text(DM.replace("persistent_workers: bool = True", "persistent_workers: bool = False"))
+    assert _yaml_cached(root, cache_dir) == []
+
+
+def _yaml_cached(root, cache_dir):
+    return [f for f in _found(root, cache=True, cache_dir=cache_dir) if f[0].endswith(".yaml")]
