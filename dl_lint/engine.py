@@ -255,6 +255,7 @@ def lint_paths(
     )
     if wanted is not None:  # only the named files' findings, and those in the named YAML files
         diagnostics = [d for d in diagnostics if absolute_path(d.filename, cwd) in wanted]
+    diagnostics = _once_in_configs(diagnostics)
     result.diagnostics = _map_cells(diagnostics, files)
     if RETAINED is not None:
         RETAINED.append((project, files))
@@ -262,6 +263,23 @@ def lint_paths(
 
 
 # -- YAML configs named explicitly ---------------------------------------------------------------
+
+
+def _once_in_configs(diagnostics: List[Diagnostic]) -> List[Diagnostic]:
+    """A finding in a YAML config reached from several Python files (two LightningCLI scripts
+    sharing a configs folder) is the same finding: keep one of each identical diagnostic (same
+    line, code, message and DataLoader)."""
+    seen = set()
+    out = []
+    for diag in diagnostics:
+        if diag.filename.endswith(CONFIG_SUFFIXES):
+            key = (diag.filename, diag.location, diag.code, diag.message, repr(diag.related))
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(diag)
+    return out
+
 
 CONFIG_SUFFIXES = (".yaml", ".yml")
 

@@ -262,3 +262,33 @@ def test_an_edit_of_the_datamodule_or_the_config_invalidates_the_cache(tmp_path)
 
 def _yaml_cached(root, cache_dir):
     return [f for f in _found(root, cache=True, cache_dir=cache_dir) if f[0].endswith(".yaml")]
+
+
+DM_AND_PLAIN = DM + '''
+
+class NotDM:
+    def __init__(self, num_workers: int = 2, persistent_workers: bool = True):
+        self.num_workers = num_workers
+
+    def train_dataloader(self):
+        return DataLoader(range(8), num_workers=self.num_workers, persistent_workers=True)
+'''
+
+
+def test_lightning_root_classes_take_any_project_subclass_once_per_line(tmp_path):
+    """``LightningCLI(LightningModule, LightningDataModule, subclass_mode_...=True)`` and
+    ``LightningCLI()``: a class_path naming a LightningDataModule subclass is a run (reported once
+    though both scripts read it); one naming another class is rejected by jsonargparse."""
+    root = _project(
+        tmp_path,
+        {
+            "dm.py": DM_AND_PLAIN,
+            "a.py": "from lightning.pytorch.cli import LightningCLI\nfrom lightning.pytorch import LightningModule, LightningDataModule\n\n"
+            "LightningCLI(LightningModule, LightningDataModule, subclass_mode_model=True, subclass_mode_data=True)\n",
+            "b.py": "from lightning.pytorch.cli import LightningCLI\n\nLightningCLI()\n",
+            "configs/x.yaml": "data:\n  class_path: dm.DM\n  init_args:\n    num_workers: 0\n",
+            "configs/y.yaml": "data:\n  class_path: dm.NotDM\n  init_args:\n    num_workers: 0\n",
+            "configs/plain.yaml": "data:\n  num_workers: 0\n",  # no class given: the plain form is rejected
+        },
+    )
+    assert _yaml(root) == [("configs/x.yaml", 4, "DL002")]

@@ -62,6 +62,10 @@ JUDGED_BY = frozenset({"DL001", "DL002"})
 # Top-level keys LightningCLI's parser accepts in a config file (lightning 2.6.6, cli.py).
 _TOP_KEYS = frozenset({"trainer", "model", "data", "seed_everything", "ckpt_path", "optimizer", "lr_scheduler"})
 _CONFIG_DIRS = ("config", "configs", "conf")
+# The class a group takes when none is given (lightning 2.6.6, cli.py: ``self._model_class =
+# model_class or LightningModule``; ``self._datamodule_class = datamodule_class or
+# LightningDataModule``): a ``class_path`` must name a subclass of it.
+_ROOTS = {"model": "LightningModule", "data": "LightningDataModule"}
 _MAX_FILES = 200
 _SECTION = re.compile(rb"^(?:data|model)\s*:", re.M)
 
@@ -122,6 +126,9 @@ def _cli_of(analysis: Any, call: ast.Call, site: Any) -> Optional[_Cli]:
             continue
         ref = resolver.resolve(expr, site).single
         value = ref.value if ref is not None else None
+        if _lightning_base(getattr(value, "qualname", None)) == _ROOTS[key]:
+            classes[key] = None  # LightningCLI(LightningModule, LightningDataModule, ...): any subclass
+            continue
         classes[key] = value if getattr(value, "kind", None) == "class" and getattr(value, "path", "") else False
     subclass: Dict[str, bool] = {}
     for key, keyword in (("model", "subclass_mode_model"), ("data", "subclass_mode_data")):
@@ -273,7 +280,7 @@ def _group_values(analysis: Any, cli: _Cli, group: str, run: Sequence[Tree]) -> 
                 path = node.get("class_path")
                 if not isinstance(path, Leaf) or not isinstance(path.value, str):
                     return None
-                named = _class_named(analysis, path.value, base)
+                named = _class_named(analysis, path.value, base, group)
                 if named is None:
                     return None
                 if named != ref:
@@ -298,7 +305,7 @@ def _group_values(analysis: Any, cli: _Cli, group: str, run: Sequence[Tree]) -> 
     return ref, values
 
 
-def _class_named(analysis: Any, dotted: str, base: Any) -> Any:
+def _class_named(analysis: Any, dotted: str, base: Any, group: str) -> Any:
     """The project class a ``class_path`` names (``pkg.mod.Class``, or the base class's own name)."""
     if base and dotted == base.name:
         return base
@@ -312,14 +319,23 @@ def _class_named(analysis: Any, dotted: str, base: Any) -> Any:
     found = value.value if value is not None else None
     if getattr(found, "kind", None) != "class" or not getattr(found, "path", ""):
         return None
-    if base and not _derives(analysis, found, base, 4):
+    if not _derives(analysis, found, base or _ROOTS[group], 4):
         return None  # jsonargparse 4.53.0: "Import path ... does not correspond to a subclass of ..."
     return found
 
 
+def _lightning_base(qualname: Optional[str]) -> Optional[str]:
+    """``LightningModule``/``LightningDataModule`` when ``qualname`` is Lightning's class."""
+    if not qualname or qualname.partition(".")[0] not in ("lightning", "pytorch_lightning"):
+        return None
+    name = qualname.rpartition(".")[2]
+    return name if name in _ROOTS.values() else None
+
+
 def _derives(analysis: Any, ref: Any, base: Any, depth: int) -> bool:
-    """Whether the project class ``ref`` is ``base`` or derives from it through project classes."""
-    if (os.path.abspath(ref.path), ref.name) == (os.path.abspath(base.path), base.name):
+    """Whether the project class ``ref`` is ``base`` or derives from it through project classes
+    (``base``: a project class, or the name of Lightning's root class of the group)."""
+    if not isinstance(base, str) and (os.path.abspath(ref.path), ref.name) == (os.path.abspath(base.path), base.name):
         return True
     if depth <= 0:
         return False
@@ -329,6 +345,8 @@ def _derives(analysis: Any, ref: Any, base: Any, depth: int) -> bool:
     for expr in cls.bases:
         parent = owner.resolver.resolve(expr, END).single
         value = parent.value if parent is not None else None
+        if isinstance(base, str) and _lightning_base(getattr(value, "qualname", None)) == base:
+            return True
         if getattr(value, "kind", None) == "class" and getattr(value, "path", "") and _derives(analysis, value, base, depth - 1):
             return True
     return False
