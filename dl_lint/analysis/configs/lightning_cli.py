@@ -31,7 +31,8 @@ above and sets ``data`` or ``model`` of a project class, merged over the default
 since it is read from the working directory). Every value is a default the command line can
 override (``--data.num_workers=4``). Not followed (silence): subclasses of LightningCLI (their
 ``add_arguments_to_parser`` may link or add keys), ``args=``, ``parser_kwargs`` that are not a
-literal dict, classes with an inherited ``__init__``, YAML tags/merges, subcommand-keyed files.
+literal dict, ``parser_mode`` other than yaml/omegaconf, ``${...}`` values, classes with an
+inherited ``__init__``, loaders in inherited methods, YAML tags/merges, subcommand-keyed files.
 """
 
 from __future__ import annotations
