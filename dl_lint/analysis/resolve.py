@@ -649,13 +649,13 @@ class Resolver:
         bindings = scope.bindings.get(name, [])
         if len(bindings) != 1 or bindings[0].kind != "param" or bindings[0].value is None:
             return unknown  # rebound in __init__ (save_hyperparameters stores the local), or no default
-        if id(bindings[0].node) in self.param_env and _hparams_only_read(scope.parent.node, HPARAMS_MUTATORS):
-            # bound by a run (a LightningCLI config file): the value keeps where it was written
-            return self.param_env[id(bindings[0].node)].with_aliases(f"self.hparams.{name}")
         if bindings[0].index < 0 or not _hparams_only_read(scope.parent.node, HPARAMS_MUTATORS):
             return unknown
         if not any(isinstance(node, ast.Name) and node.id == "super" for node in ast.walk(init)):
             return unknown  # Lightning collects the arguments of __init__ frames that hold __class__
+        if id(bindings[0].node) in self.param_env:
+            # bound by a run (a LightningCLI config file): the value keeps where it was written
+            return self.param_env[id(bindings[0].node)].with_aliases(f"self.hparams.{name}")
         saved = self._params_as_defaults
         self._params_as_defaults = True
         try:
