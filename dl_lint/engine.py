@@ -306,6 +306,8 @@ def _config_readers(project: Project) -> List[Path]:
     """The project's Python files that can report a finding in a YAML config: they name Hydra
     (or OmegaConf) and a DataLoader, or LightningCLI (whose config files set a DataModule's
     arguments), decided from their bytes; the analysis decides the rest."""
+    from dl_lint.analysis.configs import lightning_cli
+
     if project.root is None:
         return []
     out = []
@@ -315,7 +317,7 @@ def _config_readers(project: Project) -> List[Path]:
                 data = handle.read()
         except OSError:
             continue
-        if ((b"hydra" in data or b"OmegaConf" in data) and b"DataLoader" in data) or b"LightningCLI" in data:
+        if ((b"hydra" in data or b"OmegaConf" in data) and b"DataLoader" in data) or lightning_cli.candidate(data):
             out.append(Path(path))
     return out
 

@@ -292,3 +292,13 @@ def test_lightning_root_classes_take_any_project_subclass_once_per_line(tmp_path
         },
     )
     assert _yaml(root) == [("configs/x.yaml", 4, "DL002")]
+
+
+def test_the_byte_gate_wants_a_call_and_an_import_from_a_cli_module():
+    from dl_lint.analysis.configs.lightning_cli import candidate
+
+    assert candidate(b"from lightning.pytorch.cli import LightningCLI\n\nLightningCLI(M, D)\n")
+    assert candidate(b"from pytorch_lightning.utilities.cli import (\n    LightningCLI,\n)\nLightningCLI(M)\n")
+    assert candidate(b"from lightning.pytorch import cli\ncli.LightningCLI(M)\n")
+    assert not candidate(b"class LightningCLI:\n    def f(self):\n        return LightningCLI(self)\n")  # Lightning's cli.py
+    assert not candidate(b"from lightning.pytorch.cli import LightningCLI\n# see LightningCLI docs\n")  # no call

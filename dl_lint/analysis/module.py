@@ -143,7 +143,7 @@ class ModuleAnalysis:
         if self._cli is None:
             from dl_lint.analysis.configs.lightning_cli import loader_calls
 
-            self._cli = loader_calls(self) if "LightningCLI" in self.source else []
+            self._cli = loader_calls(self) if "LightningCLI(" in self.source else []
         return self._cli
 
     def release(self) -> None:

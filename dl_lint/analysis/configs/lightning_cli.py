@@ -71,9 +71,15 @@ _MAX_FILES = 200
 _SECTION = re.compile(rb"^(?:data|model)\s*:", re.M)
 
 
+# An import from a ``cli`` module (``from lightning.pytorch.cli import LightningCLI``, ``from
+# lightning.pytorch import cli``): Lightning's own cli.py, which defines the class, has none.
+_CLI_IMPORT = re.compile(rb"\bcli\s+import\b|\bimport\s+[\w.]*\bcli\b")
+
+
 def candidate(data: bytes) -> bool:
-    """Whether a Python file's bytes may hold a LightningCLI call (cheap, before any parse)."""
-    return b"LightningCLI" in data
+    """Whether a Python file's bytes may hold a LightningCLI call (cheap, before any parse): a
+    ``LightningCLI(`` call and an import from a ``cli`` module."""
+    return b"LightningCLI(" in data and _CLI_IMPORT.search(data) is not None
 
 
 class _Cli:
@@ -90,7 +96,7 @@ def loader_calls(analysis: Any) -> list:
     """The loader calls of the project classes a LightningCLI of this module builds, once per
     config file, their parameters bound to that file's values (``LoaderCall.extra`` holds
     ``lightning_cli``: the config file). Only DL001/DL002 findings placed in a YAML file count."""
-    if "LightningCLI" not in analysis.source or not analysis.path:
+    if not analysis.path or "LightningCLI(" not in analysis.source or not candidate(analysis.source.encode("utf-8", "replace")):
         return []
     out: list = []
     for call, site, _scope, _cls in analysis.index.calls:
