@@ -255,6 +255,7 @@ def lint_paths(
     )
     if wanted is not None:  # only the named files' findings, and those in the named YAML files
         diagnostics = [d for d in diagnostics if absolute_path(d.filename, cwd) in wanted]
+    diagnostics = _once_in_configs(diagnostics)
     result.diagnostics = _map_cells(diagnostics, files)
     if RETAINED is not None:
         RETAINED.append((project, files))
@@ -262,6 +263,23 @@ def lint_paths(
 
 
 # -- YAML configs named explicitly ---------------------------------------------------------------
+
+
+def _once_in_configs(diagnostics: List[Diagnostic]) -> List[Diagnostic]:
+    """A finding in a YAML config reached from several Python files (two LightningCLI scripts
+    sharing a configs folder) is the same finding: keep one of each identical diagnostic (same
+    line, code, message and DataLoader)."""
+    seen = set()
+    out = []
+    for diag in diagnostics:
+        if diag.filename.endswith(CONFIG_SUFFIXES):
+            key = (diag.filename, diag.location, diag.code, diag.message, repr(diag.related))
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(diag)
+    return out
+
 
 CONFIG_SUFFIXES = (".yaml", ".yml")
 
@@ -286,7 +304,10 @@ def _named_config_keys(named, settings_for, force_exclude: bool, cwd: str) -> se
 
 def _config_readers(project: Project) -> List[Path]:
     """The project's Python files that can report a finding in a YAML config: they name Hydra
-    (or OmegaConf) and a DataLoader (decided from their bytes; the analysis decides the rest)."""
+    (or OmegaConf) and a DataLoader, or LightningCLI (whose config files set a DataModule's
+    arguments), decided from their bytes; the analysis decides the rest."""
+    from dl_lint.analysis.configs import lightning_cli
+
     if project.root is None:
         return []
     out = []
@@ -296,7 +317,7 @@ def _config_readers(project: Project) -> List[Path]:
                 data = handle.read()
         except OSError:
             continue
-        if (b"hydra" in data or b"OmegaConf" in data) and b"DataLoader" in data:
+        if ((b"hydra" in data or b"OmegaConf" in data) and b"DataLoader" in data) or lightning_cli.candidate(data):
             out.append(Path(path))
         elif b"hydra" in data:
             from dl_lint.analysis.configs import hydra_target

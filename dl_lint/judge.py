@@ -35,11 +35,15 @@ def construct_evidence(file: SourceFile) -> "Optional[FrozenSet[str]]":
         return None
     extra = file.settings.extra_loaders
     if not mentions_loader(file.data, extra):
-        from dl_lint.analysis.configs import hydra_target
-        from dl_lint.analysis.configs.mmengine import candidate
+        from dl_lint.analysis.configs import hydra_target, lightning_cli, mmengine
 
-        if not (candidate(file.data) or hydra_target.candidate(file.data)) or not decode_source(file):
-            return None  # an mmengine config (a loader dict), a Hydra instantiate: parsed; nothing else is
+        if (
+            not (mmengine.candidate(file.data) or hydra_target.candidate(file.data) or lightning_cli.candidate(file.data))
+            or not decode_source(file)
+        ):
+            # an mmengine config (a loader dict), a Hydra instantiate, a LightningCLI script:
+            # parsed; nothing else is
+            return None
         return frozenset()
     if not decode_source(file):
         return None  # a DL000 in file.errors: a file that mentions a loader must be readable
@@ -198,10 +202,16 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
         rules = checking_rules(codes_for_file(file.settings, codes, file.path))
         ctx = context_for(file, project, accelerator, rules)
         suppressions = None  # read only when there is something to suppress
+        placed = set()  # (code, file, row): several runs of one LightningCLI may decide the same line
         for call in file.facts.calls:
             for diag in check(call, rules, ctx, file.display):
                 if diag.filename != file.display:
-                    if not _suppressed_at_config(diag, project, file, call.rows):
+                    if call.extra.get("lightning_cli"):
+                        where = (diag.code, diag.filename, diag.location, call.path, call.location)
+                        if where in placed:
+                            continue
+                        placed.add(where)
+                    if not _suppressed_at_config(diag, project, file, call):
                         out.append(diag)
                     continue
                 if suppressions is None:
@@ -222,6 +232,7 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
 def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterable[Diagnostic]:
     config_loader = bool(call.extra.get("mmengine"))
     instantiated = bool(call.extra.get("hydra_target"))
+    cli_run = bool(call.extra.get("lightning_cli"))
     for rule in rules:
         if config_loader:
             from dl_lint.analysis.configs.mmengine import JUDGED_BY
@@ -233,6 +244,11 @@ def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterab
 
             if rule.code not in hydra_target.JUDGED_BY:
                 continue  # the other rules read where the loader is built (inside Hydra) and used
+        if cli_run:
+            from dl_lint.analysis.configs.lightning_cli import JUDGED_BY as CLI_JUDGED
+
+            if rule.code not in CLI_JUDGED:
+                continue  # the DataModule's own file reports what its Python decides
         try:
             findings = list(rule.check_call(call, ctx))
             if config_loader:
@@ -245,6 +261,8 @@ def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterab
 
                 # the values are keys of a YAML node: not rewritten; reported at their line
                 findings = [at_node(f.replace(fix=None), call) for f in findings]
+            if cli_run:  # one config file's run: only what a YAML value decides is new
+                findings = [f for f in findings if f.place is not None]
         except Exception as exc:  # noqa: BLE001 - a bug in one rule must not stop the run
             findings = []
             yield Diagnostic(
@@ -288,7 +306,7 @@ def _at_config_line(rule, finding, call: "LoaderCall", ctx: "RuleContext") -> Di
 
     path, row, column = finding.place
     at = call.location
-    loader = Related(os.path.abspath(ctx.path), at.row, at.column, "the DataLoader that reads this value")
+    loader = Related(os.path.abspath(call.path or ctx.path), at.row, at.column, "the DataLoader that reads this value")
     detail = finding.detail
     if finding.fix is not None:
         detail += f" At the DataLoader: {finding.fix.message}."
@@ -333,7 +351,7 @@ def _config_dl000(file: SourceFile, project: "Project") -> List[Diagnostic]:
     return out
 
 
-def _suppressed_at_config(diag: Diagnostic, project: "Project", file: SourceFile, call_rows) -> bool:
+def _suppressed_at_config(diag: Diagnostic, project: "Project", file: SourceFile, call: "LoaderCall") -> bool:
     """A diagnostic reported in a config file: ``# noqa`` on its YAML line, or on the
     DataLoader call that reads the value, silences it."""
     from dl_lint.suppression import parse_comment_suppressions, parse_suppressions
@@ -341,7 +359,11 @@ def _suppressed_at_config(diag: Diagnostic, project: "Project", file: SourceFile
     text = project.config_file(os.path.abspath(diag.filename))[0] or ""
     if parse_comment_suppressions(text).suppresses(diag):
         return True
-    return parse_suppressions(file.source or "").suppresses(diag.replace(noqa_rows=call_rows))
+    source = file.source or ""
+    if call.path and os.path.abspath(call.path) != file.key:  # a LightningCLI run of another module's loader
+        owner = project.parsed(call.path)
+        source = owner.source if owner is not None else ""
+    return parse_suppressions(source).suppresses(diag.replace(noqa_rows=call.rows))
 
 
 def judge_call_sites(

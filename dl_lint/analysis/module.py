@@ -111,6 +111,7 @@ class ModuleAnalysis:
         self._next_iters: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None
         self._sites: Optional[Dict[int, Site]] = None
         self._configs: Optional[list] = None  # mmengine / Hydra _target_ loaders (``_config_calls``)
+        self._cli: Optional[list] = None  # LightningCLI config runs (``_cli_calls``)
 
     @property
     def callees(self) -> LoaderCallees:
@@ -125,7 +126,7 @@ class ModuleAnalysis:
     @property
     def constructs_loader(self) -> bool:
         """Whether any call of this module may construct a loader (else it needs no facts)."""
-        return self.callees.any_call(self.index) or bool(self._config_calls())
+        return self.callees.any_call(self.index) or bool(self._config_calls()) or bool(self._cli_calls())
 
     def _config_calls(self) -> list:
         """The loader dicts of an mmengine config file (``configs.mmengine``), and the Hydra
@@ -141,6 +142,15 @@ class ModuleAnalysis:
                 if hydra_target.candidate(self.source.encode("utf-8", "surrogatepass")):
                     self._configs = self._configs + hydra_target.loader_calls(self)
         return self._configs
+
+    def _cli_calls(self) -> list:
+        """The loaders a LightningCLI of this module builds from its config files
+        (``configs.lightning_cli``), else []."""
+        if self._cli is None:
+            from dl_lint.analysis.configs.lightning_cli import loader_calls
+
+            self._cli = loader_calls(self) if "LightningCLI(" in self.source else []
+        return self._cli
 
     def release(self) -> None:
         """Free what this analysis holds (see ``ModuleIndex.release``); it must not be used
@@ -172,6 +182,7 @@ class ModuleAnalysis:
                 if function is not None and any(bound.value(name).source == "parameter" for name in bound.args):
                     factories[function.name] = tuple(_param_names(function))
             calls.extend(self._config_calls())
+            calls.extend(self._cli_calls())
             self._facts = ModuleFacts(
                 path=self.path,
                 module_name=self.module_name,

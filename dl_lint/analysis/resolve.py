@@ -653,6 +653,9 @@ class Resolver:
             return unknown
         if not any(isinstance(node, ast.Name) and node.id == "super" for node in ast.walk(init)):
             return unknown  # Lightning collects the arguments of __init__ frames that hold __class__
+        if id(bindings[0].node) in self.param_env:
+            # bound by a run (a LightningCLI config file): the value keeps where it was written
+            return self.param_env[id(bindings[0].node)].with_aliases(f"self.hparams.{name}")
         saved = self._params_as_defaults
         self._params_as_defaults = True
         try:
