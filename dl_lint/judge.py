@@ -38,7 +38,11 @@ def construct_evidence(file: SourceFile) -> "Optional[FrozenSet[str]]":
         from dl_lint.analysis.configs import hydra_target, lightning_cli, mmengine
 
         if (
-            not (mmengine.candidate(file.data) or hydra_target.candidate(file.data) or lightning_cli.candidate(file.data))
+            not (
+                mmengine.candidate(file.data)
+                or hydra_target.candidate(file.data)
+                or (lightning_cli.candidate(file.data) and lightning_cli.may_have_configs(file.key, file.settings.root, file.data))
+            )
             or not decode_source(file)
         ):
             # an mmengine config (a loader dict), a Hydra instantiate, a LightningCLI script:

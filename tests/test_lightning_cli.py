@@ -302,3 +302,31 @@ def test_the_byte_gate_wants_a_call_and_an_import_from_a_cli_module():
     assert candidate(b"from lightning.pytorch import cli\ncli.LightningCLI(M)\n")
     assert not candidate(b"class LightningCLI:\n    def f(self):\n        return LightningCLI(self)\n")  # Lightning's cli.py
     assert not candidate(b"from lightning.pytorch.cli import LightningCLI\n# see LightningCLI docs\n")  # no call
+
+
+def test_a_script_without_config_files_nearby_is_not_parsed(tmp_path):
+    """A LightningCLI script whose folder holds no YAML, with no config folder there or at the
+    project root (and no default_config_files), cannot be run with a config file of the
+    project: it is not parsed for one. A YAML file beside it makes it a candidate."""
+    from dl_lint.analysis.configs.lightning_cli import may_have_configs
+
+    (tmp_path / "pyproject.toml").write_text("")
+    script = tmp_path / "examples" / "main.py"
+    script.parent.mkdir()
+    data = b"from lightning.pytorch.cli import LightningCLI\n\nLightningCLI(M, D)\n"
+    script.write_bytes(data)
+    assert not may_have_configs(str(script), str(tmp_path), data)
+    assert not may_have_configs(str(script), None, data)  # the root is found from the script
+    (tmp_path / "conf").mkdir()
+    assert may_have_configs(str(script), None, data)
+    (tmp_path / "conf").rmdir()
+    assert may_have_configs(str(script), str(tmp_path), data.replace(b"(M, D)", b"(M, D, parser_kwargs={'default_config_files': ['x.yaml']})"))
+    (tmp_path / "configs").mkdir()
+    assert may_have_configs(str(script), str(tmp_path), data)
+    (tmp_path / "configs").rmdir()
+    (script.parent / "fast.yml").write_text("data:\n  num_workers: 0\n")
+    assert may_have_configs(str(script), str(tmp_path), data)
+    result = lint_paths([tmp_path / "examples" / "main.py"], jobs=1)
+    assert result.files_parsed == 1
+    (script.parent / "fast.yml").unlink()
+    assert lint_paths([tmp_path / "examples" / "main.py"], jobs=1).files_parsed == 0

@@ -21,6 +21,8 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
+from dl_lint.roots import ROOT_MARKERS, find_root  # noqa: F401 - the project's root, used by importers of this module
+
 if TYPE_CHECKING:
     from dl_lint.analysis.containers import RunDefinition
     from dl_lint.analysis.datasets import ClassFacts, DatasetIndex, FunctionFacts
@@ -29,7 +31,6 @@ if TYPE_CHECKING:
     from dl_lint.analysis.values import Value
 
 
-ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 MAX_PROJECT_FILES = 50_000
 # The "module" of a dependency on names a module binds only by a lone class statement.
 LONE = "\0lone:"
@@ -54,17 +55,6 @@ def absolute_path(text: str, cwd: str) -> str:
         return text if "/." not in text else os.path.normpath(text)
     joined = os.path.join(cwd, text)
     return os.path.normpath(joined) if text.startswith(".") or "/." in text else joined
-
-
-def find_root(path: Path) -> Path:
-    """The nearest folder at or above ``path`` holding a project marker (else ``path``'s folder)."""
-    # os.path: False for a folder we may not read (Path.exists raises PermissionError there).
-    start = path if os.path.isdir(path) else path.parent
-    start = start.absolute()
-    for folder in (start, *start.parents):
-        if any(os.path.exists(folder / marker) for marker in ROOT_MARKERS):
-            return folder
-    return start
 
 
 def module_name_for(path: Path, absolute: bool = False) -> str:

@@ -82,6 +82,30 @@ def candidate(data: bytes) -> bool:
     return b"LightningCLI(" in data and _CLI_IMPORT.search(data) is not None
 
 
+def may_have_configs(script: str, root: Optional[str], data: bytes) -> bool:
+    """Whether a LightningCLI script may have config files (before parsing it): a YAML file
+    beside it, or a config folder of its own, at the project root (the nearest folder above it
+    with a project marker) or at ``root`` (the settings' folder), or ``default_config_files``
+    (which name files anywhere). Lightning's own tests and examples call LightningCLI without
+    any: parsing them for this was 2 parses per run there."""
+    from pathlib import Path
+
+    from dl_lint.roots import find_root
+
+    if b"default_config_files" in data:
+        return True
+    here = os.path.dirname(os.path.abspath(script))
+    try:
+        if any(name.endswith((".yaml", ".yml")) for name in os.listdir(here)):
+            return True
+    except OSError:
+        return True
+    roots = {os.fspath(find_root(Path(here))), *([root] if root else [])}
+    folders = [os.path.join(here, d) for d in _CONFIG_DIRS]
+    folders.extend(os.path.join(r, d) for r in sorted(roots) for d in _CONFIG_DIRS)
+    return any(os.path.isdir(folder) for folder in folders)
+
+
 class _Cli:
     """One ``LightningCLI(...)`` call: the classes of its groups and whether they are subclass mode."""
 
