@@ -213,6 +213,24 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
 
 
 def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterable[Diagnostic]:
+    """The rules' diagnostics on one call; a call reading yacs keys is judged once per run (the
+    defaults, each YAML config), each diagnostic once."""
+    from dl_lint.analysis.configs.yacs import variants
+
+    runs = variants(call)
+    if runs is None:
+        yield from _check(call, rules, ctx, display)
+        return
+    seen = set()
+    for run in runs:
+        for diag in _check(run, rules, ctx, display):
+            key = (diag.code, diag.filename, diag.location, diag.message)
+            if key not in seen:
+                seen.add(key)
+                yield diag
+
+
+def _check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterable[Diagnostic]:
     config_loader = bool(call.extra.get("mmengine"))
     for rule in rules:
         if config_loader:
