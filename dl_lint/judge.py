@@ -35,9 +35,9 @@ def construct_evidence(file: SourceFile) -> "Optional[FrozenSet[str]]":
         return None
     extra = file.settings.extra_loaders
     if not mentions_loader(file.data, extra):
-        from dl_lint.analysis.configs.mmengine import candidate
+        from dl_lint.analysis.configs.mmengine import candidate, fragment_candidate
 
-        if not candidate(file.data) or not decode_source(file):
+        if not (candidate(file.data) or fragment_candidate(str(file.path), file.data)) or not decode_source(file):
             return None  # an mmengine config (a loader dict) is parsed; nothing else is
         return frozenset()
     if not decode_source(file):

@@ -19,9 +19,9 @@ from dl_lint.analysis.configs.yacs import candidate
 from conftest import FIXTURES
 from test_configs import _found, _project
 
-YACS = FIXTURES / "rules" / "yacs_configs"
-RESEARCH = YACS / "research"
-FVCORE = YACS / "fvcore_project"
+RULES = FIXTURES / "rules"
+RESEARCH = RULES / "yacs_research"
+FVCORE = RULES / "yacs_fvcore"
 
 DEFAULTS = """\
 from yacs.config import CfgNode as CN
