@@ -213,21 +213,28 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
 
 
 def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterable[Diagnostic]:
-    """The rules' diagnostics on one call; a call reading yacs keys is judged once per run (the
-    defaults, each YAML config), each diagnostic once."""
+    """The rules' diagnostics on one call. A call reading yacs keys is judged by the crash rules
+    once per run (the defaults, each YAML config: ``configs.yacs.variants``), each diagnostic
+    once; the other rules judge it once, over every value the runs give."""
     from dl_lint.analysis.configs.yacs import variants
 
     runs = variants(call)
     if runs is None:
         yield from _check(call, rules, ctx, display)
         return
+    crash = [rule for rule in rules if rule.severity == Severity.ERROR]
+    yield from _check(call, [rule for rule in rules if rule.severity != Severity.ERROR], ctx, display)
     seen = set()
-    for run in runs:
-        for diag in _check(run, rules, ctx, display):
-            key = (diag.code, diag.filename, diag.location, diag.message)
-            if key not in seen:
-                seen.add(key)
-                yield diag
+    for group in runs:  # copies with equal values: the others are judged only when one finds something
+        for index, run in enumerate(group):
+            found = list(_check(run, crash, ctx, display))
+            for diag in found:
+                key = (diag.code, diag.filename, diag.location, diag.message)
+                if key not in seen:
+                    seen.add(key)
+                    yield diag
+            if index == 0 and not found:
+                break
 
 
 def _check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterable[Diagnostic]:
