@@ -821,20 +821,16 @@ class Project:
         """What ``cfg.A.B`` holds when ``A.B`` is a key of the project's yacs defaults
         (``analysis.configs.yacs``), else None. The index is built once per run, from the bytes of
         the project's files; every file the answer rests on is recorded as a dependency."""
-        from dl_lint.analysis.configs.yacs import YacsIndex, value_of
+        from dl_lint.analysis.configs.yacs import YacsIndex, read_yaml_fast, value_of
 
         index = self._yacs
         if index is None:
             paths = [absolute_path(os.fspath(p), self._cwd) for p in self.files()]
-
-            def read(path: str) -> Any:
-                return self.config_file(path)[1]
-
             root = os.fspath(self.root.absolute()) if self.root is not None else None
-            index = self._yacs = YacsIndex(paths, self.source_bytes, read, root)
+            index = self._yacs = YacsIndex(paths, self.source_bytes, read_yaml_fast, root)
         self._use("files")
         value, read_files = value_of(index, keys, near)
-        for path in read_files:
+        for path in dict.fromkeys(read_files):
             self._touch(path, content=True)
         return value
 
