@@ -23,10 +23,11 @@ dict by dict.
 
 detectron2 02b5c4e's own loaders read one key of the config: ``DATALOADER.NUM_WORKERS``
 (``detectron2/data/build.py:516`` train, ``:611`` test); ``build_batch_data_loader`` passes
-``prefetch_factor=prefetch_factor if num_workers > 0 else None`` (``:357``, ``:372``) and
+``prefetch_factor=prefetch_factor if num_workers > 0 else None`` (``:366``, ``:384``) and
 ``persistent_workers=False``, ``pin_memory=False`` by default (``:304-306``); the test loader
-passes only ``num_workers`` (``:671-678``). So the only crash a detectron2 config can cause
-there is a negative ``NUM_WORKERS``; its builders are not modelled (see docs/configuration.md).
+passes only ``num_workers`` (``:675-682``); ``detectron2/config/defaults.py:115`` sets 4. So
+the only crash a detectron2 config can cause there is a negative ``NUM_WORKERS``; its builders
+are not modelled (see docs/configuration.md).
 
 Runs: the defaults alone, and each YAML file of the repository that is a config of this tree
 (a mapping of upper-case keys, each a key of the defaults, or ``_BASE_``) once the project calls
@@ -249,21 +250,33 @@ class YacsIndex:
         self.read: List[str] = []  # files the answers rest on
 
     def edited(self, keys: Tuple[str, ...]) -> bool:
-        """Whether Python sets the key anywhere but its definition."""
+        """Whether Python may set the key anywhere but its definition: ``X.A.B = ...`` (or
+        ``+=``) of the key or a node above it, a quoted ``"A.B"`` (``merge_from_list`` literals)
+        or ``"B"`` (``setattr``, ``cfg["A"]["B"] = ...``), a ``merge_from_other_cfg`` call."""
         found = self._edited.get(keys)
         if found is None:
             dotted = ".".join(keys)
-            assign = re.compile(rb"\." + re.escape(dotted.encode()) + rb"\s*(?:[-+*/]?=(?!=))")
-            quoted = re.compile(rb"[\"']" + re.escape(dotted.encode()) + rb"[\"']")
+            assigns = [
+                re.compile(rb"\." + re.escape(".".join(keys[:n]).encode()) + rb"\s*[-+*/]?=(?!=)")
+                for n in range(1, len(keys) + 1)
+            ]
+            quoted = re.compile(rb"[\"'](?:" + re.escape(dotted.encode()) + rb"|" + re.escape(keys[-1].encode()) + rb")[\"']")
             leaf = keys[-1].encode()
             found = False
             for path, data in self.sources.items():
-                if leaf not in data:
+                if b"merge_from_other_cfg" in data and path not in self.defaults.files:
+                    found = True
+                    break
+                if keys[0].encode() not in data:
                     continue
-                count = len(assign.findall(data)) + len(quoted.findall(data))
+                count = sum(len(a.findall(data)) for a in assigns) + (len(quoted.findall(data)) if leaf in data else 0)
                 if path in self.defaults.files:
-                    # its definitions (``_C.A.B = ...``), once
-                    count -= sum(1 for k in self.defaults.keys if k[-len(keys):] == keys and self.defaults.keys[k][1] == path)
+                    # its definitions (``_C.A = CN()``, ``_C.A.B = ...``), once each
+                    count -= sum(
+                        1
+                        for k, (_, where, _) in self.defaults.keys.items()
+                        if where == path and any(k[-n:] == keys[:n] for n in range(1, len(keys) + 1))
+                    )
                 if count > 0:
                     found = True
                     break
