@@ -142,7 +142,10 @@ def test_no_yacs_no_yaml_read(tmp_path, monkeypatch):
 
 @contextlib.contextmanager
 def _imported(root: Path):
-    """The fixture project's own modules, imported from its root (and forgotten after)."""
+    """The fixture project's own modules, imported from its root (and forgotten after); modules
+    of the same names that other tests imported (``data``, ``config``) are set aside meanwhile."""
+    names = {p.stem for p in root.iterdir() if p.suffix == ".py" or (p / "__init__.py").is_file()}
+    aside = {n: sys.modules.pop(n) for n in list(sys.modules) if n.split(".")[0] in names}
     before = set(sys.modules)
     sys.path.insert(0, str(root))
     try:
@@ -151,6 +154,7 @@ def _imported(root: Path):
         sys.path.remove(str(root))
         for name in set(sys.modules) - before:
             del sys.modules[name]
+        sys.modules.update(aside)
 
 
 def _chain(path: Path):
