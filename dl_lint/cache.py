@@ -375,9 +375,10 @@ def _loc(loc: Location) -> Tuple[int, int]:
     return (loc.row, loc.column)
 
 
-def diagnostic_to_json(diag: Diagnostic) -> Dict[str, Any]:
+def diagnostic_to_json(diag: Diagnostic, own: Optional[str] = None) -> Dict[str, Any]:
     """Everything but the file name (it is the display path, which depends on the working
-    directory; it is set again when the entry is reused)."""
+    directory; it is set again when the entry is reused), unless the diagnostic is reported in
+    another file than ``own`` (the linted file's display path), as a yacs defaults module."""
     out: Dict[str, Any] = {
         "c": diag.code,
         "n": diag.name,
@@ -387,7 +388,7 @@ def diagnostic_to_json(diag: Diagnostic) -> Dict[str, Any]:
         "e": _loc(diag.end_location),
         "q": list(diag.noqa_rows),
     }
-    if diag.filename.endswith((".yaml", ".yml")):
+    if diag.filename.endswith((".yaml", ".yml")) or (own is not None and diag.filename != own):
         # Reported in a config file the linted file reads: its own path (absolute, printed again
         # from wherever the next run starts).
         out["f"] = os.path.abspath(diag.filename)
@@ -438,5 +439,5 @@ def diagnostic_from_json(data: Dict[str, Any], filename: str = "") -> Diagnostic
     )
 
 
-def diagnostics_to_json(diags: Sequence[Diagnostic]) -> List[Dict[str, Any]]:
-    return [diagnostic_to_json(d) for d in diags]
+def diagnostics_to_json(diags: Sequence[Diagnostic], own: Optional[str] = None) -> List[Dict[str, Any]]:
+    return [diagnostic_to_json(d, own) for d in diags]

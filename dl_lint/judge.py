@@ -40,6 +40,7 @@ def construct_evidence(file: SourceFile) -> "Optional[FrozenSet[str]]":
         if (
             not (
                 mmengine.candidate(file.data)
+                or mmengine.fragment_candidate(str(file.path), file.data)
                 or hydra_target.candidate(file.data)
                 or (lightning_cli.candidate(file.data) and lightning_cli.may_have_configs(file.key, file.settings.root, file.data))
             )
@@ -234,6 +235,31 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
 
 
 def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterable[Diagnostic]:
+    """The rules' diagnostics on one call. A call reading yacs keys is judged by the crash rules
+    once per run (the defaults, each YAML config: ``configs.yacs.variants``), each diagnostic
+    once; the other rules judge it once, over every value the runs give."""
+    from dl_lint.analysis.configs.yacs import variants
+
+    runs = variants(call)
+    if runs is None:
+        yield from _check(call, rules, ctx, display)
+        return
+    crash = [rule for rule in rules if rule.severity == Severity.ERROR]
+    yield from _check(call, [rule for rule in rules if rule.severity != Severity.ERROR], ctx, display)
+    seen = set()
+    for group in runs:  # copies with equal values: the others are judged only when one finds something
+        for index, run in enumerate(group):
+            found = list(_check(run, crash, ctx, display))
+            for diag in found:
+                key = (diag.code, diag.filename, diag.location, diag.message)
+                if key not in seen:
+                    seen.add(key)
+                    yield diag
+            if index == 0 and not found:
+                break
+
+
+def _check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterable[Diagnostic]:
     config_loader = bool(call.extra.get("mmengine"))
     instantiated = bool(call.extra.get("hydra_target"))
     cli_run = bool(call.extra.get("lightning_cli"))

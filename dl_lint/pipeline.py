@@ -379,7 +379,7 @@ class Run:
             "h": self.hashes[key],
             "s": self.fingerprint(file.settings),
             "m": file.module_name,
-            "d": diagnostics_to_json(diags),
+            "d": diagnostics_to_json(diags, file.display),
         }
         if factories:
             entry["fa"] = list(factories)

@@ -31,7 +31,7 @@ def test_an_mmengine_import_is_evidence(tmp_path):
     assert _found(root) == [("train.py", 2, "DL002")]
 
 
-def test_a_fragment_in_a_base_folder_is_judged_only_through_its_children(tmp_path):
+def test_a_fragment_its_children_override_is_judged_only_through_them(tmp_path):
     root = _project(tmp_path, {
         "configs/_base_/data.py": "train_dataloader = dict(num_workers=0, persistent_workers=True)\n",
         "configs/m/a.py": "_base_ = '../_base_/data.py'\ntrain_dataloader = dict(batch_size=2)\n",
@@ -134,9 +134,16 @@ def test_torch_raises_for_every_config_reported_as_a_crash():
     rules = all_rules()
     diags = lint_paths([MMENGINE]).diagnostics
     assert diags and {d.code for d in diags} <= {"DL001", "DL002"}
+    fragments = 0
     for diag in diags:
         path = Path(diag.filename).resolve()
-        cfg = _config(path)
+        # a fragment is reported for the runnable config that inherits it unchanged: run that one
+        users = [Path(r.path) for r in diag.related if r.note.endswith(" unchanged")]
+        if "_base_" in path.parts:
+            (user,) = users
+            assert not [t for t in user.read_text().splitlines() if t.startswith(("train_dataloader", "val_", "test_"))]
+            fragments += 1
+        cfg = _config(users[0] if users else path)
         names = [name for name in cfg if name.endswith("_dataloader") and isinstance(cfg[name], dict)]
         # the loader dict the reported line belongs to: the last assignment above it
         above = path.read_text().splitlines()[: diag.location.row]
@@ -146,7 +153,36 @@ def test_torch_raises_for_every_config_reported_as_a_crash():
         loader = {k: v for k, v in cfg[name].items() if k != other}  # torch checks one option at a time
         with pytest.raises(exc, match=text):
             _build(loader)
+    assert fragments == 1
     clean = MMENGINE / "configs" / "faster_rcnn" / "faster_rcnn_r50_fpn_1x_coco.py"
     cfg = _config(clean)
     for name in ("train_dataloader", "val_dataloader"):
         _build(cfg[name])
+
+
+CRASHING = "train_dataloader = dict(num_workers=0, persistent_workers=True, dataset=dict(type='X'))\nval_dataloader = dict(num_workers=0, persistent_workers=True)\n"
+
+
+def test_a_fragment_inherited_unchanged_is_reported_once_at_its_key(tmp_path):
+    root = _project(tmp_path, {
+        "configs/_base_/datasets/data.py": CRASHING,
+        "configs/_base_/runtime.py": "default_scope = 'mmdet'\n",
+        # two runnable configs inherit train_dataloader unchanged; one writes its own val_dataloader
+        "configs/m/a.py": "_base_ = ['../_base_/datasets/data.py', '../_base_/runtime.py']\nval_dataloader = dict(num_workers=2)\n",
+        "configs/m/b.py": "_base_ = ['../_base_/datasets/data.py']\nval_dataloader = dict(num_workers=2)\n",
+    })
+    result = lint_paths([root]).diagnostics
+    # at the deciding key of the fragment (num_workers=0), with the first config that uses it cited
+    assert [(Path(d.filename).name, d.location.row, d.location.column, d.code) for d in result] == [("data.py", 1, 40, "DL002")]
+    assert [(Path(r.path).name, r.row, r.note) for r in result[0].related] == [("a.py", 1, "a.py inherits this train_dataloader unchanged")]
+
+
+def test_a_fragment_no_runnable_config_uses_unchanged_is_silent(tmp_path):
+    root = _project(tmp_path, {
+        "configs/_base_/datasets/data.py": CRASHING,
+        "configs/_base_/models/model.py": "_base_ = ['../datasets/data.py']\n",  # a fragment: not runnable
+        # writes both dicts: judged itself (reported there, the fragment cited), not the fragment
+        "configs/m/a.py": "_base_ = ['../_base_/datasets/data.py']\ntrain_dataloader = dict(num_workers=2)\nval_dataloader = dict(batch_size=1)\n",
+        "other/c.py": "_base_ = ['../configs/_base_/datasets/data.py']\n",  # outside the configs tree
+    })
+    assert _found(root) == [("configs/m/a.py", 3, "DL002")]

@@ -284,7 +284,7 @@ class ModuleAnalysis:
             opaque=frozenset(opaque),
             batch_bytes=self._batch_bytes_comment(start.row, end.row),
             scope=scope_name,
-            in_loop=site.in_loop(),
+            in_loop=site.in_loop() and not self._loader_per_item(call, site, args),
             unguarded_iteration=self._unguarded_iteration(call, site),
             returned=self._returned(call, site),
             nonblocking_copy=self._nonblocking_copy(call, site),
@@ -434,6 +434,20 @@ class ModuleAnalysis:
         return self._sites.get(id(node))
 
     # -- DL302: a fresh iterator at every step ----------------------------------------------------
+    def _loader_per_item(self, call: ast.Call, site: Site, args) -> bool:
+        """DL302: the innermost loop around the construction walks the datasets, and the loader
+        reads the loop's variable (``for dataset in datasets: loaders.append(DataLoader(dataset,
+        ...))``, maskrcnn-benchmark's make_data_loader): one loader per dataset, not a restart."""
+        dataset = args.get("dataset")
+        if dataset is None or not dataset.code.isidentifier():
+            return False
+        where = loops_around(self.tree if site.scope is None else site.scope, call)
+        if where is None or not where[0]:
+            return False
+        loop = where[0][-1]
+        target = getattr(loop, "target", None)
+        return target is not None and any(isinstance(n, ast.Name) and n.id == dataset.code for n in ast.walk(target))
+
     def _fresh_iterators(self, call: ast.Call, site: Site) -> Tuple[FreshIterator, ...]:
         """``next(iter(name))`` of this loader's only name in its scope, later in the same scope,
         inside loops that do not hold the construction: each pass makes a new iterator. Not in

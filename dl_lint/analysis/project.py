@@ -339,6 +339,7 @@ class Project:
         self.remembered: Optional[Callable[[Tuple[str, Tuple[str, ...]]], Optional[Tuple[bool, FrozenSet[str]]]]] = None
         self._container_files: Optional[Dict[str, bytes]] = None
         self._definitions: Optional[Tuple["RunDefinition", ...]] = None
+        self._yacs: Optional[Any] = None  # the yacs defaults and YAML runs (``yacs_value``)
 
     @property
     def datasets(self) -> "DatasetIndex":
@@ -805,6 +806,23 @@ class Project:
         if composed.errors and near:
             self._config_errors.setdefault(os.path.abspath(near), set()).update(composed.errors)
         return composed
+
+    def yacs_value(self, keys: Tuple[str, ...], near: str = "") -> Optional["Value"]:
+        """What ``cfg.A.B`` holds when ``A.B`` is a key of the project's yacs defaults
+        (``analysis.configs.yacs``), else None. The index is built once per run, from the bytes of
+        the project's files; every file the answer rests on is recorded as a dependency."""
+        from dl_lint.analysis.configs.yacs import YacsIndex, read_yaml_fast, value_of
+
+        index = self._yacs
+        if index is None:
+            paths = [absolute_path(os.fspath(p), self._cwd) for p in self.files()]
+            root = os.fspath(self.root.absolute()) if self.root is not None else None
+            index = self._yacs = YacsIndex(paths, self.source_bytes, read_yaml_fast, root)
+        self._use("files")
+        value, read_files = value_of(index, keys, near)
+        for path in dict.fromkeys(read_files):
+            self._touch(path, content=True)
+        return value
 
     def config_errors(self, path: str) -> List[Any]:
         """The YAML files the Python file at ``path`` reached that PyYAML could not read

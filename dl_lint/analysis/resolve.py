@@ -24,6 +24,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 from dl_lint.analysis.configs.dataclasses import CLI_PARSERS as _CLI_PARSERS
 from dl_lint.analysis.configs.dataclasses import DataclassConfig
 from dl_lint.analysis.configs.hydra import LOAD_QUALNAMES, MAIN_QUALNAMES, HydraConfig
+from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin
 from dl_lint.analysis.syntax import NO_LITERAL, code, literal
@@ -584,7 +585,14 @@ class Resolver:
             if isinstance(target, DataclassConfig):
                 entry = target.get(attr)
                 return entry if entry is not None else Value.unknown("config")
-        # An attribute of an object we cannot see: a config value, settable at run time.
+        # An attribute of an object we cannot see: a config value, settable at run time; a key of
+        # the project's yacs defaults (``cfg.DATALOADER.NUM_WORKERS``) holds what they set.
+        keys = yacs_key_path(node)
+        if keys is not None and not (single is not None and isinstance(single.value, ModuleRef)):
+            ask = getattr(self.project, "yacs_value", None)
+            found = ask(keys, self.path) if ask is not None else None
+            if found is not None:
+                return found
         return Value.unknown("config")
 
     def _resolve_self_attr(self, attr: str, depth: int) -> Value:

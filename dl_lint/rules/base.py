@@ -126,6 +126,13 @@ def describe(name: str, scenarios_: Sequence[dict]) -> str:
     return f"{name}=" + " or ".join(seen)
 
 
+def is_config_origin(origin) -> bool:
+    """A value set in a config module (a yacs defaults file): reported at its line too."""
+    from dl_lint.analysis.configs.yacs import YacsOrigin
+
+    return isinstance(origin, YacsOrigin)
+
+
 def config_place(scenarios_: Sequence[dict], names: Sequence[str]) -> Optional[Tuple[str, int, int]]:
     """The config file line that decides a finding: for the first of ``names`` whose value in
     every scenario was read from one YAML line (a Hydra default), that line, as (absolute path,
@@ -134,7 +141,7 @@ def config_place(scenarios_: Sequence[dict], names: Sequence[str]) -> Optional[T
         places = set()
         for scenario in scenarios_:
             origin = scenario[name].origin
-            in_config = origin is not None and origin.path and origin.path.endswith((".yaml", ".yml"))
+            in_config = origin is not None and origin.path and (origin.path.endswith((".yaml", ".yml")) or is_config_origin(origin))
             if not in_config or not origin.line:
                 places = set()
                 break

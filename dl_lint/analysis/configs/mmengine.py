@@ -24,8 +24,10 @@ can override (``--cfg-options train_dataloader.num_workers=4``) is a configurabl
 argparse default is: DL001/DL002 fire on a crashing default.
 
 Evidence that a file is an mmengine config: a module-level ``_base_`` assignment, or an import of
-mmengine in the file. Files in a ``_base_`` directory are fragments, judged through the files that
-inherit them. Only bytes decide whether a file is looked at (``candidate``): repositories without
+mmengine in the file. Files in a ``_base_`` directory are fragments: a config that writes its own
+loader dict is judged itself (a fragment's value cited); a loader dict a runnable config inherits
+unchanged (it writes no ``train_dataloader``) is judged in the fragment, at its key, once, with one
+such config as related location, and only then (a fragment no runnable config uses is silent). Only bytes decide whether a file is looked at (``candidate``): repositories without
 these words parse nothing more.
 """
 
@@ -229,6 +231,10 @@ def relocate(finding, call):
     dict when this file sets none of them."""
     from dl_lint.model import Related
 
+    user = call.extra.get("user")
+    if user:
+        note = f"{os.path.basename(user)} inherits this {call.extra['mmengine']} unchanged"
+        finding = finding.replace(related=finding.related + (Related(user, 1, 1, note),))
     inherited = call.extra.get("inherited") or {}
     if not inherited:
         return finding
@@ -240,6 +246,79 @@ def relocate(finding, call):
         return finding.replace(related=finding.related + related)
     arg = call.args[own[0]]
     return finding.replace(location=arg.location, end_location=arg.end_location, related=finding.related + related)
+
+
+_LOADER_LINE = re.compile(rb"^(?:train|val|test)_dataloader\s*=", re.M)
+
+
+def is_fragment(path: str) -> bool:
+    """A file in a ``_base_`` folder: a fragment runnable configs inherit."""
+    return "_base_" in os.path.normpath(path).split(os.sep)[:-1]
+
+
+def fragment_candidate(path: str, data: bytes) -> bool:
+    """From the path and bytes: a fragment that writes a loader dict at line start."""
+    return is_fragment(path) and _LOADER_LINE.search(data) is not None
+
+
+def _may_crash(config: _Config, name: str) -> bool:
+    """Whether a merged loader dict can be one DL001/DL002 judge a crash (no workers, with
+    persistent workers or a prefetch factor): only then are its users looked for."""
+    entries = config.loaders.get(name)
+    if entries is None:
+        return False
+    workers = entries.get("num_workers")
+    if workers is None:
+        if not config.complete or name in config.partial:
+            return False
+    elif workers.value is _UNKNOWN or workers.value != 0:
+        return False
+    persistent = entries.get("persistent_workers")
+    prefetch = entries.get("prefetch_factor")
+    return (persistent is not None and persistent.value is not _UNKNOWN and bool(persistent.value)) or (
+        prefetch is not None and prefetch.value is not _UNKNOWN and prefetch.value is not None
+    )
+
+
+def _same(one: Dict[str, _Entry], other: Dict[str, _Entry]) -> bool:
+    keys = [k for k in MODELLED if k in one]
+    if keys != [k for k in MODELLED if k in other]:
+        return False
+    return all((one[k].path, one[k].line) == (other[k].path, other[k].line) for k in keys)
+
+
+def fragment_users(path: str, config: _Config, project) -> Dict[str, str]:
+    """Loader name -> a runnable config (outside every ``_base_`` folder, under the folder that
+    holds this fragment's ``_base_``) whose ``_base_`` list names this fragment and whose merged
+    loader dict is the fragment's, unchanged (mmengine 0.11.0rc0 ``Config._file2dict``: a child
+    that writes no ``train_dataloader`` gets its base's). Asked only for dicts that may crash."""
+    names = [name for name in config.rows if _may_crash(config, name)]
+    if not names or project is None:
+        return {}
+    parts = os.path.normpath(path).split(os.sep)
+    top = os.sep.join(parts[: len(parts) - 1 - parts[::-1].index("_base_")])
+    needle = os.path.basename(path).encode()
+    users: Dict[str, str] = {}
+    for candidate_path in sorted(os.fspath(p) for p in project.files()):
+        other_path = os.path.abspath(candidate_path)
+        if not other_path.startswith(top + os.sep) or is_fragment(other_path):
+            continue
+        data = project.source_bytes(other_path)
+        if needle not in data or _EVIDENCE.search(data) is None:
+            continue
+        other = _read_file(other_path, 0)
+        if other is None or not other.complete or path not in other.files:
+            continue
+        for name in names:
+            entries = other.loaders.get(name)
+            if name in users or entries is None or name in other.partial or name in other.rows:
+                continue
+            if _same(entries, config.loaders[name]):
+                users[name] = other_path
+                project.read_config_file(other_path)
+        if len(users) == len(names):
+            break
+    return users
 
 
 def is_config(tree: ast.Module, path: str) -> bool:
@@ -264,9 +343,20 @@ def loader_calls(tree: ast.Module, path: str, project=None) -> list:
     if not any(
         isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id in LOADER_KEYS for t in stmt.targets)
         for stmt in tree.body
-    ) or not is_config(tree, path):
+    ):
         return []
-    config = read_tree(tree, os.path.abspath(path))
+    users: Dict[str, str] = {}
+    if is_fragment(os.path.abspath(path)):
+        # A fragment is judged here only for the dicts a runnable config inherits unchanged (a
+        # config that writes the dict is judged itself, citing this file): once, not per config.
+        config = read_tree(tree, os.path.abspath(path))
+        users = fragment_users(os.path.abspath(path), config, project)
+        if not users:
+            return []
+    elif not is_config(tree, path):
+        return []
+    else:
+        config = read_tree(tree, os.path.abspath(path))
     if project is not None:
         for base in config.files:
             project.read_config_file(base)  # the results cache rests on the bases' bytes
@@ -274,7 +364,7 @@ def loader_calls(tree: ast.Module, path: str, project=None) -> list:
     own = os.path.abspath(path)
     for name, (row, column, end) in sorted(config.rows.items(), key=lambda item: item[1]):
         entries = config.loaders.get(name)
-        if entries is None:
+        if entries is None or (users and name not in users):
             continue
         location, end_location = Location(row, column), Location(*end)
         args = {}
@@ -297,6 +387,9 @@ def loader_calls(tree: ast.Module, path: str, project=None) -> list:
         complete = config.complete and name not in config.partial
         opaque = frozenset(p for p in PARAMETERS if p not in args and (p not in MODELLED or not complete))
         calls.append(
-            LoaderCall(path, QUALNAME, location, end_location, args, opaque=opaque, extra={"mmengine": name, "inherited": inherited})
+            LoaderCall(
+                path, QUALNAME, location, end_location, args, opaque=opaque,
+                extra={"mmengine": name, "inherited": inherited, "user": users.get(name)},
+            )
         )
     return calls

@@ -1,0 +1,472 @@
+"""yacs configs (``from yacs.config import CfgNode as CN``), as research repositories and
+detectron2 keep them: a defaults module (``_C = CN(); _C.DATALOADER = CN();
+_C.DATALOADER.NUM_WORKERS = 8``), YAML files merged over it (``cfg.merge_from_file(path)``), the
+command line over both (``cfg.merge_from_list(args.opts)``), read by a loader of the same project
+(``DataLoader(num_workers=cfg.DATALOADER.NUM_WORKERS)``). Facts only: the values a key can hold
+in each run and the line that sets each; rules judge.
+
+Checked in yacs 0.1.8 (``yacs/config.py``, the release on PyPI; ``tests/test_yacs_configs.py``
+runs it on the fixtures):
+
+- ``merge_from_file`` loads the YAML with ``yaml.safe_load`` and merges it key by key over the
+  defaults (``_merge_a_into_b``): a key the defaults do not define raises ``KeyError`` (unless
+  ``new_allowed``); a value of another type than the default raises ``ValueError``
+  (``_check_and_coerce_cfg_value_type``: equal types, ``None`` on either side, list <-> tuple
+  pass); a string is ``literal_eval``-ed first (``_decode_cfg_value``).
+- ``merge_from_list`` does the same for ``KEY value`` pairs of the command line: every key is
+  configurable, so every value found here is the default of a configurable setting.
+
+And in fvcore (commit 0187d6f, ``fvcore/common/config.py``, whose ``CfgNode`` detectron2's
+extends: detectron2 02b5c4e ``detectron2/config/config.py:12``): ``load_yaml_with_base`` reads
+``_BASE_`` (one path, relative to the file, ``~`` expanded) first and merges the file over it,
+dict by dict.
+
+detectron2 02b5c4e's own loaders read one key of the config: ``DATALOADER.NUM_WORKERS``
+(``detectron2/data/build.py:516`` train, ``:611`` test); ``build_batch_data_loader`` passes
+``prefetch_factor=prefetch_factor if num_workers > 0 else None`` (``:366``, ``:384``) and
+``persistent_workers=False``, ``pin_memory=False`` by default (``:304-306``); the test loader
+passes only ``num_workers`` (``:675-682``); ``detectron2/config/defaults.py:115`` sets 4. So
+the only crash a detectron2 config can cause there is a negative ``NUM_WORKERS``; its builders
+are not modelled (see docs/configuration.md).
+
+Runs: the defaults alone, and each YAML file of the repository that is a config of this tree
+(a mapping of upper-case keys, each a key of the defaults, or ``_BASE_``) once the project calls
+``merge_from_file``. A value is reported in the run that gives it, at the line that sets it.
+
+What is not followed makes a key unknown (silence): a key assigned more than once, outside
+module level, or from a non-literal; a key Python sets anywhere else in the project
+(``cfg.DATALOADER.NUM_WORKERS = 0``, ``"DATALOADER.NUM_WORKERS"`` in a ``merge_from_list``
+literal); a key defined by two defaults trees; a YAML value of another type than the default
+or a string (that run fails in yacs, or is literal_eval-ed); a ``_BASE_`` that cannot be read.
+
+Only bytes decide what is looked at: the defaults modules are found among the project's files
+by ``CfgNode`` and a line-start ``X = CN()``; no YAML is read unless a defaults tree holds the key
+a loader reads and some file calls ``merge_from_file``.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+from dl_lint.analysis.values import Origin, Possible, Value
+
+_KEY = re.compile(r"^[A-Z][A-Z0-9_]*$")
+_ROOT = re.compile(rb"^[ \t]*\w+\s*=\s*(?:\w+\.)?(?:CN|CfgNode)\(\s*\)", re.M)
+_UNKNOWN = object()
+_NODE = object()  # a CN() sub-node
+DEFAULTS_RUN = ""  # the run without a YAML file
+MAX_YAML = 2000
+_SKIP_DIRS = frozenset({"node_modules", "__pycache__", "site-packages", "venv", "env", "build", "dist"})
+
+
+class YacsOrigin(Origin):
+    """Where a yacs value was set (the first place), and every place that sets this value with
+    the runs (YAML paths, ``DEFAULTS_RUN``) that take it from there: ``places`` is a tuple of
+    (what, path, line, runs)."""
+
+    __slots__ = ("places",)
+
+    def __init__(self, what: str, path: str, line: int, places: Tuple[Tuple[str, str, int, FrozenSet[str]], ...]) -> None:
+        super().__init__(what, path, line)
+        self.places = places
+
+    @property
+    def runs(self) -> FrozenSet[str]:
+        return frozenset().union(*(p[3] for p in self.places))
+
+    def at(self, run: str) -> "YacsOrigin":
+        """The origin in one run: the place that run takes the value from."""
+        for place in self.places:
+            if run in place[3]:
+                return YacsOrigin(place[0], place[1], place[2], (place,))
+        raise KeyError(run)
+
+    def describe(self) -> str:
+        return self.what
+
+
+def candidate(data: bytes) -> bool:
+    """From bytes: whether a Python file may define a yacs defaults tree."""
+    return b"CfgNode" in data and _ROOT.search(data) is not None
+
+
+def key_path(node: ast.AST) -> Optional[Tuple[str, ...]]:
+    """``cfg.DATALOADER.NUM_WORKERS`` -> ("DATALOADER", "NUM_WORKERS"): the trailing upper-case
+    attributes of a chain, at least two of them, on some base."""
+    keys: List[str] = []
+    while isinstance(node, ast.Attribute) and _KEY.match(node.attr):
+        keys.append(node.attr)
+        node = node.value
+    if len(keys) < 2:
+        return None
+    return tuple(reversed(keys))
+
+
+def _literal(node: ast.AST) -> Any:
+    if isinstance(node, ast.Constant) and isinstance(node.value, (bool, int, float, str, type(None))):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        value = node.operand.value
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return -value
+    return _UNKNOWN
+
+
+def _chain(node: ast.AST) -> Tuple[Optional[str], Tuple[str, ...]]:
+    keys: List[str] = []
+    while isinstance(node, ast.Attribute):
+        keys.append(node.attr)
+        node = node.value
+    return (node.id if isinstance(node, ast.Name) else None), tuple(reversed(keys))
+
+
+def read_defaults(tree: ast.Module, path: str) -> Dict[Tuple[str, ...], Tuple[Any, int, int]]:
+    """The keys a defaults module sets on its module-level ``X = CN()`` roots: key path ->
+    (value, line, column); ``_NODE`` for a sub-node, ``_UNKNOWN`` when not a literal set once
+    at module level."""
+    names = set()
+    for stmt in ast.walk(tree):
+        if isinstance(stmt, ast.ImportFrom):
+            names.update(a.asname or a.name for a in stmt.names if a.name == "CfgNode")
+    if not names:
+        return {}
+    return _read_roots(tree, names)
+
+
+def base_kind(tree: ast.Module) -> Optional[bool]:
+    """Whether the ``CfgNode`` a defaults module imports reads ``_BASE_``: True for fvcore's
+    and detectron2's, False for yacs' own (a ``_BASE_`` key is a ``KeyError`` there), None when
+    not known (a project's own subclass)."""
+    kinds = set()
+    for stmt in ast.walk(tree):
+        if isinstance(stmt, ast.ImportFrom) and any(a.name == "CfgNode" for a in stmt.names):
+            module = stmt.module or ""
+            if stmt.level:
+                kinds.add(None)
+            elif module == "yacs.config":
+                kinds.add(False)
+            elif module in _WITH_BASE:
+                kinds.add(True)
+            else:
+                kinds.add(None)
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+# CfgNode classes whose merge_from_file follows ``_BASE_``: fvcore's (0187d6f fvcore/common/config.py:35-90).
+# detectron2's subclass (02b5c4e detectron2/config/config.py:12) also asserts the tree's VERSION
+# equals detectron2's own (config.py:49-54) before merging: a project tree built on it is unknown.
+_WITH_BASE = frozenset({"fvcore.common.config"})
+
+
+def _read_roots(tree: ast.Module, names: set) -> Dict[Tuple[str, ...], Tuple[Any, int, int]]:
+
+    def is_node(value: ast.AST) -> bool:
+        return (
+            isinstance(value, ast.Call)
+            and not value.args
+            and not value.keywords
+            and isinstance(value.func, ast.Name)
+            and value.func.id in names
+        )
+
+    roots = {
+        stmt.targets[0].id
+        for stmt in tree.body
+        if isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and is_node(stmt.value)
+    }
+    if not roots:
+        return {}
+    top = set(tree.body)
+    out: Dict[Tuple[str, ...], Tuple[Any, int, int]] = {}
+    for stmt in ast.walk(tree):
+        if not isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            continue
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        for target in targets:
+            root, keys = _chain(target)
+            if root not in roots or not keys:
+                continue
+            value = stmt.value
+            if keys in out or stmt not in top or not isinstance(stmt, ast.Assign) or value is None:
+                found: Any = _UNKNOWN
+            else:
+                found = _NODE if is_node(value) else _literal(value)
+            out[keys] = (found, target.lineno, target.col_offset + 1)
+    return out
+
+
+class _Defaults:
+    """Every defaults tree of the project, merged: key path -> (value, path, line)."""
+
+    def __init__(self) -> None:
+        self.keys: Dict[Tuple[str, ...], Tuple[Any, str, int]] = {}
+        self.files: List[str] = []
+
+    def add(self, path: str, found: Dict[Tuple[str, ...], Tuple[Any, int, int]]) -> None:
+        self.files.append(path)
+        for keys, (value, line, _column) in found.items():
+            if keys in self.keys:
+                value = _UNKNOWN  # two trees define it: which one the loader reads is not known
+            self.keys[keys] = (value, path, line)
+
+    @property
+    def top(self) -> FrozenSet[str]:
+        return frozenset(k[0] for k in self.keys)
+
+
+class YacsIndex:
+    """The project's yacs defaults and YAML runs, built once per run when a loader reads an
+    upper-case key chain."""
+
+    def __init__(self, paths: Sequence[str], read_bytes, read_yaml, root: Optional[str]) -> None:
+        self._read_yaml = read_yaml
+        self.root = root
+        self.defaults = _Defaults()
+        self.sources: Dict[str, bytes] = {}
+        self.merges_files = False
+        self.kinds: set = set()  # base_kind of each defaults module
+        for path in paths:
+            data = read_bytes(path)
+            if b"merge_from_file" in data:
+                self.merges_files = True
+            if candidate(data):
+                try:
+                    tree = ast.parse(data, path)
+                except (SyntaxError, ValueError, RecursionError):
+                    continue
+                found = read_defaults(tree, path)
+                if found:
+                    self.defaults.add(path, found)
+                    self.kinds.add(base_kind(tree))
+            self.sources[path] = data
+        self._runs: Optional[List[Tuple[str, Optional[Dict[Tuple[str, ...], Any]], Tuple[str, ...]]]] = None
+        self._edited: Dict[Tuple[str, ...], bool] = {}
+        self.read: List[str] = []  # files the answers rest on
+
+    def edited(self, keys: Tuple[str, ...]) -> bool:
+        """Whether Python may set the key anywhere but its definition: ``X.A.B = ...`` (or
+        ``+=``) of the key or a node above it, a quoted ``"A.B"`` (``merge_from_list`` literals)
+        or ``"B"`` (``setattr``, ``cfg["A"]["B"] = ...``), a ``merge_from_other_cfg`` call."""
+        found = self._edited.get(keys)
+        if found is None:
+            dotted = ".".join(keys)
+            assigns = [
+                re.compile(rb"\." + re.escape(".".join(keys[:n]).encode()) + rb"\s*[-+*/]?=(?!=)")
+                for n in range(1, len(keys) + 1)
+            ]
+            quoted = re.compile(rb"[\"'](?:" + re.escape(dotted.encode()) + rb"|" + re.escape(keys[-1].encode()) + rb")[\"']")
+            leaf = keys[-1].encode()
+            found = False
+            for path, data in self.sources.items():
+                if b"merge_from_other_cfg" in data and path not in self.defaults.files:
+                    found = True
+                    break
+                if keys[0].encode() not in data:
+                    continue
+                count = sum(len(a.findall(data)) for a in assigns) + (len(quoted.findall(data)) if leaf in data else 0)
+                if path in self.defaults.files:
+                    # its definitions (``_C.A = CN()``, ``_C.A.B = ...``), once each
+                    count -= sum(
+                        1
+                        for k, (_, where, _) in self.defaults.keys.items()
+                        if where == path and any(k[-n:] == keys[:n] for n in range(1, len(keys) + 1))
+                    )
+                if count > 0:
+                    found = True
+                    break
+            self._edited[keys] = found
+        return found
+
+    def runs(self) -> List[Tuple[str, Optional[Dict[Tuple[str, ...], Any]], Tuple[str, ...]]]:
+        """(YAML path, its merged keys -> Leaf (None when it cannot be read), files read) for
+        each YAML config of this tree under the root."""
+        if self._runs is None:
+            self._runs = []
+            # YAML runs only when the CfgNode class is known: yacs' or fvcore's (else unknown)
+            if self.merges_files and self.root is not None and self.kinds in ({True}, {False}):
+                for path in _yaml_files(self.root):
+                    tree, files = self._merged(path, 0)
+                    if tree is _NOT_CONFIG:
+                        continue
+                    self._runs.append((path, tree, files))
+        return self._runs
+
+    def _merged(self, path: str, depth: int):
+        from dl_lint.analysis.configs.yamlfile import Leaf, Tree
+
+        tree = self._read_yaml(path)
+        files: Tuple[str, ...] = (path,)
+        if not isinstance(tree, Tree):
+            return _NOT_CONFIG, files
+        top = self.defaults.top
+        if not tree.entries or not all(k == "_BASE_" or (_KEY.match(k) and k in top) for k, _ in tree.entries):
+            return _NOT_CONFIG, files
+        merged: Optional[Dict[Tuple[str, ...], Any]] = {}
+        base = tree.get("_BASE_")
+        if base is not None and self.kinds == {False}:
+            return _NOT_CONFIG, files  # yacs' own CfgNode raises KeyError on _BASE_: no run
+        if base is not None:
+            text = base.value if isinstance(base, Leaf) else None
+            if not isinstance(text, str) or depth > 8 or text.startswith(("http://", "https://")):
+                merged = None
+            else:
+                text = os.path.expanduser(text)
+                target = os.path.normpath(os.path.join(os.path.dirname(path), text))
+                inner, more = self._merged(target, depth + 1)
+                files += more
+                merged = None if inner is _NOT_CONFIG else inner
+        if merged is None:
+            return None, files
+
+        def flatten(node: Any, keys: Tuple[str, ...]) -> None:
+            for key, child in node.entries:
+                if key == "_BASE_" and not keys:
+                    continue
+                if isinstance(child, Tree):
+                    flatten(child, keys + (key,))
+                else:
+                    merged[keys + (key,)] = child
+
+        flatten(tree, ())
+        return merged, files
+
+
+_NOT_CONFIG = object()
+
+
+def read_yaml_fast(path: str) -> Any:
+    """A YAML file as ``yamlfile`` trees (lines kept, custom tags unknown), composed by libyaml
+    when PyYAML has it: a repository's configs are all read, and the pure-Python composer takes
+    5 ms a file. None when it cannot be read or parsed (not a run; no DL000: nothing says the
+    project uses it)."""
+    from dl_lint.analysis.configs import yamlfile
+
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read().decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None
+    import yaml
+
+    try:
+        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        if node is None:
+            return None
+        return yamlfile._convert(node, path, yaml.SafeLoader(""), yaml, [yamlfile.MAX_NODES])
+    except (yaml.YAMLError, RecursionError, yamlfile._TooLarge):
+        return None
+
+
+def _yaml_files(root: str) -> List[str]:
+    out: List[str] = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
+        for name in sorted(files):
+            if name.endswith((".yaml", ".yml")):
+                out.append(os.path.join(folder, name))
+                if len(out) >= MAX_YAML:
+                    return out
+    return out
+
+
+def _same_type(value: Any, default: Any) -> bool:
+    """Whether yacs 0.1.8 merges ``value`` over ``default`` unchanged (see the docstring)."""
+    if isinstance(value, str):
+        return False  # literal_eval-ed first: not followed
+    if type(value) is type(default) or value is None or default is None:
+        return True
+    return isinstance(value, (list, tuple)) and isinstance(default, (list, tuple))
+
+
+def value_of(index: YacsIndex, keys: Tuple[str, ...], near: str) -> Tuple[Optional[Value], Tuple[str, ...]]:
+    """The possible values of ``keys`` over the runs (None: not a key of a yacs tree here,
+    or unknown), and the files that answer rests on."""
+    entry = index.defaults.keys.get(keys)
+    if entry is None:
+        return None, ()
+    default, path, line = entry
+    read: Tuple[str, ...] = tuple(index.defaults.files)
+    if default is _UNKNOWN or default is _NODE:
+        return Value.unknown("config"), read
+    if index.edited(keys):
+        return Value.unknown("expression"), read  # Python sets it: not (only) the config's value
+    dotted = ".".join(keys)
+    here = os.path.dirname(os.path.abspath(near)) if near else ""
+
+    def shown(file: str) -> str:
+        return os.path.relpath(file, here) if here else file
+
+    places: Dict[Tuple[Any, str, int], set] = {}
+    places.setdefault((default, path, line), set()).add(DEFAULTS_RUN)
+    for run, merged, files in index.runs():
+        read += files
+        if merged is None:
+            continue  # a base that cannot be read: this run is unknown
+        leaf = merged.get(keys)
+        if leaf is None:
+            if any(k[: len(keys)] == keys for k in merged):
+                continue  # a mapping where the default is a value: yacs rejects it
+            places.setdefault((default, path, line), set()).add(run)
+            continue
+        if leaf.value is _yaml_unknown() or not _same_type(leaf.value, default):
+            continue  # a run yacs rejects, or a value not followed: no possibility from it
+        places.setdefault((leaf.value, leaf.path, leaf.line), set()).add(run)
+    # One possibility per value (places grouped): a value's many YAML lines stay one option.
+    grouped: Dict[Tuple[type, Any], List[Tuple[str, str, int, FrozenSet[str]]]] = {}
+    for (value, where, row), runs in places.items():
+        what = f"{shown(where)}:{row}, {dotted}, overridable"
+        grouped.setdefault((type(value), value), []).append((what, where, row, frozenset(runs)))
+    options = []
+    for (_, value), found in grouped.items():
+        what = found[0][0] if len(found) == 1 else f"{dotted} in {len(found)} config files, overridable"
+        options.append(Possible(value, YacsOrigin(what, found[0][1], found[0][2], tuple(found))))
+    return Value(tuple(options), "config"), read
+
+
+def _yaml_unknown():
+    from dl_lint.analysis.configs.yamlfile import UNKNOWN
+
+    return UNKNOWN
+
+
+def variants(call) -> Optional[List[list]]:
+    """The copies of ``call`` to judge, one per distinct run of the yacs values its arguments read,
+    in groups of copies with equal values (None when it reads none, or one value each): each
+    copy's yacs arguments hold that run's value, from the place that run takes it from."""
+    yacs_args = {}
+    runs: set = set()
+    for name, arg in call.args.items():
+        options = arg.value.options
+        if not options or not all(isinstance(p.origin, YacsOrigin) for p in options):
+            continue
+        yacs_args[name] = arg
+        for option in options:
+            runs |= option.origin.runs
+    if not yacs_args or all(len(a.value.options) == 1 and len(a.value.options[0].origin.places) == 1 for a in yacs_args.values()):
+        return None
+    groups: Dict[tuple, Dict[tuple, Any]] = {}
+    for run in sorted(runs):
+        chosen = {}
+        for name, arg in yacs_args.items():
+            picked = [p for p in arg.value.options if run in p.origin.runs]
+            if len(picked) != 1:
+                break  # a run yacs rejects, or one this value is unknown in: not judged
+            chosen[name] = Possible(picked[0].value, picked[0].origin.at(run), picked[0].guards)
+        else:
+            values = tuple(sorted((n, id(arg.value.options), repr(p.value)) for n, p in chosen.items()))
+            places = tuple(sorted((n, p.origin.path, p.origin.line) for n, p in chosen.items()))
+            group = groups.setdefault(values, {})
+            if places in group:
+                continue
+            args = dict(call.args)
+            for name, option in chosen.items():
+                arg = args[name]
+                args[name] = arg.replace(value=Value((option,), "config", arg.value.aliases))
+            group[places] = call.replace(args=args)
+    return [list(group.values()) for group in groups.values()]
