@@ -35,10 +35,11 @@ def construct_evidence(file: SourceFile) -> "Optional[FrozenSet[str]]":
         return None
     extra = file.settings.extra_loaders
     if not mentions_loader(file.data, extra):
+        from dl_lint.analysis.configs import transformers
         from dl_lint.analysis.configs.mmengine import candidate
 
-        if not candidate(file.data) or not decode_source(file):
-            return None  # an mmengine config (a loader dict) is parsed; nothing else is
+        if not (candidate(file.data) or transformers.candidate(file.data)) or not decode_source(file):
+            return None  # an mmengine config (a loader dict) or TrainingArguments is parsed; nothing else is
         return frozenset()
     if not decode_source(file):
         return None  # a DL000 in file.errors: a file that mentions a loader must be readable
@@ -214,7 +215,10 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
 
 def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterable[Diagnostic]:
     config_loader = bool(call.extra.get("mmengine"))
+    hf_args = bool(call.extra.get("transformers"))
     for rule in rules:
+        if hf_args and rule.code not in call.extra["judged"]:
+            continue  # the other rules read arguments the Trainer fills itself
         if config_loader:
             from dl_lint.analysis.configs.mmengine import JUDGED_BY
 
@@ -227,6 +231,10 @@ def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterab
 
                 # a config file is not rewritten; a value set in a _base_ file is cited, not reported there
                 findings = [relocate(f.replace(fix=None), call) for f in findings]
+            if hf_args:
+                from dl_lint.analysis.configs.transformers import rephrase
+
+                findings = [rephrase(f, rule.code, call) for f in findings]  # worded for TrainingArguments fields
         except Exception as exc:  # noqa: BLE001 - a bug in one rule must not stop the run
             findings = []
             yield Diagnostic(
@@ -270,7 +278,7 @@ def _at_config_line(rule, finding, call: "LoaderCall", ctx: "RuleContext") -> Di
 
     path, row, column = finding.place
     at = call.location
-    loader = Related(os.path.abspath(ctx.path), at.row, at.column, "the DataLoader that reads this value")
+    loader = Related(os.path.abspath(ctx.path), at.row, at.column, call.extra.get("reader") or "the DataLoader that reads this value")
     detail = finding.detail
     if finding.fix is not None:
         detail += f" At the DataLoader: {finding.fix.message}."

@@ -134,6 +134,11 @@ class ModuleAnalysis:
 
             found = "_dataloader" in self.source  # cheap: most modules hold no loader dict
             self._configs = loader_calls(self.tree, self.path, self.resolver.project) if found else []
+            if "TrainingArguments" in self.source:  # HuggingFace (``configs.transformers``)
+                from dl_lint.analysis.configs import transformers
+
+                if transformers.candidate(self.source.encode()):
+                    self._configs = self._configs + transformers.loader_calls(self)
         return self._configs
 
     def release(self) -> None:

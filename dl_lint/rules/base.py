@@ -134,7 +134,7 @@ def config_place(scenarios_: Sequence[dict], names: Sequence[str]) -> Optional[T
         places = set()
         for scenario in scenarios_:
             origin = scenario[name].origin
-            in_config = origin is not None and origin.path and origin.path.endswith((".yaml", ".yml"))
+            in_config = origin is not None and origin.path and origin.path.endswith((".yaml", ".yml", ".json"))
             if not in_config or not origin.line:
                 places = set()
                 break
