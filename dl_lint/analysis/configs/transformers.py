@@ -392,6 +392,8 @@ def _parsed(analysis, call: ast.Call, site, scope) -> list:
 
         if isinstance(tree, YamlError):
             analysis.resolver.project._config_errors.setdefault(os.path.abspath(analysis.path), set()).add(tree)
+            # judged by no rule: it only lets the run report the file's DL000 (``judge._config_dl000``)
+            out.append(_call(analysis.path, start, end, {}, f"parser.{method}()", "reads this file", frozenset(), ""))
             continue
         if not isinstance(tree, Tree):
             continue
@@ -481,7 +483,8 @@ def rephrase(finding, code: str, call):
         )
         detail = (
             "transformers' error: \"--dataloader_prefetch_factor can only be set when data is loaded in a different "
-            "process\". Set dataloader_num_workers > 0, or leave dataloader_prefetch_factor unset (None)."
+            "process\" (torch itself would refuse it too: \"prefetch_factor option could only be specified in "
+            "multiprocessing\"). Set dataloader_num_workers > 0, or leave dataloader_prefetch_factor unset (None)."
         )
     elif code == "DL002":
         message = (
