@@ -312,7 +312,7 @@ def _config_dl000(file: SourceFile, project: "Project") -> List[Diagnostic]:
                 code="DL000",
                 name="parse-error",
                 severity=Severity.ERROR,
-                message=f"cannot parse this {"JSON" if error.path.endswith(".json") else "YAML"} config (read by {file.display}): {error.message}; "
+                message=f"cannot parse this {'JSON' if error.path.endswith('.json') else 'YAML'} config (read by {file.display}): {error.message}; "
                 "the settings it holds are treated as unknown",
                 filename=display_path(Path(error.path), error.path),
                 location=at,
