@@ -266,3 +266,63 @@ def test_the_subclass_defaults_parsed_from_the_command_line(tmp_path):
     _run(transformers, lambda: defaults, {"DL002"}, tmp_path)
     (workers,) = parser.parse_args_into_dataclasses(args=[*common, "--dataloader_num_workers", "2"])
     _run(transformers, lambda: workers, set(), tmp_path)
+
+
+# -- simple_parsing -----------------------------------------------------------------------------
+
+SIMPLE = FIXTURES / "rules" / "simple_parsing_configs"
+
+
+def test_simple_parsing_fields_are_configurable_defaults():
+    assert _found(SIMPLE) == [("train.py", 31, "DL001"), ("train.py", 38, "DL011")]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "simple_parsing.parse(DataConfig, config_path='c.yaml')",
+        "simple_parsing.parse(DataConfig, default=DataConfig(num_workers=2))",
+        "simple_parsing.parse(DataConfig, args='--num_workers 2')",
+    ],
+)
+def test_simple_parsing_values_from_elsewhere_are_unknown(tmp_path, call):
+    source = (SIMPLE / "train.py").read_text().replace("simple_parsing.parse(DataConfig)", call)
+    root = _project(tmp_path, {"train.py": source})
+    # the default is not known to crash: only the guard is asked for
+    assert [(row, code) for _, row, code in _found(root)] == [(31, "DL011"), (38, "DL011")]
+
+
+def test_simple_parsing_add_arguments_with_a_default_instance_is_unknown(tmp_path):
+    source = (SIMPLE / "train.py").read_text().replace('dest="data")', 'dest="data", default=WorkerConfig(num_workers=0))')
+    root = _project(tmp_path, {"train.py": source})
+    assert [(row, code) for _, row, code in _found(root)] == [(31, "DL001"), (38, "DL011")]
+    # (the workers are unknown now: DL011 still asks for the guard, without citing a default)
+    (diag,) = [d for d in lint_paths([root]).diagnostics if d.code == "DL011"]
+    assert "by default" not in diag.detail
+
+
+@pytest.mark.torch
+def test_simple_parsing_and_torch_agree(monkeypatch):
+    """The fixture's functions run with a real command line: the crashing default raises as
+    DL001 says; the unguarded option constructs and iterates at its default and raises when
+    the command line sets num_workers 0, which the guarded loader survives."""
+    from importlib.metadata import version
+
+    assert version("simple_parsing") == "0.1.9"  # the version configs/dataclasses.py was read at
+    from dl_lint.rules import all_rules
+
+    module = _import(SIMPLE / "train.py")
+    rules = all_rules()
+    monkeypatch.setattr(sys, "argv", ["train.py"])
+    exc, text = rules["DL001"].torch_raises
+    with pytest.raises(exc, match=text):
+        module.main_parse()
+    assert len(list(module.main_add_arguments())) == 8
+    assert len(list(module.main_guarded())) == 8
+    monkeypatch.setattr(sys, "argv", ["train.py", "--num_workers", "0"])
+    exc, text = rules["DL002"].torch_raises
+    with pytest.raises(exc, match=text):
+        module.main_add_arguments()
+    assert len(list(module.main_guarded())) == 8
+    monkeypatch.setattr(sys, "argv", ["train.py", "--num_workers", "2"])
+    assert len(list(module.main_parse())) == 2  # batch_size 4: the default's crash was the workers
