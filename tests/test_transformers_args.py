@@ -326,3 +326,13 @@ def test_simple_parsing_and_torch_agree(monkeypatch):
     assert len(list(module.main_guarded())) == 8
     monkeypatch.setattr(sys, "argv", ["train.py", "--num_workers", "2"])
     assert len(list(module.main_parse())) == 2  # batch_size 4: the default's crash was the workers
+
+
+def test_noqa_on_the_parse_call_silences_a_json_finding(tmp_path):
+    files = {
+        "train.py": PARSER.format(call="parse_json_file('a.json')  # noqa: DL002"),
+        "a.json": '{"model_name_or_path": "m", "dataloader_persistent_workers": true}\n',
+    }
+    assert _found(_project(tmp_path, files)) == []
+    files["train.py"] = PARSER.format(call="parse_json_file('a.json')")
+    assert _found(_project(tmp_path, files)) == [("a.json", 1, "DL002")]

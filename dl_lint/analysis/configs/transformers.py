@@ -511,7 +511,8 @@ def rephrase(finding, code: str, call):
             f"{field}={value!r} is set unconditionally, but dataloader_num_workers (`{code_text}`) is configurable "
             f"and can be set to 0: then {then}."
         )
-        detail = f"dataloader_num_workers is {workers} by default. Guard the option: `{field}={guard}`."
+        default = f"dataloader_num_workers is {workers} by default. " if call.value("num_workers").options else ""
+        detail = f"{default}Guard the option: `{field}={guard}`."
     related = finding.related
     at = call.location
     if finding.place is None and (finding.location.row, finding.location.column) != (at.row, at.column):
