@@ -63,6 +63,9 @@ FIELDS = {
 PARAM_FIELD = {param: field for field, (param, _) in FIELDS.items()}
 JUDGED_BY = frozenset({"DL001", "DL002", "DL011"})
 _PARSE_FILE = {"parse_json_file": (".json",), "parse_yaml_file": (".yaml", ".yml")}
+_PARSE_METHODS = frozenset({"parse_args_into_dataclasses", *_PARSE_FILE})
+# An arguments file is a few hundred bytes; a larger JSON beside a script is data, never parsed.
+_MAX_ARGS_FILE = 256 * 1024
 
 
 def candidate(data: bytes) -> bool:
@@ -267,13 +270,25 @@ def loader_calls(analysis) -> list:
 
     resolver = analysis.resolver
     calls = []
+    # Names a construction can be called by: the classes, their import aliases, this module's
+    # classes (subclasses); every other call is left alone without being resolved.
+    names = {name.rsplit(".", 1)[1] for name in ARGS_CLASSES} | {c.name for c in analysis.index.module_classes}
+    for node in ast.walk(analysis.tree):
+        if isinstance(node, ast.ImportFrom):
+            names.update(a.asname for a in node.names if a.asname and a.name in names)
+    parsing = "HfArgumentParser" in analysis.source
     for call, site, _scope_name, cls_name in analysis.index.calls:
+        func = call.func
+        terminal = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        if terminal in _PARSE_METHODS and isinstance(func, ast.Attribute):
+            if parsing:
+                resolver.current_class = cls_name
+                calls.extend(_parsed(analysis, call, site, site.scope if site.scope is not None else analysis.tree))
+            continue
+        if terminal not in names:
+            continue
         scope = site.scope if site.scope is not None else analysis.tree
         resolver.current_class = cls_name
-        if isinstance(call.func, ast.Attribute) and call.func.attr in ("parse_args_into_dataclasses", *_PARSE_FILE):
-            if "HfArgumentParser" in analysis.source:
-                calls.extend(_parsed(analysis, call, site, scope))
-            continue
         found = args_class(resolver, call.func, site)
         if found is None:
             continue
@@ -386,8 +401,16 @@ def _parsed(analysis, call: ast.Call, site, scope) -> list:
     paths = _files(analysis, given[0], suffixes, resolver)
     out = []
     for path in paths:
+        analysis.resolver.project.read_config_file(path)  # the answer rests on its bytes
+        try:
+            if os.path.getsize(path) > _MAX_ARGS_FILE:
+                continue
+            with open(path, "rb") as handle:
+                if b"dataloader_" not in handle.read():
+                    continue  # sets none of the judged fields: not parsed
+        except OSError:
+            continue
         text, tree = analysis.resolver.project.config_file(path)
-        analysis.resolver.project.read_config_file(path)
         from dl_lint.analysis.configs.yamlfile import Leaf, Tree, YamlError
 
         if isinstance(tree, YamlError):
