@@ -387,7 +387,7 @@ def diagnostic_to_json(diag: Diagnostic) -> Dict[str, Any]:
         "e": _loc(diag.end_location),
         "q": list(diag.noqa_rows),
     }
-    if diag.filename.endswith((".yaml", ".yml")):
+    if diag.filename.endswith((".yaml", ".yml", ".json")):
         # Reported in a config file the linted file reads: its own path (absolute, printed again
         # from wherever the next run starts).
         out["f"] = os.path.abspath(diag.filename)

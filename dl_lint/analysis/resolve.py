@@ -566,7 +566,7 @@ class Resolver:
             return self._resolve_self_attr(attr, depth)
         if _is_self_hparams(base) and self.current_class:
             return self._saved_hparam(attr, depth)
-        if isinstance(base, ast.Name) and "add_arguments" in self._simple_parsing_dests():
+        if isinstance(base, ast.Name):
             parsed = self._simple_parsing_config(base, attr, site, depth)
             if parsed is not None:
                 return parsed
@@ -731,16 +731,17 @@ class Resolver:
         dest="cfg")``: a Config at its field defaults, each settable on the command line."""
         bindings = self.lookup(name.id, site)[1]
         if len(bindings) != 1 or bindings[0].kind != "assign" or not _is_parse_args(bindings[0].value, known=False):
-            return None
+            return None  # the common case, decided before any add_arguments call is looked for
         parse = bindings[0].value
-        if parse.args or parse.keywords or not isinstance(parse.func.value, ast.Name):
-            return Value.unknown("argparse")  # parse_args(argv): not the command line's defaults
-        where = bindings[0].site
-        entry = self._simple_parsing_dests()["add_arguments"].get((id(where.scope if where else None), parse.func.value.id, attr), False)
-        if entry is False:
+        if not isinstance(parse, ast.Call) or not isinstance(parse.func.value, ast.Name):
             return None
-        if entry is None:
-            return Value.unknown("argparse")
+        dests = self._simple_parsing_dests().get("add_arguments")
+        where = bindings[0].site
+        entry = dests.get((id(where.scope if where else None), parse.func.value.id, attr), False) if dests else False
+        if entry is False:
+            return None  # not a simple_parsing dest: argparse decides
+        if entry is None or parse.args or parse.keywords:
+            return Value.unknown("argparse")  # parse_args(argv): not the command line's defaults
         call, config, where = entry
         target = self.resolve(config, where, depth + 1).single
         found = self._dataclass_value(target.value if target else None, call, where, depth, parser="simple_parsing")
