@@ -77,6 +77,31 @@ def test_what_is_not_read_is_silent(tmp_path, source):
     assert _found(root) == []
 
 
+@pytest.mark.parametrize(
+    "after",
+    [
+        "configure(a)\n",  # handed to a function that may set the fields
+        "def later(x):\n    x.dataloader_num_workers = 2\n",  # some code sets a field
+        "b = a\n",
+    ],
+)
+def test_a_persistent_crash_needs_every_use_seen(tmp_path, after):
+    source = HEADER + "a = TrainingArguments(output_dir='o', dataloader_persistent_workers=True)\n" + after
+    root = _project(tmp_path, {"train.py": source.replace("b = a", "a = TrainingArguments(output_dir='o')")})
+    assert _found(root) == []
+
+
+def test_a_trainer_and_a_log_leave_the_arguments_alone(tmp_path):
+    source = HEADER + (
+        "from transformers import Trainer\nimport logging\n"
+        "a = TrainingArguments(output_dir='o', dataloader_persistent_workers=True)\n"
+        "logging.info(a)\nTrainer(model=None, args=a).train()\n"
+        "Trainer(model=None, args=TrainingArguments(output_dir='o', dataloader_persistent_workers=True))\n"
+    )
+    root = _project(tmp_path, {"train.py": source})
+    assert _found(root) == [("train.py", 4, "DL002"), ("train.py", 7, "DL002")]
+
+
 def test_an_edited_instance_is_still_judged_at_construction(tmp_path):
     source = HEADER + "a = TrainingArguments(output_dir='o', dataloader_prefetch_factor=2)\na.dataloader_num_workers = 4\n"
     root = _project(tmp_path, {"train.py": source})

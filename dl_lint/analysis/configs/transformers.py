@@ -256,6 +256,48 @@ def _edited(scope: ast.AST, name: str) -> bool:
     return assigned > 1
 
 
+# Calls an arguments object may be handed to without being changed: the Trainer (its loader is
+# the point) and printing or logging it.
+_HARMLESS_USES = frozenset({"print", "str", "repr", "info", "debug", "warning", "log", "format"})
+
+
+def _handed_over(scope: ast.AST, name: str) -> bool:
+    """``name`` is passed to a call that may change it (anything but a Trainer or a log)."""
+    for node in ast.walk(scope):
+        if not isinstance(node, ast.Call):
+            continue
+        values = list(node.args) + [k.value for k in node.keywords]
+        if not any(isinstance(v, ast.Name) and v.id == name for v in values):
+            continue
+        func = node.func
+        terminal = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if not (terminal.endswith("Trainer") or terminal in _HARMLESS_USES):
+            return True
+    return False
+
+
+def _module_edits(tree: ast.AST) -> bool:
+    """Some code of the module sets a ``dataloader_*`` field or calls ``set_dataloader``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and (
+            (node.attr in FIELDS and not isinstance(node.ctx, ast.Load)) or node.attr == "set_dataloader"
+        ):
+            return True
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "setattr":
+            return True
+    return False
+
+
+def _trainer_argument(scope: ast.AST, call: ast.Call) -> bool:
+    """The construction is written as an argument of a ``...Trainer(...)`` call."""
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Call) and any(v is call for v in list(node.args) + [k.value for k in node.keywords]):
+            func = node.func
+            terminal = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            return terminal.endswith("Trainer")
+    return False
+
+
 def _assigned_name(scope: ast.AST, call: ast.Call) -> Optional[str]:
     for node in ast.walk(scope):
         if isinstance(node, ast.Assign) and node.value is call and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -301,8 +343,14 @@ def loader_calls(analysis) -> list:
             args[param] = _bound(param, resolver.resolve(keyword.value, site), keyword)
         if not keywords and not found.defaults:
             continue  # the library's defaults: nothing to judge
+        # Until the Trainer reads them, the fields can change: DL002/DL011 only for an object
+        # whose every use is seen (DL001's __post_init__ raises at construction anyway).
         name = _assigned_name(scope, call)
-        judged = JUDGED_BY if name is None or not _edited(scope, name) else frozenset({"DL001"})
+        seen = (
+            not _module_edits(analysis.tree)
+            and (_trainer_argument(scope, call) if name is None else not (_edited(scope, name) or _handed_over(scope, name)))
+        )  # fmt: skip
+        judged = JUDGED_BY if seen else frozenset({"DL001"})
         start, end = _location(call)
         what = f"{found.name}(...)"
         calls.append(_call(analysis.path, start, end, args, what, "built here", judged, ""))
@@ -378,7 +426,8 @@ def _parsed(analysis, call: ast.Call, site, scope) -> list:
             return []  # the library's defaults: nothing crashes, nothing is unguarded
         args = _defaults(resolver, found, True)
         what = "parser.parse_args_into_dataclasses()"
-        return [_call(analysis.path, start, end, args, what, "parses these settings", JUDGED_BY, "--dataloader_num_workers")]
+        judged = frozenset({"DL001"}) if _module_edits(analysis.tree) else JUDGED_BY
+        return [_call(analysis.path, start, end, args, what, "parses these settings", judged, "--dataloader_num_workers")]
     # parse_json_file / parse_yaml_file: the files it may read
     path_keyword = "json_file" if method == "parse_json_file" else "yaml_file"
     given = list(call.args) + [k.value for k in call.keywords if k.arg == path_keyword]
@@ -441,7 +490,8 @@ def _parsed(analysis, call: ast.Call, site, scope) -> list:
             args[param] = BoundArg(param, value.with_aliases(param), "", start, end, True, "")
         if ok:
             what = f"parser.{method}()"
-            out.append(_call(analysis.path, start, end, args, what, "reads this file", JUDGED_BY, ""))
+            judged = frozenset({"DL001"}) if _module_edits(analysis.tree) else JUDGED_BY
+            out.append(_call(analysis.path, start, end, args, what, "reads this file", judged, ""))
     return out
 
 
