@@ -729,15 +729,17 @@ class Resolver:
     def _simple_parsing_config(self, name: ast.Name, attr: str, site: Site, depth: int) -> Optional[Value]:
         """``args.cfg`` where ``args = parser.parse_args()`` and ``parser.add_arguments(Config,
         dest="cfg")``: a Config at its field defaults, each settable on the command line."""
+        dests = self._simple_parsing_dests().get("add_arguments")
+        if not dests:
+            return None  # the common case: a module without add_arguments (one pass over its calls, once)
         bindings = self.lookup(name.id, site)[1]
         if len(bindings) != 1 or bindings[0].kind != "assign" or not _is_parse_args(bindings[0].value, known=False):
-            return None  # the common case, decided before any add_arguments call is looked for
+            return None
         parse = bindings[0].value
         if not isinstance(parse, ast.Call) or not isinstance(parse.func.value, ast.Name):
             return None
-        dests = self._simple_parsing_dests().get("add_arguments")
         where = bindings[0].site
-        entry = dests.get((id(where.scope if where else None), parse.func.value.id, attr), False) if dests else False
+        entry = dests.get((id(where.scope if where else None), parse.func.value.id, attr), False)
         if entry is False:
             return None  # not a simple_parsing dest: argparse decides
         if entry is None or parse.args or parse.keywords:
