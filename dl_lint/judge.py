@@ -28,37 +28,39 @@ def needs_analysis(file: SourceFile) -> bool:
 
 def construct_evidence(file: SourceFile) -> "Optional[FrozenSet[str]]":
     """``prefilter.construct_evidence`` of a read file: None when it cannot construct a loader,
-    else the class-like names that are its only evidence (empty: a loader name itself)."""
+    else the class-like names that are its only evidence (empty: a loader name itself, or a
+    config source that builds loaders: ``_config_source``)."""
     from dl_lint.analysis.prefilter import construct_evidence as evidence, mentions_loader
 
     if file.errors or not file.data:
         return None
     extra = file.settings.extra_loaders
     if not mentions_loader(file.data, extra):
-        from dl_lint.analysis.configs import hydra_target, lightning_cli, mmengine
-
-        if (
-            not (
-                mmengine.candidate(file.data)
-                or mmengine.fragment_candidate(str(file.path), file.data)
-                or hydra_target.candidate(file.data)
-                or (lightning_cli.candidate(file.data) and lightning_cli.may_have_configs(file.key, file.settings.root, file.data))
-            )
-            or not decode_source(file)
-        ):
-            # an mmengine config (a loader dict), a Hydra instantiate, a LightningCLI script:
-            # parsed; nothing else is
+        if not _config_source(file) or not decode_source(file):
             return None
         return frozenset()
     if not decode_source(file):
         return None  # a DL000 in file.errors: a file that mentions a loader must be readable
     found = evidence(file.data, extra)
-    if found is None:
-        from dl_lint.analysis.configs import hydra_target
-
-        if hydra_target.candidate(file.data):
-            return frozenset()  # names a loader (a comment, a string) and instantiates Hydra nodes
+    if found is None and _config_source(file):
+        return frozenset()  # names a loader (a comment, a string) and builds loaders from a config
     return found
+
+
+def _config_source(file: SourceFile) -> bool:
+    """Whether a file's bytes may build loaders from a config without a loader call of its own:
+    an mmengine config (a loader dict, or a ``_base_`` fragment), a Hydra instantiate, a
+    LightningCLI script that may have config files, TrainingArguments. Such a file is parsed."""
+    from dl_lint.analysis.configs import hydra_target, lightning_cli, mmengine, transformers
+
+    data = file.data
+    return (
+        mmengine.candidate(data)
+        or mmengine.fragment_candidate(str(file.path), data)
+        or hydra_target.candidate(data)
+        or transformers.candidate(data)
+        or (lightning_cli.candidate(data) and lightning_cli.may_have_configs(file.key, file.settings.root, data))
+    )
 
 
 def parse_only(file: SourceFile, project: "Project", content_hash: Optional[str] = None) -> Optional["ModuleAnalysis"]:
@@ -263,7 +265,10 @@ def _check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Itera
     config_loader = bool(call.extra.get("mmengine"))
     instantiated = bool(call.extra.get("hydra_target"))
     cli_run = bool(call.extra.get("lightning_cli"))
+    hf_args = bool(call.extra.get("transformers"))
     for rule in rules:
+        if hf_args and rule.code not in call.extra["judged"]:
+            continue  # the other rules read arguments the Trainer fills itself
         if config_loader:
             from dl_lint.analysis.configs.mmengine import JUDGED_BY
 
@@ -293,6 +298,10 @@ def _check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Itera
                 findings = [at_node(f.replace(fix=None), call) for f in findings]
             if cli_run:  # one config file's run: only what a YAML value decides is new
                 findings = [f for f in findings if f.place is not None]
+            if hf_args:
+                from dl_lint.analysis.configs.transformers import rephrase
+
+                findings = [rephrase(f, rule.code, call) for f in findings]  # worded for TrainingArguments fields
         except Exception as exc:  # noqa: BLE001 - a bug in one rule must not stop the run
             findings = []
             yield Diagnostic(
@@ -336,7 +345,7 @@ def _at_config_line(rule, finding, call: "LoaderCall", ctx: "RuleContext") -> Di
 
     path, row, column = finding.place
     at = call.location
-    loader = Related(os.path.abspath(call.path or ctx.path), at.row, at.column, "the DataLoader that reads this value")
+    loader = Related(os.path.abspath(call.path or ctx.path), at.row, at.column, call.extra.get("reader") or "the DataLoader that reads this value")
     detail = finding.detail
     if finding.fix is not None:
         detail += f" At the DataLoader: {finding.fix.message}."
@@ -370,7 +379,7 @@ def _config_dl000(file: SourceFile, project: "Project") -> List[Diagnostic]:
                 code="DL000",
                 name="parse-error",
                 severity=Severity.ERROR,
-                message=f"cannot parse this YAML config (read by {file.display}): {error.message}; "
+                message=f"cannot parse this {'JSON' if error.path.endswith('.json') else 'YAML'} config (read by {file.display}): {error.message}; "
                 "the settings it holds are treated as unknown",
                 filename=display_path(Path(error.path), error.path),
                 location=at,

@@ -22,12 +22,13 @@ def analysis_rows(source: str, path: str = "train.py", module: str = "train") ->
     project = Project(None)
     analysis = project.parse(path, module, source)
     project.add(analysis)
-    # mmengine config loaders (``train_dataloader = dict(...)``) are dicts, not calls, and Hydra
-    # ``instantiate(cfg.loader)`` builds a loader from YAML: the oracle compares calls only
+    # mmengine config loaders (``train_dataloader = dict(...)``) are dicts, Hydra
+    # ``instantiate(cfg.loader)`` builds a loader from YAML, and TrainingArguments hold the
+    # Trainer's loader settings: the oracle compares DataLoader calls only
     return {
         call.location.row
         for call in analysis.facts().calls
-        if not call.extra.get("mmengine") and not call.extra.get("hydra_target")
+        if not call.extra.get("mmengine") and not call.extra.get("hydra_target") and not call.extra.get("transformers")
     }
 
 

@@ -33,6 +33,14 @@ def test_fixture_matches_expectations(name: str, path: Path) -> None:
     # YAML config files the Python files read carry markers too (findings reported at their lines).
     configs = sorted(p for ext in ("*.yaml", "*.yml") for p in path.rglob(ext)) if path.is_dir() else []
     want = expected([*files, *configs], display)
+    # JSON files hold no comments: their markers sit in a ``json-expect.txt`` beside them
+    # (``name.json:row: CODE`` lines).
+    for sidecar in sorted(path.rglob("json-expect.txt")) if path.is_dir() else []:
+        for line in sidecar.read_text(encoding="utf-8").splitlines():
+            if line.strip() and not line.startswith("#"):
+                where, code = line.rsplit(":", 1)
+                name, row = where.rsplit(":", 1)
+                want[(display(sidecar.parent / name), int(row), code.strip())] += 1
     details = "\n".join(f"{d.filename}:{d.location.row}:{d.location.column}: {d.code} {d.message}" for d in result.diagnostics)
     assert got == want, f"diagnostics differ from the # expect: markers\n{details}"
 

@@ -36,6 +36,10 @@ CONFIG_FIXTURES = RULE_FIXTURES / "mmengine_configs" / "configs"
 HYDRA_TARGET_FIXTURE = RULE_FIXTURES / "hydra_target"
 # yacs defaults modules: tests/test_yacs_configs.py merges them with yacs / fvcore and builds every run
 YACS_DEFAULTS = (RULE_FIXTURES / "yacs_research" / "config", RULE_FIXTURES / "yacs_fvcore" / "slowfast" / "config")
+# TrainingArguments and simple_parsing fixtures read the command line or JSON files, which the
+# oracle's case functions cannot give: tests/test_transformers_args.py builds each of their
+# findings with transformers, simple_parsing and torch.
+PROVEN_ELSEWHERE = (CONFIG_FIXTURES, RULE_FIXTURES / "transformers_args", RULE_FIXTURES / "simple_parsing_configs")
 
 
 def _case_functions(path: Path) -> Dict[str, Tuple[int, int]]:
@@ -144,8 +148,8 @@ def test_every_error_rule_is_proven() -> None:
             assert code in proven, f"{code} has no oracle case"
             assert hasattr(rule, "torch_raises"), f"{code} must say what torch raises"
     for path in RULE_FIXTURES.rglob("*.py"):
-        if CONFIG_FIXTURES in path.parents or any(folder in path.parents for folder in YACS_DEFAULTS):
-            continue  # config files hold no functions: tests/test_mmengine_configs.py proves each of their findings
+        if any(folder in path.parents for folder in PROVEN_ELSEWHERE + YACS_DEFAULTS):
+            continue  # no case functions: proven by tests/test_mmengine_configs.py, test_yacs_configs.py, test_transformers_args.py
         if HYDRA_TARGET_FIXTURE in path.parents:
             continue  # tests/test_hydra_target.py runs each statement through the real instantiate and torch
         functions = _case_functions(path)

@@ -141,6 +141,11 @@ class ModuleAnalysis:
 
                 if hydra_target.candidate(self.source.encode("utf-8", "surrogatepass")):
                     self._configs = self._configs + hydra_target.loader_calls(self)
+            if "TrainingArguments" in self.source:  # HuggingFace (``configs.transformers``)
+                from dl_lint.analysis.configs import transformers
+
+                if transformers.candidate(self.source.encode()):
+                    self._configs = self._configs + transformers.loader_calls(self)
         return self._configs
 
     def _cli_calls(self) -> list:

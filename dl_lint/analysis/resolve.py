@@ -187,6 +187,7 @@ class Resolver:
         self._params_as_defaults = False
         self._code_cache: Dict[int, str] = {}
         self._argparse: Optional[Dict[str, List[Possible]]] = None
+        self._simple_parsing: Optional[Dict[str, Any]] = None  # ``_simple_parsing_dests``
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
 
@@ -218,6 +219,7 @@ class Resolver:
         self.param_env = {}
         self._code_cache.clear()
         self._decorated = None
+        self._simple_parsing = None
 
     # -- entry point --------------------------------------------------------------------------
     def resolve(self, node: ast.AST, site: Site = END, depth: int = 0) -> Value:
@@ -565,6 +567,10 @@ class Resolver:
             return self._resolve_self_attr(attr, depth)
         if _is_self_hparams(base) and self.current_class:
             return self._saved_hparam(attr, depth)
+        if isinstance(base, ast.Name):
+            parsed = self._simple_parsing_config(base, attr, site, depth)
+            if parsed is not None:
+                return parsed
         if isinstance(base, ast.Name) and self._is_namespace(base, site, attr, depth):
             options = self._argparse_options().get(attr)
             if options:
@@ -698,6 +704,61 @@ class Resolver:
             else:
                 return False
         return True
+
+    def _simple_parsing_dests(self) -> Dict[str, Any]:
+        """``parser.add_arguments(Config, dest="cfg")`` calls of this module on a
+        ``simple_parsing.ArgumentParser(...)`` bound once to ``parser``: {"add_arguments": {(parser
+        name, dest) in its function: (call, Config expression, site) or None when not readable}}; {}
+        without any."""
+        if self._simple_parsing is None:
+            from dl_lint.analysis.configs.dataclasses import SIMPLE_PARSING_PARSERS
+
+            found: Dict[Tuple[str, str], Any] = {}
+            for call, site, _, _ in self.index.calls:
+                func = call.func
+                if not (isinstance(func, ast.Attribute) and func.attr == "add_arguments" and isinstance(func.value, ast.Name)):
+                    continue
+                bindings = self.lookup(func.value.id, site)[1]
+                if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Call):
+                    continue
+                built = bindings[0].value
+                if self._qualname_of(built.func, site, 1) not in SIMPLE_PARSING_PARSERS:
+                    continue
+                keywords = {k.arg: k.value for k in call.keywords}
+                dest = literal(call.args[1]) if len(call.args) > 1 else literal(keywords.get("dest")) if "dest" in keywords else None
+                if not isinstance(dest, str) or not call.args:
+                    continue
+                readable = (
+                    len(call.args) <= 2 and set(keywords) <= {"dest", "prefix"}
+                    and not any(k.arg in ("config_path", "add_config_path_arg") or k.arg is None for k in built.keywords)
+                )  # fmt: skip
+                key = (id(site.scope), func.value.id, dest)
+                found[key] = (call, call.args[0], site) if readable and key not in found else None
+            self._simple_parsing = {"add_arguments": found} if found else {}
+        return self._simple_parsing
+
+    def _simple_parsing_config(self, name: ast.Name, attr: str, site: Site, depth: int) -> Optional[Value]:
+        """``args.cfg`` where ``args = parser.parse_args()`` and ``parser.add_arguments(Config,
+        dest="cfg")``: a Config at its field defaults, each settable on the command line."""
+        dests = self._simple_parsing_dests().get("add_arguments")
+        if not dests:
+            return None  # the common case: a module without add_arguments (one pass over its calls, once)
+        bindings = self.lookup(name.id, site)[1]
+        if len(bindings) != 1 or bindings[0].kind != "assign" or not _is_parse_args(bindings[0].value, known=False):
+            return None
+        parse = bindings[0].value
+        if not isinstance(parse, ast.Call) or not isinstance(parse.func.value, ast.Name):
+            return None
+        where = bindings[0].site
+        entry = dests.get((id(where.scope if where else None), parse.func.value.id, attr), False)
+        if entry is False:
+            return None  # not a simple_parsing dest: argparse decides
+        if entry is None or parse.args or parse.keywords:
+            return Value.unknown("argparse")  # parse_args(argv): not the command line's defaults
+        call, config, where = entry
+        target = self.resolve(config, where, depth + 1).single
+        found = self._dataclass_value(target.value if target else None, call, where, depth, parser="simple_parsing")
+        return found if found is not None else Value.unknown("argparse")
 
     def _argparse_options(self) -> Dict[str, List[Possible]]:
         if self._argparse is None:
@@ -948,7 +1009,10 @@ class Resolver:
         """``tyro.cli(Config)``: a Config whose fields the command line sets."""
         from dl_lint.analysis.configs.dataclasses import CLI_HARMLESS_KEYWORDS
 
-        if len(node.args) != 1 or any(k.arg not in CLI_HARMLESS_KEYWORDS for k in node.keywords):
+        from dl_lint.analysis.configs.dataclasses import SIMPLE_PARSING_HARMLESS
+
+        harmless = SIMPLE_PARSING_HARMLESS if qualname.startswith("simple_parsing") else CLI_HARMLESS_KEYWORDS
+        if len(node.args) != 1 or any(k.arg not in harmless for k in node.keywords):
             return Value.unknown("argparse")
         target = self.resolve(node.args[0], site, depth + 1).single
         found = self._dataclass_value(target.value if target else None, node, site, depth, parser=qualname)

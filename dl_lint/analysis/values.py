@@ -67,7 +67,7 @@ class Origin(Record):
         self.line = line
 
     def describe(self) -> str:
-        if self.path and self.path.endswith((".yaml", ".yml")):
+        if self.path and self.path.endswith((".yaml", ".yml", ".json")):
             return self.what  # a config file's value: ``what`` names it as the user wrote it
         where = ""
         if self.path and self.line:

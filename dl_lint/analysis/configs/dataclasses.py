@@ -15,6 +15,14 @@ Facts read at the versions named:
   ``tyro.conf.Fixed[...]``/``SuppressFixed[...]`` (``conf/_markers.py:52,86``) cannot be set from
   the command line: its default is the value.
 
+- simple_parsing 0.1.9 (PyPI; ``simple_parsing/parsing.py``): ``simple_parsing.parse(Config)``
+  (:1003-1050) builds an ``ArgumentParser`` and ``add_arguments(Config, dest=...)``, then returns
+  the parsed ``Config``; ``ArgumentParser().add_arguments(Config, dest="cfg")`` (:184-230) makes
+  ``parser.parse_args().cfg`` a ``Config``. Every field is a command-line option whose default is
+  the dataclass default: configurable, as with tyro. ``config_path=``/``add_config_path_arg=``
+  (defaults read from a file, :300-320), ``default=`` (another instance's values) and ``args=``
+  make the values unknown here.
+
 The resolver (``analysis.resolve``) finds the class and binds the call; this module only reads
 the class body.
 """
@@ -29,9 +37,14 @@ from dl_lint.analysis.values import Instance
 from dl_lint.record import Record
 
 DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass"})
-CLI_PARSERS = frozenset({"tyro.cli"})
-# tyro.cli keywords that leave the parsed fields and their defaults alone.
+CLI_PARSERS = frozenset({"tyro.cli", "simple_parsing.parse", "simple_parsing.parsing.parse"})
+# Keywords of those parsers that leave the parsed fields and their defaults alone.
 CLI_HARMLESS_KEYWORDS = frozenset({"prog", "description", "use_underscores", "console_outputs", "add_help", "compact_help"})
+SIMPLE_PARSING_HARMLESS = frozenset(
+    {"dest", "prefix", "add_help", "nested_mode", "conflict_resolution", "add_option_string_dash_variants",
+     "argument_generation_mode", "formatter_class", "description", "prog"}
+)  # fmt: skip
+SIMPLE_PARSING_PARSERS = frozenset({"simple_parsing.ArgumentParser", "simple_parsing.parsing.ArgumentParser"})
 _FIXED_MARKERS = ("Fixed", "SuppressFixed")
 
 
