@@ -28,8 +28,16 @@ LOADER_NAMES = frozenset({"DataLoader", "StatefulDataLoader"})
 
 
 def mentions_loader(data: bytes, extra_names: Iterable[str] = ()) -> bool:
-    names = (*LOADER_NAMES, *(n.rsplit(".", 1)[-1] for n in extra_names))
-    return any(name.encode() in data for name in names)
+    return any(name in data for name in _searched(tuple(extra_names)))
+
+
+@lru_cache(maxsize=16)
+def _searched(extra_names: Tuple[str, ...]) -> Tuple[bytes, ...]:
+    """The loader names to search for, without those that hold another (``StatefulDataLoader``
+    holds ``DataLoader``: a file without the one has not the other, and most files have
+    neither, so its scan, over every byte, found nothing new)."""
+    names = {n.encode() for n in (*LOADER_NAMES, *(n.rsplit(".", 1)[-1] for n in extra_names)) if n}
+    return tuple(sorted(n for n in names if not any(o != n and o in n for o in names)))
 
 
 _CALL_AFTER = re.compile(rb"\w*\s*\(")  # DataLoader(, DataLoaderX(
