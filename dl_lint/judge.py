@@ -57,7 +57,7 @@ def _config_source(file: SourceFile) -> bool:
     data = file.data
     return (
         mmengine.candidate(data)
-        or detectron2.candidate(data)
+        or (detectron2.candidate(data) and detectron2.outside_detectron2(file.key))
         or mmengine.fragment_candidate(str(file.path), data)
         or hydra_target.candidate(data)
         or transformers.candidate(data)

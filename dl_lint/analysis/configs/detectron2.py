@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from dl_lint.analysis.values import Possible, Value
@@ -94,7 +95,28 @@ _EDITS = re.compile(
 
 def candidate(data: bytes) -> bool:
     """From bytes: whether a file may call one of detectron2's loader builders."""
-    return b"detectron2" in data and _CALL.search(data) is not None
+    return b"build_detection_t" in data and b"detectron2" in data and _CALL.search(data) is not None
+
+
+def outside_detectron2(script: str) -> bool:
+    """Whether a file that calls the builders is outside a tree that holds detectron2 itself (a
+    folder above it with ``detectron2/data/build.py``): in detectron2's repository (its tools/
+    and projects/, DensePose's own project root included) and in projects that vendor it,
+    ``from detectron2.data import ...`` is the project's own module, never the library's builder
+    read here, so those files are not parsed for it (11 files of detectron2 02b5c4e)."""
+    import os
+
+    return not _holds_detectron2(os.path.dirname(os.path.abspath(script)))
+
+
+@lru_cache(maxsize=256)
+def _holds_detectron2(folder: str) -> bool:
+    import os
+
+    if os.path.isfile(os.path.join(folder, "detectron2", "data", "build.py")):
+        return True
+    parent = os.path.dirname(folder)
+    return parent != folder and _holds_detectron2(parent)
 
 
 def loader_calls(analysis: ModuleAnalysis) -> list:
