@@ -481,3 +481,14 @@ def test_a_yaml_edit_invalidates_the_cached_diagnostics(tmp_path):
     (root / "defaults.py").write_text(DEFAULTS)
     cold = _found(root, cache=True, cache_dir=cache_dir)
     assert ("defaults.py", 5, "DL002") in cold and _found(root, cache=True, cache_dir=cache_dir) == cold
+
+
+def test_detectron2_yaml_edit_invalidates_the_cached_diagnostics(tmp_path):
+    (tmp_path / "p").mkdir()
+    root = _project(tmp_path / "p", {"train_net.py": DETECTRON2_MAIN, "configs/a.yaml": "DATALOADER:\n  NUM_WORKERS: 2\n"})
+    cache_dir = tmp_path / ".cache"
+    assert _found(root, cache=True, cache_dir=cache_dir) == []
+    (root / "configs" / "a.yaml").write_text("DATALOADER:\n  NUM_WORKERS: -1\n")
+    assert _found(root, cache=True, cache_dir=cache_dir) == [("configs/a.yaml", 2, "DL004")]
+    (root / "configs" / "a.yaml").write_text("DATALOADER:\n  NUM_WORKERS: 0\n")
+    assert _found(root, cache=True, cache_dir=cache_dir) == []
