@@ -492,3 +492,9 @@ def test_detectron2_yaml_edit_invalidates_the_cached_diagnostics(tmp_path):
     assert _found(root, cache=True, cache_dir=cache_dir) == [("configs/a.yaml", 2, "DL004")]
     (root / "configs" / "a.yaml").write_text("DATALOADER:\n  NUM_WORKERS: 0\n")
     assert _found(root, cache=True, cache_dir=cache_dir) == []
+    # a Python file that now sets NUM_WORKERS makes the value unknown: the cached finding goes
+    (root / "configs" / "a.yaml").write_text("DATALOADER:\n  NUM_WORKERS: -1\n")
+    (root / "other.py").write_text("def setup(cfg):\n    pass\n")
+    assert _found(root, cache=True, cache_dir=cache_dir) == [("configs/a.yaml", 2, "DL004")]
+    (root / "other.py").write_text("def setup(cfg):\n    cfg.DATALOADER.NUM_WORKERS = 2\n")
+    assert _found(root, cache=True, cache_dir=cache_dir) == []

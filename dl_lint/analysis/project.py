@@ -839,7 +839,8 @@ class Project:
             index = self._detectron2 = Detectron2Index(paths, self.source_bytes, read_yaml_fast, root)
         self._use("files")
         value, read_files = index.workers(near)
-        for path in dict.fromkeys(read_files):
+        # the answer rests on every project file's bytes (any may set NUM_WORKERS) and the YAML read
+        for path in dict.fromkeys((*index.paths, *read_files)):
             self._touch(path, content=True)
         return value
 

@@ -168,6 +168,7 @@ class Detectron2Index:
     """The project's detectron2 runs: built once per lint run when a builder call is found."""
 
     def __init__(self, paths: Sequence[str], read_bytes, read_yaml, root: Optional[str]) -> None:
+        self.paths = tuple(paths)
         self.uses_get_cfg = False
         self.merges_files = False
         self.edited = False
