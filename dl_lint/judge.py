@@ -50,12 +50,14 @@ def construct_evidence(file: SourceFile) -> "Optional[FrozenSet[str]]":
 def _config_source(file: SourceFile) -> bool:
     """Whether a file's bytes may build loaders from a config without a loader call of its own:
     an mmengine config (a loader dict, or a ``_base_`` fragment), a Hydra instantiate, a
-    LightningCLI script that may have config files, TrainingArguments. Such a file is parsed."""
-    from dl_lint.analysis.configs import hydra_target, lightning_cli, mmengine, transformers
+    LightningCLI script that may have config files, TrainingArguments, a detectron2 builder
+    call. Such a file is parsed."""
+    from dl_lint.analysis.configs import detectron2, hydra_target, lightning_cli, mmengine, transformers
 
     data = file.data
     return (
         mmengine.candidate(data)
+        or (detectron2.candidate(data) and detectron2.outside_detectron2(file.key))
         or mmengine.fragment_candidate(str(file.path), data)
         or hydra_target.candidate(data)
         or transformers.candidate(data)
@@ -266,9 +268,15 @@ def _check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Itera
     instantiated = bool(call.extra.get("hydra_target"))
     cli_run = bool(call.extra.get("lightning_cli"))
     hf_args = bool(call.extra.get("transformers"))
+    built = bool(call.extra.get("detectron2"))
     for rule in rules:
         if hf_args and rule.code not in call.extra["judged"]:
             continue  # the other rules read arguments the Trainer fills itself
+        if built:
+            from dl_lint.analysis.configs.detectron2 import JUDGED_BY as BUILT_BY
+
+            if rule.code not in BUILT_BY:
+                continue  # detectron2 fills the loader's other arguments itself
         if config_loader:
             from dl_lint.analysis.configs.mmengine import JUDGED_BY
 
@@ -296,6 +304,12 @@ def _check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Itera
 
                 # the values are keys of a YAML node: not rewritten; reported at their line
                 findings = [at_node(f.replace(fix=None), call) for f in findings]
+            if built:
+                from dl_lint.analysis.configs import detectron2
+                from dl_lint.analysis.configs.hydra_target import relocate as at_line
+
+                # the value is a YAML line's (or detectron2's default): reported at that line
+                findings = [detectron2.rephrase(at_line(f.replace(fix=None), call), call) for f in findings]
             if cli_run:  # one config file's run: only what a YAML value decides is new
                 findings = [f for f in findings if f.place is not None]
             if hf_args:

@@ -310,19 +310,152 @@ def _detectron2_train_loader(num_workers):
     )
 
 
-@pytest.mark.torch
-def test_detectron2_project_is_silent_and_its_zero_workers_run_builds():
+def _detectron2_test_loader(num_workers):
+    """The DataLoader detectron2 02b5c4e build_detection_test_loader makes (data/build.py:675-682)."""
+    from torch.utils.data import DataLoader, SequentialSampler
+
+    data = list(range(4))
+    return DataLoader(
+        data,
+        batch_size=1,
+        sampler=SequentialSampler(data),
+        drop_last=False,
+        num_workers=num_workers,
+        collate_fn=lambda batch: batch,
+    )
+
+
+def _detectron2_cfg(run):
+    """A run of the fixture as detectron2 02b5c4e's get_cfg() + merge_from_file makes it
+    (config/config.py:37-84): fvcore's load_yaml_with_base (``_BASE_`` first), the VERSION read
+    or guessed (compat.py:82-113), then merge_from_other_cfg over the defaults. The defaults tree
+    holds only detectron2's keys the fixture's files set (values of config/defaults.py)."""
     from fvcore.common.config import CfgNode
 
-    assert _found(DETECTRON2) == []  # builders not modelled; NUM_WORKERS: 0 is safe there anyway
-    loaded = CfgNode.load_yaml_with_base(str(DETECTRON2 / "configs" / "debug_R_50_FPN.yaml"))
-    assert loaded["DATALOADER"]["NUM_WORKERS"] == 0 and loaded["MODEL"]["META_ARCHITECTURE"] == "GeneralizedRCNN"
-    for workers in (loaded["DATALOADER"]["NUM_WORKERS"], 4):  # this run, and detectron2's default
-        for _ in _detectron2_train_loader(workers):
-            pass
-    # the one crash a detectron2 config can cause there (not modelled: see docs/configuration.md)
-    with pytest.raises(ValueError, match="num_workers option should be non-negative"):
-        _detectron2_train_loader(-1)
+    defaults = CfgNode(
+        {
+            "VERSION": 2,
+            "MODEL": {"META_ARCHITECTURE": "GeneralizedRCNN", "DEVICE": "cuda"},
+            "DATASETS": {"TRAIN": (), "TEST": ()},
+            "DATALOADER": {"NUM_WORKERS": 4},  # defaults.py:115
+            "SOLVER": {"IMS_PER_BATCH": 16},
+        }
+    )
+    cfg = defaults.clone()
+    if run is not None:
+        loaded = CfgNode(CfgNode.load_yaml_with_base(str(run), allow_unsafe=True))
+        version = loaded.get("VERSION", None)
+        if version is None:
+            version = 1 if ("WEIGHT" in loaded.get("MODEL", {}) or "AUG_ON" in loaded.get("TEST", {})) else 2
+        assert version == 2  # the fixture has no old-version file (dl-lint does not follow those)
+        cfg.merge_from_other_cfg(loaded)
+    return cfg
+
+
+@pytest.mark.torch
+def test_detectron2_runs_agree_with_fvcore_and_torch():
+    """Each run of the detectron2-shaped fixture (detectron2's default alone, each YAML under
+    configs/), merged with real fvcore, its NUM_WORKERS given to the DataLoader arguments each
+    builder passes: a builder's loader raises exactly when dl-lint reports DL004 at the line that
+    run takes NUM_WORKERS from, with that builder's call as related location."""
+    diags = lint_paths([DETECTRON2]).diagnostics
+    assert {d.code for d in diags} == {"DL004"}
+    builders = {13: _detectron2_train_loader, 17: _detectron2_test_loader}  # train_net.py rows
+    reported = set()
+    for d in diags:
+        (related,) = d.related
+        assert Path(related.path).name == "train_net.py" and related.row in builders
+        assert "when detectron2's build_detection_" in d.message
+        reported.add((Path(d.filename).resolve(), d.location.row, related.row))
+    raised = set()
+    for run in [None, *sorted((DETECTRON2 / "configs").glob("*.yaml"))]:
+        cfg = _detectron2_cfg(run)
+        workers = cfg.DATALOADER.NUM_WORKERS
+        # where this run takes NUM_WORKERS from: the nearest file of its chain that sets it
+        where = next(((p.resolve(), row) for p in (_chain(run) if run else []) for row, key in _yaml_keys(p).items() if key == "DATALOADER.NUM_WORKERS"), None)
+        for row, build in builders.items():
+            try:
+                for _ in build(workers):
+                    pass
+            except ValueError as exc:
+                assert "num_workers option should be non-negative" in str(exc)
+                assert where is not None and (*where, row) in reported, (run, row)
+                raised.add((*where, row))
+            else:
+                assert where is None or not any(r[:2] == where for r in reported), (run, row)
+    assert raised == reported and len(raised) == 2
+
+
+DETECTRON2_MAIN = """\
+from detectron2.config import get_cfg
+from detectron2.data import build_detection_train_loader
+
+
+def main(args):
+    cfg = get_cfg()
+    cfg.merge_from_file(args.config_file)
+    cfg.merge_from_list(args.opts)
+    loader = build_detection_train_loader(cfg)
+"""
+
+
+def test_detectron2_builder_reported_at_the_yaml_line(tmp_path):
+    files = {"train_net.py": DETECTRON2_MAIN, "configs/a.yaml": "MODEL:\n  DEVICE: cpu\nDATALOADER:\n  NUM_WORKERS: -1\n"}
+    root = _project(tmp_path, files)
+    assert _found(root) == [("configs/a.yaml", 4, "DL004")]
+    (diag,) = lint_paths([root]).diagnostics
+    assert [(Path(r.path).name, r.row) for r in diag.related] == [("train_net.py", 9)]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("train_net.py", DETECTRON2_MAIN + "    cfg.DATALOADER.NUM_WORKERS = 2\n"),  # Python sets it
+        ("train_net.py", DETECTRON2_MAIN + "    cfg.merge_from_list(['DATALOADER.NUM_WORKERS', 2])\n"),
+        ("train_net.py", DETECTRON2_MAIN.replace("(cfg)", "(cfg, num_workers=2)")),  # replaces the config's
+        ("train_net.py", DETECTRON2_MAIN.replace("(cfg)", "(cfg, **extra)")),
+        ("train_net.py", DETECTRON2_MAIN.replace("(cfg)", "(config)")),  # not followed
+        ("train_net.py", DETECTRON2_MAIN.replace("from detectron2.config import get_cfg", "from my_config import get_cfg")),
+        ("train_net.py", DETECTRON2_MAIN.replace("from detectron2.data import", "from my_data import")),
+        ("train_net.py", DETECTRON2_MAIN.replace("    cfg.merge_from_file(args.config_file)\n", "")),  # no YAML run
+        ("configs/a.yaml", "MODEL:\n  WEIGHT: x.pkl\nDATALOADER:\n  NUM_WORKERS: -1\n"),  # guessed v1: upgraded
+        ("configs/a.yaml", "VERSION: 1\nDATALOADER:\n  NUM_WORKERS: -1\n"),
+        ("configs/a.yaml", "MY_PROJECT:\n  X: 1\nDATALOADER:\n  NUM_WORKERS: -1\n"),  # a key detectron2 lacks
+        ("configs/a.yaml", "DATALOADER:\n  NUM_WORKERS: '-1'\n"),  # a string: literal_eval-ed
+        ("configs/a.yaml", "_BASE_: missing.yaml\nDATALOADER:\n  NUM_WORKERS: -1\n"),
+        ("configs/a.yaml", "DATALOADER:\n  NUM_WORKERS: -1  # noqa: DL004\n"),
+    ],
+)
+def test_detectron2_builder_unknowns_are_silent(tmp_path, change):
+    files = {"train_net.py": DETECTRON2_MAIN, "configs/a.yaml": "DATALOADER:\n  NUM_WORKERS: -1\n"}
+    files[change[0]] = change[1]
+    assert _found(_project(tmp_path, files)) == []
+
+
+def test_detectron2_version_2_and_base_are_followed(tmp_path):
+    files = {
+        "train_net.py": DETECTRON2_MAIN,
+        "configs/Base.yaml": "VERSION: 2\nDATALOADER:\n  NUM_WORKERS: -1\n",
+        "configs/child.yaml": "_BASE_: Base.yaml\nSOLVER:\n  IMS_PER_BATCH: 2\n",
+        "configs/fixed.yaml": "_BASE_: Base.yaml\nDATALOADER:\n  NUM_WORKERS: 2\n",
+    }
+    assert _found(_project(tmp_path, files)) == [("configs/Base.yaml", 3, "DL004")]  # once, for Base and child
+
+
+def test_no_detectron2_builder_no_yaml_read(tmp_path, monkeypatch):
+    """A project whose files do not call detectron2's builders reads no YAML for them."""
+    from dl_lint.analysis.configs import yacs
+
+    read = []
+    real = yacs.read_yaml_fast
+    monkeypatch.setattr(yacs, "read_yaml_fast", lambda path: read.append(path) or real(path))
+    main = DETECTRON2_MAIN.replace("build_detection_train_loader", "DataLoader").replace("detectron2.data", "torch.utils.data")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    assert _found(_project(tmp_path / "a", {"train_net.py": main, "configs/a.yaml": "DATALOADER:\n  NUM_WORKERS: -1\n"})) == []
+    assert read == []
+    assert _found(_project(tmp_path / "b", {"train_net.py": DETECTRON2_MAIN, "configs/a.yaml": "DATALOADER:\n  NUM_WORKERS: -1\n"}))
+    assert read
 
 
 def test_more_python_edits_are_unknown(tmp_path):
@@ -348,3 +481,20 @@ def test_a_yaml_edit_invalidates_the_cached_diagnostics(tmp_path):
     (root / "defaults.py").write_text(DEFAULTS)
     cold = _found(root, cache=True, cache_dir=cache_dir)
     assert ("defaults.py", 5, "DL002") in cold and _found(root, cache=True, cache_dir=cache_dir) == cold
+
+
+def test_detectron2_yaml_edit_invalidates_the_cached_diagnostics(tmp_path):
+    (tmp_path / "p").mkdir()
+    root = _project(tmp_path / "p", {"train_net.py": DETECTRON2_MAIN, "configs/a.yaml": "DATALOADER:\n  NUM_WORKERS: 2\n"})
+    cache_dir = tmp_path / ".cache"
+    assert _found(root, cache=True, cache_dir=cache_dir) == []
+    (root / "configs" / "a.yaml").write_text("DATALOADER:\n  NUM_WORKERS: -1\n")
+    assert _found(root, cache=True, cache_dir=cache_dir) == [("configs/a.yaml", 2, "DL004")]
+    (root / "configs" / "a.yaml").write_text("DATALOADER:\n  NUM_WORKERS: 0\n")
+    assert _found(root, cache=True, cache_dir=cache_dir) == []
+    # a Python file that now sets NUM_WORKERS makes the value unknown: the cached finding goes
+    (root / "configs" / "a.yaml").write_text("DATALOADER:\n  NUM_WORKERS: -1\n")
+    (root / "other.py").write_text("def setup(cfg):\n    pass\n")
+    assert _found(root, cache=True, cache_dir=cache_dir) == [("configs/a.yaml", 2, "DL004")]
+    (root / "other.py").write_text("def setup(cfg):\n    cfg.DATALOADER.NUM_WORKERS = 2\n")
+    assert _found(root, cache=True, cache_dir=cache_dir) == []

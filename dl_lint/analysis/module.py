@@ -142,6 +142,11 @@ class ModuleAnalysis:
 
                 if hydra_target.candidate(self.source.encode("utf-8", "surrogatepass")):
                     self._configs = self._configs + hydra_target.loader_calls(self)
+            if "build_detection_t" in self.source:  # detectron2's builders (``configs.detectron2``)
+                from dl_lint.analysis.configs import detectron2
+
+                if detectron2.candidate(self.source.encode("utf-8", "surrogatepass")):
+                    self._configs = self._configs + detectron2.loader_calls(self)
             if "TrainingArguments" in self.source:  # HuggingFace (``configs.transformers``)
                 from dl_lint.analysis.configs import transformers
 

@@ -340,6 +340,7 @@ class Project:
         self._container_files: Optional[Dict[str, bytes]] = None
         self._definitions: Optional[Tuple["RunDefinition", ...]] = None
         self._yacs: Optional[Any] = None  # the yacs defaults and YAML runs (``yacs_value``)
+        self._detectron2: Optional[Any] = None  # detectron2's config runs (``detectron2_workers``)
 
     @property
     def datasets(self) -> "DatasetIndex":
@@ -821,6 +822,25 @@ class Project:
         self._use("files")
         value, read_files = value_of(index, keys, near)
         for path in dict.fromkeys(read_files):
+            self._touch(path, content=True)
+        return value
+
+    def detectron2_workers(self, near: str = "") -> Optional["Value"]:
+        """What ``cfg.DATALOADER.NUM_WORKERS`` holds where detectron2's builders read it
+        (``analysis.configs.detectron2``), None when not followed. Built once per run, from the
+        bytes of the project's files; the YAML files it read are recorded as dependencies."""
+        from dl_lint.analysis.configs.detectron2 import Detectron2Index
+        from dl_lint.analysis.configs.yacs import read_yaml_fast
+
+        index = self._detectron2
+        if index is None:
+            paths = [absolute_path(os.fspath(p), self._cwd) for p in self.files()]
+            root = os.fspath(self.root.absolute()) if self.root is not None else None
+            index = self._detectron2 = Detectron2Index(paths, self.source_bytes, read_yaml_fast, root)
+        self._use("files")
+        value, read_files = index.workers(near)
+        # the answer rests on every project file's bytes (any may set NUM_WORKERS) and the YAML read
+        for path in dict.fromkeys((*index.paths, *read_files)):
             self._touch(path, content=True)
         return value
 

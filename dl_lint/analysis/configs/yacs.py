@@ -298,43 +298,50 @@ class YacsIndex:
         return self._runs
 
     def _merged(self, path: str, depth: int):
-        from dl_lint.analysis.configs.yamlfile import Leaf, Tree
+        return merged_yaml(path, self._read_yaml, self.defaults.top, self.kinds != {False}, depth)
 
-        tree = self._read_yaml(path)
-        files: Tuple[str, ...] = (path,)
-        if not isinstance(tree, Tree):
-            return _NOT_CONFIG, files
-        top = self.defaults.top
-        if not tree.entries or not all(k == "_BASE_" or (_KEY.match(k) and k in top) for k, _ in tree.entries):
-            return _NOT_CONFIG, files
-        merged: Optional[Dict[Tuple[str, ...], Any]] = {}
-        base = tree.get("_BASE_")
-        if base is not None and self.kinds == {False}:
-            return _NOT_CONFIG, files  # yacs' own CfgNode raises KeyError on _BASE_: no run
-        if base is not None:
-            text = base.value if isinstance(base, Leaf) else None
-            if not isinstance(text, str) or depth > 8 or text.startswith(("http://", "https://")):
-                merged = None
+
+def merged_yaml(path: str, read_yaml, top: FrozenSet[str], with_base: bool, depth: int = 0):
+    """A YAML config of a tree whose top-level keys are ``top``, merged over its ``_BASE_`` files
+    as fvcore does (``with_base``; else a ``_BASE_`` makes it no run): (key path -> Leaf, or None
+    when a base cannot be read; files read), or ``(_NOT_CONFIG, files)`` when it is no config of
+    the tree."""
+    from dl_lint.analysis.configs.yamlfile import Leaf, Tree
+
+    tree = read_yaml(path)
+    files: Tuple[str, ...] = (path,)
+    if not isinstance(tree, Tree):
+        return _NOT_CONFIG, files
+    if not tree.entries or not all(k == "_BASE_" or (_KEY.match(k) and k in top) for k, _ in tree.entries):
+        return _NOT_CONFIG, files
+    merged: Optional[Dict[Tuple[str, ...], Any]] = {}
+    base = tree.get("_BASE_")
+    if base is not None and not with_base:
+        return _NOT_CONFIG, files  # yacs' own CfgNode raises KeyError on _BASE_: no run
+    if base is not None:
+        text = base.value if isinstance(base, Leaf) else None
+        if not isinstance(text, str) or depth > 8 or text.startswith(("http://", "https://")):
+            merged = None
+        else:
+            text = os.path.expanduser(text)
+            target = os.path.normpath(os.path.join(os.path.dirname(path), text))
+            inner, more = merged_yaml(target, read_yaml, top, with_base, depth + 1)
+            files += more
+            merged = None if inner is _NOT_CONFIG else inner
+    if merged is None:
+        return None, files
+
+    def flatten(node: Any, keys: Tuple[str, ...]) -> None:
+        for key, child in node.entries:
+            if key == "_BASE_" and not keys:
+                continue
+            if isinstance(child, Tree):
+                flatten(child, keys + (key,))
             else:
-                text = os.path.expanduser(text)
-                target = os.path.normpath(os.path.join(os.path.dirname(path), text))
-                inner, more = self._merged(target, depth + 1)
-                files += more
-                merged = None if inner is _NOT_CONFIG else inner
-        if merged is None:
-            return None, files
+                merged[keys + (key,)] = child
 
-        def flatten(node: Any, keys: Tuple[str, ...]) -> None:
-            for key, child in node.entries:
-                if key == "_BASE_" and not keys:
-                    continue
-                if isinstance(child, Tree):
-                    flatten(child, keys + (key,))
-                else:
-                    merged[keys + (key,)] = child
-
-        flatten(tree, ())
-        return merged, files
+    flatten(tree, ())
+    return merged, files
 
 
 _NOT_CONFIG = object()
