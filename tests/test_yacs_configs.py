@@ -498,3 +498,17 @@ def test_detectron2_yaml_edit_invalidates_the_cached_diagnostics(tmp_path):
     assert _found(root, cache=True, cache_dir=cache_dir) == [("configs/a.yaml", 2, "DL004")]
     (root / "other.py").write_text("def setup(cfg):\n    cfg.DATALOADER.NUM_WORKERS = 2\n")
     assert _found(root, cache=True, cache_dir=cache_dir) == []
+
+
+def test_a_python_edit_elsewhere_invalidates_the_cached_diagnostics(tmp_path):
+    """A yacs value rests on every project file: a file that now sets the key makes it unknown,
+    and the cached finding of the loader's file goes (it was kept before: the loader's file and
+    the defaults did not change)."""
+    tune = "def tune(cfg):\n    pass\n"
+    root = _project(tmp_path, {"defaults.py": DEFAULTS, "loader.py": LOADER, "main.py": MAIN, "tune.py": tune})
+    cache_dir = tmp_path / ".cache"
+    found = [f for f in _found(root, cache=True, cache_dir=cache_dir) if f[2] != "DL011"]
+    assert ("defaults.py", 5, "DL002") in found
+    (root / "tune.py").write_text(tune.replace("pass", "cfg.DATA.WORKERS = 4"))
+    assert [f for f in _found(root, cache=True, cache_dir=cache_dir) if f[2] != "DL011"] == []
+    assert [f for f in _found(root) if f[2] != "DL011"] == []  # what a cold run says

@@ -821,7 +821,9 @@ class Project:
             index = self._yacs = YacsIndex(paths, self.source_bytes, read_yaml_fast, root)
         self._use("files")
         value, read_files = value_of(index, keys, near)
-        for path in dict.fromkeys(read_files):
+        # the answer rests on every project file's bytes (an edit anywhere may define the key,
+        # or set it, which makes it unknown) and on the YAML files read
+        for path in dict.fromkeys((*index.paths, *read_files)):
             self._touch(path, content=True)
         return value
 

@@ -225,6 +225,7 @@ class YacsIndex:
     upper-case key chain."""
 
     def __init__(self, paths: Sequence[str], read_bytes, read_yaml, root: Optional[str]) -> None:
+        self.paths = tuple(paths)  # every file read: any may edit a key (then it is unknown)
         self._read_yaml = read_yaml
         self.root = root
         self.defaults = _Defaults()
