@@ -816,8 +816,7 @@ class Project:
 
         index = self._yacs
         if index is None:
-            paths = [absolute_path(os.fspath(p), self._cwd) for p in self.files()]
-            root = os.fspath(self.root.absolute()) if self.root is not None else None
+            paths, root = self._paths_and_root()
             index = self._yacs = YacsIndex(paths, self.source_bytes, read_yaml_fast, root)
         self._use("files")
         value, read_files = value_of(index, keys, near)
@@ -836,8 +835,7 @@ class Project:
 
         index = self._detectron2
         if index is None:
-            paths = [absolute_path(os.fspath(p), self._cwd) for p in self.files()]
-            root = os.fspath(self.root.absolute()) if self.root is not None else None
+            paths, root = self._paths_and_root()
             index = self._detectron2 = Detectron2Index(paths, self.source_bytes, read_yaml_fast, root)
         self._use("files")
         value, read_files = index.workers(near)
@@ -845,6 +843,11 @@ class Project:
         for path in dict.fromkeys((*index.paths, *read_files)):
             self._touch(path, content=True)
         return value
+
+    def _paths_and_root(self) -> Tuple[List[str], Optional[str]]:
+        """Every project file (absolute) and the project root, for the config indexes."""
+        paths = [absolute_path(os.fspath(p), self._cwd) for p in self.files()]
+        return paths, (os.fspath(self.root.absolute()) if self.root is not None else None)
 
     def config_errors(self, path: str) -> List[Any]:
         """The YAML files the Python file at ``path`` reached that PyYAML could not read

@@ -39,6 +39,7 @@ import re
 from functools import lru_cache
 from typing import Dict, List, Optional, Tuple
 
+from dl_lint.analysis.syntax import literal
 from dl_lint.analysis.values import Origin, Value
 from dl_lint.model import Location
 
@@ -89,13 +90,8 @@ class _Config:
 
 
 def _literal(node: ast.AST):
-    if isinstance(node, ast.Constant) and isinstance(node.value, (bool, int, float, type(None))):
-        return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
-        value = node.operand.value
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return -value
-    return _UNKNOWN
+    value = literal(node)  # a number (``-1`` too), bool or None; not a string
+    return value if isinstance(value, (bool, int, float, type(None))) else _UNKNOWN
 
 
 def _items(node: ast.AST) -> Optional[List[Tuple[str, ast.AST, ast.AST]]]:

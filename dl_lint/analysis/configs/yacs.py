@@ -51,6 +51,7 @@ import os
 import re
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
+from dl_lint.analysis.syntax import literal
 from dl_lint.analysis.values import Origin, Possible, Value
 
 _KEY = re.compile(r"^[A-Z][A-Z0-9_]*$")
@@ -106,13 +107,8 @@ def key_path(node: ast.AST) -> Optional[Tuple[str, ...]]:
 
 
 def _literal(node: ast.AST) -> Any:
-    if isinstance(node, ast.Constant) and isinstance(node.value, (bool, int, float, str, type(None))):
-        return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
-        value = node.operand.value
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return -value
-    return _UNKNOWN
+    value = literal(node)  # a number (``-1`` too), string, bool or None
+    return value if isinstance(value, (bool, int, float, str, type(None))) else _UNKNOWN
 
 
 def _chain(node: ast.AST) -> Tuple[Optional[str], Tuple[str, ...]]:
