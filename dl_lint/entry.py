@@ -36,10 +36,14 @@ def main(argv: Optional[List[str]] = None) -> None:
 
         cli_main(args=args, prog_name="dl-lint")
         return
-    from dl_lint import engine
-    from dl_lint.check import fast_arguments
+    try:
+        from dl_lint import engine
+        from dl_lint.check import fast_arguments
 
-    options = fast_arguments(args)
+        options = fast_arguments(args)
+    except KeyboardInterrupt:  # Ctrl-C while starting: one line, as during the run
+        sys.stderr.write("dl-lint: error: interrupted\n")
+        sys.exit(2)
 
     # A process of its own: keep what the run built until the end and leave without tearing it
     # down (freeing the trees of a large project took a tenth of a second, and changes nothing),
@@ -68,14 +72,20 @@ def main(argv: Optional[List[str]] = None) -> None:
 
 def _check(options: dict) -> None:
     """``dl_lint.check.run`` as click's ``main`` would run it: a reader that went away (EPIPE)
-    ends the run with 1 and silences the streams; Ctrl-C outside the lint prints "Aborted!"."""
+    ends the run with 1 and silences the streams. Ctrl-C or SIGTERM outside the lint itself
+    (while the report is printed, once every fix is written) ends it as inside: one line,
+    "dl-lint: error: interrupted", and 2 (click's "Aborted!" and 1 broke that promise when the
+    signal came late)."""
     import errno
 
-    from dl_lint.check import echo, run
+    from dl_lint.check import EXIT_ERROR, echo, run
 
     try:
         run(**options)
-    except (EOFError, KeyboardInterrupt):
+    except KeyboardInterrupt:
+        echo("dl-lint: error: interrupted", err=True)
+        sys.exit(EXIT_ERROR)
+    except EOFError:
         echo(err=True)
         echo("Aborted!", err=True)
         sys.exit(1)

@@ -405,3 +405,19 @@ def test_fix_does_not_overwrite_a_file_changed_while_it_was_being_fixed(tmp_path
         fix_runner.fix_file(target, "train.py", None, unsafe=False, write=True, project_root=tmp_path)
     assert target.read_text() == FIXABLE + "# edited meanwhile in an editor\n"
     assert [p.name for p in tmp_path.iterdir()] == ["train.py"]
+
+
+def test_an_interrupt_outside_the_lint_is_one_line_and_exit_2(monkeypatch, capsys):
+    """Ctrl-C or SIGTERM that reaches the console script outside ``run``'s own handler (while
+    the report is printed, once every fix is written): "dl-lint: error: interrupted" and 2, as
+    inside, not click's "Aborted!" and 1 (a SIGINT timed late in a --fix run got that)."""
+    from dl_lint import check, entry
+
+    def interrupted(**_options):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(check, "run", interrupted)
+    with pytest.raises(SystemExit) as stopped:
+        entry._check({"paths": (".",)})
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err == "dl-lint: error: interrupted\n"
