@@ -32,6 +32,15 @@ from dl_lint.analysis.transfers import iterates, loop_copy, module_helpers
 from dl_lint.analysis.values import DictValue, FunctionRef, Origin, Possible, Value
 from dl_lint.record import Record
 
+# Config sources whose loaders a module may build (``dl_lint.analysis.configs.<name>``: its
+# ``candidate`` byte check and ``loader_calls``), each looked at only when the module's source
+# holds the word; in this order.
+_CONFIG_SOURCES = (
+    ("hydra_target", "hydra"),
+    ("detectron2", "build_detection_t"),
+    ("transformers", "TrainingArguments"),
+    ("lightning_cli", "LightningCLI("),
+)
 _BATCH_BYTES_COMMENT = re.compile(r"#\s*dl-lint:\s*batch-bytes\s*=\s*([0-9A-Za-z.]+)")
 # How many calls deep DL203 follows module-level code into the functions of the module.
 MAX_CALL_DEPTH = 4
@@ -111,8 +120,7 @@ class ModuleAnalysis:
         self._by_scope: Optional[Dict[int, list]] = None  # id(scope) -> its calls (``_calls_in``)
         self._next_iters: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None
         self._sites: Optional[Dict[int, Site]] = None
-        self._configs: Optional[list] = None  # mmengine / Hydra _target_ loaders (``_config_calls``)
-        self._cli: Optional[list] = None  # LightningCLI config runs (``_cli_calls``)
+        self._configs: Optional[list] = None  # loaders built from configs (``_config_calls``)
 
     @property
     def callees(self) -> LoaderCallees:
@@ -127,41 +135,36 @@ class ModuleAnalysis:
     @property
     def constructs_loader(self) -> bool:
         """Whether any call of this module may construct a loader (else it needs no facts)."""
-        return self.callees.any_call(self.index) or bool(self._config_calls()) or bool(self._cli_calls())
+        return self.callees.any_call(self.index) or bool(self._config_calls())
 
     def _config_calls(self) -> list:
-        """The loader dicts of an mmengine config file (``configs.mmengine``), and the Hydra
-        nodes ``instantiate`` builds as DataLoaders (``configs.hydra_target``), else []."""
+        """The loaders this module builds from configs: the loader dicts of an mmengine config
+        file (``configs.mmengine``), then each source of ``_CONFIG_SOURCES`` whose word the
+        source holds and whose byte check passes (``candidate``), else []."""
         if self._configs is None:
-            from dl_lint.analysis.configs.mmengine import loader_calls
+            found: list = []
+            if "_dataloader" in self.source:  # cheap: most modules hold no loader dict
+                from dl_lint.analysis.configs.mmengine import loader_calls
 
-            found = "_dataloader" in self.source  # cheap: most modules hold no loader dict
-            self._configs = loader_calls(self.tree, self.path, self.resolver.project) if found else []
-            if "hydra" in self.source and ("instantiate" in self.source or "call" in self.source):
-                from dl_lint.analysis.configs import hydra_target
+                found = loader_calls(self.tree, self.path, self.resolver.project)
+            data = None
+            for name, word in _CONFIG_SOURCES:
+                if word not in self.source:
+                    continue
+                from dl_lint.analysis.configs import detectron2, hydra_target, lightning_cli, transformers
 
-                if hydra_target.candidate(self.source.encode("utf-8", "surrogatepass")):
-                    self._configs = self._configs + hydra_target.loader_calls(self)
-            if "build_detection_t" in self.source:  # detectron2's builders (``configs.detectron2``)
-                from dl_lint.analysis.configs import detectron2
-
-                if detectron2.candidate(self.source.encode("utf-8", "surrogatepass")):
-                    self._configs = self._configs + detectron2.loader_calls(self)
-            if "TrainingArguments" in self.source:  # HuggingFace (``configs.transformers``)
-                from dl_lint.analysis.configs import transformers
-
-                if transformers.candidate(self.source.encode()):
-                    self._configs = self._configs + transformers.loader_calls(self)
+                config = {
+                    "hydra_target": hydra_target,
+                    "detectron2": detectron2,
+                    "transformers": transformers,
+                    "lightning_cli": lightning_cli,
+                }[name]
+                if data is None:
+                    data = self.source.encode("utf-8", "surrogatepass")
+                if config.candidate(data):
+                    found = found + config.loader_calls(self)
+            self._configs = found
         return self._configs
-
-    def _cli_calls(self) -> list:
-        """The loaders a LightningCLI of this module builds from its config files
-        (``configs.lightning_cli``), else []."""
-        if self._cli is None:
-            from dl_lint.analysis.configs.lightning_cli import loader_calls
-
-            self._cli = loader_calls(self) if "LightningCLI(" in self.source else []
-        return self._cli
 
     def release(self) -> None:
         """Free what this analysis holds (see ``ModuleIndex.release``); it must not be used
@@ -194,7 +197,6 @@ class ModuleAnalysis:
                 if function is not None and any(bound.value(name).source == "parameter" for name in bound.args):
                     factories[function.name] = tuple(_param_names(function))
             calls.extend(self._config_calls())
-            calls.extend(self._cli_calls())
             self._facts = ModuleFacts(
                 path=self.path,
                 module_name=self.module_name,
