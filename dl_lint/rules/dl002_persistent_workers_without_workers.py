@@ -48,10 +48,17 @@ loader = DataLoader(dataset, num_workers=num_workers, persistent_workers=num_wor
 ```
 
 ## Values from config files
-When num_workers comes from a Hydra YAML config (`cfg.data.num_workers` in a `@hydra.main`
-function), its default is what the composed YAML holds, and a crash it decides is reported at the
-YAML line that sets it (`num_workers: 0`), with the DataLoader call as related location: that is
-the line to change (or guard the option at the call). `# noqa: DL002` works on either line.
+When num_workers comes from a config (where the command line can override it, the value written
+there is judged as a default, like an argparse default): a Hydra YAML (`cfg.data.num_workers` in a `@hydra.main` function, or a
+`_target_: torch.utils.data.DataLoader` node passed to `hydra.utils.instantiate`), a LightningCLI
+config file beside the script, an mmengine `train_dataloader = dict(...)`, a yacs/fvcore
+`CfgNode` defaults module and the YAML files merged over it, HF `TrainingArguments` (in Python, or
+a JSON/YAML file read by `HfArgumentParser`). A crash such a value decides is reported at the
+line that sets it (`num_workers: 0`), with the DataLoader (or the call that builds it) as related
+location: that is the line to change (or guard the option at the call). `# noqa: DL002` works on
+either line. For HF `TrainingArguments`, the Trainer passes `persistent_workers` to torch, which
+raises when the Trainer builds its loader (the message says so).
+Where dl-lint looks, and what stays unknown: [configuration](configuration.md).
 
 ## Torch versions
 torch ≥ 1.7 (where persistent_workers appeared).

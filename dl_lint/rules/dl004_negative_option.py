@@ -38,6 +38,13 @@ loader = DataLoader(dataset, num_workers=4, prefetch_factor=1)
 ```
 `num_workers=-1` does not mean "all cores": compute it (`len(os.sched_getaffinity(0))`).
 
+## Values from config files
+A negative `DATALOADER.NUM_WORKERS` in a detectron2 YAML run (`get_cfg()`, `merge_from_file`,
+then `build_detection_train_loader(cfg)` / `build_detection_test_loader(cfg, ...)`) is reported
+at the YAML line: detectron2 hands it to torch, which raises when the builder makes the
+DataLoader. A negative value from a yacs defaults module or its YAML files is reported at the
+call, naming the line ([configuration](configuration.md)).
+
 ## Torch versions
 All versions (prefetch_factor from 1.7).
 """
