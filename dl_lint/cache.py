@@ -98,6 +98,7 @@ class ResultsCache:
         self.listings: Dict[str, list] = {}  # folder abspath -> listing (dl_lint.discovery)
         self.dirty = False
         self._hashes: Dict[str, Optional[str]] = {}  # this run's content hashes
+        self.overlays: Dict[str, bytes] = {}  # unsaved editor buffers (``lint_paths(overlays=...)``)
         self._load()
 
     # -- storage --------------------------------------------------------------------------------
@@ -222,6 +223,9 @@ class ResultsCache:
         the stat table when its stat is unchanged, else from its bytes (``data`` if given)."""
         if path in self._hashes:
             return self._hashes[path]
+        if path in self.overlays:  # an unsaved buffer: its hash, never recorded against the file's stat
+            value = self._hashes[path] = content_hash(self.overlays[path])
+            return value
         if st is None:
             try:
                 st = os.stat(path)
@@ -231,10 +235,11 @@ class ResultsCache:
         value = self.trusted(path, st) if data is None else None
         if value is None:
             if data is None:
-                try:
-                    with open(path, "rb") as handle:
-                        data = handle.read()
-                except OSError:
+                from dl_lint.reading import Refused, read_regular
+
+                try:  # a project file: regular, without blocking (``dl_lint.reading``)
+                    data = read_regular(path, None)
+                except Refused:
                     self._hashes[path] = None
                     return None
             value = content_hash(data)

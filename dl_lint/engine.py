@@ -33,7 +33,7 @@ RETAINED: Optional[list] = None
 class LintResult(Record):
     """Mutable (the run fills it in), so not hashable."""
 
-    __slots__ = ("diagnostics", "files_checked", "files_parsed", "processes")
+    __slots__ = ("diagnostics", "files_checked", "files_parsed", "processes", "shown")
     __hash__ = None  # type: ignore[assignment]
 
     def __init__(
@@ -42,11 +42,13 @@ class LintResult(Record):
         files_checked: int = 0,
         files_parsed: int = 0,
         processes: int = 1,  # processes that analysed the files (see dl_lint.workers)
+        shown: Optional[set] = None,  # absolute paths of the files whose findings the run shows
     ) -> None:
         self.diagnostics = [] if diagnostics is None else diagnostics
         self.files_checked = files_checked
         self.files_parsed = files_parsed
         self.processes = processes
+        self.shown = set() if shown is None else shown
 
 
 # -- public API ---------------------------------------------------------------------------------
@@ -140,10 +142,13 @@ def lint_paths(
     jobs: Optional[int] = None,
     cache: bool = False,
     cache_dir: Optional[os.PathLike | str] = None,
+    overlays: Optional[Dict[str, str]] = None,
 ) -> LintResult:
     """Lint files and folders. Settings come from ``config_file`` or, per file, from the
     nearest pyproject.toml with a ``[tool.dl-lint]`` table; ``overrides`` (CLI flags) win.
     With ``force_exclude``, the exclude settings apply to files named explicitly too.
+    ``overlays``: path -> text of files whose unsaved text replaces what is on disk (an
+    editor's open buffers), for the files named and for every module the analysis reads.
 
     ``jobs``: worker processes for the files that need the full analysis (None: one per
     core; they start only when there are enough such files to pay for them; 1: none).
@@ -196,6 +201,10 @@ def lint_paths(
         except Exception:  # noqa: BLE001 - never fail a run because of the cache
             store = None
         project.store = store
+    unsaved = {absolute_path(os.fspath(k), cwd): v.encode("utf-8", "surrogatepass") for k, v in (overlays or {}).items()}
+    project.overlays = unsaved
+    if store is not None:
+        store.overlays = unsaved
     for given in paths:
         given = Path(given)
         if given in named_configs or os.fspath(given) in map(os.fspath, named_configs):
@@ -243,13 +252,16 @@ def lint_paths(
     shown_keys = {f.key for f in files}
     if named_configs:
         shown_keys |= _named_config_keys(named_configs, settings_for, force_exclude, cwd)
-    result = LintResult(files_checked=len(files))
+    result = LintResult(files_checked=len(files), shown=shown_keys)
     if project.root is not None:
         for key in sorted(_dependencies(project, files, named_configs, cwd) - seen):
             seen.add(key)
             path = Path(key)
             module = module_name_for(key, absolute=True)
             files.append(SourceFile(path, display_path(path, key, cwd), module, settings_for(os.path.dirname(key)), abspath=key))
+    for file in files if unsaved else ():
+        if file.key in unsaved:
+            file.data = unsaved[file.key]
     from dl_lint.pipeline import run_files
 
     diagnostics, result.files_parsed, result.processes = run_files(
@@ -381,7 +393,7 @@ def _once_in_configs(diagnostics: List[Diagnostic]) -> List[Diagnostic]:
     return out
 
 
-CONFIG_SUFFIXES = (".yaml", ".yml")
+CONFIG_SUFFIXES = (".yaml", ".yml", ".json")  # config sources a run may name (pre-commit passes staged ones)
 
 
 def _named_config_keys(named, settings_for, force_exclude: bool, cwd: str) -> set:
@@ -406,7 +418,7 @@ def _config_readers(project: Project) -> List[Path]:
     """The project's Python files that can report a finding in a YAML config: they name Hydra
     (or OmegaConf) and a DataLoader, or LightningCLI (whose config files set a DataModule's
     arguments), decided from their bytes; the analysis decides the rest."""
-    from dl_lint.analysis.configs import lightning_cli
+    from dl_lint.analysis.configs import lightning_cli, transformers
 
     if project.root is None:
         return []
@@ -415,7 +427,11 @@ def _config_readers(project: Project) -> List[Path]:
         data = project.module_bytes(os.fspath(path))
         if data is None:
             continue
-        if ((b"hydra" in data or b"OmegaConf" in data) and b"DataLoader" in data) or lightning_cli.candidate(data):
+        if (
+            ((b"hydra" in data or b"OmegaConf" in data) and b"DataLoader" in data)
+            or lightning_cli.candidate(data)
+            or transformers.candidate(data)  # HF arguments files (JSON/YAML)
+        ):
             out.append(Path(path))
         elif b"hydra" in data:
             from dl_lint.analysis.configs import hydra_target

@@ -303,6 +303,8 @@ class Project:
         # at most ``max_file_size`` bytes, configs inside the root only.
         self.door = Door(root)
         self.max_file_size = max_file_size
+        # Unsaved editor buffers (absolute path -> bytes): they replace the files on disk.
+        self.overlays: Dict[str, bytes] = {}
         self.extra_loaders = tuple(extra_loaders)
         self.loader_names = LOADER_QUALNAMES | frozenset(extra_loaders)
         self.store = store
@@ -629,6 +631,8 @@ class Project:
         ``max_file_size`` bytes; the walker found it inside the root), None when refused."""
         from dl_lint.files import read_module
 
+        if path in self.overlays:
+            return self.overlays[path]
         try:
             return read_module(path, self.max_file_size)
         except Refused:
