@@ -33,7 +33,7 @@ RETAINED: Optional[list] = None
 class LintResult(Record):
     """Mutable (the run fills it in), so not hashable."""
 
-    __slots__ = ("diagnostics", "files_checked", "files_parsed", "processes")
+    __slots__ = ("diagnostics", "files_checked", "files_parsed", "processes", "warnings")
     __hash__ = None  # type: ignore[assignment]
 
     def __init__(
@@ -42,11 +42,13 @@ class LintResult(Record):
         files_checked: int = 0,
         files_parsed: int = 0,
         processes: int = 1,  # processes that analysed the files (see dl_lint.workers)
+        warnings: Optional[List[str]] = None,  # one line each, for "dl-lint: warning: ..."
     ) -> None:
         self.diagnostics = [] if diagnostics is None else diagnostics
         self.files_checked = files_checked
         self.files_parsed = files_parsed
         self.processes = processes
+        self.warnings = [] if warnings is None else warnings
 
 
 # -- public API ---------------------------------------------------------------------------------
@@ -185,13 +187,16 @@ def lint_paths(
             paths = [named_configs[0]]  # only the project root and settings are taken from it
     project = Project(find_root(Path(paths[0])), settings_for(Path(paths[0]).parent).extra_loaders)
     store = None
+    warnings: List[str] = []
     if cache:
-        from dl_lint.cache import ResultsCache, project_cache_dir
+        from dl_lint.cache import CacheUnavailable, open_cache, project_cache_dir
 
         if cache_dir is None:
             cache_dir = project_cache_dir(paths[0])
         try:
-            store = ResultsCache(cache_dir)
+            store = open_cache(cache_dir, project.root)
+        except CacheUnavailable as exc:  # a planted link, no place for the key: say so once
+            warnings.append(str(exc))
         except Exception:  # noqa: BLE001 - never fail a run because of the cache
             store = None
         project.store = store
@@ -247,7 +252,7 @@ def lint_paths(
                 module = module_name_for(key, absolute=True)
                 settings = settings_for(os.path.dirname(key))
                 files.append(SourceFile(path, display_path(path, key, cwd), module, settings, abspath=key))
-    result = LintResult(files_checked=len(files))
+    result = LintResult(files_checked=len(files), warnings=warnings)
     from dl_lint.pipeline import run_files
 
     diagnostics, result.files_parsed, result.processes = run_files(
