@@ -148,19 +148,22 @@ def _load_or_create_key() -> bytes:
         raise CacheUnavailable("no home folder to keep its key in (set XDG_CACHE_HOME)")
     try:
         return _read_key(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         pass
     try:
         _create_key(path)
         return _read_key(path)
     except OSError as exc:
-        raise CacheUnavailable(f"cannot create its key {_shown(path)}: {exc.strerror or exc}") from None
+        why = exc.strerror or exc
+        raise CacheUnavailable(
+            f"cannot create its key {_shown(path)}: {why} (set XDG_CACHE_HOME to a writable folder, or use --no-cache)"
+        ) from None
 
 
 def _read_key(path: str) -> bytes:
     try:
         fd = os.open(path, _READ_FLAGS)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         raise
     except OSError as exc:
         raise CacheUnavailable(f"cannot read its key {_shown(path)}: {exc.strerror or exc}") from None
