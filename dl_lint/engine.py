@@ -217,6 +217,9 @@ def lint_paths(
         )
         if found.listings_changed:
             store.dirty = True
+        for path, reason in found.warnings:
+            if f"{path}: {reason}" not in warnings:
+                warnings.append(f"{path}: {reason}")
         if (
             project.root is not None
             and os.path.abspath(given) == os.fspath(project.root)

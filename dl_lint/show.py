@@ -55,6 +55,7 @@ def files_to_lint(
             force_exclude=force_exclude,
         )
         problems += [(str(p), reason) for p, reason in result.problems]
+        problems += [warning for warning in result.warnings if warning not in problems]
         for file in result.files:
             found.setdefault(os.path.abspath(file), None)
     return sorted(found), problems

@@ -341,3 +341,61 @@ def test_the_size_bound_is_checked_before_reading(tmp_path):
     with open(path, "wb") as handle:  # sparse: a read of it would take 300 MiB of memory
         handle.truncate(300 * 1024 * 1024)
     assert cache.read_cache_file(str(path)) is None
+
+
+# -- .gitignore that git would wait on ----------------------------------------------------------
+
+
+def _git_project(root: Path) -> Path:
+    repo = _project(root, {"train.py": PERSISTENT, "excluded.py": PERSISTENT, "data/ignored.py": PERSISTENT})
+    git("init", "-q", cwd=repo)
+    (repo / ".git" / "info").mkdir(exist_ok=True)
+    (repo / ".git" / "info" / "exclude").write_text("excluded.py\ndata/\n")
+    return repo
+
+
+@needs_fifo
+@pytest.mark.parametrize("where", [".gitignore", "pkg/.gitignore", "pkg/deep/.gitignore"])
+def test_a_gitignore_that_is_a_fifo_is_not_waited_on(tmp_path, where):
+    """git opens every .gitignore it meets with a blocking open: a FIFO stopped the run for
+    git's 120 s. The one at the top is seen before git starts; one further down as soon as git
+    waits on it. Either way: one warning naming it, the run goes on at once without git's
+    ignore rules (so excluded.py is linted too)."""
+    repo = _git_project(tmp_path / "repo")
+    (repo / where).parent.mkdir(parents=True, exist_ok=True)
+    (repo / "pkg" / "mod.py").parent.mkdir(exist_ok=True)
+    (repo / "pkg" / "mod.py").write_text("x = 1\n")
+    os.mkfifo(repo / where)
+    result = dl_lint(".", cwd=repo, timeout=30)
+    assert result.returncode == 1 and result.seconds < 15, (result.seconds, result.stderr)
+    one_warning(result.stderr, f"{where}: a named pipe (FIFO) is not a regular file", "without git's ignore rules")
+    assert "train.py:2:" in result.stdout and "excluded.py:2:" in result.stdout
+
+
+@needs_fifo
+def test_a_fifo_gitignore_git_never_reads_changes_nothing(tmp_path):
+    """A FIFO .gitignore inside an ignored folder: git does not enter the folder, so it is not
+    waited on, and the ignore rules hold (no warning)."""
+    repo = _git_project(tmp_path / "repo")
+    os.mkfifo(repo / "data" / ".gitignore")
+    result = dl_lint(".", cwd=repo, timeout=30)
+    assert result.returncode == 1 and result.stderr == "", result.stderr
+    assert "train.py:2:" in result.stdout and "excluded.py" not in result.stdout and "ignored.py" not in result.stdout
+
+
+@needs_fifo
+def test_without_proc_a_waiting_git_is_found_by_searching(tmp_path, monkeypatch):
+    """Where the wait channel of a process cannot be read (macOS, a kernel that hides it), a git
+    still running after a second makes dl-lint look for such a .gitignore itself."""
+    from dl_lint import discovery
+
+    repo = _git_project(tmp_path / "repo")
+    (repo / "pkg").mkdir()
+    os.mkfifo(repo / "pkg" / ".gitignore")
+    monkeypatch.setattr(discovery, "_blocked_on_a_fifo", lambda pid: None)
+    monkeypatch.chdir(repo)
+    started = time.monotonic()
+    found = discovery.discover([repo])
+    assert time.monotonic() - started < 15
+    assert found.warnings == ((os.path.join("pkg", ".gitignore"), "a named pipe (FIFO) is not a regular file: not read; files are found without git's ignore rules"),)
+    assert repo / "excluded.py" in found.files
