@@ -222,8 +222,12 @@ def run(
                 overrides[flag[2:].replace("-", "_")] = _split_globs(values)
         if torch_version is not None:
             overrides["target_version"] = _torch_version(torch_version)
-        if config_file is not None and not os.path.isfile(config_file):
-            raise ConfigError(f"{config_file}: config file does not exist")
+        if config_file is not None:
+            from dl_lint.discovery import not_regular_file
+
+            problem = not_regular_file(config_file, "config file")
+            if problem is not None:  # before anything opens it: a FIFO would block the open
+                raise ConfigError(problem)
         if show_settings or show_files:
             from dl_lint import show
 

@@ -422,8 +422,8 @@ def discover(
         except PermissionError as exc:  # in a folder we may not read: a DL000, like a walked one
             walker.problems.append((Path(path), f"cannot read file: {exc.strerror or exc}"))
             continue
-        except (OSError, ValueError):  # ValueError: a NUL in the path
-            raise DiscoveryError(f"path does not exist: {given}") from None
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+            raise DiscoveryError(f"{path_error(exc)}: {_shown(path, relative=False)}") from None
         if force_exclude and walker.excluded_path(path):
             continue
         if os.path.isdir(path):
@@ -452,13 +452,46 @@ def discover(
     )
 
 
-def _shown(path: str) -> str:
-    """A path for a one-line message: relative to the working directory when below it, with
-    control characters (a newline in a folder name) escaped."""
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:  # another drive
-        relative = path
-    if not relative.startswith(".."):
-        path = relative
+def _shown(path: str, *, relative: bool = True) -> str:
+    """A path for a one-line message: relative to the working directory when below it (with
+    ``relative``), with control characters (a newline in a folder name) escaped."""
+    if relative:
+        try:
+            shorter = os.path.relpath(path)
+        except ValueError:  # another drive
+            shorter = path
+        if not shorter.startswith(".."):
+            path = shorter
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in path)
+
+
+def path_error(exc: BaseException) -> str:
+    """What a failed ``stat`` of a path named by the user means, in a few words."""
+    import errno
+
+    number = getattr(exc, "errno", None)
+    if number == errno.ELOOP:
+        return "symbolic link loop"
+    if isinstance(exc, ValueError) or number in (errno.ENOENT, errno.ENOTDIR):
+        return "path does not exist"
+    return f"cannot read path ({getattr(exc, 'strerror', None) or exc})"
+
+
+def not_regular_file(path: str, noun: str) -> Optional[str]:
+    """Why the file ``path`` named by the user (``noun``: "config file") cannot be read as one,
+    or None: it is missing, a link loop, or a FIFO, device or folder (told by ``stat``, never
+    opened: a FIFO would wait for a writer), as "<path>: <noun> does not exist"."""
+    shown = _shown(path, relative=False)
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError) as exc:
+        why = path_error(exc)
+        if why == "path does not exist":
+            return f"{shown}: {noun} does not exist"
+        if why == "symbolic link loop":
+            return f"{shown}: {noun} is a symbolic link loop"
+        return f"{shown}: {why.replace('path', noun, 1)}"
+    if stat.S_ISREG(mode):
+        return None
+    kind = "a directory" if stat.S_ISDIR(mode) else _file_kind(mode)
+    return f"{shown}: {noun} is {kind}, not a regular file: not read"

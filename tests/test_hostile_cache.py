@@ -399,3 +399,51 @@ def test_without_proc_a_waiting_git_is_found_by_searching(tmp_path, monkeypatch)
     assert time.monotonic() - started < 15
     assert found.warnings == ((os.path.join("pkg", ".gitignore"), "a named pipe (FIFO) is not a regular file: not read; files are found without git's ignore rules"),)
     assert repo / "excluded.py" in found.files
+
+
+# -- files named on the command line -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kind, expected",
+    [
+        pytest.param("fifo", "dl-lint: error: cfg.toml: config file is a named pipe (FIFO), not a regular file: not read", marks=needs_fifo),
+        pytest.param("dev-zero", "dl-lint: error: cfg.toml: config file is a character device, not a regular file: not read", marks=[needs_symlinks, needs_dev_zero]),
+        pytest.param("loop", "dl-lint: error: cfg.toml: config file is a symbolic link loop", marks=needs_symlinks),
+        ("folder", "dl-lint: error: cfg.toml: config file is a directory, not a regular file: not read"),
+        ("missing", "dl-lint: error: cfg.toml: config file does not exist"),
+    ],
+)
+@pytest.mark.parametrize("fast", [True, False], ids=["plain", "through-click"])
+def test_config_that_is_not_a_regular_file(tmp_path, kind, expected, fast):
+    """``--config`` naming a FIFO waited for a writer (then said "does not exist"); /dev/zero
+    said "does not exist". Now: what it is, one line, exit 2, at once, never opened. The
+    command line is read by dl-lint's fast path or by click (``check``): both say the same."""
+    repo = _project(tmp_path / "repo")
+    target = repo / "cfg.toml"
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "dev-zero":
+        target.symlink_to("/dev/zero")
+    elif kind == "loop":
+        target.symlink_to("cfg.toml")
+    elif kind == "folder":
+        target.mkdir()
+    args = ("--config", "cfg.toml", ".") if fast else ("check", "--config", "cfg.toml", ".")
+    result = dl_lint(*args, cwd=repo, timeout=30)
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", expected + "\n")
+    assert result.seconds < 15
+
+
+@needs_symlinks
+@pytest.mark.parametrize("fast", [True, False], ids=["plain", "through-click"])
+def test_a_symlink_loop_on_the_command_line_is_named_so(tmp_path, fast):
+    repo = _project(tmp_path / "repo")
+    (repo / "a.py").symlink_to("b.py")
+    (repo / "b.py").symlink_to("a.py")
+    (repo / "dangling.py").symlink_to("missing.py")
+    check = () if fast else ("check",)
+    loop = dl_lint(*check, "a.py", cwd=repo)
+    assert (loop.returncode, loop.stdout, loop.stderr) == (2, "", "dl-lint: error: symbolic link loop: a.py\n")
+    dangling = dl_lint(*check, "dangling.py", cwd=repo)
+    assert dangling.stderr == "dl-lint: error: path does not exist: dangling.py\n"
