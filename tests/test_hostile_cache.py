@@ -447,3 +447,60 @@ def test_a_symlink_loop_on_the_command_line_is_named_so(tmp_path, fast):
     assert (loop.returncode, loop.stdout, loop.stderr) == (2, "", "dl-lint: error: symbolic link loop: a.py\n")
     dangling = dl_lint(*check, "dangling.py", cwd=repo)
     assert dangling.stderr == "dl-lint: error: path does not exist: dangling.py\n"
+
+
+# -- temporary files a killed --fix left behind -------------------------------------------------
+
+FIXABLE = LOADER + "loader = DataLoader([1, 2], prefetch_factor=2)\n"  # DL001, a safe fix
+
+
+def _fix_run(repo: Path, *, kill_before_replace=False, stale_seconds=None):
+    """``dl-lint --fix --no-cache .`` through the console script's own entry point, with a
+    SIGKILL delivered between writing the temporary file and the replace (the one moment that
+    leaves it behind), or with a shorter age for leftovers (a test cannot wait 10 minutes)."""
+    lines = ["import os, signal, sys", "import dl_lint.fix_runner as fix_runner"]
+    if kill_before_replace:
+        lines.append("fix_runner._same_file_state = lambda a, b: os.kill(os.getpid(), signal.SIGKILL)")
+    if stale_seconds is not None:
+        lines.append(f"fix_runner.STALE_SECONDS = {stale_seconds}")
+    lines += ["from dl_lint.entry import main", "sys.argv = ['dl-lint', '--fix', '--no-cache', '.']", "main()"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DL_LINT")}
+    return subprocess.run(
+        [sys.executable, "-c", "\n".join(lines)], cwd=repo, env=env, capture_output=True, text=True, timeout=TIMEOUT
+    )
+
+
+def _temporaries(folder: Path):
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".dl-lint-tmp"))
+
+
+def test_a_killed_fix_leaves_a_temporary_file_that_a_later_fix_removes(tmp_path):
+    repo = _project(tmp_path / "repo", {"train.py": FIXABLE})
+    committed = repo / ".train.py.abcdefgh.dl-lint-tmp"  # a look-alike the project tracks
+    committed.write_text("tracked\n")
+    git("init", "-q", cwd=repo)
+    git("add", "-A", cwd=repo)
+    git("commit", "-q", "-m", "start", cwd=repo)
+
+    killed = _fix_run(repo, kill_before_replace=True)
+    assert killed.returncode == -9, killed.stderr
+    assert (repo / "train.py").read_text() == FIXABLE  # the file is old or new, never half
+    [leftover] = [n for n in _temporaries(repo) if n != committed.name]
+    assert "prefetch_factor" not in (repo / leftover).read_text()  # the fixed text, never moved in place
+
+    young = _fix_run(repo)  # a moment later: it may be a concurrent run's, so it stays
+    assert young.returncode == 0, young.stdout + young.stderr
+    assert (repo / leftover).exists() and "prefetch_factor" not in (repo / "train.py").read_text()
+
+    (repo / "train.py").write_text(FIXABLE)
+    elsewhere = repo / "docs" / ".notes.py.abcdefgh.dl-lint-tmp"  # a folder --fix does not write to
+    elsewhere.parent.mkdir()
+    elsewhere.write_text("x")
+    time.sleep(2.2)
+    fresh = repo / ".train.py.zzzzzzzz.dl-lint-tmp"  # a concurrent run's, just made
+    fresh.write_text("being written\n")
+    later = _fix_run(repo, stale_seconds=2)
+    assert later.returncode == 0, later.stdout + later.stderr
+    assert _temporaries(repo) == sorted([committed.name, fresh.name])  # the leftover is gone
+    assert committed.read_text() == "tracked\n" and elsewhere.exists()
+    assert "prefetch_factor" not in (repo / "train.py").read_text()
