@@ -259,8 +259,10 @@ def read_cache_file(path: str, limit: int = MAX_CACHE_BYTES, *, follow: bool = F
             return None
         chunks = []
         total = 0
+        want = st.st_size + 1  # one read for a file that did not grow since fstat
         while True:  # to the end, never past the limit (the size may have changed since)
-            chunk = os.read(fd, min(1 << 24, limit + 1 - total))
+            chunk = os.read(fd, min(want, limit + 1 - total))
+            want = 1 << 20
             if not chunk:
                 break
             chunks.append(chunk)
