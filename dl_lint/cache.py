@@ -245,12 +245,12 @@ def unseal(blob: bytes, key: bytes) -> Optional[bytes]:
     return body if hmac.compare_digest(expected, blob[len(SEAL_MAGIC) : _SEAL_HEAD - 1]) else None
 
 
-def read_cache_file(path: str, limit: int = MAX_CACHE_BYTES, *, follow: bool = False) -> Optional[bytes]:
+def read_cache_file(path: str, limit: int = MAX_CACHE_BYTES) -> Optional[bytes]:
     """The bytes of a cache file, or None (a miss) when it is missing, not a regular file (a
     FIFO, a device, a symbolic link to ``/dev/zero``: never waited on, never read), or larger
-    than ``limit``. ``follow``: a symbolic link is followed (a project file being hashed)."""
+    than ``limit``. (``dl_lint.reading``, the door for project files, follows links.)"""
     try:
-        fd = os.open(path, _READ_FLAGS & ~getattr(os, "O_NOFOLLOW", 0) if follow else _READ_FLAGS)
+        fd = os.open(path, _READ_FLAGS)
     except (OSError, ValueError):
         return None
     try:
@@ -481,8 +481,11 @@ class ResultsCache:
         value = self.trusted(path, st) if data is None else None
         if value is None:
             if data is None:
-                data = read_cache_file(path, follow=True)  # never blocks on a FIFO put in its place
-                if data is None:
+                from dl_lint.reading import Refused, read_regular
+
+                try:  # the project files' door: never blocks on a FIFO put in the file's place
+                    data = read_regular(path, MAX_CACHE_BYTES)
+                except Refused:
                     self._hashes[path] = None
                     return None
             value = content_hash(data)
