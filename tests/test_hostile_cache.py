@@ -504,3 +504,15 @@ def test_a_killed_fix_leaves_a_temporary_file_that_a_later_fix_removes(tmp_path)
     assert _temporaries(repo) == sorted([committed.name, fresh.name])  # the leftover is gone
     assert committed.read_text() == "tracked\n" and elsewhere.exists()
     assert "prefetch_factor" not in (repo / "train.py").read_text()
+
+
+@needs_symlinks
+def test_show_settings_says_a_linked_cache_folder_is_not_used(tmp_path):
+    outside = tmp_path / "victim"
+    outside.mkdir()
+    repo = _project(tmp_path / "repo")
+    (repo / ".dl_lint_cache").symlink_to(outside, target_is_directory=True)
+    shown = dl_lint("--show-settings", ".", cwd=repo)
+    assert shown.returncode == 0
+    [line] = [line for line in shown.stdout.splitlines() if line.startswith("Cache: ")]
+    assert line.endswith("(not used: .dl_lint_cache is a symbolic link (the cache folder must not be one))"), line
