@@ -503,3 +503,11 @@ def not_regular_file(path: str, noun: str) -> Optional[str]:
         return None
     kind = "a directory" if stat.S_ISDIR(mode) else _file_kind(mode)
     return f"{shown}: {noun} is {kind}, not a regular file: not read"
+
+
+def excluded_path(path: str, patterns: Sequence[str], root: Optional[str]) -> bool:
+    """Whether ``path`` (or a folder above it, up to ``root``) matches a default exclude or one
+    of ``patterns`` (``exclude``/``extend-exclude`` globs relative to ``root``): where a run
+    does not show findings, whichever file's analysis found them."""
+    walker = _Walker(tuple(patterns), False, os.path.abspath(root if root is not None else os.getcwd()), (".py",))
+    return walker.excluded_path(path)
