@@ -33,7 +33,7 @@ RETAINED: Optional[list] = None
 class LintResult(Record):
     """Mutable (the run fills it in), so not hashable."""
 
-    __slots__ = ("diagnostics", "files_checked", "files_parsed", "processes", "shown")
+    __slots__ = ("diagnostics", "files_checked", "files_parsed", "processes", "shown", "warnings")
     __hash__ = None  # type: ignore[assignment]
 
     def __init__(
@@ -43,12 +43,14 @@ class LintResult(Record):
         files_parsed: int = 0,
         processes: int = 1,  # processes that analysed the files (see dl_lint.workers)
         shown: Optional[set] = None,  # absolute paths of the files whose findings the run shows
+        warnings: Optional[List[str]] = None,  # one line each, for "dl-lint: warning: ..."
     ) -> None:
         self.diagnostics = [] if diagnostics is None else diagnostics
         self.files_checked = files_checked
         self.files_parsed = files_parsed
         self.processes = processes
         self.shown = set() if shown is None else shown
+        self.warnings = [] if warnings is None else warnings
 
 
 # -- public API ---------------------------------------------------------------------------------
@@ -191,13 +193,16 @@ def lint_paths(
     first = settings_for(Path(paths[0]).parent)
     project = Project(find_root(Path(paths[0])), first.extra_loaders, max_file_size=first.max_file_size)
     store = None
+    warnings: List[str] = []
     if cache:
-        from dl_lint.cache import ResultsCache, project_cache_dir
+        from dl_lint.cache import CacheUnavailable, open_cache, project_cache_dir
 
         if cache_dir is None:
             cache_dir = project_cache_dir(paths[0])
         try:
-            store = ResultsCache(cache_dir)
+            store = open_cache(cache_dir, project.root)
+        except CacheUnavailable as exc:  # a planted link, no place for the key: say so once
+            warnings.append(str(exc))
         except Exception:  # noqa: BLE001 - never fail a run because of the cache
             store = None
         project.store = store
@@ -222,6 +227,9 @@ def lint_paths(
         )
         if found.listings_changed:
             store.dirty = True
+        for path, reason in found.warnings:
+            if f"{path}: {reason}" not in warnings:
+                warnings.append(f"{path}: {reason}")
         if (
             project.root is not None
             and os.path.abspath(given) == os.fspath(project.root)
@@ -252,7 +260,7 @@ def lint_paths(
     shown_keys = {f.key for f in files}
     if named_configs:
         shown_keys |= _named_config_keys(named_configs, settings_for, force_exclude, cwd)
-    result = LintResult(files_checked=len(files), shown=shown_keys)
+    result = LintResult(files_checked=len(files), shown=shown_keys, warnings=warnings)
     if project.root is not None:
         for key in sorted(_dependencies(project, files, named_configs, cwd) - seen):
             seen.add(key)
