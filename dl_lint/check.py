@@ -273,8 +273,9 @@ def run(
             echo(f"Would fix {_plural(fixed, 'problem')}." if fixed else "No fixes available.", err=True)
         sys.exit(EXIT_FOUND if patches else EXIT_CLEAN)
     hidden = 0
-    if not unsafe_fixes and output_format in ("concise", "full"):
-        # An unsafe fix is not offered without --unsafe-fixes: no [*] for it, but say how many.
+    if not unsafe_fixes and (output_format in ("concise", "full") or statistics):
+        # An unsafe fix is not offered without --unsafe-fixes: no [*] for it (nor "fixable" in
+        # --statistics, text or JSON), but say how many.
         hidden = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability != "safe")
         diagnostics = [
             d.replace(fix=None) if d.fix is not None and d.fix.applicability != "safe" else d for d in diagnostics

@@ -56,12 +56,17 @@ def test_statistics(tmp_path, run_cli):
     (tmp_path / "also_bad.py").write_text(BAD)
     result = run_cli("--statistics", ".")
     assert result.returncode == 1
-    assert result.stdout == "2\tDL001\t[*]\tprefetch-without-workers\n"
+    # DL001's fix here (removing prefetch_factor) is unsafe: fixable only with --unsafe-fixes
+    assert result.stdout == "2\tDL001\t[ ]\tprefetch-without-workers\n"
     assert run_cli("--statistics", "--exit-zero", ".").returncode == 0
     as_json = run_cli("--statistics", "--output-format", "json", ".")
     assert json.loads(as_json.stdout) == [
-        {"code": "DL001", "name": "prefetch-without-workers", "count": 2, "fixable": True}
+        {"code": "DL001", "name": "prefetch-without-workers", "count": 2, "fixable": False}
     ]
+    unsafe = run_cli("--statistics", "--unsafe-fixes", ".")
+    assert unsafe.stdout == "2\tDL001\t[*]\tprefetch-without-workers\n"
+    as_json = run_cli("--statistics", "--unsafe-fixes", "--output-format", "json", ".")
+    assert json.loads(as_json.stdout)[0]["fixable"] is True
     (tmp_path / "good.py").write_text(GOOD)
     clean = run_cli("--statistics", "good.py")
     assert (clean.returncode, clean.stdout) == (0, "")
@@ -72,14 +77,17 @@ def test_full_shows_the_source_and_caret(tmp_path, run_cli):
     result = run_cli("--output-format", "full", "bad.py")
     assert result.returncode == 1
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("bad.py:2:29: DL001 [*] prefetch_factor=2")
+    assert lines[0].startswith("bad.py:2:29: DL001 prefetch_factor=2")
     assert lines[1:5] == [
         "  |",
         "2 | loader = DataLoader([1, 2], prefetch_factor=2)",
         "  |                             ^^^^^^^^^^^^^^^^^",
         "  |",
     ]
-    assert "  help: Remove prefetch_factor (there are no workers to prefetch)" in lines
+    assert not any(line.startswith("  help:") for line in lines)  # the fix is unsafe: not offered
+    unsafe = run_cli("--output-format", "full", "--unsafe-fixes", "bad.py").stdout.splitlines()
+    assert unsafe[0].startswith("bad.py:2:29: DL001 [*] prefetch_factor=2")
+    assert "  help: Remove prefetch_factor (there are no workers to prefetch)" in unsafe
     assert "Found 1 problem: 1 error." in lines
 
 
