@@ -317,7 +317,9 @@ def run(
             # Piped source is not on disk (or differs from it): no snippets, message fingerprints.
             sources = read_sources(d.filename for d in diagnostics)
         root = repo_root() if output_format in ("github", "sarif", "gitlab") else None
-        echo(render(output_format, diagnostics, files_checked=files, sources=sources, root=root), nl=False)
+        docs = _documentation_url(config_file, overrides) if output_format in ("json", "json-lines", "sarif") else None
+        text = render(output_format, diagnostics, files_checked=files, sources=sources, root=root, documentation_url=docs)
+        echo(text, nl=False)
     sys.exit(EXIT_FOUND if diagnostics and not exit_zero else EXIT_CLEAN)
 
 
@@ -339,6 +341,18 @@ def _torch_version(text: str) -> str:
 def _no_files_warning(paths: Sequence[str]) -> None:
     where = " ".join(paths) if paths else "."
     echo(f"dl-lint: warning: No Python files or notebooks found under the given path(s): {where}", err=True)
+
+
+def _documentation_url(config_file: Optional[str], overrides: Dict[str, object]) -> Optional[str]:
+    """Where the reports link rules to: a setting of the run as a whole, so, as ruff reads its
+    own such settings (output-format), from the configuration of the working folder (or
+    ``--config``); DL_LINT_DOCUMENTATION_URL beats it. A bad value stops the run (exit 2)."""
+    from dl_lint.config import ConfigError, documentation_url
+
+    try:
+        return documentation_url(_settings_for(os.path.join(os.getcwd(), "-"), config_file, overrides))
+    except ConfigError as exc:
+        fail(str(exc))
 
 
 def _settings_for(path, config_file: Optional[str], overrides: Dict[str, object]):

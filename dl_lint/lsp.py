@@ -25,6 +25,8 @@ from dl_lint.model import Diagnostic, Location, Severity
 __all__ = ["create_server", "server"]
 
 SOURCE = "dl-lint"
+# URI schemes of notebook cells sent as documents (VS Code's notebooks).
+NOTEBOOK_CELL_SCHEMES = ("vscode-notebook-cell:",)
 # dl-lint is not on a package index, so `pip install 'dl-lint[lsp]'` would fail: name the package.
 INSTALL_HINT = "dl-lint: error: `dl-lint server` needs pygls (dl-lint's `lsp` extra): pip install 'pygls>=1.3'"
 
@@ -74,6 +76,7 @@ class _State:
     def __init__(self) -> None:
         self.settings_cache: Dict = {}
         self.diagnostics: Dict[str, List[Diagnostic]] = {}  # uri -> the last lint's diagnostics
+        self.documentation_url: Dict[str, Optional[str]] = {}  # uri -> where its rules are documented
 
 
 def create_server() -> Any:
@@ -105,6 +108,7 @@ def create_server() -> Any:
     @ls_server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: Any, params: Any) -> None:
         state.diagnostics.pop(params.text_document.uri, None)
+        state.documentation_url.pop(params.text_document.uri, None)
         _publish(ls, params.text_document.uri, [], None)
 
     @ls_server.feature(
@@ -133,15 +137,16 @@ def _publish(ls: Any, uri: str, diagnostics: List[Any], version: Optional[int]) 
         ls.publish_diagnostics(uri, diagnostics, version=version)
 
 
-def _lint(state: _State, path: str, text: str) -> List[Diagnostic]:
+def _lint(state: _State, path: str, text: str) -> Tuple[List[Diagnostic], Optional[str]]:
+    """The document's diagnostics, and where its rules' documentation is (None: nowhere)."""
     from dl_lint.analysis.project import find_root
-    from dl_lint.config import settings_for_dir
+    from dl_lint.config import documentation_url, settings_for_dir
     from dl_lint.engine import lint_source
     from dl_lint.rules import known_codes
 
     file = Path(path).absolute()
     settings = settings_for_dir(file.parent, known_codes(), state.settings_cache)
-    return lint_source(text, str(file), settings, project_root=find_root(file))
+    return lint_source(text, str(file), settings, project_root=find_root(file)), documentation_url(settings)
 
 
 def _lint_and_publish(ls: Any, state: _State, uri: str) -> None:
@@ -153,9 +158,15 @@ def _lint_and_publish(ls: Any, state: _State, uri: str) -> None:
     path = document.path or uri
     if not _is_python(path, getattr(document, "language_id", None)):
         return
+    if uri.startswith(NOTEBOOK_CELL_SCHEMES):
+        # One cell of a notebook (VS Code sends each as a document of its own): alone it is not
+        # the program (names come from earlier cells; DL203 would take it for a script). The
+        # notebook is linted as a whole by `dl-lint nb.ipynb`; say nothing here.
+        _publish(ls, uri, [], document.version)
+        return
     lines = _lines(document.source)
     try:
-        diagnostics = _lint(state, path, document.source)
+        diagnostics, docs = _lint(state, path, document.source)
     except ConfigError as exc:
         state.diagnostics[uri] = []
         problem = lsp.Diagnostic(
@@ -171,7 +182,8 @@ def _lint_and_publish(ls: Any, state: _State, uri: str) -> None:
         return
     state.diagnostics[uri] = diagnostics
     encoding = _encoding(ls)
-    _publish(ls, uri, [to_lsp_diagnostic(d, lines, encoding) for d in diagnostics], document.version)
+    state.documentation_url[uri] = docs
+    _publish(ls, uri, [to_lsp_diagnostic(d, lines, encoding, docs) for d in diagnostics], document.version)
 
 
 def _is_python(path: str, language_id: Optional[str]) -> bool:
@@ -198,8 +210,13 @@ def _range(start: Location, end: Location, lines: Sequence[str], encoding: str) 
     )
 
 
-def to_lsp_diagnostic(diag: Diagnostic, lines: Sequence[str], encoding: str = "utf-16") -> Any:
+def to_lsp_diagnostic(
+    diag: Diagnostic, lines: Sequence[str], encoding: str = "utf-16", documentation_url: Optional[str] = None
+) -> Any:
+    """The LSP diagnostic; ``codeDescription`` (the rule's link) only with a documentation URL."""
     from lsprotocol import types as lsp
+
+    from dl_lint.model import rule_url
 
     severity = {
         Severity.ERROR: lsp.DiagnosticSeverity.Error,
@@ -208,6 +225,7 @@ def to_lsp_diagnostic(diag: Diagnostic, lines: Sequence[str], encoding: str = "u
     }.get(Severity(diag.severity), lsp.DiagnosticSeverity.Error)
     # The short sentence first (editors that show one line show it), the detail below it.
     message = f"{diag.message}\n{diag.detail}" if diag.detail else diag.message
+    url = rule_url(diag.code, documentation_url)
     related = None
     if diag.related:
         from pathlib import Path
@@ -231,7 +249,7 @@ def to_lsp_diagnostic(diag: Diagnostic, lines: Sequence[str], encoding: str = "u
         message=message,
         severity=severity,
         code=diag.code,
-        code_description=lsp.CodeDescription(href=diag.url),
+        code_description=lsp.CodeDescription(href=url) if url else None,
         source=SOURCE,
         related_information=related,
         data={"name": diag.name, "fixable": diag.fix is not None},
@@ -264,7 +282,7 @@ def _code_actions(ls: Any, state: _State, params: Any) -> List[Any]:
             lsp.CodeAction(
                 title=f"{title} ({diag.code})" if diag.code not in title else title,
                 kind=lsp.CodeActionKind.QuickFix,
-                diagnostics=[to_lsp_diagnostic(diag, lines, encoding)],
+                diagnostics=[to_lsp_diagnostic(diag, lines, encoding, state.documentation_url.get(uri))],
                 edit=lsp.WorkspaceEdit(changes={uri: edits}),
                 is_preferred=diag.fix.applicability == "safe",
             )

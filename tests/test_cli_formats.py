@@ -185,3 +185,43 @@ def test_documented_output_format_examples_are_real(tmp_path, run_cli):
                 at += len(piece)
         checked += 1
     assert checked >= 5
+
+
+def test_rule_links_only_where_a_documentation_url_is_configured(tmp_path, run_cli):
+    """No URL is built in (dl-lint is not published): JSON `url` is null, SARIF has no helpUri
+    nor informationUri. `documentation-url` in the working folder's configuration links them,
+    DL_LINT_DOCUMENTATION_URL beats it, and a bad value is one error line with exit 2."""
+    import jsonschema
+
+    from conftest import ROOT
+
+    src = _repo(tmp_path)
+    [item] = json.loads(run_cli("--output-format", "json", "bad.py", cwd=src).stdout)
+    assert item["url"] is None
+    sarif = run_cli("--output-format", "sarif", "bad.py", cwd=src).stdout
+    assert "helpUri" not in sarif and "informationUri" not in sarif and "github.com/dl-lint" not in sarif
+
+    page = "https://github.com/OWNER/dl-lint/blob/main/docs/rules.md"
+    (src / "pyproject.toml").write_text(f'[tool.dl-lint]\ndocumentation-url = "{page}"\n')
+    [item] = json.loads(run_cli("--output-format", "json", "bad.py", cwd=src).stdout)
+    assert item["url"] == f"{page}#dl001"
+    log = json.loads(run_cli("--output-format", "sarif", "bad.py", cwd=src).stdout)
+    schema = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+    jsonschema.validators.validator_for(schema)(schema).validate(log)
+    driver = log["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == page
+    assert {rule["id"]: rule["helpUri"] for rule in driver["rules"]}["DL001"] == f"{page}#dl001"
+    assert f"documentation-url = \"{page}\"" in run_cli("--show-settings", "bad.py", cwd=src).stdout
+
+    env = {"DL_LINT_DOCUMENTATION_URL": "https://mirror.example.org/dl-lint/{code}.html"}
+    [line] = run_cli("--output-format", "json-lines", "bad.py", cwd=src, env=env).stdout.splitlines()
+    item = json.loads(line)
+    assert item["url"] == "https://mirror.example.org/dl-lint/dl001.html"
+
+    bad = run_cli("--output-format", "json", "bad.py", cwd=src, env={"DL_LINT_DOCUMENTATION_URL": "docs/rules.md"})
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.startswith("dl-lint: error: DL_LINT_DOCUMENTATION_URL: invalid value 'docs/rules.md'")
+    assert bad.stderr.count("\n") == 1
+    (src / "pyproject.toml").write_text('[tool.dl-lint]\ndocumentation-url = "ftp://example.org/rules"\n')
+    broken = run_cli("--output-format", "sarif", "bad.py", cwd=src)
+    assert broken.returncode == 2 and "documentation-url: invalid value 'ftp://example.org/rules'" in broken.stderr
