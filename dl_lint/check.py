@@ -445,6 +445,8 @@ def _fix_stdin(
     name = stdin_filename or "<stdin>"
     settings = _settings_for(name, config_file, overrides)
     root = find_root(Path(name).absolute()) if stdin_filename else None
+    if name.endswith(".ipynb"):
+        _fix_stdin_notebook(name, settings, root, unsafe, diff, quiet=quiet, silent=silent)
     source = decode(sys.stdin.buffer.read())
     result = fix_source(source, lambda s: lint_source(s, name, settings, project_root=root), unsafe=unsafe)
     if diff:
@@ -469,6 +471,44 @@ def _fix_stdin(
         text = render("concise", remaining, fixed=len(result.applied), hidden=hidden, quiet=quiet)
         echo(text, nl=False, err=True)
     sys.exit(EXIT_FOUND if result.remaining else EXIT_CLEAN)
+
+
+def _fix_stdin_notebook(name: str, settings, root, unsafe: bool, diff: bool, *, quiet: bool, silent: bool) -> None:
+    """``--fix`` / ``--diff`` of a notebook piped in (``--stdin-filename nb.ipynb``): the whole
+    fixed notebook on stdout (as ruff writes it), or the changed cells' diff; what remains, in
+    cell coordinates, on stderr. Bytes that are not a notebook are echoed unchanged (their
+    DL000 is what remains)."""
+    from pathlib import Path
+
+    from dl_lint.engine import lint_bytes
+    from dl_lint.fix_runner import fix_notebook_data
+    from dl_lint.notebook import NotebookError, cell_diff
+    from dl_lint.report import render
+
+    data = sys.stdin.buffer.read()
+    applied = 0
+    try:
+        result, new, _ = fix_notebook_data(data, Path(name), settings, unsafe=unsafe, project_root=root)
+        applied = len(result.applied)
+    except NotebookError:
+        new = data
+    if diff:
+        patch = cell_diff(name, data, new) if new != data else ""
+        echo(patch, nl=False)
+        sys.exit(EXIT_FOUND if patch else EXIT_CLEAN)
+    sys.stdout.buffer.write(new)
+    sys.stdout.flush()
+    remaining = lint_bytes(new, name, settings, project_root=root)
+    exit_code = EXIT_FOUND if remaining else EXIT_CLEAN
+    hidden = 0
+    if not unsafe:
+        hidden = sum(1 for d in remaining if d.fix is not None and d.fix.applicability != "safe")
+        remaining = [
+            d.replace(fix=None) if d.fix is not None and d.fix.applicability != "safe" else d for d in remaining
+        ]
+    if not silent and (remaining or (applied and not quiet)):
+        echo(render("concise", remaining, fixed=applied, hidden=hidden, quiet=quiet), nl=False, err=True)
+    sys.exit(exit_code)
 
 
 def _run(
