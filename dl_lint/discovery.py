@@ -16,6 +16,7 @@ import stat
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
+from dl_lint.reading import file_kind as _file_kind
 from dl_lint.record import Record
 
 DEFAULT_EXCLUDES = (
@@ -48,18 +49,6 @@ class Discovered(Record):
         self.files = files
         self.problems = problems
         self.listings_changed = listings_changed
-
-
-def _file_kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    return "this"
 
 
 def glob_matches(pattern: str, relpath: str, *, is_dir: bool = False) -> bool:
@@ -154,6 +143,18 @@ class _Walker:
         self.scanned: Set[str] = set()
         self.found: Dict[str, str] = {}  # real path -> path as given/joined (first wins)
         self.problems: List[Tuple[Path, str]] = []
+        self.projects: Dict[str, str] = {}  # folder -> the real path of its project root, with a separator
+
+    def inside_project(self, folder: str, real: str) -> bool:
+        """Whether ``real`` (a resolved path) lies in the project ``folder`` belongs to (its root
+        as ``find_root`` defines it, resolved): a symbolic link that leads out of the project is
+        never read (the hostile-repository rule of ``dl_lint.reading``)."""
+        prefix = self.projects.get(folder)
+        if prefix is None:
+            from dl_lint.roots import find_root
+
+            prefix = self.projects[folder] = os.path.join(os.path.realpath(find_root(Path(folder))), "")
+        return real.startswith(prefix)
 
     def scan_git(self, directory: str) -> None:
         if self.respect_gitignore and directory not in self.scanned:
@@ -228,7 +229,9 @@ class _Walker:
             for name in links:  # symbolic links: what they point to may change, so ask each time
                 joined = f"{prefix}{name}"
                 if os.path.isfile(joined) and (plain or not self.excluded(f"{abspath}{sep}{name}", name, False)):
-                    self.found.setdefault(os.path.realpath(joined), joined)
+                    real = os.path.realpath(joined)
+                    if self.inside_project(top_abs, real):  # one leading out of the project: unknown
+                        self.found.setdefault(real, joined)
 
     def list_folder(self, prefix: str, abspath: str) -> Tuple[List[str], List[str], List[str], bool]:
         """A folder's subfolders, files with a wanted suffix, symbolic links with a wanted suffix
@@ -340,7 +343,12 @@ def discover(
             reason = f"{_file_kind(st.st_mode)} is not a regular file: skipped without reading it"
             walker.problems.append((Path(path), reason))
         else:
-            walker.found.setdefault(os.path.realpath(path), path)
+            real = os.path.realpath(path)
+            folder = os.path.dirname(os.path.abspath(path))
+            if real == os.path.abspath(path) or walker.inside_project(folder, real):
+                walker.found.setdefault(real, path)
+            else:  # named, so reported (DL000), and never opened: its text must not reach the output
+                walker.problems.append((Path(path), "a symbolic link that leads outside the project: not read"))
     # Sorted as Path.parts sorts (normpath drops "." and doubled separators, as parts does),
     # on strings: a Path per file is made once, after sorting.
     files = [Path(p) for p in sorted(walker.found.values(), key=lambda p: os.path.normpath(p).split(os.sep))]

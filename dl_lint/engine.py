@@ -96,7 +96,7 @@ def lint_source(
         read_notebook(file)
         if file.errors:
             return list(file.errors)
-    project = Project(root, settings.extra_loaders)
+    project = Project(root, settings.extra_loaders, max_file_size=settings.max_file_size)
     analyse(file, project)
     own_evidence = has_accelerator_evidence(file.data)
 
@@ -183,7 +183,8 @@ def lint_paths(
         paths = [p for p in paths if p not in named_configs]
         if not paths:
             paths = [named_configs[0]]  # only the project root and settings are taken from it
-    project = Project(find_root(Path(paths[0])), settings_for(Path(paths[0]).parent).extra_loaders)
+    first = settings_for(Path(paths[0]).parent)
+    project = Project(find_root(Path(paths[0])), first.extra_loaders, max_file_size=first.max_file_size)
     store = None
     if cache:
         from dl_lint.cache import ResultsCache, project_cache_dir
@@ -312,10 +313,8 @@ def _config_readers(project: Project) -> List[Path]:
         return []
     out = []
     for path in project.files():
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read()
-        except OSError:
+        data = project.module_bytes(os.fspath(path))
+        if data is None:
             continue
         if ((b"hydra" in data or b"OmegaConf" in data) and b"DataLoader" in data) or lightning_cli.candidate(data):
             out.append(Path(path))

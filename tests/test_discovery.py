@@ -150,15 +150,29 @@ def test_glob_matches(pattern, path, is_dir, expected):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="symlinks need privileges on Windows")
-def test_symlinked_dirs_not_followed_files_are(tmp_path):
-    touch(tmp_path, "proj/a.py", "outside/secret.py")
+def test_symlinked_dirs_not_followed_files_are_inside_the_project(tmp_path):
+    """Links to files are followed while they stay in the project; one leading out of it (a
+    hostile checkout's ``link.py -> ~/.ssh/...``) is never read, and being found by walking, it
+    is not reported either."""
+    touch(tmp_path, "proj/pyproject.toml", "proj/a.py", "proj/pkg/b.py", "outside/secret.py")
     (tmp_path / "proj" / "loop").symlink_to(tmp_path / "proj")
     (tmp_path / "proj" / "out").symlink_to(tmp_path / "outside")
     (tmp_path / "proj" / "link.py").symlink_to(tmp_path / "outside" / "secret.py")
     (tmp_path / "proj" / "self.py").symlink_to(tmp_path / "proj" / "a.py")  # same file as a.py
+    (tmp_path / "proj" / "pkg" / "c.py").symlink_to(tmp_path / "proj" / "pkg" / "b.py")
     result = discover([tmp_path / "proj"], respect_gitignore=False)
-    assert rel(result, tmp_path / "proj") in (["a.py", "link.py"], ["link.py", "self.py"])
-    assert len(result.files) == 2
+    assert rel(result, tmp_path / "proj") in (["a.py", "pkg/b.py"], ["self.py", "pkg/b.py"], ["a.py", "pkg/c.py"], ["self.py", "pkg/c.py"])
+    assert result.problems == ()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symlinks need privileges on Windows")
+def test_named_link_out_of_the_project_is_refused(tmp_path):
+    touch(tmp_path, "proj/pyproject.toml", "outside/secret.py")
+    (tmp_path / "proj" / "link.py").symlink_to(tmp_path / "outside" / "secret.py")
+    result = discover([tmp_path / "proj" / "link.py"], respect_gitignore=False)
+    assert result.files == ()
+    [(path, reason)] = result.problems
+    assert path.name == "link.py" and "outside the project" in reason and "secret" not in reason
 
 
 # ------------------------------------------------------------ unreadable dirs
