@@ -353,3 +353,11 @@ def discover(
     # on strings: a Path per file is made once, after sorting.
     files = [Path(p) for p in sorted(walker.found.values(), key=lambda p: os.path.normpath(p).split(os.sep))]
     return Discovered(files=tuple(files), problems=tuple(walker.problems), listings_changed=walker.listings_changed)
+
+
+def excluded_path(path: str, patterns: Sequence[str], root: Optional[str]) -> bool:
+    """Whether ``path`` (or a folder above it, up to ``root``) matches a default exclude or one
+    of ``patterns`` (``exclude``/``extend-exclude`` globs relative to ``root``): where a run
+    does not show findings, whichever file's analysis found them."""
+    walker = _Walker(tuple(patterns), False, os.path.abspath(root if root is not None else os.getcwd()), (".py",))
+    return walker.excluded_path(path)

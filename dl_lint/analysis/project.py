@@ -974,6 +974,44 @@ class Project:
         return found.transfers(name) if found is not None else ()
 
     # -- DL102: accelerator evidence along the import graph -------------------------------------
+    def neighbourhood(self, keys: Iterable[str]) -> Set[str]:
+        """The project files (absolute paths) whose findings can be located in, or rest on, the
+        files ``keys``: every module that imports one of them, transitively (a caller of a
+        factory, a script using a constant), and every module those and ``keys`` import,
+        transitively (the factories a call reaches, the modules values come from). What a run
+        naming ``keys`` must read and judge to report what a full run reports there (issue 26).
+        Imports are read from bytes (``raw_imports``), so this costs one scan of every file."""
+        if self._graph is None:
+            self._graph = SignalGraph(self)
+        graph = self._graph
+        self._use("graph")
+        names_of: Dict[str, List[str]] = {}
+        for name, paths in graph.paths.items():
+            for path in paths:
+                names_of.setdefault(path, []).append(name)
+        start: Set[str] = set()
+        for key in keys:
+            if key in names_of:
+                start.update(names_of[key])
+            elif key.endswith((".py", ".ipynb")):  # a notebook, a file outside the index: its imports
+                module = os.path.splitext(os.path.basename(key))[0]
+                start.update(n for n in imported_modules(self.source_bytes(key), module, False) if n in graph.paths)
+        up = set(start)
+        todo = list(start)
+        while todo:
+            for importer in graph.importers(todo.pop()):
+                if importer not in up:
+                    up.add(importer)
+                    todo.append(importer)
+        found = set(up)
+        todo = list(up)
+        while todo:
+            for imported in graph.imports(todo.pop()):
+                if imported in graph.paths and imported not in found:
+                    found.add(imported)
+                    todo.append(imported)
+        return {path for name in found for path in graph.paths[name]}
+
     def accelerator_reaches(self, module: str, extra: Optional[Dict[str, bytes]] = None) -> bool:
         return self.signal_reaches(module, "accelerator", extra)
 
