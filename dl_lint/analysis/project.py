@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from dl_lint.analysis.containers import RunDefinition
     from dl_lint.analysis.datasets import ClassFacts, DatasetIndex, FunctionFacts
     from dl_lint.analysis.module import ModuleAnalysis
+    from dl_lint.analysis.resolve import LoaderClass
+    from dl_lint.analysis.subclasses import Signature
     from dl_lint.analysis.summary import ModuleSummary
     from dl_lint.analysis.values import Value
 
@@ -137,7 +139,7 @@ class SummaryModule:
         self._classes_by_name = {c.name: c for c in summary.classes}
         self._functions_by_name = {f.name: f for f in summary.functions}
         self._in_progress: Set[str] = set()
-        self._loader_classes: Dict[str, Optional[str]] = {}
+        self._loader_classes: Dict[str, Optional["LoaderClass"]] = {}
         self._class_facts: Dict[str, Optional["ClassFacts"]] = {}
         self._function_facts: Dict[str, Optional["FunctionFacts"]] = {}
 
@@ -166,10 +168,14 @@ class SummaryModule:
         finally:
             self._in_progress.discard(name)
 
-    def is_loader_class(self, name: str, depth: int) -> Optional[str]:
-        """For a class of this module: the torch loader it subclasses, when its constructor
-        keeps torch's signature (no ``__init__``, or one taking ``*args, **kwargs``)."""
+    def is_loader_class(self, name: str, depth: int) -> Optional["LoaderClass"]:
+        """For a class of this module deriving from a torch loader: the loader it constructs.
+        Without ``__init__`` (or with ``__init__(self, *args, **kwargs)`` that cannot be read)
+        it keeps its base's signature; an ``__init__`` that passes its arguments on to
+        ``super().__init__`` (``subclasses.read_init``) adds its own level to the chain. None
+        when the class is no loader, or its mapping cannot be read."""
         from dl_lint.analysis.scopes import END
+        from dl_lint.analysis.subclasses import UNREADABLE, passes_through
         from dl_lint.analysis.syntax import parse_expression
 
         if name in self._loader_classes:
@@ -177,15 +183,57 @@ class SummaryModule:
         self._loader_classes[name] = None  # cycle guard
         record = self._classes_by_name.get(name)
         result = None
-        if record is not None and record.keeps_signature:
-            for text in record.bases:
+        if record is not None and (record.keeps_signature or (record.init is not None and record.init != UNREADABLE)):
+            mapped = record.init is not None and record.init != UNREADABLE
+            bases = record.bases
+            if mapped and record.init[3] == "super":
+                bases = bases[:1]  # super().__init__ is the first base's
+            elif mapped:
+                bases = tuple(b for b in bases if "".join(b.split()) == "".join(record.init[3].split()))[:1]
+            for text in bases:
                 base = parse_expression(text, record.line)
                 found = self.resolver.loader_of(base, END, depth + 1) if base is not None else None
                 if found is not None and not found.preargs:
-                    result = found.qualname
+                    result = found
+                    if mapped and not passes_through(record.init):
+                        result = found.replace(chain=(self._signature(record),) + found.chain)
                     break
         self._loader_classes[name] = result
         return result
+
+    def _signature(self, record) -> "Signature":
+        """The mapping of a loader class of this module, its defaults and the values it passes
+        resolved here (at module level: where defaults are evaluated)."""
+        from dl_lint.analysis.scopes import END
+        from dl_lint.analysis.subclasses import Item, build_signature
+        from dl_lint.analysis.syntax import parse_expression
+        from dl_lint.analysis.values import FunctionRef, Origin, Possible, Value
+
+        label = record.name
+        line = record.init[8]
+
+        def resolved(text: str, origin: Origin) -> Optional[Item]:
+            node = parse_expression(text, line)
+            if node is None:
+                return None
+            value = self.resolver.resolve(node, END)
+            if value.options is not None:
+                value = Value(tuple(Possible(p.value, p.origin or origin, p.guards) for p in value.options), value.source, value.aliases)
+            return Item(value, code=text)
+
+        def default(param: str, text: str) -> Optional[Item]:
+            return resolved(text, Origin(f"default of {label}'s parameter {param}", self.path, record.line))
+
+        def passed(keyword: str, text: str) -> Optional[Item]:
+            what = f"passed by {label}.__init__" + (f" as {keyword}=" if keyword else "")
+            return resolved(text, Origin(what, self.path, line))
+
+        def lambda_item(row: int) -> Item:
+            ref = FunctionRef("lambda", self.module_name, "<lambda>", row, self.path)
+            return Item(Value.known(ref, Origin(f"built in {label}.__init__", self.path, row)), code="lambda")
+
+        key = (f"{self.module_name}.{record.name}" if self.module_name else record.name, self.path)
+        return build_signature(label, key, record.init, passed, lambda_item, default)
 
     def class_facts(self, name: str) -> Optional["ClassFacts"]:
         if name not in self._class_facts:
@@ -957,7 +1005,7 @@ class Project:
             self._lone[(key, name)] = lone_class_line(self.source_bytes(key), name)
         return self._lone[(key, name)]
 
-    def is_loader_class(self, module: str, name: str, depth: int, near: str = "") -> Optional[str]:
+    def is_loader_class(self, module: str, name: str, depth: int, near: str = "") -> Optional["LoaderClass"]:
         found = self.summary(module, near)
         return found.is_loader_class(name, depth) if found is not None else None
 

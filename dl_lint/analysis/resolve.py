@@ -26,7 +26,9 @@ from dl_lint.analysis.configs.dataclasses import DataclassConfig
 from dl_lint.analysis.configs.hydra import LOAD_QUALNAMES, MAIN_QUALNAMES, HydraConfig
 from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
+from dl_lint.analysis.library_loaders import library_loader
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin
+from dl_lint.analysis.subclasses import chain_key
 from dl_lint.analysis.syntax import NO_LITERAL, code, literal
 from dl_lint.analysis.values import (
     ABSENT,
@@ -112,15 +114,34 @@ _SITED = frozenset({"assign", "unpack", "aug"})
 
 
 class LoaderClass(Record):
-    """Something that constructs a torch-signature loader when called: the class itself, a
-    project subclass, or ``functools.partial(DataLoader, ...)`` (with its pre-bound arguments:
-    positional expressions and ``ast.keyword`` nodes, in order)."""
+    """Something that constructs a torch loader when called: the class itself, a project or
+    library subclass, or ``functools.partial(DataLoader, ...)`` (with its pre-bound arguments:
+    positional expressions and ``ast.keyword`` nodes, in order). ``qualname``: the torch loader
+    at the root; ``chain``: the subclasses' own signatures a call passes through on its way
+    there (``analysis.subclasses``), outermost first; empty when the call binds to torch's."""
 
-    __slots__ = ("qualname", "preargs")
+    __slots__ = ("qualname", "preargs", "chain")
 
-    def __init__(self, qualname: str, preargs: Tuple[ast.AST, ...] = ()) -> None:
+    def __init__(self, qualname: str, preargs: Tuple[ast.AST, ...] = (), chain: Tuple[Any, ...] = ()) -> None:
         self.qualname = qualname
         self.preargs = preargs
+        self.chain = chain
+
+    def __hash__(self) -> int:  # signatures hold values: told apart by their classes
+        from dl_lint.analysis.subclasses import chain_key
+
+        return hash((self.qualname, tuple(map(id, self.preargs)), chain_key(self.chain)))
+
+    def __eq__(self, other: object) -> bool:
+        from dl_lint.analysis.subclasses import chain_key
+
+        if not isinstance(other, LoaderClass):
+            return NotImplemented
+        return (
+            self.qualname == other.qualname
+            and self.preargs == other.preargs
+            and chain_key(self.chain) == chain_key(other.chain)
+        )
 
 
 class ProjectHook:
@@ -138,7 +159,7 @@ class ProjectHook:
     def module_path(self, module: str, near: str = "") -> Optional[str]:  # pragma: no cover - interface
         return None
 
-    def is_loader_class(self, module: str, name: str, depth: int, near: str = "") -> Optional[str]:  # pragma: no cover
+    def is_loader_class(self, module: str, name: str, depth: int, near: str = "") -> Optional["LoaderClass"]:  # pragma: no cover
         return None
 
     def may_name_loader_class(self, name: str, extra_names: Sequence[str] = ()) -> bool:  # pragma: no cover
@@ -1147,7 +1168,7 @@ class Resolver:
         if len(found) == 1 and isinstance(next(iter(found)), LoaderClass):
             return next(iter(found))
         loaders = [v for v in found if isinstance(v, LoaderClass)]
-        if len(loaders) == len(found) and len({lc.preargs for lc in loaders}) == 1:
+        if len(loaders) == len(found) and len({(lc.preargs, chain_key(lc.chain)) for lc in loaders}) == 1:
             return sorted(loaders, key=lambda lc: lc.qualname)[0]
         return None
 
@@ -1169,7 +1190,7 @@ class Resolver:
                 base = self.loader_of(func.args[0], site, depth + 1)
                 if base is not None:
                     extra = tuple(func.args[1:]) + tuple(func.keywords)
-                    return Value.known(LoaderClass(base.qualname, base.preargs + extra))
+                    return Value.known(LoaderClass(base.qualname, base.preargs + extra, base.chain))
             return None
         if isinstance(func, ast.IfExp):
             a = self._loader_value(func.body, site, depth + 1)
@@ -1195,13 +1216,17 @@ class Resolver:
             target = p.value
             if isinstance(target, External) and target.qualname in self.loader_qualnames:
                 out.append(Possible(LoaderClass(target.qualname)))
+            elif isinstance(target, External) and library_loader(target.qualname) is not None:
+                out.append(Possible(library_loader(target.qualname)))
             elif isinstance(target, FunctionRef) and target.kind == "class":
                 qualname = f"{target.module}.{target.name}"
-                if qualname not in self.loader_qualnames:  # an ``extra-loaders`` class is one as is
-                    qualname = self.project.is_loader_class(target.module, target.name, depth + 1, target.path)
-                if qualname is None:
+                if qualname in self.loader_qualnames:  # an ``extra-loaders`` class is one as is
+                    found: Optional[LoaderClass] = LoaderClass(qualname)
+                else:
+                    found = self.project.is_loader_class(target.module, target.name, depth + 1, target.path)
+                if found is None:
                     return None
-                out.append(Possible(LoaderClass(qualname)))
+                out.append(Possible(found))
             else:
                 return None
         return Value(tuple(out))

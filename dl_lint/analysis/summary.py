@@ -27,7 +27,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 4
+SUMMARY_FORMAT = 5
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -88,7 +88,7 @@ class MethodRecord(Record):
 class ClassRecord(Record):
     __slots__ = (
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
-        "draws", "cuda_methods", "iter_shape", "sample",
+        "draws", "cuda_methods", "iter_shape", "sample", "init",
     )  # fmt: skip
 
     def __init__(
@@ -109,10 +109,14 @@ class ClassRecord(Record):
         # DL101: (bytes, description) of one sample, when every ``return`` of ``__getitem__``
         # builds tensors of literal shapes (``torch.zeros(3, 224, 224)``) and numbers.
         sample: Optional[Tuple[int, str]] = None,
+        # How ``__init__`` passes its arguments on to the base's (``subclasses.read_init``): None
+        # when the class has no ``__init__``, ``subclasses.UNREADABLE`` when it cannot be read.
+        init: Optional[Tuple] = None,
     ) -> None:
         self.name = name
         self.line = line
         self.bases = bases
+        self.init = init
         self.keeps_signature = keeps_signature
         self.sample = sample
         self.methods = methods
@@ -224,6 +228,7 @@ class ModuleSummary(Record):
                         "cuda_methods": tuple(c["cuda_methods"]),
                         "iter_shape": tuple(c["iter_shape"]) if c["iter_shape"] is not None else None,
                         "sample": tuple(c["sample"]) if c.get("sample") is not None else None,
+                        "init": _deep_tuple(c["init"]) if c.get("init") is not None else None,
                     }
                 )
                 for c in data["classes"]
@@ -283,6 +288,11 @@ class ModuleSummary(Record):
             else:
                 index.mutations.setdefault((None, mutation.name), []).append((mutation.kind, node, where))
         return index
+
+
+def _deep_tuple(value: Any) -> Any:
+    """JSON's lists back into the tuples they were."""
+    return tuple(_deep_tuple(v) for v in value) if isinstance(value, list) else value
 
 
 class _LazyExpression:
@@ -477,6 +487,7 @@ def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, shar
         cuda_methods=tuple(m for m in reached if methods[m].cuda),
         iter_shape=_iter_shape(node, text),
         sample=sample_bytes(node),
+        init=_loader_init(node, text),
     )
 
 
@@ -598,6 +609,19 @@ def _is_container(value: ast.AST) -> bool:
     if isinstance(value, (ast.List, ast.ListComp, ast.Dict, ast.DictComp)):
         return True
     return isinstance(value, ast.Call) and terminal(value.func) in _CONTAINER_CALLS
+
+
+def _loader_init(node: ast.ClassDef, text: SourceText) -> Optional[Tuple]:
+    """``subclasses.read_init`` for a class that may derive from a loader (any base): kept in
+    the summary, read when an importer calls the class."""
+    if not node.bases:
+        return None
+    names = [node.name] + [terminal(b) or "" for b in node.bases]
+    if not any("loader" in n.lower() or "sampler" in n.lower() for n in names):
+        return None  # read only where a loader class is named so (the prefilter's rule for callees too)
+    from dl_lint.analysis.subclasses import read_init
+
+    return read_init(node, lambda n: _text(text, n))
 
 
 def _keeps_signature(node: ast.ClassDef) -> bool:

@@ -1,5 +1,7 @@
+import os
+
 from dl_lint.analysis.values import FunctionRef, Instance
-from dl_lint.model import Severity
+from dl_lint.model import Related, Severity
 from dl_lint.rules.base import Rule, call_scenarios, every, has_workers, value_of
 
 _SPAWN = ("spawn", "forkserver")
@@ -84,10 +86,19 @@ All versions; the default start method depends on the platform and Python versio
                     "It works with fork (Linux up to Python 3.13); under spawn (macOS, Windows) and forkserver "
                     "(Linux from Python 3.14)"
                 )
+            related = ()
+            bound = call.args.get(option)
+            ref = value_of(found[0], option)
+            if bound is not None and not bound.text and getattr(ref, "path", "") and getattr(ref, "line", 0):
+                origin = found[0][option].origin
+                note = f"{what}, {origin.what}" if origin is not None and origin.what else what
+                related = (Related(os.path.abspath(ref.path), ref.line, 1, note),)
+                what = f"{what} ({origin.what if origin is not None else 'not written here'}, {os.path.basename(ref.path)}:{ref.line})"
             yield self.finding(
                 call,
                 option,
                 f"{option} is {what}, which cannot be pickled for the worker processes: {runtime}.",
+                related=related,
                 severity=Severity.ERROR if spawn or target is not None else None,
                 detail=f"{when} every worker receives it pickled, and iterating raises \"AttributeError: Can't "
                 "pickle local object\". Define it at module level (use functools.partial(top_level_function, "
