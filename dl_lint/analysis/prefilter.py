@@ -28,7 +28,11 @@ LOADER_NAMES = frozenset({"DataLoader", "StatefulDataLoader"})
 
 
 def mentions_loader(data: bytes, extra_names: Iterable[str] = ()) -> bool:
-    return any(name in data for name in _searched(tuple(extra_names))) or _library_mention(data)
+    return (
+        any(name in data for name in _searched(tuple(extra_names)))
+        or b"Loader(" in data  # a call of a class named like a loader: a project subclass, imported
+        or _library_mention(data)
+    )
 
 
 def _library_mention(data: bytes) -> bool:
