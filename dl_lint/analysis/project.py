@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from dl_lint.analysis.datasets import ClassFacts, DatasetIndex, FunctionFacts
     from dl_lint.analysis.module import ModuleAnalysis
     from dl_lint.analysis.resolve import LoaderClass
+    from dl_lint.analysis.signals import Evidence
     from dl_lint.analysis.subclasses import Signature
     from dl_lint.analysis.summary import ModuleSummary
     from dl_lint.analysis.values import Value
@@ -1048,6 +1049,68 @@ class Project:
         else:
             self._use("graph")  # any file may gain an import of this module
         return found
+
+
+    def signal_evidence(
+        self, module: str, kind: str, extra: Optional[Dict[str, bytes]] = None, path: Optional[str] = None
+    ) -> Optional["Evidence"]:
+        """``signal_reaches``, with the place of the evidence: in the module itself, in a module
+        it imports, or only in a module that imports it (``signals.Evidence``). The answer rests
+        on the same files as ``signal_reaches``'s."""
+        from dl_lint.analysis.signals import Evidence, signal_line
+
+        if not self.signal_reaches(module, kind, extra, path):
+            return None
+        graph = self._graph
+        assert graph is not None
+        own = [path] if path is not None and len(graph.paths.get(module, ())) > 1 else graph.paths_of(module)
+        for candidate in own:
+            line = signal_line(self.source_bytes(candidate), kind)
+            if line is not None:
+                return Evidence("module", candidate, line)
+        if module in graph.extra:
+            line = signal_line(graph.extra[module], kind)
+            if line is not None:
+                return Evidence("module", path or module, line)
+        own_path = path if path is not None else (own[0] if own else "")
+        imported = (
+            imported_modules(b"", module, own_path.endswith("__init__.py"), self.raw_imports(own_path))
+            if own_path
+            else graph.imports(module)
+        )
+        for dep in sorted(imported):
+            for candidate in graph.paths_of(dep):
+                line = signal_line(self.source_bytes(candidate), kind)
+                if line is not None:
+                    return Evidence("import", candidate, line)
+        for candidate in self._reaches.get((module, kind, path), (False, []))[1]:
+            line = signal_line(self.source_bytes(candidate), kind)
+            if line is not None:
+                return Evidence("importer", candidate, line)
+        return None
+
+    def python_lines(self, path: str) -> Tuple[Optional[str], Optional[int], Optional[int]]:
+        """The pyproject.toml that gives the file at ``path`` its Pythons and platforms (as
+        ``python_metadata``), and the lines of its ``requires-python`` and of its first
+        ``Operating System ::`` classifier (None where absent): what a certain start method
+        cites."""
+        from dl_lint.config import project_metadata
+
+        found = project_metadata(os.path.dirname(absolute_path(path, self._cwd)))[0]
+        if found is None:
+            return None, None, None
+        try:
+            data = self.door.read(os.path.abspath(found))
+        except Refused:
+            return os.path.abspath(found), None, None
+        requires = classifier = None
+        for number, line in enumerate(data.split(b"\n"), start=1):
+            stripped = line.strip()
+            if requires is None and stripped.startswith(b"requires-python"):
+                requires = number
+            if classifier is None and b"Operating System ::" in stripped:
+                classifier = number
+        return os.path.abspath(found), requires, classifier
 
 
 class SignalGraph:

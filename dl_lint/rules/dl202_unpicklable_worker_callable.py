@@ -2,9 +2,7 @@ import os
 
 from dl_lint.analysis.values import FunctionRef, Instance
 from dl_lint.model import Related, Severity
-from dl_lint.rules.base import Rule, call_scenarios, every, has_workers, value_of
-
-_SPAWN = ("spawn", "forkserver")
+from dl_lint.rules.base import Rule, call_scenarios, certainty, every, has_workers, value_of
 
 
 class UnpicklableWorkerCallable(Rule):
@@ -24,10 +22,14 @@ Reports a lambda, a function defined inside another function, or an instance of 
 inside a function, passed as `collate_fn`, `worker_init_fn` or `dataset` to a DataLoader with
 workers. It is an **error** when the start method is certainly spawn or forkserver: a
 `multiprocessing_context` on the call, `set_start_method("spawn")` / `get_context("spawn")` in
-the program, or a target where no Python defaults to fork: every Python the project allows is
-3.14 or later (`requires-python` in pyproject.toml, or the `target-python` setting), or its
-`Operating System ::` classifiers name only macOS and Windows. It is a warning otherwise, and
-when the program asks for fork itself (`set_start_method("fork")`, `get_context("fork")`).
+the loader's module or in a module it imports, or a target where no Python defaults to fork:
+every Python the project allows is 3.14 or later (`requires-python` in pyproject.toml, or the
+`target-python` setting), or its `Operating System ::` classifiers name only macOS and Windows.
+The message names the line that makes it certain, and the diagnostic cites it as related
+location. It is a warning otherwise, and when the program asks for fork itself
+(`set_start_method("fork")`, `get_context("fork")`). Spawn asked for only in a module that
+imports the loader's module (one entry point of possibly several: another may not) keeps the
+warning, citing that line.
 
 ## Why is this bad?
 Under spawn and forkserver the DataLoader pickles the dataset, the collate_fn and the
@@ -71,35 +73,36 @@ All versions; the default start method depends on the platform and Python versio
                 continue
             what = _local(value_of(found[0], option))
             contexts = [value_of(s, "multiprocessing_context") for s in found]
-            spawn = all(c in _SPAWN for c in contexts) or ctx.signal("spawn")
-            # The platform's default decides only where the call names no start method.
-            target = ctx.start_method_target() if all(c is None or c in _SPAWN for c in contexts) else None
-            if spawn:
-                runtime = "this program starts workers with spawn/forkserver, so the first iteration fails"
+            certain = certainty(call, ctx, contexts)
+            if certain.spawn:
+                runtime = f"{certain.why}, so the first iteration fails"
                 when = "Under spawn and forkserver"
-            elif target is not None:
+            elif certain.target is not None:
+                target = certain.target
                 runtime = f"on {target.why} workers start with {target.methods}, so the first iteration fails"
                 when = f"{target.detail} Under {target.methods}"
             else:
                 runtime = "the first iteration fails under spawn (macOS, Windows) and forkserver"
+                if certain.source == "importer":
+                    runtime += f" ({certain.why})"
                 when = (
                     "It works with fork (Linux up to Python 3.13); under spawn (macOS, Windows) and forkserver "
                     "(Linux from Python 3.14)"
                 )
-            related = ()
+            related = certain.related
             bound = call.args.get(option)
             ref = value_of(found[0], option)
             if bound is not None and not bound.text and getattr(ref, "path", "") and getattr(ref, "line", 0):
                 origin = found[0][option].origin
                 note = f"{what}, {origin.what}" if origin is not None and origin.what else what
-                related = (Related(os.path.abspath(ref.path), ref.line, 1, note),)
+                related = (Related(os.path.abspath(ref.path), ref.line, 1, note),) + related
                 what = f"{what} ({origin.what if origin is not None else 'not written here'}, {os.path.basename(ref.path)}:{ref.line})"
             yield self.finding(
                 call,
                 option,
                 f"{option} is {what}, which cannot be pickled for the worker processes: {runtime}.",
                 related=related,
-                severity=Severity.ERROR if spawn or target is not None else None,
+                severity=Severity.ERROR if certain.spawn or certain.target is not None else None,
                 detail=f"{when} every worker receives it pickled, and iterating raises \"AttributeError: Can't "
                 "pickle local object\". Define it at module level (use functools.partial(top_level_function, "
                 "...) to bind arguments).",
