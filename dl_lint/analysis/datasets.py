@@ -71,7 +71,7 @@ class FunctionFacts(Record):
 class ClassFacts(Record):
     __slots__ = (
         "name", "module", "path", "line", "bases", "methods", "local", "init_containers", "getitem_reads",
-        "init_rngs", "draws", "cuda_methods", "iter_shape", "sample",
+        "init_rngs", "draws", "cuda_methods", "iter_shape", "sample", "unpicklable", "init_stores",
     )  # fmt: skip
 
     def __init__(
@@ -101,7 +101,14 @@ class ClassFacts(Record):
         iter_shape: Optional[Tuple[int, str, "Location", "Location", str]] = None,
         # DL101: (bytes, description) of one sample, estimated from ``__getitem__``.
         sample: Optional[Tuple[int, str]] = None,
+        # DL202: (attribute, what it holds, path, line) for a lambda or local function kept on
+        # self in ``__init__`` (``pickling.held_callable``), and the parameters kept on self
+        # (name, position after self or -1).
+        unpicklable: Tuple[Tuple[str, str, str, int], ...] = (),
+        init_stores: Tuple[Tuple[str, int], ...] = (),
     ) -> None:
+        self.unpicklable = unpicklable
+        self.init_stores = init_stores
         self.name = name
         self.module = module
         self.path = path

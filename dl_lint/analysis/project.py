@@ -279,7 +279,39 @@ class SummaryModule:
             cuda_methods=frozenset(record.cuda_methods),
             iter_shape=shape,
             sample=record.sample,
+            unpicklable=self._unpicklable(record),
+            init_stores=tuple(record.init_stores),
         )
+
+    def _unpicklable(self, record) -> Tuple[Tuple[str, str, str, int], ...]:
+        """DL202: the attributes ``__init__`` sets to values holding a lambda or a local
+        function, as ``pickling.held_callable`` reads them in this module's scope."""
+        from dl_lint.analysis.pickling import held_callable
+        from dl_lint.analysis.scopes import END
+        from dl_lint.analysis.syntax import parse_expression
+
+        out = []
+        for attr, text, line, local in record.init_held:
+            node = parse_expression(text, line)
+            if node is None:
+                continue
+            found = held_callable(
+                node,
+                self.path,
+                lambda name: None,  # a name of __init__ is not this scope's: unknown
+                lambda func: self._qualname(func),
+                local,
+            )
+            if found is not None:
+                out.append((attr, found[0], found[1], found[2]))
+        return tuple(out)
+
+    def _qualname(self, func) -> Optional[str]:
+        from dl_lint.analysis.scopes import END
+        from dl_lint.analysis.values import External
+
+        single = self.resolver.resolve(func, END).single
+        return single.value.qualname if single is not None and isinstance(single.value, External) else None
 
     def function_facts(self, name: str) -> Optional["FunctionFacts"]:
         from dl_lint.analysis.datasets import FunctionFacts

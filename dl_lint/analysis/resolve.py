@@ -27,6 +27,7 @@ from dl_lint.analysis.configs.hydra import LOAD_QUALNAMES, MAIN_QUALNAMES, Hydra
 from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.library_loaders import library_loader
+from dl_lint.analysis.pickling import CPU_CONSTRUCTORS, DEVICE_KEEPING, HOLDERS, TENSOR_DATASETS, held_callable
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin
 from dl_lint.analysis.subclasses import chain_key
 from dl_lint.analysis.syntax import NO_LITERAL, code, literal
@@ -965,8 +966,81 @@ class Resolver:
                 config = self._dataclass_value(target, node, site, depth, parser=None)
                 if config is not None:
                     return config
-            return Value.known(Instance(target.module, target.name, target.line, target.path, local))
+            holds = None if local else self._handed_callable(target, node, site, depth)
+            return Value.known(Instance(target.module, target.name, target.line, target.path, local, holds))
         return Value.unknown(func.source if func.source in CONFIGURABLE else "expression")
+
+    # -- what an object holds (DL202: analysis.pickling) ------------------------------------------
+    def _held(self, node: ast.AST, site: Site, depth: int):
+        """``pickling.held_callable`` of an expression of this module."""
+
+        def value_of(name: ast.AST):
+            single = self.resolve(name, site, depth + 1).single
+            return single.value if single is not None else None
+
+        return held_callable(node, self.path, value_of, lambda func: self._qualname_of(func, site, depth))
+
+    def _handed_callable(self, target: FunctionRef, node: ast.Call, site: Site, depth: int):
+        """A lambda or local function handed to a project class's constructor for a parameter
+        its ``__init__`` keeps on self (``self.transform = transform``), when certain."""
+        if depth > MAX_DEPTH or not (node.args or node.keywords):
+            return None
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return None
+        candidates = [(i, None, a) for i, a in enumerate(node.args)] + [(-2, k.arg, k.value) for k in node.keywords]
+        held = []
+        for index, keyword, argument in candidates:
+            if not isinstance(argument, (ast.Lambda, ast.Name, ast.Call, ast.List, ast.Tuple, ast.Dict)):
+                continue
+            found = self._held(argument, site, depth)
+            if found is not None:
+                held.append((index, keyword, found))
+        if not held:
+            return None
+        lookup = getattr(self.project, "class_facts", None)
+        facts = lookup(target.module, target.name, target.path) if lookup is not None else None
+        stores = getattr(facts, "init_stores", ())
+        for index, keyword, found in held:
+            for name, position in stores:
+                if (keyword is not None and keyword == name) or (keyword is None and index == position >= 0):
+                    return found
+        return None
+
+    def _cpu_tensors(self, node: ast.Call, site: Site, depth: int) -> bool:
+        """DL306: every tensor of a ``TensorDataset(...)`` certainly made on the CPU: a torch
+        constructor without ``device=`` (or with ``device="cpu"``), directly or through a name
+        bound once to one, followed only by methods that keep the device."""
+        if not node.args or node.keywords:
+            return False
+        return all(self._cpu_tensor(arg, site, depth, 0) for arg in node.args)
+
+    def _cpu_tensor(self, expr: ast.AST, site: Site, depth: int, steps: int) -> bool:
+        if steps > 8:
+            return False
+        if isinstance(expr, ast.Name):
+            _, bindings = self.lookup(expr.id, site)
+            return (
+                len(bindings) == 1
+                and bindings[0].kind == "assign"
+                and bindings[0].value is not None
+                and self._cpu_tensor(bindings[0].value, bindings[0].site, depth, steps + 1)
+            )
+        if not isinstance(expr, ast.Call) or any(isinstance(a, ast.Starred) for a in expr.args):
+            return False
+        func = expr.func
+        if isinstance(func, ast.Attribute) and func.attr in DEVICE_KEEPING:
+            single = self.resolve(func.value, site, depth + 1).single
+            if single is not None and isinstance(single.value, ModuleRef):
+                return False
+            return self._cpu_tensor(func.value, site, depth, steps + 1)
+        if self._qualname_of(func, site, depth) not in CPU_CONSTRUCTORS:
+            return False
+        for keyword in expr.keywords:
+            if keyword.arg is None:
+                return False
+            if keyword.arg == "device" and literal(keyword.value) != "cpu":
+                return False
+        return True
 
     # -- dataclass configs (analysis.configs.dataclasses) -------------------------------------
     def _dataclass_def(self, target: Any, depth: int) -> Optional[ast.ClassDef]:
@@ -1145,6 +1219,12 @@ class Resolver:
             inner = self.resolve(node.args[0].func, site, depth + 1)
             if inner.single is not None and getattr(inner.single.value, "qualname", "") == "os.sched_getaffinity":
                 return Value.unknown("cpu-count")
+        if qualname in HOLDERS:
+            held = self._held(node, site, depth)
+            if held is not None:
+                return Value.known(Opaque(qualname, holds=held))
+        if qualname in TENSOR_DATASETS:
+            return Value.known(Opaque(qualname, on_cpu=self._cpu_tensors(node, site, depth)))
         if qualname.rsplit(".", 1)[-1][:1].isupper() and not qualname.startswith("builtins."):
             # Calling a library class gives an instance: not None, whatever else it is.
             library = self._library_value(qualname, node, site, depth)

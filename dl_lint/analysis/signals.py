@@ -47,6 +47,10 @@ DISTRIBUTED_EVIDENCE = (
     re.VERBOSE,
 )
 
+# The program changes torch's default device (then a tensor made without ``device=`` may be on
+# the GPU: DL306 keeps exempting a TensorDataset of such tensors).
+DEFAULT_DEVICE_EVIDENCE = (rb"""set_default_device\s*\(|set_default_tensor_type\s*\(|with\s+torch\.device\s*\(""", 0)
+
 # Each signal is (pattern source, flags), compiled alternative by alternative when first asked
 # for (``_Alternatives``); compiling the accelerator pattern as a whole cost 6 ms per process
 # at import, for a regex that was never searched.
@@ -55,6 +59,7 @@ SIGNALS = {
     "spawn": SPAWN_EVIDENCE,
     "fork": FORK_EVIDENCE,
     "distributed": DISTRIBUTED_EVIDENCE,
+    "default-device": DEFAULT_DEVICE_EVIDENCE,
 }
 
 

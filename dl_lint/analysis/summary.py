@@ -88,7 +88,7 @@ class MethodRecord(Record):
 class ClassRecord(Record):
     __slots__ = (
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
-        "draws", "cuda_methods", "iter_shape", "sample", "init",
+        "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores",
     )  # fmt: skip
 
     def __init__(
@@ -112,11 +112,19 @@ class ClassRecord(Record):
         # How ``__init__`` passes its arguments on to the base's (``subclasses.read_init``): None
         # when the class has no ``__init__``, ``subclasses.UNREADABLE`` when it cannot be read.
         init: Optional[Tuple] = None,
+        # DL202: ``self.attr = VALUE`` in ``__init__`` where VALUE holds a lambda or a function
+        # defined in ``__init__`` (attr, VALUE's text, line, those functions' names), resolved
+        # when asked (``pickling.held_callable``); and the parameters ``__init__`` keeps on self
+        # (name, position among the positional ones after self, or -1).
+        init_held: Tuple[Tuple[str, str, int, Tuple[str, ...]], ...] = (),
+        init_stores: Tuple[Tuple[str, int], ...] = (),
     ) -> None:
         self.name = name
         self.line = line
         self.bases = bases
         self.init = init
+        self.init_held = init_held
+        self.init_stores = init_stores
         self.keeps_signature = keeps_signature
         self.sample = sample
         self.methods = methods
@@ -229,6 +237,8 @@ class ModuleSummary(Record):
                         "iter_shape": tuple(c["iter_shape"]) if c["iter_shape"] is not None else None,
                         "sample": tuple(c["sample"]) if c.get("sample") is not None else None,
                         "init": _deep_tuple(c["init"]) if c.get("init") is not None else None,
+                        "init_held": _deep_tuple(c.get("init_held", ())),
+                        "init_stores": _deep_tuple(c.get("init_stores", ())),
                     }
                 )
                 for c in data["classes"]
@@ -488,6 +498,7 @@ def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, shar
         iter_shape=_iter_shape(node, text),
         sample=sample_bytes(node),
         init=_loader_init(node, text),
+        **_kept_in_init(node, init, text),
     )
 
 
@@ -609,6 +620,29 @@ def _is_container(value: ast.AST) -> bool:
     if isinstance(value, (ast.List, ast.ListComp, ast.Dict, ast.DictComp)):
         return True
     return isinstance(value, ast.Call) and terminal(value.func) in _CONTAINER_CALLS
+
+
+def _kept_in_init(node: ast.ClassDef, use: Optional[FunctionUse], text: SourceText) -> Dict[str, Any]:
+    """DL202's facts of ``__init__``: attributes set to values holding a lambda or a local
+    function, and the parameters kept on self."""
+    if use is None or not use.self_assigns:
+        return {}
+    function = next((s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+    if function is None:
+        return {}
+    positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)][1:]
+    names = set(positional) | {a.arg for a in function.args.kwonlyargs}
+    local = tuple(sorted({n.name for s in function.body for n in ast.walk(s) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}))
+    held = []
+    stores = []
+    for attr, value in use.self_assigns:
+        if isinstance(value, ast.Name) and value.id in names and value.id not in local:
+            stores.append((value.id, positional.index(value.id) if value.id in positional else -1))
+        elif any(isinstance(n, ast.Lambda) or (isinstance(n, ast.Name) and n.id in local) for n in ast.walk(value)):
+            found = _text(text, value)
+            if found is not None:
+                held.append((attr, found, value.lineno, local))
+    return {"init_held": tuple(held), "init_stores": tuple(dict.fromkeys(stores))}
 
 
 def _loader_init(node: ast.ClassDef, text: SourceText) -> Optional[Tuple]:

@@ -1,6 +1,6 @@
 import os
 
-from dl_lint.analysis.values import FunctionRef, Instance
+from dl_lint.analysis.values import FunctionRef, Instance, Opaque
 from dl_lint.model import Related, Severity
 from dl_lint.rules.base import Rule, call_scenarios, certainty, every, has_workers, value_of
 
@@ -20,7 +20,16 @@ class UnpicklableWorkerCallable(Rule):
 ## What it does
 Reports a lambda, a function defined inside another function, or an instance of a class defined
 inside a function, passed as `collate_fn`, `worker_init_fn` or `dataset` to a DataLoader with
-workers. It is an **error** when the start method is certainly spawn or forkserver: a
+workers; and an object passed there that keeps one (the workers receive the dataset pickled
+with everything it holds): a project dataset whose `__init__` stores a lambda or a function it
+defines (`self.transform = transforms.Lambda(lambda x: x / 255)`, `self.scale = scale` of a
+nested `def scale`, `self.index = defaultdict(lambda: [])`), one built with such a callable for
+a parameter its `__init__` keeps on self (`MyDataset(root, transform=t)` with `t =
+transforms.Compose([transforms.Lambda(lambda x: x)])`), or such a transform itself. Holders
+followed: torchvision's `Lambda`, `Compose`, `RandomApply`, `RandomChoice`, `RandomOrder` (they
+keep their arguments as attributes) and `collections.defaultdict`; not followed (silent): the
+result of a function that builds a transform (`self.transform = get_transform(opt)`), a
+parameter passed on to a base class's `__init__`, torchvision's own datasets. It is an **error** when the start method is certainly spawn or forkserver: a
 `multiprocessing_context` on the call, `set_start_method("spawn")` / `get_context("spawn")` in
 the loader's module or in a module it imports, or a target where no Python defaults to fork:
 every Python the project allows is 3.14 or later (`requires-python` in pyproject.toml, or the
@@ -69,9 +78,9 @@ All versions; the default start method depends on the platform and Python versio
             if not call.given(option):
                 continue
             found = call_scenarios(call, "num_workers", option, "multiprocessing_context")
-            if not every(found, lambda s: has_workers(s) and _local(value_of(s, option)) is not None):
+            if not every(found, lambda s: has_workers(s) and _unpicklable(value_of(s, option), ctx) is not None):
                 continue
-            what = _local(value_of(found[0], option))
+            what, held = _unpicklable(value_of(found[0], option), ctx)
             contexts = [value_of(s, "multiprocessing_context") for s in found]
             certain = certainty(call, ctx, contexts)
             if certain.spawn:
@@ -90,6 +99,8 @@ All versions; the default start method depends on the platform and Python versio
                     "(Linux from Python 3.14)"
                 )
             related = certain.related
+            if held is not None:
+                related = (Related(os.path.abspath(held[1]), held[2], 1, f"{held[0]}: cannot be pickled"),) + related
             bound = call.args.get(option)
             ref = value_of(found[0], option)
             if bound is not None and not bound.text and getattr(ref, "path", "") and getattr(ref, "line", 0):
@@ -107,6 +118,28 @@ All versions; the default start method depends on the platform and Python versio
                 "pickle local object\". Define it at module level (use functools.partial(top_level_function, "
                 "...) to bind arguments).",
             )
+
+
+def _unpicklable(value, ctx):
+    """(what, held) when ``value`` cannot be pickled: a lambda, a local function or class
+    (``_local``; held is None), or an object keeping one (``analysis.pickling``): a dataset
+    whose ``__init__`` stores it (``self.rescale = rescale``, ``self.transform =
+    transforms.Lambda(lambda x: x)``), or built with one for a parameter it keeps, or a
+    transform holding one. ``held``: (what, path, line) of the callable. None otherwise."""
+    local = _local(value)
+    if local is not None:
+        return local, None
+    holds = getattr(value, "holds", None)
+    if isinstance(value, (Instance, Opaque)) and holds is not None:
+        owner = f"an instance of {value.name}" if isinstance(value, Instance) else f"a {value.qualname.rsplit('.', 1)[1]}"
+        return f"{owner} that keeps {holds[0]} ({os.path.basename(holds[1])}:{holds[2]})", holds
+    cls = ctx.dataset_class(value) if isinstance(value, Instance) else None
+    if cls is not None:
+        for ancestor in ctx.datasets.mro(cls) or (cls,):
+            for attr, what, path, line in ancestor.unpicklable:
+                where = f"{os.path.basename(path)}:{line}"
+                return f"an instance of {value.name}, whose self.{attr} holds {what} ({where})", (what, path, line)
+    return None
 
 
 def _local(value):
