@@ -240,6 +240,7 @@ def _ddp_script(name: str):
         ("train_ddp_set_epoch", False),
         ("train_engine", True),  # the iteration in another module (engine.py)
         ("train_engine_set_epoch", False),
+        ("train_logged", True),  # through MetricLogger.log_every, a generator over the loader
         ("train_narrow", True),  # set_epoch only when distributed (False here)
         ("train_same_condition", False),
         ("train_rebuilt", True),  # a new sampler, seed 0, on every pass

@@ -267,6 +267,9 @@ def _loader_read(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, 
         if isinstance(parent, ast.Call) and current in parent.args and terminal(parent.func) in _WRAPPERS:
             current = parent
             continue
+        if isinstance(parent, ast.Call) and _generator_over(analysis, parent, current):
+            current = parent  # metric_logger.log_every(loader, ...): a generator over it
+            continue
         break
     parent = parents.get(id(current))
     if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is current:
@@ -315,6 +318,8 @@ def _handed_to(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, depth: 
     if function is None and depth < FOLLOW_DEPTH:
         where, function = _function_elsewhere(analysis, call)
     parameter = _parameter(function, call, node) if function is not None else None
+    if parameter is not None and _evaluates(function):
+        return  # an evaluation (``@torch.no_grad()``): its result does not depend on the order
     if parameter is not None and depth < FOLLOW_DEPTH and _bound_once_in(where, function, parameter):
         inner = _Uses()
         _collect(where, function, {parameter: "loader"}, set(), depth + 1, inner)
@@ -339,6 +344,53 @@ def _handed_to(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, depth: 
         qualname = getattr(target.value, "qualname", None) if target is not None else None
         why = set_epoch_caller(None, qualname) if qualname else None
     found.escape = found.escape or why or f"the loader is passed to {analysis.text.segment(callee)}() on line {call.lineno}"
+
+
+_NO_GRAD = frozenset({"no_grad", "inference_mode"})
+
+
+def _evaluates(function: ast.AST) -> bool:
+    """A function decorated ``@torch.no_grad()`` / ``@torch.inference_mode()`` (an evaluation:
+    the order it visits the data in does not change what it computes)."""
+    for decorator in getattr(function, "decorator_list", ()):
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if terminal(target) in _NO_GRAD:
+            return True
+    return False
+
+
+def _generator_over(analysis, call: ast.Call, argument: ast.AST) -> bool:
+    """Whether ``call`` is a generator of the project over ``argument`` (its positional
+    argument): a function or a method of a project object (``metric_logger.log_every(loader,
+    10)``, MetricLogger's ``for obj in iterable: ... yield obj``), read in its module's summary
+    (``summary.passes_through``). A ``for`` over the call then iterates the loader once."""
+    from dl_lint.analysis.values import FunctionRef, Instance
+
+    if any(isinstance(a, ast.Starred) for a in call.args):
+        return False
+    position = next((i for i, a in enumerate(call.args) if a is argument), None)
+    site = analysis.site_of(call)
+    if position is None or site is None:
+        return False
+    project = analysis.resolver.project
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        base = analysis.resolver.resolve(func.value, site).single
+        instance = base.value if base is not None else None
+        if not isinstance(instance, Instance) or instance.local:
+            return False
+        lookup = getattr(project, "class_facts", None)
+        facts = lookup(instance.module, instance.name, instance.path) if lookup is not None else None
+        return facts is not None and position in facts.passes.get(func.attr, ())
+    if not isinstance(func, ast.Name):
+        return False
+    single = analysis.resolver.resolve(func, site).single
+    ref = single.value if single is not None else None
+    if not isinstance(ref, FunctionRef) or ref.kind != "function":
+        return False
+    lookup = getattr(project, "function_facts", None)
+    facts = lookup(ref.module, ref.name, ref.path) if lookup is not None else None
+    return facts is not None and position in facts.passes
 
 
 def _function_elsewhere(analysis, call: ast.Call):

@@ -281,6 +281,7 @@ class SummaryModule:
             sample=record.sample,
             unpicklable=self._unpicklable(record),
             init_stores=tuple(record.init_stores),
+            passes={m.name: m.passes for m in record.methods if m.passes},
         )
 
     def _unpicklable(self, record) -> Tuple[Tuple[str, str, str, int], ...]:
@@ -330,6 +331,7 @@ class SummaryModule:
                     opaque=targets[1],
                     uses_cuda=record.uses_cuda,
                     reseeds=record.reseeds,
+                    passes=record.passes,
                 )
                 if record is not None
                 else None

@@ -76,13 +76,16 @@ class MutationRecord(Record):
 
 
 class MethodRecord(Record):
-    __slots__ = ("name", "shards", "self_calls", "called")
+    __slots__ = ("name", "shards", "self_calls", "called", "passes")
 
-    def __init__(self, name: str, shards: bool, self_calls: Tuple[str, ...], called: Tuple[str, ...]) -> None:
+    def __init__(
+        self, name: str, shards: bool, self_calls: Tuple[str, ...], called: Tuple[str, ...], passes: Tuple[int, ...] = ()
+    ) -> None:
         self.name = name
         self.shards = shards
         self.self_calls = self_calls
         self.called = called
+        self.passes = passes  # DL206: ``passes_through`` of the method (positions after self)
 
 
 class ClassRecord(Record):
@@ -137,7 +140,7 @@ class ClassRecord(Record):
 
 
 class FunctionRecord(Record):
-    __slots__ = ("name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers")
+    __slots__ = ("name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes")
 
     def __init__(
         self,
@@ -151,7 +154,10 @@ class FunctionRecord(Record):
         # DL306: parameters the function iterates, copying the batches with non_blocking=True:
         # (name, position among positional parameters or -1, row, column of the copy).
         transfers: Tuple[Tuple[str, int, int, int], ...] = (),
+        # DL206: positions of the parameters the function is a generator over (``passes_through``).
+        passes: Tuple[int, ...] = (),
     ) -> None:
+        self.passes = passes
         self.name = name
         self.line = line
         self.params = params
@@ -226,7 +232,9 @@ class ModuleSummary(Record):
                         **c,
                         "bases": tuple(c["bases"]),
                         "methods": tuple(
-                            MethodRecord(m["name"], bool(m["shards"]), tuple(m["self_calls"]), tuple(m["called"]))
+                            MethodRecord(
+                                m["name"], bool(m["shards"]), tuple(m["self_calls"]), tuple(m["called"]), tuple(m.get("passes", ()))
+                            )
                             for m in c["methods"]
                         ),
                         "init_containers": tuple(c["init_containers"]),
@@ -245,7 +253,13 @@ class ModuleSummary(Record):
             ),
             functions=tuple(
                 FunctionRecord(
-                    **{**f, "params": tuples(f["params"]), "called": tuple(f["called"]), "transfers": tuples(f["transfers"])}
+                    **{
+                        **f,
+                        "params": tuples(f["params"]),
+                        "called": tuple(f["called"]),
+                        "transfers": tuples(f["transfers"]),
+                        "passes": tuple(f.get("passes", ())),
+                    }
                 )
                 for f in data["functions"]
             ),
@@ -462,14 +476,17 @@ def _function_record(
         uses_cuda=use.cuda,
         reseeds=any("seed" in n.lower() or "rng" in n.lower() or "random" in n.lower() for n in use.names),
         transfers=transfers(node) if transfers is not None else (),
+        passes=passes_through(node),
     )
 
 
 def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, sharding: FrozenSet[str] = SHARDING_NAMES) -> ClassRecord:
     methods: Dict[str, FunctionUse] = {}
+    nodes: Dict[str, ast.AST] = {}
     for statement in node.body:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             methods[statement.name] = index.uses.get(id(statement)) or FunctionUse()
+            nodes[statement.name] = statement
     init = methods.get("__init__")
     containers: List[str] = []
     rngs: List[Tuple[str, str]] = []
@@ -487,7 +504,13 @@ def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, shar
         bases=tuple(t for t in (_text(text, b) for b in node.bases) if t is not None),
         keeps_signature=_keeps_signature(node),
         methods=tuple(
-            MethodRecord(name, bool(use.names & sharding), tuple(sorted(use.self_calls)), tuple(dict.fromkeys(use.called)))
+            MethodRecord(
+                name,
+                bool(use.names & sharding),
+                tuple(sorted(use.self_calls)),
+                tuple(dict.fromkeys(use.called)),
+                passes_through(nodes[name], skip=1),
+            )
             for name, use in methods.items()
         ),
         init_containers=tuple(dict.fromkeys(containers)),
@@ -620,6 +643,30 @@ def _is_container(value: ast.AST) -> bool:
     if isinstance(value, (ast.List, ast.ListComp, ast.Dict, ast.DictComp)):
         return True
     return isinstance(value, ast.Call) and terminal(value.func) in _CONTAINER_CALLS
+
+
+def passes_through(function: ast.AST, skip: int = 0) -> Tuple[int, ...]:
+    """Positions (after the first ``skip``) of the parameters ``function`` is a generator over:
+    ``for x in param:`` with a ``yield`` in its body, or ``yield from param`` (MetricLogger's
+    ``log_every(self, iterable, ...)``): a ``for`` over its call iterates the argument once."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return ()
+    params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)][skip:]
+    if not params:
+        return ()
+    found = []
+    stack = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, (ast.For, ast.AsyncFor)) and isinstance(node.iter, ast.Name) and node.iter.id in params:
+            if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for s in node.body for n in ast.walk(s)):
+                found.append(params.index(node.iter.id))
+        elif isinstance(node, ast.YieldFrom) and isinstance(node.value, ast.Name) and node.value.id in params:
+            found.append(params.index(node.value.id))
+        stack.extend(ast.iter_child_nodes(node))
+    return tuple(sorted(set(found)))
 
 
 def _kept_in_init(node: ast.ClassDef, use: Optional[FunctionUse], text: SourceText) -> Dict[str, Any]:

@@ -34,7 +34,11 @@ that builds a new shuffling `DistributedSampler` with a constant seed on every p
 same dataset: each new sampler starts at epoch 0, so every pass draws the same order (checked
 with torch 2.13). It stays silent when set_epoch is called, the seed changes per pass
 (`seed=epoch`), `shuffle=False`, or the sampler's dataset is bound by the loop (the passes may
-iterate different datasets).
+iterate different datasets). A function decorated `@torch.no_grad()` or
+`@torch.inference_mode()` that the loader is handed to is an evaluation: the order it visits the
+data in does not change its result, so it is not an epoch's iteration. A generator of the
+project over its parameter (MetricLogger's `log_every(self, iterable, ...)`: `for obj in
+iterable: yield obj`) passes the loader on to the `for` that iterates it, like `enumerate`.
 
 It fires only when all of this is visible. It is silent when the loader or its sampler goes
 anywhere it cannot follow: handed to a library or to something that is not a project function,
