@@ -222,8 +222,12 @@ def run(
                 overrides[flag[2:].replace("-", "_")] = _split_globs(values)
         if torch_version is not None:
             overrides["target_version"] = _torch_version(torch_version)
-        if config_file is not None and not os.path.isfile(config_file):
-            raise ConfigError(f"{config_file}: config file does not exist")
+        if config_file is not None:
+            from dl_lint.discovery import not_regular_file
+
+            problem = not_regular_file(config_file, "config file")
+            if problem is not None:  # before anything opens it: a FIFO would block the open
+                raise ConfigError(problem)
         if show_settings or show_files:
             from dl_lint import show
 
@@ -242,7 +246,7 @@ def run(
             sys.exit(EXIT_CLEAN)
         if (fix or diff) and list(paths) == ["-"]:
             _fix_stdin(stdin_filename, config_file, overrides, unsafe_fixes, diff, quiet=quiet, silent=silent)
-        diagnostics, files = _run(
+        diagnostics, files, warnings = _run(
             paths,
             config_file,
             overrides,
@@ -252,6 +256,8 @@ def run(
             cache=not no_cache,
             cache_dir=cache_dir or None,
         )
+        for warning in warnings if not quiet else ():
+            echo(f"dl-lint: warning: {warning}", err=True)
         fixed_files: list = []
         if (fix or diff) and diagnostics:
             diagnostics, fixed_files = _fix_files(
@@ -484,7 +490,7 @@ def _run(
         from dl_lint.analysis.project import find_root
 
         root = find_root(Path(name).absolute()) if stdin_filename else None
-        return lint_bytes(source, name, settings.with_overrides(**overrides), project_root=root), 1
+        return lint_bytes(source, name, settings.with_overrides(**overrides), project_root=root), 1, []
     result = lint_paths(
         paths or (".",),
         config_file=config_file,
@@ -494,7 +500,7 @@ def _run(
         cache=cache,
         cache_dir=cache_dir,
     )
-    return result.diagnostics, result.files_checked
+    return result.diagnostics, result.files_checked, result.warnings
 
 
 def _use_color() -> bool:

@@ -106,9 +106,9 @@ class Diagnostic(Record):
 
     __slots__ = (
         "code", "name", "severity", "message", "filename", "location", "end_location", "fix",
-        "noqa_rows", "cell", "detail", "related",
+        "noqa_rows", "cell", "detail", "related", "evidence",
     )  # fmt: skip
-    _uncompared = frozenset({"noqa_rows"})
+    _uncompared = frozenset({"noqa_rows", "evidence"})
 
     def __init__(
         self,
@@ -125,6 +125,9 @@ class Diagnostic(Record):
         cell: Optional[int] = None,
         detail: str = "",
         related: Tuple[Related, ...] = (),
+        # Absolute paths of the other files the finding rests on: its related locations and the
+        # files its values come from. A run naming one of them reports the finding (issue 26).
+        evidence: Tuple[str, ...] = (),
     ) -> None:
         self.code = code
         self.name = name
@@ -138,6 +141,7 @@ class Diagnostic(Record):
         self.cell = cell
         self.detail = detail
         self.related = related
+        self.evidence = evidence
 
     @property
     def noqa_row(self) -> int:

@@ -321,6 +321,9 @@ class Run:
         key = file.key
         if key in self.hashes:
             return
+        if key in self.store.overlays:  # an unsaved buffer: hashed from its text
+            self.hashes[key] = self.store.hash_of(key)
+            return
         try:
             st = os.stat(key)
         except OSError:

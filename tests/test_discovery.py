@@ -238,18 +238,24 @@ def test_one_git_call_per_repository(repo, monkeypatch):
     git(nested, "init", "-q")
     (nested / ".gitignore").write_text("skip.py\n")
     touch(nested, "skip.py", "use.py")
-    calls = []
-    real_run = subprocess.run
-
-    def run(cmd, *args, **kwargs):
-        calls.append(cmd)
-        return real_run(cmd, *args, **kwargs)
-
-    monkeypatch.setattr(subprocess, "run", run)
+    calls = _record_processes(monkeypatch)
     files = rel(discover([repo]), repo)
     assert "vendor/lib/use.py" in files and "vendor/lib/skip.py" not in files
     assert "sub/ok.py" in files and "sub/secret.py" not in files
     assert [c[2] for c in calls] == [str(repo), str(nested)]
+
+
+def _record_processes(monkeypatch) -> list:
+    """The command lines of the processes started from now on (started for real)."""
+    calls = []
+
+    class Recording(subprocess.Popen):
+        def __init__(self, cmd, *args, **kwargs):
+            calls.append(cmd)
+            super().__init__(cmd, *args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", Recording)
+    return calls
 
 
 @needs_git
@@ -270,8 +276,7 @@ def test_no_git_process_outside_a_checkout(tmp_path, monkeypatch):
     if any((parent / ".git").exists() for parent in [tmp_path, *tmp_path.parents]):
         pytest.fail(f"{tmp_path} is inside a git checkout; this test needs a temporary folder outside one")
     touch(tmp_path, "a.py")
-    calls = []
-    monkeypatch.setattr(subprocess, "run", lambda cmd, *a, **k: calls.append(cmd) or subprocess.CompletedProcess(cmd, 128, b""))
+    calls = _record_processes(monkeypatch)
     assert rel(discover([tmp_path]), tmp_path) == ["a.py"]
     assert calls == []
     (tmp_path / ".git").write_text("gitdir: /nowhere\n")  # a worktree's .git file counts

@@ -386,6 +386,8 @@ class Project:
         # at most ``max_file_size`` bytes, configs inside the root only.
         self.door = Door(root)
         self.max_file_size = max_file_size
+        # Unsaved editor buffers (absolute path -> bytes): they replace the files on disk.
+        self.overlays: Dict[str, bytes] = {}
         self.extra_loaders = tuple(extra_loaders)
         self.loader_names = LOADER_QUALNAMES | frozenset(extra_loaders)
         self.store = store
@@ -712,6 +714,8 @@ class Project:
         ``max_file_size`` bytes; the walker found it inside the root), None when refused."""
         from dl_lint.files import read_module
 
+        if path in self.overlays:
+            return self.overlays[path]
         try:
             return read_module(path, self.max_file_size)
         except Refused:
@@ -744,7 +748,20 @@ class Project:
         key = absolute_path(path, self._cwd)
         found = self._raw_imports.get(key)
         if found is None:
-            found = self._raw_imports[key] = raw_imports(self.source_bytes(key))
+            kept = getattr(self.store, "imports", None)  # the results cache's, by content hash
+            content_hash = self.hash_of(key) if kept is not None and self.hash_of is not None and key not in self.sources else None
+            entry = kept.get(key) if content_hash is not None else None
+            if isinstance(entry, list) and len(entry) == 3 and entry[0] == content_hash:
+                try:
+                    found = (tuple(entry[1]), tuple((written, tuple(names)) for written, names in entry[2]))
+                except (TypeError, ValueError):
+                    found = None
+            if found is None:
+                found = raw_imports(self.source_bytes(key))
+                if content_hash is not None:
+                    kept[key] = [content_hash, list(found[0]), [[w, list(n)] for w, n in found[1]]]
+                    self.store.dirty = True
+            self._raw_imports[key] = found
         return found
 
     def file_keys(self) -> Set[str]:
@@ -1057,6 +1074,44 @@ class Project:
         return found.transfers(name) if found is not None else ()
 
     # -- DL102: accelerator evidence along the import graph -------------------------------------
+    def neighbourhood(self, keys: Iterable[str]) -> Set[str]:
+        """The project files (absolute paths) whose findings can be located in, or rest on, the
+        files ``keys``: every module that imports one of them, transitively (a caller of a
+        factory, a script using a constant), and every module those and ``keys`` import,
+        transitively (the factories a call reaches, the modules values come from). What a run
+        naming ``keys`` must read and judge to report what a full run reports there (issue 26).
+        Imports are read from bytes (``raw_imports``), so this costs one scan of every file."""
+        if self._graph is None:
+            self._graph = SignalGraph(self)
+        graph = self._graph
+        self._use("graph")
+        names_of: Dict[str, List[str]] = {}
+        for name, paths in graph.paths.items():
+            for path in paths:
+                names_of.setdefault(path, []).append(name)
+        start: Set[str] = set()
+        for key in keys:
+            if key in names_of:
+                start.update(names_of[key])
+            elif key.endswith((".py", ".ipynb")):  # a notebook, a file outside the index: its imports
+                module = os.path.splitext(os.path.basename(key))[0]
+                start.update(n for n in imported_modules(self.source_bytes(key), module, False) if n in graph.paths)
+        up = set(start)
+        todo = list(start)
+        while todo:
+            for importer in graph.importers(todo.pop()):
+                if importer not in up:
+                    up.add(importer)
+                    todo.append(importer)
+        found = set(up)
+        todo = list(up)
+        while todo:
+            for imported in graph.imports(todo.pop()):
+                if imported in graph.paths and imported not in found:
+                    found.add(imported)
+                    todo.append(imported)
+        return {path for name in found for path in graph.paths[name]}
+
     def accelerator_reaches(self, module: str, extra: Optional[Dict[str, bytes]] = None) -> bool:
         return self.signal_reaches(module, "accelerator", extra)
 
