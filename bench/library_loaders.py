@@ -24,12 +24,15 @@ from typing import Dict, List, Tuple
 
 HERE = Path(__file__).resolve().parent
 TABLE_FILE = HERE.parent / "dl_lint" / "analysis" / "library_loaders.py"
+NAMES_FILE = HERE.parent / "dl_lint" / "analysis" / "library_packages.py"
 sys.path.insert(0, str(HERE.parent))
 
 # (import name, distribution name): the libraries whose loaders are read.
 LIBRARIES = (("torch_geometric", "torch_geometric"),)
 _BEGIN = "# fmt: off\nTABLE: Dict[str, Tuple[str, str, Tuple[Tuple[str, str, int, Tuple], ...]]] = {\n"
 _END = "}\n# fmt: on\n"
+_NAMES_BEGIN = "# fmt: off\nLIBRARY_PACKAGES = "
+_NAMES_END = "# fmt: on\n"
 
 
 def read_library(package: str, distribution: str) -> Tuple[Dict[str, tuple], List[str]]:
@@ -109,13 +112,23 @@ def main() -> int:
     text = TABLE_FILE.read_text()
     start, end = text.index(_BEGIN), text.index(_END) + len(_END)
     new = text[:start] + render(rows) + text[end:]
+    names = NAMES_FILE.read_text()
+    start, end = names.index(_NAMES_BEGIN), names.index(_NAMES_END) + len(_NAMES_END)
+    packages = sorted({name.split(".", 1)[0] for name in rows} | {p for p, _ in LIBRARIES})
+    short = sorted({name.rsplit(".", 1)[1] for name in rows})
+    constants = (
+        f"{_NAMES_BEGIN}frozenset({set(packages)!r})\n"
+        f"SHORT_NAMES = frozenset(\n    {pprint.pformat(set(short), width=100, compact=True)}\n)\n{_NAMES_END}"
+    )
+    new_names = names[:start] + constants + names[end:]
     if options.check:
-        if new != text:
+        if new != text or new_names != names:
             print("library_loaders: the table differs from the installed libraries' source", file=sys.stderr)
             return 1
         print(f"library_loaders: {len(rows)} rows match")
         return 0
     TABLE_FILE.write_text(new)
+    NAMES_FILE.write_text(new_names)
     print(f"library_loaders: wrote {len(rows)} rows")
     return 0
 

@@ -491,8 +491,9 @@ TABLE: Dict[str, Tuple[str, str, Tuple[Tuple[str, str, int, Tuple], ...]]] = {
 # Each row: qualified name as imported -> (library and version, torch loader at the root,
 # levels from the class down: (defining class, file within the library, line, read_init data)).
 
-# The short names of the table's classes: a call of one is worth parsing (``analysis.prefilter``).
-SHORT_NAMES = frozenset(name.rsplit(".", 1)[1] for name in TABLE)
+# The short names of the table's classes (a call of one is worth parsing: ``analysis.prefilter``),
+# kept in ``library_packages`` so that the prefilter need not load the table.
+from dl_lint.analysis.library_packages import SHORT_NAMES  # noqa: E402
 
 
 @lru_cache(maxsize=None)

@@ -44,20 +44,20 @@ def _library_mention(data: bytes) -> bool:
 
 @lru_cache(maxsize=1)
 def _library_packages() -> Tuple[bytes, ...]:
-    from dl_lint.analysis.library_loaders import TABLE
+    from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
 
-    return tuple(sorted({name.split(".", 1)[0].encode() for name in TABLE}))
+    return tuple(sorted(name.encode() for name in LIBRARY_PACKAGES))
 
 
 @lru_cache(maxsize=1)
 def _library_call() -> "re.Pattern[bytes]":
-    from dl_lint.analysis.library_loaders import SHORT_NAMES
+    from dl_lint.analysis.library_packages import SHORT_NAMES
 
     return re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in sorted(SHORT_NAMES)) + rb")\s*\(")
 
 
 def library_names() -> FrozenSet[str]:
-    from dl_lint.analysis.library_loaders import SHORT_NAMES
+    from dl_lint.analysis.library_packages import SHORT_NAMES
 
     return SHORT_NAMES
 

@@ -26,10 +26,9 @@ from dl_lint.analysis.configs.dataclasses import DataclassConfig
 from dl_lint.analysis.configs.hydra import LOAD_QUALNAMES, MAIN_QUALNAMES, HydraConfig
 from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
-from dl_lint.analysis.library_loaders import library_loader
+from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
 from dl_lint.analysis.pickling import CPU_CONSTRUCTORS, DEVICE_KEEPING, HOLDERS, TENSOR_DATASETS, held_callable
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin
-from dl_lint.analysis.subclasses import chain_key
 from dl_lint.analysis.syntax import NO_LITERAL, code, literal
 from dl_lint.analysis.values import (
     ABSENT,
@@ -129,20 +128,21 @@ class LoaderClass(Record):
         self.chain = chain
 
     def __hash__(self) -> int:  # signatures hold values: told apart by their classes
-        from dl_lint.analysis.subclasses import chain_key
-
-        return hash((self.qualname, tuple(map(id, self.preargs)), chain_key(self.chain)))
+        return hash((self.qualname, tuple(map(id, self.preargs)), _chain_key(self.chain)))
 
     def __eq__(self, other: object) -> bool:
-        from dl_lint.analysis.subclasses import chain_key
-
         if not isinstance(other, LoaderClass):
             return NotImplemented
         return (
             self.qualname == other.qualname
             and self.preargs == other.preargs
-            and chain_key(self.chain) == chain_key(other.chain)
+            and _chain_key(self.chain) == _chain_key(other.chain)
         )
+
+
+def _chain_key(chain: Tuple[Any, ...]) -> Tuple[Any, ...]:
+    """What tells two chains of subclass signatures apart (``subclasses.Signature.key``)."""
+    return tuple(s.key for s in chain)
 
 
 class ProjectHook:
@@ -1248,7 +1248,7 @@ class Resolver:
         if len(found) == 1 and isinstance(next(iter(found)), LoaderClass):
             return next(iter(found))
         loaders = [v for v in found if isinstance(v, LoaderClass)]
-        if len(loaders) == len(found) and len({(lc.preargs, chain_key(lc.chain)) for lc in loaders}) == 1:
+        if len(loaders) == len(found) and len({(lc.preargs, _chain_key(lc.chain)) for lc in loaders}) == 1:
             return sorted(loaders, key=lambda lc: lc.qualname)[0]
         return None
 
@@ -1296,8 +1296,13 @@ class Resolver:
             target = p.value
             if isinstance(target, External) and target.qualname in self.loader_qualnames:
                 out.append(Possible(LoaderClass(target.qualname)))
-            elif isinstance(target, External) and library_loader(target.qualname) is not None:
-                out.append(Possible(library_loader(target.qualname)))
+            elif isinstance(target, External) and target.qualname.split(".", 1)[0] in LIBRARY_PACKAGES:
+                from dl_lint.analysis.library_loaders import library_loader
+
+                found_library = library_loader(target.qualname)
+                if found_library is None:
+                    return None
+                out.append(Possible(found_library))
             elif isinstance(target, FunctionRef) and target.kind == "class":
                 qualname = f"{target.module}.{target.name}"
                 if qualname in self.loader_qualnames:  # an ``extra-loaders`` class is one as is

@@ -655,17 +655,24 @@ def passes_through(function: ast.AST, skip: int = 0) -> Tuple[int, ...]:
     if not params:
         return ()
     found = []
-    stack = list(function.body)
+    stack = list(function.body)  # statements only: expressions hold no loop
     while stack:
         node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         if isinstance(node, (ast.For, ast.AsyncFor)) and isinstance(node.iter, ast.Name) and node.iter.id in params:
             if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for s in node.body for n in ast.walk(s)):
                 found.append(params.index(node.iter.id))
-        elif isinstance(node, ast.YieldFrom) and isinstance(node.value, ast.Name) and node.value.id in params:
-            found.append(params.index(node.value.id))
-        stack.extend(ast.iter_child_nodes(node))
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.YieldFrom):
+            value = node.value.value
+            if isinstance(value, ast.Name) and value.id in params:
+                found.append(params.index(value.id))
+        for field in ("body", "orelse", "finalbody"):
+            stack.extend(getattr(node, field, ()))
+        for handler in getattr(node, "handlers", ()):
+            stack.extend(handler.body)
+        for case in getattr(node, "cases", ()):
+            stack.extend(case.body)
     return tuple(sorted(set(found)))
 
 
@@ -679,17 +686,36 @@ def _kept_in_init(node: ast.ClassDef, use: Optional[FunctionUse], text: SourceTe
         return {}
     positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)][1:]
     names = set(positional) | {a.arg for a in function.args.kwonlyargs}
-    local = tuple(sorted({n.name for s in function.body for n in ast.walk(s) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}))
+    local = tuple(sorted(_nested_functions(function)))
+    look = bool(local) or "lambda" in text.source  # else no value can hold one: skip the walks
     held = []
     stores = []
     for attr, value in use.self_assigns:
         if isinstance(value, ast.Name) and value.id in names and value.id not in local:
             stores.append((value.id, positional.index(value.id) if value.id in positional else -1))
-        elif any(isinstance(n, ast.Lambda) or (isinstance(n, ast.Name) and n.id in local) for n in ast.walk(value)):
+        elif look and any(isinstance(n, ast.Lambda) or (isinstance(n, ast.Name) and n.id in local) for n in ast.walk(value)):
             found = _text(text, value)
             if found is not None:
                 held.append((attr, found, value.lineno, local))
     return {"init_held": tuple(held), "init_stores": tuple(dict.fromkeys(stores))}
+
+
+def _nested_functions(function: ast.AST) -> List[str]:
+    """The functions a function defines in its body (statements only: expressions hold none)."""
+    out: List[str] = []
+    stack = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.append(node.name)
+            continue
+        if isinstance(node, ast.ClassDef):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            stack.extend(getattr(node, field, ()))
+        for handler in getattr(node, "handlers", ()):
+            stack.extend(handler.body)
+    return out
 
 
 def _loader_init(node: ast.ClassDef, text: SourceText) -> Optional[Tuple]:
