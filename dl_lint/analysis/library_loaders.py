@@ -497,12 +497,12 @@ from dl_lint.analysis.library_packages import SHORT_NAMES  # noqa: E402
 
 
 @lru_cache(maxsize=None)
-def library_loader(qualname: str) -> Optional[Any]:
-    """The ``resolve.LoaderClass`` of a library loader class of the table, else None."""
+def library_loader(qualname: str) -> Optional[Tuple[str, Tuple[Any, ...]]]:
+    """(the torch loader at the root, the chain of ``subclasses.Signature``) of a library
+    loader class of the table, else None (``resolve`` makes its ``LoaderClass``)."""
     row = TABLE.get(qualname)
     if row is None:
         return None
-    from dl_lint.analysis.resolve import LoaderClass
     from dl_lint.analysis.subclasses import Item, build_signature
     from dl_lint.analysis.values import Opaque, Origin, Value
 
@@ -528,7 +528,7 @@ def library_loader(qualname: str) -> Optional[Any]:
             return Item(Value.known(Opaque("builtins.function")), code="lambda")  # no project lambda
 
         chain.append(build_signature(label, (defined, version), init, passed, lambda_item, default))
-    return LoaderClass(root, (), tuple(chain))
+    return root, tuple(chain)
 
 
 def library_of(qualname: str) -> Optional[str]:

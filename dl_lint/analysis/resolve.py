@@ -1302,7 +1302,7 @@ class Resolver:
                 found_library = library_loader(target.qualname)
                 if found_library is None:
                     return None
-                out.append(Possible(found_library))
+                out.append(Possible(LoaderClass(found_library[0], (), found_library[1])))
             elif isinstance(target, FunctionRef) and target.kind == "class":
                 qualname = f"{target.module}.{target.name}"
                 if qualname in self.loader_qualnames:  # an ``extra-loaders`` class is one as is
