@@ -1097,7 +1097,7 @@ class Resolver:
             else:
                 value = Value.unknown("argparse" if parser is not None else "expression")
             entries.append((field.name, value))
-        return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, tuple(entries)))
+        return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, None, tuple(entries)))
 
     def _parsed_dataclass(self, qualname: str, node: ast.Call, site: Site, depth: int) -> Value:
         """``tyro.cli(Config)``: a Config whose fields the command line sets."""
