@@ -175,6 +175,42 @@ def signal_for(project: "Project", file: SourceFile) -> Callable[[str], bool]:
     return signal
 
 
+def _setting_line(settings, key: str):
+    """(absolute path, line) of the configuration file line that sets ``key``, if any."""
+    path = settings.config_path
+    if not path:
+        return None
+    path = os.path.join(settings.root, os.path.basename(path)) if settings.root else os.path.abspath(path)
+    try:
+        with open(path, "rb") as handle:  # the settings' own file, read when they were loaded
+            lines = handle.read(1 << 20).split(b"\n")
+    except OSError:
+        return None
+    for number, line in enumerate(lines, start=1):
+        if line.strip().startswith(key.encode()):
+            return path, number
+    return None
+
+
+def evidence_for(project: "Project", file: SourceFile):
+    """Where a program-wide signal connected to ``file`` is (``Project.signal_evidence``),
+    its own bytes first (an unsaved buffer, a notebook)."""
+    from dl_lint.analysis.signals import Evidence, signal_line
+
+    def evidence(kind: str):
+        line = signal_line(file.data, kind) if file.data else None
+        if line is not None:
+            return Evidence("module", file.key, line)
+        if project.root is None:
+            return None
+        on_disk = file.key in project.file_keys() and not file.is_notebook
+        if not on_disk:
+            return project.signal_evidence(file.module_name, kind, {file.module_name: file.data})
+        return project.signal_evidence(file.module_name, kind, path=file.key)
+
+    return evidence
+
+
 def context_for(file: SourceFile, project: "Project", accelerator: Accelerator, rules=()) -> "RuleContext":
     from dl_lint.rules.context import RuleContext
 
@@ -186,6 +222,9 @@ def context_for(file: SourceFile, project: "Project", accelerator: Accelerator, 
         project.datasets,
         accelerator,
         signal_for(project, file),
+        evidence=evidence_for(project, file),
+        python_lines=lambda: project.python_lines(file.key),
+        setting_line=lambda key: _setting_line(file.settings, key),
         is_notebook=file.cell_map is not None,
         torch_name=facts.torch_name if facts is not None else "torch",
         import_row=facts.import_row if facts is not None else 1,

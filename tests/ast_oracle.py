@@ -30,7 +30,10 @@ EXPECTED_ANALYSIS_EXTRA = {
     "subclass": "a class deriving from DataLoader that keeps its signature",
     "stateful": "torchdata's StatefulDataLoader",
     "aliased-module": "the torch module or a submodule reached through an assignment",
+    "library": "a loader class of a library whose mapping to torch's arguments dl-lint read (torch_geometric)",
 }
+# The libraries of dl-lint's table of loader classes (dl_lint/analysis/library_loaders.py).
+LIBRARY_PACKAGES = frozenset({"torch_geometric"})
 # Categories of calls this oracle finds and dl-lint's analysis does not (all legitimate).
 EXPECTED_ORACLE_EXTRA = {
     "shadowed": "the callee's name is rebound in an enclosing scope (local class, parameter, variable)",
@@ -206,6 +209,8 @@ def classify(source: str, row: int, found_by: str) -> str:
         qual = qualified(func, imports) or ""
         if "StatefulDataLoader" in (qual, terminal) or qual.endswith(".StatefulDataLoader"):
             return "stateful"
+        if qual.split(".", 1)[0] in LIBRARY_PACKAGES:
+            return "library"
         if isinstance(func, ast.Call) and (dotted(func.func) or "").endswith("partial"):
             return "partial"
         if isinstance(func, (ast.IfExp, ast.BoolOp)):

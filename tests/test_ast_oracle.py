@@ -51,6 +51,7 @@ CATEGORIES = {
     "alias-assignment": "from torch.utils.data import DataLoader\nloader_cls = DataLoader\nloader_cls([1])\n",
     "subclass": "from torch.utils.data import DataLoader\nclass Forever(DataLoader):\n    pass\nForever([1])\n",
     "stateful": "from torchdata.stateful_dataloader import StatefulDataLoader\nStatefulDataLoader([1])\n",
+    "library": "from torch_geometric.loader import NeighborLoader\nNeighborLoader(data, [10])\n",
 }
 
 

@@ -165,7 +165,7 @@ def test_the_torch_pin_exists_for_every_python_it_installs_on():
         import tomli as tomllib
     project = tomllib.loads(_text(ROOT / "pyproject.toml"))
     assert project["project"]["requires-python"] == ">=3.9"
-    [torch] = [Requirement(r) for r in project["project"]["optional-dependencies"]["test"] if r.startswith("torch")]
+    [torch] = [Requirement(r) for r in project["project"]["optional-dependencies"]["test"] if Requirement(r).name == "torch"]
     assert str(torch.specifier) == "==2.13.0"
     assert not torch.marker.evaluate({"python_version": "3.9"})
     assert torch.marker.evaluate({"python_version": "3.10"}) and torch.marker.evaluate({"python_version": "3.13"})

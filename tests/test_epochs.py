@@ -104,3 +104,87 @@ def test_helpers_of_the_module_are_followed_and_single_passes_have_no_epoch_loop
     )
     assert found.epoch.epoch_row == 15 and found.epoch.through == "run"
     assert found.samplers[0].shuffle.single.value is False and found.samplers[0].seed == "7"
+
+
+def test_a_set_epoch_on_a_narrower_condition_leaves_the_other_paths_without_it():
+    found = facts(
+        """
+        def train(ds, epochs, args):
+            sampler = DistributedSampler(ds)
+            loader = DataLoader(ds, sampler=sampler)
+            for epoch in range(epochs):
+                if args.distributed and epoch > 0:
+                    sampler.set_epoch(epoch)
+                for batch in loader:
+                    pass
+        """
+    )
+    assert found.set_epoch is None and found.narrow == (11, "args.distributedandepoch>0")
+
+
+@pytest.mark.parametrize(
+    "built, guard",
+    [
+        ("sampler = DistributedSampler(ds) if args.distributed else None", "args.distributed"),
+        ("sampler = DistributedSampler(ds)", "sampler is not None"),
+        ("sampler = DistributedSampler(ds)", "hasattr(loader.sampler, 'set_epoch')"),
+    ],
+)
+def test_a_set_epoch_under_the_samplers_own_condition_is_no_narrower(built, guard):
+    found = facts(
+        f"""
+        def train(ds, epochs, args):
+            {built}
+            loader = DataLoader(ds, sampler=sampler)
+            for epoch in range(epochs):
+                if {guard}:
+                    sampler.set_epoch(epoch)
+                for batch in loader:
+                    pass
+        """
+    )
+    assert found.narrow is None and found.set_epoch == 11
+
+
+def test_a_sampler_rebuilt_on_every_pass():
+    found = facts(
+        """
+        def train(ds, epochs):
+            for epoch in range(epochs):
+                sampler = DistributedSampler(ds)
+                loader = DataLoader(ds, sampler=sampler)
+                for batch in loader:
+                    pass
+        """
+    )
+    assert found.rebuilt and found.escape is None and found.epoch.epoch_row == 7
+
+
+def test_the_epoch_function_of_another_module_is_followed_whatever_files_are_named(tmp_path):
+    """Issue 26: engine.py's train_one_epoch() is read through the project index when only the
+    script is named; an edit of engine.py (it calls set_epoch now) changes the cached answer."""
+    from dl_lint import lint_paths
+
+    (tmp_path / "pyproject.toml").write_text("[tool.dl-lint]\n")
+    (tmp_path / "engine.py").write_text("def train_one_epoch(model, data_loader):\n    for batch in data_loader:\n        model(batch)\n")
+    (tmp_path / "main.py").write_text(
+        "from torch.utils.data import DataLoader, DistributedSampler\n"
+        "from engine import train_one_epoch\n\n\n"
+        "def main(ds, model, epochs):\n"
+        "    sampler = DistributedSampler(ds)\n"
+        "    loader = DataLoader(ds, sampler=sampler)\n"
+        "    for epoch in range(epochs):\n"
+        "        train_one_epoch(model, loader)\n"
+    )
+    whole = [(d.filename.rsplit("/", 1)[-1], d.location.row, d.code) for d in lint_paths([tmp_path]).diagnostics]
+    alone = [(d.filename.rsplit("/", 1)[-1], d.location.row, d.code) for d in lint_paths([tmp_path / "main.py"]).diagnostics]
+    assert whole == alone == [("main.py", 7, "DL206")]
+    cache = tmp_path / "cache"
+    assert [d.code for d in lint_paths([tmp_path / "main.py"], cache=True, cache_dir=cache).diagnostics] == ["DL206"]
+    (tmp_path / "engine.py").write_text(
+        "def train_one_epoch(model, data_loader, epoch=0):\n"
+        "    data_loader.sampler.set_epoch(epoch)\n"
+        "    for batch in data_loader:\n"
+        "        model(batch)\n"
+    )
+    assert lint_paths([tmp_path / "main.py"], cache=True, cache_dir=cache).diagnostics == []

@@ -223,7 +223,7 @@ def test_a_fresh_iterator_at_every_step_repeats_the_first_batch_and_restarts_the
 def _ddp_script(name: str):
     """A script of fixtures/rules/dl206_ddp, imported with its folder on the path (for ``data``)."""
     folder = RULE_FIXTURES / "dl206_ddp"
-    for module in ("data", name):
+    for module in ("data", "engine", name):
         sys.modules.pop(module, None)
     sys.path.insert(0, str(folder))
     try:
@@ -233,7 +233,19 @@ def _ddp_script(name: str):
 
 
 @pytest.mark.parametrize(
-    "script, repeats", [("train_ddp", True), ("train_one_epoch", True), ("train_ddp_set_epoch", False)]
+    "script, repeats",
+    [
+        ("train_ddp", True),
+        ("train_one_epoch", True),
+        ("train_ddp_set_epoch", False),
+        ("train_engine", True),  # the iteration in another module (engine.py)
+        ("train_engine_set_epoch", False),
+        ("train_logged", True),  # through MetricLogger.log_every, a generator over the loader
+        ("train_narrow", True),  # set_epoch only when distributed (False here)
+        ("train_same_condition", False),
+        ("train_rebuilt", True),  # a new sampler, seed 0, on every pass
+        ("train_rebuilt_ok", False),  # seed=epoch
+    ],
 )
 def test_a_distributed_sampler_without_set_epoch_repeats_its_order(script, repeats) -> None:
     """DL206, run: two ranks simulated with explicit num_replicas/rank. Where dl-lint reports the

@@ -63,10 +63,19 @@ def test_mentions_without_calls_are_skipped(name):
 
 
 def test_extra_loader_names():
-    data = b"from pkg.loaders import FastLoader\nFastLoader(ds)\n"
+    data = b"from pkg.loaders import FastLoader\nFastLoader (ds)\n"
     assert not mentions_loader(data)
     assert mentions_loader(data, ["pkg.loaders.FastLoader"])
     assert may_construct_loader(data, ["pkg.loaders.FastLoader"])
+
+
+def test_a_call_of_a_class_named_like_a_loader_is_a_mention():
+    """A project subclass imported from another module (``WorkerLoader(ds)``) or a library
+    loader (torch_geometric's ``GraphSAINTRandomWalkSampler``) in a file that never says
+    DataLoader."""
+    assert mentions_loader(b"from loaders import WorkerLoader\nloader = WorkerLoader(ds)\n")
+    assert mentions_loader(b"from torch_geometric.loader import GraphSAINTRandomWalkSampler as S\n")
+    assert not mentions_loader(b"import yaml\ncfg = yaml.load(f, Loader=yaml.SafeLoader)\n")
 
 
 @pytest.mark.parametrize("source", [

@@ -131,8 +131,21 @@ def test_parameters_are_configurable_unknowns():
 
 
 def test_not_torch_loaders_are_not_found():
+    """dgl's loaders are not in the table of library loaders: unknown, never bound as torch's."""
     src = """
-    from torch_geometric.loader import DataLoader
-    DataLoader(ds, 32, True)
+    from dgl.dataloading import GraphDataLoader
+    GraphDataLoader(ds, 32, True)
     """
     assert analyze_source(textwrap.dedent(src), "m.py", "m").calls == ()
+
+
+def test_a_library_loader_is_bound_by_its_own_signature():
+    """torch_geometric's DataLoader (from dl-lint's table): its third positional is shuffle, as
+    torch's; follow_batch (4th) is not torch's sampler; the collate_fn it passes is given."""
+    src = """
+    from torch_geometric.loader import DataLoader
+    DataLoader(ds, 32, True, ["x"])
+    """
+    (call,) = analyze_source(textwrap.dedent(src), "m.py", "m").calls
+    assert call.value("batch_size").single.value == 32 and call.value("shuffle").single.value is True
+    assert not call.given("sampler") and call.given("collate_fn") and call.value("collate_fn").is_unknown

@@ -43,7 +43,7 @@ MAX_CALL_DEPTH = 6
 
 
 class FunctionFacts(Record):
-    __slots__ = ("name", "module", "path", "line", "shards", "calls", "uses_cuda", "reseeds", "opaque")
+    __slots__ = ("name", "module", "path", "line", "shards", "calls", "uses_cuda", "reseeds", "opaque", "passes")
 
     def __init__(
         self,
@@ -56,7 +56,9 @@ class FunctionFacts(Record):
         uses_cuda: bool = False,  # moves tensors to CUDA (DL205 for collate_fn)
         reseeds: bool = False,  # mentions a seed or RNG (DL204: a worker_init_fn that may reseed)
         opaque: bool = False,  # makes a call that cannot be followed (a third-party function)
+        passes: Tuple[int, ...] = (),  # DL206: the parameters it is a generator over (positions)
     ) -> None:
+        self.passes = passes
         self.name = name
         self.module = module
         self.path = path
@@ -71,7 +73,7 @@ class FunctionFacts(Record):
 class ClassFacts(Record):
     __slots__ = (
         "name", "module", "path", "line", "bases", "methods", "local", "init_containers", "getitem_reads",
-        "init_rngs", "draws", "cuda_methods", "iter_shape", "sample",
+        "init_rngs", "draws", "cuda_methods", "iter_shape", "sample", "unpicklable", "init_stores", "passes",
     )  # fmt: skip
 
     def __init__(
@@ -101,7 +103,17 @@ class ClassFacts(Record):
         iter_shape: Optional[Tuple[int, str, "Location", "Location", str]] = None,
         # DL101: (bytes, description) of one sample, estimated from ``__getitem__``.
         sample: Optional[Tuple[int, str]] = None,
+        # DL202: (attribute, what it holds, path, line) for a lambda or local function kept on
+        # self in ``__init__`` (``pickling.held_callable``), and the parameters kept on self
+        # (name, position after self or -1).
+        unpicklable: Tuple[Tuple[str, str, str, int], ...] = (),
+        init_stores: Tuple[Tuple[str, int], ...] = (),
+        # DL206: method name -> positions (after self) of the parameters it is a generator over.
+        passes: Optional[Mapping[str, Tuple[int, ...]]] = None,
     ) -> None:
+        self.passes = {} if passes is None else passes
+        self.unpicklable = unpicklable
+        self.init_stores = init_stores
         self.name = name
         self.module = module
         self.path = path

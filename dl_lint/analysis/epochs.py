@@ -33,6 +33,7 @@ _LOOKS = frozenset({"len", "print", "str", "repr", "isinstance", "type", "id", "
 # Attributes of a loader that only read it (``len(loader.dataset)``).
 _READS = frozenset({"dataset", "batch_size", "num_workers", "drop_last", "pin_memory"})
 FOLLOW_DEPTH = 3
+_COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # DistributedSampler(dataset, num_replicas=None, rank=None, shuffle=True, seed=0, drop_last=False)
 _SHUFFLE_AT, _SEED_AT = 3, 4
 
@@ -45,7 +46,7 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
     constructions, sampler_name = _constructions(analysis, sampler, site)
     if not constructions:
         return None
-    uses = tuple(_sampler_use(analysis, node, where) for node, where in constructions)
+    uses = tuple(_sampler_use(analysis, node, where) for node, where, _ in constructions)
     loader_name = analysis.assigned_name(call)
     if loader_name is None or not _bound_once(analysis, site, loader_name):
         return SamplerEpochs(uses, escape="the loader is not bound to one name")
@@ -56,7 +57,70 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
     found = _Uses()
     _collect(analysis, owner, names, {id(sampler)}, 0, found)
     epoch = next((loop for loop in found.iterations if loop.epoch_row is not None), None)
-    return SamplerEpochs(uses, epoch, found.set_epoch, found.escape)
+    set_epoch, narrow = found.set_epoch, None
+    if epoch is not None and found.set_epochs:
+        mentioned = set(names) | {"sampler"}
+        uncovered = [
+            _uncovered(conds, [_conds(analysis, where) + extra for _, where, extra in constructions], epoch.conds, mentioned)
+            for _, conds in found.set_epochs
+        ]
+        if all(u is not None for u in uncovered):
+            set_epoch, narrow = None, (found.set_epochs[0][0], uncovered[0])
+    escape, rebuilt = found.escape, False
+    if epoch is not None and not epoch.path and escape is None:
+        loop = _loop_at(owner, epoch.epoch_row)
+        if loop is not None and all(loop.lineno < node.lineno <= (loop.end_lineno or 0) for node, _, _ in constructions):
+            rebuilt = True
+            bound = _bound_in(loop)
+            for node, _, _ in constructions:
+                dataset = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "dataset"), None)
+                if dataset is None or any(isinstance(n, ast.Name) and n.id in bound for n in ast.walk(dataset)):
+                    escape = "the sampler is built on every pass over what the loop's pass gives"
+    return SamplerEpochs(uses, epoch, set_epoch, escape, narrow, rebuilt)
+
+
+def _conds(analysis, site) -> Tuple[Tuple[str, bool], ...]:
+    """The ``if`` conditions a site runs under, as (test text without spaces, polarity)."""
+    if site is None:
+        return ()
+    return tuple(
+        ("".join(analysis.text.segment(c.test).split()), c.polarity) for c in site.conds if c.kind == "if" and c.test is not None
+    )
+
+
+def _uncovered(conds, constructions, iteration, mentioned) -> Optional[str]:
+    """The first condition of a ``set_epoch`` call that neither the iteration nor every sampler
+    construction is under (a narrower one), or None. A condition that names the sampler or the
+    loader (``if sampler is not None``, ``hasattr(loader.sampler, "set_epoch")``) holds wherever
+    the sampler is a DistributedSampler: it narrows nothing."""
+    for text, polarity in conds:
+        if any(name in text for name in mentioned):
+            continue
+        if (text, polarity) in iteration:
+            continue
+        if all((text, polarity) in built for built in constructions):
+            continue
+        return text if polarity else f"not ({text})"
+    return None
+
+
+def _loop_at(owner: ast.AST, row: Optional[int]) -> Optional[ast.AST]:
+    for node in ast.walk(owner):
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and node.lineno == row:
+            return node
+    return None
+
+
+def _bound_in(loop: ast.AST) -> Set[str]:
+    """The names a loop binds on each pass: its target, and every name assigned in its body."""
+    out: Set[str] = set()
+    for part in (getattr(loop, "target", None), *loop.body):
+        if part is None:
+            continue
+        for node in ast.walk(part):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                out.add(node.id)
+    return out
 
 
 # -- the sampler ----------------------------------------------------------------------------------
@@ -65,7 +129,7 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
 def _constructions(analysis, sampler: ast.AST, site) -> Tuple[List[Tuple[ast.Call, "Site"]], Optional[str]]:
     """The DistributedSampler calls the sampler argument can be, and the name it is held by."""
     if isinstance(sampler, ast.Call):
-        return ([(sampler, site)] if _is_distributed_sampler(analysis, sampler, site) else []), None
+        return ([(sampler, site, ())] if _is_distributed_sampler(analysis, sampler, site) else []), None
     if not isinstance(sampler, ast.Name):
         return [], None
     scope = _scope(analysis, site)
@@ -79,17 +143,18 @@ def _constructions(analysis, sampler: ast.AST, site) -> Tuple[List[Tuple[ast.Cal
     for binding in bindings:
         if binding.kind != "assign" or binding.value is None:
             return [], None  # a parameter, a loop variable, an unpacking: unknown
-        for branch in _branches(binding.value):
+        for branch, conds in _branches(analysis, binding.value):
             if isinstance(branch, ast.Call) and _is_distributed_sampler(analysis, branch, binding.site):
-                found.append((branch, binding.site))
+                found.append((branch, binding.site, conds))
     return found, name
 
 
-def _branches(value: ast.AST) -> List[ast.AST]:
-    """``a if c else b`` is a or b; anything else is itself."""
+def _branches(analysis, value: ast.AST, conds: Tuple[Tuple[str, bool], ...] = ()) -> List[Tuple[ast.AST, Tuple[Tuple[str, bool], ...]]]:
+    """``a if c else b`` is a (when c) or b (when not c); anything else is itself."""
     if isinstance(value, ast.IfExp):
-        return _branches(value.body) + _branches(value.orelse)
-    return [value]
+        test = "".join(analysis.text.segment(value.test).split())
+        return _branches(analysis, value.body, conds + ((test, True),)) + _branches(analysis, value.orelse, conds + ((test, False),))
+    return [(value, conds)]
 
 
 def _is_distributed_sampler(analysis, node: ast.Call, site) -> bool:
@@ -121,7 +186,12 @@ class _Uses:
     def __init__(self) -> None:
         self.iterations: List[EpochLoop] = []
         self.set_epoch: Optional[int] = None
+        self.set_epochs: List[Tuple[int, Tuple[Tuple[str, bool], ...]]] = []  # (row, conditions)
         self.escape: Optional[str] = None
+
+    def add_set_epoch(self, row: int, conds: Tuple[Tuple[str, bool], ...]) -> None:
+        self.set_epoch = self.set_epoch or row
+        self.set_epochs.append((row, conds))
 
 
 def _collect(analysis, owner: ast.AST, names: Dict[str, str], skip: Set[int], depth: int, found: _Uses) -> None:
@@ -168,14 +238,14 @@ def _tested(node: ast.Name, parent: Optional[ast.AST]) -> bool:
 def _sampler_read(analysis, node: ast.Name, parents, found: _Uses) -> None:
     parent = parents.get(id(node))
     if isinstance(parent, ast.Attribute) and parent.value is node:
-        _attribute_read(node, parents, found, sampler=True)
+        _attribute_read(analysis, node, parents, found, sampler=True)
     elif _looked_at(node, parent) or _tested(node, parent):
         pass
     else:
         found.escape = found.escape or f"the sampler is used on line {node.lineno}"
 
 
-def _attribute_read(node: ast.Name, parents, found: _Uses, sampler: bool) -> None:
+def _attribute_read(analysis, node: ast.Name, parents, found: _Uses, sampler: bool) -> None:
     """``x.set_epoch(...)``, ``loader.sampler.set_epoch(...)``, or a read such as
     ``loader.dataset``; ``loader.sampler`` used any other way takes the sampler elsewhere."""
     top = parents[id(node)]
@@ -185,7 +255,7 @@ def _attribute_read(node: ast.Name, parents, found: _Uses, sampler: bool) -> Non
         chain.append(top.attr)
     holder = parents.get(id(top))
     if "set_epoch" in chain and isinstance(holder, ast.Call) and holder.func is top and chain[-1] == "set_epoch":
-        found.set_epoch = found.set_epoch or node.lineno
+        found.add_set_epoch(node.lineno, _conds(analysis, analysis.site_of(holder)))
     elif not sampler and chain[0] not in _READS:
         found.escape = found.escape or f"loader.{chain[0]} is used on line {node.lineno}"
 
@@ -197,14 +267,20 @@ def _loader_read(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, 
         if isinstance(parent, ast.Call) and current in parent.args and terminal(parent.func) in _WRAPPERS:
             current = parent
             continue
+        if isinstance(parent, ast.Call) and _generator_over(analysis, parent, current):
+            current = parent  # metric_logger.log_every(loader, ...): a generator over it
+            continue
         break
     parent = parents.get(id(current))
     if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is current:
         _iteration(analysis, owner, parent, parent.lineno, "", found)
+    elif isinstance(parent, ast.comprehension) and parent.iter is current and isinstance(parents.get(id(parent)), _COMPS):
+        comprehension = parents[id(parent)]  # [f(b) for b in loader]: one pass per evaluation
+        _iteration(analysis, owner, comprehension, comprehension.lineno, "", found)
     elif current is not node:
         found.escape = found.escape or f"the loader is wrapped on line {node.lineno}"
     elif isinstance(parent, ast.Attribute) and parent.value is node:
-        _attribute_read(node, parents, found, sampler=False)
+        _attribute_read(analysis, node, parents, found, sampler=False)
     elif _looked_at(node, parent) or _tested(node, parent):
         pass
     elif isinstance(parent, ast.Call) and parent.func is not node:
@@ -221,7 +297,8 @@ def _iteration(analysis, owner: ast.AST, statement: ast.AST, row: int, through: 
         found.escape = found.escape or f"the loader is iterated where the loops around it are not known (line {row})"
         return
     loops = [loop for loop in where[0] if _may_repeat(analysis, loop)]
-    found.iterations.append(EpochLoop(loops[-1].lineno if loops else None, row, through))
+    conds = _conds(analysis, analysis.site_of(statement))
+    found.iterations.append(EpochLoop(loops[-1].lineno if loops else None, row, through, "", conds))
 
 
 def _may_repeat(analysis, loop: ast.AST) -> bool:
@@ -237,15 +314,23 @@ def _handed_to(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, depth: 
 
     callee = call.func
     function = analysis.function_node(callee.id) if isinstance(callee, ast.Name) else None
+    where = analysis
+    if function is None and depth < FOLLOW_DEPTH:
+        where, function = _function_elsewhere(analysis, call)
     parameter = _parameter(function, call, node) if function is not None else None
-    if parameter is not None and depth < FOLLOW_DEPTH and _bound_once_in(analysis, function, parameter):
+    if parameter is not None and _evaluates(function):
+        return  # an evaluation (``@torch.no_grad()``): its result does not depend on the order
+    if parameter is not None and depth < FOLLOW_DEPTH and _bound_once_in(where, function, parameter):
         inner = _Uses()
-        _collect(analysis, function, {parameter: "loader"}, set(), depth + 1, inner)
-        found.set_epoch = found.set_epoch or (call.lineno if inner.set_epoch else None)
+        _collect(where, function, {parameter: "loader"}, set(), depth + 1, inner)
+        if inner.set_epoch:  # its own conditions are the function's: not compared
+            found.add_set_epoch(call.lineno, _conds(analysis, analysis.site_of(call)))
         found.escape = found.escape or inner.escape
+        elsewhere = "" if where is analysis else where.path
         for loop in inner.iterations:
             if loop.epoch_row is not None:
-                found.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through or function.name))
+                label = loop.through or function.name
+                found.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, label, loop.path or elsewhere))
             else:  # iterated once per call: the loops around the call decide
                 _iteration(analysis, owner, call, call.lineno, function.name, found)
         return
@@ -259,6 +344,75 @@ def _handed_to(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, depth: 
         qualname = getattr(target.value, "qualname", None) if target is not None else None
         why = set_epoch_caller(None, qualname) if qualname else None
     found.escape = found.escape or why or f"the loader is passed to {analysis.text.segment(callee)}() on line {call.lineno}"
+
+
+_NO_GRAD = frozenset({"no_grad", "inference_mode"})
+
+
+def _evaluates(function: ast.AST) -> bool:
+    """A function decorated ``@torch.no_grad()`` / ``@torch.inference_mode()`` (an evaluation:
+    the order it visits the data in does not change what it computes)."""
+    for decorator in getattr(function, "decorator_list", ()):
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if terminal(target) in _NO_GRAD:
+            return True
+    return False
+
+
+def _generator_over(analysis, call: ast.Call, argument: ast.AST) -> bool:
+    """Whether ``call`` is a generator of the project over ``argument`` (its positional
+    argument): a function or a method of a project object (``metric_logger.log_every(loader,
+    10)``, MetricLogger's ``for obj in iterable: ... yield obj``), read in its module's summary
+    (``summary.passes_through``). A ``for`` over the call then iterates the loader once."""
+    from dl_lint.analysis.values import FunctionRef, Instance
+
+    if any(isinstance(a, ast.Starred) for a in call.args):
+        return False
+    position = next((i for i, a in enumerate(call.args) if a is argument), None)
+    site = analysis.site_of(call)
+    if position is None or site is None:
+        return False
+    project = analysis.resolver.project
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        base = analysis.resolver.resolve(func.value, site).single
+        instance = base.value if base is not None else None
+        if not isinstance(instance, Instance) or instance.local:
+            return False
+        lookup = getattr(project, "class_facts", None)
+        facts = lookup(instance.module, instance.name, instance.path) if lookup is not None else None
+        return facts is not None and position in facts.passes.get(func.attr, ())
+    if not isinstance(func, ast.Name):
+        return False
+    single = analysis.resolver.resolve(func, site).single
+    ref = single.value if single is not None else None
+    if not isinstance(ref, FunctionRef) or ref.kind != "function":
+        return False
+    lookup = getattr(project, "function_facts", None)
+    facts = lookup(ref.module, ref.name, ref.path) if lookup is not None else None
+    return facts is not None and position in facts.passes
+
+
+def _function_elsewhere(analysis, call: ast.Call):
+    """(the module's analysis, the function) a call leads to in another module of the project
+    (``engine.train_one_epoch(model, loader)``, ``from engine import train_one_epoch``), read
+    through the project index; (analysis, None) for anything else."""
+    from dl_lint.analysis.values import FunctionRef
+
+    site = analysis.site_of(call)
+    if site is None or not analysis._may_be_function(call.func, site):
+        return analysis, None
+    single = analysis.resolver.resolve(call.func, site).single
+    ref = single.value if single is not None else None
+    if not isinstance(ref, FunctionRef) or ref.kind != "function" or not ref.path or ref.path == analysis.path:
+        return analysis, None
+    project = analysis.resolver.project
+    reader = getattr(project, "analysis_at", None)
+    other = reader(ref.path, ref.module) if reader is not None else None
+    if other is None:
+        return analysis, None
+    project.read_config_file(ref.path)  # the answer rests on that module's bytes
+    return other, other.function_node(ref.name)
 
 
 def _parameter(function: ast.AST, call: ast.Call, node: ast.Name) -> Optional[str]:

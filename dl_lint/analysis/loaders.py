@@ -134,14 +134,25 @@ class SamplerUse(Record):
 
 class EpochLoop(Record):
     """DL206: an iteration of the loader (``for batch in loader``, or a call of a function of the
-    module that iterates it: ``through`` names it) and the loop that runs it again (None: none)."""
+    project that iterates it: ``through`` names it) and the loop that runs it again (None: none).
+    ``path``: the file of that loop when it is not the loader's (a function of another module);
+    ``conds``: the ``if`` conditions around the iteration, as (test text, polarity)."""
 
-    __slots__ = ("epoch_row", "iteration_row", "through")
+    __slots__ = ("epoch_row", "iteration_row", "through", "path", "conds")
 
-    def __init__(self, epoch_row: Optional[int], iteration_row: int, through: str = "") -> None:
+    def __init__(
+        self,
+        epoch_row: Optional[int],
+        iteration_row: int,
+        through: str = "",
+        path: str = "",
+        conds: Tuple[Tuple[str, bool], ...] = (),
+    ) -> None:
         self.epoch_row = epoch_row
         self.iteration_row = iteration_row
         self.through = through
+        self.path = path
+        self.conds = conds
 
 
 class SamplerEpochs(Record):
@@ -150,7 +161,7 @@ class SamplerEpochs(Record):
     (or ``loader.sampler``, ``loader.batch_sampler.sampler``); ``escape``: why the loader or its
     sampler leaves the code that can be read (then nothing is known), None when it does not."""
 
-    __slots__ = ("samplers", "epoch", "set_epoch", "escape")
+    __slots__ = ("samplers", "epoch", "set_epoch", "escape", "narrow", "rebuilt")
 
     def __init__(
         self,
@@ -158,11 +169,18 @@ class SamplerEpochs(Record):
         epoch: Optional[EpochLoop] = None,
         set_epoch: Optional[int] = None,
         escape: Optional[str] = None,
+        # Every ``set_epoch`` runs on a narrower condition than the sampler and the iteration:
+        # (row of the first, the condition it adds: ``args.distributed``); set_epoch is then None.
+        narrow: Optional[Tuple[int, str]] = None,
+        # The sampler is built anew inside the epoch loop, over the same dataset on every pass.
+        rebuilt: bool = False,
     ) -> None:
         self.samplers = samplers
         self.epoch = epoch
         self.set_epoch = set_epoch
         self.escape = escape
+        self.narrow = narrow
+        self.rebuilt = rebuilt
 
 
 class LoaderCall(Record):

@@ -14,6 +14,7 @@ import re
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.analysis.loaders import (
+    KEYWORD_ONLY,
     LOADER_QUALNAMES,
     PARAMETERS,
     POSITIONAL,
@@ -192,6 +193,8 @@ class ModuleAnalysis:
                 if loader is None:
                     continue
                 bound = self._bind(call, site, scope_name, loader)
+                if bound is None:
+                    continue
                 calls.append(bound)
                 function = self._module_function(site)
                 if function is not None and any(bound.value(name).source == "parameter" for name in bound.args):
@@ -246,8 +249,139 @@ class ModuleAnalysis:
         return None
 
     # -- binding --------------------------------------------------------------------------------
-    def _bind(self, call: ast.Call, site: Site, scope_name: str, loader: LoaderClass) -> LoaderCall:
-        """Bind the call's arguments (after any pre-bound by ``partial``) to torch's signature."""
+    def _bind(self, call: ast.Call, site: Site, scope_name: str, loader: LoaderClass) -> Optional[LoaderCall]:
+        """Bind the call's arguments (after any pre-bound by ``partial``) to torch's signature,
+        through the signatures of the subclasses in between (None: the call raises TypeError
+        there, and is not judged)."""
+        if loader.chain:
+            bound = self._bind_chain(call, site, loader)
+            if bound is None:
+                return None
+            args, opaque, sampler_node = bound
+        else:
+            args, opaque, sampler_node = self._bind_torch(call, site, loader)
+        start, end = self.text.span(call)
+        extra = {}
+        if loader.chain:
+            extra["loader_class"] = loader.chain[0].label
+            extra["keywords"] = frozenset(self._same_keywords(loader))
+        return LoaderCall(
+            path=self.path,
+            qualname=loader.qualname,
+            location=start,
+            end_location=end,
+            args=args,
+            opaque=frozenset(opaque),
+            batch_bytes=self._batch_bytes_comment(start.row, end.row),
+            scope=scope_name,
+            in_loop=site.in_loop() and not self._loader_per_item(call, site, args),
+            unguarded_iteration=self._unguarded_iteration(call, site),
+            returned=self._returned(call, site),
+            nonblocking_copy=self._nonblocking_copy(call, site),
+            fresh_iterators=self._fresh_iterators(call, site),
+            sampler_epochs=self._sampler_epochs(call, site, sampler_node, args),
+            extra=extra,
+        )
+
+    @staticmethod
+    def _same_keywords(loader: LoaderClass) -> Set[str]:
+        """torch's parameters a call of this subclass takes as keywords of the same name and
+        passes on unchanged (through a parameter of that name or ``**kwargs``): a fix may write
+        them at the call."""
+        from dl_lint.analysis.subclasses import Bound, Item, pass_down
+
+        out = set()
+        outer = loader.chain[0].params
+        for name in PARAMETERS:
+            marker = Item(Value.known(name))
+            given = {p.name: Item(Value.unknown()) for p in outer if p.default is None and p.kind != "posonly"}
+            given[name] = marker
+            bound: Optional[Bound] = Bound([], given)
+            for signature in loader.chain:
+                bound = pass_down(signature, bound, Value.unknown) if bound is not None else None
+            if bound is not None and bound.keywords.get(name) is marker:
+                out.add(name)
+        return out
+
+    def _bind_chain(self, call: ast.Call, site: Site, loader: LoaderClass):
+        """``_bind`` through a chain of subclass signatures: the call's arguments are bound to
+        the outermost class's own signature (positions included), passed down level by level
+        (``subclasses.pass_down``), then bound to torch's. An argument written at the call keeps
+        its place (reports and fixes point at it); one the classes supply (a default, a value
+        their ``__init__`` passes) is reported at the call and cannot be fixed there."""
+        from dl_lint.analysis.subclasses import Bound, Item, pass_down
+
+        resolver = self.resolver
+        text = self.text
+        bound = Bound([], {})
+        for arg in (*loader.preargs, *call.args, *call.keywords):
+            if isinstance(arg, ast.Starred):
+                bound.positional_open = True
+                continue
+            if isinstance(arg, ast.keyword) and arg.arg is None:
+                splat = resolver.resolve(arg.value, site)
+                content = splat.single.value if splat.single is not None else None
+                if isinstance(content, DictValue) and content.complete:
+                    code = resolver.code(arg.value)
+                    for key, value in content.entries:
+                        if isinstance(key, str):
+                            bound.keywords[key] = Item(value, arg, "", f"{code}[{key!r}]")
+                else:
+                    bound.keywords_open = True
+                continue
+            node = arg.value if isinstance(arg, ast.keyword) else arg
+            if bound.positional_open and not isinstance(arg, ast.keyword):
+                continue
+            item = Item(resolver.resolve(node, site), arg, arg.arg if isinstance(arg, ast.keyword) else "", resolver.code(node))
+            if isinstance(arg, ast.keyword):
+                bound.keywords[arg.arg] = item
+            else:
+                bound.positional.append(item)
+        prebound = set(map(id, loader.preargs))
+        for signature in loader.chain:
+            bound = pass_down(signature, bound, lambda: Value.unknown("expression"))
+            if bound is None:
+                return None
+        args: Dict[str, BoundArg] = {}
+        opaque: Set[str] = set()
+        if len(bound.positional) > len(POSITIONAL):
+            return None
+        named = list(zip(POSITIONAL, bound.positional)) + list(bound.keywords.items())
+        if len({name for name, _ in named}) != len(named) or any(name not in PARAMETERS for name, _ in named):
+            return None  # torch raises TypeError
+        if any(name in KEYWORD_ONLY for name, _ in named[: len(bound.positional)]):
+            return None
+        call_start, call_end = text.span(call)
+        sampler_node = None
+        for name, item in named:
+            value = item.value
+            if item.node is not None:
+                start, end = text.span(item.node)
+                keyword = isinstance(item.node, ast.keyword)
+                same = id(item.node) not in prebound and (not keyword or item.written == name) and item.code
+                written = text.segment(item.node.value if keyword else item.node) if same else ""
+                if (not keyword or item.written) and name == "sampler" and id(item.node) not in prebound:
+                    sampler_node = item.node.value if keyword else item.node
+                if keyword and item.written and item.written != name and value.options is not None:
+                    value = Value(
+                        tuple(
+                            p if p.origin is not None else Possible(p.value, Origin(f"passed as {item.written}="), p.guards)
+                            for p in value.options
+                        ),
+                        value.source,
+                        value.aliases,
+                    )
+            else:
+                start, end, keyword, written = call_start, call_end, True, ""
+            args[name] = BoundArg(name, value, item.code, start, end, keyword, written)
+        if bound.positional_open:
+            opaque.update(n for n in POSITIONAL[len(bound.positional) :] if n not in args)
+        if bound.keywords_open:
+            opaque.update(n for n in PARAMETERS if n not in args and n not in bound.closed)
+        return args, opaque, sampler_node
+
+    def _bind_torch(self, call: ast.Call, site: Site, loader: LoaderClass):
+        """The call's arguments bound to torch's own signature."""
         resolver = self.resolver
         text = self.text
         args: Dict[str, BoundArg] = {}
@@ -288,23 +422,7 @@ class ModuleAnalysis:
             written = "" if id(arg) in prebound else text.segment(node)
             args[name] = BoundArg(name, value, resolver.code(node), start, end, keyword, written)
             opaque.discard(name)
-        start, end = text.span(call)
-        return LoaderCall(
-            path=self.path,
-            qualname=loader.qualname,
-            location=start,
-            end_location=end,
-            args=args,
-            opaque=frozenset(opaque),
-            batch_bytes=self._batch_bytes_comment(start.row, end.row),
-            scope=scope_name,
-            in_loop=site.in_loop() and not self._loader_per_item(call, site, args),
-            unguarded_iteration=self._unguarded_iteration(call, site),
-            returned=self._returned(call, site),
-            nonblocking_copy=self._nonblocking_copy(call, site),
-            fresh_iterators=self._fresh_iterators(call, site),
-            sampler_epochs=self._sampler_epochs(call, site, sampler_node, args),
-        )
+        return args, opaque, sampler_node
 
     # -- DL306: where this loader's batches are copied non-blocking ------------------------------
     def _nonblocking_copy(self, call: ast.Call, site: Site) -> Optional[Tuple[str, int, int]]:
@@ -719,8 +837,9 @@ class ModuleAnalysis:
                 if not self._may_run(site):
                     continue
                 loader = self._loader_for(call, site, cls)
-                if loader is not None:
-                    out.append(self._bind(call, site, scope_name, loader))
+                bound = self._bind(call, site, scope_name, loader) if loader is not None else None
+                if bound is not None:
+                    out.append(bound)
             return out
         finally:
             self.resolver.param_env = saved

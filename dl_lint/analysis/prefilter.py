@@ -28,7 +28,38 @@ LOADER_NAMES = frozenset({"DataLoader", "StatefulDataLoader"})
 
 
 def mentions_loader(data: bytes, extra_names: Iterable[str] = ()) -> bool:
-    return any(name in data for name in _searched(tuple(extra_names)))
+    return (
+        any(name in data for name in _searched(tuple(extra_names)))
+        or b"Loader(" in data  # a call of a class named like a loader: a project subclass, imported
+        or _library_mention(data)
+    )
+
+
+def _library_mention(data: bytes) -> bool:
+    """The file names a library whose loader classes are in ``analysis.library_loaders``'s table
+    (``torch_geometric``): its ``NeighborLoader(`` or ``GraphSAINTRandomWalkSampler(`` need not
+    say DataLoader anywhere."""
+    return any(package in data for package in _library_packages())
+
+
+@lru_cache(maxsize=1)
+def _library_packages() -> Tuple[bytes, ...]:
+    from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
+
+    return tuple(sorted(name.encode() for name in LIBRARY_PACKAGES))
+
+
+@lru_cache(maxsize=1)
+def _library_call() -> "re.Pattern[bytes]":
+    from dl_lint.analysis.library_packages import SHORT_NAMES
+
+    return re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in sorted(SHORT_NAMES)) + rb")\s*\(")
+
+
+def library_names() -> FrozenSet[str]:
+    from dl_lint.analysis.library_packages import SHORT_NAMES
+
+    return SHORT_NAMES
 
 
 @lru_cache(maxsize=16)
@@ -70,6 +101,11 @@ def construct_evidence(data: bytes, extra_names: Iterable[str] = ()) -> Optional
     extra = tuple(sorted({n.rsplit(".", 1)[-1] for n in extra_names}))
     exact = LOADER_NAMES.union(extra)
     names: Set[str] = set()
+    if _library_mention(data):  # a call of a library loader class: the parse decides what it is
+        for match in _library_call().finditer(data):
+            line_start = data.rfind(b"\n", 0, match.start()) + 1
+            if not _in_comment_or_doctest(data, line_start, match.start()):
+                return frozenset()
     for match in _names_pattern(extra).finditer(data):
         start, end = match.span()
         line_start = data.rfind(b"\n", 0, start) + 1
@@ -381,7 +417,7 @@ class LoaderCallees:
             for name in used:
                 users.setdefault(name, []).append(bound)
         # Bound from a loader name, to a fixpoint: these may hold a loader class.
-        self.sure = _closure(set(LOADER_NAMES) | {n.rsplit(".", 1)[-1] for n in extra_names}, users)
+        self.sure = _closure(set(LOADER_NAMES) | library_names() | {n.rsplit(".", 1)[-1] for n in extra_names}, users)
         # A name that looks like a loader (and is not a plain class/def of this module) counts
         # as one when a binding mentions it, and so do the names bound from it: each such name
         # -> the loader-like names it comes from (whether the project can make one of those a

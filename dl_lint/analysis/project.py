@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from dl_lint.analysis.containers import RunDefinition
     from dl_lint.analysis.datasets import ClassFacts, DatasetIndex, FunctionFacts
     from dl_lint.analysis.module import ModuleAnalysis
+    from dl_lint.analysis.resolve import LoaderClass
+    from dl_lint.analysis.signals import Evidence
+    from dl_lint.analysis.subclasses import Signature
     from dl_lint.analysis.summary import ModuleSummary
     from dl_lint.analysis.values import Value
 
@@ -137,7 +140,7 @@ class SummaryModule:
         self._classes_by_name = {c.name: c for c in summary.classes}
         self._functions_by_name = {f.name: f for f in summary.functions}
         self._in_progress: Set[str] = set()
-        self._loader_classes: Dict[str, Optional[str]] = {}
+        self._loader_classes: Dict[str, Optional["LoaderClass"]] = {}
         self._class_facts: Dict[str, Optional["ClassFacts"]] = {}
         self._function_facts: Dict[str, Optional["FunctionFacts"]] = {}
 
@@ -166,10 +169,14 @@ class SummaryModule:
         finally:
             self._in_progress.discard(name)
 
-    def is_loader_class(self, name: str, depth: int) -> Optional[str]:
-        """For a class of this module: the torch loader it subclasses, when its constructor
-        keeps torch's signature (no ``__init__``, or one taking ``*args, **kwargs``)."""
+    def is_loader_class(self, name: str, depth: int) -> Optional["LoaderClass"]:
+        """For a class of this module deriving from a torch loader: the loader it constructs.
+        Without ``__init__`` (or with ``__init__(self, *args, **kwargs)`` that cannot be read)
+        it keeps its base's signature; an ``__init__`` that passes its arguments on to
+        ``super().__init__`` (``subclasses.read_init``) adds its own level to the chain. None
+        when the class is no loader, or its mapping cannot be read."""
         from dl_lint.analysis.scopes import END
+        from dl_lint.analysis.subclasses import UNREADABLE, passes_through
         from dl_lint.analysis.syntax import parse_expression
 
         if name in self._loader_classes:
@@ -177,15 +184,57 @@ class SummaryModule:
         self._loader_classes[name] = None  # cycle guard
         record = self._classes_by_name.get(name)
         result = None
-        if record is not None and record.keeps_signature:
-            for text in record.bases:
+        if record is not None and (record.keeps_signature or (record.init is not None and record.init != UNREADABLE)):
+            mapped = record.init is not None and record.init != UNREADABLE
+            bases = record.bases
+            if mapped and record.init[3] == "super":
+                bases = bases[:1]  # super().__init__ is the first base's
+            elif mapped:
+                bases = tuple(b for b in bases if "".join(b.split()) == "".join(record.init[3].split()))[:1]
+            for text in bases:
                 base = parse_expression(text, record.line)
                 found = self.resolver.loader_of(base, END, depth + 1) if base is not None else None
                 if found is not None and not found.preargs:
-                    result = found.qualname
+                    result = found
+                    if mapped and not passes_through(record.init):
+                        result = found.replace(chain=(self._signature(record),) + found.chain)
                     break
         self._loader_classes[name] = result
         return result
+
+    def _signature(self, record) -> "Signature":
+        """The mapping of a loader class of this module, its defaults and the values it passes
+        resolved here (at module level: where defaults are evaluated)."""
+        from dl_lint.analysis.scopes import END
+        from dl_lint.analysis.subclasses import Item, build_signature
+        from dl_lint.analysis.syntax import parse_expression
+        from dl_lint.analysis.values import FunctionRef, Origin, Possible, Value
+
+        label = record.name
+        line = record.init[8]
+
+        def resolved(text: str, origin: Origin) -> Optional[Item]:
+            node = parse_expression(text, line)
+            if node is None:
+                return None
+            value = self.resolver.resolve(node, END)
+            if value.options is not None:
+                value = Value(tuple(Possible(p.value, p.origin or origin, p.guards) for p in value.options), value.source, value.aliases)
+            return Item(value, code=text)
+
+        def default(param: str, text: str) -> Optional[Item]:
+            return resolved(text, Origin(f"default of {label}'s parameter {param}", self.path, record.line))
+
+        def passed(keyword: str, text: str) -> Optional[Item]:
+            what = f"passed by {label}.__init__" + (f" as {keyword}=" if keyword else "")
+            return resolved(text, Origin(what, self.path, line))
+
+        def lambda_item(row: int) -> Item:
+            ref = FunctionRef("lambda", self.module_name, "<lambda>", row, self.path)
+            return Item(Value.known(ref, Origin(f"built in {label}.__init__", self.path, row)), code="lambda")
+
+        key = (f"{self.module_name}.{record.name}" if self.module_name else record.name, self.path)
+        return build_signature(label, key, record.init, passed, lambda_item, default)
 
     def class_facts(self, name: str) -> Optional["ClassFacts"]:
         if name not in self._class_facts:
@@ -230,7 +279,40 @@ class SummaryModule:
             cuda_methods=frozenset(record.cuda_methods),
             iter_shape=shape,
             sample=record.sample,
+            unpicklable=self._unpicklable(record),
+            init_stores=tuple(record.init_stores),
+            passes={m.name: m.passes for m in record.methods if m.passes},
         )
+
+    def _unpicklable(self, record) -> Tuple[Tuple[str, str, str, int], ...]:
+        """DL202: the attributes ``__init__`` sets to values holding a lambda or a local
+        function, as ``pickling.held_callable`` reads them in this module's scope."""
+        from dl_lint.analysis.pickling import held_callable
+        from dl_lint.analysis.scopes import END
+        from dl_lint.analysis.syntax import parse_expression
+
+        out = []
+        for attr, text, line, local in record.init_held:
+            node = parse_expression(text, line)
+            if node is None:
+                continue
+            found = held_callable(
+                node,
+                self.path,
+                lambda name: None,  # a name of __init__ is not this scope's: unknown
+                lambda func: self._qualname(func),
+                local,
+            )
+            if found is not None:
+                out.append((attr, found[0], found[1], found[2]))
+        return tuple(out)
+
+    def _qualname(self, func) -> Optional[str]:
+        from dl_lint.analysis.scopes import END
+        from dl_lint.analysis.values import External
+
+        single = self.resolver.resolve(func, END).single
+        return single.value.qualname if single is not None and isinstance(single.value, External) else None
 
     def function_facts(self, name: str) -> Optional["FunctionFacts"]:
         from dl_lint.analysis.datasets import FunctionFacts
@@ -249,6 +331,7 @@ class SummaryModule:
                     opaque=targets[1],
                     uses_cuda=record.uses_cuda,
                     reseeds=record.reseeds,
+                    passes=record.passes,
                 )
                 if record is not None
                 else None
@@ -974,7 +1057,7 @@ class Project:
             self._lone[(key, name)] = lone_class_line(self.source_bytes(key), name)
         return self._lone[(key, name)]
 
-    def is_loader_class(self, module: str, name: str, depth: int, near: str = "") -> Optional[str]:
+    def is_loader_class(self, module: str, name: str, depth: int, near: str = "") -> Optional["LoaderClass"]:
         found = self.summary(module, near)
         return found.is_loader_class(name, depth) if found is not None else None
 
@@ -1055,6 +1138,68 @@ class Project:
         else:
             self._use("graph")  # any file may gain an import of this module
         return found
+
+
+    def signal_evidence(
+        self, module: str, kind: str, extra: Optional[Dict[str, bytes]] = None, path: Optional[str] = None
+    ) -> Optional["Evidence"]:
+        """``signal_reaches``, with the place of the evidence: in the module itself, in a module
+        it imports, or only in a module that imports it (``signals.Evidence``). The answer rests
+        on the same files as ``signal_reaches``'s."""
+        from dl_lint.analysis.signals import Evidence, signal_line
+
+        if not self.signal_reaches(module, kind, extra, path):
+            return None
+        graph = self._graph
+        assert graph is not None
+        own = [path] if path is not None and len(graph.paths.get(module, ())) > 1 else graph.paths_of(module)
+        for candidate in own:
+            line = signal_line(self.source_bytes(candidate), kind)
+            if line is not None:
+                return Evidence("module", candidate, line)
+        if module in graph.extra:
+            line = signal_line(graph.extra[module], kind)
+            if line is not None:
+                return Evidence("module", path or module, line)
+        own_path = path if path is not None else (own[0] if own else "")
+        imported = (
+            imported_modules(b"", module, own_path.endswith("__init__.py"), self.raw_imports(own_path))
+            if own_path
+            else graph.imports(module)
+        )
+        for dep in sorted(imported):
+            for candidate in graph.paths_of(dep):
+                line = signal_line(self.source_bytes(candidate), kind)
+                if line is not None:
+                    return Evidence("import", candidate, line)
+        for candidate in self._reaches.get((module, kind, path), (False, []))[1]:
+            line = signal_line(self.source_bytes(candidate), kind)
+            if line is not None:
+                return Evidence("importer", candidate, line)
+        return None
+
+    def python_lines(self, path: str) -> Tuple[Optional[str], Optional[int], Optional[int]]:
+        """The pyproject.toml that gives the file at ``path`` its Pythons and platforms (as
+        ``python_metadata``), and the lines of its ``requires-python`` and of its first
+        ``Operating System ::`` classifier (None where absent): what a certain start method
+        cites."""
+        from dl_lint.config import project_metadata
+
+        found = project_metadata(os.path.dirname(absolute_path(path, self._cwd)))[0]
+        if found is None:
+            return None, None, None
+        try:
+            data = self.door.read(os.path.abspath(found))
+        except Refused:
+            return os.path.abspath(found), None, None
+        requires = classifier = None
+        for number, line in enumerate(data.split(b"\n"), start=1):
+            stripped = line.strip()
+            if requires is None and stripped.startswith(b"requires-python"):
+                requires = number
+            if classifier is None and b"Operating System ::" in stripped:
+                classifier = number
+        return os.path.abspath(found), requires, classifier
 
 
 class SignalGraph:

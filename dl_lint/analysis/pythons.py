@@ -85,12 +85,14 @@ class StartMethodTarget(Record):
     spawn", "spawn"), ``why`` the target that decides it ("Python >=3.14 (requires-python)"),
     ``detail`` the longer account for a diagnostic's detail."""
 
-    __slots__ = ("methods", "why", "detail")
+    __slots__ = ("methods", "why", "detail", "path", "line")
 
-    def __init__(self, methods: str, why: str, detail: str = "") -> None:
+    def __init__(self, methods: str, why: str, detail: str = "", path: Optional[str] = None, line: Optional[int] = None) -> None:
         self.methods = methods
         self.why = why
         self.detail = detail
+        self.path = path  # the file and line that state the target (pyproject.toml), when known
+        self.line = line
 
 
 def start_method_target(

@@ -26,6 +26,8 @@ from dl_lint.analysis.configs.dataclasses import DataclassConfig
 from dl_lint.analysis.configs.hydra import LOAD_QUALNAMES, MAIN_QUALNAMES, HydraConfig
 from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
+from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
+from dl_lint.analysis.pickling import CPU_CONSTRUCTORS, DEVICE_KEEPING, HOLDERS, TENSOR_DATASETS, held_callable
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin
 from dl_lint.analysis.syntax import NO_LITERAL, code, literal
 from dl_lint.analysis.values import (
@@ -112,15 +114,35 @@ _SITED = frozenset({"assign", "unpack", "aug"})
 
 
 class LoaderClass(Record):
-    """Something that constructs a torch-signature loader when called: the class itself, a
-    project subclass, or ``functools.partial(DataLoader, ...)`` (with its pre-bound arguments:
-    positional expressions and ``ast.keyword`` nodes, in order)."""
+    """Something that constructs a torch loader when called: the class itself, a project or
+    library subclass, or ``functools.partial(DataLoader, ...)`` (with its pre-bound arguments:
+    positional expressions and ``ast.keyword`` nodes, in order). ``qualname``: the torch loader
+    at the root; ``chain``: the subclasses' own signatures a call passes through on its way
+    there (``analysis.subclasses``), outermost first; empty when the call binds to torch's."""
 
-    __slots__ = ("qualname", "preargs")
+    __slots__ = ("qualname", "preargs", "chain")
 
-    def __init__(self, qualname: str, preargs: Tuple[ast.AST, ...] = ()) -> None:
+    def __init__(self, qualname: str, preargs: Tuple[ast.AST, ...] = (), chain: Tuple[Any, ...] = ()) -> None:
         self.qualname = qualname
         self.preargs = preargs
+        self.chain = chain
+
+    def __hash__(self) -> int:  # signatures hold values: told apart by their classes
+        return hash((self.qualname, tuple(map(id, self.preargs)), _chain_key(self.chain)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LoaderClass):
+            return NotImplemented
+        return (
+            self.qualname == other.qualname
+            and self.preargs == other.preargs
+            and _chain_key(self.chain) == _chain_key(other.chain)
+        )
+
+
+def _chain_key(chain: Tuple[Any, ...]) -> Tuple[Any, ...]:
+    """What tells two chains of subclass signatures apart (``subclasses.Signature.key``)."""
+    return tuple(s.key for s in chain)
 
 
 class ProjectHook:
@@ -138,7 +160,7 @@ class ProjectHook:
     def module_path(self, module: str, near: str = "") -> Optional[str]:  # pragma: no cover - interface
         return None
 
-    def is_loader_class(self, module: str, name: str, depth: int, near: str = "") -> Optional[str]:  # pragma: no cover
+    def is_loader_class(self, module: str, name: str, depth: int, near: str = "") -> Optional["LoaderClass"]:  # pragma: no cover
         return None
 
     def may_name_loader_class(self, name: str, extra_names: Sequence[str] = ()) -> bool:  # pragma: no cover
@@ -944,8 +966,81 @@ class Resolver:
                 config = self._dataclass_value(target, node, site, depth, parser=None)
                 if config is not None:
                     return config
-            return Value.known(Instance(target.module, target.name, target.line, target.path, local))
+            holds = None if local else self._handed_callable(target, node, site, depth)
+            return Value.known(Instance(target.module, target.name, target.line, target.path, local, holds))
         return Value.unknown(func.source if func.source in CONFIGURABLE else "expression")
+
+    # -- what an object holds (DL202: analysis.pickling) ------------------------------------------
+    def _held(self, node: ast.AST, site: Site, depth: int):
+        """``pickling.held_callable`` of an expression of this module."""
+
+        def value_of(name: ast.AST):
+            single = self.resolve(name, site, depth + 1).single
+            return single.value if single is not None else None
+
+        return held_callable(node, self.path, value_of, lambda func: self._qualname_of(func, site, depth))
+
+    def _handed_callable(self, target: FunctionRef, node: ast.Call, site: Site, depth: int):
+        """A lambda or local function handed to a project class's constructor for a parameter
+        its ``__init__`` keeps on self (``self.transform = transform``), when certain."""
+        if depth > MAX_DEPTH or not (node.args or node.keywords):
+            return None
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return None
+        candidates = [(i, None, a) for i, a in enumerate(node.args)] + [(-2, k.arg, k.value) for k in node.keywords]
+        held = []
+        for index, keyword, argument in candidates:
+            if not isinstance(argument, (ast.Lambda, ast.Name, ast.Call, ast.List, ast.Tuple, ast.Dict)):
+                continue
+            found = self._held(argument, site, depth)
+            if found is not None:
+                held.append((index, keyword, found))
+        if not held:
+            return None
+        lookup = getattr(self.project, "class_facts", None)
+        facts = lookup(target.module, target.name, target.path) if lookup is not None else None
+        stores = getattr(facts, "init_stores", ())
+        for index, keyword, found in held:
+            for name, position in stores:
+                if (keyword is not None and keyword == name) or (keyword is None and index == position >= 0):
+                    return found
+        return None
+
+    def _cpu_tensors(self, node: ast.Call, site: Site, depth: int) -> bool:
+        """DL306: every tensor of a ``TensorDataset(...)`` certainly made on the CPU: a torch
+        constructor without ``device=`` (or with ``device="cpu"``), directly or through a name
+        bound once to one, followed only by methods that keep the device."""
+        if not node.args or node.keywords:
+            return False
+        return all(self._cpu_tensor(arg, site, depth, 0) for arg in node.args)
+
+    def _cpu_tensor(self, expr: ast.AST, site: Site, depth: int, steps: int) -> bool:
+        if steps > 8:
+            return False
+        if isinstance(expr, ast.Name):
+            _, bindings = self.lookup(expr.id, site)
+            return (
+                len(bindings) == 1
+                and bindings[0].kind == "assign"
+                and bindings[0].value is not None
+                and self._cpu_tensor(bindings[0].value, bindings[0].site, depth, steps + 1)
+            )
+        if not isinstance(expr, ast.Call) or any(isinstance(a, ast.Starred) for a in expr.args):
+            return False
+        func = expr.func
+        if isinstance(func, ast.Attribute) and func.attr in DEVICE_KEEPING:
+            single = self.resolve(func.value, site, depth + 1).single
+            if single is not None and isinstance(single.value, ModuleRef):
+                return False
+            return self._cpu_tensor(func.value, site, depth, steps + 1)
+        if self._qualname_of(func, site, depth) not in CPU_CONSTRUCTORS:
+            return False
+        for keyword in expr.keywords:
+            if keyword.arg is None:
+                return False
+            if keyword.arg == "device" and literal(keyword.value) != "cpu":
+                return False
+        return True
 
     # -- dataclass configs (analysis.configs.dataclasses) -------------------------------------
     def _dataclass_def(self, target: Any, depth: int) -> Optional[ast.ClassDef]:
@@ -1002,7 +1097,7 @@ class Resolver:
             else:
                 value = Value.unknown("argparse" if parser is not None else "expression")
             entries.append((field.name, value))
-        return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, tuple(entries)))
+        return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, None, tuple(entries)))
 
     def _parsed_dataclass(self, qualname: str, node: ast.Call, site: Site, depth: int) -> Value:
         """``tyro.cli(Config)``: a Config whose fields the command line sets."""
@@ -1124,6 +1219,12 @@ class Resolver:
             inner = self.resolve(node.args[0].func, site, depth + 1)
             if inner.single is not None and getattr(inner.single.value, "qualname", "") == "os.sched_getaffinity":
                 return Value.unknown("cpu-count")
+        if qualname in HOLDERS:
+            held = self._held(node, site, depth)
+            if held is not None:
+                return Value.known(Opaque(qualname, holds=held))
+        if qualname in TENSOR_DATASETS:
+            return Value.known(Opaque(qualname, on_cpu=self._cpu_tensors(node, site, depth)))
         from dl_lint.analysis.libraries import NEVER_NONE
 
         if qualname in NEVER_NONE:  # range(n), list(...), torch.randperm(n): not None, whatever else
@@ -1151,7 +1252,7 @@ class Resolver:
         if len(found) == 1 and isinstance(next(iter(found)), LoaderClass):
             return next(iter(found))
         loaders = [v for v in found if isinstance(v, LoaderClass)]
-        if len(loaders) == len(found) and len({lc.preargs for lc in loaders}) == 1:
+        if len(loaders) == len(found) and len({(lc.preargs, _chain_key(lc.chain)) for lc in loaders}) == 1:
             return sorted(loaders, key=lambda lc: lc.qualname)[0]
         return None
 
@@ -1173,7 +1274,7 @@ class Resolver:
                 base = self.loader_of(func.args[0], site, depth + 1)
                 if base is not None:
                     extra = tuple(func.args[1:]) + tuple(func.keywords)
-                    return Value.known(LoaderClass(base.qualname, base.preargs + extra))
+                    return Value.known(LoaderClass(base.qualname, base.preargs + extra, base.chain))
             return None
         if isinstance(func, ast.IfExp):
             a = self._loader_value(func.body, site, depth + 1)
@@ -1199,13 +1300,22 @@ class Resolver:
             target = p.value
             if isinstance(target, External) and target.qualname in self.loader_qualnames:
                 out.append(Possible(LoaderClass(target.qualname)))
+            elif isinstance(target, External) and target.qualname.split(".", 1)[0] in LIBRARY_PACKAGES:
+                from dl_lint.analysis.library_loaders import library_loader
+
+                found_library = library_loader(target.qualname)
+                if found_library is None:
+                    return None
+                out.append(Possible(LoaderClass(found_library[0], (), found_library[1])))
             elif isinstance(target, FunctionRef) and target.kind == "class":
                 qualname = f"{target.module}.{target.name}"
-                if qualname not in self.loader_qualnames:  # an ``extra-loaders`` class is one as is
-                    qualname = self.project.is_loader_class(target.module, target.name, depth + 1, target.path)
-                if qualname is None:
+                if qualname in self.loader_qualnames:  # an ``extra-loaders`` class is one as is
+                    found: Optional[LoaderClass] = LoaderClass(qualname)
+                else:
+                    found = self.project.is_loader_class(target.module, target.name, depth + 1, target.path)
+                if found is None:
                     return None
-                out.append(Possible(LoaderClass(qualname)))
+                out.append(Possible(found))
             else:
                 return None
         return Value(tuple(out))

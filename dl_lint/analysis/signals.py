@@ -47,6 +47,10 @@ DISTRIBUTED_EVIDENCE = (
     re.VERBOSE,
 )
 
+# The program changes torch's default device (then a tensor made without ``device=`` may be on
+# the GPU: DL306 keeps exempting a TensorDataset of such tensors).
+DEFAULT_DEVICE_EVIDENCE = (rb"""set_default_device\s*\(|set_default_tensor_type\s*\(|with\s+torch\.device\s*\(""", 0)
+
 # Each signal is (pattern source, flags), compiled alternative by alternative when first asked
 # for (``_Alternatives``); compiling the accelerator pattern as a whole cost 6 ms per process
 # at import, for a regex that was never searched.
@@ -55,6 +59,7 @@ SIGNALS = {
     "spawn": SPAWN_EVIDENCE,
     "fork": FORK_EVIDENCE,
     "distributed": DISTRIBUTED_EVIDENCE,
+    "default-device": DEFAULT_DEVICE_EVIDENCE,
 }
 
 
@@ -97,6 +102,24 @@ class _Alternatives:
                     return True
                 match = regex.search(data, start + 1)
         return False
+
+    def first(self, data: bytes) -> Optional[int]:
+        """The offset of the earliest match (None: none); asked only where a finding cites it."""
+        if self.parts is None:
+            if self.whole is None:
+                self.whole = re.compile(self.source, self.flags)
+            match = self.whole.search(data)
+            return match.start() if match is not None else None
+        found: Optional[int] = None
+        for regex, boundary in self.parts:
+            match = regex.search(data)
+            while match is not None:
+                start = match.start()
+                if not boundary or start == 0 or not _is_word(data[start - 1]):
+                    found = start if found is None else min(found, start)
+                    break
+                match = regex.search(data, start + 1)
+        return found
 
 
 def _is_word(byte: int) -> bool:
@@ -150,6 +173,30 @@ def has_signal(data: bytes, kind: str) -> bool:
     if fast is None:
         fast = _FAST[kind] = _Alternatives(*SIGNALS[kind])
     return fast.search(data)
+
+
+def signal_line(data: bytes, kind: str) -> Optional[int]:
+    """The line (1-based) of the first evidence of a signal in one file's bytes, None if none:
+    the line a finding cites when the signal makes it certain (``set_start_method("spawn")``)."""
+    has_signal(data, kind)  # compiles the pattern
+    at = _FAST[kind].first(data)
+    return None if at is None else data.count(b"\n", 0, at) + 1
+
+
+class Evidence:
+    """Where a program-wide signal was found for a module: ``scope`` is "module" (its own
+    bytes), "import" (a module it imports) or "importer" (a module importing it, directly or
+    not: one of possibly several entry points); ``path`` (absolute) and ``line``."""
+
+    __slots__ = ("scope", "path", "line")
+
+    def __init__(self, scope: str, path: str, line: int) -> None:
+        self.scope = scope
+        self.path = path
+        self.line = line
+
+    def __repr__(self) -> str:
+        return f"Evidence({self.scope!r}, {self.path!r}, {self.line})"
 
 
 def has_accelerator_evidence(data: bytes) -> bool:

@@ -27,7 +27,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 4
+SUMMARY_FORMAT = 5
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -76,19 +76,22 @@ class MutationRecord(Record):
 
 
 class MethodRecord(Record):
-    __slots__ = ("name", "shards", "self_calls", "called")
+    __slots__ = ("name", "shards", "self_calls", "called", "passes")
 
-    def __init__(self, name: str, shards: bool, self_calls: Tuple[str, ...], called: Tuple[str, ...]) -> None:
+    def __init__(
+        self, name: str, shards: bool, self_calls: Tuple[str, ...], called: Tuple[str, ...], passes: Tuple[int, ...] = ()
+    ) -> None:
         self.name = name
         self.shards = shards
         self.self_calls = self_calls
         self.called = called
+        self.passes = passes  # DL206: ``passes_through`` of the method (positions after self)
 
 
 class ClassRecord(Record):
     __slots__ = (
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
-        "draws", "cuda_methods", "iter_shape", "sample",
+        "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores",
     )  # fmt: skip
 
     def __init__(
@@ -109,10 +112,22 @@ class ClassRecord(Record):
         # DL101: (bytes, description) of one sample, when every ``return`` of ``__getitem__``
         # builds tensors of literal shapes (``torch.zeros(3, 224, 224)``) and numbers.
         sample: Optional[Tuple[int, str]] = None,
+        # How ``__init__`` passes its arguments on to the base's (``subclasses.read_init``): None
+        # when the class has no ``__init__``, ``subclasses.UNREADABLE`` when it cannot be read.
+        init: Optional[Tuple] = None,
+        # DL202: ``self.attr = VALUE`` in ``__init__`` where VALUE holds a lambda or a function
+        # defined in ``__init__`` (attr, VALUE's text, line, those functions' names), resolved
+        # when asked (``pickling.held_callable``); and the parameters ``__init__`` keeps on self
+        # (name, position among the positional ones after self, or -1).
+        init_held: Tuple[Tuple[str, str, int, Tuple[str, ...]], ...] = (),
+        init_stores: Tuple[Tuple[str, int], ...] = (),
     ) -> None:
         self.name = name
         self.line = line
         self.bases = bases
+        self.init = init
+        self.init_held = init_held
+        self.init_stores = init_stores
         self.keeps_signature = keeps_signature
         self.sample = sample
         self.methods = methods
@@ -125,7 +140,7 @@ class ClassRecord(Record):
 
 
 class FunctionRecord(Record):
-    __slots__ = ("name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers")
+    __slots__ = ("name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes")
 
     def __init__(
         self,
@@ -139,7 +154,10 @@ class FunctionRecord(Record):
         # DL306: parameters the function iterates, copying the batches with non_blocking=True:
         # (name, position among positional parameters or -1, row, column of the copy).
         transfers: Tuple[Tuple[str, int, int, int], ...] = (),
+        # DL206: positions of the parameters the function is a generator over (``passes_through``).
+        passes: Tuple[int, ...] = (),
     ) -> None:
+        self.passes = passes
         self.name = name
         self.line = line
         self.params = params
@@ -214,7 +232,9 @@ class ModuleSummary(Record):
                         **c,
                         "bases": tuple(c["bases"]),
                         "methods": tuple(
-                            MethodRecord(m["name"], bool(m["shards"]), tuple(m["self_calls"]), tuple(m["called"]))
+                            MethodRecord(
+                                m["name"], bool(m["shards"]), tuple(m["self_calls"]), tuple(m["called"]), tuple(m.get("passes", ()))
+                            )
                             for m in c["methods"]
                         ),
                         "init_containers": tuple(c["init_containers"]),
@@ -224,13 +244,22 @@ class ModuleSummary(Record):
                         "cuda_methods": tuple(c["cuda_methods"]),
                         "iter_shape": tuple(c["iter_shape"]) if c["iter_shape"] is not None else None,
                         "sample": tuple(c["sample"]) if c.get("sample") is not None else None,
+                        "init": _deep_tuple(c["init"]) if c.get("init") is not None else None,
+                        "init_held": _deep_tuple(c.get("init_held", ())),
+                        "init_stores": _deep_tuple(c.get("init_stores", ())),
                     }
                 )
                 for c in data["classes"]
             ),
             functions=tuple(
                 FunctionRecord(
-                    **{**f, "params": tuples(f["params"]), "called": tuple(f["called"]), "transfers": tuples(f["transfers"])}
+                    **{
+                        **f,
+                        "params": tuples(f["params"]),
+                        "called": tuple(f["called"]),
+                        "transfers": tuples(f["transfers"]),
+                        "passes": tuple(f.get("passes", ())),
+                    }
                 )
                 for f in data["functions"]
             ),
@@ -283,6 +312,11 @@ class ModuleSummary(Record):
             else:
                 index.mutations.setdefault((None, mutation.name), []).append((mutation.kind, node, where))
         return index
+
+
+def _deep_tuple(value: Any) -> Any:
+    """JSON's lists back into the tuples they were."""
+    return tuple(_deep_tuple(v) for v in value) if isinstance(value, list) else value
 
 
 class _LazyExpression:
@@ -442,14 +476,17 @@ def _function_record(
         uses_cuda=use.cuda,
         reseeds=any("seed" in n.lower() or "rng" in n.lower() or "random" in n.lower() for n in use.names),
         transfers=transfers(node) if transfers is not None else (),
+        passes=passes_through(node),
     )
 
 
 def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, sharding: FrozenSet[str] = SHARDING_NAMES) -> ClassRecord:
     methods: Dict[str, FunctionUse] = {}
+    nodes: Dict[str, ast.AST] = {}
     for statement in node.body:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             methods[statement.name] = index.uses.get(id(statement)) or FunctionUse()
+            nodes[statement.name] = statement
     init = methods.get("__init__")
     containers: List[str] = []
     rngs: List[Tuple[str, str]] = []
@@ -467,7 +504,13 @@ def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, shar
         bases=tuple(t for t in (_text(text, b) for b in node.bases) if t is not None),
         keeps_signature=_keeps_signature(node),
         methods=tuple(
-            MethodRecord(name, bool(use.names & sharding), tuple(sorted(use.self_calls)), tuple(dict.fromkeys(use.called)))
+            MethodRecord(
+                name,
+                bool(use.names & sharding),
+                tuple(sorted(use.self_calls)),
+                tuple(dict.fromkeys(use.called)),
+                passes_through(nodes[name], skip=1),
+            )
             for name, use in methods.items()
         ),
         init_containers=tuple(dict.fromkeys(containers)),
@@ -477,6 +520,8 @@ def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, shar
         cuda_methods=tuple(m for m in reached if methods[m].cuda),
         iter_shape=_iter_shape(node, text),
         sample=sample_bytes(node),
+        init=_loader_init(node, text),
+        **_kept_in_init(node, init, text),
     )
 
 
@@ -598,6 +643,92 @@ def _is_container(value: ast.AST) -> bool:
     if isinstance(value, (ast.List, ast.ListComp, ast.Dict, ast.DictComp)):
         return True
     return isinstance(value, ast.Call) and terminal(value.func) in _CONTAINER_CALLS
+
+
+def passes_through(function: ast.AST, skip: int = 0) -> Tuple[int, ...]:
+    """Positions (after the first ``skip``) of the parameters ``function`` is a generator over:
+    ``for x in param:`` with a ``yield`` in its body, or ``yield from param`` (MetricLogger's
+    ``log_every(self, iterable, ...)``): a ``for`` over its call iterates the argument once."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return ()
+    params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)][skip:]
+    if not params:
+        return ()
+    found = []
+    stack = list(function.body)  # statements only: expressions hold no loop
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(node, (ast.For, ast.AsyncFor)) and isinstance(node.iter, ast.Name) and node.iter.id in params:
+            if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for s in node.body for n in ast.walk(s)):
+                found.append(params.index(node.iter.id))
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.YieldFrom):
+            value = node.value.value
+            if isinstance(value, ast.Name) and value.id in params:
+                found.append(params.index(value.id))
+        for field in ("body", "orelse", "finalbody"):
+            stack.extend(getattr(node, field, ()))
+        for handler in getattr(node, "handlers", ()):
+            stack.extend(handler.body)
+        for case in getattr(node, "cases", ()):
+            stack.extend(case.body)
+    return tuple(sorted(set(found)))
+
+
+def _kept_in_init(node: ast.ClassDef, use: Optional[FunctionUse], text: SourceText) -> Dict[str, Any]:
+    """DL202's facts of ``__init__``: attributes set to values holding a lambda or a local
+    function, and the parameters kept on self."""
+    if use is None or not use.self_assigns:
+        return {}
+    function = next((s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+    if function is None:
+        return {}
+    positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)][1:]
+    names = set(positional) | {a.arg for a in function.args.kwonlyargs}
+    local = tuple(sorted(_nested_functions(function)))
+    look = bool(local) or "lambda" in text.source  # else no value can hold one: skip the walks
+    held = []
+    stores = []
+    for attr, value in use.self_assigns:
+        if isinstance(value, ast.Name) and value.id in names and value.id not in local:
+            stores.append((value.id, positional.index(value.id) if value.id in positional else -1))
+        elif look and any(isinstance(n, ast.Lambda) or (isinstance(n, ast.Name) and n.id in local) for n in ast.walk(value)):
+            found = _text(text, value)
+            if found is not None:
+                held.append((attr, found, value.lineno, local))
+    return {"init_held": tuple(held), "init_stores": tuple(dict.fromkeys(stores))}
+
+
+def _nested_functions(function: ast.AST) -> List[str]:
+    """The functions a function defines in its body (statements only: expressions hold none)."""
+    out: List[str] = []
+    stack = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.append(node.name)
+            continue
+        if isinstance(node, ast.ClassDef):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            stack.extend(getattr(node, field, ()))
+        for handler in getattr(node, "handlers", ()):
+            stack.extend(handler.body)
+    return out
+
+
+def _loader_init(node: ast.ClassDef, text: SourceText) -> Optional[Tuple]:
+    """``subclasses.read_init`` for a class that may derive from a loader (any base): kept in
+    the summary, read when an importer calls the class."""
+    if not node.bases:
+        return None
+    names = [node.name] + [terminal(b) or "" for b in node.bases]
+    if not any("loader" in n.lower() or "sampler" in n.lower() for n in names):
+        return None  # read only where a loader class is named so (the prefilter's rule for callees too)
+    from dl_lint.analysis.subclasses import read_init
+
+    return read_init(node, lambda n: _text(text, n))
 
 
 def _keeps_signature(node: ast.ClassDef) -> bool:

@@ -148,7 +148,7 @@ class Instance(Record):
     """An instance of a class defined in the project: ``module`` is the dotted module name (or
     file path when the module name is unknown), ``name`` the class name."""
 
-    __slots__ = ("module", "name", "line", "path", "local")
+    __slots__ = ("module", "name", "line", "path", "local", "holds")
 
     def __init__(
         self,
@@ -157,12 +157,17 @@ class Instance(Record):
         line: int = 0,
         path: str = "",  # the defining file: module names can be ambiguous in a project
         local: bool = False,  # the class is defined inside a function (cannot be pickled)
+        # DL202: (what, path, line) of a lambda or local function this construction hands the
+        # object, which keeps it (``MyDataset(transform=lambda x: x)`` with ``self.transform =
+        # transform``): it cannot be pickled with the object.
+        holds: Optional[Tuple[str, str, int]] = None,
     ) -> None:
         self.module = module
         self.name = name
         self.line = line
         self.path = path
         self.local = local
+        self.holds = holds
 
 
 class FunctionRef(Record):
@@ -207,9 +212,10 @@ class Opaque(Record):
     whether this construction shards by worker (None: unknown, or not such a class). ``image``:
     the (height, width) a torchvision ``Compose`` ending in ``ToTensor`` makes of an image;
     ``sample``: (bytes, description) of one sample of a torchvision image dataset built with
-    such a transform (DL101's batch bytes)."""
+    such a transform (DL101's batch bytes); ``holds``: a lambda or local function it keeps
+    (``transforms.Lambda(lambda x: x)``); ``on_cpu``: see below."""
 
-    __slots__ = ("qualname", "shards", "image", "sample")
+    __slots__ = ("qualname", "shards", "image", "sample", "holds", "on_cpu")
 
     def __init__(
         self,
@@ -217,11 +223,15 @@ class Opaque(Record):
         shards: Optional[bool] = None,
         image: Optional[Tuple[int, int]] = None,
         sample: Optional[Tuple[int, str]] = None,
+        holds: Optional[Tuple[str, str, int]] = None,  # DL202: as ``Instance.holds`` (a transform holding a lambda)
+        on_cpu: bool = False,  # DL306: a TensorDataset of tensors certainly made on the CPU
     ) -> None:
         self.qualname = qualname
         self.shards = shards
         self.image = image
         self.sample = sample
+        self.holds = holds
+        self.on_cpu = on_cpu
 
 
 class ModuleRef(Record):

@@ -277,6 +277,77 @@ def shm_excess(call: LoaderCall, ctx: "RuleContext") -> Optional[ShmExcess]:
     return ShmExcess(figure, batches, workers, prefetch, batch_bytes, estimated, pinned, definition)
 
 
+class Certainty(Record):
+    """Whether workers certainly start with spawn or forkserver (DL202, DL203), and what says so.
+    ``spawn``: the call's ``multiprocessing_context``, or ``set_start_method``/``get_context``
+    in the loader's module or a module it imports; ``target``: else the project's Pythons or
+    platforms (``pythons.StartMethodTarget``); ``why``: the phrase for the message (for an
+    importer's evidence too, which keeps the warning: it is one entry point of possibly
+    several); ``related``: the lines cited."""
+
+    __slots__ = ("spawn", "target", "why", "related", "source", "where")
+
+    def __init__(
+        self, spawn: bool, target: Any, why: str, related: Tuple[Related, ...], source: str = "", where: str = ""
+    ) -> None:
+        self.spawn = spawn
+        self.target = target
+        self.why = why
+        self.related = related
+        self.source = source  # "call", "program", "target", "importer" or "" (nothing)
+        self.where = where  # the call's context names, or "line 12" / "main.py:12"
+
+
+_SPAWN = ("spawn", "forkserver")
+
+
+def certainty(call: LoaderCall, ctx: "RuleContext", contexts: Sequence[Any]) -> Certainty:
+    """How sure it is that ``call``'s workers start with spawn or forkserver, given the
+    ``multiprocessing_context`` values its scenarios pass (``contexts``)."""
+    import os
+
+    here = os.path.abspath(call.path)
+    if contexts and all(c in _SPAWN for c in contexts):
+        names = " or ".join(sorted(set(contexts)))
+        related: Tuple[Related, ...] = ()
+        bound = call.args.get("multiprocessing_context")
+        origin = None
+        if bound is not None and bound.value.options and len(bound.value.options) == 1:
+            origin = bound.value.options[0].origin
+        if origin is not None and origin.path and origin.line:
+            related = (Related(os.path.abspath(origin.path), origin.line, 1, f"multiprocessing_context={names}"),)
+        elif bound is not None:
+            related = (Related(here, bound.location.row, bound.location.column, f"multiprocessing_context={names}"),)
+        return Certainty(True, None, f"with multiprocessing_context={names} its workers start that way", related, "call", names)
+    if not all(c is None for c in contexts):
+        return Certainty(False, None, "", ())  # the call names fork (or something unknown)
+    evidence = ctx.evidence("spawn")
+    cited: Tuple[Related, ...] = ()
+    where = ""
+    if evidence is not None:
+        same = os.path.abspath(evidence.path) == here
+        where = f"line {evidence.line}" if same else f"{os.path.basename(evidence.path)}:{evidence.line}"
+        if same and ctx.is_notebook:
+            where = "this notebook"  # rows restart in every cell: the line would mislead
+        else:
+            note = "the start method is set to spawn/forkserver here"
+            if evidence.scope == "importer":
+                note = "a module importing this one sets spawn/forkserver here (one entry point)"
+            cited = (Related(os.path.abspath(evidence.path), evidence.line, 1, note),)
+        if evidence.scope in ("module", "import"):
+            return Certainty(True, None, f"this program starts workers with spawn/forkserver ({where})", cited, "program", where)
+    target = ctx.start_method_target()
+    if target is not None:
+        related = cited
+        if target.path is not None and target.line is not None:
+            related = (Related(os.path.abspath(target.path), target.line, 1, f"{target.why}: no fork"),) + cited
+        return Certainty(False, target, "", related, "target")
+    if evidence is None:
+        return Certainty(False, None, "", ())
+    why = f"which {where}, in a module importing this one, asks for"
+    return Certainty(False, None, why, cited, "importer", where)
+
+
 # -- fixes --------------------------------------------------------------------------------------
 
 

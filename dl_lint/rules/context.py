@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from dl_lint.analysis.datasets import ClassFacts, DatasetIndex
     from dl_lint.analysis.loaders import LoaderCall
     from dl_lint.analysis.pythons import StartMethodTarget
+    from dl_lint.analysis.signals import Evidence
     from dl_lint.config import Settings
 
 
@@ -25,6 +26,13 @@ class RuleContext:
         datasets: "DatasetIndex",
         accelerator: Callable[["LoaderCall"], bool],
         signal: Optional[Callable[[str], bool]] = None,
+        # Where a signal is (``analysis.signals.Evidence``), for what a certain finding cites.
+        evidence: Optional[Callable[[str], Optional["Evidence"]]] = None,
+        # The pyproject.toml behind ``python`` and the lines of its requires-python and first
+        # Operating System classifier (``Project.python_lines``).
+        python_lines: Optional[Callable[[], Tuple[Optional[str], Optional[int], Optional[int]]]] = None,
+        # The config file and line that set a setting (``target-python``), when known.
+        setting_line: Optional[Callable[[str], Optional[Tuple[str, int]]]] = None,
         is_notebook: bool = False,
         torch_name: Optional[str] = "torch",
         import_row: int = 1,
@@ -41,6 +49,9 @@ class RuleContext:
         self.datasets = datasets
         self._accelerator = accelerator
         self._signal = signal or (lambda kind: False)
+        self._evidence = evidence or (lambda kind: None)
+        self._python_lines = python_lines or (lambda: (None, None, None))
+        self._settings_lines = setting_line or (lambda key: None)
         self.is_notebook = is_notebook
         # For fixes that need torch (DL102): how the module names torch, where to import it.
         self.torch_name = torch_name
@@ -68,8 +79,26 @@ class RuleContext:
         requires, classifiers = self._python()
         floor = (3, 8) if self.torch_at_least(2, 0) else (3, 6)  # the Pythons torch supports
         if self.settings.target_python is not None:
-            return start_method_target(self.settings.target_python, "target-python", classifiers, floor)
-        return start_method_target(requires, "requires-python", classifiers, floor)
+            target = start_method_target(self.settings.target_python, "target-python", classifiers, floor)
+            where = self._setting_line("target-python") if target is not None and target.methods != "spawn" else None
+        else:
+            target = start_method_target(requires, "requires-python", classifiers, floor)
+            where = None
+        if target is not None and where is None:
+            path, requires_line, classifier_line = self._python_lines()
+            line = classifier_line if target.methods == "spawn" else requires_line
+            where = (path, line) if path is not None and line is not None else None
+        if target is not None and where is not None:
+            target = target.replace(path=where[0], line=where[1])
+        return target
+
+    def _setting_line(self, key: str) -> Optional[Tuple[str, int]]:
+        return self._settings_lines(key)
+
+    def evidence(self, kind: str) -> Optional["Evidence"]:
+        """Where a program-wide signal connected to this module is: in the module, in a module
+        it imports, or only in an importer (``signals.Evidence``); None without any."""
+        return self._evidence(kind)
 
     def run_definitions(self) -> Tuple["RunDefinition", ...]:
         """The containers at the project root that run its code, with the /dev/shm each leaves

@@ -1,8 +1,8 @@
-from dl_lint.analysis.values import FunctionRef, Instance
-from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, call_scenarios, every, has_workers, value_of
+import os
 
-_SPAWN = ("spawn", "forkserver")
+from dl_lint.analysis.values import FunctionRef, Instance, Opaque
+from dl_lint.model import Related, Severity
+from dl_lint.rules.base import Rule, call_scenarios, certainty, every, has_workers, value_of
 
 
 class UnpicklableWorkerCallable(Rule):
@@ -20,12 +20,25 @@ class UnpicklableWorkerCallable(Rule):
 ## What it does
 Reports a lambda, a function defined inside another function, or an instance of a class defined
 inside a function, passed as `collate_fn`, `worker_init_fn` or `dataset` to a DataLoader with
-workers. It is an **error** when the start method is certainly spawn or forkserver: a
+workers; and an object passed there that keeps one (the workers receive the dataset pickled
+with everything it holds): a project dataset whose `__init__` stores a lambda or a function it
+defines (`self.transform = transforms.Lambda(lambda x: x / 255)`, `self.scale = scale` of a
+nested `def scale`, `self.index = defaultdict(lambda: [])`), one built with such a callable for
+a parameter its `__init__` keeps on self (`MyDataset(root, transform=t)` with `t =
+transforms.Compose([transforms.Lambda(lambda x: x)])`), or such a transform itself. Holders
+followed: torchvision's `Lambda`, `Compose`, `RandomApply`, `RandomChoice`, `RandomOrder` (they
+keep their arguments as attributes) and `collections.defaultdict`; not followed (silent): the
+result of a function that builds a transform (`self.transform = get_transform(opt)`), a
+parameter passed on to a base class's `__init__`, torchvision's own datasets. It is an **error** when the start method is certainly spawn or forkserver: a
 `multiprocessing_context` on the call, `set_start_method("spawn")` / `get_context("spawn")` in
-the program, or a target where no Python defaults to fork: every Python the project allows is
-3.14 or later (`requires-python` in pyproject.toml, or the `target-python` setting), or its
-`Operating System ::` classifiers name only macOS and Windows. It is a warning otherwise, and
-when the program asks for fork itself (`set_start_method("fork")`, `get_context("fork")`).
+the loader's module or in a module it imports, or a target where no Python defaults to fork:
+every Python the project allows is 3.14 or later (`requires-python` in pyproject.toml, or the
+`target-python` setting), or its `Operating System ::` classifiers name only macOS and Windows.
+The message names the line that makes it certain, and the diagnostic cites it as related
+location. It is a warning otherwise, and when the program asks for fork itself
+(`set_start_method("fork")`, `get_context("fork")`). Spawn asked for only in a module that
+imports the loader's module (one entry point of possibly several: another may not) keeps the
+warning, citing that line.
 
 ## Why is this bad?
 Under spawn and forkserver the DataLoader pickles the dataset, the collate_fn and the
@@ -65,34 +78,68 @@ All versions; the default start method depends on the platform and Python versio
             if not call.given(option):
                 continue
             found = call_scenarios(call, "num_workers", option, "multiprocessing_context")
-            if not every(found, lambda s: has_workers(s) and _local(value_of(s, option)) is not None):
+            if not every(found, lambda s: has_workers(s) and _unpicklable(value_of(s, option), ctx) is not None):
                 continue
-            what = _local(value_of(found[0], option))
+            what, held = _unpicklable(value_of(found[0], option), ctx)
             contexts = [value_of(s, "multiprocessing_context") for s in found]
-            spawn = all(c in _SPAWN for c in contexts) or ctx.signal("spawn")
-            # The platform's default decides only where the call names no start method.
-            target = ctx.start_method_target() if all(c is None or c in _SPAWN for c in contexts) else None
-            if spawn:
-                runtime = "this program starts workers with spawn/forkserver, so the first iteration fails"
+            certain = certainty(call, ctx, contexts)
+            if certain.spawn:
+                runtime = f"{certain.why}, so the first iteration fails"
                 when = "Under spawn and forkserver"
-            elif target is not None:
+            elif certain.target is not None:
+                target = certain.target
                 runtime = f"on {target.why} workers start with {target.methods}, so the first iteration fails"
                 when = f"{target.detail} Under {target.methods}"
             else:
                 runtime = "the first iteration fails under spawn (macOS, Windows) and forkserver"
+                if certain.source == "importer":
+                    runtime += f" ({certain.why})"
                 when = (
                     "It works with fork (Linux up to Python 3.13); under spawn (macOS, Windows) and forkserver "
                     "(Linux from Python 3.14)"
                 )
+            related = certain.related
+            if held is not None:
+                related = (Related(os.path.abspath(held[1]), held[2], 1, f"{held[0]}: cannot be pickled"),) + related
+            bound = call.args.get(option)
+            ref = value_of(found[0], option)
+            if bound is not None and not bound.text and getattr(ref, "path", "") and getattr(ref, "line", 0):
+                origin = found[0][option].origin
+                note = f"{what}, {origin.what}" if origin is not None and origin.what else what
+                related = (Related(os.path.abspath(ref.path), ref.line, 1, note),) + related
+                what = f"{what} ({origin.what if origin is not None else 'not written here'}, {os.path.basename(ref.path)}:{ref.line})"
             yield self.finding(
                 call,
                 option,
                 f"{option} is {what}, which cannot be pickled for the worker processes: {runtime}.",
-                severity=Severity.ERROR if spawn or target is not None else None,
+                related=related,
+                severity=Severity.ERROR if certain.spawn or certain.target is not None else None,
                 detail=f"{when} every worker receives it pickled, and iterating raises \"AttributeError: Can't "
                 "pickle local object\". Define it at module level (use functools.partial(top_level_function, "
                 "...) to bind arguments).",
             )
+
+
+def _unpicklable(value, ctx):
+    """(what, held) when ``value`` cannot be pickled: a lambda, a local function or class
+    (``_local``; held is None), or an object keeping one (``analysis.pickling``): a dataset
+    whose ``__init__`` stores it (``self.rescale = rescale``, ``self.transform =
+    transforms.Lambda(lambda x: x)``), or built with one for a parameter it keeps, or a
+    transform holding one. ``held``: (what, path, line) of the callable. None otherwise."""
+    local = _local(value)
+    if local is not None:
+        return local, None
+    holds = getattr(value, "holds", None)
+    if isinstance(value, (Instance, Opaque)) and holds is not None:
+        owner = f"an instance of {value.name}" if isinstance(value, Instance) else f"a {value.qualname.rsplit('.', 1)[1]}"
+        return f"{owner} that keeps {holds[0]} ({os.path.basename(holds[1])}:{holds[2]})", holds
+    cls = ctx.dataset_class(value) if isinstance(value, Instance) else None
+    if cls is not None:
+        for ancestor in ctx.datasets.mro(cls) or (cls,):
+            for attr, what, path, line in ancestor.unpicklable:
+                where = f"{os.path.basename(path)}:{line}"
+                return f"an instance of {value.name}, whose self.{attr} holds {what} ({where})", (what, path, line)
+    return None
 
 
 def _local(value):

@@ -1,9 +1,7 @@
 import os
 
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, call_scenarios, fires, has_workers, value_of
-
-_SPAWN = ("spawn", "forkserver")
+from dl_lint.rules.base import Rule, call_scenarios, certainty, fires, has_workers, value_of
 
 
 class MissingMainGuard(Rule):
@@ -27,11 +25,14 @@ silent when the call is under the main guard, when the module has no unguarded t
 in notebooks, and for loaders without workers.
 
 It is an **error** when the failure is certain: the call passes `multiprocessing_context="spawn"`
-(or `"forkserver"`), or no Python the project runs on defaults to fork: every Python it allows
-is 3.14 or later (`requires-python` in pyproject.toml, or the `target-python` setting), or its
-`Operating System ::` classifiers name only macOS and Windows, and the program does not ask for
-fork itself. A `__main__.py` stays a warning (`python -m package` does not re-import it in the
-workers).
+(or `"forkserver"`), the script or a module it imports calls `set_start_method("spawn")` /
+`get_context("spawn")` (or forkserver), or no Python the project runs on defaults to fork: every
+Python it allows is 3.14 or later (`requires-python` in pyproject.toml, or the `target-python`
+setting), or its `Operating System ::` classifiers name only macOS and Windows, and the program
+does not ask for fork itself. The message names the line that makes it certain, and the
+diagnostic cites it as related location. Spawn asked for only in a module importing this one
+keeps the warning, citing it. A `__main__.py` stays a warning (`python -m package` does not
+re-import it in the workers).
 
 ## Why is this bad?
 Under the spawn and forkserver start methods (macOS, Windows, Linux from Python 3.14) each worker
@@ -74,7 +75,7 @@ All versions; it breaks wherever the start method is spawn or forkserver.
             return
         if not fires(call, ("num_workers",), has_workers):
             return
-        certain, why, detail = self._certain(call, ctx)
+        certain, why, detail, related = self._certain(call, ctx)
         runtime = "under spawn/forkserver every worker re-imports this script and fails"
         if why:
             runtime = f"{why}, re-import this script and fail"
@@ -88,24 +89,30 @@ All versions; it breaks wherever the start method is spawn or forkserver.
             "the error is \"RuntimeError: An attempt has been made to start a new process before the current "
             "process has finished its bootstrapping phase\". Move the loop into a function called under "
             "`if __name__ == \"__main__\":`.",
+            related=related,
         )
 
     def _certain(self, call, ctx):
-        """(certain, why, detail): the call asks for spawn/forkserver, or the target has no fork."""
+        """(certain, why, detail, related): the call or the program asks for spawn/forkserver, or
+        the target has no fork; what says so is cited."""
         if os.path.basename(call.path) == "__main__.py":
-            return False, "", ""
+            return False, "", "", ()
         found = call_scenarios(call, "multiprocessing_context")
         if not found:
-            return False, "", ""
+            return False, "", "", ()
         contexts = [value_of(s, "multiprocessing_context") for s in found]
-        if all(c in _SPAWN for c in contexts):
-            return True, f"with multiprocessing_context={' or '.join(sorted(set(contexts)))} its workers start", ""
-        if not all(c is None or c in _SPAWN for c in contexts):
-            return False, "", ""
-        target = ctx.start_method_target()
-        if target is None:
-            return False, "", ""
-        return True, f"on {target.why} workers start with {target.methods}", target.detail + " "
+        certain = certainty(call, ctx, contexts)
+        if certain.source == "call":
+            return True, f"with multiprocessing_context={certain.where} its workers start", "", certain.related
+        if certain.source == "program":
+            return True, f"its workers start with spawn/forkserver ({certain.where})", "", certain.related
+        if certain.target is not None:
+            target = certain.target
+            return True, f"on {target.why} workers start with {target.methods}", target.detail + " ", certain.related
+        if certain.source == "importer":
+            why = f"under spawn/forkserver, which {certain.where} (a module importing this one) asks for, the workers"
+            return False, why, "", certain.related
+        return False, "", "", ()
 
 
 RULE = MissingMainGuard()

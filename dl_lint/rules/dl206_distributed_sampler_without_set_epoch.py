@@ -22,11 +22,27 @@ the iteration again (the epoch loop) and nothing calls `set_epoch` on it: not
 `sampler.set_epoch(epoch)`, `loader.sampler.set_epoch(...)` nor
 `loader.batch_sampler.sampler.set_epoch(...)`. The iteration may be in a function of the same
 module the loader is handed to (`train_one_epoch(model, loader)` inside
-`for epoch in range(epochs):`), three calls deep.
+`for epoch in range(epochs):`), in this module or another module of the project
+(`engine.train_one_epoch`, read through the project index), three calls deep.
 
-It fires only when all of this is visible in the function that builds the loader. It is silent
-when the loader or its sampler goes anywhere it cannot follow: handed to a callee of another
-module or a library, returned, stored on `self`, wrapped or aliased. That includes the
+It also reports a `set_epoch` call on a narrower condition than the one the shuffling sampler is
+built under (`if args.distributed: sampler.set_epoch(epoch)` while the sampler is built on every
+path): on the other paths the order repeats. Conditions are compared by their text; one that
+names the sampler or the loader (`if sampler is not None:`) narrows nothing, and conditions
+inside a function the loader is handed to are that function's own (not compared). And a loop
+that builds a new shuffling `DistributedSampler` with a constant seed on every pass over the
+same dataset: each new sampler starts at epoch 0, so every pass draws the same order (checked
+with torch 2.13). It stays silent when set_epoch is called, the seed changes per pass
+(`seed=epoch`), `shuffle=False`, or the sampler's dataset is bound by the loop (the passes may
+iterate different datasets). A function decorated `@torch.no_grad()` or
+`@torch.inference_mode()` that the loader is handed to is an evaluation: the order it visits the
+data in does not change its result, so it is not an epoch's iteration. A generator of the
+project over its parameter (MetricLogger's `log_every(self, iterable, ...)`: `for obj in
+iterable: yield obj`) passes the loader on to the `for` that iterates it, like `enumerate`.
+
+It fires only when all of this is visible. It is silent when the loader or its sampler goes
+anywhere it cannot follow: handed to a library or to something that is not a project function,
+returned, stored on `self`, wrapped or aliased. That includes the
 libraries that call `set_epoch` themselves (checked in their source; the table in
 `dl_lint/analysis/libraries.py`): Lightning's `Trainer.fit` (and Fabric's
 `setup_dataloaders`), accelerate's `Accelerator.prepare`, and HuggingFace's `Trainer`, which
@@ -73,22 +89,47 @@ All versions with `DistributedSampler.set_epoch` (torch ≥ 1.0).
                 return  # a seed that may change with the epoch
         epoch = facts.epoch
         sampler = facts.samplers[0]
+        here = os.path.abspath(call.path)
+        loop_path = os.path.abspath(epoch.path) if epoch.path else here
+        loop = f"line {epoch.epoch_row}" if loop_path == here else f"{os.path.basename(loop_path)}:{epoch.epoch_row}"
         through = f" through {epoch.through}()" if epoch.through else ""
-        message = (
-            f"the DistributedSampler on line {sampler.row} shuffles, and this loader is iterated{through} in the "
-            f"loop on line {epoch.epoch_row} without set_epoch: every epoch visits the data in the same order."
-        )
-        detail = (
-            "DistributedSampler seeds its shuffle with seed + epoch, and epoch stays 0 until set_epoch is called, so "
-            "each rank gets the same permutation every epoch. Call sampler.set_epoch(epoch) at the start of each "
-            "epoch, before iterating the loader (or hand the loader to a trainer that does: Lightning, accelerate)."
-        )
-        path = os.path.abspath(call.path)
-        related = (
-            Related(path, sampler.row, 1, "the DistributedSampler"),
-            Related(path, epoch.epoch_row, 1, "the epoch loop"),
-        )
-        yield self.finding(call, None, message, detail=detail, related=related)
+        seed = f"seed {sampler.seed}" if sampler.seed is not None else "seed 0"
+        related = [Related(here, sampler.row, 1, "the DistributedSampler"), Related(loop_path, epoch.epoch_row, 1, "the epoch loop")]
+        if facts.rebuilt:
+            message = (
+                f"a new shuffling DistributedSampler (line {sampler.row}) with {seed} is built on every pass of the "
+                f"loop on {loop} over the same dataset: every pass visits the data in the same order."
+            )
+            detail = (
+                "Each new DistributedSampler starts at epoch 0, and its shuffle is seeded seed + epoch, so every pass "
+                "draws the same permutation (checked with torch 2.13). Build the sampler and the loader once, before "
+                "the loop, and call sampler.set_epoch(epoch) at the start of each pass (or pass seed=base_seed + epoch)."
+            )
+        elif facts.narrow is not None:
+            row, condition = facts.narrow
+            message = (
+                f"the DistributedSampler on line {sampler.row} shuffles, but set_epoch (line {row}) runs only when "
+                f"`{condition}`: otherwise this loader is iterated{through} in the loop on {loop} with the same order "
+                "every epoch."
+            )
+            detail = (
+                "The sampler is built, and the loader iterated, on paths where that condition does not hold; there "
+                "epoch stays 0 and each rank gets the same permutation every epoch. Call sampler.set_epoch(epoch) "
+                "under the same condition as the sampler is built (or unconditionally)."
+            )
+            related.append(Related(here, row, 1, "set_epoch, on a narrower condition"))
+        else:
+            message = (
+                f"the DistributedSampler on line {sampler.row} shuffles, and this loader is iterated{through} in the "
+                f"loop on {loop} without set_epoch: every epoch visits the data in the same order."
+            )
+            detail = (
+                "DistributedSampler seeds its shuffle with seed + epoch, and epoch stays 0 until set_epoch is called, "
+                "so each rank gets the same permutation every epoch. Call sampler.set_epoch(epoch) at the start of "
+                "each epoch, before iterating the loader (or hand the loader to a trainer that does: Lightning, "
+                "accelerate)."
+            )
+        yield self.finding(call, None, message, detail=detail, related=tuple(related))
 
 
 RULE = DistributedSamplerWithoutSetEpoch()

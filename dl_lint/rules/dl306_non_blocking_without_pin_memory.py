@@ -5,8 +5,8 @@ from dl_lint.model import Edit, Fix, Related, Severity
 from dl_lint.rules.base import Rule, call_scenarios, dataset_class_of, describe, every, value_of
 
 # A TensorDataset's tensors may already live on the accelerator (a common way to keep a small
-# dataset on the GPU); then the copy is a no-op and pinning would fail. dl-lint cannot see where
-# they live, so such loaders are not judged.
+# dataset on the GPU); then the copy is a no-op and pinning would fail. Such loaders are judged
+# only when every tensor was certainly made on the CPU (``analysis.pickling.CPU_CONSTRUCTORS``).
 _TENSOR_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
 
 
@@ -35,9 +35,13 @@ or in a function of the project it is passed to (`train(model, loader)`). The di
 at the loader, with the copy as related location. It is silent when pinning is unknown, in a
 module that pins by hand (`.pin_memory()` anywhere in it, a custom collate_fn that pins for
 instance), for copies to the CPU, dtype conversions and values already moved with
-`.to()`/`.cuda()`, and when the batches may already be on the device: a `TensorDataset` (its
-tensors may have been created on the GPU), a dataset whose `__getitem__` or a collate_fn that
-moves tensors to CUDA.
+`.to()`/`.cuda()`, and when the batches may already be on the device: a `TensorDataset` whose
+tensors may have been created on the GPU, a dataset whose `__getitem__` or a collate_fn that
+moves tensors to CUDA. A `TensorDataset` is judged when each of its tensors is certainly made on
+the CPU: by a torch constructor from shapes or NumPy (`torch.randn(50_000, 512)`,
+`torch.from_numpy(x)`) without `device=`, directly or through a name bound once, changed only by
+methods that keep the device (`.float()`, `.view(...)`), in a program that does not change
+torch's default device (`torch.set_default_device`, `with torch.device(...)`).
 
 ## Why is this bad?
 `non_blocking=True` asks for a host-to-device copy that overlaps with the Python code that
@@ -104,8 +108,11 @@ def _may_yield_device_tensors(call, ctx) -> bool:
     """The batches may already be on the device: a TensorDataset (its tensors may be), a project
     dataset whose ``__getitem__`` moves tensors to CUDA, or a collate_fn of the project that does."""
     datasets = call_scenarios(call, "dataset") or []
-    if any(isinstance(s["dataset"].value, Opaque) and s["dataset"].value.qualname in _TENSOR_DATASETS for s in datasets):
-        return True
+    for scenario in datasets:
+        value = scenario["dataset"].value
+        if isinstance(value, Opaque) and value.qualname in _TENSOR_DATASETS:
+            if not value.on_cpu or ctx.signal("default-device"):
+                return True  # its tensors may have been made on the GPU
     cls = dataset_class_of(ctx, datasets) if datasets else None
     if cls is not None and any(c.cuda_methods for c in ctx.datasets.mro(cls) or (cls,)):
         return True

@@ -62,9 +62,10 @@ class DataclassConfig(Instance):
         line: int = 0,
         path: str = "",
         local: bool = False,
+        holds: Optional[Tuple[str, str, int]] = None,
         fields: Tuple[Tuple[str, object], ...] = (),
     ) -> None:
-        super().__init__(module, name, line, path, local)
+        super().__init__(module, name, line, path, local, holds)
         self.fields = fields
 
     def get(self, key: str) -> Optional[object]:

@@ -1,0 +1,137 @@
+"""Write the table of ``dl_lint/analysis/library_loaders.py`` from installed libraries' source.
+
+    python bench/library_loaders.py            # rewrite the table (torch_geometric must be installed)
+    python bench/library_loaders.py --check    # exit 1 when the table differs from the source
+
+Each library is indexed as if it were a project (``dl_lint.analysis.project.Project`` over its
+installed package folder) and every class is asked what the project asks of its own classes
+(``SummaryModule.is_loader_class``): whether it derives from torch's DataLoader and how its
+``__init__`` passes its arguments on (``analysis.subclasses.read_init``). The readable ones are
+written, with the version read; the others are printed (they stay unknown to dl-lint).
+Nothing of the library is imported or run: its files are read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import importlib.util
+import os
+import pprint
+import sys
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+HERE = Path(__file__).resolve().parent
+TABLE_FILE = HERE.parent / "dl_lint" / "analysis" / "library_loaders.py"
+NAMES_FILE = HERE.parent / "dl_lint" / "analysis" / "library_packages.py"
+sys.path.insert(0, str(HERE.parent))
+
+# (import name, distribution name): the libraries whose loaders are read.
+LIBRARIES = (("torch_geometric", "torch_geometric"),)
+_BEGIN = "# fmt: off\nTABLE: Dict[str, Tuple[str, str, Tuple[Tuple[str, str, int, Tuple], ...]]] = {\n"
+_END = "}\n# fmt: on\n"
+_NAMES_BEGIN = "# fmt: off\nLIBRARY_PACKAGES = "
+_NAMES_END = "# fmt: on\n"
+
+
+def read_library(package: str, distribution: str) -> Tuple[Dict[str, tuple], List[str]]:
+    """(rows, unreadable): the table's rows for one installed library, and the classes that
+    derive from a loader (by their bases' names) whose mapping cannot be read."""
+    from dl_lint.analysis.project import Project
+    from dl_lint.analysis.subclasses import UNREADABLE
+
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit(f"library_loaders: {package} is not installed")
+    root = Path(list(spec.submodule_search_locations)[0])
+    version = f"{package} {importlib.metadata.version(distribution)}"
+    project = Project(root)
+    modules = sorted(name for name in project.module_paths() if name == package or name.startswith(package + "."))
+    defined: Dict[Tuple[str, str], tuple] = {}  # (module, class) -> row
+    records: Dict[str, tuple] = {}  # key of a signature -> (module, record)
+    loaders_by_name = set()
+    for module in modules:
+        summary = project.summary(module)
+        if summary is None:
+            continue
+        for record in summary.summary.classes:
+            records[f"{module}.{record.name}"] = (summary, record)
+    for module in modules:
+        summary = project.summary(module)
+        if summary is None:
+            continue
+        for record in summary.summary.classes:
+            found = summary.is_loader_class(record.name, 0)
+            if found is None:
+                continue
+            loaders_by_name.add(record.name)
+            levels = []
+            for signature in found.chain:
+                owner, level = records[signature.key[0]]
+                path = os.path.relpath(owner.path, root.parent)
+                levels.append((signature.key[0], path, level.init[8], level.init))
+            defined[(module, record.name)] = (version, found.qualname, tuple(levels))
+    rows: Dict[str, tuple] = {}
+    for (module, name), row in defined.items():
+        rows[f"{module}.{name}"] = row
+    for module in modules:  # re-exports: ``from .neighbor_loader import NeighborLoader``
+        summary = project.summary(module)
+        if summary is None or not summary.summary.is_package:
+            continue  # a package's public names, not every module's imports
+        for binding in summary.summary.bindings:
+            if binding.kind != "import":
+                continue
+            value = summary.global_value(binding.name, 0)
+            single = value.single
+            ref = single.value if single is not None else None
+            if getattr(ref, "kind", None) == "class" and (ref.module, ref.name) in defined:
+                rows.setdefault(f"{module}.{binding.name}", defined[(ref.module, ref.name)])
+    unreadable = []
+    for key, (summary, record) in sorted(records.items()):
+        if record.init == UNREADABLE and any(b.rsplit(".", 1)[-1] in loaders_by_name | {"DataLoader"} for b in record.bases):
+            unreadable.append(f"{key} ({os.path.relpath(summary.path, root.parent)}:{record.line})")
+    return rows, unreadable
+
+
+def render(rows: Dict[str, tuple]) -> str:
+    body = "".join(f"    {key!r}: {pprint.pformat(rows[key], width=110, compact=True)},\n".replace("\n ", "\n     ") for key in sorted(rows))
+    return _BEGIN + body + _END
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare with the committed table instead of writing it")
+    options = parser.parse_args()
+    rows: Dict[str, tuple] = {}
+    for package, distribution in LIBRARIES:
+        found, unreadable = read_library(package, distribution)
+        rows.update(found)
+        for line in unreadable:
+            print(f"unknown (mapping not readable): {line}")
+    text = TABLE_FILE.read_text()
+    start, end = text.index(_BEGIN), text.index(_END) + len(_END)
+    new = text[:start] + render(rows) + text[end:]
+    names = NAMES_FILE.read_text()
+    start, end = names.index(_NAMES_BEGIN), names.index(_NAMES_END) + len(_NAMES_END)
+    packages = sorted({name.split(".", 1)[0] for name in rows} | {p for p, _ in LIBRARIES})
+    short = sorted({name.rsplit(".", 1)[1] for name in rows})
+    constants = (
+        f"{_NAMES_BEGIN}frozenset({set(packages)!r})\n"
+        f"SHORT_NAMES = frozenset(\n    {pprint.pformat(set(short), width=100, compact=True)}\n)\n{_NAMES_END}"
+    )
+    new_names = names[:start] + constants + names[end:]
+    if options.check:
+        if new != text or new_names != names:
+            print("library_loaders: the table differs from the installed libraries' source", file=sys.stderr)
+            return 1
+        print(f"library_loaders: {len(rows)} rows match")
+        return 0
+    TABLE_FILE.write_text(new)
+    NAMES_FILE.write_text(new_names)
+    print(f"library_loaders: wrote {len(rows)} rows")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,110 @@
+"""What workers receive (DL202): under spawn and forkserver the DataLoader pickles the dataset
+with everything it holds. A lambda or a local function kept on it, directly or inside a
+transform, cannot be pickled: ``self.transform = transforms.Lambda(lambda x: x / 255)`` in
+``__init__``, a closure stored in an attribute, ``defaultdict(lambda: [])``, or a transform
+holding a lambda built elsewhere and handed to a dataset that keeps it.
+
+``held_callable`` finds such a callable in an expression: the expression itself (a lambda, a
+local function), a container display holding one, or the argument of a class known to keep its
+arguments (``HOLDERS``, read in their source), or a value already known to hold one. Anything
+else (a call of an unknown function, a factory's result) is not followed: silence.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Callable, Collection, Optional, Tuple
+
+# Classes whose instances keep the callables (and transforms) they are built with, so pickling
+# them pickles those: torchvision's transforms (pytorch/vision 00368603,
+# torchvision/transforms/transforms.py: ``Lambda.__init__`` stores ``self.lambd``, ``Compose``
+# and ``RandomTransforms`` (RandomApply, RandomChoice, RandomOrder) store ``self.transforms``;
+# the v2 module keeps the same attributes), and ``collections.defaultdict`` (its
+# ``default_factory``: pickling a defaultdict pickles it).
+HOLDERS = frozenset(
+    {
+        f"torchvision.transforms.{module}{name}"
+        for module in ("", "transforms.", "v2.")
+        for name in ("Lambda", "Compose", "RandomApply", "RandomChoice", "RandomOrder")
+    }
+    | {"collections.defaultdict"}
+)
+
+# DL306: a TensorDataset's tensors are on the CPU when each is made by one of these torch
+# functions without ``device=`` (torch's default device is the CPU unless the program changes
+# it: ``torch.set_default_device``, which the rule checks for), then changed only by methods
+# that keep the device.
+TENSOR_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
+CPU_CONSTRUCTORS = frozenset(
+    f"torch.{name}"
+    for name in (
+        "randn", "rand", "randint", "randperm", "zeros", "ones", "empty", "full", "arange", "linspace",
+        "from_numpy", "eye",
+    )
+)
+DEVICE_KEEPING = frozenset(
+    {
+        "float", "long", "int", "double", "half", "bool", "view", "reshape", "unsqueeze", "squeeze", "contiguous",
+        "clone", "detach", "t", "permute", "transpose", "flatten", "abs", "sign", "clamp", "round",
+    }
+)
+
+Held = Tuple[str, str, int]  # (what, path, line): "a lambda", "the local function scale"
+
+
+def held_callable(
+    node: ast.AST,
+    path: str,
+    value_of: Callable[[ast.AST], object],
+    qualname_of: Callable[[ast.AST], Optional[str]],
+    local_functions: Collection[str] = (),
+    depth: int = 0,
+) -> Optional[Held]:
+    """The lambda or local function ``node`` is or keeps, when it certainly keeps one.
+    ``value_of``: the resolved single value of a name (None when unknown); ``qualname_of``: the
+    qualified name a callee denotes; ``local_functions``: names of functions defined in the
+    scope being read (``__init__``'s nested ``def``s)."""
+    if depth > 6:
+        return None
+    if isinstance(node, ast.Lambda):
+        return "a lambda", path, node.lineno
+    if isinstance(node, ast.Name):
+        if node.id in local_functions:
+            return f"the local function {node.id}", path, node.lineno
+        return _held_by_value(value_of(node), path)
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        for element in node.elts:
+            found = held_callable(element, path, value_of, qualname_of, local_functions, depth + 1)
+            if found is not None:
+                return found
+        return None
+    if isinstance(node, ast.Dict):
+        for element in node.values:
+            found = held_callable(element, path, value_of, qualname_of, local_functions, depth + 1)
+            if found is not None:
+                return found
+        return None
+    if isinstance(node, ast.Call):
+        qualname = qualname_of(node.func)
+        if qualname not in HOLDERS:
+            return None
+        for argument in (*node.args, *(k.value for k in node.keywords)):
+            found = held_callable(argument, path, value_of, qualname_of, local_functions, depth + 1)
+            if found is not None:
+                what, where, line = found
+                holder = qualname.rsplit(".", 1)[1]
+                return (what if " in a " in what else f"{what} in a {holder}"), where, line
+        return None
+    return None
+
+
+def _held_by_value(value: object, path: str) -> Optional[Held]:
+    from dl_lint.analysis.values import FunctionRef, Instance, Opaque
+
+    if isinstance(value, FunctionRef) and value.kind == "lambda":
+        return "a lambda", value.path or path, value.line
+    if isinstance(value, FunctionRef) and value.kind == "nested":
+        return f"the local function {value.name}", value.path or path, value.line
+    if isinstance(value, (Opaque, Instance)) and value.holds is not None:
+        return value.holds
+    return None
