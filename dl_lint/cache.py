@@ -399,6 +399,8 @@ def diagnostic_to_json(diag: Diagnostic, own: Optional[str] = None) -> Dict[str,
     if diag.related:
         # Absolute paths: the next run may start in another folder and prints them from there.
         out["r"] = [[r.path, r.row, r.column, r.note, r.cell] for r in diag.related]
+    if diag.suppressed_at is not None:
+        out["s"] = list(diag.suppressed_at)
     if diag.fix is not None:
         out["fix"] = {
             "a": diag.fix.applicability,
@@ -436,6 +438,7 @@ def diagnostic_from_json(data: Dict[str, Any], filename: str = "") -> Diagnostic
         cell=data.get("cell"),
         detail=data.get("t", ""),
         related=tuple(Related(*place) for place in data.get("r", ())),
+        suppressed_at=tuple(data["s"]) if "s" in data else None,
     )
 
 

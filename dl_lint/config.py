@@ -92,7 +92,7 @@ class Settings(Record):
     __slots__ = (
         "select", "ignore", "extend_select", "per_file_ignores", "exclude", "extend_exclude",
         "respect_gitignore", "max_inflight_batches", "batch_bytes", "memory_budget", "target_version",
-        "target_python", "extra_loaders", "max_file_size", "config_path", "root",
+        "target_python", "extra_loaders", "max_file_size", "external", "ignore_noqa", "config_path", "root",
     )  # fmt: skip
 
     def __init__(
@@ -115,6 +115,11 @@ class Settings(Record):
         # Files larger than this are reported (DL000) instead of analysed: a guard against
         # pathological input only (a 1.5 MB generated module takes about a second).
         max_file_size: Optional[int] = DEFAULT_MAX_FILE_SIZE,
+        # Codes and prefixes of other tools that look like dl-lint's: DL012 never reports them
+        # in a ``# noqa`` (ruff's ``lint.external``).
+        external: Tuple[str, ...] = (),
+        # Not a setting: the run that DL012 compares with, where no ``# noqa`` silences anything.
+        ignore_noqa: bool = False,
         config_path: Optional[str] = None,  # where these came from; None = built-in defaults
         root: Optional[str] = None,  # directory the globs are relative to
     ) -> None:
@@ -132,6 +137,8 @@ class Settings(Record):
         self.target_python = target_python
         self.extra_loaders = extra_loaders
         self.max_file_size = max_file_size
+        self.external = external
+        self.ignore_noqa = ignore_noqa
         self.config_path = config_path
         self.root = root
 
@@ -151,6 +158,7 @@ class Settings(Record):
         target_version: Optional[str] = None,
         extra_loaders: Optional[Sequence[str]] = None,
         max_file_size: Optional[int] = None,
+        ignore_noqa: Optional[bool] = None,
     ) -> "Settings":
         """Apply command-line options (None = not given), the way ruff does:
         ``select`` and ``exclude`` replace, the list-valued others add to the config's."""
@@ -175,6 +183,7 @@ class Settings(Record):
             ("batch_bytes", batch_bytes),
             ("memory_budget", memory_budget),
             ("max_file_size", max_file_size),
+            ("ignore_noqa", ignore_noqa),
             ("target_version", _cli_version(target_version) if target_version is not None else None),
         ):
             if value is not None:
@@ -210,8 +219,10 @@ KEYS: Dict[str, str] = {
     "target-python": "target_python",
     "extra-loaders": "extra_loaders",
     "max-file-size": "max_file_size",
+    "external": "external",
 }
 
+_CODE_LIKE = re.compile(r"^[A-Za-z]+[0-9]*$")
 _VERSION_RE = re.compile(r"^([0-9]+)\.([0-9]+)(?:\.[0-9]+)?$")
 
 
@@ -332,6 +343,9 @@ def _parse_table(table: Mapping[str, Any], known_codes: Mapping[str, bool], disp
                 raise ConfigError(f"{where}: invalid value {value!r}; expected {expected}") from None
         elif key == "target-python":
             fields["target_python"] = _python_target(value, where)
+        elif key == "external":
+            accepted = 'rule codes or prefixes of other tools, such as "DLX1"'
+            fields["external"] = tuple(c.upper() for c in _string_list(value, where, accepted, _CODE_LIKE.match))
         elif key == "extra-loaders":
             accepted = 'dotted names such as "pkg.module.MyLoader"'
             fields["extra_loaders"] = _string_list(value, where, accepted, _is_dotted_name)

@@ -86,6 +86,7 @@ def lint_source(
     for ``lint_paths`` (the flake8 plugin and the language server show one Python file)."""
     from dl_lint.analysis.signals import has_accelerator_evidence
     from dl_lint.judge import analyse, judge, judge_call_sites
+    from dl_lint.unused_noqa import enabled_somewhere, report_unused
 
     settings = settings or Settings()
     root = Path(project_root) if project_root is not None else None
@@ -106,6 +107,8 @@ def lint_source(
         return root is not None and project.accelerator_reaches(module_name, {module_name: file.data})
 
     diagnostics = judge([file], project, accelerator) + judge_call_sites([file], [file], project, accelerator)
+    if any(d.suppressed_at is not None for d in diagnostics) or enabled_somewhere([file]):
+        diagnostics = report_unused(diagnostics, [file])
     diagnostics = [d for d in diagnostics if d.filename == file.display]
     diagnostics.sort(key=Diagnostic.sort_key)
     return _map_cells(diagnostics, [file])
@@ -253,6 +256,10 @@ def lint_paths(
     diagnostics, result.files_parsed, result.processes = run_files(
         files, project, jobs=jobs, store=store, wait_for_workers=RETAINED is None
     )
+    from dl_lint.unused_noqa import enabled_somewhere, report_unused
+
+    if any(d.suppressed_at is not None for d in diagnostics) or enabled_somewhere(files):
+        diagnostics = report_unused(diagnostics, files)  # DL012; drops what the directives silence
     if wanted is not None:  # only the named files' findings, and those in the named YAML files
         diagnostics = [d for d in diagnostics if absolute_path(d.filename, cwd) in wanted]
     diagnostics = _once_in_configs(diagnostics)

@@ -6,7 +6,7 @@ factories are known, judge loaders built from a function's parameters at each ca
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from dl_lint.files import SourceFile, decode_source, dl000, one_line, read
 from dl_lint.model import Diagnostic, Related, Severity
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from dl_lint.rules.context import RuleContext
 
 Accelerator = Callable[["LoaderCall"], bool]
+UNUSED_NOQA = "DL012"  # unused-noqa: judged once every diagnostic is known (dl_lint.unused_noqa)
 
 
 def needs_analysis(file: SourceFile) -> bool:
@@ -208,8 +209,10 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
         if file.facts is None or not file.facts.calls:
             continue
         out.extend(_config_dl000(file, project))
-        rules = checking_rules(codes_for_file(file.settings, codes, file.path))
+        enabled = codes_for_file(file.settings, codes, file.path)
+        rules = checking_rules(enabled)
         ctx = context_for(file, project, accelerator, rules)
+        keep = UNUSED_NOQA in enabled  # DL012 counts what each directive silences
         suppressions = None  # read only when there is something to suppress
         placed = set()  # (code, file, row): several runs of one LightningCLI may decide the same line
         for call in file.facts.calls:
@@ -220,14 +223,19 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
                         if where in placed:
                             continue
                         placed.add(where)
-                    if not _suppressed_at_config(diag, project, file, call):
+                    silenced = _suppressed_at_config(diag, project, file, call)
+                    if silenced is None:
                         out.append(diag)
+                    elif keep:
+                        out.append(diag.replace(suppressed_at=silenced))
                     continue
                 if suppressions is None:
                     from dl_lint.suppression import parse_suppressions
 
                     suppressions = parse_suppressions(file.source or "")
                 if suppressions.suppresses(diag):
+                    if keep:
+                        out.append(diag.replace(suppressed_at=(file.key, *suppressions.rows_of(diag))))
                     continue
                 if diag.fix is not None:
                     from dl_lint.fixes import normalize_fix
@@ -404,19 +412,27 @@ def _config_dl000(file: SourceFile, project: "Project") -> List[Diagnostic]:
     return out
 
 
-def _suppressed_at_config(diag: Diagnostic, project: "Project", file: SourceFile, call: "LoaderCall") -> bool:
+def _suppressed_at_config(
+    diag: Diagnostic, project: "Project", file: SourceFile, call: "LoaderCall"
+) -> Optional[Tuple[str, int, int]]:
     """A diagnostic reported in a config file: ``# noqa`` on its YAML line, or on the
-    DataLoader call that reads the value, silences it."""
+    DataLoader call that reads the value, silences it. Where the directive that does is
+    (absolute path, rows), or None."""
     from dl_lint.suppression import parse_comment_suppressions, parse_suppressions
 
-    text = project.config_file(os.path.abspath(diag.filename))[0] or ""
+    yaml_path = os.path.abspath(diag.filename)
+    text = project.config_file(yaml_path)[0] or ""
     if parse_comment_suppressions(text).suppresses(diag):
-        return True
-    source = file.source or ""
+        return (yaml_path, diag.location.row, diag.location.row)
+    source, owner_path = file.source or "", file.key
     if call.path and os.path.abspath(call.path) != file.key:  # a LightningCLI run of another module's loader
         owner = project.parsed(call.path)
-        source = owner.source if owner is not None else ""
-    return parse_suppressions(source).suppresses(diag.replace(noqa_rows=call.rows))
+        source, owner_path = (owner.source if owner is not None else ""), os.path.abspath(call.path)
+    at_call = diag.replace(noqa_rows=call.rows)
+    suppressions = parse_suppressions(source)
+    if suppressions.suppresses(at_call):
+        return (owner_path, *suppressions.rows_of(at_call))
+    return None
 
 
 def judge_call_sites(
@@ -506,6 +522,8 @@ def judge_call_sites(
                     suppressions = parse_suppressions(caller.source or _decoded(caller))
                 if not suppressions.suppresses(moved):
                     out.append(moved)
+                elif UNUSED_NOQA in codes_for_file(caller.settings, codes, caller.path):
+                    out.append(moved.replace(suppressed_at=(caller.key, *suppressions.rows_of(moved))))
     return out
 
 

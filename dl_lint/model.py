@@ -106,7 +106,7 @@ class Diagnostic(Record):
 
     __slots__ = (
         "code", "name", "severity", "message", "filename", "location", "end_location", "fix",
-        "noqa_rows", "cell", "detail", "related",
+        "noqa_rows", "cell", "detail", "related", "suppressed_at",
     )  # fmt: skip
     _uncompared = frozenset({"noqa_rows"})
 
@@ -125,6 +125,10 @@ class Diagnostic(Record):
         cell: Optional[int] = None,
         detail: str = "",
         related: Tuple[Related, ...] = (),
+        # Set only while a run that reports unused noqa directives (DL012) is being judged:
+        # this diagnostic is silenced by a directive in (absolute path, first row, last row); the
+        # run drops it once DL012 has counted it (``dl_lint.unused_noqa``).
+        suppressed_at: Optional[Tuple[str, int, int]] = None,
     ) -> None:
         self.code = code
         self.name = name
@@ -138,6 +142,7 @@ class Diagnostic(Record):
         self.cell = cell
         self.detail = detail
         self.related = related
+        self.suppressed_at = suppressed_at
 
     @property
     def noqa_row(self) -> int:
