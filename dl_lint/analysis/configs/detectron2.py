@@ -119,6 +119,11 @@ def _holds_detectron2(folder: str) -> bool:
     return parent != folder and _holds_detectron2(parent)
 
 
+def forget_folders() -> None:
+    """Forget which folders were found to hold detectron2 (a long-running process: ``--watch``)."""
+    _holds_detectron2.cache_clear()
+
+
 def loader_calls(analysis: ModuleAnalysis) -> list:
     """The DataLoaders this module's builder calls make from detectron2's config."""
     from dl_lint.analysis.loaders import BoundArg, LoaderCall
