@@ -618,12 +618,12 @@ def _fix_files(diagnostics, config_file, overrides, unsafe: bool, *, write: bool
             continue
         refused = set()
         for diag, reason in result.result.failed:
-            refused.add((diag.code, diag.message))
+            refused.add((diag.code, diag.message, diag.detail))
             if not quiet:
                 echo(f"dl-lint: warning: {name}:{diag.location.row}: {diag.code} fix dropped: {reason}", err=True)
         fixed.append(result)
         remaining.extend(
-            d.replace(fix=None) if d.fix is not None and (d.code, d.message) in refused else d
+            d.replace(fix=None) if d.fix is not None and (d.code, d.message, d.detail) in refused else d
             for d in result.result.remaining
         )
     remaining.sort(key=lambda d: d.sort_key())

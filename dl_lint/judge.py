@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
-from dl_lint.files import SourceFile, decode_source, dl000, one_line, read
+from dl_lint.files import SourceFile, decode_source, dl000, one_line, read, split_message
 from dl_lint.model import Diagnostic, Related, Severity
 
 if TYPE_CHECKING:
@@ -326,12 +326,16 @@ def _check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Itera
                 findings = [rephrase(f, rule.code, call) for f in findings]  # worded for TrainingArguments fields
         except Exception as exc:  # noqa: BLE001 - a bug in one rule must not stop the run
             findings = []
+            message, detail = split_message(
+                f"internal error in {rule.code} while checking this call ({type(exc).__name__}: "
+                f"{one_line(exc)}); please report it"
+            )
             yield Diagnostic(
                 code="DL000",
                 name="parse-error",
                 severity=Severity.ERROR,
-                message=f"internal error in {rule.code} while checking this call ({type(exc).__name__}: "
-                f"{one_line(exc)}); please report it",
+                message=message,
+                detail=detail,
                 filename=display,
                 location=call.location,
                 end_location=call.location,
@@ -366,11 +370,15 @@ def _at_config_line(rule, finding, call: "LoaderCall", ctx: "RuleContext") -> Di
     from dl_lint.model import Location
 
     path, row, column = finding.place
+    # The line it is reported at is not cited again (the origins of the values cite it).
+    cited = tuple(r for r in finding.related if (r.path, r.row) != (os.path.abspath(path), row))
+    finding = finding.replace(related=cited)
     at = call.location
     loader = Related(os.path.abspath(call.path or ctx.path), at.row, at.column, call.extra.get("reader") or "the DataLoader that reads this value")
     detail = finding.detail
     if finding.fix is not None:
-        detail += f" At the DataLoader: {finding.fix.message}."
+        advice = finding.fix.message
+        detail += f" At the DataLoader: {advice[:1].lower()}{advice[1:]}."
     return Diagnostic(
         code=rule.code,
         name=rule.name,
@@ -396,17 +404,21 @@ def _config_dl000(file: SourceFile, project: "Project") -> List[Diagnostic]:
     out = []
     for error in project.config_errors(file.key):
         at = Location(error.line, error.column)
+        kind = "JSON" if error.path.endswith(".json") else "YAML"
+        message, detail = split_message(f"cannot parse this {kind} config: {error.message}")
+        detail = f"{detail} The settings it holds are treated as unknown (the file that reads it is cited).".strip()
         out.append(
             Diagnostic(
                 code="DL000",
                 name="parse-error",
                 severity=Severity.ERROR,
-                message=f"cannot parse this {'JSON' if error.path.endswith('.json') else 'YAML'} config (read by {file.display}): {error.message}; "
-                "the settings it holds are treated as unknown",
+                message=message,
                 filename=display_path(Path(error.path), error.path),
                 location=at,
                 end_location=at,
                 noqa_rows=(error.line, error.line),
+                detail=detail,
+                related=(Related(file.key, 1, 1, f"this file reads the {kind} config"),),
             )
         )
     return out
@@ -506,16 +518,23 @@ def judge_call_sites(
                 at = loader.location
                 loader_at = Related(callee_file.key, at.row, at.column, f"the DataLoader {ref.name}() builds")
                 which = loop.format(number, row_text) if number else ""
+                # The concise line names the function; the detail says the values are this
+                # call's and that the code it quotes is the function's (where to change it).
+                detail = (
+                    f"With the arguments of this call{which}, in the DataLoader {ref.name}() builds (cited): "
+                    f"{diag.detail} Code in backquotes goes in {ref.name}(), where it builds the DataLoader; "
+                    "or change what this call passes."
+                )
                 moved = Diagnostic(
                     code=diag.code,
                     name=diag.name,
                     severity=diag.severity,
-                    message=f"with the arguments of this call{which}, the DataLoader in {ref.name}(): {diag.message}",
+                    message=f"{ref.name}(): {diag.message}",
                     filename=caller.display,
                     location=start,
                     end_location=end,
                     noqa_rows=(start.row, end.row),
-                    detail=diag.detail,
+                    detail=detail,
                     related=(loader_at, *diag.related),
                 )
                 if suppressions is None:

@@ -102,7 +102,15 @@ values other than 2 (`prefetch_factor=None` raised there instead). Passing it on
             f"(prefetch_factor is the batches each worker loads ahead; without workers there are none). {instead}"
         )
         place = config_place(found, ("num_workers", "prefetch_factor"))
-        yield self.finding(call, "prefetch_factor", message, _fix(call, ctx), detail=detail, place=place)
+        yield self.finding(
+            call,
+            "prefetch_factor",
+            message,
+            _fix(call, ctx),
+            detail=detail,
+            place=place,
+            cite=(found, ("num_workers", "prefetch_factor")),
+        )
 
 
 def _fix(call, ctx):

@@ -78,6 +78,7 @@ torch ≥ 1.7 (where persistent_workers appeared).
                 detail="torch's error: \"persistent_workers option needs num_workers > 0\". Remove it, "
                 "or write `persistent_workers=num_workers > 0`.",
                 place=config_place(found, ("num_workers", "persistent_workers")),
+                cite=(found, ("num_workers", "persistent_workers")),
             )
 
 

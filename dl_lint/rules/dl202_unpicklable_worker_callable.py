@@ -73,13 +73,10 @@ All versions; the default start method depends on the platform and Python versio
             # The platform's default decides only where the call names no start method.
             target = ctx.start_method_target() if all(c is None or c in _SPAWN for c in contexts) else None
             if spawn:
-                runtime = "this program starts workers with spawn/forkserver, so the first iteration fails"
-                when = "Under spawn and forkserver"
+                when = "This program starts its workers with spawn or forkserver: then"
             elif target is not None:
-                runtime = f"on {target.why} workers start with {target.methods}, so the first iteration fails"
-                when = f"{target.detail} Under {target.methods}"
+                when = f"On {target.why} workers start with {target.methods}. {target.detail} Under {target.methods}"
             else:
-                runtime = "the first iteration fails under spawn (macOS, Windows) and forkserver"
                 when = (
                     "It works with fork (Linux up to Python 3.13); under spawn (macOS, Windows) and forkserver "
                     "(Linux from Python 3.14)"
@@ -87,11 +84,12 @@ All versions; the default start method depends on the platform and Python versio
             yield self.finding(
                 call,
                 option,
-                f"{option} is {what}, which cannot be pickled for the worker processes: {runtime}.",
+                f"{option} is {what}, which cannot be pickled: spawn/forkserver workers fail.",
                 severity=Severity.ERROR if spawn or target is not None else None,
-                detail=f"{when} every worker receives it pickled, and iterating raises \"AttributeError: Can't "
+                detail=f"{when} every worker receives it pickled, and the first iteration raises \"AttributeError: Can't "
                 "pickle local object\". Define it at module level (use functools.partial(top_level_function, "
                 "...) to bind arguments).",
+                cite=(found, ("num_workers", "multiprocessing_context")),
             )
 
 

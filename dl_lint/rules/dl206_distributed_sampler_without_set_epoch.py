@@ -74,11 +74,10 @@ All versions with `DistributedSampler.set_epoch` (torch ≥ 1.0).
         epoch = facts.epoch
         sampler = facts.samplers[0]
         through = f" through {epoch.through}()" if epoch.through else ""
-        message = (
-            f"the DistributedSampler on line {sampler.row} shuffles, and this loader is iterated{through} in the "
-            f"loop on line {epoch.epoch_row} without set_epoch: every epoch visits the data in the same order."
-        )
+        message = "a shuffling DistributedSampler is never given set_epoch: every epoch visits the data in the same order."
         detail = (
+            f"The DistributedSampler (line {sampler.row}) shuffles, and this loader is iterated{through} in the "
+            f"epoch loop (line {epoch.epoch_row}), which never calls set_epoch. "
             "DistributedSampler seeds its shuffle with seed + epoch, and epoch stays 0 until set_epoch is called, so "
             "each rank gets the same permutation every epoch. Call sampler.set_epoch(epoch) at the start of each "
             "epoch, before iterating the loader (or hand the loader to a trainer that does: Lightning, accelerate)."
