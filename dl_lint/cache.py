@@ -17,6 +17,16 @@ hashed to prove anything (git's "racily clean" rule).
 Writes are atomic (a temporary file renamed over the old one); a missing, corrupt or unreadable
 cache is treated as empty, and a cache that cannot be written is skipped: the cache never
 changes what is reported, and never fails a run.
+
+The cache folder may have been written by someone else: committed to the repository a pull
+request comes from, restored from another job, left in a shared folder. So every file dl-lint
+writes there is sealed with an HMAC-SHA256 under a secret key of the user's, kept outside any
+checkout (``user_key``), and a file whose seal does not verify is a miss (and is overwritten):
+nobody without the key can make dl-lint believe an entry. Cache files are read only when they are
+regular files (checked on the descriptor, opened without blocking and without following a
+symbolic link) of at most ``MAX_CACHE_BYTES``; a cache folder that is a symbolic link, or is
+reached through one inside the project, is not used (``unsafe_location``), since writing there
+would write outside the project.
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from dl_lint.model import Diagnostic, Edit, Fix, Location, Related, Severity
@@ -79,12 +90,251 @@ def build_fingerprint() -> str:
     return combined_hash(parts)
 
 
+# -- the user's key and the seal on every cache file ---------------------------------------------
+
+KEY_BYTES = 32
+# A cache file larger than this is not read (a miss): results take about 600 bytes per linted
+# file (390 KB for Lightning's 646); this bounds what a planted file can make a run read.
+MAX_CACHE_BYTES = 256 * 1024 * 1024
+# Sealed file: SEAL_MAGIC, the hex HMAC-SHA256 of the body under the user's key, "\n", the body.
+SEAL_MAGIC = b"dl-lint-hmac-sha256 "
+_SEAL_HEAD = len(SEAL_MAGIC) + 64 + 1
+_READ_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)  # a FIFO opens at once instead of waiting for a writer
+    | getattr(os, "O_NOFOLLOW", 0)  # dl-lint writes no symbolic links here: one is planted
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_NOCTTY", 0)
+)
+
+
+class CacheUnavailable(Exception):
+    """Why the results cache is not used in this run (one line)."""
+
+
+def key_path() -> Optional[str]:
+    """Where the user's cache key lives: ``$XDG_CACHE_HOME/dl-lint/key``, else (Windows)
+    ``%LOCALAPPDATA%\\dl-lint\\key``, else ``~/.cache/dl-lint/key``; None without a home."""
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base or not os.path.isabs(base):  # the XDG spec: a relative value is ignored
+        base = os.environ.get("LOCALAPPDATA") if os.name == "nt" else None
+        if not base or not os.path.isabs(base):
+            home = os.path.expanduser("~")
+            if not os.path.isabs(home):
+                return None
+            base = os.path.join(home, ".cache")
+    return os.path.join(base, "dl-lint", "key")
+
+
+_KEY: List[Any] = []  # [key or None, why not]: read once per process
+
+
+def user_key() -> Tuple[Optional[bytes], Optional[str]]:
+    """The user's secret key (32 random bytes, made on first use) and None, or None and why
+    there is none. The key is private to the user: a file of another owner, readable by others
+    (a checkout's file is, git only stores modes 644 and 755), a link or of the wrong size is
+    not used."""
+    if not _KEY:
+        try:
+            _KEY[:] = [_load_or_create_key(), None]
+        except CacheUnavailable as exc:
+            _KEY[:] = [None, str(exc)]
+    return _KEY[0], _KEY[1]
+
+
+def _load_or_create_key() -> bytes:
+    path = key_path()
+    if path is None:
+        raise CacheUnavailable("no home folder to keep its key in (set XDG_CACHE_HOME)")
+    try:
+        return _read_key(path)
+    except (FileNotFoundError, NotADirectoryError):
+        pass
+    try:
+        _create_key(path)
+        return _read_key(path)
+    except OSError as exc:
+        why = exc.strerror or exc
+        raise CacheUnavailable(
+            f"cannot create its key {_shown(path)}: {why} (set XDG_CACHE_HOME to a writable folder, or use --no-cache)"
+        ) from None
+
+
+def _read_key(path: str) -> bytes:
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except (FileNotFoundError, NotADirectoryError):
+        raise
+    except OSError as exc:
+        raise CacheUnavailable(f"cannot read its key {_shown(path)}: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        problem = None
+        if not stat.S_ISREG(st.st_mode):
+            problem = "is not a regular file"
+        elif os.name != "nt" and st.st_uid != os.geteuid():
+            problem = "belongs to another user"
+        elif os.name != "nt" and st.st_mode & 0o077:
+            problem = f"is open to other users (mode {stat.S_IMODE(st.st_mode):04o}, not 0600)"
+        elif st.st_size != KEY_BYTES:
+            problem = f"is not a dl-lint key ({st.st_size} bytes)"
+        data = b"" if problem else os.read(fd, KEY_BYTES + 1)
+    finally:
+        os.close(fd)
+    if problem is None and len(data) != KEY_BYTES:
+        problem = "is not a dl-lint key"
+    if problem is not None:
+        raise CacheUnavailable(f"its key {_shown(path)} {problem}; remove it and dl-lint makes a new one")
+    return data
+
+
+def _create_key(path: str) -> None:
+    """Write a new key where there is none, atomically: the key appears whole (written to a
+    temporary file, then linked to its name), and when two runs make one at once, the first
+    link wins and both use it."""
+    folder = os.path.dirname(path)
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(tmp, flags, 0o600)
+    try:
+        try:
+            data = os.urandom(KEY_BYTES)
+            while data:
+                data = data[os.write(fd, data) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another run made it first: use theirs
+        except OSError:  # a file system without hard links
+            if not os.path.lexists(path):
+                os.replace(tmp, path)
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def _shown(path: str) -> str:
+    """A path for a one-line message: ``~`` for the home folder, control characters escaped."""
+    home = os.path.expanduser("~")
+    if os.path.isabs(home) and path.startswith(os.path.join(home, "")):
+        path = os.path.join("~", path[len(os.path.join(home, "")) :])
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in path)
+
+
+def seal(body: bytes, key: bytes) -> bytes:
+    """``body`` with its HMAC-SHA256 under ``key`` in front (the form of every cache file)."""
+    import hmac
+
+    return SEAL_MAGIC + hmac.digest(key, body, "sha256").hex().encode() + b"\n" + body
+
+
+def unseal(blob: bytes, key: bytes) -> Optional[bytes]:
+    """The body of a sealed ``blob`` if its HMAC verifies under ``key``, else None."""
+    import hmac
+
+    if len(blob) < _SEAL_HEAD or not blob.startswith(SEAL_MAGIC) or blob[_SEAL_HEAD - 1 : _SEAL_HEAD] != b"\n":
+        return None
+    body = blob[_SEAL_HEAD:]
+    expected = hmac.digest(key, body, "sha256").hex().encode()
+    return body if hmac.compare_digest(expected, blob[len(SEAL_MAGIC) : _SEAL_HEAD - 1]) else None
+
+
+def read_cache_file(path: str, limit: int = MAX_CACHE_BYTES) -> Optional[bytes]:
+    """The bytes of a cache file, or None (a miss) when it is missing, not a regular file (a
+    FIFO, a device, a symbolic link to ``/dev/zero``: never waited on, never read), or larger
+    than ``limit``. (``dl_lint.reading``, the door for project files, follows links.)"""
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except (OSError, ValueError):
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            return None
+        chunks = []
+        total = 0
+        want = st.st_size + 1  # one read for a file that did not grow since fstat
+        while True:  # to the end, never past the limit (the size may have changed since)
+            chunk = os.read(fd, min(want, limit + 1 - total))
+            want = 1 << 20
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                return None
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def unsafe_location(directory: os.PathLike | str, root: Optional[os.PathLike | str]) -> Optional[str]:
+    """Why the cache folder ``directory`` must not be used, or None. It must not be a symbolic
+    link, nor be reached through one inside the project ``root``: a repository that commits
+    ``.dl_lint_cache`` (or ``build``, on the way to ``--cache-dir build/cache``) as a link to
+    another folder would make dl-lint write there. Links above the project (a home folder that
+    is one) are the user's own and are followed. ``..`` is resolved as the system does: after
+    the link before it."""
+    inside = os.path.join(os.path.realpath(root), "") if root is not None else None
+    path = os.path.join(os.getcwd(), os.fspath(directory))
+    drive, rest = os.path.splitdrive(path)
+    parts = [p for p in rest.replace(os.altsep or os.sep, os.sep).split(os.sep) if p not in ("", ".")]
+    current = drive + os.sep
+    for index, part in enumerate(parts):
+        if part == "..":
+            current = os.path.dirname(current)
+            continue
+        step = os.path.join(current, part)
+        try:
+            st = os.lstat(step)
+        except OSError:
+            current = step  # not there yet: made by the first save, as a folder
+            continue
+        if stat.S_ISLNK(st.st_mode):
+            last = index == len(parts) - 1
+            if last or (inside is not None and os.path.join(step, "").startswith(inside)):
+                what = "the cache folder" if last else "a folder on the way to the cache folder"
+                return f"{_shown(_relative(step))} is a symbolic link ({what} must not be one)"
+            current = os.path.realpath(step)
+        else:
+            current = step
+    return None
+
+
+def _relative(path: str) -> str:
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive
+        return path
+    return path if relative.startswith("..") else relative
+
+
+def open_cache(directory: os.PathLike | str, root: Optional[os.PathLike | str]) -> "ResultsCache":
+    """The results cache in ``directory`` for a run on the project at ``root``; raises
+    ``CacheUnavailable`` (one line, for a warning) when it must not or cannot be used."""
+    reason = unsafe_location(directory, root)
+    if reason is None:
+        key, reason = user_key()
+        if key is not None:
+            return ResultsCache(directory, key)
+    raise CacheUnavailable(f"results cache not used: {reason}")
+
+
 class ResultsCache:
     """Load once, look up and record during the run, ``save()`` once at the end."""
 
-    def __init__(self, directory: os.PathLike | str) -> None:
+    def __init__(self, directory: os.PathLike | str, key: bytes) -> None:
         import dl_lint
 
+        self.key = key
         self.directory = os.fspath(directory)
         self.version = dl_lint.__version__
         self.build = build_fingerprint()
@@ -98,19 +348,22 @@ class ResultsCache:
         self.listings: Dict[str, list] = {}  # folder abspath -> listing (dl_lint.discovery)
         self.dirty = False
         self._hashes: Dict[str, Optional[str]] = {}  # this run's content hashes
+        self.overlays: Dict[str, bytes] = {}  # unsaved editor buffers (``lint_paths(overlays=...)``)
         self._load()
 
     # -- storage --------------------------------------------------------------------------------
     def _load(self) -> None:
         try:
-            with open(self.path, "rb") as handle:
-                blob = handle.read()
+            blob = read_cache_file(self.path)
+            body = unseal(blob, self.key) if blob is not None else None
+            if body is None:
+                return  # missing, not a regular file, too large, or not sealed with our key
             import gc
 
             enabled = gc.isenabled()
             gc.disable()  # JSON builds no cycles; collections while it allocates are pure cost
             try:
-                data = json.loads(blob)
+                data = json.loads(body)
             finally:
                 if enabled:
                     gc.enable()
@@ -143,16 +396,7 @@ class ResultsCache:
                     os.path.basename(self.path),
                     os.path.basename(self.summary_dir),
                 ):
-                    target = os.path.join(self.directory, name)
-                    try:
-                        if os.path.isdir(target):
-                            import shutil
-
-                            shutil.rmtree(target, ignore_errors=True)
-                        else:
-                            os.unlink(target)
-                    except OSError:
-                        pass
+                    _remove(os.path.join(self.directory, name))
             if self.dirty:
                 blob = json.dumps(
                     {
@@ -167,13 +411,17 @@ class ResultsCache:
                     },
                     separators=(",", ":"),
                 ).encode()
-                _write_atomic(self.path, blob)
+                _write_atomic(self.path, seal(blob, self.key))
+            folder_ready = False
             for path, (content_hash, summary) in (summaries or {}).items():
                 if content_hash is None:
                     continue
-                os.makedirs(self.summary_dir, exist_ok=True)
+                if not folder_ready:
+                    _make_folder(self.summary_dir)
+                    folder_ready = True
                 record = {"path": path, "h": content_hash, "m": summary.module, "s": summary.to_json()}
-                _write_atomic(self._summary_file(path), json.dumps(record, separators=(",", ":")).encode())
+                body = json.dumps(record, separators=(",", ":")).encode()
+                _write_atomic(self._summary_file(path), seal(body, self.key))
         except Exception:  # noqa: BLE001 - e.g. a read-only checkout: lint without the cache
             pass
 
@@ -187,8 +435,11 @@ class ResultsCache:
         from dl_lint.analysis.summary import ModuleSummary
 
         try:
-            with open(self._summary_file(path), "rb") as handle:
-                record = json.loads(handle.read())
+            blob = read_cache_file(self._summary_file(path))
+            body = unseal(blob, self.key) if blob is not None else None
+            if body is None:
+                return None
+            record = json.loads(body)
             if record["path"] != path or record["h"] != content_hash or record["m"] != module:
                 return None
             return ModuleSummary.from_json(record["s"])
@@ -222,6 +473,9 @@ class ResultsCache:
         the stat table when its stat is unchanged, else from its bytes (``data`` if given)."""
         if path in self._hashes:
             return self._hashes[path]
+        if path in self.overlays:  # an unsaved buffer: its hash, never recorded against the file's stat
+            value = self._hashes[path] = content_hash(self.overlays[path])
+            return value
         if st is None:
             try:
                 st = os.stat(path)
@@ -231,10 +485,11 @@ class ResultsCache:
         value = self.trusted(path, st) if data is None else None
         if value is None:
             if data is None:
-                try:
-                    with open(path, "rb") as handle:
-                        data = handle.read()
-                except OSError:
+                from dl_lint.reading import Refused, read_regular
+
+                try:  # the project files' door: never blocks on a FIFO put in the file's place
+                    data = read_regular(path, MAX_CACHE_BYTES)
+                except Refused:
                     self._hashes[path] = None
                     return None
             value = content_hash(data)
@@ -327,8 +582,35 @@ def _make_cache_dir(directory: str) -> None:
     os.makedirs(directory, exist_ok=True)
     for name, text in (("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", GITIGNORE)):
         target = os.path.join(directory, name)
-        if not os.path.exists(target):
+        if not os.path.lexists(target):
             _write_atomic(target, text.encode())
+
+
+def _make_folder(path: str) -> None:
+    """The folder ``path`` in the cache folder, made a real folder if something else (a
+    symbolic link a repository planted, a file) has its name: writing through a link would
+    write outside the cache."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        os.mkdir(path)
+        return
+    if not stat.S_ISDIR(st.st_mode):
+        _remove(path)
+        os.mkdir(path)
+
+
+def _remove(path: str) -> None:
+    """Remove a file, a symbolic link (not what it points to) or a folder of the cache."""
+    try:
+        if stat.S_ISDIR(os.lstat(path).st_mode):
+            import shutil
+
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            os.unlink(path)
+    except OSError:
+        pass
 
 
 def _write_atomic(path: str, data: bytes) -> None:
@@ -399,6 +681,8 @@ def diagnostic_to_json(diag: Diagnostic, own: Optional[str] = None) -> Dict[str,
     if diag.related:
         # Absolute paths: the next run may start in another folder and prints them from there.
         out["r"] = [[r.path, r.row, r.column, r.note, r.cell] for r in diag.related]
+    if diag.evidence:
+        out["ev"] = list(diag.evidence)
     if diag.suppressed_at is not None:
         out["s"] = list(diag.suppressed_at)
     if diag.fix is not None:
@@ -438,6 +722,7 @@ def diagnostic_from_json(data: Dict[str, Any], filename: str = "") -> Diagnostic
         cell=data.get("cell"),
         detail=data.get("t", ""),
         related=tuple(Related(*place) for place in data.get("r", ())),
+        evidence=tuple(data.get("ev", ())),
         suppressed_at=tuple(data["s"]) if "s" in data else None,
     )
 

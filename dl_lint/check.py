@@ -365,8 +365,12 @@ def _run_once(
                 overrides[flag[2:].replace("-", "_")] = _split_globs(values)
         if torch_version is not None:
             overrides["target_version"] = _torch_version(torch_version)
-        if config_file is not None and not os.path.isfile(config_file):
-            raise ConfigError(f"{config_file}: config file does not exist")
+        if config_file is not None:
+            from dl_lint.discovery import not_regular_file
+
+            problem = not_regular_file(config_file, "config file")
+            if problem is not None:  # before anything opens it: a FIFO would block the open
+                raise ConfigError(problem)
         if show_settings or show_files:
             from dl_lint import show
 
@@ -389,7 +393,7 @@ def _run_once(
                 fix_only=fix_only, exit_non_zero_on_fix=exit_non_zero_on_fix,
             )
         out = _open_output(output_file)
-        diagnostics, files = _run(
+        diagnostics, files, warnings = _run(
             paths,
             config_file,
             overrides,
@@ -399,6 +403,8 @@ def _run_once(
             cache=not no_cache,
             cache_dir=cache_dir or None,
         )
+        for warning in warnings if not quiet else ():
+            echo(f"dl-lint: warning: {warning}", err=True)
         if add_noqa is not None:
             return _add_noqa(diagnostics, add_noqa, quiet=quiet)
         fixed_files: list = []
@@ -732,7 +738,7 @@ def _run(
         from dl_lint.analysis.project import find_root
 
         root = find_root(Path(name).absolute()) if stdin_filename else None
-        return lint_bytes(source, name, settings.with_overrides(**overrides), project_root=root), 1
+        return lint_bytes(source, name, settings.with_overrides(**overrides), project_root=root), 1, []
     result = lint_paths(
         paths or (".",),
         config_file=config_file,
@@ -742,7 +748,7 @@ def _run(
         cache=cache,
         cache_dir=cache_dir,
     )
-    return result.diagnostics, result.files_checked
+    return result.diagnostics, result.files_checked, result.warnings
 
 
 def _use_color() -> bool:

@@ -128,13 +128,14 @@ def main() -> None:
     "--exclude",
     multiple=True,
     metavar="GLOBS",
-    help="Files and folders to skip while walking folders (globs, comma-separated); replaces the configured `exclude`.",
+    help="Files and folders whose findings are not shown (globs, comma-separated; still read as dependencies of "
+    "shown files); replaces the configured `exclude`.",
 )
 @click.option(
     "--extend-exclude",
     multiple=True,
     metavar="GLOBS",
-    help="More files and folders to skip, added to the configured ones.",
+    help="More files and folders whose findings are not shown, added to the configured ones.",
 )
 @click.option(
     "--torch-version",

@@ -16,6 +16,7 @@ import stat
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple, Union
 
+from dl_lint.reading import file_kind as _file_kind
 from dl_lint.record import Record
 
 DEFAULT_EXCLUDES = (
@@ -37,29 +38,19 @@ class DiscoveryError(Exception):
 
 
 class Discovered(Record):
-    __slots__ = ("files", "problems", "listings_changed")
+    __slots__ = ("files", "problems", "listings_changed", "warnings")
 
     def __init__(
         self,
         files: Tuple[Path, ...],
         problems: Tuple[Tuple[Path, str], ...],  # (path, one-line reason), e.g. unreadable folders
         listings_changed: bool = False,  # ``listings`` was updated (the cache must be saved)
+        warnings: Tuple[Tuple[str, str], ...] = (),  # (path, one-line reason): a .gitignore not read
     ) -> None:
         self.files = files
         self.problems = problems
         self.listings_changed = listings_changed
-
-
-def _file_kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    return "this"
+        self.warnings = warnings
 
 
 def glob_matches(pattern: str, relpath: str, *, is_dir: bool = False) -> bool:
@@ -91,41 +82,134 @@ def _compile_glob(pattern: str) -> Tuple[bool, bool, "re.Pattern[str]"]:
     return dir_only, on_name, re.compile(regex, re.IGNORECASE if os.name == "nt" else 0)
 
 
-def _inside_a_checkout(directory: str) -> bool:
-    """Whether ``directory`` or a folder above it holds ``.git`` (a folder, or a file in a
-    worktree or submodule): without one, git finds no repository (GIT_DIR and the like are
-    dropped from its environment)."""
+def _checkout_top(directory: str) -> Optional[str]:
+    """The nearest folder at or above ``directory`` that holds ``.git`` (a folder, or a file in
+    a worktree or submodule), or None: without one, git finds no repository (GIT_DIR and the
+    like are dropped from its environment)."""
     folder = os.path.abspath(directory)
     while True:
         if os.path.exists(os.path.join(folder, ".git")):
-            return True
+            return folder
         parent = os.path.dirname(folder)
         if parent == folder:
-            return False
+            return None
         folder = parent
 
 
-def _git_ignored(directory: str) -> Set[str]:
+# How long git may run before dl-lint looks for a .gitignore it cannot read (a git that is
+# not stuck on one is left to finish, up to _GIT_TIMEOUT).
+_GIT_POLL = 0.05
+_GIT_SEARCH_AFTER = 1.0
+_GIT_TIMEOUT = 120
+_SEARCH_MAX_FOLDERS = 100_000
+
+
+def _special_ignore_file(folder: str) -> Optional[str]:
+    """What is wrong with ``folder/.gitignore`` when git would block on it, or None (absent, a
+    regular file, a folder). git opens it with a plain ``open``: a named pipe (FIFO) makes
+    that wait for a writer for ever; a device may too. A link is judged by what it leads to
+    (git before 2.32 follows it)."""
+    path = os.path.join(folder, ".gitignore")
+    try:
+        mode = os.lstat(path).st_mode
+        if stat.S_ISLNK(mode):
+            mode = os.stat(path).st_mode
+            if not stat.S_ISFIFO(mode):  # git (1.x to 2.31) reads a device as empty (size 0)
+                return None
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISSOCK(mode):  # a socket cannot be opened
+        return None
+    return f"{_file_kind(mode)} is not a regular file"
+
+
+def _find_special_ignore_file(directory: str) -> Optional[Tuple[str, str]]:
+    """The first ``.gitignore`` below ``directory`` (breadth first, never into ``.git`` or a
+    linked folder, at most _SEARCH_MAX_FOLDERS folders) that git would block on, with why."""
+    queue = [directory]
+    for folder in queue:
+        if len(queue) > _SEARCH_MAX_FOLDERS:
+            return None
+        reason = _special_ignore_file(folder)
+        if reason is not None:
+            return os.path.join(folder, ".gitignore"), reason
+        try:
+            with os.scandir(folder) as entries:
+                queue.extend(e.path for e in entries if e.name != ".git" and e.is_dir(follow_symlinks=False))
+        except OSError:
+            continue
+    return None
+
+
+def _blocked_on_a_fifo(pid: int) -> Optional[bool]:
+    """Whether process ``pid`` waits in the open of a named pipe (Linux: its wait channel is
+    the kernel's ``wait_for_partner``); None where that cannot be told."""
+    try:
+        with open(f"/proc/{pid}/wchan", "rb") as handle:
+            channel = handle.read().strip()
+    except OSError:
+        return None
+    if channel in (b"", b"0"):  # hidden by the kernel
+        return None
+    return channel == b"wait_for_partner"
+
+
+def _git_ignored(directory: str) -> Tuple[Set[str], Optional[Tuple[str, str]]]:
     """Absolute paths under ``directory`` that git ignores (untracked only: a tracked
-    file is never ignored, as in git). An ignored directory comes back as one entry."""
-    if not _inside_a_checkout(directory):
-        return set()  # git would only fail: save starting it
+    file is never ignored, as in git; an ignored directory comes back as one entry), and
+    (path, reason) when a .gitignore git would read is not a regular file: then git is not
+    asked (or is stopped once found waiting on it) and nothing counts as ignored."""
+    top = _checkout_top(directory)
+    if top is None:
+        return set(), None  # git would only fail: save starting it
+    # The .gitignore files of the folder and those above it, which git reads first: a few
+    # lstat calls. One further down is found only if git waits on it (below).
+    folder = os.path.abspath(directory)
+    while True:
+        reason = _special_ignore_file(folder)
+        if reason is not None:
+            return set(), (os.path.join(folder, ".gitignore"), reason)
+        if folder == top or os.path.dirname(folder) == folder:
+            break
+        folder = os.path.dirname(folder)
     import subprocess
+    import time
 
     env = {k: v for k, v in os.environ.items() if k not in _GIT_ENV_DROP}
     # core.fsmonitor in the walked repository's config names a command git would run: never.
     command = ["git", "-C", directory, "-c", "core.fsmonitor=false", "ls-files", "--others", "--ignored"]
     command += ["--exclude-standard", "--directory", "-z"]
     try:
-        proc = subprocess.run(
-            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env, timeout=120
+        proc = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env
         )
-    except (OSError, subprocess.SubprocessError):  # no git, or it hung
-        return set()
+    except (OSError, subprocess.SubprocessError):  # no git
+        return set(), None
+    started = time.monotonic()
+    searched = False
+    with proc:
+        while True:
+            try:
+                output, _ = proc.communicate(timeout=_GIT_POLL)
+                break
+            except subprocess.TimeoutExpired:
+                pass
+            elapsed = time.monotonic() - started
+            stuck = _blocked_on_a_fifo(proc.pid)
+            found = None
+            if stuck or (stuck is None and elapsed > _GIT_SEARCH_AFTER and not searched):
+                searched = True
+                found = _find_special_ignore_file(directory)
+                if stuck and found is None:
+                    found = (directory, "git waits on a named pipe (FIFO) it reads as ignore rules")
+            if found is not None or elapsed > _GIT_TIMEOUT:
+                proc.kill()
+                proc.communicate()
+                return set(), found
     if proc.returncode != 0:  # not a checkout, unsafe ownership, ...
-        return set()
+        return set(), None
     # Output is relative to ``directory``; "./" means the directory itself is ignored.
-    return {os.path.normpath(os.path.join(directory, os.fsdecode(item))) for item in proc.stdout.split(b"\0") if item}
+    return {os.path.normpath(os.path.join(directory, os.fsdecode(item))) for item in output.split(b"\0") if item}, None
 
 
 class _Walker:
@@ -154,11 +238,28 @@ class _Walker:
         self.scanned: Set[str] = set()
         self.found: Dict[str, str] = {}  # real path -> path as given/joined (first wins)
         self.problems: List[Tuple[Path, str]] = []
+        self.warnings: List[Tuple[str, str]] = []
+        self.projects: Dict[str, str] = {}  # folder -> the real path of its project root, with a separator
+
+    def inside_project(self, folder: str, real: str) -> bool:
+        """Whether ``real`` (a resolved path) lies in the project ``folder`` belongs to (its root
+        as ``find_root`` defines it, resolved): a symbolic link that leads out of the project is
+        never read (the hostile-repository rule of ``dl_lint.reading``)."""
+        prefix = self.projects.get(folder)
+        if prefix is None:
+            from dl_lint.roots import find_root
+
+            prefix = self.projects[folder] = os.path.join(os.path.realpath(find_root(Path(folder))), "")
+        return real.startswith(prefix)
 
     def scan_git(self, directory: str) -> None:
         if self.respect_gitignore and directory not in self.scanned:
             self.scanned.add(directory)
-            self.ignored |= _git_ignored(directory)
+            ignored, unreadable = _git_ignored(directory)
+            self.ignored |= ignored
+            if unreadable is not None:
+                path, reason = unreadable
+                self.warnings.append((_shown(path), f"{reason}: not read; files are found without git's ignore rules"))
 
     def excluded(self, abspath: str, name: str, is_dir: bool) -> bool:
         return self.excluded_by_settings(abspath, name, is_dir) or abspath in self.ignored
@@ -228,7 +329,9 @@ class _Walker:
             for name in links:  # symbolic links: what they point to may change, so ask each time
                 joined = f"{prefix}{name}"
                 if os.path.isfile(joined) and (plain or not self.excluded(f"{abspath}{sep}{name}", name, False)):
-                    self.found.setdefault(os.path.realpath(joined), joined)
+                    real = os.path.realpath(joined)
+                    if self.inside_project(top_abs, real):  # one leading out of the project: unknown
+                        self.found.setdefault(real, joined)
 
     def list_folder(self, prefix: str, abspath: str) -> Tuple[List[str], List[str], List[str], bool]:
         """A folder's subfolders, files with a wanted suffix, symbolic links with a wanted suffix
@@ -322,8 +425,8 @@ def discover(
         except PermissionError as exc:  # in a folder we may not read: a DL000, like a walked one
             walker.problems.append((Path(path), f"cannot read file: {exc.strerror or exc}"))
             continue
-        except (OSError, ValueError):  # ValueError: a NUL in the path
-            raise DiscoveryError(f"path does not exist: {given}") from None
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+            raise DiscoveryError(f"{path_error(exc)}: {_shown(path, relative=False)}") from None
         if force_exclude and walker.excluded_path(path):
             continue
         if os.path.isdir(path):
@@ -340,8 +443,71 @@ def discover(
             reason = f"{_file_kind(st.st_mode)} is not a regular file: skipped without reading it"
             walker.problems.append((Path(path), reason))
         else:
-            walker.found.setdefault(os.path.realpath(path), path)
+            real = os.path.realpath(path)
+            folder = os.path.dirname(os.path.abspath(path))
+            if real == os.path.abspath(path) or walker.inside_project(folder, real):
+                walker.found.setdefault(real, path)
+            else:  # named, so reported (DL000), and never opened: its text must not reach the output
+                walker.problems.append((Path(path), "a symbolic link that leads outside the project: not read"))
     # Sorted as Path.parts sorts (normpath drops "." and doubled separators, as parts does),
     # on strings: a Path per file is made once, after sorting.
     files = [Path(p) for p in sorted(walker.found.values(), key=lambda p: os.path.normpath(p).split(os.sep))]
-    return Discovered(files=tuple(files), problems=tuple(walker.problems), listings_changed=walker.listings_changed)
+    return Discovered(
+        files=tuple(files),
+        problems=tuple(walker.problems),
+        listings_changed=walker.listings_changed,
+        warnings=tuple(walker.warnings),
+    )
+
+
+def _shown(path: str, *, relative: bool = True) -> str:
+    """A path for a one-line message: relative to the working directory when below it (with
+    ``relative``), with control characters (a newline in a folder name) escaped."""
+    if relative:
+        try:
+            shorter = os.path.relpath(path)
+        except ValueError:  # another drive
+            shorter = path
+        if not shorter.startswith(".."):
+            path = shorter
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in path)
+
+
+def path_error(exc: BaseException) -> str:
+    """What a failed ``stat`` of a path named by the user means, in a few words."""
+    import errno
+
+    number = getattr(exc, "errno", None)
+    if number == errno.ELOOP:
+        return "symbolic link loop"
+    if isinstance(exc, ValueError) or number in (errno.ENOENT, errno.ENOTDIR):
+        return "path does not exist"
+    return f"cannot read path ({getattr(exc, 'strerror', None) or exc})"
+
+
+def not_regular_file(path: str, noun: str) -> Optional[str]:
+    """Why the file ``path`` named by the user (``noun``: "config file") cannot be read as one,
+    or None: it is missing, a link loop, or a FIFO, device or folder (told by ``stat``, never
+    opened: a FIFO would wait for a writer), as "<path>: <noun> does not exist"."""
+    shown = _shown(path, relative=False)
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError) as exc:
+        why = path_error(exc)
+        if why == "path does not exist":
+            return f"{shown}: {noun} does not exist"
+        if why == "symbolic link loop":
+            return f"{shown}: {noun} is a symbolic link loop"
+        return f"{shown}: {why.replace('path', noun, 1)}"
+    if stat.S_ISREG(mode):
+        return None
+    kind = "a directory" if stat.S_ISDIR(mode) else _file_kind(mode)
+    return f"{shown}: {noun} is {kind}, not a regular file: not read"
+
+
+def excluded_path(path: str, patterns: Sequence[str], root: Optional[str]) -> bool:
+    """Whether ``path`` (or a folder above it, up to ``root``) matches a default exclude or one
+    of ``patterns`` (``exclude``/``extend-exclude`` globs relative to ``root``): where a run
+    does not show findings, whichever file's analysis found them."""
+    walker = _Walker(tuple(patterns), False, os.path.abspath(root if root is not None else os.getcwd()), (".py",))
+    return walker.excluded_path(path)

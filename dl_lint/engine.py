@@ -19,7 +19,7 @@ from dl_lint.analysis.project import Project, absolute_path, find_root, module_n
 from dl_lint.config import Settings, load_config_file, settings_for_dir
 from dl_lint.discovery import discover
 from dl_lint.files import SourceFile, display_path, dl000, is_notebook_path, one_line, read, read_notebook, unreadable
-from dl_lint.model import Diagnostic, Location
+from dl_lint.model import Diagnostic, Location, Related
 from dl_lint.record import Record
 
 
@@ -33,7 +33,7 @@ RETAINED: Optional[list] = None
 class LintResult(Record):
     """Mutable (the run fills it in), so not hashable."""
 
-    __slots__ = ("diagnostics", "files_checked", "files_parsed", "processes")
+    __slots__ = ("diagnostics", "files_checked", "files_parsed", "processes", "shown", "warnings")
     __hash__ = None  # type: ignore[assignment]
 
     def __init__(
@@ -42,11 +42,15 @@ class LintResult(Record):
         files_checked: int = 0,
         files_parsed: int = 0,
         processes: int = 1,  # processes that analysed the files (see dl_lint.workers)
+        shown: Optional[set] = None,  # absolute paths of the files whose findings the run shows
+        warnings: Optional[List[str]] = None,  # one line each, for "dl-lint: warning: ..."
     ) -> None:
         self.diagnostics = [] if diagnostics is None else diagnostics
         self.files_checked = files_checked
         self.files_parsed = files_parsed
         self.processes = processes
+        self.shown = set() if shown is None else shown
+        self.warnings = [] if warnings is None else warnings
 
 
 # -- public API ---------------------------------------------------------------------------------
@@ -97,7 +101,7 @@ def lint_source(
         read_notebook(file)
         if file.errors:
             return list(file.errors)
-    project = Project(root, settings.extra_loaders)
+    project = Project(root, settings.extra_loaders, max_file_size=settings.max_file_size)
     analyse(file, project)
     own_evidence = has_accelerator_evidence(file.data)
 
@@ -143,10 +147,13 @@ def lint_paths(
     jobs: Optional[int] = None,
     cache: bool = False,
     cache_dir: Optional[os.PathLike | str] = None,
+    overlays: Optional[Dict[str, str]] = None,
 ) -> LintResult:
     """Lint files and folders. Settings come from ``config_file`` or, per file, from the
     nearest pyproject.toml with a ``[tool.dl-lint]`` table; ``overrides`` (CLI flags) win.
     With ``force_exclude``, the exclude settings apply to files named explicitly too.
+    ``overlays``: path -> text of files whose unsaved text replaces what is on disk (an
+    editor's open buffers), for the files named and for every module the analysis reads.
 
     ``jobs``: worker processes for the files that need the full analysis (None: one per
     core; they start only when there are enough such files to pay for them; 1: none).
@@ -186,18 +193,26 @@ def lint_paths(
         paths = [p for p in paths if p not in named_configs]
         if not paths:
             paths = [named_configs[0]]  # only the project root and settings are taken from it
-    project = Project(find_root(Path(paths[0])), settings_for(Path(paths[0]).parent).extra_loaders)
+    first = settings_for(Path(paths[0]).parent)
+    project = Project(find_root(Path(paths[0])), first.extra_loaders, max_file_size=first.max_file_size)
     store = None
+    warnings: List[str] = []
     if cache:
-        from dl_lint.cache import ResultsCache, project_cache_dir
+        from dl_lint.cache import CacheUnavailable, open_cache, project_cache_dir
 
         if cache_dir is None:
             cache_dir = project_cache_dir(paths[0])
         try:
-            store = ResultsCache(cache_dir)
+            store = open_cache(cache_dir, project.root)
+        except CacheUnavailable as exc:  # a planted link, no place for the key: say so once
+            warnings.append(str(exc))
         except Exception:  # noqa: BLE001 - never fail a run because of the cache
             store = None
         project.store = store
+    unsaved = {absolute_path(os.fspath(k), cwd): v.encode("utf-8", "surrogatepass") for k, v in (overlays or {}).items()}
+    project.overlays = unsaved
+    if store is not None:
+        store.overlays = unsaved
     for given in paths:
         given = Path(given)
         if given in named_configs or os.fspath(given) in map(os.fspath, named_configs):
@@ -215,6 +230,9 @@ def lint_paths(
         )
         if found.listings_changed:
             store.dirty = True
+        for path, reason in found.warnings:
+            if f"{path}: {reason}" not in warnings:
+                warnings.append(f"{path}: {reason}")
         if (
             project.root is not None
             and os.path.abspath(given) == os.fspath(project.root)
@@ -239,18 +257,22 @@ def lint_paths(
                 )
             )
 
-    wanted: Optional[set] = None
+    # Where findings are shown: the files found under the given paths (excludes applied) and
+    # the config files named. What is read and judged: those and the rest of the project, as a
+    # full run reads it, so naming files never changes what is reported in them (issue 26).
+    shown_keys = {f.key for f in files}
     if named_configs:
-        targets = _named_config_keys(named_configs, settings_for, force_exclude, cwd)
-        wanted = {f.key for f in files} | targets
-        for path in _config_readers(project) if targets else ():
-            key = absolute_path(os.fspath(path), cwd)
-            if key not in seen:
-                seen.add(key)
-                module = module_name_for(key, absolute=True)
-                settings = settings_for(os.path.dirname(key))
-                files.append(SourceFile(path, display_path(path, key, cwd), module, settings, abspath=key))
-    result = LintResult(files_checked=len(files))
+        shown_keys |= _named_config_keys(named_configs, settings_for, force_exclude, cwd)
+    result = LintResult(files_checked=len(files), shown=shown_keys, warnings=warnings)
+    if project.root is not None:
+        for key in sorted(_dependencies(project, files, named_configs, cwd) - seen):
+            seen.add(key)
+            path = Path(key)
+            module = module_name_for(key, absolute=True)
+            files.append(SourceFile(path, display_path(path, key, cwd), module, settings_for(os.path.dirname(key)), abspath=key))
+    for file in files if unsaved else ():
+        if file.key in unsaved:
+            file.data = unsaved[file.key]
     from dl_lint.pipeline import run_files
 
     diagnostics, result.files_parsed, result.processes = run_files(
@@ -258,15 +280,127 @@ def lint_paths(
     )
     from dl_lint.unused_noqa import enabled_somewhere, report_unused
 
-    if any(d.suppressed_at is not None for d in diagnostics) or enabled_somewhere(files):
-        diagnostics = report_unused(diagnostics, files)  # DL012; drops what the directives silence
-    if wanted is not None:  # only the named files' findings, and those in the named YAML files
-        diagnostics = [d for d in diagnostics if absolute_path(d.filename, cwd) in wanted]
+    counting = enabled_somewhere(files)  # DL012: what each directive silences is kept, marked
+    diagnostics = shown(diagnostics, shown_keys, settings_for, project, cwd, force_exclude, keep_silenced=counting)
+    if counting or any(d.suppressed_at is not None for d in diagnostics):
+        diagnostics = report_unused(diagnostics, [f for f in files if f.key in shown_keys])  # drops the marked
     diagnostics = _once_in_configs(diagnostics)
     result.diagnostics = _map_cells(diagnostics, files)
     if RETAINED is not None:
         RETAINED.append((project, files))
     return result
+
+
+# -- where findings are shown ---------------------------------------------------------------------
+
+
+def _dependencies(project: Project, files: List[SourceFile], named_configs, cwd: str) -> set:
+    """The project files a run must read and judge besides the ones it shows, so that what it
+    shows does not depend on which files were named: the Python files that read a named config
+    file, and the import neighbourhood (``Project.neighbourhood``) of those and of the shown
+    files. A full run without excludes shows every file already: nothing to add. Without a
+    project marker (a stray script in a home folder), only the readers of named configs."""
+    keys = {f.key for f in files if not f.errors}
+    readers = {absolute_path(os.fspath(p), cwd) for p in _config_readers(project)} if named_configs else set()
+    if not is_project_root(project.root):
+        return readers
+    index = {absolute_path(os.fspath(p), cwd) for p in project.files()}
+    if index <= keys:
+        return readers
+    return readers | project.neighbourhood(keys | readers)
+
+
+def is_project_root(root: os.PathLike | str) -> bool:
+    """Whether ``root`` holds a project marker (``find_root`` falls back to a path's own folder,
+    which is no project: a stray script in a home folder must not make the run walk it)."""
+    from dl_lint.roots import ROOT_MARKERS
+
+    return any(os.path.exists(os.path.join(root, marker)) for marker in ROOT_MARKERS)
+
+
+def shown(
+    diagnostics: List[Diagnostic],
+    shown_keys: set,
+    settings_for,
+    project: Project,
+    cwd: str,
+    force_exclude: bool = False,
+    keep_silenced: bool = False,
+) -> List[Diagnostic]:
+    """The findings a run shows, with the settings of the file each is reported in:
+
+    - located in a file the run names (or found under a named folder), or resting on one (its
+      related locations and the files its values come from: ``Diagnostic.evidence``) while its
+      own file is not excluded by the ``exclude`` settings of its folder;
+    - its code enabled for that file (``select``/``ignore`` and ``per-file-ignores`` matched
+      against the reported file, not the file whose analysis found it);
+    - no ``# noqa`` for it at its line (applied by the judge) or at one of its related
+      locations in a Python file of the project. With ``keep_silenced`` (DL012 counts what
+      each directive silences), one silenced at a related location is kept, marked with
+      ``suppressed_at`` as the judge marks what it silences (``dl_lint.unused_noqa``)."""
+    from dl_lint.config import codes_for_file
+    from dl_lint.rules import known_codes
+
+    codes = known_codes()
+    out = []
+    excluded: Dict[str, bool] = {}
+    enabled: Dict[tuple, frozenset] = {}
+    related_noqa: Dict[str, object] = {}
+    for diag in diagnostics:
+        key = absolute_path(diag.filename, cwd) if not diag.filename.startswith("<") else diag.filename
+        if key not in shown_keys:
+            if not any(e in shown_keys for e in diag.evidence):
+                continue
+            if key not in excluded:
+                excluded[key] = _excluded(key, settings_for(os.path.dirname(key)))
+            if excluded[key]:
+                continue
+        settings = settings_for(os.path.dirname(key))
+        which = (id(settings), key)
+        if which not in enabled:
+            enabled[which] = codes_for_file(settings, codes, Path(key))
+        if diag.code not in enabled[which] and diag.code != "DL000":
+            continue
+        if diag.related and diag.suppressed_at is None:
+            place = _noqa_at_related(diag, project, related_noqa)
+            if place is not None:
+                if keep_silenced:
+                    out.append(diag.replace(suppressed_at=(place.path, place.row, place.row)))
+                continue
+        out.append(diag)
+    return out
+
+
+def _excluded(key: str, settings: Settings) -> bool:
+    """Whether a file is excluded by the ``exclude``/``extend-exclude`` globs of its settings
+    (the file or a folder above it, up to the root), or by a default exclude."""
+    from dl_lint.discovery import excluded_path
+
+    return excluded_path(key, tuple(settings.exclude) + tuple(settings.extend_exclude), settings.root)
+
+
+def _noqa_at_related(diag: Diagnostic, project: Project, cache: Dict[str, object]) -> Optional[Related]:
+    """The related location (a Python file's line: the loader a call site configures, the
+    dataset class) that has a ``# noqa`` for this diagnostic (its code, a prefix of it as flake8
+    reads one, or bare), or None."""
+    from dl_lint.source import decode
+    from dl_lint.suppression import parse_suppressions
+
+    for place in diag.related:
+        if not place.path.endswith(".py") or place.cell is not None:
+            continue
+        found = cache.get(place.path)
+        if found is None:
+            data = project.source_bytes(place.path)
+            try:
+                found = parse_suppressions(decode(data)).lines if data else {}
+            except (SyntaxError, UnicodeDecodeError, LookupError):
+                found = {}
+            cache[place.path] = found
+        codes = found.get(place.row, False)  # type: ignore[union-attr]
+        if codes is None or (codes and diag.code.upper().startswith(tuple(codes))):
+            return place
+    return None
 
 
 # -- YAML configs named explicitly ---------------------------------------------------------------
@@ -288,7 +422,7 @@ def _once_in_configs(diagnostics: List[Diagnostic]) -> List[Diagnostic]:
     return out
 
 
-CONFIG_SUFFIXES = (".yaml", ".yml")
+CONFIG_SUFFIXES = (".yaml", ".yml", ".json")  # config sources a run may name (pre-commit passes staged ones)
 
 
 def _named_config_keys(named, settings_for, force_exclude: bool, cwd: str) -> set:
@@ -313,18 +447,20 @@ def _config_readers(project: Project) -> List[Path]:
     """The project's Python files that can report a finding in a YAML config: they name Hydra
     (or OmegaConf) and a DataLoader, or LightningCLI (whose config files set a DataModule's
     arguments), decided from their bytes; the analysis decides the rest."""
-    from dl_lint.analysis.configs import lightning_cli
+    from dl_lint.analysis.configs import lightning_cli, transformers
 
     if project.root is None:
         return []
     out = []
     for path in project.files():
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read()
-        except OSError:
+        data = project.module_bytes(os.fspath(path))
+        if data is None:
             continue
-        if ((b"hydra" in data or b"OmegaConf" in data) and b"DataLoader" in data) or lightning_cli.candidate(data):
+        if (
+            ((b"hydra" in data or b"OmegaConf" in data) and b"DataLoader" in data)
+            or lightning_cli.candidate(data)
+            or transformers.candidate(data)  # HF arguments files (JSON/YAML)
+        ):
             out.append(Path(path))
         elif b"hydra" in data:
             from dl_lint.analysis.configs import hydra_target

@@ -487,10 +487,14 @@ def estimate_file(
     file = Path(path)
     if file.is_dir():
         _fail(f"{path}: is a folder; dl-lint estimate reads Python files (dl-lint check walks folders)")
+    from dl_lint.config import DEFAULT_MAX_FILE_SIZE
+    from dl_lint.files import read_module
+    from dl_lint.reading import Refused
+
     try:
-        source = decode(file.read_bytes())
-    except OSError as exc:
-        _fail(f"{path}: cannot read: {exc.strerror or exc}")
+        source = decode(read_module(str(file), DEFAULT_MAX_FILE_SIZE))
+    except Refused as exc:
+        _fail(f"{path}: {'file too large' if exc.size is not None else exc.reason}")
     except (UnicodeDecodeError, SyntaxError, LookupError) as exc:
         _fail(f"{path}: cannot decode: {exc}")
     try:

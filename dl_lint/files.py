@@ -14,6 +14,7 @@ from dl_lint.record import Record
 
 if TYPE_CHECKING:
     from dl_lint.analysis.module import ModuleFacts
+    from dl_lint.reading import Refused
     from dl_lint.config import Settings
     from dl_lint.notebook import CellMap
 
@@ -70,14 +71,43 @@ def read(file: SourceFile) -> None:
     """Read one file into ``file.data`` (a notebook: the Python of its code cells); a file that
     cannot be read becomes a DL000 diagnostic (and keeps ``data`` empty)."""
     if not file.data:
-        try:
-            with open(file.key, "rb") as handle:  # a str path: pathlib's own overhead, 20,000 times, showed
-                file.data = handle.read()
-        except OSError as exc:
-            file.errors.append(dl000(file, f"cannot read file: {exc.strerror or exc}", 1, 1))
+        from dl_lint.reading import Refused
+
+        try:  # a str path: pathlib's own overhead, 20,000 times, showed
+            file.data = read_module(file.key, file.settings.max_file_size)
+        except Refused as exc:
+            file.errors.append(dl000(file, refusal(exc, file.settings.max_file_size, file.is_notebook), 1, 1))
             return
     if file.is_notebook and file.cell_map is None:
         read_notebook(file)
+
+
+# A notebook is JSON holding its outputs (images, tables) beside the code: its file may be this
+# many times ``max-file-size`` (the code cells still count against the limit once extracted).
+NOTEBOOK_FACTOR = 8
+
+
+def read_module(path: str, limit: Optional[int]) -> bytes:
+    """A Python module's or notebook's bytes, through the guarded door (``dl_lint.reading``):
+    a regular file of at most ``limit`` bytes (``max-file-size``), else ``Refused``."""
+    from dl_lint.reading import read_regular
+
+    if limit is not None and is_notebook_path(path):
+        limit *= NOTEBOOK_FACTOR
+    return read_regular(path, limit)
+
+
+def refusal(exc: "Refused", limit: Optional[int], notebook: bool = False) -> str:
+    """The DL000 message for a module the door refused."""
+    if exc.size is not None and limit is not None:
+        from dl_lint.config import format_size
+
+        what = f"{NOTEBOOK_FACTOR} x {format_size(limit)} for a notebook file" if notebook else format_size(limit)
+        return (
+            f"cannot parse: file too large to analyse ({format_size(exc.size)}; the limit is "
+            f"{what}, set by max-file-size): exclude it, or raise the limit"
+        )
+    return exc.reason
 
 
 def decode_source(file: SourceFile) -> bool:

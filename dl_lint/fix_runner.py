@@ -4,6 +4,12 @@ A file is written only when its fixes verified, through a temporary file in the 
 that replaces it in one ``os.replace``: an interrupted run leaves every file either old or new.
 The file's encoding (coding cookie, BOM), line endings and permission bits are kept. Read-only
 files and symlinks that lead out of the project are refused with a clear message.
+
+Only a run killed outright (SIGKILL, a power cut) between creating the temporary file and the
+replace leaves it behind. A later ``--fix`` removes such leftovers in each folder it writes to
+(``remove_stale_temporaries``): regular files of the user's, named as this module names them
+(``.NAME.XXXXXXXX.dl-lint-tmp``), unchanged for ``STALE_SECONDS`` (a concurrent run's file is
+seconds old) and not tracked by git (a committed look-alike is the project's).
 """
 
 from __future__ import annotations
@@ -13,12 +19,13 @@ import contextlib
 import difflib
 import io
 import os
+import re
 import stat
 import tempfile
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional
+from typing import List, Optional, Set
 
 from dl_lint.fixes import FixResult, fix_source
 from dl_lint.model import Diagnostic
@@ -99,8 +106,9 @@ def write_atomically(
     if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
         raise FixError(f"{path}: file is read-only; not fixed")
     folder = target.parent
+    remove_stale_temporaries(str(folder))
     with _signals_held():  # Ctrl-C or SIGTERM wait until the file is replaced or left alone
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".dl-lint-tmp", dir=folder)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMPORARY_SUFFIX, dir=folder)
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
@@ -116,6 +124,81 @@ def write_atomically(
             except OSError:
                 pass
             raise
+
+
+TEMPORARY_SUFFIX = ".dl-lint-tmp"
+# mkstemp's names: the prefix, 8 characters of tempfile's alphabet, the suffix.
+_TEMPORARY = re.compile(r"\..+\.[a-z0-9_]{8}" + re.escape(TEMPORARY_SUFFIX) + r"\Z")
+# A temporary file unchanged (content or inode) for this long is a leftover: a write takes
+# milliseconds (seconds for a huge file on a slow disk), so no running fix still owns it.
+STALE_SECONDS = 10 * 60
+_CLEANED: Set[str] = set()  # folders already cleaned in this process
+
+
+def remove_stale_temporaries(folder: str) -> List[str]:
+    """Remove the temporary files a killed ``--fix`` left in ``folder`` (once per folder and
+    process); the names removed. Kept: files of another user, links, files modified or
+    changed (ctime: a copy that backdates its mtime is new) in the last ``STALE_SECONDS``,
+    and files git tracks; everything when git cannot tell."""
+    import time
+
+    if folder in _CLEANED:
+        return []
+    _CLEANED.add(folder)
+    now = time.time()
+    stale = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if not entry.name.endswith(TEMPORARY_SUFFIX) or not _TEMPORARY.match(entry.name):
+                    continue
+                st = entry.stat(follow_symlinks=False)
+                if not stat.S_ISREG(st.st_mode) or now - max(st.st_mtime, st.st_ctime) < STALE_SECONDS:
+                    continue
+                if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
+                    continue
+                stale.append(entry.name)
+    except OSError:
+        return []
+    if not stale:
+        return []
+    tracked = _tracked(folder, stale)
+    if tracked is None:
+        return []
+    removed = []
+    for name in stale:
+        if name not in tracked:
+            try:
+                os.unlink(os.path.join(folder, name))
+                removed.append(name)
+            except OSError:
+                pass
+    return removed
+
+
+def _tracked(folder: str, names: List[str]) -> Optional[Set[str]]:
+    """Which of ``names`` (files in ``folder``) git tracks; empty outside a checkout; None when
+    git cannot tell (not installed, an unsafe repository): then nothing is removed."""
+    import subprocess
+
+    from dl_lint.discovery import _GIT_ENV_DROP, _checkout_top
+
+    if _checkout_top(folder) is None:
+        return set()
+    env = {k: v for k, v in os.environ.items() if k not in _GIT_ENV_DROP}
+    # Literal pathspecs: a name with * or [ must not match other files. The index only: no
+    # .gitignore is read, so nothing here can block.
+    command = ["git", "--literal-pathspecs", "-C", folder, "-c", "core.fsmonitor=false", "ls-files", "-z", "--"]
+    try:
+        proc = subprocess.run(
+            command + names, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+            env=env, timeout=60,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if proc.returncode != 0:
+        return None
+    return {os.fsdecode(item) for item in proc.stdout.split(b"\0") if item}
 
 
 @contextlib.contextmanager

@@ -199,7 +199,7 @@ def context_for(file: SourceFile, project: "Project", accelerator: Accelerator, 
 def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelerator) -> List[Diagnostic]:
     """The diagnostics of analysed files: DL000s, and every selected rule on every loader call,
     minus what ``# noqa`` suppresses."""
-    from dl_lint.config import codes_for_file
+    from dl_lint.config import enabled_codes
     from dl_lint.rules import checking_rules, known_codes
 
     codes = known_codes()
@@ -209,7 +209,9 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
         if file.facts is None or not file.facts.calls:
             continue
         out.extend(_config_dl000(file, project))
-        enabled = codes_for_file(file.settings, codes, file.path)
+        # per-file-ignores apply where a finding is reported (``engine.shown``), not here: a
+        # finding of this file's loader may be reported in another file (a call site, a YAML line)
+        enabled = enabled_codes(file.settings, codes)
         rules = checking_rules(enabled)
         ctx = context_for(file, project, accelerator, rules)
         keep = UNUSED_NOQA in enabled  # DL012 counts what each directive silences
@@ -343,9 +345,10 @@ def _check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Itera
             )
         for finding in findings:
             if finding.place is not None:
-                yield _at_config_line(rule, finding, call, ctx)
+                diag = _at_config_line(rule, finding, call, ctx)
+                yield diag.replace(evidence=evidence_of(call, diag))
                 continue
-            yield Diagnostic(
+            diag = Diagnostic(
                 code=rule.code,
                 name=rule.name,
                 severity=finding.severity or rule.severity,
@@ -358,6 +361,25 @@ def _check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Itera
                 detail=finding.detail,
                 related=finding.related,
             )
+            yield diag.replace(evidence=evidence_of(call, diag))
+
+
+def evidence_of(call: "LoaderCall", diag: Diagnostic, more: Iterable[str] = ()) -> tuple:
+    """The files a finding about ``call`` rests on besides its own location: the loader's file,
+    its related locations, and the files its argument values were written in (their origins).
+    A run that names one of them reports the finding (issue 26: a change cannot hide its
+    consequence in a file that was not named)."""
+    found = set(more)
+    if call.path:
+        found.add(os.path.abspath(call.path))
+    found.update(r.path for r in diag.related)
+    for arg in call.args.values():
+        for possible in arg.value.options or ():
+            origin = possible.origin
+            if origin is not None and origin.path:
+                found.add(os.path.abspath(origin.path))
+    found.discard(os.path.abspath(diag.filename))
+    return tuple(sorted(found))
 
 
 def _at_config_line(rule, finding, call: "LoaderCall", ctx: "RuleContext") -> Diagnostic:
@@ -419,6 +441,7 @@ def _config_dl000(file: SourceFile, project: "Project") -> List[Diagnostic]:
                 noqa_rows=(error.line, error.line),
                 detail=detail,
                 related=(Related(file.key, 1, 1, f"this file reads the {kind} config"),),
+                evidence=(file.key,),
             )
         )
     return out
@@ -453,7 +476,7 @@ def judge_call_sites(
     """Loaders built from a function's parameters (in ``factory_files``, which carry their
     facts), judged once per call of that function in ``callers``, with the call's arguments (or
     the defaults it relies on)."""
-    from dl_lint.config import codes_for_file
+    from dl_lint.config import enabled_codes
     from dl_lint.rules import checking_rules, known_codes
     from dl_lint.suppression import parse_suppressions
 
@@ -503,7 +526,7 @@ def judge_call_sites(
                 if env is None:
                     continue
                 if callee_file.key not in judged:  # what the factory's own loaders already report
-                    rules = checking_rules(codes_for_file(callee_file.settings, codes, callee_file.path))
+                    rules = checking_rules(enabled_codes(callee_file.settings, codes))
                     ctx = context_for(callee_file, project, accelerator, rules)
                     own = {(d.code, d.location) for c in callee_file.facts.calls for d in check(c, rules, ctx, "")}
                     judged[callee_file.key] = (rules, ctx, own)
@@ -537,11 +560,12 @@ def judge_call_sites(
                     detail=detail,
                     related=(loader_at, *diag.related),
                 )
+                moved = moved.replace(evidence=evidence_of(loader, moved, diag.evidence))
                 if suppressions is None:
                     suppressions = parse_suppressions(caller.source or _decoded(caller))
                 if not suppressions.suppresses(moved):
                     out.append(moved)
-                elif UNUSED_NOQA in codes_for_file(caller.settings, codes, caller.path):
+                elif UNUSED_NOQA in enabled_codes(caller.settings, codes):
                     out.append(moved.replace(suppressed_at=(caller.key, *suppressions.rows_of(moved))))
     return out
 

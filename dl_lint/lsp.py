@@ -1,8 +1,10 @@
 """``dl-lint server``: a Language Server (LSP over stdio) for editors, built on pygls.
 
-It lints a Python document when it is opened, changed (full text sync) and saved, with the
-settings of the nearest ``[tool.dl-lint]`` configuration and the project around the file, and
-publishes the diagnostics: 0-based ranges, LSP severities, the rule code, source ``dl-lint`` and a
+It lints when a Python document is opened, changed (full text sync) or saved: the open documents
+of the project, their unsaved text replacing the files, against the rest of the project as the
+CLI reads it (the results cache keeps that warm between edits), with the settings of the nearest
+``[tool.dl-lint]`` configuration; and publishes, for each open document whose findings changed
+(an edit of a factory's default in one file changes a call site's findings in another): 0-based ranges, LSP severities, the rule code, source ``dl-lint`` and a
 link to the rule's documentation. Diagnostics that carry a fix are offered as quick-fix code
 actions. Closing a document clears its diagnostics.
 
@@ -134,6 +136,7 @@ def _publish(ls: Any, uri: str, diagnostics: List[Any], version: Optional[int]) 
 
 
 def _lint(state: _State, path: str, text: str) -> List[Diagnostic]:
+    """A document alone (not a file on disk: an untitled buffer), against the project around it."""
     from dl_lint.analysis.project import find_root
     from dl_lint.config import settings_for_dir
     from dl_lint.engine import lint_source
@@ -144,19 +147,55 @@ def _lint(state: _State, path: str, text: str) -> List[Diagnostic]:
     return lint_source(text, str(file), settings, project_root=find_root(file))
 
 
+def _lint_open_documents(ls: Any) -> Dict[str, List[Diagnostic]]:
+    """uri -> diagnostics, for every open Python document that is a file on disk: each
+    project's open documents linted together, their unsaved text replacing the files (for
+    them and for every module the analysis reads), as the CLI would report them after a save;
+    the results cache keeps the rest of the project's analysis warm between edits."""
+    import os
+
+    from dl_lint.analysis.project import find_root
+    from dl_lint.engine import lint_paths
+
+    by_root: Dict[str, Dict[str, Tuple[str, str]]] = {}  # root -> path -> (uri, text)
+    for uri, document in list(ls.workspace.text_documents.items()):
+        path = document.path or ""
+        if not path or not _is_python(path, getattr(document, "language_id", None)) or not os.path.isfile(path):
+            continue
+        path = os.path.abspath(path)
+        by_root.setdefault(os.fspath(find_root(Path(path))), {})[path] = (uri, document.source)
+    out: Dict[str, List[Diagnostic]] = {}
+    for root, documents in by_root.items():
+        result = lint_paths(
+            sorted(documents), cache=True, overlays={p: text for p, (_, text) in documents.items()}, jobs=1
+        )
+        found: Dict[str, List[Diagnostic]] = {p: [] for p in documents}
+        for diag in result.diagnostics:
+            key = os.path.abspath(diag.filename)
+            if key in found:
+                found[key].append(diag)
+        for path, (uri, _) in documents.items():
+            out[uri] = found[path]
+    return out
+
+
 def _lint_and_publish(ls: Any, state: _State, uri: str) -> None:
+    """Lint after ``uri`` changed: every open document of the project is published again when
+    what it shows changed (an edit of a factory's default changes a call site's findings)."""
     from lsprotocol import types as lsp
 
     from dl_lint.config import ConfigError
+    from dl_lint.discovery import DiscoveryError
 
     document = ls.workspace.get_text_document(uri)
     path = document.path or uri
     if not _is_python(path, getattr(document, "language_id", None)):
         return
-    lines = _lines(document.source)
     try:
-        diagnostics = _lint(state, path, document.source)
-    except ConfigError as exc:
+        linted = _lint_open_documents(ls)
+        if uri not in linted:  # an untitled buffer: only its own text
+            linted[uri] = _lint(state, path, document.source)
+    except (ConfigError, DiscoveryError) as exc:
         state.diagnostics[uri] = []
         problem = lsp.Diagnostic(
             range=lsp.Range(start=lsp.Position(line=0, character=0), end=lsp.Position(line=0, character=0)),
@@ -169,9 +208,14 @@ def _lint_and_publish(ls: Any, state: _State, uri: str) -> None:
     except Exception as exc:  # noqa: BLE001 - a linter bug must not take the editor's server down
         _log(ls, f"dl-lint: internal error while linting {path}: {type(exc).__name__}: {exc}")
         return
-    state.diagnostics[uri] = diagnostics
     encoding = _encoding(ls)
-    _publish(ls, uri, [to_lsp_diagnostic(d, lines, encoding) for d in diagnostics], document.version)
+    for other, diagnostics in linted.items():
+        if other != uri and state.diagnostics.get(other) == diagnostics:
+            continue  # unchanged: not published again
+        state.diagnostics[other] = diagnostics
+        shown = ls.workspace.get_text_document(other)
+        lines = _lines(shown.source)
+        _publish(ls, other, [to_lsp_diagnostic(d, lines, encoding) for d in diagnostics], shown.version)
 
 
 def _is_python(path: str, language_id: Optional[str]) -> bool:

@@ -19,9 +19,10 @@ import os
 import re
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
-from dl_lint.files import SourceFile, is_notebook_path, read
+from dl_lint.files import SourceFile, is_notebook_path, read, read_module
 from dl_lint.judge import accelerator_for, analyse, construct_evidence, judge, judge_call_sites
 from dl_lint.model import Diagnostic
+from dl_lint.reading import Refused
 
 # Worker processes pay for themselves only above this many candidate bytes per job: forking
 # one costs a few milliseconds; parsing and analysing costs about 0.3 ms per KB.
@@ -320,6 +321,9 @@ class Run:
         key = file.key
         if key in self.hashes:
             return
+        if key in self.store.overlays:  # an unsaved buffer: hashed from its text
+            self.hashes[key] = self.store.hash_of(key)
+            return
         try:
             st = os.stat(key)
         except OSError:
@@ -330,10 +334,9 @@ class Run:
             self.hashes[key] = self.store.remember(key, value)
             return
         try:
-            with open(key, "rb") as handle:
-                data = handle.read()
-        except OSError:
-            self.hashes[key] = None
+            data = read_module(key, file.settings.max_file_size)
+        except Refused:
+            self.hashes[key] = None  # read() reports it
             return
         if not file.data:
             file.data = data
@@ -574,8 +577,8 @@ class _FactoryCalls:
                 data = file.data
             else:  # kept below only if it calls a factory
                 try:
-                    data = file.path.read_bytes()
-                except OSError:
+                    data = read_module(file.key, file.settings.max_file_size)
+                except Refused:
                     data = b""
         found = self.calls_in(data)
         if found:

@@ -39,13 +39,21 @@ def read_sources(filenames: Iterable[str]) -> Dict[str, str]:
     """filename -> text for each file that can be read and decoded; the others are left out
     (a renderer then shows that file's diagnostics without a snippet). Pseudo-names such as
     ``<stdin>`` are skipped."""
+    from dl_lint.reading import Refused, inside_its_project, read_regular
+
     sources: Dict[str, str] = {}
     for name in dict.fromkeys(filenames):
         if name.startswith("<"):
             continue
+        # Through the guarded door: a DL000 about a named pipe, a device link or a link leading
+        # out of the project must not make the report open it (or print what it holds).
+        if not inside_its_project(name):
+            continue
         try:
-            with open(name, "rb") as handle:
-                sources[name] = _decode(handle.read())
-        except (OSError, SyntaxError, UnicodeDecodeError, LookupError, ValueError):
+            sources[name] = _decode(read_regular(name, SNIPPET_SOURCE_LIMIT))
+        except (Refused, SyntaxError, UnicodeDecodeError, LookupError, ValueError):
             continue
     return sources
+
+
+SNIPPET_SOURCE_LIMIT = 64 * 1024 * 1024  # a file shown in a snippet was analysed (max-file-size) or is a config

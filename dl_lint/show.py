@@ -55,6 +55,7 @@ def files_to_lint(
             force_exclude=force_exclude,
         )
         problems += [(str(p), reason) for p, reason in result.problems]
+        problems += [warning for warning in result.warnings if warning not in problems]
         for file in result.files:
             found.setdefault(os.path.abspath(file), None)
     return sorted(found), problems
@@ -105,7 +106,13 @@ def settings_text(
     if not cache:
         where = "off (--no-cache)"
     else:
+        from dl_lint.cache import unsafe_location
+        from dl_lint.roots import find_root
+
         where = os.path.abspath(cache_dir) if cache_dir else os.path.abspath(project_cache_dir(given[0]))
+        refused = unsafe_location(where, find_root(Path(given[0])))
+        if refused is not None:
+            where += f" (not used: {refused})"
     per_file = {glob: list(codes) for glob, codes in settings.per_file_ignores}
     lines = [
         f"Resolved settings for: {_display(target)}",

@@ -43,6 +43,20 @@ def repository_snapshot(tmp_path_factory):
     return repo, git("rev-parse", "HEAD")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _cache_key_outside_the_users_home(tmp_path_factory):
+    """The results cache's key (dl_lint.cache.user_key) is made under $XDG_CACHE_HOME: a
+    folder of the test session's, not the home folder of whoever runs the tests. Subprocesses
+    inherit it."""
+    previous = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
+    yield
+    if previous is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = previous
+
+
 @pytest.fixture(autouse=True)
 def _torch_marked_tests_need_torch(request):
     """A test marked ``torch`` fails (never skips) when torch cannot be imported. The test extra

@@ -57,6 +57,8 @@ def test_steps_set_up_python_install_from_the_action_and_use_every_input():
         # inputs reach the shell only through environment variables (no template injection)
         assert "${{" not in step["run"]
     assert "--output-format github" in github["run"]
+    for step in (sarif, github):  # the results cache is kept out of the checkout
+        assert step["env"]["DL_LINT_CACHE_DIR"] == "${{ runner.temp }}/dl-lint-cache"
     assert "--output-format sarif --exit-zero" in sarif["run"] and '> "$DL_LINT_SARIF_FILE"' in sarif["run"]
     assert sarif["env"]["DL_LINT_SARIF_FILE"] == "${{ inputs.sarif-file }}"
     # the SARIF run comes first: the annotations step's exit code is the action's result
@@ -86,7 +88,7 @@ def installed(tmp_path_factory, repository_snapshot):
     outputs = dict(line.split("=", 1) for line in output.read_text().splitlines() if "=" in line)
     exe = Path(outputs["exe"])
     assert exe.is_file() and str(exe).startswith(str(runner_temp))  # its own virtualenv, not ours
-    return {"action_path": str(action_path), "exe": str(exe)}
+    return {"action_path": str(action_path), "exe": str(exe), "runner_temp": str(runner_temp)}
 
 
 def _evaluate(expression: str, inputs: dict, installed: dict) -> str:
@@ -97,6 +99,7 @@ def _evaluate(expression: str, inputs: dict, installed: dict) -> str:
         "github.action_path": installed["action_path"],
         "steps.python.outputs.python-path": sys.executable,
         "steps.install.outputs.exe": installed["exe"],
+        "runner.temp": installed["runner_temp"],
     }
     return values[expression]
 
@@ -173,6 +176,26 @@ def test_action_defaults_lint_everything_and_skip_sarif(tmp_path, installed):
     [(name, run)] = run_action(tmp_path, {}, installed)
     assert name == "dl-lint" and run.returncode == 0, run.stdout + run.stderr
     assert not list(tmp_path.glob("*.sarif"))
+
+
+@needs_bash
+def test_action_keeps_its_cache_in_the_runners_temporary_folder(tmp_path, installed):
+    """Nothing is written into the checkout, and a .dl_lint_cache committed there (a folder
+    that is a link out of the checkout, here) is neither read nor written: both steps use the
+    cache in RUNNER_TEMP, the second one answered by the first."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (tmp_path / "train.py").write_text(BAD)
+    outside = tmp_path.parent / f"{tmp_path.name}-outside"
+    outside.mkdir()
+    (tmp_path / ".dl_lint_cache").symlink_to(outside, target_is_directory=True)
+    cache_dir = Path(installed["runner_temp"]) / "dl-lint-cache"
+    shutil.rmtree(cache_dir, ignore_errors=True)
+    (sarif_name, sarif_run), (name, run) = run_action(tmp_path, {"sarif-file": "out.sarif"}, installed)
+    assert sarif_run.returncode == 0 and run.returncode == 1, sarif_run.stderr + run.stderr
+    assert run.stderr == "" and run.stdout.startswith("::error title=dl-lint (DL001),file=train.py,")
+    assert list(outside.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".dl_lint_cache", "out.sarif", "pyproject.toml", "train.py"]
+    assert list(cache_dir.glob("results-*.json"))
 
 
 @needs_bash

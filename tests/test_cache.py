@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES
-from dl_lint import pipeline
+from dl_lint import cache, pipeline
 from dl_lint.config import clear_caches
 from dl_lint.engine import lint_paths
 
@@ -43,6 +43,19 @@ def _codes(result):
 def _cache_file(cache_dir: Path) -> Path:
     (found,) = cache_dir.glob("results-*.json")
     return found
+
+
+def _read_results(cache_dir: Path) -> dict:
+    """The results file's JSON, its seal checked (it is made with this session's key)."""
+    body = cache.unseal(_cache_file(cache_dir).read_bytes(), cache.user_key()[0])
+    assert body is not None, "the results file should carry a valid seal"
+    return json.loads(body)
+
+
+def _write_results(cache_dir: Path, body: bytes) -> None:
+    """Replace the results file with ``body``, sealed as dl-lint seals it (a genuine file whose
+    contents are wrong, as a file from an older format would be)."""
+    _cache_file(cache_dir).write_bytes(cache.seal(body, cache.user_key()[0]))
 
 
 def _fixtures_copy(tmp_path: Path, monkeypatch) -> None:
@@ -179,14 +192,15 @@ def test_a_corrupt_cache_is_ignored(tmp_path, monkeypatch, garbage):
     monkeypatch.chdir(root)
     cache_dir = root / "cache"
     expected = _codes(_lint(["."], cache_dir=cache_dir))
-    target = _cache_file(cache_dir)
     if garbage is None:  # valid JSON, every entry malformed
-        data = json.loads(target.read_text())
+        data = _read_results(cache_dir)
         data["entries"] = {key: {"h": 1, "d": "x"} for key in data["entries"]}
         data["stats"] = {key: "nonsense" for key in data["stats"]}
         garbage = json.dumps(data).encode()
-    target.write_bytes(garbage)
+    _write_results(cache_dir, garbage)
     assert _codes(_lint(["."], cache_dir=cache_dir)) == expected
+    assert _codes(_lint(["."], cache_dir=cache_dir)) == expected
+    _cache_file(cache_dir).write_bytes(garbage)  # and without a seal
     assert _codes(_lint(["."], cache_dir=cache_dir)) == expected
 
 
@@ -457,11 +471,11 @@ def test_listings_of_deleted_folders_are_dropped(tmp_path, monkeypatch):
     root = _project(tmp_path / "p", {"a/bad.py": BAD, "gone/deep/bad.py": BAD})
     monkeypatch.chdir(root)
     _lint(["."], cache_dir=tmp_path / "cache")
-    listed = json.loads(_cache_file(tmp_path / "cache").read_text())["listings"]
+    listed = _read_results(tmp_path / "cache")["listings"]
     assert str(root / "gone" / "deep") in listed
     shutil.rmtree(root / "gone")
     _lint(["."], cache_dir=tmp_path / "cache")
-    listed = json.loads(_cache_file(tmp_path / "cache").read_text())["listings"]
+    listed = _read_results(tmp_path / "cache")["listings"]
     assert not [k for k in listed if "gone" in k] and str(root / "a") in listed
 
 

@@ -150,15 +150,29 @@ def test_glob_matches(pattern, path, is_dir, expected):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="symlinks need privileges on Windows")
-def test_symlinked_dirs_not_followed_files_are(tmp_path):
-    touch(tmp_path, "proj/a.py", "outside/secret.py")
+def test_symlinked_dirs_not_followed_files_are_inside_the_project(tmp_path):
+    """Links to files are followed while they stay in the project; one leading out of it (a
+    hostile checkout's ``link.py -> ~/.ssh/...``) is never read, and being found by walking, it
+    is not reported either."""
+    touch(tmp_path, "proj/pyproject.toml", "proj/a.py", "proj/pkg/b.py", "outside/secret.py")
     (tmp_path / "proj" / "loop").symlink_to(tmp_path / "proj")
     (tmp_path / "proj" / "out").symlink_to(tmp_path / "outside")
     (tmp_path / "proj" / "link.py").symlink_to(tmp_path / "outside" / "secret.py")
     (tmp_path / "proj" / "self.py").symlink_to(tmp_path / "proj" / "a.py")  # same file as a.py
+    (tmp_path / "proj" / "pkg" / "c.py").symlink_to(tmp_path / "proj" / "pkg" / "b.py")
     result = discover([tmp_path / "proj"], respect_gitignore=False)
-    assert rel(result, tmp_path / "proj") in (["a.py", "link.py"], ["link.py", "self.py"])
-    assert len(result.files) == 2
+    assert rel(result, tmp_path / "proj") in (["a.py", "pkg/b.py"], ["self.py", "pkg/b.py"], ["a.py", "pkg/c.py"], ["self.py", "pkg/c.py"])
+    assert result.problems == ()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symlinks need privileges on Windows")
+def test_named_link_out_of_the_project_is_refused(tmp_path):
+    touch(tmp_path, "proj/pyproject.toml", "outside/secret.py")
+    (tmp_path / "proj" / "link.py").symlink_to(tmp_path / "outside" / "secret.py")
+    result = discover([tmp_path / "proj" / "link.py"], respect_gitignore=False)
+    assert result.files == ()
+    [(path, reason)] = result.problems
+    assert path.name == "link.py" and "outside the project" in reason and "secret" not in reason
 
 
 # ------------------------------------------------------------ unreadable dirs
@@ -224,18 +238,24 @@ def test_one_git_call_per_repository(repo, monkeypatch):
     git(nested, "init", "-q")
     (nested / ".gitignore").write_text("skip.py\n")
     touch(nested, "skip.py", "use.py")
-    calls = []
-    real_run = subprocess.run
-
-    def run(cmd, *args, **kwargs):
-        calls.append(cmd)
-        return real_run(cmd, *args, **kwargs)
-
-    monkeypatch.setattr(subprocess, "run", run)
+    calls = _record_processes(monkeypatch)
     files = rel(discover([repo]), repo)
     assert "vendor/lib/use.py" in files and "vendor/lib/skip.py" not in files
     assert "sub/ok.py" in files and "sub/secret.py" not in files
     assert [c[2] for c in calls] == [str(repo), str(nested)]
+
+
+def _record_processes(monkeypatch) -> list:
+    """The command lines of the processes started from now on (started for real)."""
+    calls = []
+
+    class Recording(subprocess.Popen):
+        def __init__(self, cmd, *args, **kwargs):
+            calls.append(cmd)
+            super().__init__(cmd, *args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", Recording)
+    return calls
 
 
 @needs_git
@@ -256,8 +276,7 @@ def test_no_git_process_outside_a_checkout(tmp_path, monkeypatch):
     if any((parent / ".git").exists() for parent in [tmp_path, *tmp_path.parents]):
         pytest.fail(f"{tmp_path} is inside a git checkout; this test needs a temporary folder outside one")
     touch(tmp_path, "a.py")
-    calls = []
-    monkeypatch.setattr(subprocess, "run", lambda cmd, *a, **k: calls.append(cmd) or subprocess.CompletedProcess(cmd, 128, b""))
+    calls = _record_processes(monkeypatch)
     assert rel(discover([tmp_path]), tmp_path) == ["a.py"]
     assert calls == []
     (tmp_path / ".git").write_text("gitdir: /nowhere\n")  # a worktree's .git file counts

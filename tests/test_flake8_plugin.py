@@ -122,3 +122,26 @@ def test_flake8_with_other_files(tmp_path):
     )
     result = flake8("--select", "DL", ".", cwd=tmp_path)
     assert (result.returncode, result.stdout) == (0, "")
+
+
+def test_flake8_on_a_two_module_project_gives_the_clis_answer(tmp_path, run_cli):
+    """Issue 26: flake8 hands the plugin one file at a time; the plugin reports for it what
+    `dl-lint FILE` reports there, a call site of another module's factory included."""
+    (tmp_path / "pyproject.toml").write_text("[tool.dl-lint]\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "loader.py").write_text(
+        "from torch.utils.data import DataLoader\n\n\n"
+        "def make(ds, num_workers=4, prefetch_factor=2):\n"
+        "    return DataLoader(ds, num_workers=num_workers, prefetch_factor=prefetch_factor)\n"
+    )
+    (tmp_path / "main.py").write_text("from pkg.loader import make\n\nloader = make([1, 2, 3], num_workers=0)\n")
+    cli = run_cli("--no-cache", "main.py", "pkg/loader.py", cwd=tmp_path).stdout.splitlines()[0]
+    assert cli.startswith("main.py:3:10: DL001 ")
+    for files in (["main.py", "pkg/loader.py"], ["main.py"], ["."]):
+        result = flake8("--select", "DL", *files, cwd=tmp_path)
+        assert result.returncode == 1, result.stderr
+        lines = result.stdout.splitlines()
+        assert [line.split(" ", 1)[0] for line in lines] == ["main.py:3:10:" if files != ["."] else "./main.py:3:10:"]
+        assert cli.split(": DL001 ", 1)[1].startswith(lines[0].split(": DL001 ", 1)[1][:60])
+    assert flake8("--select", "DL", "pkg/loader.py", cwd=tmp_path).stdout == ""  # nothing located there

@@ -298,3 +298,53 @@ def test_server_without_pygls_says_how_to_install(tmp_path):
     assert result.stderr == (
         "dl-lint: error: `dl-lint server` needs pygls (dl-lint's `lsp` extra): pip install 'pygls>=1.3'\n"
     )
+
+
+FACTORY = """\
+from torch.utils.data import DataLoader
+
+
+def make(ds, num_workers=4, prefetch_factor=2):
+    return DataLoader(ds, num_workers=num_workers, prefetch_factor=prefetch_factor)
+"""
+
+
+def test_open_buffers_are_linted_against_the_project(client, tmp_path):
+    """Issue 26: the server gives the CLI's answer. main.py's unsaved text (num_workers=0) makes
+    the call site crash through a factory of another module; an unsaved edit of that factory's
+    default (prefetch_factor=None) clears main.py's finding, published for main.py although the
+    edit was in pkg/loader.py. Nothing is saved to disk."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg/__init__.py").write_text("")
+    (tmp_path / "pkg/loader.py").write_text(FACTORY)
+    main = tmp_path / "main.py"
+    main.write_text("from pkg.loader import make\n\nloader = make([1, 2, 3], num_workers=4)\n")
+    _initialize(client, tmp_path)
+    unsaved = "from pkg.loader import make\n\nloader = make([1, 2, 3], num_workers=0)\n"
+    client.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": main.as_uri(), "languageId": "python", "version": 1, "text": unsaved}},
+    )
+    published = client.wait_notification("textDocument/publishDiagnostics", lambda p: p["uri"] == main.as_uri())
+    assert [d["code"] for d in published["diagnostics"]] == ["DL001"]
+    assert published["diagnostics"][0]["range"]["start"]["line"] == 2
+    related = published["diagnostics"][0]["relatedInformation"]
+    assert related[0]["location"]["uri"] == (tmp_path / "pkg/loader.py").as_uri()
+
+    loader_uri = (tmp_path / "pkg/loader.py").as_uri()
+    client.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": loader_uri, "languageId": "python", "version": 1, "text": FACTORY}},
+    )
+    assert client.wait_notification("textDocument/publishDiagnostics", lambda p: p["uri"] == loader_uri)["diagnostics"] == []
+    edited = FACTORY.replace("prefetch_factor=2", "prefetch_factor=None")
+    client.notify(
+        "textDocument/didChange",
+        {"textDocument": {"uri": loader_uri, "version": 2}, "contentChanges": [{"text": edited}]},
+    )
+    again = client.wait_notification("textDocument/publishDiagnostics", lambda p: p["uri"] == main.as_uri())
+    assert again["diagnostics"] == []
+    assert (tmp_path / "pkg/loader.py").read_text() == FACTORY and "num_workers=4" in main.read_text()
+    client.request("shutdown", None)
+    client.notify("exit", None)
+    assert client.close() == 0

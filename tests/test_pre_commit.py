@@ -93,7 +93,7 @@ def test_manifest_matches_ruffs_conventions():
     assert hooks["dl-lint-fix"]["entry"] == "dl-lint check --fix --force-exclude"
     for hook in hooks.values():
         assert hook["language"] == "python"
-        assert hook["types_or"] == ["python", "jupyter", "yaml"]  # YAML: findings in Hydra configs
+        assert hook["types_or"] == ["python", "jupyter", "yaml", "json"]  # findings in Hydra configs, HF arguments files
         assert hook["require_serial"] is True
         assert hook["minimum_pre_commit_version"] == "2.9.2"
         assert hook.get("pass_filenames", True) is True  # files come from pre-commit, never `.`
@@ -134,6 +134,20 @@ def test_hook_on_a_staged_hydra_config_reports_at_its_line(project, hook_repo):
     result = run_hook(project, hook_repo, "dl-lint", "--files", "conf/config.yaml")
     assert result.returncode == 1, result.stdout + result.stderr
     assert "conf/config.yaml:2:1: DL002 " in result.stdout
+
+
+HF_TRAIN = (ROOT / "fixtures/rules/transformers_args/examples/run_clm.py").read_text()
+
+
+def test_hook_on_a_staged_json_arguments_file_reports_at_its_line(project, hook_repo):
+    """Only an HF arguments file changed (a JSON config source): the hook runs on it, and
+    dl-lint judges it through the script that parses it (issue 26)."""
+    args = '{"output_dir": "out",\n "dataloader_persistent_workers": true}\n'
+    stage(project, hook_repo, {"run_clm.py": HF_TRAIN, "args.json": args, "package.json": '{"name": "x"}\n'})
+    result = run_hook(project, hook_repo, "dl-lint", "--files", "args.json", "package.json")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "args.json:2:2: DL002 " in result.stdout or "args.json:2:1: DL002 " in result.stdout, result.stdout
+    assert "package.json" not in result.stdout.split("Failed", 1)[1]
 
 
 def test_hook_passes_on_a_clean_file(project, hook_repo):

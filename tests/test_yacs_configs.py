@@ -135,7 +135,7 @@ def test_no_yacs_no_yaml_read(tmp_path, monkeypatch):
 
     read = []
     real = yamlfile.read_yaml
-    monkeypatch.setattr(yamlfile, "read_yaml", lambda path: read.append(path) or real(path))
+    monkeypatch.setattr(yamlfile, "read_yaml", lambda path, *more: read.append(path) or real(path, *more))
     files = {"loader.py": LOADER, "main.py": MAIN, "x.yaml": "DATA:\n  WORKERS: 0\n"}
     assert _errors(tmp_path, files) == []
     assert read == []
@@ -448,11 +448,11 @@ def test_detectron2_version_2_and_base_are_followed(tmp_path):
 
 def test_no_detectron2_builder_no_yaml_read(tmp_path, monkeypatch):
     """A project whose files do not call detectron2's builders reads no YAML for them."""
-    from dl_lint.analysis.configs import yacs
+    from dl_lint.analysis.configs import yamlfile
 
     read = []
-    real = yacs.read_yaml_fast
-    monkeypatch.setattr(yacs, "read_yaml_fast", lambda path: read.append(path) or real(path))
+    real = yamlfile.read_yaml
+    monkeypatch.setattr(yamlfile, "read_yaml", lambda path, *more: read.append(path) or real(path, *more))
     main = DETECTRON2_MAIN.replace("build_detection_train_loader", "DataLoader").replace("detectron2.data", "torch.utils.data")
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()

@@ -21,6 +21,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
+from dl_lint.reading import Door, Refused
 from dl_lint.roots import ROOT_MARKERS, find_root  # noqa: F401 - the project's root, used by importers of this module
 
 if TYPE_CHECKING:
@@ -289,13 +290,26 @@ class SummaryModule:
         return frozenset(names) or frozenset({self.resolver.code(node)})
 
 
+DEFAULT_MAX_FILE_SIZE = 32 * 1024 * 1024  # ``config.DEFAULT_MAX_FILE_SIZE``, for a Project made without settings
+
+
 class Project:
     def __init__(
-        self, root: Optional[Path], extra_loaders: Sequence[str] = (), store: Optional[SummaryStore] = None
+        self,
+        root: Optional[Path],
+        extra_loaders: Sequence[str] = (),
+        store: Optional[SummaryStore] = None,
+        max_file_size: Optional[int] = DEFAULT_MAX_FILE_SIZE,
     ) -> None:
         from dl_lint.analysis.loaders import LOADER_QUALNAMES
 
         self.root = root
+        # Every file of the project is read through this door (``dl_lint.reading``): modules of
+        # at most ``max_file_size`` bytes, configs inside the root only.
+        self.door = Door(root)
+        self.max_file_size = max_file_size
+        # Unsaved editor buffers (absolute path -> bytes): they replace the files on disk.
+        self.overlays: Dict[str, bytes] = {}
         self.extra_loaders = tuple(extra_loaders)
         self.loader_names = LOADER_QUALNAMES | frozenset(extra_loaders)
         self.store = store
@@ -336,7 +350,9 @@ class Project:
         self._all_bytes: Optional[Any] = None  # every project file's (a WordIndex), when a name is judged
         self._lone: Dict[Tuple[str, str], Optional[int]] = {}  # (file, name) -> lone_class_line
         # YAML config files (absolute path -> (text, tree)) and composed Hydra configs.
-        self._config_files: Dict[str, Tuple[Optional[str], Any]] = {}
+        self._config_files: Dict[Tuple[str, str], Tuple[Optional[str], Any]] = {}
+        self._config_bytes: Dict[str, Any] = {}  # absolute path -> bytes or the Refused
+        self.config_memo: Dict[Any, Any] = {}  # what config readers derive from those bytes, once per run
         self._composed: Dict[Any, Any] = {}
         self._composed_reads: Dict[Any, Tuple[str, ...]] = {}
         self._config_errors: Dict[str, Set[Any]] = {}  # Python file -> broken YAML files it reached
@@ -395,11 +411,8 @@ class Project:
                     self.store.dirty = True
                 for path in paths:
                     try:
-                        if os.path.getsize(path) > MAX_DEFINITION_BYTES:
-                            continue
-                        with open(path, "rb") as handle:
-                            data = handle.read()
-                    except OSError:
+                        data = self.door.read(path, MAX_DEFINITION_BYTES)
+                    except Refused:
                         continue
                     if relevant(path, data):
                         found[path] = data
@@ -615,12 +628,42 @@ class Project:
         key = absolute_path(path, self._cwd)
         data = self.sources.get(key)
         if data is None:
-            try:
-                with open(key, "rb") as handle:
-                    data = handle.read()
-            except OSError:
-                data = b""
+            data = self.module_bytes(key) or b""
         return data
+
+    def module_bytes(self, path: str) -> Optional[bytes]:
+        """A project module's bytes through the guarded door (a regular file of at most
+        ``max_file_size`` bytes; the walker found it inside the root), None when refused."""
+        from dl_lint.files import read_module
+
+        if path in self.overlays:
+            return self.overlays[path]
+        try:
+            return read_module(path, self.max_file_size)
+        except Refused:
+            return None
+
+    def config_bytes(self, path: str) -> bytes:
+        """The bytes of a config file the analysis reads (YAML, JSON, a ``_base_`` module),
+        through the door: inside the root, a regular file of at most ``reading.MAX_CONFIG_BYTES``;
+        else ``Refused``. Read once per run (a refusal too)."""
+        found = self._config_bytes.get(path)
+        if found is None:
+            try:
+                found = self.door.read(path)
+            except Refused as exc:
+                found = exc
+            self._config_bytes[path] = found
+        if isinstance(found, Refused):
+            raise found
+        return found
+
+    def read_config(self, path: str) -> Optional[bytes]:
+        """``config_bytes``, None when refused."""
+        try:
+            return self.config_bytes(path)
+        except Refused:
+            return None
 
     def raw_imports(self, path: str):
         """``raw_imports`` of a project file's bytes, computed once per run."""
@@ -651,9 +694,10 @@ class Project:
         if found is not None:
             self._touch(os.path.abspath(path))
             return found
+        data = self.module_bytes(path)
+        if data is None:
+            return None
         try:
-            with open(path, "rb") as handle:
-                data = handle.read()
             return self.parse(path, module, decode(data))
         except (OSError, SyntaxError, UnicodeDecodeError, LookupError, ParseFailure, RecursionError, MemoryError):
             return None
@@ -756,9 +800,10 @@ class Project:
                 return self._set_summary(key, summary, content_hash) if summary is not None else None
         summary = None
         try:
+            data = self.module_bytes(key)
+            if data is None:
+                return None
             try:
-                with open(key, "rb") as handle:
-                    data = handle.read()
                 analysis = self.parse(key, module, decode(data))
             except (OSError, SyntaxError, UnicodeDecodeError, LookupError, ParseFailure, RecursionError, MemoryError):
                 return None
@@ -817,12 +862,12 @@ class Project:
         """What ``cfg.A.B`` holds when ``A.B`` is a key of the project's yacs defaults
         (``analysis.configs.yacs``), else None. The index is built once per run, from the bytes of
         the project's files; every file the answer rests on is recorded as a dependency."""
-        from dl_lint.analysis.configs.yacs import YacsIndex, read_yaml_fast, value_of
+        from dl_lint.analysis.configs.yacs import YacsIndex, value_of
 
         index = self._yacs
         if index is None:
             paths, root = self._paths_and_root()
-            index = self._yacs = YacsIndex(paths, self.source_bytes, read_yaml_fast, root)
+            index = self._yacs = YacsIndex(paths, self.source_bytes, self.safe_yaml, root)
         self._use("files")
         value, read_files = value_of(index, keys, near)
         # the answer rests on every project file's bytes (an edit anywhere may define the key,
@@ -836,12 +881,11 @@ class Project:
         (``analysis.configs.detectron2``), None when not followed. Built once per run, from the
         bytes of the project's files; the YAML files it read are recorded as dependencies."""
         from dl_lint.analysis.configs.detectron2 import Detectron2Index
-        from dl_lint.analysis.configs.yacs import read_yaml_fast
 
         index = self._detectron2
         if index is None:
             paths, root = self._paths_and_root()
-            index = self._detectron2 = Detectron2Index(paths, self.source_bytes, read_yaml_fast, root)
+            index = self._detectron2 = Detectron2Index(paths, self.source_bytes, self.safe_yaml, root)
         self._use("files")
         value, read_files = index.workers(near)
         # the answer rests on every project file's bytes (any may set NUM_WORKERS) and the YAML read
@@ -859,13 +903,23 @@ class Project:
         (``analysis.configs.yamlfile.YamlError``), in path order."""
         return sorted(self._config_errors.get(os.path.abspath(path), ()), key=lambda e: (e.path, e.line))
 
-    def config_file(self, path: str) -> Tuple[Optional[str], Any]:
-        """(text, tree) of a YAML file (``analysis.configs.yamlfile.read_yaml``), read once."""
-        found = self._config_files.get(path)
+    def safe_yaml(self, path: str) -> Any:
+        """A YAML file's tree as ``yaml.safe_load`` reads it (yacs, fvcore, detectron2), None when
+        it cannot be read or parsed (no DL000: such files are found by walking, and nothing says
+        the project uses one), or lies outside the root (a ``_BASE_`` leading out: unknown)."""
+        from dl_lint.analysis.configs.yamlfile import YamlError
+
+        tree = self.config_file(path, "safe")[1]
+        return None if isinstance(tree, YamlError) else tree
+
+    def config_file(self, path: str, dialect: str = "omegaconf") -> Tuple[Optional[str], Any]:
+        """(text, tree) of a YAML file (``analysis.configs.yamlfile.read_yaml``) as ``dialect``
+        reads it, read once, through the door: a file outside the root is (None, None)."""
+        found = self._config_files.get((path, dialect))
         if found is None:
             from dl_lint.analysis.configs.yamlfile import read_yaml
 
-            found = self._config_files[path] = read_yaml(path)
+            found = self._config_files[(path, dialect)] = read_yaml(path, self.config_bytes, dialect)
         return found
 
     def import_value(self, module: str, name: str, depth: int, near: str = "") -> "Value":
@@ -929,6 +983,44 @@ class Project:
         return found.transfers(name) if found is not None else ()
 
     # -- DL102: accelerator evidence along the import graph -------------------------------------
+    def neighbourhood(self, keys: Iterable[str]) -> Set[str]:
+        """The project files (absolute paths) whose findings can be located in, or rest on, the
+        files ``keys``: every module that imports one of them, transitively (a caller of a
+        factory, a script using a constant), and every module those and ``keys`` import,
+        transitively (the factories a call reaches, the modules values come from). What a run
+        naming ``keys`` must read and judge to report what a full run reports there (issue 26).
+        Imports are read from bytes (``raw_imports``), so this costs one scan of every file."""
+        if self._graph is None:
+            self._graph = SignalGraph(self)
+        graph = self._graph
+        self._use("graph")
+        names_of: Dict[str, List[str]] = {}
+        for name, paths in graph.paths.items():
+            for path in paths:
+                names_of.setdefault(path, []).append(name)
+        start: Set[str] = set()
+        for key in keys:
+            if key in names_of:
+                start.update(names_of[key])
+            elif key.endswith((".py", ".ipynb")):  # a notebook, a file outside the index: its imports
+                module = os.path.splitext(os.path.basename(key))[0]
+                start.update(n for n in imported_modules(self.source_bytes(key), module, False) if n in graph.paths)
+        up = set(start)
+        todo = list(start)
+        while todo:
+            for importer in graph.importers(todo.pop()):
+                if importer not in up:
+                    up.add(importer)
+                    todo.append(importer)
+        found = set(up)
+        todo = list(up)
+        while todo:
+            for imported in graph.imports(todo.pop()):
+                if imported in graph.paths and imported not in found:
+                    found.add(imported)
+                    todo.append(imported)
+        return {path for name in found for path in graph.paths[name]}
+
     def accelerator_reaches(self, module: str, extra: Optional[Dict[str, bytes]] = None) -> bool:
         return self.signal_reaches(module, "accelerator", extra)
 

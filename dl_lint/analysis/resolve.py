@@ -155,9 +155,8 @@ class ProjectHook:
         dependencies of the file being linted, and keeps the broken ones for ``near``, the
         Python file that reached them)."""
         from dl_lint.analysis.configs.hydra import compose
-        from dl_lint.analysis.configs.yamlfile import read_yaml
 
-        return compose(config, lambda path: read_yaml(path)[1])
+        return compose(config, lambda path: None)  # no project: no file is read (unknown)
 
 
 def import_base(node: ast.ImportFrom) -> str:

@@ -40,7 +40,6 @@ LOAD_QUALNAMES = frozenset({"omegaconf.OmegaConf.load", "omegaconf.omegaconf.Ome
 Reader = Callable[[str], Any]  # absolute path -> Tree / Leaf / Items / YamlError / None (absent)
 
 _INTERPOLATION = re.compile(r"^\$\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}$")
-_PACKAGE_HEADER = re.compile(r"^#\s*@package\s+(\S+)")
 _UNSURE = "\0unsure"  # key of a merged mapping: keys not written in it may exist (unknown)
 
 
@@ -176,7 +175,9 @@ def _default(item: Any, search_dir: str, read: Reader, errors: List[YamlError]) 
     """One entry of a primary config's defaults list: where it mounts, and what it holds (None:
     unknown content; the package () with None makes everything unknown)."""
     if isinstance(item, Leaf) and isinstance(item.value, str):
-        group, option = "", item.value  # ``- base``: another config of the same folder, at the root
+        # ``- base``: another config of the same folder, at the root; ``- /base`` (absolute in
+        # Hydra's search path, ``ConfigDefault.get_config_path``) is the same from a primary config
+        group, option = "", item.value.lstrip("/")
     elif isinstance(item, Tree) and len(item.entries) == 1:
         group, value = item.entries[0]
         if not isinstance(value, Leaf) or not (isinstance(value.value, str) or value.value is None):
@@ -213,7 +214,7 @@ def _default(item: Any, search_dir: str, read: Reader, errors: List[YamlError]) 
         return (package, None) if not optional else (("\0none",), None)
     if not isinstance(found, Tree):
         return package, None
-    header = _package_header(found)
+    header = found.header
     if header is not None and not package_text:
         if header == "_global_":
             package = ()
@@ -222,24 +223,6 @@ def _default(item: Any, search_dir: str, read: Reader, errors: List[YamlError]) 
     if found.get("defaults") is not None:
         return package, None  # a nested defaults list: not followed
     return package, found
-
-
-def _package_header(tree: Tree) -> Optional[str]:
-    """The ``# @package`` header of a config file (its first comment lines)."""
-    try:
-        with open(tree.path, encoding="utf-8", errors="replace") as handle:
-            for _ in range(20):
-                line = handle.readline()
-                if not line:
-                    break
-                match = _PACKAGE_HEADER.match(line.strip())
-                if match:
-                    return match.group(1)
-                if line.strip() and not line.lstrip().startswith("#"):
-                    break
-    except OSError:
-        return None
-    return None
 
 
 def _merge_at(merged: Dict[str, Any], package: Tuple[str, ...], tree: Optional[Tree]) -> None:

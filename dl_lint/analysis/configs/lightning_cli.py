@@ -225,8 +225,7 @@ def _config_files(analysis: Any, cli: _Cli) -> List[str]:
     for number, folder in enumerate(folders):
         if not os.path.isdir(folder):
             continue
-        pattern = "*.y*ml" if number == 0 else os.path.join("**", "*.y*ml")
-        for path in sorted(glob.glob(os.path.join(folder, pattern), recursive=number > 0)):
+        for path in _yaml_below(folder, recursive=number > 0):
             real = os.path.realpath(path)
             if real in seen or not path.endswith((".yaml", ".yml")):
                 continue
@@ -237,18 +236,27 @@ def _config_files(analysis: Any, cli: _Cli) -> List[str]:
     return out
 
 
+def _yaml_below(folder: str, recursive: bool) -> List[str]:
+    """The ``*.yaml``/``*.yml`` files of ``folder`` (and below, when ``recursive``), sorted, as
+    ``glob`` finds them (names starting with a dot skipped) but without entering symbolic links
+    to folders: a link loop, or a link out of the project, is never walked."""
+    out: List[str] = []
+    for current, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".")) if recursive else []
+        out.extend(os.path.join(current, f) for f in files if f.endswith((".yaml", ".yml")) and not f.startswith("."))
+        if len(out) >= 4 * _MAX_FILES:
+            break
+    return sorted(out)
+
+
 def _read(analysis: Any, path: str) -> Optional[Tree]:
     """The file's tree when its bytes can be a LightningCLI config (a ``data:``/``model:`` line)."""
     project = analysis.resolver.project
     project.read_config_file(path)  # the answer rests on its bytes (the results cache)
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(1 << 20)
-    except OSError:
+    data = project.read_config(path)  # through the door: inside the root, regular, bounded
+    if data is None or not _SECTION.search(data):
         return None
-    if not _SECTION.search(data):
-        return None
-    tree = project.config_file(path)[1]
+    tree = project.config_file(path, "safe")[1]  # jsonargparse: last duplicate wins
     if not isinstance(tree, Tree) or not tree.entries:
         return None
     if any(key not in _TOP_KEYS for key, _ in tree.entries):

@@ -36,8 +36,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from functools import lru_cache
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from dl_lint.analysis.syntax import literal
 from dl_lint.analysis.values import Origin, Value
@@ -133,7 +132,9 @@ def _changed_later(tree: ast.Module, name: str) -> bool:
     return assigned != 1
 
 
-def read_tree(tree: ast.Module, path: str, depth: int = 0) -> _Config:
+def read_tree(tree: ast.Module, path: str, depth: int = 0, project: Any = None) -> _Config:
+    """The config of a parsed file, merged with its ``_base_`` files as mmengine merges them;
+    bases are read through ``project``'s door (none without a project: then it is incomplete)."""
     config = _Config()
     bases: List[str] = []
     for stmt in tree.body:
@@ -178,7 +179,7 @@ def read_tree(tree: ast.Module, path: str, depth: int = 0) -> _Config:
     for base in bases:
         target = os.path.normpath(os.path.join(os.path.dirname(path), base))
         config.files += (target,)
-        other = _read_file(target, depth + 1) if target.endswith(".py") and depth < 8 else None
+        other = _read_file(target, depth + 1, project) if target.endswith(".py") and depth < 8 else None
         if other is None:
             config.complete = False
             continue
@@ -203,22 +204,24 @@ def read_tree(tree: ast.Module, path: str, depth: int = 0) -> _Config:
     return config
 
 
-@lru_cache(maxsize=256)
-def _read_cached(path: str, mtime: float, depth: int) -> Optional[_Config]:
-    try:
-        with open(path, "rb") as handle:
-            tree = ast.parse(handle.read(), path)
-    except (OSError, SyntaxError, ValueError, RecursionError):
+def _read_file(path: str, depth: int, project: Any) -> Optional[_Config]:
+    """A base (or another config) read through the project's door (inside the root, a regular
+    file, bounded), parsed once per run and depth; None when it cannot be read or parsed."""
+    read = getattr(project, "read_config", None)
+    if read is None:
         return None
-    return read_tree(tree, path, depth)
-
-
-def _read_file(path: str, depth: int) -> Optional[_Config]:
-    try:
-        mtime = os.stat(path).st_mtime
-    except OSError:
-        return None
-    return _read_cached(path, mtime, depth)
+    memo = project.config_memo
+    key = ("mmengine", path, depth)
+    if key not in memo:
+        data = read(path)
+        config = None
+        if data is not None:
+            try:
+                config = read_tree(ast.parse(data, path), path, depth, project)
+            except (SyntaxError, ValueError, RecursionError):
+                config = None
+        memo[key] = config
+    return memo[key]
 
 
 def relocate(finding, call):
@@ -309,7 +312,7 @@ def fragment_users(path: str, config: _Config, project) -> Dict[str, str]:
         data = project.source_bytes(other_path)
         if needle not in data or _EVIDENCE.search(data) is None:
             continue
-        other = _read_file(other_path, 0)
+        other = _read_file(other_path, 0, project)
         if other is None or not other.complete or path not in other.files:
             continue
         for name in names:
@@ -352,14 +355,14 @@ def loader_calls(tree: ast.Module, path: str, project=None) -> list:
     if is_fragment(os.path.abspath(path)):
         # A fragment is judged here only for the dicts a runnable config inherits unchanged (a
         # config that writes the dict is judged itself, citing this file): once, not per config.
-        config = read_tree(tree, os.path.abspath(path))
+        config = read_tree(tree, os.path.abspath(path), 0, project)
         users = fragment_users(os.path.abspath(path), config, project)
         if not users:
             return []
     elif not is_config(tree, path):
         return []
     else:
-        config = read_tree(tree, os.path.abspath(path))
+        config = read_tree(tree, os.path.abspath(path), 0, project)
     if project is not None:
         for base in config.files:
             project.read_config_file(base)  # the results cache rests on the bases' bytes

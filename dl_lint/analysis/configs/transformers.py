@@ -447,21 +447,23 @@ def _parsed(analysis, call: ast.Call, site, scope) -> list:
         names |= fields[0]
         required |= fields[1]
     suffixes = _PARSE_FILE[method]
-    paths = _files(analysis, given[0], suffixes, resolver)
+    paths, named = _files(analysis, given[0], suffixes, resolver)
     out = []
     for path in paths:
         analysis.resolver.project.read_config_file(path)  # the answer rests on its bytes
-        try:
-            if os.path.getsize(path) > _MAX_ARGS_FILE:
-                continue
-            with open(path, "rb") as handle:
-                if b"dataloader_" not in handle.read():
-                    continue  # sets none of the judged fields: not parsed
-        except OSError:
-            continue
-        text, tree = analysis.resolver.project.config_file(path)
         from dl_lint.analysis.configs.yamlfile import Leaf, Tree, YamlError
+        from dl_lint.reading import Refused
 
+        try:
+            data = analysis.resolver.project.config_bytes(path)
+        except Refused as exc:
+            if not named or exc.outside or exc.missing:
+                continue  # found by walking, or not the project's: unknown
+            data, tree = None, YamlError(path, exc.reason if exc.size is None else "larger than 4 MiB: not read", 1, 1)
+        if data is not None:
+            if len(data) > _MAX_ARGS_FILE or b"dataloader_" not in data:
+                continue  # large (a data file), or sets none of the judged fields: not parsed
+            text, tree = analysis.resolver.project.config_file(path, "safe")  # yaml.safe_load / json
         if isinstance(tree, YamlError):
             analysis.resolver.project._config_errors.setdefault(os.path.abspath(analysis.path), set()).add(tree)
             # judged by no rule: it only lets the run report the file's DL000 (``judge._config_dl000``)
@@ -496,10 +498,10 @@ def _parsed(analysis, call: ast.Call, site, scope) -> list:
     return out
 
 
-def _files(analysis, expr: ast.AST, suffixes, resolver) -> List[str]:
-    """The files a parse may read: a literal path (relative to the script's folder or the
-    project root, exactly one existing), or, for ``sys.argv[...]``, every file with the suffix
-    in the script's folder and below (a bounded walk)."""
+def _files(analysis, expr: ast.AST, suffixes, resolver) -> Tuple[List[str], bool]:
+    """The files a parse may read, and whether the code names them: a literal path (relative to
+    the script's folder or the project root, exactly one existing), or, for ``sys.argv[...]``,
+    every file with the suffix in the script's folder and below (a bounded walk)."""
     from dl_lint.analysis.scopes import END
 
     here = os.path.dirname(os.path.abspath(analysis.path))
@@ -510,17 +512,18 @@ def _files(analysis, expr: ast.AST, suffixes, resolver) -> List[str]:
             found.extend(os.path.join(root, f) for f in sorted(files) if f.endswith(suffixes))
             if root.count(os.sep) - here.count(os.sep) >= 2 or len(found) > 50:
                 dirs[:] = []
-        return found[:50]
+        return found[:50], False
     single = resolver.resolve(expr, END, 1).single
     text = single.value if single is not None and isinstance(single.value, str) else None
     if not text or not text.endswith(suffixes):
-        return []
+        return [], True
     bases = [here]
     root = getattr(resolver.project, "root", None)
     if root is not None:
         bases.append(os.fspath(root))
-    found = {os.path.realpath(os.path.join(b, text)) for b in bases if os.path.isfile(os.path.join(b, text))}
-    return sorted(found) if len(found) == 1 else []
+    # lexists: a named pipe or a link to a device is named here, so reported (never opened blocking)
+    found = {os.path.realpath(os.path.join(b, text)) for b in bases if os.path.lexists(os.path.join(b, text))}
+    return (sorted(found) if len(found) == 1 else []), True
 
 
 # -- wording --------------------------------------------------------------------------------------

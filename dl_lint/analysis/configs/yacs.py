@@ -348,29 +348,6 @@ def merged_yaml(path: str, read_yaml, top: FrozenSet[str], with_base: bool, dept
 _NOT_CONFIG = object()
 
 
-def read_yaml_fast(path: str) -> Any:
-    """A YAML file as ``yamlfile`` trees (lines kept, custom tags unknown), composed by libyaml
-    when PyYAML has it: a repository's configs are all read, and the pure-Python composer takes
-    5 ms a file. None when it cannot be read or parsed (not a run; no DL000: nothing says the
-    project uses it)."""
-    from dl_lint.analysis.configs import yamlfile
-
-    try:
-        with open(path, "rb") as handle:
-            text = handle.read().decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError):
-        return None
-    import yaml
-
-    try:
-        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        if node is None:
-            return None
-        return yamlfile._convert(node, path, yaml.SafeLoader(""), yaml, [yamlfile.MAX_NODES])
-    except (yaml.YAMLError, RecursionError, yamlfile._TooLarge):
-        return None
-
-
 def _yaml_files(root: str) -> List[str]:
     out: List[str] = []
     for folder, dirs, files in os.walk(root):

@@ -1,19 +1,19 @@
 """One YAML file as a tree of keys with line numbers, read with PyYAML's composer.
 
 ``yaml.compose`` keeps each node's position (``start_mark``), which ``yaml.safe_load`` drops. A
-scalar is constructed only when its tag is one of YAML's standard scalar tags, resolved as
-PyYAML's SafeLoader resolves them (OmegaConf 2.4.0.dev14, ``omegaconf/_yaml.py``, builds its
-loader on SafeLoader: ``yes``/``on`` are booleans there too; it only widens the float pattern
-and drops timestamps, neither of which matters for the integers and booleans judged here).
-Custom tags (``!ref``, ``!include``, ``!!python/...``) make that value unknown, never an error;
-a file PyYAML cannot read gives a ``YamlError`` with the position PyYAML reports.
+scalar is constructed only when its tag is one of YAML's standard scalar tags, resolved as the
+program that reads the file resolves them (``parse_yaml``'s dialects: OmegaConf's loader, or
+PyYAML's SafeLoader). Custom tags (``!ref``, ``!include``, ``!!python/...``) make that value
+unknown, never an error; a file PyYAML cannot read gives a ``YamlError`` with the position
+PyYAML reports. Files come through the project's guarded door (``dl_lint.reading``).
 
 PyYAML is imported here and only here, when the first YAML file is read.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple, Union
+import re
+from typing import Any, Callable, Dict, Optional, Tuple, Union
 
 from dl_lint.record import Record
 
@@ -50,14 +50,16 @@ class Leaf(Record):
 
 
 class Tree(Record):
-    """A mapping: ``entries`` key -> Leaf or Tree, in file order; ``line`` of its first key."""
+    """A mapping: ``entries`` key -> Leaf or Tree, in file order; ``line`` of its first key;
+    ``header``: a file's ``# @package`` header (Hydra), on the file's top mapping."""
 
-    __slots__ = ("entries", "path", "line")
+    __slots__ = ("entries", "path", "line", "header")
 
-    def __init__(self, entries: Tuple[Tuple[str, "Node"], ...], path: str, line: int) -> None:
+    def __init__(self, entries: Tuple[Tuple[str, "Node"], ...], path: str, line: int, header: Optional[str] = None) -> None:
         self.entries = entries
         self.path = path
         self.line = line
+        self.header = header
 
     def get(self, key: str) -> Optional["Node"]:
         for name, node in self.entries:
@@ -92,32 +94,47 @@ class YamlError(Record):
         self.column = column
 
 
-def read_yaml(path: str) -> Tuple[Optional[str], Union[Tree, Leaf, YamlError, None]]:
-    """(text, tree) of the YAML file at ``path``: (None, None) when it cannot be read."""
+def read_yaml(path: str, read: Optional[Callable[[str], bytes]] = None, dialect: str = "omegaconf") -> Tuple[Optional[str], Union[Tree, Leaf, YamlError, None]]:
+    """(text, tree) of the YAML file at ``path``: (None, None) when it does not exist or lies
+    outside the project (unknown, silently), a YamlError when it exists but is refused (a FIFO,
+    a device, too large) or PyYAML cannot read it. ``read``: the project's door
+    (``Project.door.read``); without it, the file is read as a regular file of at most
+    ``reading.MAX_CONFIG_BYTES``, wherever it is (tests, a caller that has no project)."""
+    from dl_lint.reading import MAX_CONFIG_BYTES, Refused, read_regular
+
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return None, None
+        data = read(path) if read is not None else read_regular(path, MAX_CONFIG_BYTES)
+    except Refused as exc:
+        if exc.outside or exc.missing:
+            return None, None
+        reason = "larger than 4 MiB: not read" if exc.size is not None else exc.reason
+        return None, YamlError(path, reason, 1, 1)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         return None, YamlError(path, f"not UTF-8 ({exc.reason})", 1, 1)
-    return text, parse_yaml(text, path)
+    return text, parse_yaml(text, path, dialect)
 
 
-def parse_yaml(text: str, path: str) -> Union[Tree, Leaf, YamlError, None]:
+def parse_yaml(text: str, path: str, dialect: str = "omegaconf") -> Union[Tree, Leaf, YamlError, None]:
     """The first document of ``text`` as a Tree (or a Leaf for a scalar document; None when
-    empty), or the YamlError PyYAML raised."""
+    empty), or the YamlError PyYAML raised.
+
+    ``dialect`` says which program reads the file: "omegaconf" (Hydra, ``OmegaConf.load``) as
+    OmegaConf 2.3.1 reads it (``omegaconf/_utils.py``, ``get_yaml_loader``): a duplicate key
+    (among string keys) is an error, floats such as ``1e3`` are floats, timestamps are strings;
+    "safe": PyYAML's ``safe_load`` as yacs, fvcore, jsonargparse and transformers read it, the
+    last of duplicate keys winning. Composed by libyaml when PyYAML has it (a 10 MB file: seconds,
+    not half a minute), with the same resolution (the resolver is PyYAML's Python one either way)."""
     import yaml
 
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_loader(yaml, dialect))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         reason = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        return YamlError(path, str(reason), line, column)
+        return YamlError(path, _short(str(reason)), line, column)
     except RecursionError:
         return YamlError(path, "nested too deeply", 1, 1)
     if node is None:
@@ -125,11 +142,76 @@ def parse_yaml(text: str, path: str) -> Union[Tree, Leaf, YamlError, None]:
     constructor = yaml.SafeLoader("")
     budget = [MAX_NODES]
     try:
-        return _convert(node, path, constructor, yaml, budget)
+        found = _convert(node, path, constructor, yaml, budget, dialect == "omegaconf")
     except RecursionError:
         return YamlError(path, "nested too deeply", 1, 1)
     except _TooLarge:
         return YamlError(path, f"more than {MAX_NODES} nodes once aliases are expanded", 1, 1)
+    except _Duplicate as exc:
+        return YamlError(path, f"found duplicate key {_short(exc.key)} (OmegaConf refuses the file)", exc.line, exc.column)
+    if isinstance(found, Tree):
+        found.header = _package_header(text)
+    return found
+
+
+def _short(text: str, limit: int = 80) -> str:
+    """PyYAML's reasons quote the file's text: keep them to one short line."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+_PACKAGE_HEADER = re.compile(r"^#\s*@package\s+(\S+)")
+
+
+def _package_header(text: str) -> Optional[str]:
+    """The ``# @package`` header of a Hydra config (in its first comment lines), if any."""
+    for line in text.splitlines()[:20]:
+        line = line.strip()
+        match = _PACKAGE_HEADER.match(line)
+        if match:
+            return match.group(1)
+        if line and not line.startswith("#"):
+            break
+    return None
+
+
+_LOADERS: Dict[str, Any] = {}
+
+
+def _loader(yaml: Any, dialect: str) -> Any:
+    """The loader class of a dialect (``parse_yaml``), made once."""
+    found = _LOADERS.get(dialect)
+    if found is None:
+        base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        found = type(f"DlLint{dialect.title()}Loader", (base,), {})
+        if dialect == "omegaconf":
+            found.yaml_implicit_resolvers = {
+                key: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+                for key, resolvers in base.yaml_implicit_resolvers.items()
+            }
+            found.add_implicit_resolver("tag:yaml.org,2002:float", _OMEGACONF_FLOAT, list("-+0123456789."))
+        _LOADERS[dialect] = found
+    return found
+
+
+# OmegaConf 2.3.1's float pattern (``omegaconf/_utils.py``): YAML 1.1's, plus ``1e3``-style.
+_OMEGACONF_FLOAT = re.compile(
+    r"""^(?:
+     [-+]?[0-9]+(?:_[0-9]+)*\.[0-9_]*(?:[eE][-+]?[0-9]+)?
+    |[-+]?[0-9]+(?:_[0-9]+)*(?:[eE][-+]?[0-9]+)
+    |\.[0-9]+(?:_[0-9]+)*(?:[eE][-+][0-9]+)?
+    |[-+]?[0-9]+(?:_[0-9]+)*(?::[0-5]?[0-9])+\.[0-9_]*
+    |[-+]?\.(?:inf|Inf|INF)
+    |\.(?:nan|NaN|NAN))$""",
+    re.X,
+)
+
+
+class _Duplicate(Exception):
+    def __init__(self, key: str, line: int, column: int) -> None:
+        self.key = key
+        self.line = line
+        self.column = column
 
 
 # Aliases share nodes, so a small file can expand to billions ("billion laughs"); OmegaConf
@@ -141,7 +223,8 @@ class _TooLarge(Exception):
     pass
 
 
-def _convert(node: Any, path: str, constructor: Any, yaml: Any, budget: list) -> Node:
+def _convert(node: Any, path: str, constructor: Any, yaml: Any, budget: list, unique: bool = False) -> Node:
+    """``unique``: a duplicate string key raises ``_Duplicate`` (OmegaConf), else the last wins."""
     budget[0] -= 1
     if budget[0] < 0:
         raise _TooLarge
@@ -152,10 +235,13 @@ def _convert(node: Any, path: str, constructor: Any, yaml: Any, budget: list) ->
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
                 # ``<<: *base`` merges keys dl-lint does not follow: the whole mapping is unsure.
                 return Leaf(UNKNOWN, path, line, column)
-            entries[str(key_node.value)] = _convert(value_node, path, constructor, yaml, budget)  # later keys win
+            key = str(key_node.value)
+            if unique and key in entries and key_node.tag == "tag:yaml.org,2002:str":
+                raise _Duplicate(key, key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            entries[key] = _convert(value_node, path, constructor, yaml, budget, unique)
         return Tree(tuple(entries.items()), path, line)
     if isinstance(node, yaml.SequenceNode) and node.tag == "tag:yaml.org,2002:seq":
-        return Items(tuple(_convert(item, path, constructor, yaml, budget) for item in node.value), path, line)
+        return Items(tuple(_convert(item, path, constructor, yaml, budget, unique) for item in node.value), path, line)
     if isinstance(node, yaml.ScalarNode) and node.tag in _STANDARD:
         try:
             value = constructor.construct_object(node)

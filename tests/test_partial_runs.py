@@ -1,0 +1,181 @@
+"""One answer however it is run (issue 26): a run naming some files reports in them what a full
+run reports there, and also the findings that rest on them (a changed factory default, a config
+value, a constant); settings apply at the file a finding is reported in."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+LOADER = """\
+from torch.utils.data import DataLoader
+
+
+def make(ds, num_workers=4, prefetch_factor=2):
+    return DataLoader(ds, num_workers=num_workers, prefetch_factor=prefetch_factor)
+"""
+MAIN = "from pkg.loader import make\n\nloader = make([1, 2, 3], num_workers=0)\n"
+
+
+def _project(root: Path, files: dict, config: str = "") -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pyproject.toml").write_text("[tool.dl-lint]\n" + textwrap.dedent(config))
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    return root
+
+
+def _two_modules(tmp_path: Path, config: str = "", loader: str = LOADER, main: str = MAIN) -> Path:
+    return _project(tmp_path / "proj", {"pkg/__init__.py": "", "pkg/loader.py": loader, "main.py": main}, config)
+
+
+def _found(run_cli, root: Path, *args: str) -> list:
+    done = run_cli("--no-cache", "--output-format", "json", *args, cwd=root)
+    assert done.returncode in (0, 1), done.stderr
+    return sorted((d["filename"], d["location"]["row"], d["code"]) for d in json.loads(done.stdout))
+
+
+CALL_SITE = [("main.py", 3, "DL001")]
+
+
+@pytest.mark.parametrize("named", [["."], ["main.py"], ["pkg/loader.py"], ["main.py", "pkg/loader.py"], ["pkg"]])
+def test_a_call_site_finding_whichever_file_is_named(tmp_path, run_cli, named):
+    """The issue's first case: reported at the call in main.py when main.py is named (its
+    factory lives in another module) and when pkg/loader.py is (the finding rests on it)."""
+    root = _two_modules(tmp_path)
+    assert _found(run_cli, root, *named) == CALL_SITE
+
+
+def test_a_changed_factory_default(tmp_path, run_cli):
+    """A commit that changes only the factory's default makes the crash at a call site that
+    relies on it: naming the factory's file reports it, at the call."""
+    root = _two_modules(tmp_path, main="from pkg.loader import make\n\nloader = make([1, 2, 3])\n")
+    assert _found(run_cli, root, "pkg/loader.py") == []
+    (root / "pkg/loader.py").write_text(LOADER.replace("num_workers=4", "num_workers=0"))
+    assert _found(run_cli, root, "pkg/loader.py") == CALL_SITE
+    assert _found(run_cli, root, "main.py") == CALL_SITE
+    assert _found(run_cli, root, ".") == CALL_SITE
+
+
+def test_a_constant_of_another_module(tmp_path, run_cli):
+    """A finding whose value comes from a constant of another module is reported when that
+    module is named (the edit that introduced the crash), at the loader."""
+    root = _project(tmp_path / "proj", {
+        "settings.py": "WORKERS = 0\n",
+        "train.py": "from torch.utils.data import DataLoader\nfrom settings import WORKERS\n\n"
+                    "loader = DataLoader([1], num_workers=WORKERS, persistent_workers=True)\n",
+        "other.py": "x = 1\n",
+    })
+    full = _found(run_cli, root, ".")
+    assert full == [("train.py", 4, "DL002")]
+    assert _found(run_cli, root, "settings.py") == full
+    assert _found(run_cli, root, "train.py") == full
+    assert _found(run_cli, root, "other.py") == []
+
+
+def test_a_yaml_line_finding_from_either_side(tmp_path, run_cli):
+    root = _project(tmp_path / "proj", {
+        "train.py": """\
+            import hydra
+            from torch.utils.data import DataLoader
+
+
+            @hydra.main(version_base=None, config_path="conf", config_name="config")
+            def main(cfg):
+                return DataLoader(range(8), num_workers=cfg.data.num_workers, persistent_workers=True)
+            """,
+        "conf/config.yaml": "data:\n  num_workers: 0\n",
+        "notes.py": "x = 1\n",
+    })
+    expected = [("conf/config.yaml", 2, "DL002")]
+    assert _found(run_cli, root, ".") == expected
+    assert _found(run_cli, root, "conf/config.yaml") == expected
+    assert _found(run_cli, root, "train.py") == expected  # the script reads it: the finding rests on it
+    assert _found(run_cli, root, "notes.py") == []
+
+
+def test_per_file_ignores_match_the_reported_file(tmp_path, run_cli):
+    root = _two_modules(tmp_path, config='[tool.dl-lint.per-file-ignores]\n"main.py" = ["DL001"]\n')
+    assert _found(run_cli, root, ".") == []
+    assert _found(run_cli, root, "pkg/loader.py") == []
+    root = _two_modules(tmp_path / "b", config='[tool.dl-lint.per-file-ignores]\n"pkg/*" = ["DL001"]\n')
+    assert _found(run_cli, root, ".") == CALL_SITE
+    assert _found(run_cli, root, "main.py") == CALL_SITE
+
+
+def test_exclude_decides_where_findings_are_reported(tmp_path, run_cli):
+    """An excluded file is still read as a dependency of a reported one; its own findings, and
+    those located in it, are not shown."""
+    root = _two_modules(tmp_path)
+    assert _found(run_cli, root, "--exclude", "pkg", ".") == CALL_SITE
+    assert _found(run_cli, root, "--extend-exclude", "pkg/loader.py", "main.py") == CALL_SITE
+    assert _found(run_cli, root, "--exclude", "main.py", ".") == []
+    assert _found(run_cli, root, "--exclude", "main.py", "pkg/loader.py") == []
+
+
+def test_noqa_at_a_related_location(tmp_path, run_cli):
+    """``# noqa`` at the reported line, or at the loader the call configures (a related location)."""
+    root = _two_modules(tmp_path, loader=LOADER.replace("prefetch_factor)\n", "prefetch_factor)  # noqa: DL001\n"))
+    assert _found(run_cli, root, ".") == []
+    assert _found(run_cli, root, "main.py") == []
+    root = _two_modules(tmp_path / "b", loader=LOADER.replace("prefetch_factor)\n", "prefetch_factor)  # noqa: DL002\n"))
+    assert _found(run_cli, root, "main.py") == CALL_SITE  # another code: not silenced
+    root = _two_modules(tmp_path / "c", main=MAIN.replace("num_workers=0)", "num_workers=0)  # noqa: DL001"))
+    assert _found(run_cli, root, "pkg/loader.py") == []
+
+
+def test_show_settings_agrees_with_what_is_reported(tmp_path, run_cli):
+    root = _two_modules(tmp_path, config='[tool.dl-lint.per-file-ignores]\n"main.py" = ["DL001"]\n')
+    shown = run_cli("--show-settings", "main.py", cwd=root).stdout
+    enabled = next(line for line in shown.splitlines() if line.startswith("enabled for this file"))
+    assert '"DL001"' not in enabled
+    assert _found(run_cli, root, "main.py") == []
+    root = _two_modules(tmp_path / "b", config='[tool.dl-lint.per-file-ignores]\n"pkg/*" = ["DL001"]\n')
+    enabled = next(line for line in run_cli("--show-settings", "main.py", cwd=root).stdout.splitlines() if line.startswith("enabled"))
+    assert '"DL001"' in enabled
+    assert _found(run_cli, root, "main.py") == CALL_SITE
+
+
+def test_a_named_file_shows_nothing_a_full_run_does_not(tmp_path, run_cli):
+    root = _two_modules(tmp_path)
+    (root / "tests").mkdir()
+    (root / "tests/test_x.py").write_text("from torch.utils.data import DataLoader\nDataLoader([1], timeout=3)\n")
+    full = _found(run_cli, root, ".")
+    for name in ("main.py", "pkg/loader.py", "tests/test_x.py", "pkg/__init__.py"):
+        part = _found(run_cli, root, name)
+        assert set(part) <= set(full)
+        assert [f for f in part if f[0] == name] == [f for f in full if f[0] == name]
+
+
+def test_a_stray_script_outside_any_project_is_linted_alone(tmp_path, run_cli):
+    """Without a project marker the run does not walk the script's folder for dependencies."""
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts/a.py").write_text("from torch.utils.data import DataLoader\nDataLoader([1], timeout=3)\n")
+    (tmp_path / "scripts/huge").mkdir()
+    for i in range(5):
+        (tmp_path / f"scripts/huge/m{i}.py").write_text("import a\n")
+    done = run_cli("--no-cache", "--output-format", "json", "a.py", cwd=tmp_path / "scripts")
+    assert [d["filename"] for d in json.loads(done.stdout)] == ["a.py"]
+
+
+def test_a_module_named_setup_py_in_a_package_is_no_project_root(tmp_path, run_cli):
+    """dinov2 has ``dinov2/eval/setup.py`` (the module ``dinov2.eval.setup``): a run naming
+    ``dinov2/eval/knn.py`` must see the repository's project, not one rooted at ``dinov2/eval``,
+    or the factory its calls reach (``dinov2/data/loaders.py``) is not read."""
+    root = _project(tmp_path / "proj", {
+        "pkg/__init__.py": "",
+        "pkg/data/__init__.py": "from .loaders import make\n",
+        "pkg/data/loaders.py": LOADER,
+        "pkg/eval/__init__.py": "",
+        "pkg/eval/setup.py": "def get_args_parser():\n    return None\n",
+        "pkg/eval/knn.py": "from pkg.data import make\n\nloader = make([1], num_workers=0)\n",
+    })
+    from dl_lint.roots import find_root
+
+    assert find_root(root / "pkg/eval/knn.py") == root
+    assert _found(run_cli, root, "pkg/eval/knn.py") == _found(run_cli, root, ".") == [("pkg/eval/knn.py", 3, "DL001")]
