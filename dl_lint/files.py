@@ -184,7 +184,11 @@ def split_message(text: str, limit: int = MESSAGE_LIMIT):
     text = " ".join(text.split())
     if len(text) <= limit:
         return text, ""
-    cut = max(text.rfind(sep, 0, limit - 1) for sep in ("; ", ": ", ", "))
+    cut = -1
+    for separators in (("; ", ": "), (", ",)):  # the coarser boundary first
+        cut = max(text.rfind(sep, 0, limit - 1) for sep in separators)
+        if cut >= 20:
+            break
     if cut < 20:
         cut = text.rfind(" ", 0, limit - 2)
         if cut < 20:

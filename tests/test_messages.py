@@ -301,3 +301,35 @@ def test_flake8_plugin_reports_the_sentence(tmp_path):
     path.write_text("from torch.utils.data import DataLoader\nDataLoader([1], prefetch_factor=2)\n")
     [(row, col, text, _)] = list(Plugin(None, path.read_text().splitlines(True), str(path)).run())
     assert text.startswith("DL001 ") and text.endswith("raises ValueError at construction.")
+
+
+def test_a_long_parse_error_is_split_into_a_short_message_and_its_detail(tmp_path):
+    """DL000's reason comes from a parser or the system, of any length: the concise line keeps
+    the bound, the rest is the detail, and the file that reads a broken YAML is cited, not named."""
+    from dl_lint.files import split_message
+    from dl_lint.rules.base import MESSAGE_LIMIT
+
+    (tmp_path / "pyproject.toml").write_text("[tool.dl-lint]\nmax-file-size = 300\n")
+    (tmp_path / "big.py").write_text("from torch.utils.data import DataLoader\n" + "x = 1\n" * 60)
+    (tmp_path / "train.py").write_text(
+        "import hydra\nfrom torch.utils.data import DataLoader\n\n\n"
+        '@hydra.main(version_base=None, config_path="conf", config_name="config")\n'
+        "def main(cfg):\n"
+        "    return DataLoader(range(8), num_workers=cfg.data.num_workers, persistent_workers=True)\n"
+    )
+    (tmp_path / "conf").mkdir()
+    (tmp_path / "conf" / "config.yaml").write_text("data:\n  num_workers: [0\n")
+    found = {Path(d.filename).name: d for d in lint_paths([tmp_path]).diagnostics if d.code == "DL000"}
+    assert set(found) == {"big.py", "config.yaml"}
+    for d in found.values():
+        assert len(d.message) <= MESSAGE_LIMIT, d.message
+    assert found["big.py"].message.startswith("cannot parse: file too large to analyse")
+    assert found["big.py"].detail == "Exclude it, or raise the limit."  # the message was 122 characters
+    assert found["config.yaml"].message.startswith("cannot parse this YAML config: ")
+    assert "train.py" not in found["config.yaml"].full_message
+    assert [(r.path, r.note) for r in found["config.yaml"].related] == [
+        (str(tmp_path / "train.py"), "this file reads the YAML config")
+    ]
+    assert split_message("cannot read file: short") == ("cannot read file: short", "")
+    head, rest = split_message("x" * 300)
+    assert len(head) <= MESSAGE_LIMIT and rest == "x" * 300
