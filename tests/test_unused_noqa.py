@@ -140,3 +140,25 @@ def test_lint_source_reports_it_too():
     assert lint_source(UNUSED, "train.py", Settings()) == []
     silenced = LOADER + "loader = DataLoader([1, 2], prefetch_factor=2)  # noqa: DL001\n"
     assert lint_source(silenced, "train.py", settings) == []  # used: and the silenced DL001 is not shown
+
+
+def test_a_directive_on_a_cited_dataset_class_is_used(tmp_path):
+    """A `# noqa` on a line a finding cites (the IterableDataset's class) silences it (issue 26's
+    rule): that directive is used, and a prefix of the code counts as flake8 reads it."""
+    root = _project(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/data.py": "from torch.utils.data import IterableDataset\n\n\n"
+            "class Stream(IterableDataset):  # noqa: DL2\n"
+            "    def __iter__(self):\n"
+            "        return iter(range(10))\n\n\n"
+            "class Other(IterableDataset):  # noqa: DL201\n"
+            "    def __iter__(self):\n"
+            "        return iter(range(10))\n",
+            "pkg/train.py": "from torch.utils.data import DataLoader\n"
+            "from pkg.data import Stream\n\n"
+            "loader = DataLoader(Stream(), num_workers=4)\n",
+        },
+    )
+    assert [found[:3] for found in _found(root)] == [("pkg/data.py", 9, "DL012")]  # Other is used by no loader
