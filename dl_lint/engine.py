@@ -345,7 +345,7 @@ def shown(
     out = []
     excluded: Dict[str, bool] = {}
     enabled: Dict[tuple, frozenset] = {}
-    related_noqa: Dict[str, object] = {}
+    related_noqa: Dict[object, object] = {}
     for diag in diagnostics:
         key = absolute_path(diag.filename, cwd) if not diag.filename.startswith("<") else diag.filename
         if key not in shown_keys:
@@ -379,7 +379,7 @@ def _excluded(key: str, settings: Settings) -> bool:
     return excluded_path(key, tuple(settings.exclude) + tuple(settings.extend_exclude), settings.root)
 
 
-def _noqa_at_related(diag: Diagnostic, project: Project, cache: Dict[str, object]) -> Optional[Related]:
+def _noqa_at_related(diag: Diagnostic, project: Project, cache: Dict[object, object]) -> Optional[Related]:
     """The related location (a Python file's line: the loader a call site configures, the
     dataset class) that has a ``# noqa`` for this diagnostic (its code, a prefix of it as flake8
     reads one, or bare), or None."""
@@ -388,6 +388,14 @@ def _noqa_at_related(diag: Diagnostic, project: Project, cache: Dict[str, object
 
     for place in diag.related:
         if not place.path.endswith(".py") or place.cell is not None:
+            continue
+        lines = cache.get(("lines", place.path))
+        if lines is None:
+            data = project.source_bytes(place.path)
+            lines = cache[("lines", place.path)] = data.splitlines() if data else []
+        # A line without the word cannot hold a directive: the file is tokenized only for one that
+        # has it (the values' origins are cited too, often in a long training script).
+        if not 0 < place.row <= len(lines) or b"noqa" not in lines[place.row - 1].lower():  # type: ignore[index]
             continue
         found = cache.get(place.path)
         if found is None:
