@@ -346,6 +346,9 @@ class ResultsCache:
         # Every project file's hash when entries resting on names ("nw") were last checked.
         self.graph_snapshot: Optional[Dict[str, Any]] = None
         self.listings: Dict[str, list] = {}  # folder abspath -> listing (dl_lint.discovery)
+        # abspath -> [content hash, plain imports, from-imports]: a module's import statements
+        # (``analysis.project.raw_imports``), so a partial run's import graph reads no bytes.
+        self.imports: Dict[str, list] = {}
         self.dirty = False
         self._hashes: Dict[str, Optional[str]] = {}  # this run's content hashes
         self.overlays: Dict[str, bytes] = {}  # unsaved editor buffers (``lint_paths(overlays=...)``)
@@ -378,8 +381,10 @@ class ResultsCache:
             self.graph_snapshot = snapshot if isinstance(snapshot, dict) else None
             listings = data.get("listings")
             self.listings = listings if isinstance(listings, dict) else {}
+            imports = data.get("imports")
+            self.imports = imports if isinstance(imports, dict) else {}
         except Exception:  # noqa: BLE001 - a corrupt or unreadable cache is an empty one
-            self.stats, self.entries, self.callsites, self.listings = {}, {}, None, {}
+            self.stats, self.entries, self.callsites, self.listings, self.imports = {}, {}, None, {}, {}
             self.graph_snapshot = None
 
     def save(self, summaries: Optional[Dict[str, Tuple[Optional[str], Any]]] = None) -> None:
@@ -408,6 +413,7 @@ class ResultsCache:
                         "callsites": self.callsites,
                         "graph": self.graph_snapshot,
                         "listings": self.listings,
+                        "imports": self.imports,
                     },
                     separators=(",", ":"),
                 ).encode()

@@ -424,6 +424,8 @@ def _run_once(
         return _report(
             out,
             paths,
+            config_file,
+            overrides,
             diagnostics,
             files,
             fixed_files,
@@ -447,6 +449,8 @@ def _run_once(
 def _report(
     out,
     paths: Tuple[str, ...],
+    config_file: Optional[str],
+    overrides: Dict[str, object],
     diagnostics: list,
     files: int,
     fixed_files: list,
@@ -480,8 +484,9 @@ def _report(
             echo(f"{listing}Fixed {_plural(fixed, 'problem')}.", out=out)
         return EXIT_FOUND if changed else EXIT_CLEAN
     hidden = 0
-    if not unsafe_fixes and output_format in ("concise", "full"):
-        # An unsafe fix is not offered without --unsafe-fixes: no [*] for it, but say how many.
+    if not unsafe_fixes and (output_format in ("concise", "full") or statistics):
+        # An unsafe fix is not offered without --unsafe-fixes: no [*] for it (nor "fixable" in
+        # --statistics, text or JSON), but say how many.
         hidden = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability != "safe")
         diagnostics = [
             d.replace(fix=None) if d.fix is not None and d.fix.applicability != "safe" else d for d in diagnostics
@@ -529,7 +534,9 @@ def _report(
             # Piped source is not on disk (or differs from it): no snippets, message fingerprints.
             sources = read_sources(d.filename for d in diagnostics)
         root = repo_root() if output_format in ("github", "sarif", "gitlab") else None
-        echo(render(output_format, diagnostics, files_checked=files, sources=sources, root=root), nl=False, out=out)
+        docs = _documentation_url(config_file, overrides) if output_format in ("json", "json-lines", "sarif") else None
+        text = render(output_format, diagnostics, files_checked=files, sources=sources, root=root, documentation_url=docs)
+        echo(text, nl=False, out=out)
     return found
 
 
@@ -578,6 +585,18 @@ def _torch_version(text: str) -> str:
 def _no_files_warning(paths: Sequence[str]) -> None:
     where = " ".join(paths) if paths else "."
     echo(f"dl-lint: warning: No Python files or notebooks found under the given path(s): {where}", err=True)
+
+
+def _documentation_url(config_file: Optional[str], overrides: Dict[str, object]) -> Optional[str]:
+    """Where the reports link rules to: a setting of the run as a whole, so, as ruff reads its
+    own such settings (output-format), from the configuration of the working folder (or
+    ``--config``); DL_LINT_DOCUMENTATION_URL beats it. A bad value stops the run (exit 2)."""
+    from dl_lint.config import ConfigError, documentation_url
+
+    try:
+        return documentation_url(_settings_for(os.path.join(os.getcwd(), "-"), config_file, overrides))
+    except ConfigError as exc:
+        fail(str(exc))
 
 
 def _settings_for(path, config_file: Optional[str], overrides: Dict[str, object]):
@@ -679,6 +698,8 @@ def _fix_stdin(
     name = stdin_filename or "<stdin>"
     settings = _settings_for(name, config_file, overrides)
     root = find_root(Path(name).absolute()) if stdin_filename else None
+    if name.endswith(".ipynb"):
+        _fix_stdin_notebook(name, settings, root, unsafe, diff, quiet=quiet, silent=silent)
     source = decode(sys.stdin.buffer.read())
     result = fix_source(source, lambda s: lint_source(s, name, settings, project_root=root), unsafe=unsafe)
     if diff:
@@ -708,6 +729,44 @@ def _fix_stdin(
         text = render("concise", remaining, fixed=len(result.applied), hidden=hidden, quiet=quiet)
         echo(text, nl=False, err=True)
     return EXIT_FOUND if result.remaining or changed else EXIT_CLEAN
+
+
+def _fix_stdin_notebook(name: str, settings, root, unsafe: bool, diff: bool, *, quiet: bool, silent: bool) -> None:
+    """``--fix`` / ``--diff`` of a notebook piped in (``--stdin-filename nb.ipynb``): the whole
+    fixed notebook on stdout (as ruff writes it), or the changed cells' diff; what remains, in
+    cell coordinates, on stderr. Bytes that are not a notebook are echoed unchanged (their
+    DL000 is what remains)."""
+    from pathlib import Path
+
+    from dl_lint.engine import lint_bytes
+    from dl_lint.fix_runner import fix_notebook_data
+    from dl_lint.notebook import NotebookError, cell_diff
+    from dl_lint.report import render
+
+    data = sys.stdin.buffer.read()
+    applied = 0
+    try:
+        result, new, _ = fix_notebook_data(data, Path(name), settings, unsafe=unsafe, project_root=root)
+        applied = len(result.applied)
+    except NotebookError:
+        new = data
+    if diff:
+        patch = cell_diff(name, data, new) if new != data else ""
+        echo(patch, nl=False)
+        sys.exit(EXIT_FOUND if patch else EXIT_CLEAN)
+    sys.stdout.buffer.write(new)
+    sys.stdout.flush()
+    remaining = lint_bytes(new, name, settings, project_root=root)
+    exit_code = EXIT_FOUND if remaining else EXIT_CLEAN
+    hidden = 0
+    if not unsafe:
+        hidden = sum(1 for d in remaining if d.fix is not None and d.fix.applicability != "safe")
+        remaining = [
+            d.replace(fix=None) if d.fix is not None and d.fix.applicability != "safe" else d for d in remaining
+        ]
+    if not silent and (remaining or (applied and not quiet)):
+        echo(render("concise", remaining, fixed=applied, hidden=hidden, quiet=quiet), nl=False, err=True)
+    sys.exit(exit_code)
 
 
 def _run(

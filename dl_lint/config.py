@@ -92,7 +92,7 @@ class Settings(Record):
     __slots__ = (
         "select", "ignore", "extend_select", "per_file_ignores", "exclude", "extend_exclude",
         "respect_gitignore", "max_inflight_batches", "batch_bytes", "memory_budget", "target_version",
-        "target_python", "extra_loaders", "max_file_size", "external", "ignore_noqa", "config_path", "root",
+        "target_python", "extra_loaders", "max_file_size", "external", "documentation_url", "config_path", "root",
     )  # fmt: skip
 
     def __init__(
@@ -118,8 +118,9 @@ class Settings(Record):
         # Codes and prefixes of other tools that look like dl-lint's: DL012 never reports them
         # in a ``# noqa`` (ruff's ``lint.external``).
         external: Tuple[str, ...] = (),
-        # Not a setting: the run that DL012 compares with, where no ``# noqa`` silences anything.
-        ignore_noqa: bool = False,
+        # Where dl-lint's rule documentation is published (rule links in JSON, SARIF, the
+        # language server); None: the built-in one, if any (``documentation_url`` below).
+        documentation_url: Optional[str] = None,
         config_path: Optional[str] = None,  # where these came from; None = built-in defaults
         root: Optional[str] = None,  # directory the globs are relative to
     ) -> None:
@@ -138,7 +139,7 @@ class Settings(Record):
         self.extra_loaders = extra_loaders
         self.max_file_size = max_file_size
         self.external = external
-        self.ignore_noqa = ignore_noqa
+        self.documentation_url = documentation_url
         self.config_path = config_path
         self.root = root
 
@@ -158,7 +159,6 @@ class Settings(Record):
         target_version: Optional[str] = None,
         extra_loaders: Optional[Sequence[str]] = None,
         max_file_size: Optional[int] = None,
-        ignore_noqa: Optional[bool] = None,
     ) -> "Settings":
         """Apply command-line options (None = not given), the way ruff does:
         ``select`` and ``exclude`` replace, the list-valued others add to the config's."""
@@ -183,7 +183,6 @@ class Settings(Record):
             ("batch_bytes", batch_bytes),
             ("memory_budget", memory_budget),
             ("max_file_size", max_file_size),
-            ("ignore_noqa", ignore_noqa),
             ("target_version", _cli_version(target_version) if target_version is not None else None),
         ):
             if value is not None:
@@ -192,9 +191,11 @@ class Settings(Record):
 
     def fingerprint(self) -> str:
         """A stable hash of everything that can change results (not ``config_path``,
-        which only appears in messages), for keying a results cache."""
+        which only appears in messages, nor ``documentation_url``, which only the reports
+        print), for keying a results cache."""
         data = as_dict(self)
         del data["config_path"]
+        del data["documentation_url"]
         import hashlib
         import json
 
@@ -220,6 +221,7 @@ KEYS: Dict[str, str] = {
     "extra-loaders": "extra_loaders",
     "max-file-size": "max_file_size",
     "external": "external",
+    "documentation-url": "documentation_url",
 }
 
 _CODE_LIKE = re.compile(r"^[A-Za-z]+[0-9]*$")
@@ -349,7 +351,52 @@ def _parse_table(table: Mapping[str, Any], known_codes: Mapping[str, bool], disp
         elif key == "extra-loaders":
             accepted = 'dotted names such as "pkg.module.MyLoader"'
             fields["extra_loaders"] = _string_list(value, where, accepted, _is_dotted_name)
+        elif key == "documentation-url":
+            fields["documentation_url"] = _url(value, where)
     return fields
+
+
+DOCUMENTATION_URL_ENV = "DL_LINT_DOCUMENTATION_URL"
+_URL_HELP = (
+    'an http(s) URL of dl-lint\'s rule documentation, such as "https://github.com/OWNER/dl-lint/blob/main/'
+    'docs/rules.md" (or with {code} where a page per rule takes the code)'
+)
+
+
+def _url(value: Any, where: str) -> str:
+    """A URL reports may print: http or https with a host, printable ASCII without spaces,
+    quotes or angle brackets (percent-encode anything else), at most 2000 characters. The text
+    comes from a project's file or the environment, so nothing else gets through."""
+    from urllib.parse import urlsplit
+
+    ok = isinstance(value, str) and 0 < len(value) <= 2000 and all(33 <= ord(c) <= 126 for c in value)
+    ok = ok and not any(c in value for c in "\"'<>\\`")
+    if ok:
+        try:
+            parts = urlsplit(value)
+        except ValueError:
+            parts = None
+        ok = parts is not None and parts.scheme in ("http", "https") and bool(parts.hostname)
+    if not ok:
+        shown = repr(value) if not isinstance(value, str) or len(value) <= 80 else repr(value[:80] + "...")
+        raise ConfigError(f"{where}: invalid value {shown}; expected {_URL_HELP}")
+    return value
+
+
+def documentation_url(settings: Optional[Settings]) -> Optional[str]:
+    """The documentation URL reports link rules to: the DL_LINT_DOCUMENTATION_URL environment
+    variable (as ruff's environment variables, it beats the configuration; empty: not set), else
+    the ``documentation-url`` of ``settings``, else the one built into dl-lint
+    (``model.DOCUMENTATION_URL``, None until dl-lint is published). Raises ConfigError for an
+    environment value that is not such a URL."""
+    from dl_lint.model import DOCUMENTATION_URL
+
+    from_env = os.environ.get(DOCUMENTATION_URL_ENV)
+    if from_env:
+        return _url(from_env, DOCUMENTATION_URL_ENV)
+    if settings is not None and settings.documentation_url:
+        return settings.documentation_url
+    return DOCUMENTATION_URL
 
 
 # ------------------------------------------------------------------------- loading

@@ -209,6 +209,8 @@ def lint_paths(
         except Exception:  # noqa: BLE001 - never fail a run because of the cache
             store = None
         project.store = store
+        if store is not None:
+            project.hash_of = store.hash_of  # also for the import graph of a partial run (``_dependencies``)
     unsaved = {absolute_path(os.fspath(k), cwd): v.encode("utf-8", "surrogatepass") for k, v in (overlays or {}).items()}
     project.overlays = unsaved
     if store is not None:

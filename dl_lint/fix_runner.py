@@ -25,7 +25,7 @@ import tempfile
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Set
+from typing import List, Optional, Set, Tuple
 
 from dl_lint.fixes import FixResult, fix_source
 from dl_lint.model import Diagnostic
@@ -42,8 +42,14 @@ class FileFix:
     result: FixResult
     original: str
     written: bool = False
+    # A notebook's bytes before and after the fix: its diff is shown cell by cell, as written.
+    notebook: Optional[Tuple[bytes, bytes]] = None
 
     def diff(self) -> str:
+        if self.notebook is not None:
+            from dl_lint.notebook import cell_diff
+
+            return cell_diff(self.display, *self.notebook)
         return "".join(
             difflib.unified_diff(
                 self.original.splitlines(keepends=True),
@@ -232,14 +238,15 @@ def _newline(text: str) -> str:
     return "\n"
 
 
-def fix_notebook(path: Path, display: str, settings, *, unsafe: bool, write: bool, project_root: Optional[Path]) -> FileFix:
-    """Fix the code cells of a notebook; outputs, metadata and the JSON's formatting are kept
-    (``notebook.apply_cell_edits`` rewrites only the changed cells' ``source``)."""
-    from dl_lint.engine import lint_paths, lint_source
+def fix_notebook_data(
+    data: bytes, path: Path, settings, *, unsafe: bool, project_root: Optional[Path]
+) -> Tuple[FixResult, bytes, str]:
+    """Fix the code cells of the notebook ``data`` (found at, or named, ``path``): the result on
+    the cells' Python, the notebook's new bytes (``data`` when nothing changed) and the Python
+    it was fixed from. Raises NotebookError for bytes that are not a notebook."""
+    from dl_lint.engine import lint_source
     from dl_lint.notebook import apply_cell_edits, notebook_to_python
 
-    before = os.stat(path)
-    data = path.read_bytes()
     source, cell_map = notebook_to_python(data)
     # Lint the cells' Python as a module of its own (the notebook's folder is its project).
     pseudo = str(path.with_name(path.stem + "_ipynb.py"))
@@ -248,9 +255,21 @@ def fix_notebook(path: Path, display: str, settings, *, unsafe: bool, write: boo
         return [d for d in lint_source(text, pseudo, settings, project_root=project_root) if d.code != "DL203"]
 
     result = fix_source(source, lint, unsafe=unsafe)
+    new = apply_cell_edits(data, result.source, cell_map) if result.changed else data
+    return result, new, source
+
+
+def fix_notebook(path: Path, display: str, settings, *, unsafe: bool, write: bool, project_root: Optional[Path]) -> FileFix:
+    """Fix the code cells of a notebook; outputs, metadata and the JSON's formatting are kept
+    (``notebook.apply_cell_edits`` rewrites only the changed cells' ``source``)."""
+    from dl_lint.engine import lint_paths
+
+    before = os.stat(path)
+    data = path.read_bytes()
+    result, new, source = fix_notebook_data(data, path, settings, unsafe=unsafe, project_root=project_root)
     fixed = FileFix(path, display, result, source)
     if result.changed:
-        new = apply_cell_edits(data, result.source, cell_map)
+        fixed.notebook = (data, new)
         if write:
             write_atomically(path, new, project_root, expected=before)
             fixed.written = True

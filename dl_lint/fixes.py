@@ -23,16 +23,20 @@ from dl_lint.record import Record
 MAX_PASSES = 10
 
 _COMMENT_OR_SPACE = re.compile(r"[ \t]*(#[^\r\n]*)?(\r\n|\r|\n|$)")
+_LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 # -- positions -----------------------------------------------------------------------------------
 
 
 def line_starts(source: str) -> List[int]:
-    """Offsets of each row's first character (rows split like libcst: \\n, \\r\\n, \\r)."""
+    """Offsets of each row's first character, and the length of the source last (rows split
+    as Python and libcst count them: at \\n, \\r\\n and \\r only; ``str.splitlines`` also splits
+    at form feeds and other characters, which shifted every edit below such a line)."""
     starts = [0]
-    for line in source.splitlines(keepends=True):
-        starts.append(starts[-1] + len(line))
+    starts.extend(match.end() for match in _LINE_END.finditer(source))
+    if starts[-1] != len(source):
+        starts.append(len(source))
     return starts
 
 
@@ -53,15 +57,46 @@ def to_location(starts: Sequence[int], offset: int) -> Location:
 
 
 def normalize_fix(source: str, fix: Fix) -> Fix:
-    """Turn argument deletions (empty edits) into clean removals, using the text around them."""
+    """Turn argument deletions (empty edits) into clean removals, using the text around them.
+
+    A fix whose edited text holds a comment is unsafe, whatever the rule says (ruff's rule:
+    removing a comment may remove intent, such as ``prefetch_factor=4,  # tuned on A100``)."""
     starts = line_starts(source)
     edits = []
+    spans = []
     for edit in fix.edits:
+        start, end = to_offset(starts, edit.location), to_offset(starts, edit.end_location)
         if edit.content == "":
-            start, end = _deletion_span(source, to_offset(starts, edit.location), to_offset(starts, edit.end_location))
+            start, end = _deletion_span(source, start, end)
             edit = Edit("", to_location(starts, start), to_location(starts, end))
         edits.append(edit)
-    return fix.replace(edits=tuple(edits))
+        spans.append((start, end))
+    fix = fix.replace(edits=tuple(edits))
+    if fix.applicability == "safe" and holds_comment(source, spans):
+        fix = fix.replace(applicability="unsafe")
+    return fix
+
+
+def holds_comment(source: str, spans: Sequence[Tuple[int, int]]) -> bool:
+    """Whether a comment starts inside one of the ``(start, end)`` offset spans of ``source``
+    (a ``#`` inside a string is not a comment). When the source cannot be tokenized, any ``#``
+    in a span counts: a fix is never called safe on a guess."""
+    if not any("#" in source[start:end] for start, end in spans):
+        return False
+    import tokenize
+
+    starts = line_starts(source)
+    lines = [source[a:b] for a, b in zip(starts, starts[1:])]
+    feed = iter(lines)
+    try:
+        comments = [
+            starts[token.start[0] - 1] + token.start[1]
+            for token in tokenize.generate_tokens(lambda: next(feed, ""))
+            if token.type == tokenize.COMMENT
+        ]
+    except (tokenize.TokenError, SyntaxError, IndexError):  # IndentationError is a SyntaxError
+        return True
+    return any(start <= offset < end for offset in comments for start, end in spans)
 
 
 def _deletion_span(text: str, start: int, end: int) -> Tuple[int, int]:

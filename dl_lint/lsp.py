@@ -27,6 +27,8 @@ from dl_lint.model import Diagnostic, Location, Severity
 __all__ = ["create_server", "server"]
 
 SOURCE = "dl-lint"
+# URI schemes of notebook cells sent as documents (VS Code's notebooks).
+NOTEBOOK_CELL_SCHEMES = ("vscode-notebook-cell:",)
 # dl-lint is not on a package index, so `pip install 'dl-lint[lsp]'` would fail: name the package.
 INSTALL_HINT = "dl-lint: error: `dl-lint server` needs pygls (dl-lint's `lsp` extra): pip install 'pygls>=1.3'"
 
@@ -76,6 +78,7 @@ class _State:
     def __init__(self) -> None:
         self.settings_cache: Dict = {}
         self.diagnostics: Dict[str, List[Diagnostic]] = {}  # uri -> the last lint's diagnostics
+        self.documentation_url: Dict[str, Optional[str]] = {}  # uri -> where its rules are documented
 
 
 def create_server() -> Any:
@@ -107,6 +110,7 @@ def create_server() -> Any:
     @ls_server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: Any, params: Any) -> None:
         state.diagnostics.pop(params.text_document.uri, None)
+        state.documentation_url.pop(params.text_document.uri, None)
         _publish(ls, params.text_document.uri, [], None)
 
     @ls_server.feature(
@@ -147,6 +151,14 @@ def _lint(state: _State, path: str, text: str) -> List[Diagnostic]:
     return lint_source(text, str(file), settings, project_root=find_root(file))
 
 
+def _documentation_url(state: _State, path: str) -> Optional[str]:
+    """Where the rules of the document at ``path`` are documented (None: nowhere)."""
+    from dl_lint.config import documentation_url, settings_for_dir
+    from dl_lint.rules import known_codes
+
+    return documentation_url(settings_for_dir(Path(path).absolute().parent, known_codes(), state.settings_cache))
+
+
 def _lint_open_documents(ls: Any) -> Dict[str, List[Diagnostic]]:
     """uri -> diagnostics, for every open Python document that is a file on disk: each
     project's open documents linted together, their unsaved text replacing the files (for
@@ -160,7 +172,9 @@ def _lint_open_documents(ls: Any) -> Dict[str, List[Diagnostic]]:
     by_root: Dict[str, Dict[str, Tuple[str, str]]] = {}  # root -> path -> (uri, text)
     for uri, document in list(ls.workspace.text_documents.items()):
         path = document.path or ""
-        if not path or not _is_python(path, getattr(document, "language_id", None)) or not os.path.isfile(path):
+        if uri.startswith(NOTEBOOK_CELL_SCHEMES) or not path or not os.path.isfile(path):
+            continue
+        if not _is_python(path, getattr(document, "language_id", None)):
             continue
         path = os.path.abspath(path)
         by_root.setdefault(os.fspath(find_root(Path(path))), {})[path] = (uri, document.source)
@@ -191,6 +205,12 @@ def _lint_and_publish(ls: Any, state: _State, uri: str) -> None:
     path = document.path or uri
     if not _is_python(path, getattr(document, "language_id", None)):
         return
+    if uri.startswith(NOTEBOOK_CELL_SCHEMES):
+        # One cell of a notebook (VS Code sends each as a document of its own): alone it is not
+        # the program (names come from earlier cells; DL203 would take it for a script). The
+        # notebook is linted as a whole by `dl-lint nb.ipynb`; say nothing here.
+        _publish(ls, uri, [], document.version)
+        return
     try:
         linted = _lint_open_documents(ls)
         if uri not in linted:  # an untitled buffer: only its own text
@@ -214,8 +234,9 @@ def _lint_and_publish(ls: Any, state: _State, uri: str) -> None:
             continue  # unchanged: not published again
         state.diagnostics[other] = diagnostics
         shown = ls.workspace.get_text_document(other)
+        docs = state.documentation_url[other] = _documentation_url(state, shown.path or other)
         lines = _lines(shown.source)
-        _publish(ls, other, [to_lsp_diagnostic(d, lines, encoding) for d in diagnostics], shown.version)
+        _publish(ls, other, [to_lsp_diagnostic(d, lines, encoding, docs) for d in diagnostics], shown.version)
 
 
 def _is_python(path: str, language_id: Optional[str]) -> bool:
@@ -242,8 +263,13 @@ def _range(start: Location, end: Location, lines: Sequence[str], encoding: str) 
     )
 
 
-def to_lsp_diagnostic(diag: Diagnostic, lines: Sequence[str], encoding: str = "utf-16") -> Any:
+def to_lsp_diagnostic(
+    diag: Diagnostic, lines: Sequence[str], encoding: str = "utf-16", documentation_url: Optional[str] = None
+) -> Any:
+    """The LSP diagnostic; ``codeDescription`` (the rule's link) only with a documentation URL."""
     from lsprotocol import types as lsp
+
+    from dl_lint.model import rule_url
 
     severity = {
         Severity.ERROR: lsp.DiagnosticSeverity.Error,
@@ -252,6 +278,7 @@ def to_lsp_diagnostic(diag: Diagnostic, lines: Sequence[str], encoding: str = "u
     }.get(Severity(diag.severity), lsp.DiagnosticSeverity.Error)
     # The short sentence first (editors that show one line show it), the detail below it.
     message = f"{diag.message}\n{diag.detail}" if diag.detail else diag.message
+    url = rule_url(diag.code, documentation_url)
     related = None
     if diag.related:
         from pathlib import Path
@@ -275,7 +302,7 @@ def to_lsp_diagnostic(diag: Diagnostic, lines: Sequence[str], encoding: str = "u
         message=message,
         severity=severity,
         code=diag.code,
-        code_description=lsp.CodeDescription(href=diag.url),
+        code_description=lsp.CodeDescription(href=url) if url else None,
         source=SOURCE,
         related_information=related,
         data={"name": diag.name, "fixable": diag.fix is not None},
@@ -308,7 +335,7 @@ def _code_actions(ls: Any, state: _State, params: Any) -> List[Any]:
             lsp.CodeAction(
                 title=f"{title} ({diag.code})" if diag.code not in title else title,
                 kind=lsp.CodeActionKind.QuickFix,
-                diagnostics=[to_lsp_diagnostic(diag, lines, encoding)],
+                diagnostics=[to_lsp_diagnostic(diag, lines, encoding, state.documentation_url.get(uri))],
                 edit=lsp.WorkspaceEdit(changes={uri: edits}),
                 is_preferred=diag.fix.applicability == "safe",
             )

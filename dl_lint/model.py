@@ -8,15 +8,32 @@ from typing import Optional, Tuple
 from dl_lint.record import Record
 
 
-# Where dl-lint lives. The one place that names it: rule URLs (JSON ``url``, SARIF ``helpUri``,
-# the language server's links) are built from it. Not published yet: set it when the repository
-# is (see docs/releasing.md); the docs say "<repository URL>" wherever a user must fill it in.
-REPOSITORY_URL = "https://github.com/dl-lint/dl-lint"
+# Where dl-lint's rule documentation (docs/rules.md) is published, for the rule links of JSON
+# ``url``, SARIF ``helpUri`` / ``informationUri`` and the language server's ``codeDescription``.
+# Not published yet, so None: no link is printed rather than one to a place that does not exist.
+# Whoever publishes dl-lint sets it here (docs/releasing.md); users set it with the
+# ``documentation-url`` setting or the DL_LINT_DOCUMENTATION_URL environment variable
+# (``config.documentation_url`` decides which applies). ``dl-lint rule CODE`` is the offline way.
+DOCUMENTATION_URL: Optional[str] = None
 
 
-def rule_url(code: str) -> str:
-    """The documentation of a rule: its section of docs/rules.md in the repository."""
-    return f"{REPOSITORY_URL}/blob/main/docs/rules.md#{code.lower()}"
+def rule_url(code: str, documentation_url: Optional[str]) -> Optional[str]:
+    """The link to a rule's documentation: ``documentation_url`` with ``{code}`` replaced by the
+    code in lower case when it holds that placeholder (a page per rule), else with the rule's
+    anchor, ``#dl001``, in place of any fragment (one page, docs/rules.md). None without a URL."""
+    if not documentation_url:
+        return None
+    if "{code}" in documentation_url:
+        return documentation_url.replace("{code}", code.lower())
+    return f"{documentation_url.split('#', 1)[0]}#{code.lower()}"
+
+
+def information_url(documentation_url: Optional[str]) -> Optional[str]:
+    """The page about dl-lint as a whole (SARIF's ``informationUri``): the rules page, without
+    a fragment; None without a URL, or when the URL has a page per rule (``{code}``)."""
+    if not documentation_url or "{code}" in documentation_url:
+        return None
+    return documentation_url.split("#", 1)[0]
 
 
 class Severity(str, enum.Enum):
@@ -156,10 +173,6 @@ class Diagnostic(Record):
     def full_message(self) -> str:
         """The short message and its detail as one paragraph."""
         return f"{self.message} {self.detail}" if self.detail else self.message
-
-    @property
-    def url(self) -> str:
-        return rule_url(self.code)
 
     def sort_key(self) -> tuple:
         # Notebooks: rows restart in every cell, so the cell sorts first (None: a plain file).

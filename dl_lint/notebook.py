@@ -19,6 +19,7 @@ them and as ruff's ``cell`` key counts them.
 
 :func:`apply_cell_edits` is the way back, for fixes: given the source after edits, it rewrites
 the ``source`` of the code cells that changed and leaves every other byte of the file as it was.
+:func:`cell_diff` shows what a fix changes (``--diff``) as the cells are written, cell by cell.
 
 Everything here is pure (bytes in, bytes or text out) and imports only the standard library.
 """
@@ -31,7 +32,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from dl_lint.record import Record
 
-__all__ = ["CellMap", "NotebookError", "apply_cell_edits", "notebook_to_python"]
+__all__ = ["CellMap", "NotebookError", "apply_cell_edits", "cell_diff", "notebook_to_python"]
 
 
 class NotebookError(ValueError):
@@ -451,3 +452,47 @@ def _source_spans(text: str) -> Dict[int, Tuple[int, int]]:
             if text[i] == ",":
                 i = skip(i + 1)
     return spans
+
+
+# -- showing a fix --------------------------------------------------------------------------------
+
+
+def code_cells(data: bytes) -> List[Tuple[int, str]]:
+    """(cell number among all cells, its text as written) of each code cell of a Python
+    notebook, in order."""
+    notebook = _load(data)
+    if not is_python_notebook(notebook):
+        return []
+    return [
+        (number, _cell_text(cell, number))
+        for number, cell in enumerate(notebook["cells"], 1)
+        if cell.get("cell_type") == "code"
+    ]
+
+
+def cell_diff(display: str, original: bytes, fixed: bytes) -> str:
+    """The unified diff of each code cell a fix changed, as ruff's ``--diff`` shows a notebook
+    (ruff 0.17.6, run on a notebook): the cell's own text (magics as written, not the ``pass``
+    the analysis reads), a ``--- {display}:cell N`` / ``+++ {display}:cell N`` header pair with
+    the cell numbered among all cells as Jupyter shows them, and a cell's last line printed with
+    a line break even when it has none (no "No newline at end of file" marker). Unlike ruff,
+    which also prints the header pair of every unchanged code cell, only changed cells appear."""
+    import difflib
+
+    before = code_cells(original)
+    after = dict(code_cells(fixed))
+    out: List[str] = []
+    for number, text in before:
+        new = after.get(number, text)
+        if new == text:
+            continue
+        header = f"{display}:cell {number}"
+        out.extend(difflib.unified_diff(_diff_lines(text), _diff_lines(new), header, header))
+    return "".join(out)
+
+
+def _diff_lines(text: str) -> List[str]:
+    lines = split_lines(text)
+    if lines and not lines[-1].endswith(("\n", "\r")):
+        lines[-1] += "\n"
+    return lines

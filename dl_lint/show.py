@@ -89,7 +89,7 @@ def settings_text(
     """The settings used for the first file a run over ``paths`` lints (the first path itself
     when it holds none), as TOML-like lines."""
     from dl_lint.cache import project_cache_dir
-    from dl_lint.config import codes_for_file, format_size
+    from dl_lint.config import DOCUMENTATION_URL_ENV, codes_for_file, documentation_url, format_size
     from dl_lint.discovery import DEFAULT_EXCLUDES
     from dl_lint.rules import known_codes
 
@@ -99,6 +99,7 @@ def settings_text(
     folder = target if os.path.isdir(target) else target.parent
     settings = _settings_lookup(config_file, overrides)(folder.absolute())
     enabled = sorted(codes_for_file(settings, known_codes(), target))
+    docs = documentation_url(_settings_lookup(config_file, overrides)(Path.cwd()))
 
     def size(value: Optional[int]) -> str:
         return _value(None if value is None else format_size(value))
@@ -143,5 +144,7 @@ def settings_text(
         "",
         "# Output",
         f"output-format = {_value(output_format)}",
+        f"documentation-url = {_value(docs)}  # rule links of json, sarif (from the working folder's settings; "
+        f"{DOCUMENTATION_URL_ENV} beats it)",
     ]
     return "\n".join(lines) + "\n"

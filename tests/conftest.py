@@ -81,6 +81,7 @@ def run_cli(tmp_path):
     def run(*args, cwd=None, input=None, env=None):
         full_env = dict(os.environ)
         full_env.pop("DL_LINT_OUTPUT_FORMAT", None)
+        full_env.pop("DL_LINT_DOCUMENTATION_URL", None)
         full_env["NO_COLOR"] = "1"
         full_env.update(env or {})
         exe = Path(sys.executable).with_name("dl-lint")

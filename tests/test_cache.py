@@ -370,7 +370,8 @@ def test_checking_loaders_does_not_import_libcst(tmp_path):
         "from torch.utils.data import DataLoader\nfrom data import D\n"
         "loader = DataLoader(D(), prefetch_factor=2)\nfor batch in loader:\n    pass\n"
     )
-    for args, expected in ((["--no-cache", "."], "NO-LIBCST"), (["--no-cache", "--diff", "."], "LIBCST")):
+    # DL001's fix here (removing prefetch_factor, num_workers not given) is unsafe: --unsafe-fixes
+    for args, expected in ((["--no-cache", "."], "NO-LIBCST"), (["--no-cache", "--diff", "--unsafe-fixes", "."], "LIBCST")):
         proc = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, timeout=60, cwd=tmp_path)
         assert "DL001" in proc.stdout or "prefetch_factor" in proc.stdout, proc.stdout + proc.stderr
         assert proc.stdout.strip().splitlines()[-1] == expected, (args, proc.stdout)

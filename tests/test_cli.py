@@ -26,8 +26,9 @@ def test_default_path_is_current_folder(tmp_path, run_cli):
     (tmp_path / "bad.py").write_text(BAD)
     result = run_cli()
     assert result.returncode == 1
-    assert result.stdout.startswith("bad.py:2:29: DL001 [*] prefetch_factor=2 is passed but num_workers=0")
-    assert "Found 1 problem: 1 error.\n[*] 1 fixable with the `--fix` option." in result.stdout
+    # no [*]: removing the prefetch_factor written for workers is an unsafe fix
+    assert result.stdout.startswith("bad.py:2:29: DL001 prefetch_factor=2 is passed but num_workers=0")
+    assert "Found 1 problem: 1 error.\n1 hidden fix can be enabled with the `--unsafe-fixes` option." in result.stdout
 
 
 def test_check_subcommand_and_module_entry(tmp_path, run_cli):
@@ -72,7 +73,7 @@ def test_json_shape(tmp_path, run_cli):
     assert "Remove prefetch_factor, or give the loader workers" in item["detail"] and item["related"] == []
     assert item["code"] == "DL001" and item["name"] == "prefetch-without-workers"
     assert item["severity"] == "error" and item["cell"] is None
-    assert item["fix"]["applicability"] == "safe" and item["fix"]["edits"][0]["content"] == ""
+    assert item["fix"]["applicability"] == "unsafe" and item["fix"]["edits"][0]["content"] == ""
     assert item["location"] == {"row": 2, "column": 29}
     assert item["end_location"] == {"row": 2, "column": 46}
     assert item["noqa_row"] == 2 and item["filename"] == "bad.py"
@@ -367,7 +368,7 @@ def test_output_format_from_the_environment_with_or_without_click(tmp_path, run_
 
 
 def test_fixes_written_with_or_without_click(tmp_path, run_cli):
-    fast, slow = _both_paths(tmp_path, run_cli, ["--fix", "--show-fixes", "."])
+    fast, slow = _both_paths(tmp_path, run_cli, ["--fix", "--unsafe-fixes", "--show-fixes", "."])
     assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
     assert "Fixed" in fast.stdout
     for name in ("bad.py", "good.py", "sub/more.py"):

@@ -12,14 +12,18 @@ from pathlib import Path
 import pytest
 
 LOADER = "from torch.utils.data import DataLoader\n"
-# DL005 (error, safe fix), DL304 (info, safe fix), DL101 (warning, unsafe fix).
+# DL005 (error, safe fix: the timeout guarded on the num_workers variable), DL101 (warning,
+# unsafe fix), DL304 (info, safe fix: pin_memory_device removed, nothing is pinned).
 MIXED = (
     LOADER
-    + "a = DataLoader(ds, timeout=3)\n"
+    + "nw = 0\n"
+    + "a = DataLoader(ds, num_workers=nw, timeout=3)\n"
     + "b = DataLoader(ds, num_workers=16, prefetch_factor=8)\n"
-    + "c = DataLoader(ds, worker_init_fn=init)\n"
+    + 'c = DataLoader(ds, pin_memory_device="cuda")\n'
 )
 BAD = LOADER + "loader = DataLoader([1, 2], prefetch_factor=2)\n"
+# DL001 with a safe fix: prefetch_factor guarded on the num_workers variable.
+FIXABLE = LOADER + "nw = 0\nloader = DataLoader([1, 2], num_workers=nw, prefetch_factor=2)\n"
 
 
 # -- what --fix says ------------------------------------------------------------------------------
@@ -36,7 +40,7 @@ def test_fix_says_what_it_fixed_and_what_remains(tmp_path, run_cli):
     fixed = run_cli("--fix", "a.py")
     assert fixed.returncode == 1  # the DL101 remains: its fix is unsafe
     lines = fixed.stdout.splitlines()
-    assert lines[0].startswith("a.py:3:") and ": DL101 " in lines[0] and "[*]" not in lines[0]
+    assert lines[0].startswith("a.py:4:") and ": DL101 " in lines[0] and "[*]" not in lines[0]
     assert lines[1:] == [
         "Found 3 problems (2 fixed, 1 remaining: 1 warning).",
         "1 hidden fix can be enabled with the `--unsafe-fixes` option.",
@@ -45,8 +49,8 @@ def test_fix_says_what_it_fixed_and_what_remains(tmp_path, run_cli):
 
 
 def test_fix_that_fixes_everything_says_so(tmp_path, run_cli):
-    (tmp_path / "a.py").write_text(BAD)
-    (tmp_path / "b.py").write_text(BAD)
+    (tmp_path / "a.py").write_text(FIXABLE)
+    (tmp_path / "b.py").write_text(FIXABLE)
     result = run_cli("--fix", ".")
     assert result.returncode == 0, result.stderr
     assert result.stdout == "Found 2 problems (2 fixed, 0 remaining).\n"  # not "All checks passed!"
@@ -70,19 +74,20 @@ def test_diff_counts_problems(tmp_path, run_cli):
 
 
 def test_a_refused_fix_is_not_counted_as_fixable(tmp_path, run_cli):
-    (tmp_path / "ro.py").write_text(BAD)
+    (tmp_path / "ro.py").write_text(FIXABLE)
     (tmp_path / "ro.py").chmod(0o444)
+    assert "DL001 [*]" in run_cli("ro.py").stdout
     result = run_cli("--fix", "ro.py")
     assert result.returncode == 1
     assert result.stderr == "dl-lint: error: ro.py: file is read-only; not fixed\n"
-    assert result.stdout.splitlines()[0].startswith("ro.py:2:29: DL001 prefetch_factor=2")  # no [*]
+    assert result.stdout.splitlines()[0].startswith("ro.py:3:45: DL001 prefetch_factor=2")  # no [*]
     assert result.stdout.splitlines()[1:] == ["Found 1 problem: 1 error."]  # nothing "fixable with --fix"
 
 
 def test_fix_on_stdin_reports_counts_on_stderr(run_cli):
     result = run_cli("--fix", "--stdin-filename", "x.py", input=MIXED)
     assert result.returncode == 1
-    assert "timeout=3" not in result.stdout and "worker_init_fn" not in result.stdout  # the fixed source
+    assert "timeout=3 if nw > 0 else 0" in result.stdout and "pin_memory_device" not in result.stdout  # fixed
     assert result.stderr.splitlines()[-2:] == [
         "Found 3 problems (2 fixed, 1 remaining: 1 warning).",
         "1 hidden fix can be enabled with the `--unsafe-fixes` option.",
@@ -257,7 +262,7 @@ def test_a_fifo_named_explicitly_is_a_dl000_not_a_hang(tmp_path, run_cli):
     result = run_cli("pipe.py", "bad.py")  # run_cli's timeout fails the test if this blocks
     assert result.returncode == 1
     assert result.stdout.splitlines()[:2] == [
-        "bad.py:2:29: DL001 [*] prefetch_factor=2 is passed but num_workers=0: torch >= 2.0 raises ValueError at "
+        "bad.py:2:29: DL001 prefetch_factor=2 is passed but num_workers=0: torch >= 2.0 raises ValueError at "
         "construction.",
         "pipe.py:1:1: DL000 a named pipe (FIFO) is not a regular file: skipped without reading it",
     ]

@@ -61,18 +61,23 @@ def test_statistics(tmp_path, run_cli):
     (tmp_path / "also_bad.py").write_text(BAD)
     result = run_cli("--statistics", ".")
     assert result.returncode == 1
-    # ruff ends its statistics with the summary lines; so does dl-lint (its own words)
+    # DL001's fix here (removing prefetch_factor) is unsafe: fixable only with --unsafe-fixes; ruff
+    # ends its statistics with the summary lines, and so does dl-lint (its own words)
     assert result.stdout == (
-        "2\tDL001\t[*]\tprefetch-without-workers\n"
+        "2\tDL001\t[ ]\tprefetch-without-workers\n"
         "Found 2 problems: 2 errors.\n"
-        "[*] 2 fixable with the `--fix` option.\n"
+        "2 hidden fixes can be enabled with the `--unsafe-fixes` option.\n"
     )
-    assert run_cli("--statistics", "-q", ".").stdout == "2\tDL001\t[*]\tprefetch-without-workers\n"
+    assert run_cli("--statistics", "-q", ".").stdout == "2\tDL001\t[ ]\tprefetch-without-workers\n"
     assert run_cli("--statistics", "--exit-zero", ".").returncode == 0
     as_json = run_cli("--statistics", "--output-format", "json", ".")
     assert json.loads(as_json.stdout) == [
-        {"code": "DL001", "name": "prefetch-without-workers", "count": 2, "fixable": True}
+        {"code": "DL001", "name": "prefetch-without-workers", "count": 2, "fixable": False}
     ]
+    unsafe = run_cli("--statistics", "--unsafe-fixes", ".")
+    assert unsafe.stdout.startswith("2\tDL001\t[*]\tprefetch-without-workers\nFound 2 problems: 2 errors.\n")
+    as_json = run_cli("--statistics", "--unsafe-fixes", "--output-format", "json", ".")
+    assert json.loads(as_json.stdout)[0]["fixable"] is True
     (tmp_path / "good.py").write_text(GOOD)
     clean = run_cli("--statistics", "good.py")
     assert (clean.returncode, clean.stdout) == (0, "")
@@ -83,14 +88,17 @@ def test_full_shows_the_source_and_caret(tmp_path, run_cli):
     result = run_cli("--output-format", "full", "bad.py")
     assert result.returncode == 1
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("bad.py:2:29: DL001 [*] prefetch_factor=2")
+    assert lines[0].startswith("bad.py:2:29: DL001 prefetch_factor=2")
     assert lines[1:5] == [
         "  |",
         "2 | loader = DataLoader([1, 2], prefetch_factor=2)",
         "  |                             ^^^^^^^^^^^^^^^^^",
         "  |",
     ]
-    assert "  help: Remove prefetch_factor (there are no workers to prefetch)" in lines
+    assert not any(line.startswith("  help:") for line in lines)  # the fix is unsafe: not offered
+    unsafe = run_cli("--output-format", "full", "--unsafe-fixes", "bad.py").stdout.splitlines()
+    assert unsafe[0].startswith("bad.py:2:29: DL001 [*] prefetch_factor=2")
+    assert "  help: Remove prefetch_factor (there are no workers to prefetch)" in unsafe
     assert "Found 1 problem: 1 error." in lines
 
 
@@ -188,3 +196,43 @@ def test_documented_output_format_examples_are_real(tmp_path, run_cli):
                 at += len(piece)
         checked += 1
     assert checked >= 5
+
+
+def test_rule_links_only_where_a_documentation_url_is_configured(tmp_path, run_cli):
+    """No URL is built in (dl-lint is not published): JSON `url` is null, SARIF has no helpUri
+    nor informationUri. `documentation-url` in the working folder's configuration links them,
+    DL_LINT_DOCUMENTATION_URL beats it, and a bad value is one error line with exit 2."""
+    import jsonschema
+
+    from conftest import ROOT
+
+    src = _repo(tmp_path)
+    [item] = json.loads(run_cli("--output-format", "json", "bad.py", cwd=src).stdout)
+    assert item["url"] is None
+    sarif = run_cli("--output-format", "sarif", "bad.py", cwd=src).stdout
+    assert "helpUri" not in sarif and "informationUri" not in sarif and "github.com/dl-lint" not in sarif
+
+    page = "https://github.com/OWNER/dl-lint/blob/main/docs/rules.md"
+    (src / "pyproject.toml").write_text(f'[tool.dl-lint]\ndocumentation-url = "{page}"\n')
+    [item] = json.loads(run_cli("--output-format", "json", "bad.py", cwd=src).stdout)
+    assert item["url"] == f"{page}#dl001"
+    log = json.loads(run_cli("--output-format", "sarif", "bad.py", cwd=src).stdout)
+    schema = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+    jsonschema.validators.validator_for(schema)(schema).validate(log)
+    driver = log["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == page
+    assert {rule["id"]: rule["helpUri"] for rule in driver["rules"]}["DL001"] == f"{page}#dl001"
+    assert f"documentation-url = \"{page}\"" in run_cli("--show-settings", "bad.py", cwd=src).stdout
+
+    env = {"DL_LINT_DOCUMENTATION_URL": "https://mirror.example.org/dl-lint/{code}.html"}
+    [line] = run_cli("--output-format", "json-lines", "bad.py", cwd=src, env=env).stdout.splitlines()
+    item = json.loads(line)
+    assert item["url"] == "https://mirror.example.org/dl-lint/dl001.html"
+
+    bad = run_cli("--output-format", "json", "bad.py", cwd=src, env={"DL_LINT_DOCUMENTATION_URL": "docs/rules.md"})
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.startswith("dl-lint: error: DL_LINT_DOCUMENTATION_URL: invalid value 'docs/rules.md'")
+    assert bad.stderr.count("\n") == 1
+    (src / "pyproject.toml").write_text('[tool.dl-lint]\ndocumentation-url = "ftp://example.org/rules"\n')
+    broken = run_cli("--output-format", "sarif", "bad.py", cwd=src)
+    assert broken.returncode == 2 and "documentation-url: invalid value 'ftp://example.org/rules'" in broken.stderr

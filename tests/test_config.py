@@ -154,7 +154,7 @@ def test_defaults():
     assert set(KEYS) == {
         "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude",
         "respect-gitignore", "max-inflight-batches", "batch-bytes", "memory-budget",
-        "target-version", "target-python", "extra-loaders", "max-file-size", "external",
+        "target-version", "target-python", "extra-loaders", "max-file-size", "external", "documentation-url",
     }  # fmt: skip
     assert s.max_file_size == 32 * 1024 * 1024
     assert KEYS["max-inflight-batches"] == "max_inflight_batches"
@@ -163,7 +163,7 @@ def test_defaults():
 def test_unknown_key_lists_accepted_keys(tmp_path):
     message = config_error(tmp_path, "selct = ['DL001']\n")
     assert message.startswith(f"{tmp_path / 'pyproject.toml'}: selct: unknown key (did you mean 'select'?); expected one of: ")
-    assert "batch-bytes, exclude, extend-exclude" in message
+    assert "batch-bytes, documentation-url, exclude, extend-exclude" in message
 
 
 def test_snake_case_key_gets_a_hint(tmp_path):
@@ -405,3 +405,53 @@ def test_codes_for_file_relative_to_root_not_cwd(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert codes_for_file(s, KNOWN, Path("proj/tests/t.py")) == frozenset()
     assert codes_for_file(s, KNOWN, Path("proj/t.py")) == {"DL001", "DL101", "DL102", "DL201"}
+
+
+# -- documentation-url ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://github.com/OWNER/dl-lint/blob/main/docs/rules.md",
+        "http://docs.internal:8080/dl-lint/rules.html#top",
+        "https://docs.example.org/dl-lint/rules/{code}/",
+    ],
+)
+def test_documentation_url_is_read(tmp_path, url):
+    from dl_lint.config import documentation_url
+
+    (tmp_path / "pyproject.toml").write_text(f'[tool.dl-lint]\ndocumentation-url = "{url}"\n')
+    settings = load_config_file(tmp_path / "pyproject.toml", KNOWN)
+    assert settings.documentation_url == url
+    assert documentation_url(settings) == url
+    # the URL is printed by reports only: results cached with another URL stay valid
+    assert settings.fingerprint() == settings.replace(documentation_url=None).fingerprint()
+
+
+@pytest.mark.parametrize(
+    "value",
+    ['"docs/rules.md"', '"ftp://example.org/rules"', '"javascript:alert(1)"', '"https://"', '"https://a b/"',
+     '"https://x.org/\\u00e9"', '"https://x.org/\\"quoted\\""', "3", '["https://x.org"]', '""'],
+)
+def test_documentation_url_must_be_a_plain_http_url(tmp_path, value):
+    message = config_error(tmp_path, f"documentation-url = {value}\n")
+    assert ": documentation-url: invalid value " in message and "expected an http(s) URL" in message
+    assert "\n" not in message
+
+
+def test_the_environment_beats_the_setting_and_the_built_in_is_none(tmp_path, monkeypatch):
+    from dl_lint import model
+    from dl_lint.config import DOCUMENTATION_URL_ENV, documentation_url
+
+    (tmp_path / "pyproject.toml").write_text('[tool.dl-lint]\ndocumentation-url = "https://a.example/rules.md"\n')
+    settings = load_config_file(tmp_path / "pyproject.toml", KNOWN)
+    monkeypatch.delenv(DOCUMENTATION_URL_ENV, raising=False)
+    assert documentation_url(Settings()) is None and model.DOCUMENTATION_URL is None
+    monkeypatch.setenv(DOCUMENTATION_URL_ENV, "https://b.example/rules.md")
+    assert documentation_url(settings) == documentation_url(Settings()) == "https://b.example/rules.md"
+    monkeypatch.setenv(DOCUMENTATION_URL_ENV, "")  # empty: not set
+    assert documentation_url(settings) == "https://a.example/rules.md"
+    monkeypatch.setenv(DOCUMENTATION_URL_ENV, "not a url")
+    with pytest.raises(ConfigError, match=f"^{DOCUMENTATION_URL_ENV}: invalid value 'not a url'"):
+        documentation_url(settings)

@@ -16,14 +16,15 @@ from pathlib import Path
 import pytest
 
 LOADER = "from torch.utils.data import DataLoader\n"
-BAD = LOADER + "loader = DataLoader([1, 2], prefetch_factor=2)\n"
+BAD = LOADER + "loader = DataLoader([1, 2], prefetch_factor=2)\n"  # DL001, an unsafe fix (issue 27 §1)
 GOOD = LOADER + "loader = DataLoader([1, 2], num_workers=2)\n"
-# DL005 (error, safe fix), DL304 (info, safe fix), DL101 (warning, unsafe fix).
+PIN = LOADER + "loader = DataLoader([1, 2], pin_memory=True)\n"  # DL102, a safe fix
+# DL102 (warning, safe fix), DL101 (warning, unsafe fix), DL005 (error, unsafe fix: timeout=3 is the user's).
 MIXED = (
     LOADER
-    + "a = DataLoader(ds, timeout=3)\n"
+    + "a = DataLoader(ds, pin_memory=True)\n"
     + "b = DataLoader(ds, num_workers=16, prefetch_factor=8)\n"
-    + "c = DataLoader(ds, worker_init_fn=init)\n"
+    + "c = DataLoader(ds, timeout=3)\n"
 )
 
 
@@ -44,7 +45,7 @@ def test_output_file_from_the_environment_and_with_statistics(tmp_path, run_cli)
     (tmp_path / "bad.py").write_text(BAD)
     result = run_cli("--statistics", "bad.py", env={"DL_LINT_OUTPUT_FILE": "stats.txt"})
     assert (result.returncode, result.stdout) == (1, "")
-    assert (tmp_path / "stats.txt").read_text().startswith("1\tDL001\t[*]\tprefetch-without-workers\n")
+    assert (tmp_path / "stats.txt").read_text().startswith("1\tDL001\t[ ]\tprefetch-without-workers\n")
     flagged = run_cli(
         "--statistics", "--output-file=flag.txt", "bad.py", env={"DL_LINT_OUTPUT_FILE": "stats.txt"}
     )
@@ -63,13 +64,13 @@ def test_output_file_that_cannot_be_written_is_one_line(tmp_path, run_cli):
 
 
 def test_exit_non_zero_on_fix(tmp_path, run_cli):
-    (tmp_path / "a.py").write_text(BAD)
-    (tmp_path / "b.py").write_text(BAD)
+    (tmp_path / "a.py").write_text(PIN)
+    (tmp_path / "b.py").write_text(PIN)
     plain = run_cli("--fix", "a.py")
     assert (plain.returncode, plain.stdout) == (0, "Found 1 problem (1 fixed, 0 remaining).\n")
     strict = run_cli("--fix", "--exit-non-zero-on-fix", "b.py")
     assert (strict.returncode, strict.stdout) == (1, "Found 1 problem (1 fixed, 0 remaining).\n")
-    assert (tmp_path / "b.py").read_text() != BAD  # fixed, and the exit code says a file changed
+    assert (tmp_path / "b.py").read_text() != PIN  # fixed, and the exit code says a file changed
     again = run_cli("--fix", "--exit-non-zero-on-fix", "b.py")
     assert (again.returncode, again.stdout) == (0, "All checks passed!\n")  # nothing changed this time
 
@@ -77,30 +78,27 @@ def test_exit_non_zero_on_fix(tmp_path, run_cli):
 def test_fix_only_reports_what_it_fixed_and_exits_0(tmp_path, run_cli):
     (tmp_path / "a.py").write_text(MIXED)
     result = run_cli("--fix-only", "a.py")
-    # The DL101 remains (its fix is unsafe) and is not reported; ruff's "Fixed N errors." in
-    # dl-lint's word.
-    assert (result.returncode, result.stdout, result.stderr) == (0, "Fixed 2 problems.\n", "")
-    assert "timeout=3" not in (tmp_path / "a.py").read_text()
+    # DL101 and DL005 remain (their fixes are unsafe) and are not reported; ruff's "Fixed N
+    # errors." in dl-lint's word.
+    assert (result.returncode, result.stdout, result.stderr) == (0, "Fixed 1 problem.\n", "")
+    assert "pin_memory=torch.cuda.is_available()" in (tmp_path / "a.py").read_text()
     nothing = run_cli("--fix-only", "a.py")
     assert (nothing.returncode, nothing.stdout, nothing.stderr) == (0, "", "")
     (tmp_path / "b.py").write_text(MIXED)
     strict = run_cli("--fix-only", "--exit-non-zero-on-fix", "--show-fixes", "b.py")
     assert strict.returncode == 1
-    assert strict.stdout == (
-        "Fixed 2 problems:\n- b.py:\n    1 × DL005 (timeout-without-workers)\n    1 × DL304 (ineffective-option)\n"
-        "\nFixed 2 problems.\n"
-    )
+    assert strict.stdout == "Fixed 1 problem:\n- b.py:\n    1 × DL102 (pin-memory-without-accelerator)\n\nFixed 1 problem.\n"
     (tmp_path / "c.py").write_text(MIXED)
-    quiet = run_cli("--fix-only", "-q", "--output-format", "json", "c.py")
+    quiet = run_cli("--fix-only", "-q", "--output-format", "json", "--unsafe-fixes", "c.py")
     assert (quiet.returncode, quiet.stdout) == (0, "")
-    assert "timeout=3" not in (tmp_path / "c.py").read_text()
+    assert "timeout=3" not in (tmp_path / "c.py").read_text()  # with --unsafe-fixes, the unsafe ones too
 
 
 def test_fix_only_on_stdin(run_cli):
     result = run_cli("--fix-only", "--stdin-filename", "t.py", input=MIXED)
     assert result.returncode == 0
-    assert "timeout=3" not in result.stdout and result.stdout.startswith(LOADER)
-    assert result.stderr == "Fixed 2 problems.\n"
+    assert "pin_memory=torch.cuda.is_available()" in result.stdout and "timeout=3" in result.stdout
+    assert result.stderr == "Fixed 1 problem.\n"
 
 
 # -- --diff, --statistics -----------------------------------------------------------------------
@@ -112,9 +110,9 @@ def test_diff_with_nothing_to_change_prints_nothing(tmp_path, run_cli):
     for name in ("good.py", "memory.py"):  # nothing at all; only an unsafe fix (not applied)
         result = run_cli("--diff", name)
         assert (result.returncode, result.stdout, result.stderr) == (0, "", ""), name
-    (tmp_path / "bad.py").write_text(BAD)
-    changed = run_cli("--diff", "bad.py")
-    assert changed.returncode == 1 and changed.stdout.startswith("--- a/bad.py\n")
+    (tmp_path / "pin.py").write_text(PIN)
+    changed = run_cli("--diff", "pin.py")
+    assert changed.returncode == 1 and changed.stdout.startswith("--- a/pin.py\n")
     assert changed.stderr == "Would fix 1 problem.\n"
 
 
@@ -317,7 +315,7 @@ def test_watch_lints_again_when_a_file_changes(tmp_path):
         out = _read_until(process.stdout, "All checks passed!\n")
         time.sleep(0.1)
         (tmp_path / "train.py").write_text(BAD)
-        out = _read_until(process.stdout, "[*] 1 fixable with the `--fix` option.\n")
+        out = _read_until(process.stdout, "1 hidden fix can be enabled with the `--unsafe-fixes` option.\n")
         assert "train.py:2:29: DL001 " in out and "Found 1 problem: 1 error." in out
         err = _read_until(process.stderr, "Watching for file changes.")
         assert "File change detected..." in err

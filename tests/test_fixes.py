@@ -127,7 +127,7 @@ def test_fixed_error_fixtures_construct_under_torch():
 
 def test_overlapping_fixes_are_deferred_to_another_pass():
     source = "from torch.utils.data import DataLoader\nx = DataLoader(ds, prefetch_factor=2, timeout=3)\n"
-    result = fix_source(source, lambda s: lint_source(s, "x.py", ALL))
+    result = fix_source(source, lambda s: lint_source(s, "x.py", ALL), unsafe=True)
     assert result.source == "from torch.utils.data import DataLoader\nx = DataLoader(ds)\n"
     assert sorted(d.code for d in result.applied) == ["DL001", "DL005"]
 
@@ -157,6 +157,96 @@ def test_a_fix_that_leaves_its_diagnostic_is_dropped():
     )
     result = fix_source(source, lambda text: [stubborn])
     assert result.source == source and [d.code for d, _ in result.failed] == ["DL002"]
+
+
+def _fixes(source):
+    """code -> (applicability, the text the fix removes or replaces) for every fix in ``source``."""
+    starts = line_starts(source)
+    out = {}
+    for diag in lint_source(source, "x.py", ALL):
+        if diag.fix is not None:
+            edit = diag.fix.edits[0]
+            span = source[to_offset(starts, edit.location) : to_offset(starts, edit.end_location)]
+            out.setdefault(diag.code, []).append((diag.fix.applicability, span))
+    return out
+
+
+HEAD = "from torch.utils.data import DataLoader\n"
+
+
+@pytest.mark.parametrize("workers", ["", "num_workers=0, "])
+@pytest.mark.parametrize(
+    "code,option",
+    [
+        ("DL001", "prefetch_factor=4"),
+        ("DL002", "persistent_workers=True"),
+        ("DL003", 'multiprocessing_context="spawn"'),
+        ("DL005", "timeout=30"),
+        ("DL304", "worker_init_fn=seed"),
+        ("DL304", "in_order=False"),
+    ],
+)
+def test_removing_an_option_written_for_workers_is_unsafe(workers, code, option):
+    """num_workers literally 0 or absent: the value was written for workers (a developer set
+    num_workers=0 to debug); deleting it loses it when they come back (ruff: a safe fix keeps
+    the user's intent)."""
+    fixes = _fixes(HEAD + f"x = DataLoader(ds, {workers}{option})\n")
+    assert fixes[code] == [("unsafe", f", {option}")]
+
+
+@pytest.mark.parametrize(
+    "option,guarded",
+    [
+        ("prefetch_factor=4", "prefetch_factor=4 if nw > 0 else None"),
+        ("persistent_workers=True", "persistent_workers=nw > 0"),
+        ('multiprocessing_context="spawn"', 'multiprocessing_context="spawn" if nw > 0 else None'),
+        ("timeout=30", "timeout=30 if nw > 0 else 0"),
+    ],
+)
+def test_the_guarded_rewrite_for_a_num_workers_variable_stays_safe(option, guarded):
+    source = HEAD + f"nw = 0\nx = DataLoader(ds, num_workers=nw, {option})\n"
+    result = fix_source(source, lambda text: lint_source(text, "x.py", ALL))
+    assert result.source == HEAD + f"nw = 0\nx = DataLoader(ds, num_workers=nw, {guarded})\n"
+
+
+def test_a_fix_whose_edited_text_holds_a_comment_is_unsafe():
+    own_line = HEAD + 'x = DataLoader(\n    ds,\n    pin_memory=True,\n    pin_memory_device="cuda",  # the A100 nodes\n)\n'
+    assert _fixes(own_line)["DL303"] == [("unsafe", '    pin_memory_device="cuda",  # the A100 nodes\n')]
+    # the same removal without the comment, and with a "#" inside a string, is safe
+    plain = own_line.replace("  # the A100 nodes", "")
+    assert _fixes(plain)["DL303"] == [("safe", '    pin_memory_device="cuda",\n')]
+    hashed = HEAD + 'x = DataLoader(ds, pin_memory=True, pin_memory_device="cuda#0")  # outside the edit\n'
+    assert _fixes(hashed)["DL303"] == [("safe", ', pin_memory_device="cuda#0"')]
+    # a replaced value written over two lines with a comment inside (DL102's rewrite)
+    split = HEAD + "x = DataLoader(ds, pin_memory=(  # pinned for speed\n    True))\n"
+    assert [a for a, _ in _fixes(split)["DL102"]] == ["unsafe"]
+    assert [a for a, _ in _fixes(split.replace("  # pinned for speed", ""))["DL102"]] == ["safe"]
+
+
+def test_holds_comment_reads_tokens_not_characters():
+    from dl_lint.fixes import holds_comment
+
+    source = 'a = f("x # y", b)  # real\nc = 1\n'
+    string = source.index("#")
+    comment = source.index("# real")
+    assert not holds_comment(source, [(string - 2, string + 3)])
+    assert holds_comment(source, [(comment - 1, comment + 2)])
+    assert not holds_comment(source, [(0, comment)])  # ends right before the comment
+    # rows broken by \r alone and by \r\n, and a form feed (not a row break for Python)
+    mixed = 'a = 1\rb = 2\r\n\x0cc = f(1)  # note\n'
+    note = mixed.index("# note")
+    assert holds_comment(mixed, [(note, note + 1)]) and not holds_comment(mixed, [(0, note)])
+    # text the tokenizer rejects: any "#" in the span counts
+    assert holds_comment('x = """\n# inside\n', [(4, 10)])
+
+
+def test_a_form_feed_line_does_not_shift_the_fix():
+    """Rows are counted as Python counts them; ``str.splitlines`` also breaks at a form feed,
+    which put every edit below it on the wrong row (the fix then failed to verify)."""
+    source = HEAD + "\x0c\ndef make(ds, w):\n    return DataLoader(ds, num_workers=w, persistent_workers=True)\n"
+    result = fix_source(source, lambda text: lint_source(text, "x.py", ALL))
+    assert not result.failed
+    assert result.source == source.replace("persistent_workers=True", "persistent_workers=w > 0")
 
 
 def test_apply_edits_is_byte_exact_outside_spans():
@@ -192,7 +282,7 @@ def test_read_only_file_is_refused(tmp_path):
     target.write_text("from torch.utils.data import DataLoader\nx = DataLoader(ds, timeout=3)\n")
     target.chmod(0o444)
     with pytest.raises(FixError, match="read-only"):
-        fix_file(target, "ro.py", ALL, unsafe=False, write=True, project_root=tmp_path)
+        fix_file(target, "ro.py", ALL, unsafe=True, write=True, project_root=tmp_path)
     assert "timeout=3" in target.read_text()
 
 
@@ -204,27 +294,34 @@ def test_symlink_out_of_the_project_is_refused(tmp_path):
     link = project / "link.py"
     link.symlink_to(outside)
     with pytest.raises(FixError, match="outside the project"):
-        fix_file(link, "link.py", ALL, unsafe=False, write=True, project_root=project)
+        fix_file(link, "link.py", ALL, unsafe=True, write=True, project_root=project)
     assert "timeout=3" in outside.read_text()
 
 
 # -- command line -----------------------------------------------------------------------------------
 
-BAD = "from torch.utils.data import DataLoader\nx = DataLoader(ds, timeout=3)\ny = DataLoader(ds, num_workers=16, prefetch_factor=8)\n"
+# DL011's guard is safe (num_workers is a parameter: the timeout is kept, and waited on only with
+# workers); DL101's lower prefetch_factor is unsafe (throughput may change).
+BAD = (
+    "from torch.utils.data import DataLoader\n"
+    "def x(ds, w): return DataLoader(ds, num_workers=w, timeout=3)\n"
+    "y = DataLoader(ds, num_workers=16, prefetch_factor=8)\n"
+)
+GUARDED = "def x(ds, w): return DataLoader(ds, num_workers=w, timeout=3 if w > 0 else 0)\n"
 
 
 def test_cli_fix_diff_and_exit_codes(tmp_path, run_cli):
     (tmp_path / "a.py").write_text(BAD)
     listed = run_cli("a.py")
-    assert "DL005 [*]" in listed.stdout and "DL101 [*]" not in listed.stdout
+    assert "DL011 [*]" in listed.stdout and "DL101 [*]" not in listed.stdout
     assert "1 hidden fix can be enabled with the `--unsafe-fixes` option." in listed.stdout
     diff = run_cli("--diff", "a.py")
-    assert diff.returncode == 1 and "-x = DataLoader(ds, timeout=3)" in diff.stdout
+    assert diff.returncode == 1 and "+" + GUARDED in diff.stdout
     assert (tmp_path / "a.py").read_text() == BAD  # --diff writes nothing
     fixed = run_cli("--fix", "--show-fixes", "a.py")
     assert fixed.returncode == 1  # DL101 remains (its fix is unsafe)
-    assert "1 × DL005 (timeout-without-workers)" in fixed.stdout
-    assert "x = DataLoader(ds)\n" in (tmp_path / "a.py").read_text()
+    assert "1 × DL011 (unguarded-worker-option)" in fixed.stdout
+    assert GUARDED in (tmp_path / "a.py").read_text()
     unsafe = run_cli("--fix", "--unsafe-fixes", "a.py")
     assert unsafe.returncode == 0, unsafe.stdout
     assert "num_workers=16, prefetch_factor=4)" in (tmp_path / "a.py").read_text()  # 64 in flight: the limit
@@ -236,16 +333,17 @@ def test_cli_fix_diff_and_exit_codes(tmp_path, run_cli):
 def test_cli_fix_stdin(run_cli):
     result = run_cli("--fix", "--stdin-filename", "pkg/x.py", "-", input=BAD)
     assert result.returncode == 1  # the DL101 remains
-    assert result.stdout.startswith("from torch.utils.data import DataLoader\nx = DataLoader(ds)\n")
+    assert result.stdout.startswith("from torch.utils.data import DataLoader\n" + GUARDED)
     assert "pkg/x.py:3" in result.stderr and "DL101" in result.stderr
 
 
 def test_cli_json_fix_shape(tmp_path, run_cli):
     (tmp_path / "a.py").write_text(BAD)
     items = json.loads(run_cli("--output-format", "json", "a.py").stdout)
-    fix = next(i for i in items if i["code"] == "DL005")["fix"]
+    fix = next(i for i in items if i["code"] == "DL011")["fix"]
     assert fix["applicability"] == "safe" and fix["message"]
-    assert fix["edits"] == [{"content": "", "end_location": {"column": 29, "row": 2}, "location": {"column": 18, "row": 2}}]
+    edit = {"content": "timeout=3 if w > 0 else 0", "end_location": {"column": 61, "row": 2}, "location": {"column": 52, "row": 2}}
+    assert fix["edits"] == [edit]
     unsafe = next(i for i in items if i["code"] == "DL101")["fix"]
     assert unsafe["applicability"] == "unsafe"
 
@@ -267,7 +365,7 @@ def test_cli_read_only_error_and_run_goes_on(tmp_path, run_cli):
     assert "ro.py: file is read-only; not fixed" in result.stderr
     assert "Traceback" not in result.stderr
     assert (tmp_path / "ro.py").read_text() == BAD
-    assert "timeout=3" not in (tmp_path / "rw.py").read_text()
+    assert GUARDED in (tmp_path / "rw.py").read_text()
 
 
 @pytest.mark.torch  # the fixed module imports torch
@@ -307,10 +405,38 @@ NOTEBOOK = """{
 def test_cli_fix_writes_back_valid_notebook_json(tmp_path, run_cli):
     nb = tmp_path / "nb.ipynb"
     nb.write_text(NOTEBOOK)
-    assert "nb.ipynb:cell 2:3:39: DL005 [*]" in run_cli("nb.ipynb").stdout
-    result = run_cli("--fix", "nb.ipynb")
+    listed = run_cli("nb.ipynb").stdout
+    # num_workers not given: removing the timeout written for workers is unsafe
+    assert "nb.ipynb:cell 2:3:39: DL005 timeout=10" in listed and "1 hidden fix" in listed
+    assert run_cli("--fix", "nb.ipynb").returncode == 1 and nb.read_text() == NOTEBOOK
+    result = run_cli("--fix", "--unsafe-fixes", "nb.ipynb")
     assert result.returncode == 0, result.stdout + result.stderr
     after = nb.read_text()
     assert json.loads(after)["cells"][1]["outputs"] == json.loads(NOTEBOOK)["cells"][1]["outputs"]
     expected = NOTEBOOK.replace("batch_size=4, timeout=10)", "batch_size=4)")
     assert after == expected  # only the fixed line changed, byte for byte
+
+
+def test_the_documented_fix_example_is_real(tmp_path, run_cli):
+    """docs/usage.md's "Fixes" example: its source, `dl-lint --fix src/` printing exactly what
+    the page shows, and the file afterwards as the page describes it (the guarded rewrite is
+    safe; removing what was written for workers waits for --unsafe-fixes)."""
+    import re
+
+    usage = (FIXTURES.parent / "docs" / "usage.md").read_text(encoding="utf-8")
+    section = usage[usage.index("## Fixes") : usage.index("\n## ", usage.index("## Fixes") + 1)]
+    [source] = re.findall(r"For this `src/train.py`:\n\n```python\n(.*?)```", section, re.S)
+    [block] = [b for b in re.findall(r"```console\n(.*?)```", section, re.S) if b.startswith("$ ")]
+    command, *expected = block.splitlines()
+    assert command == "$ dl-lint --fix src/"
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "train.py").write_text(source)
+    result = run_cli("--fix", "src/")
+    assert result.returncode == 1 and result.stdout.splitlines() == expected, result.stdout
+    fixed = (tmp_path / "src" / "train.py").read_text()
+    assert fixed == source.replace("prefetch_factor=4)", "prefetch_factor=4 if args.workers > 0 else None)", 1)
+    assert "# was 8; debugging" in fixed
+    unsafe = run_cli("--fix", "--unsafe-fixes", "src/")
+    assert unsafe.returncode == 0, unsafe.stdout
+    after = (tmp_path / "src" / "train.py").read_text()
+    assert "timeout=30" not in after and "num_workers=16, prefetch_factor=4)" in after

@@ -451,7 +451,7 @@ def test_a_symlink_loop_on_the_command_line_is_named_so(tmp_path, fast):
 
 # -- temporary files a killed --fix left behind -------------------------------------------------
 
-FIXABLE = LOADER + "loader = DataLoader([1, 2], prefetch_factor=2)\n"  # DL001, a safe fix
+FIXABLE = LOADER + "loader = DataLoader([1, 2], prefetch_factor=2)\n"  # DL001, an unsafe fix since issue 27 §1
 
 
 def _fix_run(repo: Path, *, kill_before_replace=False, stale_seconds=None):
@@ -463,7 +463,7 @@ def _fix_run(repo: Path, *, kill_before_replace=False, stale_seconds=None):
         lines.append("fix_runner._same_file_state = lambda a, b: os.kill(os.getpid(), signal.SIGKILL)")
     if stale_seconds is not None:
         lines.append(f"fix_runner.STALE_SECONDS = {stale_seconds}")
-    lines += ["from dl_lint.entry import main", "sys.argv = ['dl-lint', '--fix', '--no-cache', '.']", "main()"]
+    lines += ["from dl_lint.entry import main", "sys.argv = ['dl-lint', '--fix', '--unsafe-fixes', '--no-cache', '.']", "main()"]
     env = {k: v for k, v in os.environ.items() if not k.startswith("DL_LINT")}
     return subprocess.run(
         [sys.executable, "-c", "\n".join(lines)], cwd=repo, env=env, capture_output=True, text=True, timeout=TIMEOUT

@@ -369,3 +369,72 @@ def test_fix_edits_are_in_cell_rows_and_go_back_through_the_map():
 def test_apply_cell_edits_without_changes_returns_the_same_bytes():
     source, cell_map = notebook_to_python(DEMO)
     assert apply_cell_edits(DEMO, source, cell_map) is DEMO
+
+
+# -- --diff shows the cells as written -------------------------------------------------------------
+
+# Cell 1 markdown; cell 2 code with a shell line and no final newline; cell 3 untouched code with
+# a line magic; cell 4 a %%time cell with a shell line, two fixable loaders over its lines.
+DIFF_NOTEBOOK = notebook(
+    markdown(["# Training data"]),
+    code(["!ls data\n", "from torch.utils.data import DataLoader\n", "workers = 0\n",
+          "first = DataLoader(range(8), num_workers=workers, timeout=30)"]),
+    code(["%time print(workers)"]),
+    code(["%%time\n", "loader = DataLoader(range(8), num_workers=workers,\n",
+          "                    prefetch_factor=2)  # tuned\n", "!nvidia-smi\n"]),
+)
+CELL_DIFF = """\
+--- nb.ipynb:cell 2
++++ nb.ipynb:cell 2
+@@ -1,4 +1,4 @@
+ !ls data
+ from torch.utils.data import DataLoader
+ workers = 0
+-first = DataLoader(range(8), num_workers=workers, timeout=30)
++first = DataLoader(range(8), num_workers=workers, timeout=30 if workers > 0 else 0)
+--- nb.ipynb:cell 4
++++ nb.ipynb:cell 4
+@@ -1,4 +1,4 @@
+ %%time
+ loader = DataLoader(range(8), num_workers=workers,
+-                    prefetch_factor=2)  # tuned
++                    prefetch_factor=2 if workers > 0 else None)  # tuned
+ !nvidia-smi
+"""
+
+
+def test_diff_of_a_notebook_shows_each_changed_cell_as_written(tmp_path, run_cli):
+    """Issue 27 §5: --diff on a notebook shows the real cells (magics and shell lines as written,
+    not the `pass` the analysis reads), one diff per changed cell headed `nb.ipynb:cell N` with
+    the cell numbered among all cells (markdown counts), as ruff does; it writes nothing."""
+    (tmp_path / "nb.ipynb").write_bytes(DIFF_NOTEBOOK)
+    result = run_cli("--diff", "nb.ipynb")
+    assert result.returncode == 1, result.stderr
+    assert result.stdout == CELL_DIFF
+    assert "pass" not in result.stdout and "a/nb.ipynb" not in result.stdout
+    assert result.stderr == "Would fix 2 problems.\n"
+    assert (tmp_path / "nb.ipynb").read_bytes() == DIFF_NOTEBOOK
+    # the diff is what --fix writes: the cells after the fix are the diff's "+" side
+    assert run_cli("--fix", "nb.ipynb").returncode == 0
+    cells = json.loads((tmp_path / "nb.ipynb").read_text())["cells"]
+    assert "".join(cells[1]["source"]).endswith("timeout=30 if workers > 0 else 0)")  # still no final newline
+    assert "".join(cells[3]["source"]).startswith("%%time\n") and cells[3]["source"][-1] == "!nvidia-smi\n"
+    assert run_cli("--diff", "nb.ipynb").returncode == 0
+
+
+def test_diff_and_fix_of_a_notebook_on_stdin(tmp_path, run_cli):
+    """`--stdin-filename nb.ipynb`: --diff prints the same per-cell diff; --fix prints the whole
+    fixed notebook (as ruff does), byte for byte what --fix writes to the file."""
+    piped = run_cli("--diff", "--stdin-filename", "nb.ipynb", "-", input=DIFF_NOTEBOOK.decode())
+    assert (piped.returncode, piped.stdout) == (1, CELL_DIFF)
+    fixed = run_cli("--fix", "--stdin-filename", "nb.ipynb", "-", input=DIFF_NOTEBOOK.decode())
+    assert fixed.returncode == 0, fixed.stderr
+    assert fixed.stderr == "Found 2 problems (2 fixed, 0 remaining).\n"
+    (tmp_path / "nb.ipynb").write_bytes(DIFF_NOTEBOOK)
+    assert run_cli("--fix", "nb.ipynb").returncode == 0
+    assert fixed.stdout == (tmp_path / "nb.ipynb").read_text()
+    # not a notebook: echoed unchanged, its DL000 is what remains
+    broken = run_cli("--fix", "--stdin-filename", "nb.ipynb", "-", input="{not json")
+    assert (broken.returncode, broken.stdout) == (1, "{not json")
+    assert "DL000" in broken.stderr
+    assert run_cli("--diff", "--stdin-filename", "nb.ipynb", "-", input="{not json").returncode == 0

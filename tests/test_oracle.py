@@ -252,3 +252,40 @@ def test_a_distributed_sampler_without_set_epoch_repeats_its_order(script, repea
     first_rank = set(module.train(torch.nn.Linear(4, 1), 0, 2, 1)[0])
     second_rank = set(module.train(torch.nn.Linear(4, 1), 1, 2, 1)[0])
     assert first_rank.isdisjoint(second_rank) and len(first_rank | second_rank) == 64
+
+
+def test_the_never_none_table_holds() -> None:
+    """The calls dl-lint takes as never None (``libraries.NEVER_NONE``; DL006 fires on a sampler
+    made by one of them): each builtin is a type (a call constructs an instance of it) or one of
+    the two functions whose result is documented (``sorted``: a new list; ``iter``: an iterator,
+    TypeError when ``__iter__`` gives None); each torch function is a C function every overload
+    of which returns ``Tensor`` in the installed torch's ``_VariableFunctions.pyi``."""
+    import builtins
+
+    from dl_lint.analysis import libraries
+
+    for name in libraries.NEVER_NONE_BUILTINS:
+        function = getattr(builtins, name)
+        assert isinstance(function, type) or name in ("sorted", "iter"), name
+    assert isinstance(sorted(range(3)), list)
+
+    class NoneIter:
+        def __iter__(self):
+            return None
+
+    with pytest.raises(TypeError):
+        iter(NoneIter())
+
+    stub = Path(torch.__file__).parent / "_C" / "_VariableFunctions.pyi"
+    tree = ast.parse(stub.read_text(encoding="utf-8"))
+    returns: Dict[str, set] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name in libraries.NEVER_NONE_TORCH:
+            returns.setdefault(node.name, set()).add(ast.unparse(node.returns))
+    assert set(returns) == set(libraries.NEVER_NONE_TORCH)
+    for name in libraries.NEVER_NONE_TORCH:
+        assert returns[name] == {"Tensor"}, (name, returns[name])
+        assert type(getattr(torch, name)).__name__ == "builtin_function_or_method", name
+    assert libraries.NEVER_NONE == frozenset(
+        [f"builtins.{n}" for n in libraries.NEVER_NONE_BUILTINS] + [f"torch.{n}" for n in libraries.NEVER_NONE_TORCH]
+    )

@@ -35,6 +35,23 @@ from conftest import GIT_IDENTITY, ROOT
 
 BAD = "from torch.utils.data import DataLoader\nloader = DataLoader([1, 2], prefetch_factor=2)\n"
 GOOD = "from torch.utils.data import DataLoader\nloader = DataLoader([1, 2], num_workers=2)\n"
+# A safe fix: num_workers is a variable, so prefetch_factor is guarded on it (nothing is lost).
+FIXABLE = "from torch.utils.data import DataLoader\nworkers = 0\nloader = DataLoader([1, 2], num_workers=workers, prefetch_factor=2)\n"
+GUARDED = FIXABLE.replace("prefetch_factor=2)", "prefetch_factor=2 if workers > 0 else None)")
+# Issue 27's example: num_workers set to 0 to debug, the options tuned for workers left in place,
+# with comments. Removing them is unsafe (ruff: a safe fix keeps the user's intent and comments).
+DEBUGGING = """\
+from torch.utils.data import DataLoader
+
+
+def init(worker_id):
+    pass
+
+
+loader = DataLoader(range(8), batch_size=4, num_workers=0,  # was 8; debugging
+                    prefetch_factor=4,  # tuned on A100
+                    persistent_workers=True, worker_init_fn=init, timeout=30)
+"""
 
 
 def _env(home: Path) -> dict:
@@ -199,17 +216,35 @@ def test_hook_lints_notebooks(project, hook_repo):
 
 
 def test_fix_hook_rewrites_the_file(project, hook_repo, run_cli):
-    """Needs `dl-lint check --fix` and DL001's fix: the hook fixes the file, pre-commit fails the
-    run because the hook modified it, and dl-lint is then clean on it."""
-    stage(project, hook_repo, {"bad.py": BAD})
+    """Needs `dl-lint check --fix` and DL001's safe fix: the hook fixes the file, pre-commit fails
+    the run because the hook modified it, and dl-lint is then clean on it."""
+    stage(project, hook_repo, {"bad.py": FIXABLE})
     result = run_hook(project, hook_repo, "dl-lint-fix", "--files", "bad.py")
     assert result.returncode == 1, result.stdout + result.stderr
     assert "files were modified by this hook" in result.stdout, result.stdout
-    fixed = (project / "bad.py").read_text()
-    assert fixed != BAD
-    compile(fixed, "bad.py", "exec")
+    assert (project / "bad.py").read_text() == GUARDED
     again = run_cli("bad.py", cwd=project)
     assert again.returncode == 0, again.stdout
+
+
+def test_fix_hook_keeps_what_was_written_for_workers_and_its_comments(project, hook_repo, run_cli):
+    """Issue 27: the fix hook runs on every commit, so it applies safe fixes only. With
+    num_workers=0 written to debug, removing prefetch_factor, persistent_workers, worker_init_fn
+    and timeout (and the comment on prefetch_factor's line) is unsafe: the hook leaves the file
+    byte for byte, fails on the crash, and says how many fixes --unsafe-fixes would apply."""
+    stage(project, hook_repo, {"train.py": DEBUGGING})
+    result = run_hook(project, hook_repo, "dl-lint-fix", "--files", "train.py")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "files were modified by this hook" not in result.stdout, result.stdout
+    assert (project / "train.py").read_text() == DEBUGGING
+    for code in ("DL001", "DL002", "DL005", "DL304"):
+        assert f": {code} " in result.stdout, result.stdout
+    assert "[*]" not in result.stdout
+    assert "4 hidden fixes can be enabled with the `--unsafe-fixes` option." in result.stdout
+    # By hand, the user can still ask for them (and then the comments go with the lines).
+    unsafe = run_cli("--fix", "--unsafe-fixes", "train.py", cwd=project)
+    assert unsafe.returncode == 0, unsafe.stdout
+    assert "prefetch_factor" not in (project / "train.py").read_text()
 
 
 def try_repo(project: Path, hook_repo, hook: str, *files: str) -> subprocess.CompletedProcess:
@@ -221,7 +256,7 @@ def try_repo(project: Path, hook_repo, hook: str, *files: str) -> subprocess.Com
 def test_try_repo(project, hook_repo):
     """`pre-commit try-repo` against this repository (its snapshot): fails on a staged file with a
     DL001 and prints the diagnostic, passes on a clean file, and the fix hook rewrites the file."""
-    stage(project, hook_repo, {"src/bad.py": BAD, "src/good.py": GOOD})
+    stage(project, hook_repo, {"src/bad.py": BAD, "src/good.py": GOOD, "src/fixable.py": FIXABLE})
 
     failed = try_repo(project, hook_repo, "dl-lint", "src/bad.py", "src/good.py")
     assert failed.returncode == 1, failed.stdout + failed.stderr
@@ -231,12 +266,10 @@ def test_try_repo(project, hook_repo):
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "Passed" in passed.stdout
 
-    fixed = try_repo(project, hook_repo, "dl-lint-fix", "src/bad.py")
+    fixed = try_repo(project, hook_repo, "dl-lint-fix", "src/fixable.py")
     assert fixed.returncode == 1, fixed.stdout + fixed.stderr
     assert "files were modified by this hook" in fixed.stdout
-    text = (project / "src" / "bad.py").read_text()
-    assert text != BAD and "prefetch_factor" not in text
-    compile(text, "bad.py", "exec")
+    assert (project / "src" / "fixable.py").read_text() == GUARDED
 
 
 def _readme_config() -> str:

@@ -203,7 +203,12 @@ def test_json_keys_and_order():
     assert first["location"] == {"column": 5, "row": 3}
     assert first["end_location"] == {"column": 15, "row": 3}
     assert first["noqa_row"] == 3
-    assert first["url"].endswith("#dl001")
+    assert first["url"] is None  # no documentation URL configured: no link to nowhere
+    page = "https://example.org/dl-lint/rules.md"
+    linked = json.loads(render("json", [diag()], documentation_url=page))[0]
+    assert linked["url"] == page + "#dl001"
+    per_rule = json.loads(render("json-lines", [diag()], documentation_url="https://example.org/rules/{code}/"))
+    assert per_rule["url"] == "https://example.org/rules/dl001/"
     assert first["name"] == "persistent-workers-without-workers"
     assert second["cell"] == 4
     assert second["noqa_row"] == 6

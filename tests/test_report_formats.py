@@ -309,11 +309,17 @@ SARIF_DIAGS = [
 ]
 
 
+PAGE = "https://github.com/OWNER/dl-lint/blob/main/docs/rules.md"
+
+
 def test_sarif_validates_against_the_oasis_schema():
     validator = _validator()
     validator.validate(_log(SARIF_DIAGS, sources={"train.py": SOURCE}, root=os.getcwd()))
     validator.validate(_log([]))
     validator.validate(_log(SARIF_DIAGS))
+    # with a documentation URL (helpUri, informationUri), one page or a page per rule
+    validator.validate(_log(SARIF_DIAGS, documentation_url=PAGE))
+    validator.validate(_log(SARIF_DIAGS, documentation_url="https://docs.example.org/rules/{code}/"))
 
 
 def test_sarif_schema_check_can_fail():
@@ -352,7 +358,13 @@ def test_sarif_driver_describes_every_registry_rule():
 
     driver = _log([])["runs"][0]["tool"]["driver"]
     assert driver["version"] == driver["semanticVersion"] == __version__
-    assert driver["informationUri"].startswith("https://")
+    # no documentation URL configured: no link to a place that does not exist
+    assert "informationUri" not in driver and not any("helpUri" in r for r in driver["rules"])
+    linked = _log([], documentation_url=PAGE)["runs"][0]["tool"]["driver"]
+    assert linked["informationUri"] == PAGE
+    assert [r["helpUri"] for r in linked["rules"]] == [f"{PAGE}#{code.lower()}" for code in all_rules()]
+    per_rule = _log([], documentation_url="https://docs.example.org/rules/{code}/")["runs"][0]["tool"]["driver"]
+    assert "informationUri" not in per_rule and per_rule["rules"][0]["helpUri"] == "https://docs.example.org/rules/dl000/"
     rules = all_rules()
     assert [r["id"] for r in driver["rules"]] == list(rules)
     for descriptor in driver["rules"]:
@@ -360,7 +372,6 @@ def test_sarif_driver_describes_every_registry_rule():
         assert descriptor["name"] == rule.name
         assert descriptor["shortDescription"]["text"] == rule.summary
         assert descriptor["help"]["text"] == descriptor["help"]["markdown"] == rule.markdown()
-        assert descriptor["helpUri"] == diag(code=rule.code).url
         assert descriptor["defaultConfiguration"]["level"] == sarif.LEVELS[rule.severity]
         assert descriptor["properties"]["tags"]
     dl001 = [r for r in driver["rules"] if r["id"] == "DL001"][0]

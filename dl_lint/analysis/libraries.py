@@ -315,3 +315,23 @@ RANDOM_SAMPLERS = frozenset({"torch.utils.data.RandomSampler", "torch.utils.data
 # any argument). Read by the resolver (``Resolver._saved_hparam``).
 SAVE_HYPERPARAMETERS = "save_hyperparameters"
 HPARAMS_MUTATORS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__", "__delitem__"})
+
+# Calls that never give None: a value passed from one of these is "not None" (an ``Opaque``),
+# which is all DL006, DL007 and DL009 need to know of a sampler (torch 2.13 raises for any
+# sampler that is not None next to shuffle=True: ``sampler = range(10)`` as much as a
+# ``RandomSampler``). Any other function may return None, and its result stays unknown.
+# - Python's builtins, every version dl-lint supports (3.9-3.14): the types (calling one
+#   constructs an instance of it, or raises) and ``sorted`` (a new list) and ``iter`` (an
+#   iterator; one whose ``__iter__`` returns None raises TypeError).
+# - torch 2.13's tensor factories: C functions (``torch._C._VariableFunctions``) whose every
+#   overload in ``torch/_C/_VariableFunctions.pyi`` returns ``Tensor``.
+# tests/test_oracle.py::test_the_never_none_table_holds checks both against the installed
+# Python and torch.
+NEVER_NONE_BUILTINS = (
+    "range", "list", "tuple", "set", "frozenset", "reversed", "enumerate", "zip", "map", "filter",
+    "sorted", "iter",
+)  # fmt: skip
+NEVER_NONE_TORCH = ("randperm", "arange", "tensor", "as_tensor", "randint", "multinomial")
+NEVER_NONE = frozenset(
+    [f"builtins.{name}" for name in NEVER_NONE_BUILTINS] + [f"torch.{name}" for name in NEVER_NONE_TORCH]
+)

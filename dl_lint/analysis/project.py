@@ -670,7 +670,20 @@ class Project:
         key = absolute_path(path, self._cwd)
         found = self._raw_imports.get(key)
         if found is None:
-            found = self._raw_imports[key] = raw_imports(self.source_bytes(key))
+            kept = getattr(self.store, "imports", None)  # the results cache's, by content hash
+            content_hash = self.hash_of(key) if kept is not None and self.hash_of is not None and key not in self.sources else None
+            entry = kept.get(key) if content_hash is not None else None
+            if isinstance(entry, list) and len(entry) == 3 and entry[0] == content_hash:
+                try:
+                    found = (tuple(entry[1]), tuple((written, tuple(names)) for written, names in entry[2]))
+                except (TypeError, ValueError):
+                    found = None
+            if found is None:
+                found = raw_imports(self.source_bytes(key))
+                if content_hash is not None:
+                    kept[key] = [content_hash, list(found[0]), [[w, list(n)] for w, n in found[1]]]
+                    self.store.dirty = True
+            self._raw_imports[key] = found
         return found
 
     def file_keys(self) -> Set[str]:

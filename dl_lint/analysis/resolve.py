@@ -1124,6 +1124,10 @@ class Resolver:
             inner = self.resolve(node.args[0].func, site, depth + 1)
             if inner.single is not None and getattr(inner.single.value, "qualname", "") == "os.sched_getaffinity":
                 return Value.unknown("cpu-count")
+        from dl_lint.analysis.libraries import NEVER_NONE
+
+        if qualname in NEVER_NONE:  # range(n), list(...), torch.randperm(n): not None, whatever else
+            return Value.known(Opaque(qualname))
         if qualname.rsplit(".", 1)[-1][:1].isupper() and not qualname.startswith("builtins."):
             # Calling a library class gives an instance: not None, whatever else it is.
             library = self._library_value(qualname, node, site, depth)

@@ -29,6 +29,7 @@ def render(
     fixed: int = 0,
     hidden: int = 0,
     quiet: bool = False,
+    documentation_url: Optional[str] = None,
 ) -> str:
     """Render ``diagnostics`` in format ``fmt`` (one of :data:`FORMATS`).
 
@@ -43,6 +44,8 @@ def render(
     - ``fixed``, ``hidden``, ``quiet`` (``concise`` and ``full``): how many diagnostics ``--fix``
       fixed and how many unsafe fixes are not offered, for the summary; ``quiet`` leaves the
       summary out (``-q``).
+    - ``documentation_url``: where the rule documentation is published (``json``, ``json-lines``
+      and ``sarif`` link each rule there; None: no links).
 
     Raises ValueError for an unknown format.
     """
@@ -67,11 +70,11 @@ def render(
     if fmt == "json":
         from .json import render as render_json
 
-        return render_json(diagnostics)
+        return render_json(diagnostics, documentation_url)
     if fmt == "json-lines":
         from .json import render_lines
 
-        return render_lines(diagnostics)
+        return render_lines(diagnostics, documentation_url)
     if fmt == "github":
         from .github import render as render_github
 
@@ -79,7 +82,7 @@ def render(
     if fmt == "sarif":
         from .sarif import render as render_sarif
 
-        return render_sarif(diagnostics, sources=sources, root=root)
+        return render_sarif(diagnostics, sources=sources, root=root, documentation_url=documentation_url)
     if fmt == "junit":
         from .junit import render as render_junit
 

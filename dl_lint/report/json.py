@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, Optional, Sequence
 
-from ..model import Diagnostic, Edit, Fix, Location
+from ..model import Diagnostic, Edit, Fix, Location, rule_url
 from ._common import cited_path
 
 __all__ = ["render", "render_lines", "diagnostic_to_dict"]
@@ -41,8 +41,9 @@ def _fix(fix: Optional[Fix]) -> Optional[Dict[str, Any]]:
     }
 
 
-def diagnostic_to_dict(diag: Diagnostic) -> Dict[str, Any]:
-    """One diagnostic as ruff's JSON object (keys in ruff's order), plus ``detail`` and ``related``."""
+def diagnostic_to_dict(diag: Diagnostic, documentation_url: Optional[str] = None) -> Dict[str, Any]:
+    """One diagnostic as ruff's JSON object (keys in ruff's order), plus ``detail`` and ``related``.
+    ``url`` links the rule's documentation under ``documentation_url`` (null without one)."""
     return {
         "cell": diag.cell,
         "code": diag.code,
@@ -64,7 +65,7 @@ def diagnostic_to_dict(diag: Diagnostic) -> Dict[str, Any]:
             for place in diag.related
         ],
         "severity": getattr(diag.severity, "value", diag.severity),
-        "url": diag.url,
+        "url": rule_url(diag.code, documentation_url),
     }
 
 
@@ -72,15 +73,15 @@ def _sorted(diagnostics: Sequence[Diagnostic]):
     return sorted(diagnostics, key=lambda d: d.sort_key())
 
 
-def render(diagnostics: Sequence[Diagnostic]) -> str:
+def render(diagnostics: Sequence[Diagnostic], documentation_url: Optional[str] = None) -> str:
     """A JSON array, indent 2 (``[]`` when empty), followed by a newline."""
-    items = [diagnostic_to_dict(d) for d in _sorted(diagnostics)]
+    items = [diagnostic_to_dict(d, documentation_url) for d in _sorted(diagnostics)]
     return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
 
 
-def render_lines(diagnostics: Sequence[Diagnostic]) -> str:
+def render_lines(diagnostics: Sequence[Diagnostic], documentation_url: Optional[str] = None) -> str:
     """JSON lines: one compact object per line, each ending with a newline ("" when empty)."""
     return "".join(
-        json.dumps(diagnostic_to_dict(d), ensure_ascii=False, separators=(",", ":")) + "\n"
+        json.dumps(diagnostic_to_dict(d, documentation_url), ensure_ascii=False, separators=(",", ":")) + "\n"
         for d in _sorted(diagnostics)
     )

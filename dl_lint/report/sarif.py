@@ -18,13 +18,12 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from .. import __version__
-from ..model import REPOSITORY_URL, Diagnostic, Edit, Location, Severity, rule_url
+from ..model import Diagnostic, Edit, Location, Severity, information_url, rule_url
 from ._common import digest, fingerprint_parts, relative_path, sorted_diagnostics, uri_path
 
 __all__ = ["render", "to_sarif", "SCHEMA_URI", "LEVELS"]
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = REPOSITORY_URL
 SRCROOT = "%SRCROOT%"
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 DEFAULT_TAGS = ("pytorch", "dataloader")
@@ -51,34 +50,41 @@ def _level(severity: Any) -> str:
         return "error"
 
 
-def _rule_descriptor(rule: Any) -> Dict[str, Any]:
+def _rule_descriptor(rule: Any, documentation_url: Optional[str]) -> Dict[str, Any]:
     summary = rule.summary or rule.name or rule.code
     markdown = rule.markdown()
-    return {
+    descriptor = {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": summary},
         "fullDescription": {"text": _what_it_does(getattr(rule, "doc", "")) or summary},
         "help": {"text": markdown, "markdown": markdown},
-        "helpUri": rule_url(rule.code),
+        "helpUri": rule_url(rule.code, documentation_url),
         "defaultConfiguration": {"level": _level(rule.severity)},
         "properties": {"tags": list(getattr(rule, "tags", None) or DEFAULT_TAGS)},
     }
+    if descriptor["helpUri"] is None:  # no documentation URL configured: no link to nowhere
+        del descriptor["helpUri"]
+    return descriptor
 
 
-def _unknown_rule_descriptor(diag: Diagnostic) -> Dict[str, Any]:
+def _unknown_rule_descriptor(diag: Diagnostic, documentation_url: Optional[str]) -> Dict[str, Any]:
     """For a code the registry does not know: everything GitHub requires, from the diagnostic."""
     text = diag.name or diag.code
-    return {
+    url = rule_url(diag.code, documentation_url)
+    descriptor = {
         "id": diag.code,
         "name": diag.name or diag.code,
         "shortDescription": {"text": text},
         "fullDescription": {"text": text},
-        "help": {"text": f"See {diag.url}", "markdown": f"See [{diag.code}]({diag.url})."},
-        "helpUri": diag.url,
+        "help": {"text": text, "markdown": text},
         "defaultConfiguration": {"level": _level(diag.severity)},
         "properties": {"tags": list(DEFAULT_TAGS)},
     }
+    if url is not None:
+        descriptor["help"] = {"text": f"See {url}", "markdown": f"See [{diag.code}]({url})."}
+        descriptor["helpUri"] = url
+    return descriptor
 
 
 def _region(start: Location, end: Location) -> Dict[str, int]:
@@ -127,13 +133,15 @@ def to_sarif(
     sources: Optional[Mapping[str, str]] = None,
     root: Optional[str] = None,
     rules: Optional[Sequence[Any]] = None,
+    documentation_url: Optional[str] = None,
 ) -> Dict[str, Any]:
-    """The SARIF log as a dict. ``rules`` defaults to every rule in the registry."""
+    """The SARIF log as a dict. ``rules`` defaults to every rule in the registry. Without a
+    ``documentation_url``, rules have no ``helpUri`` and the driver no ``informationUri``."""
     if rules is None:
         from ..rules import all_rules
 
         rules = list(all_rules().values())
-    descriptors = [_rule_descriptor(rule) for rule in rules]
+    descriptors = [_rule_descriptor(rule, documentation_url) for rule in rules]
     index = {d["id"]: i for i, d in enumerate(descriptors)}
 
     ordered = sorted_diagnostics(diagnostics)
@@ -142,7 +150,7 @@ def to_sarif(
     for diag, (code, path, anchor, occurrence) in zip(ordered, prints):
         if diag.code not in index:
             index[diag.code] = len(descriptors)
-            descriptors.append(_unknown_rule_descriptor(diag))
+            descriptors.append(_unknown_rule_descriptor(diag, documentation_url))
         result: Dict[str, Any] = {
             "ruleId": diag.code,
             "ruleIndex": index[diag.code],
@@ -177,20 +185,17 @@ def to_sarif(
     base: Dict[str, Any] = {"description": {"text": "The root of the repository that was linted."}}
     if root is not None:
         base = {"uri": Path(os.path.abspath(root)).as_uri().rstrip("/") + "/", **base}
+    driver: Dict[str, Any] = {"name": "dl-lint", "version": __version__, "semanticVersion": __version__}
+    about = information_url(documentation_url)
+    if about is not None:
+        driver["informationUri"] = about
+    driver["rules"] = descriptors
     return {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {
-                    "driver": {
-                        "name": "dl-lint",
-                        "version": __version__,
-                        "semanticVersion": __version__,
-                        "informationUri": INFORMATION_URI,
-                        "rules": descriptors,
-                    }
-                },
+                "tool": {"driver": driver},
                 "originalUriBaseIds": {SRCROOT: base},
                 "columnKind": "unicodeCodePoints",
                 "results": results,
@@ -205,7 +210,8 @@ def render(
     sources: Optional[Mapping[str, str]] = None,
     root: Optional[str] = None,
     rules: Optional[Sequence[Any]] = None,
+    documentation_url: Optional[str] = None,
 ) -> str:
     """The SARIF log as JSON (indent 2) and a newline."""
-    log = to_sarif(diagnostics, sources=sources, root=root, rules=rules)
+    log = to_sarif(diagnostics, sources=sources, root=root, rules=rules, documentation_url=documentation_url)
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"

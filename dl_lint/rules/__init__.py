@@ -112,8 +112,9 @@ DOCUMENT_HEADER = """\
 <!-- Generated from the rule modules by `python -m dl_lint.rules > docs/rules.md`: edit a rule's
 `doc` in dl_lint/rules/, then regenerate. tests/test_docs.py fails when this file differs. -->
 
-Every rule with its full documentation, as `dl-lint rule CODE` prints it. Each diagnostic's
-`url` (JSON) and each rule's `helpUri` (SARIF) link to its section here. Select rules with
+Every rule with its full documentation, as `dl-lint rule CODE` prints it. Where this page is
+published and configured as `documentation-url`, each diagnostic's `url` (JSON) and each rule's
+`helpUri` (SARIF) link to its section here (`#dl001`). Select rules with
 `select`, `extend-select` and `ignore` (see [configuration](configuration.md)); error rules
 claim a crash, so they fire only when every possible value crashes.
 """

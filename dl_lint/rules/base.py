@@ -333,6 +333,28 @@ def remove_arg(call: LoaderCall, name: str, message: str, applicability: str = "
     return Fix(applicability, message, (Edit("", bound.location, bound.end_location),))
 
 
+def remove_worker_option(call: LoaderCall, name: str, message: str) -> Optional[Fix]:
+    """Delete a workers-only option (prefetch_factor, persistent_workers, timeout,
+    worker_init_fn, multiprocessing_context, in_order) from a call without workers. Unsafe, as
+    in ruff's definition (a safe fix keeps the user's intent): the value was written for
+    workers, and deleting it loses it the day num_workers is raised again (a developer who set
+    ``num_workers=0`` to debug gets the tuned ``prefetch_factor=4`` back only from history)."""
+    return remove_arg(call, name, message, applicability="unsafe")
+
+
+def guard_worker_option(call: LoaderCall, name: str, form: str, message: str) -> Optional[Fix]:
+    """Rewrite a workers-only option to a form guarded on the ``num_workers`` written at the
+    call (``form`` takes ``{value}`` and ``{workers}``; ``message`` may name the new value as
+    ``{new}`` and the whole argument as ``{option}``): safe, since nothing the user wrote is
+    lost and the call does the same with workers. None when either is not a one-line text."""
+    workers = workers_text(call)
+    bound = call.args.get(name)
+    if workers is None or bound is None or not bound.text or "\n" in bound.text:
+        return None
+    new = form.format(value=bound.text, workers=workers)
+    return replace_value(call, name, new, message.format(new=new, option=f"{name}={new}"))
+
+
 def replace_value(call: LoaderCall, name: str, new: str, message: str, applicability: str = "safe") -> Optional[Fix]:
     """Replace an argument's value (keeping ``name=`` for keyword arguments)."""
     bound = call.args.get(name)

@@ -6,8 +6,8 @@ from dl_lint.rules.base import (
     concrete,
     describe,
     every,
-    remove_arg,
-    replace_value,
+    guard_worker_option,
+    remove_worker_option,
     workers_text,
     workers_written_zero,
 )
@@ -19,8 +19,9 @@ class PrefetchWithoutWorkers(Rule):
     severity = Severity.ERROR
     summary = "prefetch_factor is passed while num_workers is 0: torch raises ValueError."
     fix_available = (
-        "Safe: with num_workers literally 0 or absent, remove prefetch_factor; with a configurable "
-        "num_workers, rewrite it to `prefetch_factor=P if <num_workers> > 0 else None`."
+        "Safe with a num_workers variable: rewrite prefetch_factor to `prefetch_factor=P if <num_workers> > 0 "
+        "else None`. Unsafe with num_workers literally 0 or absent: remove prefetch_factor (the value written "
+        "for workers is lost when they come back)."
     )
     # What torch 2.13 raises (checked by tests/test_oracle.py on every positive fixture).
     torch_raises = (ValueError, "prefetch_factor option could only be specified in multiprocessing")
@@ -121,16 +122,14 @@ values other than 2 (`prefetch_factor=None` raised there instead). Passing it on
 
 def _fix(call, ctx):
     if workers_written_zero(call):
-        return remove_arg(call, "prefetch_factor", "Remove prefetch_factor (there are no workers to prefetch)")
-    workers = workers_text(call)
-    value = call.args["prefetch_factor"].text
-    if workers is None or not ctx.torch_at_least(2, 0) or "\n" in value:
-        return None
-    return replace_value(
+        return remove_worker_option(call, "prefetch_factor", "Remove prefetch_factor (there are no workers to prefetch)")
+    if not ctx.torch_at_least(2, 0):
+        return None  # before 2.0 even None raises without workers: no guarded form exists
+    return guard_worker_option(
         call,
         "prefetch_factor",
-        f"{value} if {workers} > 0 else None",
-        f"Pass prefetch_factor only with workers: `{value} if {workers} > 0 else None`",
+        "{value} if {workers} > 0 else None",
+        "Pass prefetch_factor only with workers: `{new}`",
     )
 
 

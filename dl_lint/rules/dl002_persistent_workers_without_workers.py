@@ -5,7 +5,7 @@ from dl_lint.rules.base import (
     describe,
     fires,
     no_workers,
-    remove_arg,
+    remove_worker_option,
     replace_value,
     value_of,
     workers_text,
@@ -20,8 +20,9 @@ class PersistentWorkersWithoutWorkers(Rule):
     summary = "persistent_workers is truthy while num_workers is 0: torch raises ValueError."
     torch_raises = (ValueError, "persistent_workers option needs num_workers > 0")
     fix_available = (
-        "Safe: with num_workers literally 0 or absent, remove persistent_workers; with a configurable "
-        "num_workers, write `persistent_workers=<num_workers> > 0`."
+        "Safe with a num_workers variable: write `persistent_workers=<num_workers> > 0`. Unsafe with "
+        "num_workers literally 0 or absent: remove persistent_workers (the setting written for workers is lost "
+        "when they come back)."
     )
     doc = """
 ## What it does
@@ -91,7 +92,7 @@ def _instead(call) -> str:
 
 def _fix(call):
     if workers_written_zero(call):
-        return remove_arg(call, "persistent_workers", "Remove persistent_workers (there are no workers to keep)")
+        return remove_worker_option(call, "persistent_workers", "Remove persistent_workers (there are no workers to keep)")
     workers = workers_text(call)
     if workers is None or call.args["persistent_workers"].text.strip() != "True":
         return None

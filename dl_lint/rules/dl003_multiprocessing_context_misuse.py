@@ -1,5 +1,15 @@
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, describe, fires, has_workers, no_workers, remove_arg, value_of, workers_written_zero
+from dl_lint.rules.base import (
+    Rule,
+    describe,
+    fires,
+    guard_worker_option,
+    has_workers,
+    no_workers,
+    remove_worker_option,
+    value_of,
+    workers_written_zero,
+)
 
 START_METHODS = ("fork", "spawn", "forkserver")
 
@@ -14,7 +24,11 @@ class MultiprocessingContextMisuse(Rule):
         "multiprocessing_context can only be used with multi-process loading|"
         "multiprocessing_context option should specify a valid start method",
     )
-    fix_available = "Safe, without workers: remove the argument. None for an unknown start method."
+    fix_available = (
+        "Without workers: safe with a num_workers variable, `multiprocessing_context=<context> if <num_workers> > 0 "
+        "else None`; unsafe with num_workers literally 0 or absent, remove the argument (the start method written "
+        "for workers is lost when they come back). None for an unknown start method."
+    )
     doc = """
 ## What it does
 Reports `multiprocessing_context` (anything but None) while `num_workers` is 0 or not given, and
@@ -53,9 +67,7 @@ fork, spawn and forkserver on Linux; spawn (and fork) on macOS; spawn on Windows
                 "multiprocessing_context",
                 f"{describe('multiprocessing_context', found)} but {describe('num_workers', found)}: torch raises "
                 "ValueError at construction.",
-                remove_arg(call, "multiprocessing_context", "Remove multiprocessing_context (no workers are started)")
-                if workers_written_zero(call)
-                else None,
+                _fix(call),
                 detail="torch's error: \"multiprocessing_context can only be used with multi-process loading\". "
                 "Remove it, or pass it only with workers.",
                 cite=(found, names),
@@ -78,6 +90,17 @@ fork, spawn and forkserver on Linux; spawn (and fork) on macOS; spawn on Windows
                 "Use \"spawn\", \"forkserver\" or \"fork\" (Linux).",
                 cite=(bad, ("multiprocessing_context",)),
             )
+
+
+def _fix(call):
+    if workers_written_zero(call):
+        return remove_worker_option(call, "multiprocessing_context", "Remove multiprocessing_context (no workers are started)")
+    return guard_worker_option(
+        call,
+        "multiprocessing_context",
+        "{value} if {workers} > 0 else None",
+        "Pass multiprocessing_context only with workers: `{new}`",
+    )
 
 
 RULE = MultiprocessingContextMisuse()

@@ -1,5 +1,14 @@
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, describe, fires, no_workers, remove_arg, value_of
+from dl_lint.rules.base import (
+    Rule,
+    describe,
+    fires,
+    guard_worker_option,
+    no_workers,
+    remove_worker_option,
+    value_of,
+    workers_written_zero,
+)
 
 
 class TimeoutWithoutWorkers(Rule):
@@ -8,7 +17,10 @@ class TimeoutWithoutWorkers(Rule):
     severity = Severity.ERROR
     summary = "timeout > 0 while num_workers is 0: the first iteration fails."
     torch_raises = (AssertionError, "_SingleProcessDataLoaderIter requires timeout == 0")
-    fix_available = "Safe: remove the timeout (it only bounds waits for workers)."
+    fix_available = (
+        "Safe with a num_workers variable: `timeout=T if <num_workers> > 0 else 0`. Unsafe with num_workers "
+        "literally 0 or absent: remove the timeout (the value written for workers is lost when they come back)."
+    )
     doc = """
 ## What it does
 Reports `timeout > 0` while `num_workers` is 0 or not given.
@@ -46,12 +58,20 @@ All versions.
                 call,
                 "timeout",
                 f"{describe('timeout', found)} but {describe('num_workers', found)}: the first iteration fails.",
-                remove_arg(call, "timeout", "Remove timeout (it only bounds waits for worker processes)"),
+                _fix(call),
                 detail="The loader constructs, then iterating raises \"AssertionError: _SingleProcessDataLoaderIter "
                 "requires timeout == 0\" (timeout bounds the wait for a worker's batch). Remove timeout, or pass "
                 "it only with workers.",
                 cite=(found, ("num_workers", "timeout")),
             )
+
+
+def _fix(call):
+    if workers_written_zero(call):
+        return remove_worker_option(call, "timeout", "Remove timeout (it only bounds waits for worker processes)")
+    return guard_worker_option(
+        call, "timeout", "{value} if {workers} > 0 else 0", "Wait for workers only when there are some: `{new}`"
+    )
 
 
 RULE = TimeoutWithoutWorkers()

@@ -16,6 +16,14 @@ ValueError for a map-style dataset ("sampler option is mutually exclusive with s
 an IterableDataset ("expected unspecified shuffle option"), so a dataset dl-lint cannot resolve (a
 factory's result) does not keep it silent. A dataset known to be an IterableDataset is DL009's.
 
+Torch checks only `sampler is not None`, so any sampler known not to be None counts: an instance
+of a class (`RandomSampler(ds)`, `DistributedSampler(ds)`, a class of the project), a literal
+(`[0, 1]`, `(0, 1)`), and the result of a call that never returns None: Python's `range`,
+`list`, `tuple`, `set`, `frozenset`, `sorted`, `reversed`, `iter`, `enumerate`, `zip`, `map`,
+`filter`, and torch's `randperm`, `arange`, `tensor`, `as_tensor`, `randint`, `multinomial`. A
+sampler that may be None stays silent: another function's result (`sampler=get_sampler()`), or
+a shuffle that depends on it (`shuffle=(sampler is None)`).
+
 ## Why is this bad?
 The sampler decides the order of the samples; `shuffle=True` asks torch to build a
 `RandomSampler` instead. The two cannot both apply, and the constructor raises
@@ -24,6 +32,7 @@ The sampler decides the order of the samples; `shuffle=True` asks torch to build
 ## Example
 ```python
 loader = DataLoader(dataset, sampler=DistributedSampler(dataset), shuffle=True)
+loader = DataLoader(dataset, sampler=torch.randperm(len(dataset)), shuffle=True)
 ```
 
 ## Use instead

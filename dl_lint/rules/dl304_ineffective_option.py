@@ -1,5 +1,5 @@
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, fires, remove_arg, value_of
+from dl_lint.rules.base import Rule, fires, remove_arg, remove_worker_option, value_of
 
 # Options that only act through worker processes; with num_workers=0 they are ignored. Torch's
 # own defaults written out (in_order=True, worker_init_fn=None, prefetch_factor=None,
@@ -16,7 +16,10 @@ class IneffectiveOption(Rule):
     name = "ineffective-option"
     severity = Severity.INFO
     summary = "An option that does nothing here: a workers-only option with num_workers=0, pin_memory_device without pinning."
-    fix_available = "Safe: remove the argument."
+    fix_available = (
+        "Unsafe for a workers-only option (`in_order`, `worker_init_fn`): remove it (what was written for workers "
+        "is lost when they come back). Safe for `pin_memory_device`: remove it."
+    )
     doc = """
 ## What it does
 Reports options that have no effect as written: `in_order=False` or a `worker_init_fn` with
@@ -59,7 +62,7 @@ All versions (`in_order` from 2.6).
                         call,
                         option,
                         f"{option} has no effect with num_workers=0: it only acts in worker processes.",
-                        remove_arg(call, option, f"Remove {option} (no effect without workers)"),
+                        remove_worker_option(call, option, f"Remove {option} (no effect without workers)"),
                         detail="Remove it, or give the loader workers.",
                     )
         if call.given("pin_memory_device") and fires(
