@@ -689,6 +689,8 @@ def diagnostic_to_json(diag: Diagnostic, own: Optional[str] = None) -> Dict[str,
         out["r"] = [[r.path, r.row, r.column, r.note, r.cell] for r in diag.related]
     if diag.evidence:
         out["ev"] = list(diag.evidence)
+    if diag.suppressed_at is not None:
+        out["s"] = list(diag.suppressed_at)
     if diag.fix is not None:
         out["fix"] = {
             "a": diag.fix.applicability,
@@ -727,6 +729,7 @@ def diagnostic_from_json(data: Dict[str, Any], filename: str = "") -> Diagnostic
         detail=data.get("t", ""),
         related=tuple(Related(*place) for place in data.get("r", ())),
         evidence=tuple(data.get("ev", ())),
+        suppressed_at=tuple(data["s"]) if "s" in data else None,
     )
 
 

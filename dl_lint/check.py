@@ -21,6 +21,7 @@ EXIT_CLEAN, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
 
 OUTPUT_FORMATS = ("concise", "full", "json", "json-lines", "github", "sarif", "junit", "gitlab")
 OUTPUT_FORMAT_ENV = "DL_LINT_OUTPUT_FORMAT"
+OUTPUT_FILE_ENV = "DL_LINT_OUTPUT_FILE"
 CACHE_DIR_ENV = "DL_LINT_CACHE_DIR"
 # The subcommands of ``dl_lint.cli.main``: a first argument naming one is not a path.
 COMMANDS = ("check", "rule", "rules", "estimate", "measure", "server")
@@ -30,11 +31,15 @@ COMMANDS = ("check", "rule", "rules", "estimate", "measure", "server")
 _FLAGS = {
     "--statistics": "statistics",
     "--exit-zero": "exit_zero",
+    "--exit-non-zero-on-fix": "exit_non_zero_on_fix",
     "-q": "quiet",
     "--quiet": "quiet",
     "--silent": "silent",
     "--force-exclude": "force_exclude",
     "--fix": "fix",
+    "--fix-only": "fix_only",
+    "-w": "watch",
+    "--watch": "watch",
     "--unsafe-fixes": "unsafe_fixes",
     "--diff": "diff",
     "--show-fixes": "show_fixes",
@@ -53,11 +58,24 @@ _SINGLE = {
     "--torch-version": "torch_version",
     "--config": "config_file",
     "--output-format": "output_format",
+    "--output-file": "output_file",
+    "-o": "output_file",
     "--stdin-filename": "stdin_filename",
     "--jobs": "jobs",
     "-j": "jobs",
     "--cache-dir": "cache_dir",
 }
+
+
+def command_folder_note(command: str) -> None:
+    """A command name always runs the command; when a folder of that name is in the working
+    folder (``dl-lint rules`` beside ``rules/``), one stderr line says how to lint it instead."""
+    if command != "check" and os.path.isdir(command):
+        echo(
+            f"dl-lint: warning: `{command}` is a dl-lint command; to lint the folder {command}/, run "
+            f"`dl-lint check {command}` or `dl-lint ./{command}`",
+            err=True,
+        )
 
 
 def fast_arguments(args: Sequence[str]) -> Optional[Dict[str, object]]:
@@ -78,6 +96,9 @@ def fast_arguments(args: Sequence[str]) -> Optional[Dict[str, object]]:
             paths.append(arg)
             continue
         name, has_value, value = arg.partition("=")
+        if name == "--add-noqa":  # a flag, or ``--add-noqa=REASON`` (ruff's spelling)
+            options["add_noqa"] = value
+            continue
         if name in _FLAGS and not has_value:
             options[_FLAGS[name]] = True
             continue
@@ -102,6 +123,8 @@ def fast_arguments(args: Sequence[str]) -> Optional[Dict[str, object]]:
         options["output_format"] = os.environ.get(OUTPUT_FORMAT_ENV) or "concise"
     if options["output_format"] not in OUTPUT_FORMATS:
         return None
+    if "output_file" not in options:
+        options["output_file"] = os.environ.get(OUTPUT_FILE_ENV) or None
     if "cache_dir" not in options:
         options["cache_dir"] = os.environ.get(CACHE_DIR_ENV) or None
     cache_dir = options["cache_dir"]
@@ -116,10 +139,13 @@ def _utf8(stream) -> bool:
     return isinstance(encoding, str) and encoding.lower().replace("-", "").replace("_", "") == "utf8"
 
 
-def echo(message: str = "", *, err: bool = False, nl: bool = True, color: Optional[bool] = None) -> None:
-    """Write ``message`` as ``click.echo`` does: to stdout (or stderr), flushed, with the ANSI
-    styles removed unless ``color`` says otherwise or the stream is a terminal."""
-    stream = sys.stderr if err else sys.stdout
+def echo(
+    message: str = "", *, err: bool = False, nl: bool = True, color: Optional[bool] = None, out=None
+) -> None:
+    """Write ``message`` as ``click.echo`` does: to stdout (or stderr, or ``out``: the
+    ``--output-file``), flushed, with the ANSI styles removed unless ``color`` says otherwise or
+    the stream is a terminal."""
+    stream = sys.stderr if err else (out if out is not None else sys.stdout)
     if stream is None:
         return
     if nl:
@@ -180,8 +206,10 @@ def run(
     torch_version: Optional[str] = None,
     config_file: Optional[str] = None,
     output_format: str = "concise",
+    output_file: Optional[str] = None,
     statistics: bool = False,
     exit_zero: bool = False,
+    exit_non_zero_on_fix: bool = False,
     quiet: bool = False,
     silent: bool = False,
     stdin_filename: Optional[str] = None,
@@ -190,13 +218,135 @@ def run(
     no_cache: bool = False,
     cache_dir: Optional[str] = None,
     fix: bool = False,
+    fix_only: bool = False,
     unsafe_fixes: bool = False,
     diff: bool = False,
     show_fixes: bool = False,
+    add_noqa: Optional[str] = None,
+    watch: bool = False,
     show_settings: bool = False,
     show_files: bool = False,
 ) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
-    """Lint ``paths`` (default: the current folder), print the report, and exit with its code."""
+    """Lint ``paths`` (default: the current folder), print the report, and exit with its code.
+
+    ``add_noqa``: None, or the reason to write after the codes ("" for none). ``watch``: lint
+    again whenever a file under the paths changes, until interrupted."""
+    _stop_on_sigterm()
+    _refuse_conflicts(
+        ("-",) if stdin_filename is not None else paths,
+        statistics=statistics,
+        fix=fix,
+        fix_only=fix_only,
+        diff=diff,
+        add_noqa=add_noqa,
+        watch=watch,
+    )
+    if stdin_filename is not None and list(paths) != ["-"]:
+        # As ruff: --stdin-filename means the source comes from stdin, never the current folder.
+        if paths and not (quiet or silent):
+            ignored = ", ".join(paths)
+            echo(f"dl-lint: warning: ignoring {ignored} in favor of standard input (--stdin-filename)", err=True)
+        paths = ("-",)
+    options = dict(
+        select=select,
+        ignore=ignore,
+        extend_select=extend_select,
+        exclude=exclude,
+        extend_exclude=extend_exclude,
+        torch_version=torch_version,
+        config_file=config_file,
+        output_format=output_format,
+        output_file=output_file,
+        statistics=statistics,
+        exit_zero=exit_zero,
+        exit_non_zero_on_fix=exit_non_zero_on_fix,
+        quiet=quiet,
+        silent=silent,
+        stdin_filename=stdin_filename,
+        force_exclude=force_exclude,
+        jobs=jobs,
+        no_cache=no_cache,
+        cache_dir=cache_dir,
+        fix=fix or fix_only,
+        fix_only=fix_only,
+        unsafe_fixes=unsafe_fixes,
+        diff=diff,
+        show_fixes=show_fixes,
+        add_noqa=add_noqa,
+        show_settings=show_settings,
+        show_files=show_files,
+    )
+    if watch and not (show_settings or show_files):
+        from dl_lint.watch import watch as watch_paths
+
+        watch_paths(
+            paths,
+            lambda: _run_once(paths, watching=True, **options),
+            lambda line: echo(line, err=True),
+            clear=_isatty(sys.stdout),
+            config_file=config_file,
+        )
+    sys.exit(_run_once(paths, **options))
+
+
+def _refuse_conflicts(paths, *, statistics: bool, fix: bool, fix_only: bool, diff: bool, add_noqa, watch: bool) -> None:
+    """Flags that cannot go together: one line and 2, before anything is read (as ruff)."""
+    stdin = list(paths) == ["-"]
+    if add_noqa is not None:
+        for flag, given in (
+            ("--fix", fix),
+            ("--fix-only", fix_only),
+            ("--diff", diff),
+            ("--statistics", statistics),
+            ("--watch", watch),
+        ):
+            if given:
+                fail(f"--add-noqa cannot be used with {flag}")
+        if stdin:
+            fail("--add-noqa cannot be used with source from standard input: it writes the files it lints")
+        if "\n" in add_noqa or "\r" in add_noqa:
+            fail("--add-noqa: the reason must be one line")
+    if watch and stdin:
+        fail("--watch cannot be used with source from standard input")
+    for path in paths if watch else ():
+        if not os.path.exists(path):  # as a run says it, before the watch starts
+            fail(f"path does not exist: {path}")
+
+
+def _run_once(
+    paths: Tuple[str, ...],
+    *,
+    select: Tuple[str, ...],
+    ignore: Tuple[str, ...],
+    extend_select: Tuple[str, ...],
+    exclude: Tuple[str, ...],
+    extend_exclude: Tuple[str, ...],
+    torch_version: Optional[str],
+    config_file: Optional[str],
+    output_format: str,
+    output_file: Optional[str],
+    statistics: bool,
+    exit_zero: bool,
+    exit_non_zero_on_fix: bool,
+    quiet: bool,
+    silent: bool,
+    stdin_filename: Optional[str],
+    force_exclude: bool,
+    jobs: Optional[int],
+    no_cache: bool,
+    cache_dir: Optional[str],
+    fix: bool,
+    fix_only: bool,
+    unsafe_fixes: bool,
+    diff: bool,
+    show_fixes: bool,
+    add_noqa: Optional[str],
+    show_settings: bool,
+    show_files: bool,
+    watching: bool = False,
+) -> int:
+    """One lint of ``paths``: the report printed, the exit code returned (``fail`` still exits
+    2 at once). ``watching``: Ctrl-C is not an error but the end of ``--watch``."""
     from dl_lint.config import ConfigError, validate_selectors
     from dl_lint.discovery import DiscoveryError
     from dl_lint.rules import known_codes
@@ -204,13 +354,6 @@ def run(
     quiet = quiet or silent
     codes = known_codes()
     overrides: Dict[str, object] = {}
-    _stop_on_sigterm()
-    if stdin_filename is not None and list(paths) != ["-"]:
-        # As ruff: --stdin-filename means the source comes from stdin, never the current folder.
-        if paths and not quiet:
-            ignored = ", ".join(paths)
-            echo(f"dl-lint: warning: ignoring {ignored} in favor of standard input (--stdin-filename)", err=True)
-        paths = ("-",)
     try:
         for flag, values in (("--select", select), ("--ignore", ignore), ("--extend-select", extend_select)):
             parsed = _split_codes(values)
@@ -243,9 +386,13 @@ def run(
                 if not found and not quiet:
                     _no_files_warning(paths)
             echo(text, nl=False)
-            sys.exit(EXIT_CLEAN)
+            return EXIT_CLEAN
         if (fix or diff) and list(paths) == ["-"]:
-            _fix_stdin(stdin_filename, config_file, overrides, unsafe_fixes, diff, quiet=quiet, silent=silent)
+            return _fix_stdin(
+                stdin_filename, config_file, overrides, unsafe_fixes, diff, quiet=quiet, silent=silent,
+                fix_only=fix_only, exit_non_zero_on_fix=exit_non_zero_on_fix,
+            )
+        out = _open_output(output_file)
         diagnostics, files, warnings = _run(
             paths,
             config_file,
@@ -258,6 +405,8 @@ def run(
         )
         for warning in warnings if not quiet else ():
             echo(f"dl-lint: warning: {warning}", err=True)
+        if add_noqa is not None:
+            return _add_noqa(diagnostics, add_noqa, quiet=quiet)
         fixed_files: list = []
         if (fix or diff) and diagnostics:
             diagnostics, fixed_files = _fix_files(
@@ -266,18 +415,74 @@ def run(
     except (ConfigError, DiscoveryError) as exc:
         fail(str(exc))
     except KeyboardInterrupt:
+        if watching:
+            raise
         fail("interrupted")
     except Exception as exc:  # noqa: BLE001 - never show a traceback; say what failed
         fail(f"internal error: {type(exc).__name__}: {exc}")
+    try:
+        return _report(
+            out,
+            paths,
+            config_file,
+            overrides,
+            diagnostics,
+            files,
+            fixed_files,
+            output_format=output_format,
+            statistics=statistics,
+            exit_zero=exit_zero,
+            exit_non_zero_on_fix=exit_non_zero_on_fix,
+            quiet=quiet,
+            silent=silent,
+            fix=fix,
+            fix_only=fix_only,
+            unsafe_fixes=unsafe_fixes,
+            diff=diff,
+            show_fixes=show_fixes,
+        )
+    finally:
+        if out is not sys.stdout:
+            out.close()
 
+
+def _report(
+    out,
+    paths: Tuple[str, ...],
+    config_file: Optional[str],
+    overrides: Dict[str, object],
+    diagnostics: list,
+    files: int,
+    fixed_files: list,
+    *,
+    output_format: str,
+    statistics: bool,
+    exit_zero: bool,
+    exit_non_zero_on_fix: bool,
+    quiet: bool,
+    silent: bool,
+    fix: bool,
+    fix_only: bool,
+    unsafe_fixes: bool,
+    diff: bool,
+    show_fixes: bool,
+) -> int:
+    """Print what a run found (and fixed) to ``out``; the exit code."""
     fixed = sum(len(f.result.applied) for f in fixed_files)
     if diff:
         patches = [f.diff() for f in fixed_files if f.result.changed]
         if patches and not silent:
-            echo("".join(patches), nl=False)
-        if not quiet:
-            echo(f"Would fix {_plural(fixed, 'problem')}." if fixed else "No fixes available.", err=True)
-        sys.exit(EXIT_FOUND if patches else EXIT_CLEAN)
+            echo("".join(patches), nl=False, out=out)
+        if patches and not quiet:  # nothing to change: nothing printed (ruff)
+            echo(f"Would fix {_plural(fixed, 'problem')}.", err=True)
+        return EXIT_FOUND if patches else EXIT_CLEAN
+    changed = fixed > 0 and exit_non_zero_on_fix
+    if fix_only:
+        # ruff's --fix-only: what was fixed, never what remains; 0 unless --exit-non-zero-on-fix.
+        if not quiet and fixed and output_format in ("concise", "full") and not statistics:
+            listing = _fixed_summary(fixed_files) + "\n" if show_fixes else ""
+            echo(f"{listing}Fixed {_plural(fixed, 'problem')}.", out=out)
+        return EXIT_FOUND if changed else EXIT_CLEAN
     hidden = 0
     if not unsafe_fixes and (output_format in ("concise", "full") or statistics):
         # An unsafe fix is not offered without --unsafe-fixes: no [*] for it (nor "fixable" in
@@ -290,18 +495,24 @@ def run(
     from dl_lint.report import render, render_statistics
     from dl_lint.report_io import read_sources, repo_root
 
-    color = output_format in ("concise", "full") and _use_color()
+    color = output_format in ("concise", "full") and out is sys.stdout and _use_color()
     text_format = output_format in ("concise", "full")
+    found = EXIT_FOUND if (diagnostics and not exit_zero) or changed else EXIT_CLEAN
     if files == 0 and not diagnostics:
         # A mistyped path, an empty or fully excluded folder: say so (ruff's warning), exit 0.
         if not quiet:
             _no_files_warning(paths)
         if text_format or statistics:
-            sys.exit(EXIT_CLEAN)
+            return found
     if silent:
-        sys.exit(EXIT_FOUND if diagnostics and not exit_zero else EXIT_CLEAN)
+        return found
     if statistics:
-        echo(render_statistics(diagnostics, fmt=output_format), nl=False)
+        text = render_statistics(diagnostics, fmt=output_format)
+        if text_format and diagnostics and not quiet:
+            from dl_lint.report.text import summary
+
+            text += "\n".join(summary(diagnostics, hidden=hidden)) + "\n"  # ruff's last lines
+        echo(text, nl=False, out=out)
     elif text_format:
         sources = None
         if output_format == "full" and list(paths) != ["-"]:
@@ -316,7 +527,7 @@ def run(
 
             parts.append("\n".join(summary(diagnostics, fixed=fixed, hidden=hidden)) + "\n")
         separator = "\n" if output_format == "full" or (show_fixes and fix and fixed) else ""
-        echo(separator.join(parts), nl=False, color=color)
+        echo(separator.join(parts), nl=False, color=color, out=out)
     else:
         sources = None
         if output_format in ("sarif", "gitlab") and list(paths) != ["-"]:
@@ -325,8 +536,35 @@ def run(
         root = repo_root() if output_format in ("github", "sarif", "gitlab") else None
         docs = _documentation_url(config_file, overrides) if output_format in ("json", "json-lines", "sarif") else None
         text = render(output_format, diagnostics, files_checked=files, sources=sources, root=root, documentation_url=docs)
-        echo(text, nl=False)
-    sys.exit(EXIT_FOUND if diagnostics and not exit_zero else EXIT_CLEAN)
+        echo(text, nl=False, out=out)
+    return found
+
+
+def _open_output(name: Optional[str]):
+    """``--output-file``: the file the report goes to, created with its folders (as ruff does);
+    stdout when not given. A file that cannot be written is a usage error."""
+    if not name:
+        return sys.stdout
+    try:
+        folder = os.path.dirname(name)
+        if folder:
+            os.makedirs(folder, exist_ok=True)
+        return open(name, "w", encoding="utf-8", newline="")
+    except OSError as exc:
+        fail(f"--output-file: cannot write {name}: {exc.strerror or exc}")
+
+
+def _add_noqa(diagnostics, reason: str, *, quiet: bool) -> int:
+    """``--add-noqa``: a ``# noqa: CODE`` on a line of every diagnostic, files written; ruff's
+    count on stderr and 0 (the diagnostics are suppressed now)."""
+    from dl_lint.add_noqa import add_noqa_directives
+
+    added, problems = add_noqa_directives(diagnostics, reason)
+    for problem in problems:
+        echo(f"dl-lint: warning: {problem}", err=True)
+    if added and not quiet:
+        echo(f"Added {_plural(added, 'noqa directive')}.", err=True)
+    return EXIT_CLEAN
 
 
 def _plural(count: int, word: str) -> str:
@@ -405,12 +643,12 @@ def _fix_files(diagnostics, config_file, overrides, unsafe: bool, *, write: bool
             continue
         refused = set()
         for diag, reason in result.result.failed:
-            refused.add((diag.code, diag.message))
+            refused.add((diag.code, diag.message, diag.detail))
             if not quiet:
                 echo(f"dl-lint: warning: {name}:{diag.location.row}: {diag.code} fix dropped: {reason}", err=True)
         fixed.append(result)
         remaining.extend(
-            d.replace(fix=None) if d.fix is not None and (d.code, d.message) in refused else d
+            d.replace(fix=None) if d.fix is not None and (d.code, d.message, d.detail) in refused else d
             for d in result.result.remaining
         )
     remaining.sort(key=lambda d: d.sort_key())
@@ -436,10 +674,19 @@ def _fixed_summary(fixed_files) -> str:
 
 
 def _fix_stdin(
-    stdin_filename, config_file, overrides, unsafe: bool, diff: bool, *, quiet: bool = False, silent: bool = False
-) -> None:
+    stdin_filename,
+    config_file,
+    overrides,
+    unsafe: bool,
+    diff: bool,
+    *,
+    quiet: bool = False,
+    silent: bool = False,
+    fix_only: bool = False,
+    exit_non_zero_on_fix: bool = False,
+) -> int:
     """``--fix -``: the fixed source to stdout, what remains (and the counts) to stderr, as ruff
-    does."""
+    does; the exit code."""
     from pathlib import Path
 
     from dl_lint.analysis.project import find_root
@@ -464,9 +711,14 @@ def _fix_stdin(
             )
         )
         echo(patch, nl=False)
-        sys.exit(EXIT_FOUND if patch else EXIT_CLEAN)
+        return EXIT_FOUND if patch else EXIT_CLEAN
     sys.stdout.write(result.source)
     sys.stdout.flush()
+    changed = bool(result.applied) and exit_non_zero_on_fix
+    if fix_only:
+        if result.applied and not quiet:
+            echo(f"Fixed {_plural(len(result.applied), 'problem')}.", err=True)
+        return EXIT_FOUND if changed else EXIT_CLEAN
     remaining, hidden = result.remaining, 0
     if not unsafe:  # as for files: an unsafe fix is not offered without --unsafe-fixes
         hidden = sum(1 for d in remaining if d.fix is not None and d.fix.applicability != "safe")
@@ -476,7 +728,7 @@ def _fix_stdin(
     if not silent and (remaining or (result.applied and not quiet)):
         text = render("concise", remaining, fixed=len(result.applied), hidden=hidden, quiet=quiet)
         echo(text, nl=False, err=True)
-    sys.exit(EXIT_FOUND if result.remaining else EXIT_CLEAN)
+    return EXIT_FOUND if result.remaining or changed else EXIT_CLEAN
 
 
 def _fix_stdin_notebook(name: str, settings, root, unsafe: bool, diff: bool, *, quiet: bool, silent: bool) -> None:

@@ -12,15 +12,78 @@ from typing import List, Optional, Tuple
 import click
 
 from dl_lint import __version__
-from dl_lint.check import CACHE_DIR_ENV, EXIT_ERROR, OUTPUT_FORMAT_ENV, OUTPUT_FORMATS
+from dl_lint.check import CACHE_DIR_ENV, EXIT_ERROR, OUTPUT_FILE_ENV, OUTPUT_FORMAT_ENV, OUTPUT_FORMATS
 
 
-class _DefaultToCheck(click.Group):
+class _OneLineUsageError(click.UsageError):
+    """A bad command line: one line, ``dl-lint: error: ...``, and 2 (no usage block)."""
+
+    exit_code = EXIT_ERROR
+
+    def show(self, file=None) -> None:  # type: ignore[no-untyped-def]
+        click.echo(f"dl-lint: error: {self.format_message()}", err=True)
+
+
+def _one_line(exc: click.UsageError) -> str:
+    """click's message for a usage error, as one line that names where a bad value came from:
+    the flag, or the environment variable when the value was read from it (click names both
+    whenever an option has one, even when the flag was used)."""
+    if isinstance(exc, click.BadParameter) and exc.param is not None and exc.param_hint is None:
+        param, ctx = exc.param, exc.ctx
+        where = "/".join(f"'{opt}'" for opt in param.opts) if isinstance(param, click.Option) else f"'{param.name}'"
+        if ctx is not None and param.name is not None and isinstance(param.envvar, str):
+            from click.core import ParameterSource
+
+            if ctx.get_parameter_source(param.name) is ParameterSource.ENVIRONMENT:
+                where = f"{param.envvar} (environment variable)"
+        return f"invalid value for {where}: {exc.message}"
+    message = " ".join(exc.format_message().split())
+    return message[:1].lower() + message[1:]
+
+
+class _OneLineErrors:
+    """Usage errors of a command (a bad value, an unknown option, a missing argument) as one
+    ``dl-lint: error: ...`` line and exit 2, as every other error of dl-lint."""
+
+    def parse_args(self, ctx: click.Context, args: List[str]) -> List[str]:
+        try:
+            return super().parse_args(ctx, args)  # type: ignore[misc]
+        except _OneLineUsageError:
+            raise
+        except click.UsageError as exc:
+            raise _OneLineUsageError(_one_line(exc), ctx=ctx) from None
+
+
+class _Command(_OneLineErrors, click.Command):
+    pass
+
+
+def _noqa_reason(args: List[str]) -> List[str]:
+    """``--add-noqa=REASON`` (ruff's spelling: the reason only with ``=``, so that
+    ``--add-noqa src/`` lints src/) as the hidden ``--add-noqa-reason REASON``."""
+    out: List[str] = []
+    for index, arg in enumerate(args):
+        if arg == "--":
+            return out + args[index:]
+        if arg.startswith("--add-noqa="):
+            out += ["--add-noqa-reason", arg.split("=", 1)[1]]
+        else:
+            out.append(arg)
+    return out
+
+
+class _DefaultToCheck(_OneLineErrors, click.Group):
     """``dl-lint PATH...`` means ``dl-lint check PATH...`` (subcommands: check, rule, rules, estimate, measure)."""
 
     def parse_args(self, ctx: click.Context, args: List[str]) -> List[str]:
         if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")):
             args = ["check", *args]
+        elif args[0] in self.commands:
+            from dl_lint.check import command_folder_note
+
+            command_folder_note(args[0])
+        if args[0] == "check":
+            args = ["check", *_noqa_reason(args[1:])]
         return super().parse_args(ctx, args)
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -55,28 +118,7 @@ def main() -> None:
     """
 
 
-class _Choice(click.Choice):
-    """A choice whose error names the environment variable a bad value came from, with every
-    click (8.2 does; 8.1, the newest on Python 3.9, does not)."""
-
-    def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
-        try:
-            return super().convert(value, param, ctx)
-        except click.BadParameter as exc:
-            from click.core import ParameterSource
-
-            if (
-                ctx is not None
-                and param is not None
-                and isinstance(param.envvar, str)
-                and ctx.get_parameter_source(param.name) is ParameterSource.ENVIRONMENT
-            ):
-                hint = f"'{param.opts[0]}' (env var: '{param.envvar}')"
-                raise click.BadParameter(exc.message, ctx=ctx, param=param, param_hint=hint) from None
-            raise
-
-
-@main.command(context_settings={"help_option_names": ["-h", "--help"]})
+@main.command(cls=_Command, context_settings={"help_option_names": ["-h", "--help"]})
 # readable=False: an unreadable path is the engine's DL000 (or the config's one-line error), not a usage error.
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str, readable=False))
 @click.option("--select", multiple=True, metavar="CODES", help="Rules to enable (codes, prefixes such as DL1, or ALL); replaces the configured selection.")
@@ -104,7 +146,7 @@ class _Choice(click.Choice):
 @click.option("--config", "config_file", type=click.Path(path_type=str, readable=False), help="Read settings from this TOML file instead of the nearest pyproject.toml.")
 @click.option(
     "--output-format",
-    type=_Choice(list(OUTPUT_FORMATS)),
+    type=click.Choice(list(OUTPUT_FORMATS)),
     default="concise",
     show_default=True,
     envvar=OUTPUT_FORMAT_ENV,
@@ -112,8 +154,22 @@ class _Choice(click.Choice):
     help="How diagnostics are printed: concise lines, full (with source and fix hints), JSON or JSON lines, "
     "GitHub Actions annotations, SARIF 2.1.0, JUnit XML, or a GitLab Code Quality report.",
 )
+@click.option(
+    "--output-file",
+    "-o",
+    metavar="FILE",
+    type=click.Path(path_type=str, dir_okay=False, readable=False),
+    envvar=OUTPUT_FILE_ENV,
+    show_envvar=True,
+    help="Write the report to this file instead of stdout (folders are created).",
+)
 @click.option("--statistics", is_flag=True, help="Print how often each rule fired (count, code, [*] if fixable, name) instead of the diagnostics.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics are reported.")
+@click.option(
+    "--exit-non-zero-on-fix",
+    is_flag=True,
+    help="Exit 1 when --fix (or --fix-only) changed a file, even if nothing remains.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print the diagnostics and nothing else: no summary, no warnings.")
 @click.option(
     "--silent", is_flag=True, help="Print nothing (only errors that stop the run); the exit code still tells."
@@ -138,9 +194,23 @@ class _Choice(click.Choice):
     "there are enough such files to pay for them). 1: no workers.",
 )
 @click.option("--fix", is_flag=True, help="Apply safe fixes and write the files (exit 1 if diagnostics remain).")
+@click.option(
+    "--fix-only",
+    is_flag=True,
+    help="Apply safe fixes, report only what was fixed, and exit 0 whatever remains (implies --fix).",
+)
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply (with --fix) or show fixes that may change behaviour.")
 @click.option("--diff", is_flag=True, help="Print the fixes as unified diffs and write nothing (exit 1 if there is a diff).")
 @click.option("--show-fixes", is_flag=True, help="With --fix: list what was fixed.")
+@click.option(
+    "--add-noqa",
+    "add_noqa_flag",
+    is_flag=True,
+    help="Add `# noqa: CODE` to a line of every diagnostic and write the files; `--add-noqa=REASON` "
+    "writes REASON after the codes.",
+)
+@click.option("--add-noqa-reason", hidden=True, default=None)
+@click.option("--watch", "-w", is_flag=True, help="Lint again whenever a file under the paths changes (Ctrl-C stops).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the results cache.")
 @click.option(
     "--cache-dir",
@@ -161,8 +231,10 @@ def check(
     torch_version: Optional[str],
     config_file: Optional[str],
     output_format: str,
+    output_file: Optional[str],
     statistics: bool,
     exit_zero: bool,
+    exit_non_zero_on_fix: bool,
     quiet: bool,
     silent: bool,
     stdin_filename: Optional[str],
@@ -171,9 +243,13 @@ def check(
     no_cache: bool,
     cache_dir: Optional[str],
     fix: bool,
+    fix_only: bool,
     unsafe_fixes: bool,
     diff: bool,
     show_fixes: bool,
+    add_noqa_flag: bool,
+    add_noqa_reason: Optional[str],
+    watch: bool,
     show_settings: bool,
     show_files: bool,
 ) -> None:
@@ -190,8 +266,10 @@ def check(
         torch_version=torch_version,
         config_file=config_file,
         output_format=output_format,
+        output_file=output_file,
         statistics=statistics,
         exit_zero=exit_zero,
+        exit_non_zero_on_fix=exit_non_zero_on_fix,
         quiet=quiet,
         silent=silent,
         stdin_filename=stdin_filename,
@@ -200,15 +278,18 @@ def check(
         no_cache=no_cache,
         cache_dir=cache_dir,
         fix=fix,
+        fix_only=fix_only,
         unsafe_fixes=unsafe_fixes,
         diff=diff,
         show_fixes=show_fixes,
+        add_noqa=add_noqa_reason if add_noqa_reason is not None else ("" if add_noqa_flag else None),
+        watch=watch,
         show_settings=show_settings,
         show_files=show_files,
     )
 
 
-@main.command("rule")
+@main.command("rule", cls=_Command)
 @click.argument("code", required=False)
 @click.option("--all", "show_all", is_flag=True, help="Print the documentation of every rule.")
 def rule_command(code: Optional[str], show_all: bool) -> None:
@@ -226,7 +307,7 @@ def rule_command(code: Optional[str], show_all: bool) -> None:
     click.echo(match.markdown())
 
 
-@main.command("rules")
+@main.command("rules", cls=_Command)
 @click.option("--markdown", is_flag=True, help="Print the table as Markdown (as in the README).")
 def rules_command(markdown: bool) -> None:
     """List every rule: code, name, severity, on by default."""

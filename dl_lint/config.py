@@ -92,7 +92,7 @@ class Settings(Record):
     __slots__ = (
         "select", "ignore", "extend_select", "per_file_ignores", "exclude", "extend_exclude",
         "respect_gitignore", "max_inflight_batches", "batch_bytes", "memory_budget", "target_version",
-        "target_python", "extra_loaders", "max_file_size", "documentation_url", "config_path", "root",
+        "target_python", "extra_loaders", "max_file_size", "external", "documentation_url", "config_path", "root",
     )  # fmt: skip
 
     def __init__(
@@ -115,6 +115,9 @@ class Settings(Record):
         # Files larger than this are reported (DL000) instead of analysed: a guard against
         # pathological input only (a 1.5 MB generated module takes about a second).
         max_file_size: Optional[int] = DEFAULT_MAX_FILE_SIZE,
+        # Codes and prefixes of other tools that look like dl-lint's: DL012 never reports them
+        # in a ``# noqa`` (ruff's ``lint.external``).
+        external: Tuple[str, ...] = (),
         # Where dl-lint's rule documentation is published (rule links in JSON, SARIF, the
         # language server); None: the built-in one, if any (``documentation_url`` below).
         documentation_url: Optional[str] = None,
@@ -135,6 +138,7 @@ class Settings(Record):
         self.target_python = target_python
         self.extra_loaders = extra_loaders
         self.max_file_size = max_file_size
+        self.external = external
         self.documentation_url = documentation_url
         self.config_path = config_path
         self.root = root
@@ -216,9 +220,11 @@ KEYS: Dict[str, str] = {
     "target-python": "target_python",
     "extra-loaders": "extra_loaders",
     "max-file-size": "max_file_size",
+    "external": "external",
     "documentation-url": "documentation_url",
 }
 
+_CODE_LIKE = re.compile(r"^[A-Za-z]+[0-9]*$")
 _VERSION_RE = re.compile(r"^([0-9]+)\.([0-9]+)(?:\.[0-9]+)?$")
 
 
@@ -339,6 +345,9 @@ def _parse_table(table: Mapping[str, Any], known_codes: Mapping[str, bool], disp
                 raise ConfigError(f"{where}: invalid value {value!r}; expected {expected}") from None
         elif key == "target-python":
             fields["target_python"] = _python_target(value, where)
+        elif key == "external":
+            accepted = 'rule codes or prefixes of other tools, such as "DLX1"'
+            fields["external"] = tuple(c.upper() for c in _string_list(value, where, accepted, _CODE_LIKE.match))
         elif key == "extra-loaders":
             accepted = 'dotted names such as "pkg.module.MyLoader"'
             fields["extra_loaders"] = _string_list(value, where, accepted, _is_dotted_name)

@@ -19,7 +19,7 @@ from dl_lint.analysis.project import Project, absolute_path, find_root, module_n
 from dl_lint.config import Settings, load_config_file, settings_for_dir
 from dl_lint.discovery import discover
 from dl_lint.files import SourceFile, display_path, dl000, is_notebook_path, one_line, read, read_notebook, unreadable
-from dl_lint.model import Diagnostic, Location
+from dl_lint.model import Diagnostic, Location, Related
 from dl_lint.record import Record
 
 
@@ -90,6 +90,7 @@ def lint_source(
     for ``lint_paths`` (the flake8 plugin and the language server show one Python file)."""
     from dl_lint.analysis.signals import has_accelerator_evidence
     from dl_lint.judge import analyse, judge, judge_call_sites
+    from dl_lint.unused_noqa import enabled_somewhere, report_unused
 
     settings = settings or Settings()
     root = Path(project_root) if project_root is not None else None
@@ -110,6 +111,8 @@ def lint_source(
         return root is not None and project.accelerator_reaches(module_name, {module_name: file.data})
 
     diagnostics = judge([file], project, accelerator) + judge_call_sites([file], [file], project, accelerator)
+    if any(d.suppressed_at is not None for d in diagnostics) or enabled_somewhere([file]):
+        diagnostics = report_unused(diagnostics, [file])
     diagnostics = [d for d in diagnostics if d.filename == file.display]
     diagnostics.sort(key=Diagnostic.sort_key)
     return _map_cells(diagnostics, [file])
@@ -277,7 +280,12 @@ def lint_paths(
     diagnostics, result.files_parsed, result.processes = run_files(
         files, project, jobs=jobs, store=store, wait_for_workers=RETAINED is None
     )
-    diagnostics = shown(diagnostics, shown_keys, settings_for, project, cwd, force_exclude)
+    from dl_lint.unused_noqa import enabled_somewhere, report_unused
+
+    counting = enabled_somewhere(files)  # DL012: what each directive silences is kept, marked
+    diagnostics = shown(diagnostics, shown_keys, settings_for, project, cwd, force_exclude, keep_silenced=counting)
+    if counting or any(d.suppressed_at is not None for d in diagnostics):
+        diagnostics = report_unused(diagnostics, [f for f in files if f.key in shown_keys])  # drops the marked
     diagnostics = _once_in_configs(diagnostics)
     result.diagnostics = _map_cells(diagnostics, files)
     if RETAINED is not None:
@@ -313,7 +321,13 @@ def is_project_root(root: os.PathLike | str) -> bool:
 
 
 def shown(
-    diagnostics: List[Diagnostic], shown_keys: set, settings_for, project: Project, cwd: str, force_exclude: bool = False
+    diagnostics: List[Diagnostic],
+    shown_keys: set,
+    settings_for,
+    project: Project,
+    cwd: str,
+    force_exclude: bool = False,
+    keep_silenced: bool = False,
 ) -> List[Diagnostic]:
     """The findings a run shows, with the settings of the file each is reported in:
 
@@ -323,7 +337,9 @@ def shown(
     - its code enabled for that file (``select``/``ignore`` and ``per-file-ignores`` matched
       against the reported file, not the file whose analysis found it);
     - no ``# noqa`` for it at its line (applied by the judge) or at one of its related
-      locations in a Python file of the project."""
+      locations in a Python file of the project. With ``keep_silenced`` (DL012 counts what
+      each directive silences), one silenced at a related location is kept, marked with
+      ``suppressed_at`` as the judge marks what it silences (``dl_lint.unused_noqa``)."""
     from dl_lint.config import codes_for_file
     from dl_lint.rules import known_codes
 
@@ -331,7 +347,7 @@ def shown(
     out = []
     excluded: Dict[str, bool] = {}
     enabled: Dict[tuple, frozenset] = {}
-    related_noqa: Dict[str, object] = {}
+    related_noqa: Dict[object, object] = {}
     for diag in diagnostics:
         key = absolute_path(diag.filename, cwd) if not diag.filename.startswith("<") else diag.filename
         if key not in shown_keys:
@@ -347,8 +363,12 @@ def shown(
             enabled[which] = codes_for_file(settings, codes, Path(key))
         if diag.code not in enabled[which] and diag.code != "DL000":
             continue
-        if diag.related and _noqa_at_related(diag, project, related_noqa):
-            continue
+        if diag.related and diag.suppressed_at is None:
+            place = _noqa_at_related(diag, project, related_noqa)
+            if place is not None:
+                if keep_silenced:
+                    out.append(diag.replace(suppressed_at=(place.path, place.row, place.row)))
+                continue
         out.append(diag)
     return out
 
@@ -361,14 +381,23 @@ def _excluded(key: str, settings: Settings) -> bool:
     return excluded_path(key, tuple(settings.exclude) + tuple(settings.extend_exclude), settings.root)
 
 
-def _noqa_at_related(diag: Diagnostic, project: Project, cache: Dict[str, object]) -> bool:
-    """A ``# noqa`` (for this code, or bare) on the line of one of the diagnostic's related
-    locations in a Python file: the loader a call site configures, the dataset class."""
+def _noqa_at_related(diag: Diagnostic, project: Project, cache: Dict[object, object]) -> Optional[Related]:
+    """The related location (a Python file's line: the loader a call site configures, the
+    dataset class) that has a ``# noqa`` for this diagnostic (its code, a prefix of it as flake8
+    reads one, or bare), or None."""
     from dl_lint.source import decode
     from dl_lint.suppression import parse_suppressions
 
     for place in diag.related:
         if not place.path.endswith(".py") or place.cell is not None:
+            continue
+        lines = cache.get(("lines", place.path))
+        if lines is None:
+            data = project.source_bytes(place.path)
+            lines = cache[("lines", place.path)] = data.splitlines() if data else []
+        # A line without the word cannot hold a directive: the file is tokenized only for one that
+        # has it (the values' origins are cited too, often in a long training script).
+        if not 0 < place.row <= len(lines) or b"noqa" not in lines[place.row - 1].lower():  # type: ignore[index]
             continue
         found = cache.get(place.path)
         if found is None:
@@ -379,9 +408,9 @@ def _noqa_at_related(diag: Diagnostic, project: Project, cache: Dict[str, object
                 found = {}
             cache[place.path] = found
         codes = found.get(place.row, False)  # type: ignore[union-attr]
-        if codes is None or (codes and diag.code.upper() in codes):
-            return True
-    return False
+        if codes is None or (codes and diag.code.upper().startswith(tuple(codes))):
+            return place
+    return None
 
 
 # -- YAML configs named explicitly ---------------------------------------------------------------

@@ -26,11 +26,18 @@ def main(argv: Optional[List[str]] = None) -> None:
 
         rule = find_rule(args[1])
         if rule is not None:
+            text = rule.markdown() + "\n"
             try:
-                sys.stdout.write(rule.markdown() + "\n")  # encodes all of it before writing
-                return
-            except UnicodeEncodeError:
+                text.encode(sys.stdout.encoding or "utf-8")
+            except (UnicodeEncodeError, LookupError):
                 pass  # a stdout that cannot encode the text: click knows what to do
+            else:
+                if os.path.isdir("rule"):
+                    from dl_lint.check import command_folder_note
+
+                    command_folder_note("rule")
+                sys.stdout.write(text)
+                return
     if argv is not None:  # called from Python (tests): behave like any function
         from dl_lint.cli import main as cli_main
 

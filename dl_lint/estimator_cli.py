@@ -428,7 +428,7 @@ def estimate_call(
             result.values[name] = value
             single = call.value(name).single
             if single is not None and single.origin is not None and not _is_absent(single.value):
-                result.origins[name] = single.origin.describe()
+                result.origins[name] = single.origin.located()
         else:
             result.unknown[name] = _describe_unknown(call, name)
 

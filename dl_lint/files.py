@@ -160,6 +160,7 @@ def one_line(exc: object) -> str:
 
 
 def dl000(file: SourceFile, message: str, row: int, column: int) -> Diagnostic:
+    message, detail = split_message(message)
     return Diagnostic(
         code="DL000",
         name="parse-error",
@@ -168,7 +169,33 @@ def dl000(file: SourceFile, message: str, row: int, column: int) -> Diagnostic:
         filename=file.display,
         location=Location(max(row, 1), max(column, 1)),
         end_location=Location(max(row, 1), max(column, 1)),
+        detail=detail,
     )
+
+
+# The concise line's bound (as dl_lint.rules.base.MESSAGE_LIMIT, which this module does not import).
+MESSAGE_LIMIT = 120
+
+
+def split_message(text: str, limit: int = MESSAGE_LIMIT):
+    """(short message, detail) of a DL000's text, whose reason comes from a parser or the
+    system (any length): cut at the last "; ", ": " or ", " that keeps the message within
+    ``limit``; the rest is the detail. A text that fits is the message, with no detail."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text, ""
+    cut = -1
+    for separators in (("; ", ": "), (", ",)):  # the coarser boundary first
+        cut = max(text.rfind(sep, 0, limit - 1) for sep in separators)
+        if cut >= 20:
+            break
+    if cut < 20:
+        cut = text.rfind(" ", 0, limit - 2)
+        if cut < 20:
+            cut = limit - 2
+        return text[:cut].rstrip() + " …", text
+    head, rest = text[:cut].rstrip(" .,;:") + ".", text[cut + 2 :].strip()
+    return head, rest[:1].upper() + rest[1:] + ("" if rest.endswith((".", ")")) else ".")
 
 
 def unreadable(path: Path, reason: str, settings: "Settings") -> SourceFile:

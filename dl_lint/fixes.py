@@ -206,7 +206,7 @@ def fix_source(source: str, lint: Callable[[str], List[Diagnostic]], *, unsafe: 
     diagnostics = lint(current)
     for _ in range(MAX_PASSES):
         candidates = [
-            d for d in diagnostics if applicable(d, unsafe) and (d.code, d.message) not in rejected
+            d for d in diagnostics if applicable(d, unsafe) and (d.code, d.message, d.detail) not in rejected
         ]
         chosen: List[Diagnostic] = []
         taken: List[Tuple[int, int]] = []
@@ -225,7 +225,7 @@ def fix_source(source: str, lint: Callable[[str], List[Diagnostic]], *, unsafe: 
             for diag in chosen:
                 single = _try(current, [diag], diagnostics, lint)
                 if single is None:
-                    rejected.add((diag.code, diag.message))
+                    rejected.add((diag.code, diag.message, diag.detail))  # messages alone repeat (issue 27)
                     result.failed.append((diag, "the fixed code did not verify (parse and re-lint)"))
                     continue
                 current, diagnostics = single

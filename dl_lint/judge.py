@@ -6,9 +6,9 @@ factories are known, judge loaders built from a function's parameters at each ca
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
-from dl_lint.files import SourceFile, decode_source, dl000, one_line, read
+from dl_lint.files import SourceFile, decode_source, dl000, one_line, read, split_message
 from dl_lint.model import Diagnostic, Related, Severity
 
 if TYPE_CHECKING:
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from dl_lint.rules.context import RuleContext
 
 Accelerator = Callable[["LoaderCall"], bool]
+UNUSED_NOQA = "DL012"  # unused-noqa: judged once every diagnostic is known (dl_lint.unused_noqa)
 
 
 def needs_analysis(file: SourceFile) -> bool:
@@ -249,8 +250,10 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
         out.extend(_config_dl000(file, project))
         # per-file-ignores apply where a finding is reported (``engine.shown``), not here: a
         # finding of this file's loader may be reported in another file (a call site, a YAML line)
-        rules = checking_rules(enabled_codes(file.settings, codes))
+        enabled = enabled_codes(file.settings, codes)
+        rules = checking_rules(enabled)
         ctx = context_for(file, project, accelerator, rules)
+        keep = UNUSED_NOQA in enabled  # DL012 counts what each directive silences
         suppressions = None  # read only when there is something to suppress
         placed = set()  # (code, file, row): several runs of one LightningCLI may decide the same line
         for call in file.facts.calls:
@@ -261,14 +264,19 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
                         if where in placed:
                             continue
                         placed.add(where)
-                    if not _suppressed_at_config(diag, project, file, call):
+                    silenced = _suppressed_at_config(diag, project, file, call)
+                    if silenced is None:
                         out.append(diag)
+                    elif keep:
+                        out.append(diag.replace(suppressed_at=silenced))
                     continue
                 if suppressions is None:
                     from dl_lint.suppression import parse_suppressions
 
                     suppressions = parse_suppressions(file.source or "")
                 if suppressions.suppresses(diag):
+                    if keep:
+                        out.append(diag.replace(suppressed_at=(file.key, *suppressions.rows_of(diag))))
                     continue
                 if diag.fix is not None:
                     from dl_lint.fixes import normalize_fix
@@ -359,12 +367,16 @@ def _check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Itera
                 findings = [rephrase(f, rule.code, call) for f in findings]  # worded for TrainingArguments fields
         except Exception as exc:  # noqa: BLE001 - a bug in one rule must not stop the run
             findings = []
+            message, detail = split_message(
+                f"internal error in {rule.code} while checking this call ({type(exc).__name__}: "
+                f"{one_line(exc)}); please report it"
+            )
             yield Diagnostic(
                 code="DL000",
                 name="parse-error",
                 severity=Severity.ERROR,
-                message=f"internal error in {rule.code} while checking this call ({type(exc).__name__}: "
-                f"{one_line(exc)}); please report it",
+                message=message,
+                detail=detail,
                 filename=display,
                 location=call.location,
                 end_location=call.location,
@@ -419,11 +431,15 @@ def _at_config_line(rule, finding, call: "LoaderCall", ctx: "RuleContext") -> Di
     from dl_lint.model import Location
 
     path, row, column = finding.place
+    # The line it is reported at is not cited again (the origins of the values cite it).
+    cited = tuple(r for r in finding.related if (r.path, r.row) != (os.path.abspath(path), row))
+    finding = finding.replace(related=cited)
     at = call.location
     loader = Related(os.path.abspath(call.path or ctx.path), at.row, at.column, call.extra.get("reader") or "the DataLoader that reads this value")
     detail = finding.detail
     if finding.fix is not None:
-        detail += f" At the DataLoader: {finding.fix.message}."
+        advice = finding.fix.message
+        detail += f" At the DataLoader: {advice[:1].lower()}{advice[1:]}."
     return Diagnostic(
         code=rule.code,
         name=rule.name,
@@ -449,36 +465,48 @@ def _config_dl000(file: SourceFile, project: "Project") -> List[Diagnostic]:
     out = []
     for error in project.config_errors(file.key):
         at = Location(error.line, error.column)
+        kind = "JSON" if error.path.endswith(".json") else "YAML"
+        message, detail = split_message(f"cannot parse this {kind} config: {error.message}")
+        detail = f"{detail} The settings it holds are treated as unknown (the file that reads it is cited).".strip()
         out.append(
             Diagnostic(
                 code="DL000",
                 name="parse-error",
                 severity=Severity.ERROR,
-                message=f"cannot parse this {'JSON' if error.path.endswith('.json') else 'YAML'} config (read by {file.display}): {error.message}; "
-                "the settings it holds are treated as unknown",
+                message=message,
                 filename=display_path(Path(error.path), error.path),
                 location=at,
                 end_location=at,
                 noqa_rows=(error.line, error.line),
+                detail=detail,
+                related=(Related(file.key, 1, 1, f"this file reads the {kind} config"),),
                 evidence=(file.key,),
             )
         )
     return out
 
 
-def _suppressed_at_config(diag: Diagnostic, project: "Project", file: SourceFile, call: "LoaderCall") -> bool:
+def _suppressed_at_config(
+    diag: Diagnostic, project: "Project", file: SourceFile, call: "LoaderCall"
+) -> Optional[Tuple[str, int, int]]:
     """A diagnostic reported in a config file: ``# noqa`` on its YAML line, or on the
-    DataLoader call that reads the value, silences it."""
+    DataLoader call that reads the value, silences it. Where the directive that does is
+    (absolute path, rows), or None."""
     from dl_lint.suppression import parse_comment_suppressions, parse_suppressions
 
-    text = project.config_file(os.path.abspath(diag.filename))[0] or ""
+    yaml_path = os.path.abspath(diag.filename)
+    text = project.config_file(yaml_path)[0] or ""
     if parse_comment_suppressions(text).suppresses(diag):
-        return True
-    source = file.source or ""
+        return (yaml_path, diag.location.row, diag.location.row)
+    source, owner_path = file.source or "", file.key
     if call.path and os.path.abspath(call.path) != file.key:  # a LightningCLI run of another module's loader
         owner = project.parsed(call.path)
-        source = owner.source if owner is not None else ""
-    return parse_suppressions(source).suppresses(diag.replace(noqa_rows=call.rows))
+        source, owner_path = (owner.source if owner is not None else ""), os.path.abspath(call.path)
+    at_call = diag.replace(noqa_rows=call.rows)
+    suppressions = parse_suppressions(source)
+    if suppressions.suppresses(at_call):
+        return (owner_path, *suppressions.rows_of(at_call))
+    return None
 
 
 def judge_call_sites(
@@ -552,16 +580,23 @@ def judge_call_sites(
                 at = loader.location
                 loader_at = Related(callee_file.key, at.row, at.column, f"the DataLoader {ref.name}() builds")
                 which = loop.format(number, row_text) if number else ""
+                # The concise line names the function; the detail says the values are this
+                # call's and that the code it quotes is the function's (where to change it).
+                detail = (
+                    f"With the arguments of this call{which}, in the DataLoader {ref.name}() builds (cited): "
+                    f"{diag.detail} Code in backquotes goes in {ref.name}(), where it builds the DataLoader; "
+                    "or change what this call passes."
+                )
                 moved = Diagnostic(
                     code=diag.code,
                     name=diag.name,
                     severity=diag.severity,
-                    message=f"with the arguments of this call{which}, the DataLoader in {ref.name}(): {diag.message}",
+                    message=f"{ref.name}(): {diag.message}",
                     filename=caller.display,
                     location=start,
                     end_location=end,
                     noqa_rows=(start.row, end.row),
-                    detail=diag.detail,
+                    detail=detail,
                     related=(loader_at, *diag.related),
                 )
                 moved = moved.replace(evidence=evidence_of(loader, moved, diag.evidence))
@@ -569,6 +604,8 @@ def judge_call_sites(
                     suppressions = parse_suppressions(caller.source or _decoded(caller))
                 if not suppressions.suppresses(moved):
                     out.append(moved)
+                elif UNUSED_NOQA in enabled_codes(caller.settings, codes):
+                    out.append(moved.replace(suppressed_at=(caller.key, *suppressions.rows_of(moved))))
     return out
 
 

@@ -123,7 +123,7 @@ class Diagnostic(Record):
 
     __slots__ = (
         "code", "name", "severity", "message", "filename", "location", "end_location", "fix",
-        "noqa_rows", "cell", "detail", "related", "evidence",
+        "noqa_rows", "cell", "detail", "related", "evidence", "suppressed_at",
     )  # fmt: skip
     _uncompared = frozenset({"noqa_rows", "evidence"})
 
@@ -145,6 +145,10 @@ class Diagnostic(Record):
         # Absolute paths of the other files the finding rests on: its related locations and the
         # files its values come from. A run naming one of them reports the finding (issue 26).
         evidence: Tuple[str, ...] = (),
+        # Set only while a run that reports unused noqa directives (DL012) is being judged:
+        # this diagnostic is silenced by a directive in (absolute path, first row, last row); the
+        # run drops it once DL012 has counted it (``dl_lint.unused_noqa``).
+        suppressed_at: Optional[Tuple[str, int, int]] = None,
     ) -> None:
         self.code = code
         self.name = name
@@ -159,6 +163,7 @@ class Diagnostic(Record):
         self.detail = detail
         self.related = related
         self.evidence = evidence
+        self.suppressed_at = suppressed_at
 
     @property
     def noqa_row(self) -> int:

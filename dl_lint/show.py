@@ -126,6 +126,7 @@ def settings_text(
         f"ignore = {_value(settings.ignore)}",
         f"per-file-ignores = {_value(per_file)}",
         f"enabled for this file = {_value(enabled)}",
+        f"external = {_value(settings.external)}  # other tools' codes in # noqa, never reported by DL012",
         "",
         "# Files",
         f"exclude = {_value(settings.exclude)}",

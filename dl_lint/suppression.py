@@ -16,6 +16,10 @@ Decisions (deliberately simple):
 * The code list after ``:`` is read as ``[A-Za-z]+[0-9]+`` items separated by commas/whitespace
   and stops at the first item that is not a code (``# noqa: DL001 because x`` names DL001 only).
   Codes are upper-cased, so ``# noqa: dl001`` names DL001.
+* A code may be a prefix, as in flake8 (``flake8.violation.Violation.is_inline_ignored``,
+  flake8 7.5: ``code in codes or code.startswith(tuple(codes))``): ``# noqa: DL0`` silences
+  every DL0xx code, ``# noqa: DL`` nothing (a code needs a digit). Ruff ignores prefixes; the
+  CLI follows flake8 so that a directive means the same in both (the flake8 plugin is flake8's).
 * ``# noqa:`` followed by no valid code at all (``# noqa:``, ``# noqa: see below``) is treated as
   a bare ``# noqa`` (flake8's behaviour), i.e. it silences every code on that row.
 * Several directives on one row are merged; if any of them is bare, the row is bare.
@@ -42,7 +46,7 @@ from typing import Dict, FrozenSet, Iterator, List, Mapping, Optional, Tuple
 from .model import Diagnostic
 from .record import Record
 
-__all__ = ["Suppressions", "parse_suppressions", "parse_comment_suppressions"]
+__all__ = ["Suppressions", "LineDirective", "parse_suppressions", "parse_comment_suppressions", "line_directives"]
 
 _CODE = r"[A-Za-z]+[0-9]+(?![A-Za-z0-9_])"  # a whole word: DL001, E501, PLR2004
 _CODE_RE = re.compile(r"[A-Za-z]+[0-9]+")
@@ -81,16 +85,64 @@ class Suppressions(Record):
     def suppresses(self, diag: Diagnostic) -> bool:
         """True if ``diag`` is silenced by a file directive or by a line directive on any row of
         ``diag.noqa_rows`` (inclusive; ``(0, 0)`` means ``location.row .. end_location.row``)."""
+        return bool(self.matching(diag))
+
+    def rows_of(self, diag: Diagnostic) -> Tuple[int, int]:
+        """The rows a line directive may silence ``diag`` on."""
+        return _rows(diag)
+
+    def matching(self, diag: Diagnostic) -> List[Tuple[int, str]]:
+        """The directives that silence ``diag``: (row, code or prefix named) for each, with row 0
+        for a file directive and code "" for a bare one (every code)."""
         code = diag.code.upper()
-        if self.file_all or code in self.file_codes:
-            return True
+        found: List[Tuple[int, str]] = []
+        if self.file_all:
+            found.append((0, ""))
+        found += [(0, named) for named in self.file_codes if code.startswith(named)]
         if not self.lines:
-            return False
+            return found
         first, last = _rows(diag)
         for row, codes in self.lines.items():
-            if first <= row <= last and (codes is None or code in codes):
-                return True
-        return False
+            if first <= row <= last:
+                if codes is None:
+                    found.append((row, ""))
+                else:
+                    found += [(row, named) for named in codes if code.startswith(named)]
+        return found
+
+
+class LineDirective(Record):
+    """One ``# noqa`` in a comment: its row, the 1-based columns of its text (``start`` at the
+    ``#`` or, after other comment text, at the ``#`` of ``# noqa``; ``end`` one past the codes),
+    the codes as written (upper-cased; None for a bare directive), and where the codes' list
+    starts and ends (columns, for rewriting it)."""
+
+    __slots__ = ("row", "start", "end", "codes", "codes_start")
+
+    def __init__(self, row: int, start: int, end: int, codes: Optional[Tuple[str, ...]], codes_start: int) -> None:
+        self.row = row
+        self.start = start
+        self.end = end
+        self.codes = codes
+        self.codes_start = codes_start
+
+
+def line_directives(source: str) -> List[LineDirective]:
+    """Every line ``# noqa`` directive of ``source``, in order (the ones ``parse_suppressions``
+    reads, with their positions). Never raises."""
+    if not _MAY_SUPPRESS.search(source):
+        return []
+    physical = _normalize_newlines(source).split("\n")
+    found: List[LineDirective] = []
+    for row, _own_line, text in _comments(source):
+        line = physical[row - 1] if row - 1 < len(physical) else text
+        base = len(line) - len(text) if line.endswith(text) else max(line.find(text), 0)
+        for match in _LINE_NOQA_RE.finditer(text):
+            codes = _codes(match)
+            listed = tuple(c.upper() for c in _CODE_RE.findall(match.group("codes"))) if codes is not None else None
+            codes_start = base + (match.start("codes") if codes is not None else match.end()) + 1
+            found.append(LineDirective(row, base + match.start() + 1, base + match.end() + 1, listed, codes_start))
+    return found
 
 
 def _rows(diag: Diagnostic) -> Tuple[int, int]:

@@ -154,7 +154,7 @@ def test_defaults():
     assert set(KEYS) == {
         "select", "ignore", "extend-select", "per-file-ignores", "exclude", "extend-exclude",
         "respect-gitignore", "max-inflight-batches", "batch-bytes", "memory-budget",
-        "target-version", "target-python", "extra-loaders", "max-file-size", "documentation-url",
+        "target-version", "target-python", "extra-loaders", "max-file-size", "external", "documentation-url",
     }  # fmt: skip
     assert s.max_file_size == 32 * 1024 * 1024
     assert KEYS["max-inflight-batches"] == "max_inflight_batches"

@@ -145,9 +145,12 @@ def test_finding_at_the_yaml_line_with_the_call_as_related_location(tmp_path):
     (diag,) = lint_paths([root]).diagnostics
     assert Path(diag.filename).resolve() == (root / "conf/data/default.yaml").resolve()
     assert (diag.code, diag.location.row, diag.fix) == ("DL002", 2, None)
-    assert "conf/data/default.yaml:2, overridable: data.num_workers=..." in diag.message
-    (related,) = diag.related
+    assert diag.message == "persistent_workers=True but num_workers=0: torch raises ValueError at construction."
+    assert diag.detail.startswith("Values: num_workers=0 (overridable: data.num_workers=...). torch's error: ")
+    assert diag.detail.endswith("At the DataLoader: write `persistent_workers=cfg.data.num_workers > 0`.")
+    related, *origins = diag.related  # the DataLoader, then where the values are set (not the reported line)
     assert (related.path, related.row) == (str((root / "train.py").resolve()), 7)
+    assert all((o.path, o.row) != (str((root / "conf/data/default.yaml").resolve()), 2) for o in origins)
 
 
 def test_json_and_sarif_show_the_related_location(tmp_path, run_cli):
@@ -286,9 +289,11 @@ def test_dl011_cites_the_yaml_line_of_the_safe_default(tmp_path):
     root = _project(tmp_path, {"train.py": TRAIN, "conf/config.yaml": "data:\n  batch_size: 4\n  num_workers: 4\n"})
     (diag,) = lint_paths([root]).diagnostics
     assert (Path(diag.filename).name, diag.location.row, diag.code) == ("train.py", 7, "DL011")
-    assert "num_workers is 4 (conf/config.yaml:3, overridable: data.num_workers=...) by default" in diag.detail
+    assert diag.detail.startswith("Values: num_workers=4 (overridable: data.num_workers=...). ")
     (related,) = diag.related
-    assert (related.path, related.row, related.note) == (str((root / "conf/config.yaml").resolve()), 3, "the default of num_workers")
+    assert (related.path, related.row, related.note) == (
+        str((root / "conf/config.yaml").resolve()), 3, "num_workers=4 is set here (overridable: data.num_workers=...)"
+    )
 
 
 def test_config_path_written_with_os_path_join(tmp_path):
@@ -430,7 +435,9 @@ def test_a_tyro_default_that_crashes_is_reported_with_its_field(tmp_path):
     script.write_text(TYRO_SCRIPT)
     found = [d for d in lint_paths([script]).diagnostics if d.code == "DL001"]
     assert len(found) == 1
-    assert "num_workers=0 (default of field Args.num_workers, settable on the command line (tyro.cli), train.py:10)" in found[0].message
+    assert found[0].message == "prefetch_factor=4 is passed but num_workers=0: torch >= 2.0 raises ValueError at construction."
+    assert "num_workers=0 (default of field Args.num_workers, settable on the command line (tyro.cli))" in found[0].detail
+    assert (str(script), 10) in {(r.path, r.row) for r in found[0].related}
 
 
 @pytest.mark.parametrize(

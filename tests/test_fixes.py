@@ -74,9 +74,9 @@ def test_fix_properties_over_all_fixtures(path):
     first = fix_source(source, lint, unsafe=True)
     libcst.parse_module(first.source)
     assert not first.failed
-    remaining = {(d.code, d.message) for d in first.remaining}
+    remaining = {(d.code, d.message, d.detail) for d in first.remaining}
     for diag in first.applied:
-        assert (diag.code, diag.message) not in remaining
+        assert (diag.code, diag.message, diag.detail) not in remaining
     second = fix_source(first.source, lint, unsafe=True)
     assert second.source == first.source and not second.applied
     # Outside the edits nothing changed: undo each applied edit region by comparing the

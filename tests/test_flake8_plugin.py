@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -42,7 +43,7 @@ def test_flake8_noqa(tmp_path):
         "from torch.utils.data import DataLoader\n"
         "a = DataLoader([1, 2], prefetch_factor=2)  # noqa\n"
         "b = DataLoader([1, 2], prefetch_factor=2)  # noqa: DL001\n"
-        "c = DataLoader([1, 2], prefetch_factor=2)  # noqa: DL0\n"  # a prefix: only flake8 knows it
+        "c = DataLoader([1, 2], prefetch_factor=2)  # noqa: DL0\n"  # a prefix, as flake8 reads it
         "d = DataLoader([1, 2], prefetch_factor=2)  # noqa: E501\n"  # another code: reported
         "e = DataLoader(\n"
         "    [1, 2],\n"
@@ -51,9 +52,56 @@ def test_flake8_noqa(tmp_path):
     )
     result = flake8("--select", "DL", "x.py", cwd=tmp_path)
     assert [line.split(" ")[0] for line in result.stdout.splitlines()] == ["x.py:5:24:"]
-    # flake8 itself applied the `DL0` prefix: with --disable-noqa it is reported
+    # dl-lint reads the `DL0` prefix as flake8 does: flake8's --disable-noqa turns off only flake8's
     disabled = flake8("--select", "DL", "--disable-noqa", "x.py", cwd=tmp_path)
-    assert "x.py:4:24: DL001" in disabled.stdout
+    assert "x.py:4:24: DL001" not in disabled.stdout and "x.py:5:24: DL001" in disabled.stdout
+
+
+# Lines with a `# noqa` that flake8 reads one way or another: the set each tool reports is the same.
+PARITY_CASES = [
+    "",  # no directive: reported
+    "  # noqa",  # bare: every code
+    "  # noqa: DL001",
+    "  # noqa: DL0",  # a prefix (flake8's `code.startswith(tuple(codes))`)
+    "  # noqa: DL00",
+    "  # noqa:DL0",
+    "  # noqa: DL1",  # the prefix of other codes: reported
+    "  # noqa: DL",  # no digit: not a code (flake8's regex needs one): a bare noqa for both
+    "  # noqa: DL0011",  # longer than the code: reported
+    "  # noqa: E501,DL0",
+    "  # noqa: E501 DL0",
+    "  # NOQA: DL0",
+    "  # noqa: E501",
+]
+
+
+def test_a_noqa_prefix_means_the_same_to_the_cli_and_to_flake8(tmp_path, run_cli):
+    """Issue 27: `# noqa: DL0` silences DL001 in the CLI as in flake8 (ruff ignores prefixes;
+    flake8's semantics are the ones the plugin's users already have). Real flake8 with
+    --disable-noqa turned off and on, and the real CLI, on the same file."""
+    lines = ["from torch.utils.data import DataLoader"]
+    for index, comment in enumerate(PARITY_CASES):
+        lines.append(f"loader_{index} = DataLoader([1, 2], prefetch_factor=2){comment}")
+    (tmp_path / "x.py").write_text("\n".join(lines) + "\n")
+    by_flake8 = {
+        line.split(":")[1] for line in flake8("--select", "DL", "x.py", cwd=tmp_path).stdout.splitlines()
+    }
+    cli = run_cli("--output-format", "json", "--no-cache", "x.py")
+    by_cli = {str(item["location"]["row"]) for item in json.loads(cli.stdout)}
+    assert by_cli == by_flake8
+    reported = {PARITY_CASES[int(row) - 2] for row in by_cli}
+    assert reported == {"", "  # noqa: DL1", "  # noqa: DL0011", "  # noqa: E501"}
+    # The plugin applies dl-lint's directives too, so flake8's own reading is shown apart: the
+    # same directives for pycodestyle's E702 (DL0 -> E7, DL1 -> E2, ...) leave the same lines.
+    as_e702 = {"DL0011": "E7021", "DL001": "E702", "DL00": "E70", "DL0": "E7", "DL1": "E2", "DL": "E", "E501": "W291"}
+    lines = []
+    for comment in PARITY_CASES:
+        for code, other in as_e702.items():
+            comment = comment.replace(f" {code}", f" {other}").replace(f",{code}", f",{other}").replace(f":{code}", f":{other}")
+        lines.append(f"a = 1; b = 2{comment}")
+    (tmp_path / "y.py").write_text("\n".join(lines) + "\n")
+    own = flake8("--select", "E702", "y.py", cwd=tmp_path).stdout.splitlines()
+    assert {int(line.split(":")[1]) - 1 for line in own} == {int(row) - 2 for row in by_cli}
 
 
 def test_flake8_uses_the_dl_lint_configuration(tmp_path):

@@ -50,9 +50,10 @@ def test_reported_at_the_yaml_line_with_the_instantiate_call_related(tmp_path):
     root = _app(tmp_path, NODE)
     (diag,) = lint_paths([root]).diagnostics
     assert (Path(diag.filename).resolve(), diag.location.row, diag.code, diag.fix) == ((root / "conf/data/default.yaml").resolve(), 3, "DL002", None)
-    assert "overridable: data.loader.num_workers=..." in diag.message
-    (related,) = diag.related
+    assert "num_workers=0 (overridable: data.loader.num_workers=...)" in diag.detail
+    related, *origins = diag.related
     assert (related.path, related.row, related.note) == (str((root / "train.py").resolve()), 8, "the DataLoader that reads this value")
+    assert [(o.row, o.note) for o in origins] == [(4, "persistent_workers=True is set here (overridable: data.loader.persistent_workers=...)")]
 
 
 @pytest.mark.parametrize(

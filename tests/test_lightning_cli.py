@@ -48,7 +48,7 @@ def test_subclass_mode_reads_class_path_init_args_and_the_plain_form():
 
 def test_the_finding_points_at_the_dataloader_and_teaches():
     diag = next(d for d in lint_paths([CLI]).diagnostics if d.filename.endswith("model_debug.yaml"))
-    assert "overridable: --model.loader_workers=..." in diag.message
+    assert "overridable: --model.loader_workers=..." in diag.detail and "overridable" not in diag.message
     assert diag.related[0].path == os.path.abspath(CLI / "model.py") and diag.related[0].row == 23
     assert "persistent_workers" in diag.detail
 

@@ -46,7 +46,9 @@ def test_the_key_of_the_file_is_reported_and_the_base_value_cited(tmp_path):
     root = _project(tmp_path, {"configs/_base_/data.py": BASE, "configs/m/a.py": "_base_ = ['../_base_/data.py']\ntrain_dataloader = dict(\n    num_workers=0)\n"})
     (diag,) = lint_paths([root]).diagnostics
     assert (Path(diag.filename).name, diag.location.row, diag.code) == ("a.py", 3, "DL002")
-    assert [(Path(r.path).name, r.row, r.note) for r in diag.related] == [("data.py", 1, "train_dataloader.persistent_workers is set here")]
+    assert [(Path(r.path).name, r.row, r.note) for r in diag.related] == [
+        ("data.py", 1, "persistent_workers=True is set here (train_dataloader.persistent_workers)")
+    ]  # the base's value; this file's num_workers=0 is the reported key itself
 
 
 def test_delete_replaces_the_base_dict(tmp_path):
@@ -174,7 +176,7 @@ def test_a_fragment_inherited_unchanged_is_reported_once_at_its_key(tmp_path):
     result = lint_paths([root]).diagnostics
     # at the deciding key of the fragment (num_workers=0), with the first config that uses it cited
     assert [(Path(d.filename).name, d.location.row, d.location.column, d.code) for d in result] == [("data.py", 1, 40, "DL002")]
-    assert [(Path(r.path).name, r.row, r.note) for r in result[0].related] == [("a.py", 1, "a.py inherits this train_dataloader unchanged")]
+    assert [(Path(r.path).name, r.row, r.note) for r in result[0].related] == [("a.py", 1, "this config inherits train_dataloader unchanged")]
 
 
 def test_a_fragment_no_runnable_config_uses_unchanged_is_silent(tmp_path):

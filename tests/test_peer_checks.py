@@ -35,7 +35,8 @@ def test_dl305_reports_exactly_torchfix_synchronous_loaders_plus_the_resolved_va
 
 def test_dl305_message_says_what_to_try():
     [diag] = lint_source("from torch.utils.data import DataLoader\nDataLoader(ds)\n", "t.py", Settings(select=("DL305",)))
-    assert "num_workers=0 (not given; torch's default)" in diag.message
+    assert diag.message.startswith("num_workers=0: ")
+    assert "num_workers=0 (not given; torch's default)" in diag.detail
     assert "num_workers=2, prefetch_factor=1" in diag.detail and "measure" in diag.detail
 
 

@@ -567,7 +567,7 @@ def test_gitlab_issue_fields_and_severities():
     assert [i["severity"] for i in issues] == ["critical", "major", "info"]
     first = issues[0]
     assert set(first) == {"description", "check_name", "fingerprint", "severity", "location"}
-    assert first["description"] == MESSAGE and first["check_name"] == "DL001"
+    assert first["description"] == f"DL001: {MESSAGE}" and first["check_name"] == "DL001"  # ruff's form
     assert first["location"] == {"path": "train.py", "lines": {"begin": 2, "end": 2}}
     assert issues[2]["location"]["lines"] == {"begin": 4, "end": 6}
     assert all(re.fullmatch(r"[0-9a-f]{32}", i["fingerprint"]) for i in issues)

@@ -83,8 +83,11 @@ def test_never_imports_or_runs_the_code_it_reads(tmp_path, run_cli):
         assert not marker.exists(), (args, marker.read_text())
     lint = run_cli(".", cwd=project)
     # The imported constants were read from source, not imported.
-    assert "pkg/train.py:6:50: DL001 prefetch_factor=2 is passed but num_workers=0 (WORKERS in pkg.settings" in lint.stdout.replace("[*] ", "")
-    assert "train.py:4:53: DL001 prefetch_factor=2 is passed but num_workers=0 (N in evil_dep" in lint.stdout.replace("[*] ", "")
+    full = run_cli("--output-format", "full", ".", cwd=project).stdout
+    assert "pkg/train.py:6:50: DL001 [*] prefetch_factor=2 is passed but num_workers=0: " in full
+    assert "Values: num_workers=0 (WORKERS in pkg.settings)" in full.replace("\n  ", " ")
+    assert "train.py:4:53: DL001 [*] prefetch_factor=2 is passed but num_workers=0: " in full
+    assert "Values: num_workers=0 (N in evil_dep)" in full.replace("\n  ", " ")
     assert "notebook.ipynb:cell 1:" in lint.stdout
 
 

@@ -81,7 +81,7 @@ def test_requires_python_314_makes_dl202_and_dl203_errors():
         ("evaluate.py", "DL203", Severity.ERROR),
     }
     for d in diagnostics:
-        assert "Python >=3.14 (requires-python)" in d.message
+        assert "Python >=3.14 (requires-python)" in d.detail and "spawn/forkserver workers fail" in d.message
         assert "requires-python allows only Python >=3.14" in d.detail
 
 

@@ -37,10 +37,12 @@ def test_the_fixture_reports_at_the_line_that_sets_the_deciding_value():
 def test_messages_say_which_library_raises_and_when():
     by_row = {(Path(d.filename).name, d.location.row): d for d in lint_paths([HF]).diagnostics}
     dl001 = by_row[("train_python.py", 13)]
-    assert "transformers raises ValueError in TrainingArguments.__post_init__" in dl001.message
+    assert dl001.message.endswith("transformers raises ValueError before training.")
+    assert "transformers raises in TrainingArguments.__post_init__" in dl001.detail
     assert "--dataloader_prefetch_factor can only be set" in dl001.detail
     dl002 = by_row[("train_python.py", 18)]
-    assert "torch raises ValueError when the Trainer builds its DataLoader" in dl002.message
+    assert dl002.message.endswith(": trainer.train() raises ValueError.")
+    assert "torch raises when the Trainer builds its DataLoader" in dl002.detail
     assert [r.note for r in dl002.related] == ["Seq2SeqTrainingArguments(...) built here"]
     json_finding = by_row[("prefetch_without_workers.json", 6)]
     assert [(Path(r.path).name, r.row, r.note) for r in json_finding.related] == [("run_clm.py", 26, "parser.parse_json_file() reads this file")]

@@ -61,8 +61,12 @@ def test_research_fixture():
         # no DL011: debug_fixed.yaml passes persistent_workers False and prefetch_factor None
     ]
     (diag,) = [d for d in lint_paths([RESEARCH]).diagnostics if d.code == "DL002" and d.filename.endswith(".yaml")]
-    assert [(Path(r.path).name, r.row, r.note) for r in diag.related] == [("build.py", 10, "the DataLoader that reads this value")]
-    assert "debug.yaml:3, DATALOADER.NUM_WORKERS, overridable" in diag.message
+    assert [(Path(r.path).name, r.row, r.note) for r in diag.related] == [
+        ("build.py", 10, "the DataLoader that reads this value"),
+        ("defaults.py", 10, "persistent_workers=True is set here (DATALOADER.PERSISTENT_WORKERS, overridable)"),
+    ]  # the reported line (debug.yaml:3, num_workers) is not cited again
+    assert diag.message == "persistent_workers=True but num_workers=0: torch raises ValueError at construction."
+    assert "num_workers=0 (DATALOADER.NUM_WORKERS, overridable)" in diag.detail
 
 
 def test_fvcore_fixture_follows_base():

@@ -86,6 +86,11 @@ def _package_of(folder: str) -> str:
     return f"{outer}.{name}" if outer else name
 
 
+def forget_folders() -> None:
+    """Forget what folders were found to be packages (a long-running process: ``--watch``)."""
+    _package_of.cache_clear()
+
+
 class _Tracked:
     """The project as one module's resolver sees it: every call is attributed to that module,
     so the project knows which modules each module's answers were built from (see

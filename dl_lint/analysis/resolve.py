@@ -487,11 +487,11 @@ class Resolver:
         if not isinstance(found, Leaf):
             return Value.unknown("config")
         dotted = ".".join(child.keys)
-        where = os.path.relpath(found.path, os.path.dirname(os.path.abspath(self.path)))
+        # The place is the origin's path and line (cited as a related location), not its text.
         if config.plain:
-            origin = Origin(f"{where}:{found.line}, key {dotted}", found.path, found.line)
+            origin = Origin(f"key {dotted}", found.path, found.line)
         else:
-            origin = Origin(f"{where}:{found.line}, overridable: {dotted}=...", found.path, found.line)
+            origin = Origin(f"overridable: {dotted}=...", found.path, found.line)
         return Value((Possible(found.value, origin),), "config")
 
     def _resolve_import(self, binding: Binding, depth: int) -> Value:

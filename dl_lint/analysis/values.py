@@ -67,16 +67,25 @@ class Origin(Record):
         self.line = line
 
     def describe(self) -> str:
-        if self.path and self.path.endswith((".yaml", ".yml", ".json")):
-            return self.what  # a config file's value: ``what`` names it as the user wrote it
-        where = ""
-        if self.path and self.line:
-            where = f"{self.path.rsplit('/', 1)[-1]}:{self.line}"
-        elif self.line:
-            where = f"line {self.line}"
-        if self.what and where:
-            return f"{self.what}, {where}"
-        return self.what or where
+        """What set the value, in words ("default of --workers"): never its path, which the
+        messages cite as a related location (``sites``), printed as reporters print paths."""
+        return self.what
+
+    def sites(self) -> Tuple[Tuple[Optional[str], int], ...]:
+        """(path, line) of each place that sets the value (path None: the file being judged)."""
+        return ((self.path, self.line),) if self.line else ()
+
+    def located(self, relative_to: Optional[str] = None) -> str:
+        """``what, path:line`` for a report that is not cached (``dl-lint estimate``): the path
+        relative to ``relative_to`` (default: the working directory)."""
+        import os
+
+        if not self.line:
+            return self.what
+        where = f"line {self.line}"
+        if self.path:
+            where = f"{os.path.relpath(self.path, relative_to) if os.path.isabs(self.path) else self.path}:{self.line}"
+        return f"{self.what}, {where}" if self.what else where
 
 
 _COMPARE: Dict[str, Callable[[Any, Any], bool]] = {

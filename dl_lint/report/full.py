@@ -16,6 +16,7 @@ file is not in it (or whose rows are out of range) is shown without the snippet.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import List, Mapping, Optional, Sequence
 
@@ -88,19 +89,26 @@ def snippet(diag: Diagnostic, lookup: SourceLines, *, color: bool = False) -> Li
     return out
 
 
+_KEPT_SPACE = "\ue000"  # a private-use character: a space textwrap must not break at
+
+
 def explanation(diag: Diagnostic) -> List[str]:
     """The lines under the snippet: the detail (wrapped, indented), then a ``note:`` per cited
     place, its path in the same form as the diagnostic's own."""
     lines: List[str] = []
     if diag.detail:
-        lines += textwrap.wrap(
-            diag.detail,
+        # Code in backquotes stays on one line (`persistent_workers=args.workers > 0`): its
+        # spaces are not places to break.
+        kept = re.sub(r"`[^`\n]*`", lambda m: m.group(0).replace(" ", _KEPT_SPACE), diag.detail)
+        wrapped = textwrap.wrap(
+            kept,
             DETAIL_WIDTH,
             initial_indent="  ",
             subsequent_indent="  ",
             break_long_words=False,
             break_on_hyphens=False,
         )
+        lines += [line.replace(_KEPT_SPACE, " ") for line in wrapped]
     for place in diag.related:
         lines.append(f"  note: {cited_path(place.path, diag.filename)}:{place.position()}: {place.note}")
     return lines

@@ -30,11 +30,12 @@ def to_issues(
 ) -> List[Dict[str, Any]]:
     ordered = sorted_diagnostics(diagnostics)
     issues: List[Dict[str, Any]] = []
-    # ``description`` is the whole message (GitLab has no other place for the detail).
+    # ``description`` is the code and the concise message, as ruff 0.17 writes it ("F401: `os`
+    # imported but unused"): what a merge request's widget lists, one line per finding.
     for diag, parts in zip(ordered, fingerprint_parts(ordered, sources, root)):
         issues.append(
             {
-                "description": diag.full_message,
+                "description": f"{diag.code}: {diag.message}",
                 "check_name": diag.code,
                 "fingerprint": digest("md5", parts),
                 "severity": SEVERITIES[severity_of(diag)],

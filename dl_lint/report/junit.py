@@ -21,7 +21,7 @@ import xml.etree.ElementTree as ET
 from typing import Dict, List, Optional, Sequence
 
 from ..model import Diagnostic
-from ._common import cited_path, sorted_diagnostics
+from ._common import sorted_diagnostics
 
 __all__ = ["render"]
 
@@ -34,13 +34,9 @@ def _clean(text: str) -> str:
 
 
 def _line(diag: Diagnostic) -> str:
-    """The concise line, then the detail and the cited places (the failure's body)."""
-    lines = [f"{diag.filename}:{diag.location.row}:{diag.location.column}: {diag.code} {diag.message}"]
-    if diag.detail:
-        lines.append(diag.detail)
-    for place in diag.related:
-        lines.append(f"note: {cited_path(place.path, diag.filename)}:{place.position()}: {place.note}")
-    return "\n".join(lines)
+    """The concise line (the failure's body; ruff 0.17 writes "line L, col C, message"): a test
+    report lists failures one line each; the detail is the full format's, SARIF's and JSON's."""
+    return f"{diag.filename}:{diag.location.row}:{diag.location.column}: {diag.code} {diag.message}"
 
 
 def render(diagnostics: Sequence[Diagnostic], *, files: Optional[Sequence[str]] = None) -> str:

@@ -26,6 +26,7 @@ RULE_MODULES = (
     "dl009_iterable_dataset_with_sampling",
     "dl010_invalid_batch_size",
     "dl011_unguarded_worker_option",
+    "dl012_unused_noqa",
     "dl101_prefetch_memory",
     "dl102_pin_memory_without_accelerator",
     "dl103_copy_on_read_dataset",
@@ -73,7 +74,7 @@ def find_rule(text: str) -> "Rule | None":
 # Rules that are off by default. Each module's ``default_on`` says the same (a test checks it);
 # keeping it here lets settings be built without importing every rule module, which a run
 # answered from the results cache never needs.
-OFF_BY_DEFAULT = frozenset({"DL103", "DL305"})
+OFF_BY_DEFAULT = frozenset({"DL012", "DL103", "DL305"})
 
 
 def code_of(module_name: str) -> str:
@@ -86,8 +87,13 @@ def known_codes() -> Dict[str, bool]:
     return {code_of(m): code_of(m) not in OFF_BY_DEFAULT for m in RULE_MODULES}
 
 
+# Rules judged outside the loader calls: DL000 (files that cannot be read) by the engine, DL012
+# (unused ``# noqa``) once every diagnostic of the run is known (dl_lint.unused_noqa).
+NOT_CALL_RULES = frozenset({"DL000", "DL012"})
+
+
 def checking_rules(codes) -> List[Rule]:
-    return [rule for code, rule in all_rules().items() if code in codes and code != "DL000"]
+    return [rule for code, rule in all_rules().items() if code in codes and code not in NOT_CALL_RULES]
 
 
 def markdown_table() -> str:

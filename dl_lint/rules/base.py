@@ -71,11 +71,19 @@ class Rule:
         detail: str = "",
         related: Sequence[Related] = (),
         place: Optional[Tuple[str, int, int]] = None,
+        cite: Optional[Tuple[Sequence[dict], Sequence[str]]] = None,
     ) -> Finding:
-        """``message``: one short sentence (the concise line); ``detail``: everything else the
-        user needs (torch's error, the numbers, what to write instead); ``related``: places
-        cited, instead of paths written into the text."""
+        """``message``: one short sentence (the concise line: what is wrong, the numbers, what
+        happens; at most ``MESSAGE_LIMIT`` characters); ``detail``: everything else the user needs
+        (where the values come from, torch's error, the reasoning, what to write instead);
+        ``related``: places cited, instead of paths written into the text. ``cite``: (scenarios,
+        argument names) whose values' origins open the detail, each place where one is set a
+        related location."""
         start, end = call.span(at)
+        if cite is not None:
+            text, places = origins(call, cite[0], cite[1])
+            detail = f"{text} {detail}".strip() if text else detail
+            related = (*places, *related)
         return Finding(message, start, end, fix, severity, detail, tuple(related), place)
 
     def markdown(self) -> str:
@@ -113,17 +121,54 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+# The concise line's bound (issue 27: ruff's are under 100 characters; dl-lint's ran 220-297):
+# what is wrong, the numbers and what happens, location excluded. tests/test_messages.py holds
+# every fixture diagnostic to it; bench/message_lengths.py measures real repositories.
+MESSAGE_LIMIT = 120
+
+
 def describe(name: str, scenarios_: Sequence[dict]) -> str:
-    """``num_workers=0 (not given; torch's default)`` or ``prefetch_factor=2 or 4``."""
+    """``num_workers=0`` or ``prefetch_factor=2 or 4``: the values, for the concise line (where
+    they come from is the detail's: ``origins``)."""
     seen: List[str] = []
     for scenario in scenarios_:
-        possible: Possible = scenario[name]
-        text = repr(concrete(name, possible))
-        origin = possible.origin.describe() if possible.origin is not None else ""
-        item = f"{text} ({origin})" if origin else text
-        if item not in seen:
-            seen.append(item)
+        text = repr(concrete(name, scenario[name]))
+        if text not in seen:
+            seen.append(text)
     return f"{name}=" + " or ".join(seen)
+
+
+def origins(call: "LoaderCall", scenarios_: Sequence[dict], names: Sequence[str]) -> Tuple[str, Tuple[Related, ...]]:
+    """Where the values of ``names`` come from: a sentence for the detail (``num_workers=0: not
+    given, torch's default; prefetch_factor=2: default of parameter prefetch_factor.``) and a
+    related location at each line that sets one (a value of this file without a path is at the
+    call's file). No path is written into the text: reporters print a place's path in the form of
+    the diagnostic's own."""
+    import os
+
+    items: List[str] = []
+    places: List[Related] = []
+    for name in names:
+        for scenario in scenarios_:
+            possible = scenario.get(name)
+            if possible is None or possible.origin is None:
+                continue
+            value = f"{name}={concrete(name, possible)!r}"
+            origin = possible.origin
+            what = origin.describe()
+            item = f"{value} ({what})" if what else ""
+            if item and item not in items:
+                items.append(item)
+            for path, line in origin.sites():
+                path = path or call.path
+                if not path or not line:
+                    continue
+                note = f"{value} is set here" + (f" ({what})" if what else "")
+                place = Related(os.path.abspath(path), line, 1, note)
+                if place not in places:
+                    places.append(place)
+    text = ("Values: " + "; ".join(items) + ".") if items else ""
+    return text, tuple(places)
 
 
 def is_config_origin(origin) -> bool:
@@ -326,7 +371,8 @@ def certainty(call: LoaderCall, ctx: "RuleContext", contexts: Sequence[Any]) -> 
     where = ""
     if evidence is not None:
         same = os.path.abspath(evidence.path) == here
-        where = f"line {evidence.line}" if same else f"{os.path.basename(evidence.path)}:{evidence.line}"
+        # no path in the text (it is a related location): "line 12", or which module it is in
+        where = f"line {evidence.line}" if same else ("an imported module" if evidence.scope == "import" else "a module importing this one")
         if same and ctx.is_notebook:
             where = "this notebook"  # rows restart in every cell: the line would mislead
         else:
@@ -344,7 +390,7 @@ def certainty(call: LoaderCall, ctx: "RuleContext", contexts: Sequence[Any]) -> 
         return Certainty(False, target, "", related, "target")
     if evidence is None:
         return Certainty(False, None, "", ())
-    why = f"which {where}, in a module importing this one, asks for"
+    why = "a module importing this one (one entry point, maybe not the only one) asks for spawn/forkserver"
     return Certainty(False, None, why, cited, "importer", where)
 
 

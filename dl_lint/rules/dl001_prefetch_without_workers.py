@@ -8,6 +8,7 @@ from dl_lint.rules.base import (
     every,
     guard_worker_option,
     remove_worker_option,
+    workers_text,
     workers_written_zero,
 )
 
@@ -84,10 +85,16 @@ values other than 2 (`prefetch_factor=None` raised there instead). Passing it on
         if not call.given("prefetch_factor") or not every(found, crashes):
             return
         if ctx.torch_at_least(2, 0):
-            instead = (
-                "Remove prefetch_factor, or pass it only with workers: "
-                "`prefetch_factor=P if num_workers > 0 else None`."
-            )
+            # Advice in the names of this call: its num_workers as written, if it is not a literal 0.
+            workers = None if workers_written_zero(call) else workers_text(call)
+            value = call.args["prefetch_factor"].text if call.given("prefetch_factor") else "P"
+            if workers is not None and value and "\n" not in value:
+                instead = (
+                    "Remove prefetch_factor, or pass it only with workers: "
+                    f"`prefetch_factor={value} if {workers} > 0 else None`."
+                )
+            else:
+                instead = "Remove prefetch_factor, or give the loader workers to prefetch with (`num_workers=2`, say)."
         else:
             instead = (
                 "Before torch 2.0 even prefetch_factor=None raises without workers: leave the argument out "
@@ -102,7 +109,15 @@ values other than 2 (`prefetch_factor=None` raised there instead). Passing it on
             f"(prefetch_factor is the batches each worker loads ahead; without workers there are none). {instead}"
         )
         place = config_place(found, ("num_workers", "prefetch_factor"))
-        yield self.finding(call, "prefetch_factor", message, _fix(call, ctx), detail=detail, place=place)
+        yield self.finding(
+            call,
+            "prefetch_factor",
+            message,
+            _fix(call, ctx),
+            detail=detail,
+            place=place,
+            cite=(found, ("num_workers", "prefetch_factor")),
+        )
 
 
 def _fix(call, ctx):

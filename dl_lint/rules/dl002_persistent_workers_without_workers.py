@@ -76,10 +76,18 @@ torch ≥ 1.7 (where persistent_workers appeared).
                 f"{describe('persistent_workers', found)} but {describe('num_workers', found)}: torch raises "
                 "ValueError at construction.",
                 _fix(call),
-                detail="torch's error: \"persistent_workers option needs num_workers > 0\". Remove it, "
-                "or write `persistent_workers=num_workers > 0`.",
+                detail="torch's error: \"persistent_workers option needs num_workers > 0\". " + _instead(call),
                 place=config_place(found, ("num_workers", "persistent_workers")),
+                cite=(found, ("num_workers", "persistent_workers")),
             )
+
+
+def _instead(call) -> str:
+    """What to write, in the names of this call: its num_workers as written, unless a literal 0."""
+    workers = None if workers_written_zero(call) else workers_text(call)
+    if workers is None:
+        return "Remove it, or give the loader workers to keep (`num_workers=2`, say)."
+    return f"Remove it, or write `persistent_workers={workers} > 0`."
 
 
 def _fix(call):

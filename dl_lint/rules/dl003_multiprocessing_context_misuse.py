@@ -70,6 +70,7 @@ fork, spawn and forkserver on Linux; spawn (and fork) on macOS; spawn on Windows
                 _fix(call),
                 detail="torch's error: \"multiprocessing_context can only be used with multi-process loading\". "
                 "Remove it, or pass it only with workers.",
+                cite=(found, names),
             )
             return
         bad = fires(
@@ -87,6 +88,7 @@ fork, spawn and forkserver on Linux; spawn (and fork) on macOS; spawn on Windows
                 "construction.",
                 detail="torch's error: \"multiprocessing_context option should specify a valid start method\". "
                 "Use \"spawn\", \"forkserver\" or \"fork\" (Linux).",
+                cite=(bad, ("multiprocessing_context",)),
             )
 
 

@@ -59,6 +59,7 @@ All versions (prefetch_factor from 1.7).
                     f"{describe('num_workers', found)} is negative: torch raises ValueError at construction.",
                     detail="torch's error: \"num_workers option should be non-negative\". Use num_workers=0 for "
                     "loading in the main process; -1 does not mean all cores.",
+                    cite=(found, ("num_workers",)),
                 )
                 return
         if call.given("timeout"):
@@ -70,6 +71,7 @@ All versions (prefetch_factor from 1.7).
                     f"{describe('timeout', found)} is negative: torch raises ValueError at construction.",
                     detail="torch's error: \"timeout option should be non-negative\". Use timeout=0 (no timeout) or "
                     "a positive number of seconds.",
+                    cite=(found, ("timeout",)),
                 )
         if call.given("prefetch_factor"):
             names = ("num_workers", "prefetch_factor")
@@ -81,6 +83,7 @@ All versions (prefetch_factor from 1.7).
                     f"{describe('prefetch_factor', negative)} is negative: torch raises ValueError at construction.",
                     detail="torch's error: \"prefetch_factor option should be non-negative\". Use a positive "
                     "number of batches per worker (2 is torch's default).",
+                    cite=(negative, names),
                 )
                 return
             zero = fires(
@@ -96,6 +99,7 @@ All versions (prefetch_factor from 1.7).
                     detail="The constructor accepts it; iterating raises \"AssertionError: prefetch_factor must be "
                     "greater than 0\". Use prefetch_factor=1 (the least memory) or leave it out (torch's default "
                     "is 2).",
+                    cite=(zero, names),
                 )
 
 

@@ -62,6 +62,7 @@ All versions.
                 detail="The loader constructs, then iterating raises \"AssertionError: _SingleProcessDataLoaderIter "
                 "requires timeout == 0\" (timeout bounds the wait for a worker's batch). Remove timeout, or pass "
                 "it only with workers.",
+                cite=(found, ("num_workers", "timeout")),
             )
 
 

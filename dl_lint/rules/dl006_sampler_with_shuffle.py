@@ -75,6 +75,7 @@ All versions.
                 ),
                 detail=f"{error}. The sampler decides the order: remove shuffle, and shuffle in the sampler "
                 "instead (DistributedSampler(..., shuffle=True), RandomSampler).",
+                cite=(found, ("shuffle",)),
             )
 
 

@@ -54,6 +54,7 @@ All versions.
                     "construction.",
                     detail="torch's error: \"batch_size should be a positive integer value\". Use a positive int "
                     "(// for integer division), or batch_size=None to turn automatic batching off.",
+                    cite=(found, ("batch_size",)),
                 )
                 return
         if call.given("drop_last"):
@@ -71,6 +72,7 @@ All versions.
                     f"{describe('drop_last', found)} is not a bool: torch raises ValueError at construction.",
                     detail="torch's error: \"drop_last should be a boolean value\". Write drop_last=True or "
                     "drop_last=False.",
+                    cite=(found, ("drop_last",)),
                 )
 
 

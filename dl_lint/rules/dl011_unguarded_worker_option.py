@@ -1,31 +1,31 @@
 from dl_lint.analysis.values import ABSENT, CONFIGURABLE
-from dl_lint.model import Related, Severity
-from dl_lint.rules.base import Rule, call_scenarios, concrete, config_place, every, replace_value, workers_text
+from dl_lint.model import Severity
+from dl_lint.rules.base import Rule, call_scenarios, concrete, every, replace_value, workers_text
 
 # option -> (is it active for this value?, what torch does with num_workers=0, torch's error,
 # the guarded form)
 _OPTIONS = {
     "prefetch_factor": (
         lambda v: v is not None,
-        "raises ValueError at construction",
+        "torch then raises ValueError",
         'ValueError: "prefetch_factor option could only be specified in multiprocessing"',
         "prefetch_factor={value} if {workers} > 0 else None",
     ),
     "persistent_workers": (
         lambda v: bool(v),
-        "raises ValueError at construction",
+        "torch then raises ValueError",
         'ValueError: "persistent_workers option needs num_workers > 0"',
         "persistent_workers={workers} > 0",
     ),
     "multiprocessing_context": (
         lambda v: v is not None,
-        "raises ValueError at construction",
+        "torch then raises ValueError",
         'ValueError: "multiprocessing_context can only be used with multi-process loading"',
         "multiprocessing_context={value} if {workers} > 0 else None",
     ),
     "timeout": (
         lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0,
-        "fails at the first iteration",
+        "the first iteration then fails",
         'AssertionError: "_SingleProcessDataLoaderIter requires timeout == 0"',
         "timeout={value} if {workers} > 0 else 0",
     ),
@@ -102,31 +102,17 @@ persistent_workers (1.7+), multiprocessing_context and timeout behave the same o
                 if every(found, lambda s: concrete("num_workers", s["num_workers"]) == 0):
                     continue  # always crashes: an error rule reports it
             shown = value.options[0].value
-            default = ""
-            if not workers.is_unknown:
-                defaults = []
-                for p in workers.options or ():
-                    text = repr(concrete("num_workers", p))
-                    if p.origin is not None and p.origin.describe():
-                        text += f" ({p.origin.describe()})"
-                    if text not in defaults:
-                        defaults.append(text)
-                default = f"num_workers is {' or '.join(defaults)} by default. "
             fix = guarded.format(value=repr(shown), workers=workers_code)
-            message = (
-                f"{option}={shown!r} is passed unconditionally, but num_workers (`{workers_code}`) comes from "
-                f"{_SOURCES[workers.source]} and can be set to 0: then torch {failure}."
-            )
+            message = f"{option}={shown!r} is unguarded but num_workers can be 0: {failure}."
+            when = "at the first iteration" if option == "timeout" else "at construction"
             detail = (
-                f"{default}torch's error with num_workers=0: {error}. Setting num_workers=0 is the first step of "
-                f"debugging a loader, so guard the option: `{fix}`."
+                f"num_workers (`{workers_code}`) comes from {_SOURCES[workers.source]}, so it can be set to 0, and "
+                f"then torch fails {when}: {error}. Setting num_workers=0 is the first step of debugging a loader, "
+                f"so guard the option: `{fix}`."
             )
-            related = ()
-            if not workers.is_unknown:
-                place = config_place([{"num_workers": p} for p in workers.options or ()], ("num_workers",))
-                if place is not None:  # a Hydra default: cite the YAML line that sets it
-                    related = (Related(place[0], place[1], place[2], "the default of num_workers"),)
-            yield self.finding(call, option, message, _fix(call, option, guarded), detail=detail, related=related)
+            # Where num_workers' default is set (a Hydra default: the YAML line) is cited.
+            cite = None if workers.is_unknown else ([{"num_workers": p} for p in workers.options or ()], ("num_workers",))
+            yield self.finding(call, option, message, _fix(call, option, guarded), detail=detail, cite=cite)
 
 
 def _fix(call, option, guarded):

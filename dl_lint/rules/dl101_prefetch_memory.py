@@ -89,9 +89,8 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
                 return  # no workers (or not a number): nothing prefetched, or torch rejects it
             if prefetch is not None and prefetch <= 0:
                 return  # DL004's business
-            origin = scenario["num_workers"].origin
-            plans.append((estimate.inflight_batches(workers, prefetch), workers, prefetch, origin))
-        inflight, workers, prefetch, origin = min(plans, key=lambda plan: plan[:3])  # the most favourable case
+            plans.append((estimate.inflight_batches(workers, prefetch), workers, prefetch, scenario))
+        inflight, workers, prefetch, scenario = min(plans, key=lambda plan: plan[:3])  # the most favourable case
         peak = estimate.peak_bytes(workers, prefetch, batch_bytes) if batch_bytes else None
         # With a batch's bytes and a budget, the bytes decide; the count limit is for when the
         # bytes are unknown, and is set (64) above what reasonable configurations use.
@@ -102,27 +101,32 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
             return
         from dl_lint.config import format_size
 
-        shown = "prefetch_factor 2 (torch's default)" if prefetch is None else f"prefetch_factor {prefetch}"
-        where = f" ({origin.describe()})" if origin is not None and origin.describe() else ""
-        message = (
-            f"{workers} workers{where} × {shown} = {inflight} batches held in shared memory before the first step"
-        )
+        shown = f"prefetch_factor {prefetch or 2}"
         peak_text = ""
         if peak is not None:
             peak_text = (
-                f"at {format_size(batch_bytes)} a batch the peak is ({inflight} + 1) × "
+                f"At {format_size(batch_bytes)} a batch the peak is ({inflight} + 1) × "
                 f"{format_size(batch_bytes)} = {format_size(peak)}"
             )
             if budget is not None:
                 relation = "over" if over_budget else "within"
                 peak_text += f", {relation} the memory budget of {format_size(budget)}"
+            peak_text += " (the loop holds one batch more). "
         # The short message says what is over: the batch limit, else the memory budget (with its figures).
         if over_limit:
-            message += f"; limit {limit}."
-            detail = f"{peak_text[0].upper()}{peak_text[1:]}. " if peak_text else ""
+            message = (
+                f"{workers} workers × {shown} = {inflight} batches held in shared memory before the first step; "
+                f"limit {limit}."
+            )
+            detail = peak_text
         else:
-            message += f": {peak_text}."
-            detail = "With the bytes of a batch known, the memory budget decides, not max-inflight-batches. "
+            message = (
+                f"{workers} workers × {shown} = {inflight} batches in shared memory: {format_size(peak)} at the "
+                f"peak, over the {format_size(budget)} budget."
+            )
+            detail = peak_text + "With the bytes of a batch known, the memory budget decides, not max-inflight-batches. "
+        if prefetch is None:
+            detail = "prefetch_factor is not given: torch's default is 2. " + detail
         if estimated is not None:
             detail = f"A batch's bytes, estimated from the code: {estimated[1]}. " + detail
         new_workers, new_prefetch = estimate.suggest(workers, limit, batch_bytes, budget)
@@ -140,7 +144,7 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
         fix = None
         if new_workers == workers and new_prefetch < (prefetch or 2):
             fix = _fix(call, new_prefetch)
-        yield self.finding(call, at, message, fix, detail=detail)
+        yield self.finding(call, at, message, fix, detail=detail, cite=([scenario], ("num_workers",)))
 
 
 # With the bytes of a batch known and no memory-budget set, the budget the in-flight bytes are

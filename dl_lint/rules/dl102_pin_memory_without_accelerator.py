@@ -51,17 +51,14 @@ All versions.
             return
         if ctx.has_accelerator_evidence(call):
             return
-        message = (
-            "pin_memory=True but nothing in the linted files moves batches to an accelerator: every batch is "
-            "copied into page-locked host memory that nothing uses."
-        )
+        message = "pin_memory=True but nothing moves the batches to an accelerator: each is copied to pinned memory for nothing."
         detail = (
             "dl-lint found no .cuda(), .to(device), torch.device('cuda'), non_blocking=True or trainer framework "
-            "in this module or the modules connected to it. On a GPU machine the pinned copies cost host memory "
-            "and a copy per batch; without a GPU torch warns and ignores the option. Write "
-            "pin_memory=torch.cuda.is_available(), or pin_memory=False."
+            "in this module or the modules connected to it, so every batch is copied into page-locked host memory "
+            "that nothing uses. On a GPU machine the pinned copies cost host memory and a copy per batch; without a "
+            "GPU torch warns and ignores the option. Write pin_memory=torch.cuda.is_available(), or pin_memory=False."
         )
-        yield self.finding(call, "pin_memory", message, _fix(call, ctx), detail=detail)
+        yield self.finding(call, "pin_memory", message, _fix(call, ctx), detail=detail, cite=(found, ("pin_memory",)))
 
 
 def _fix(call, ctx):

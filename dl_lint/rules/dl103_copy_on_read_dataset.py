@@ -59,11 +59,12 @@ All versions (a property of CPython's reference counting and fork).
         yield self.finding(
             call,
             "dataset",
-            f"{cls.name} indexes self.{attr}, a Python list/dict built in __init__, and this loader uses workers: "
-            "each worker copies the pages it reads.",
-            detail="Reading a Python object writes its reference count, so copy-on-write copies every page a worker "
-            "touches (measured: 14 → 136 MiB per worker for a 4M-item list, 11 → 13 MiB as a numpy array). Store "
-            "the per-sample data in a numpy array, a pyarrow table or tensors.",
+            f"{cls.name}.{attr} is a Python list/dict read in workers: each worker copies the pages it reads.",
+            detail=f"self.{attr} is a Python list or dict built in {cls.name}.__init__ and read in __getitem__, and "
+            "this loader starts workers. Reading a Python object writes its reference count, so copy-on-write copies "
+            "every page a worker touches (measured: 14 → 136 MiB per worker for a 4M-item list, 11 → 13 MiB as a "
+            "numpy array). Store the per-sample data in a numpy array, a pyarrow table or tensors.",
+            cite=(found, ("num_workers",)),
         )
 
 

@@ -92,24 +92,26 @@ All versions (workers share batches through shared memory).
         definition = excess.definition
         batch = format_size(excess.batch_bytes)
         if excess.pinned:
-            held = f"one batch of {batch} does not fit"
+            message = (
+                f"One batch of {batch} does not fit the {format_size(shm)} of /dev/shm the container leaves: "
+                "the workers fail."
+            )
+            held = f"one batch of {batch}"
         else:
             shown = "prefetch_factor 2" if excess.prefetch is None else f"prefetch_factor {excess.prefetch}"
-            held = (
-                f"{excess.workers} workers × {shown} hold ({excess.batches - 1} + 1) × {batch} = "
-                f"{format_size(excess.figure)}"
+            message = (
+                f"{excess.workers} workers × {shown} hold {format_size(excess.figure)} in /dev/shm, but the "
+                f"container leaves {format_size(shm)}: the workers fail."
             )
-        message = (
-            f"the container leaves {format_size(shm)} of /dev/shm ({definition.what}) and {held}: "
-            "the workers run out of shared memory and fail."
-        )
+            held = f"({excess.batches - 1} + 1) × {batch} = {format_size(excess.figure)}"
         detail = []
         if excess.estimated:
             detail.append(f"A batch's bytes, estimated from the code: {excess.estimated}.")
         detail.append(
-            f"{definition.what} leaves {format_size(shm)} of shared memory ({definition.how}); DataLoader workers "
-            "build every batch there, and one that runs out fails: \"unable to allocate shared memory(shm) ...: No "
-            "space left on device\" (torch 2.13), or \"DataLoader worker (pid N) is killed by signal: Bus error\"."
+            f"The loader holds {held} in shared memory; {_label(definition)} (cited) leaves {format_size(shm)} "
+            f"({definition.how}). DataLoader workers build every batch there, and one that runs out fails: "
+            "\"unable to allocate shared memory(shm) ...: No space left on device\" (torch 2.13), or "
+            "\"DataLoader worker (pid N) is killed by signal: Bus error\"."
         )
         if excess.pinned:
             detail.append("pin_memory may copy batches out of shared memory as they arrive, so only one is counted.")
@@ -122,9 +124,20 @@ All versions (workers share batches through shared memory).
             )
         else:
             detail.append("Or use num_workers=0 (batches stay in the main process) or smaller batches.")
-        related = (Related(os.path.abspath(definition.path), definition.line, 1, f"{definition.what}: {definition.how}"),)
+        note = f"{_label(definition)}: {format_size(shm)} of /dev/shm ({definition.how})"
+        related = (Related(os.path.abspath(definition.path), definition.line, 1, note),)
         at = "num_workers" if call.given("num_workers") else None
         yield self.finding(call, at, message, detail=" ".join(detail), related=related)
+
+
+def _label(definition) -> str:
+    """The container definition in words, without its file (cited as a related location, whose
+    path reporters print as they print paths): "service train", "docker run"."""
+    name = os.path.basename(definition.path)
+    for suffix in (f" of {name}", f" in {name}"):
+        if definition.what.endswith(suffix):
+            return definition.what[: -len(suffix)]
+    return "the dev container" if name == "devcontainer.json" else "the container definition"
 
 
 def _container_fix(definition, needed: int) -> str:
@@ -133,14 +146,13 @@ def _container_fix(definition, needed: int) -> str:
     size = -(-needed // step) * step
     mib = size // 1024**2
     text = f"{mib // 1024}g" if mib % 1024 == 0 else f"{mib}m"
-    path = os.path.basename(definition.path)
     if definition.what.startswith("service "):
-        return f'shm_size: "{text}" (or ipc: host) on the service in {path}'
+        return f'shm_size: "{text}" (or ipc: host) on the service'
     if definition.what.startswith("container "):
-        return f"an emptyDir with medium: Memory (sizeLimit: {text.upper()}i) mounted at /dev/shm in {path}"
+        return f"an emptyDir with medium: Memory (sizeLimit: {text.upper()}i) mounted at /dev/shm"
     if definition.what.startswith("docker run"):
-        return f"docker run --shm-size={text} (or --ipc=host) in {path}"
-    return f'"runArgs": ["--shm-size={text}"] (or "--ipc=host") in {path}'
+        return f"docker run --shm-size={text} (or --ipc=host)"
+    return f'"runArgs": ["--shm-size={text}"] (or "--ipc=host")'
 
 
 RULE = ContainerSharedMemory()

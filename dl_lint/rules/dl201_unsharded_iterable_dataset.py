@@ -103,27 +103,30 @@ All versions.
             yield self.finding(
                 call,
                 "dataset",
-                f"this {_LIBRARY_WHAT.get(cls, cls + ' does not shard by worker')}, and num_workers={workers}: "
+                f"this {_LIBRARY_WHAT.get(cls, cls + ' does not shard by worker')} and num_workers={workers}: "
                 f"an epoch yields every sample {workers} times.",
                 None,
                 detail=f"Each of the {workers} workers iterates every shard. {_LIBRARY_ADVICE.get(cls, '')}".rstrip(),
+                cite=(found, ("num_workers",)),
             )
             return
         message = (
-            f"{cls.name} is an IterableDataset that does not shard by worker, and num_workers={workers}: "
-            f"an epoch yields every sample {workers} times."
+            f"{cls.name} does not shard by worker and num_workers={workers}: an epoch yields every sample {workers} times."
         )
         detail = (
-            f"Each of the {workers} workers iterates the whole dataset. Shard in __iter__ with "
+            f"{cls.name} is an IterableDataset, and each of the {workers} workers iterates all of it: nothing in "
+            "its __iter__ (or a worker_init_fn) splits the items by worker. Shard in __iter__ with "
             "torch.utils.data.get_worker_info() (for example itertools.islice(items, info.id, None, "
             "info.num_workers)), or in a worker_init_fn."
         )
         defined = Related(os.path.abspath(cls.path), cls.line, 1, f"{cls.name} is defined here")
-        yield self.finding(call, "dataset", message, _fix(cls, call), detail=detail, related=(defined,))
+        yield self.finding(
+            call, "dataset", message, _fix(cls, call), detail=detail, related=(defined,), cite=(found, ("num_workers",))
+        )
 
 
 _LIBRARY_WHAT = {
-    "WebDataset": "WebDataset without a workersplitter does not shard by worker",
+    "WebDataset": "WebDataset (no workersplitter) does not shard by worker",
     "DataPipeline": "webdataset DataPipeline has no split_by_worker stage",
     "IterableWrapper": "IterableWrapper datapipe has no sharding_filter",
 }

@@ -84,16 +84,14 @@ All versions; the default start method depends on the platform and Python versio
             contexts = [value_of(s, "multiprocessing_context") for s in found]
             certain = certainty(call, ctx, contexts)
             if certain.spawn:
-                runtime = f"{certain.why}, so the first iteration fails"
+                runtime = f"{certain.why[0].upper()}{certain.why[1:]}: the first iteration fails. "
                 when = "Under spawn and forkserver"
             elif certain.target is not None:
                 target = certain.target
-                runtime = f"on {target.why} workers start with {target.methods}, so the first iteration fails"
+                runtime = f"On {target.why} workers start with {target.methods}: the first iteration fails. "
                 when = f"{target.detail} Under {target.methods}"
             else:
-                runtime = "the first iteration fails under spawn (macOS, Windows) and forkserver"
-                if certain.source == "importer":
-                    runtime += f" ({certain.why})"
+                runtime = f"{certain.why[0].upper()}{certain.why[1:]}. " if certain.source == "importer" else ""
                 when = (
                     "It works with fork (Linux up to Python 3.13); under spawn (macOS, Windows) and forkserver "
                     "(Linux from Python 3.14)"
@@ -107,16 +105,17 @@ All versions; the default start method depends on the platform and Python versio
                 origin = found[0][option].origin
                 note = f"{what}, {origin.what}" if origin is not None and origin.what else what
                 related = (Related(os.path.abspath(ref.path), ref.line, 1, note),) + related
-                what = f"{what} ({origin.what if origin is not None else 'not written here'}, {os.path.basename(ref.path)}:{ref.line})"
+                what = f"{what} ({origin.what if origin is not None else 'not written here'})"  # its line: a related location
             yield self.finding(
                 call,
                 option,
-                f"{option} is {what}, which cannot be pickled for the worker processes: {runtime}.",
+                f"{option} is {what}, which cannot be pickled: spawn/forkserver workers fail.",
                 related=related,
                 severity=Severity.ERROR if certain.spawn or certain.target is not None else None,
-                detail=f"{when} every worker receives it pickled, and iterating raises \"AttributeError: Can't "
+                detail=f"{runtime}{when} every worker receives it pickled, and the first iteration raises \"AttributeError: Can't "
                 "pickle local object\". Define it at module level (use functools.partial(top_level_function, "
                 "...) to bind arguments).",
+                cite=(found, ("num_workers", "multiprocessing_context")),
             )
 
 

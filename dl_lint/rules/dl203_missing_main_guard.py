@@ -76,16 +76,18 @@ All versions; it breaks wherever the start method is spawn or forkserver.
         if not fires(call, ("num_workers",), has_workers):
             return
         certain, why, detail, related = self._certain(call, ctx)
-        runtime = "under spawn/forkserver every worker re-imports this script and fails"
         if why:
-            runtime = f"{why}, re-import this script and fail"
+            detail = f"{why[0].upper()}{why[1:]}. {detail}"
         yield self.finding(
             call,
             None,
-            f"this loader starts worker processes and is iterated by module-level code (line "
-            f"{call.unguarded_iteration}), outside `if __name__ == \"__main__\":`: {runtime}.",
+            "this loader is iterated at module level, outside `if __name__ == \"__main__\":`: spawn/forkserver "
+            "workers fail.",
             severity=Severity.ERROR if certain else None,
-            detail=detail + "Spawn and forkserver are the start methods on macOS, Windows and Linux from Python 3.14; "
+            detail=f"The loader starts worker processes and module-level code iterates it (line "
+            f"{call.unguarded_iteration}); each worker re-imports this script and runs that code again. "
+            + detail
+            + "Spawn and forkserver are the start methods on macOS, Windows and Linux from Python 3.14; "
             "the error is \"RuntimeError: An attempt has been made to start a new process before the current "
             "process has finished its bootstrapping phase\". Move the loop into a function called under "
             "`if __name__ == \"__main__\":`.",
@@ -110,8 +112,7 @@ All versions; it breaks wherever the start method is spawn or forkserver.
             target = certain.target
             return True, f"on {target.why} workers start with {target.methods}", target.detail + " ", certain.related
         if certain.source == "importer":
-            why = f"under spawn/forkserver, which {certain.where} (a module importing this one) asks for, the workers"
-            return False, why, "", certain.related
+            return False, certain.why, "", certain.related
         return False, "", "", ()
 
 

@@ -66,11 +66,12 @@ All versions (global `np.random` is reseeded per worker from torch 1.9).
         yield self.finding(
             call,
             "dataset",
-            f"{cls.name} draws per sample from self.{attr}, created in __init__, and this loader uses workers "
-            "without a worker_init_fn: every worker produces the same random numbers.",
-            detail="Each worker gets a copy of the same generator state, so the workers repeat each other's "
-            "augmentations, and again every epoch. Reseed it per worker in a worker_init_fn (info = "
-            f"get_worker_info(); info.dataset.{attr} = np.random.default_rng(info.seed % 2**32)).",
+            f"{cls.name} draws from self.{attr}, created in __init__, in every worker: they all draw the same numbers.",
+            detail=f"{cls.name} draws per sample from the generator self.{attr}, created in __init__, and this "
+            "loader starts workers without a worker_init_fn. Each worker gets a copy of the same generator state, "
+            "so the workers repeat each other's augmentations, and again every epoch. Reseed it per worker in a "
+            f"worker_init_fn (info = get_worker_info(); info.dataset.{attr} = np.random.default_rng(info.seed % 2**32)).",
+            cite=(found, ("num_workers",)),
         )
 
 

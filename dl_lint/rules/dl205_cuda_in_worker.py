@@ -56,7 +56,7 @@ All versions.
 
 
 def _message(where: str) -> str:
-    return f"{where} moves tensors to CUDA in the loader's worker processes: forked workers fail to initialize CUDA."
+    return f"{where} moves tensors to CUDA in the worker processes: forked workers fail to initialize CUDA."
 
 
 DETAIL = (

@@ -91,43 +91,38 @@ All versions with `DistributedSampler.set_epoch` (torch ≥ 1.0).
         sampler = facts.samplers[0]
         here = os.path.abspath(call.path)
         loop_path = os.path.abspath(epoch.path) if epoch.path else here
-        loop = f"line {epoch.epoch_row}" if loop_path == here else f"{os.path.basename(loop_path)}:{epoch.epoch_row}"
+        loop = f"line {epoch.epoch_row}" if loop_path == here else "in another module"
         through = f" through {epoch.through}()" if epoch.through else ""
         seed = f"seed {sampler.seed}" if sampler.seed is not None else "seed 0"
         related = [Related(here, sampler.row, 1, "the DistributedSampler"), Related(loop_path, epoch.epoch_row, 1, "the epoch loop")]
         if facts.rebuilt:
-            message = (
-                f"a new shuffling DistributedSampler (line {sampler.row}) with {seed} is built on every pass of the "
-                f"loop on {loop} over the same dataset: every pass visits the data in the same order."
-            )
+            message = "a shuffling DistributedSampler is rebuilt on every pass with one seed: every pass has the same order."
             detail = (
-                "Each new DistributedSampler starts at epoch 0, and its shuffle is seeded seed + epoch, so every pass "
-                "draws the same permutation (checked with torch 2.13). Build the sampler and the loader once, before "
-                "the loop, and call sampler.set_epoch(epoch) at the start of each pass (or pass seed=base_seed + epoch)."
+                f"A new DistributedSampler (line {sampler.row}) with {seed} is built on every pass of the loop ({loop}) "
+                "over the same dataset. Each new DistributedSampler starts at epoch 0, and its shuffle is seeded "
+                "seed + epoch, so every pass draws the same permutation (checked with torch 2.13). Build the sampler "
+                "and the loader once, before the loop, and call sampler.set_epoch(epoch) at the start of each pass "
+                "(or pass seed=base_seed + epoch)."
             )
         elif facts.narrow is not None:
             row, condition = facts.narrow
-            message = (
-                f"the DistributedSampler on line {sampler.row} shuffles, but set_epoch (line {row}) runs only when "
-                f"`{condition}`: otherwise this loader is iterated{through} in the loop on {loop} with the same order "
-                "every epoch."
-            )
+            message = "set_epoch runs on a narrower condition than the shuffling sampler: other paths repeat one order."
             detail = (
-                "The sampler is built, and the loader iterated, on paths where that condition does not hold; there "
-                "epoch stays 0 and each rank gets the same permutation every epoch. Call sampler.set_epoch(epoch) "
-                "under the same condition as the sampler is built (or unconditionally)."
+                f"The DistributedSampler (line {sampler.row}) shuffles, but set_epoch (line {row}) runs only when "
+                f"`{condition}`: otherwise this loader is iterated{through} in the epoch loop ({loop}) with the same "
+                "order every epoch. The sampler is built, and the loader iterated, on paths where that condition "
+                "does not hold; there epoch stays 0 and each rank gets the same permutation every epoch. Call "
+                "sampler.set_epoch(epoch) under the same condition as the sampler is built (or unconditionally)."
             )
             related.append(Related(here, row, 1, "set_epoch, on a narrower condition"))
         else:
-            message = (
-                f"the DistributedSampler on line {sampler.row} shuffles, and this loader is iterated{through} in the "
-                f"loop on {loop} without set_epoch: every epoch visits the data in the same order."
-            )
+            message = "a shuffling DistributedSampler is never given set_epoch: every epoch visits the data in the same order."
             detail = (
-                "DistributedSampler seeds its shuffle with seed + epoch, and epoch stays 0 until set_epoch is called, "
-                "so each rank gets the same permutation every epoch. Call sampler.set_epoch(epoch) at the start of "
-                "each epoch, before iterating the loader (or hand the loader to a trainer that does: Lightning, "
-                "accelerate)."
+                f"The DistributedSampler (line {sampler.row}) shuffles, and this loader is iterated{through} in the "
+                f"epoch loop ({loop}), which never calls set_epoch. "
+                "DistributedSampler seeds its shuffle with seed + epoch, and epoch stays 0 until set_epoch is called, so "
+                "each rank gets the same permutation every epoch. Call sampler.set_epoch(epoch) at the start of each "
+                "epoch, before iterating the loader (or hand the loader to a trainer that does: Lightning, accelerate)."
             )
         yield self.finding(call, None, message, detail=detail, related=tuple(related))
 

@@ -44,9 +44,8 @@ All versions.
         yield self.finding(
             call,
             "num_workers",
-            "num_workers is the machine's core count, but this program runs one process per GPU: every rank starts "
-            "that many workers.",
-            detail="8 ranks × 64 cores = 512 worker processes, each with a dataset copy and prefetched batches. "
+            "num_workers is the core count, but this program runs one process per GPU: each rank starts that many workers.",
+            detail="On 8 GPUs with 64 cores, 8 ranks × 64 cores = 512 worker processes, each with a dataset copy and prefetched batches. "
             "Divide by the processes per node: len(os.sched_getaffinity(0)) // torch.cuda.device_count().",
         )
 

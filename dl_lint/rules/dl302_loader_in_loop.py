@@ -89,11 +89,11 @@ All versions (persistent_workers from 1.7).
                 yield self.finding(
                     call,
                     None,
-                    "this DataLoader with workers is constructed inside a loop: every iteration starts all its worker "
-                    "processes again.",
+                    "this DataLoader with workers is built inside a loop: every iteration starts its workers again.",
                     detail="Each start forks or spawns the workers, copies the dataset to them and prefetches W×P "
                     "batches before the first batch. Build it once before the loop, with persistent_workers=True to "
                     "keep the workers between epochs.",
+                    cite=(found, ("num_workers",)),
                 )
         if call.fresh_iterators:
             finding = self._fresh_iterator(call, ctx)
@@ -112,35 +112,39 @@ All versions (persistent_workers from 1.7).
             return None
         workers = {workers_of(s) for s in restarts} if restarts else set()
         counted = f"{next(iter(workers))} workers" if len(workers) == 1 else "the workers"
-        parts = []
-        detail = []
+        detail = [
+            f"`{fresh.text}` (line {fresh.location.row}) makes a new iterator at every step of the loop on line "
+            f"{fresh.loop_row}."
+        ]
         if restarts:
-            starts = ""
             if fresh.starts is not None:
-                starts = f" ({fresh.starts:,} starts of {counted})"
-                detail.append(f"The loops around it run {fresh.counted} = {fresh.starts:,} times.")
-            parts.append(f"each starts {'the ' if len(workers) == 1 else 'all '}{counted} again{starts}")
+                detail.append(
+                    f"The loops around it run {fresh.counted} = {fresh.starts:,} times: {fresh.starts:,} starts of {counted}."
+                )
             detail.append(
                 "Each iterator forks or spawns the workers, copies the dataset to them and prefetches W×P batches, "
                 "of which the step uses one."
             )
         if same_batch:
-            parts.append("unshuffled, each begins at index 0: every step gets the same first batch")
             detail.append(
                 "iter() starts a new epoch: the sampler restarts, and without shuffle it yields the same indices "
                 "first."
             )
-        message = (
-            f"`{fresh.text}` on line {fresh.location.row} makes a new iterator at every step of the loop on line "
-            f"{fresh.loop_row}: {' and, '.join(parts)}."
-        )
+        if restarts and same_batch:
+            outcome = f"starts {counted} again and gets the same first batch (unshuffled)"
+        elif restarts:
+            outcome = f"starts {counted} again"
+        else:
+            outcome = "gets the same first batch (unshuffled)"
+        message = f"`{fresh.text}` inside a loop: every step {outcome}."
         detail.append(
             "Make the iterator once, before the loop (batches = iter(loader)), take next(batches) in the loop and "
             "make a new one only when it raises StopIteration"
             + (" (persistent_workers=True keeps the workers alive between iterators)." if restarts else ".")
         )
         related = (Related(os.path.abspath(call.path), fresh.location.row, fresh.location.column, "a new iterator here"),)
-        return self.finding(call, None, message, detail=" ".join(detail), related=related)
+        cite = (restarts, ("num_workers",)) if restarts else None
+        return self.finding(call, None, message, detail=" ".join(detail), related=related, cite=cite)
 
 
 def _in_order(scenario, ctx):

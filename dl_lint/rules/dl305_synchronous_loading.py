@@ -67,12 +67,13 @@ All versions.
         yield self.finding(
             call,
             "num_workers",
-            f"{describe('num_workers', found)}: every batch is loaded in the main process, so each training step "
-            "waits while the next batch is read and collated.",
-            detail="Worker processes would prepare batches while the step runs; each costs a process, a copy of "
+            f"{describe('num_workers', found)}: every batch is loaded in the main process, between training steps.",
+            detail="Each training step waits while the next batch is read and collated. Worker processes would "
+            "prepare batches while the step runs; each costs a process, a copy of "
             "the dataset and prefetch_factor batches of shared memory. Try num_workers=2, prefetch_factor=1 and "
             "measure throughput, then raise num_workers while the accelerator waits for data. Tests, notebooks and "
             "small in-memory datasets are fine without workers (this rule is off by default for them).",
+            cite=(found, ("num_workers",)),
         )
 
 

@@ -88,19 +88,19 @@ All versions.
         if _may_yield_device_tensors(call, ctx):
             return
         path, row, column = copy
-        here = os.path.abspath(path) == os.path.abspath(call.path)
-        where = f"line {row}" if here else f"{os.path.basename(path)}:{row}"
         yield self.finding(
             call,
             "pin_memory",
-            f"{describe('pin_memory', found)} but this loader's batches are copied with non_blocking=True ({where}): "
-            "from unpinned memory the copy cannot overlap with computation.",
+            f"{describe('pin_memory', found)} but the batches are copied with non_blocking=True: the copy cannot "
+            "overlap with compute.",
             _fix(call),
-            detail="non_blocking=True is asynchronous only from pinned (page-locked) memory; from pageable memory "
+            detail="This loader's batches are copied to the device with non_blocking=True (the copy is cited). "
+            "non_blocking=True is asynchronous only from pinned (page-locked) memory; from pageable memory "
             "the driver stages each batch through a pinned buffer while the host waits. Set pin_memory=True (or "
             "pin_memory=torch.cuda.is_available()) so the loader pins batches in a background thread; pinned "
             "batches are extra host memory, up to W×P batches with workers.",
             related=(Related(os.path.abspath(path), row, column, "the non-blocking copy"),),
+            cite=(found, ("pin_memory",)),
         )
 
 

@@ -86,13 +86,14 @@ All versions; Lightning warns since its 1.x releases.
         yield self.finding(
             call,
             at,
-            f"{what} on the loader that {owner}.{hook}() returns: Lightning evaluates it shuffled and warns at run time "
-            "that shuffling should be off for val/test loaders.",
+            f"{owner}.{hook}() returns a loader with {what}: Lightning evaluates it shuffled.",
             fix,
-            detail="Evaluation visits every sample whatever the order, so shuffling only makes runs differ: with "
+            detail="Lightning warns at run time that shuffling should be off for val/test loaders. "
+            "Evaluation visits every sample whatever the order, so shuffling only makes runs differ: with "
             "limit_val_batches/limit_test_batches each run scores a different subset, logged samples change, and "
             "trainer.predict returns predictions out of the dataset's order. Write shuffle=False (or leave shuffle "
             "and the RandomSampler out).",
+            cite=(found, ("shuffle",)) if at == "shuffle" else None,
         )
 
 

@@ -67,12 +67,13 @@ All versions (persistent_workers from 1.7).
         yield self.finding(
             call,
             "multiprocessing_context",
-            f"{describe('num_workers', found)} with multiprocessing_context='spawn' and no persistent_workers on the "
-            f"loader that {owner}.{hook}() returns: Lightning iterates it every epoch, and every epoch spawns its "
-            "workers again.",
-            detail="Each spawned worker is a new interpreter that re-imports the script and unpickles the dataset "
+            f"{owner}.{hook}() spawns {describe('num_workers', found)} without persistent_workers: again every epoch.",
+            detail=f"The loader {owner}.{hook}() returns has multiprocessing_context='spawn' and no "
+            "persistent_workers, and Lightning iterates it every epoch, so every epoch spawns its workers again. "
+            "Each spawned worker is a new interpreter that re-imports the script and unpickles the dataset "
             "before the first batch; Lightning warns \"Consider setting `persistent_workers=True`\" at run time. "
             "Write persistent_workers=True (the workers and their dataset copies then stay for the whole run).",
+            cite=(found, names),
         )
 
 

@@ -119,6 +119,11 @@ def _holds_detectron2(folder: str) -> bool:
     return parent != folder and _holds_detectron2(parent)
 
 
+def forget_folders() -> None:
+    """Forget which folders were found to hold detectron2 (a long-running process: ``--watch``)."""
+    _holds_detectron2.cache_clear()
+
+
 def loader_calls(analysis: ModuleAnalysis) -> list:
     """The DataLoaders this module's builder calls make from detectron2's config."""
     from dl_lint.analysis.loaders import BoundArg, LoaderCall
@@ -223,19 +228,13 @@ class Detectron2Index:
                 places.setdefault((value, leaf.path, leaf.line), set()).add(path)
         grouped: Dict[Any, List[Tuple[str, str, int, FrozenSet[str]]]] = {}
         for (value, where, row), runs in places.items():
-            what = f"detectron2's default, {dotted}, overridable" if not where else f"{_shown(where, self.root)}:{row}, {dotted}, overridable"
+            what = f"detectron2's default, {dotted}, overridable" if not where else f"{dotted}, overridable"
             grouped.setdefault(value, []).append((what, where, row, frozenset(runs)))
         options = []
         for value, found in grouped.items():
             what = found[0][0] if len(found) == 1 else f"{dotted} in {len(found)} config files, overridable"
             options.append(Possible(value, YacsOrigin(what, found[0][1], found[0][2], tuple(found))))
         return Value(tuple(options), "config"), read
-
-
-def _shown(path: str, root: Optional[str]) -> str:
-    import os
-
-    return os.path.relpath(path, root) if root else path
 
 
 def rephrase(finding, call):

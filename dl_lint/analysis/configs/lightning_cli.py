@@ -419,7 +419,6 @@ def _class_loaders(analysis: Any, cli: _Cli, group: str, ref: Any, values: Dict[
     params = {b.name: b for b in (*positional[1:], *keyword_only)}
     if any(key not in params for key in values) and init.args.kwarg is None:
         return []  # jsonargparse rejects the file: no run
-    here = os.path.dirname(os.path.abspath(cli.script))
     env: Dict[int, Any] = {}
     for key, node in values.items():
         binding = params.get(key)
@@ -429,8 +428,7 @@ def _class_loaders(analysis: Any, cli: _Cli, group: str, ref: Any, values: Dict[
             # a mapping, a tag, or an interpolation (parser_mode="omegaconf" resolves it)
             env[id(binding.node)] = Value.unknown("config")
             continue
-        where = os.path.relpath(node.path, here)
-        origin = Origin(f"{where}:{node.line}, overridable: --{group}.{key}=...", node.path, node.line)
+        origin = Origin(f"overridable: --{group}.{key}=...", node.path, node.line)
         env[id(binding.node)] = Value((Possible(node.value, origin),), "config")
     if not env:
         return []

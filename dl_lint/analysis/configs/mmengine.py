@@ -230,15 +230,22 @@ def relocate(finding, call):
     dict when this file sets none of them."""
     from dl_lint.model import Related
 
+    # The values' origins (``Rule.finding(cite=...)``): those set in this file sit beside the
+    # reported key, so only a base's are cited.
+    own = os.path.abspath(call.path)
+    finding = finding.replace(related=tuple(r for r in finding.related if os.path.abspath(r.path) != own))
+    cited = {(r.path, r.row) for r in finding.related}
     user = call.extra.get("user")
     if user:
-        note = f"{os.path.basename(user)} inherits this {call.extra['mmengine']} unchanged"
+        note = f"this config inherits {call.extra['mmengine']} unchanged"
         finding = finding.replace(related=finding.related + (Related(user, 1, 1, note),))
     inherited = call.extra.get("inherited") or {}
     if not inherited:
         return finding
     related = tuple(
-        Related(path, line, column, f"{call.extra['mmengine']}.{key} is set here") for key, (path, line, column) in inherited.items()
+        Related(path, line, column, f"{call.extra['mmengine']}.{key} is set here")
+        for key, (path, line, column) in inherited.items()
+        if (path, line) not in cited
     )
     own = [key for key in MODELLED if key in call.args and key not in inherited]
     if finding.location != call.location or not own:

@@ -487,7 +487,8 @@ def _parsed(analysis, call: ast.Call, site, scope) -> list:
             from dl_lint.analysis.configs.yamlfile import UNKNOWN
             from dl_lint.analysis.loaders import BoundArg
 
-            origin = Origin(f"{field} in {os.path.basename(path)}", path, node.line)
+            kind = "JSON" if path.endswith(".json") else "YAML"
+            origin = Origin(f"{field} in the {kind} file", path, node.line)
             value = Value.unknown("config") if node.value is UNKNOWN else Value((Possible(node.value, origin),), None)
             args[param] = BoundArg(param, value.with_aliases(param), "", start, end, True, "")
         if ok:
@@ -528,12 +529,13 @@ def _files(analysis, expr: ast.AST, suffixes, resolver) -> Tuple[List[str], bool
 # -- wording --------------------------------------------------------------------------------------
 
 
-def _shown(call, param: str) -> str:
+def _shown(call, param: str, origins: bool = False) -> str:
+    """The values of a field (``0 or 2``), or with where each comes from (the detail's)."""
     value = call.value(param)
     texts = []
     for p in value.options or ():
         text = repr(p.value if param != "num_workers" or p.value is not None else 0)
-        where = p.origin.describe() if p.origin is not None else ""
+        where = p.origin.describe() if origins and p.origin is not None else ""
         if where:
             text += f" ({where})"
         if text not in texts:
@@ -551,44 +553,48 @@ def rephrase(finding, code: str, call):
     field names, and which library raises when."""
     built = call.extra["transformers"]
     workers = _shown(call, "num_workers")
+    origin = f"dataloader_num_workers is {_shown(call, 'num_workers', origins=True)}. "
     how = call.extra.get("how") or "dataloader_num_workers"
     if code == "DL001":
         message = (
             f"dataloader_prefetch_factor={_first(call, 'prefetch_factor')!r} but dataloader_num_workers is {workers}: "
-            f"transformers raises ValueError in TrainingArguments.__post_init__, when {built} builds the arguments, before training."
+            "transformers raises ValueError before training."
         )
         detail = (
-            "transformers' error: \"--dataloader_prefetch_factor can only be set when data is loaded in a different "
-            "process\" (torch itself would refuse it too: \"prefetch_factor option could only be specified in "
-            "multiprocessing\"). Set dataloader_num_workers > 0, or leave dataloader_prefetch_factor unset (None)."
+            f"{origin}transformers raises in TrainingArguments.__post_init__, when {built} builds the arguments: "
+            "\"--dataloader_prefetch_factor can only be set when data is loaded in a different process\" (torch "
+            "itself would refuse it too: \"prefetch_factor option could only be specified in multiprocessing\"). "
+            "Set dataloader_num_workers > 0, or leave dataloader_prefetch_factor unset (None)."
         )
     elif code == "DL002":
         message = (
-            f"dataloader_persistent_workers={_first(call, 'persistent_workers')!r} but dataloader_num_workers is {workers}: "
-            "TrainingArguments accepts it, then torch raises ValueError when the Trainer builds its DataLoader (trainer.train())."
+            f"dataloader_persistent_workers={_first(call, 'persistent_workers')!r} but dataloader_num_workers is "
+            f"{workers}: trainer.train() raises ValueError."
         )
         detail = (
-            "torch's error: \"persistent_workers option needs num_workers > 0\" (the Trainer passes both to "
-            "DataLoader as they are). Set dataloader_num_workers > 0, or dataloader_persistent_workers=False."
+            f"{origin}TrainingArguments accepts it; torch raises when the Trainer builds its DataLoader: "
+            "\"persistent_workers option needs num_workers > 0\" (the Trainer passes both to DataLoader as they "
+            "are). Set dataloader_num_workers > 0, or dataloader_persistent_workers=False."
         )
     else:
         prefetch = finding.message.startswith("prefetch_factor")
         field = "dataloader_prefetch_factor" if prefetch else "dataloader_persistent_workers"
         param = "prefetch_factor" if prefetch else "persistent_workers"
         value = _first(call, param)
-        then = (
+        then = "transformers then raises ValueError" if prefetch else "trainer.train() then raises ValueError"
+        when = (
             "transformers raises ValueError when TrainingArguments is built"
             if prefetch
             else "torch raises ValueError when the Trainer builds its DataLoader"
         )
         code_text = call.args["num_workers"].code if "num_workers" in call.args and call.args["num_workers"].code else how
         guard = f"{value!r} if {code_text} > 0 else None" if prefetch else f"{code_text} > 0"
-        message = (
-            f"{field}={value!r} is set unconditionally, but dataloader_num_workers (`{code_text}`) is configurable "
-            f"and can be set to 0: then {then}."
+        message = f"{field}={value!r} is unguarded but dataloader_num_workers can be 0: {then}."
+        default = origin if call.value("num_workers").options else ""
+        detail = (
+            f"{default}dataloader_num_workers (`{code_text}`) is configurable, and with 0 {when}. "
+            f"Guard the option: `{field}={guard}`."
         )
-        default = f"dataloader_num_workers is {workers} by default. " if call.value("num_workers").options else ""
-        detail = f"{default}Guard the option: `{field}={guard}`."
     related = finding.related
     at = call.location
     if finding.place is None and (finding.location.row, finding.location.column) != (at.row, at.column):

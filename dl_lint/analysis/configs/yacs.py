@@ -88,6 +88,10 @@ class YacsOrigin(Origin):
     def describe(self) -> str:
         return self.what
 
+    def sites(self):
+        """Every place that sets this value (several YAML files may)."""
+        return tuple((place[1], place[2]) for place in self.places if place[1] and place[2])
+
 
 def candidate(data: bytes) -> bool:
     """From bytes: whether a Python file may define a yacs defaults tree."""
@@ -378,11 +382,6 @@ def value_of(index: YacsIndex, keys: Tuple[str, ...], near: str) -> Tuple[Option
     if index.edited(keys):
         return Value.unknown("expression"), read  # Python sets it: not (only) the config's value
     dotted = ".".join(keys)
-    here = os.path.dirname(os.path.abspath(near)) if near else ""
-
-    def shown(file: str) -> str:
-        return os.path.relpath(file, here) if here else file
-
     places: Dict[Tuple[Any, str, int], set] = {}
     places.setdefault((default, path, line), set()).add(DEFAULTS_RUN)
     for run, merged, files in index.runs():
@@ -401,7 +400,7 @@ def value_of(index: YacsIndex, keys: Tuple[str, ...], near: str) -> Tuple[Option
     # One possibility per value (places grouped): a value's many YAML lines stay one option.
     grouped: Dict[Tuple[type, Any], List[Tuple[str, str, int, FrozenSet[str]]]] = {}
     for (value, where, row), runs in places.items():
-        what = f"{shown(where)}:{row}, {dotted}, overridable"
+        what = f"{dotted}, overridable"
         grouped.setdefault((type(value), value), []).append((what, where, row, frozenset(runs)))
     options = []
     for (_, value), found in grouped.items():
