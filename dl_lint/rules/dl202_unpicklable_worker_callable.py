@@ -2,7 +2,7 @@ import os
 
 from dl_lint.analysis.values import FunctionRef, Instance, Opaque
 from dl_lint.model import Related, Severity
-from dl_lint.rules.base import Rule, call_scenarios, certainty, every, has_workers, value_of
+from dl_lint.rules.base import MESSAGE_LIMIT, Rule, call_scenarios, certainty, every, has_workers, value_of
 
 
 class UnpicklableWorkerCallable(Rule):
@@ -106,10 +106,14 @@ All versions; the default start method depends on the platform and Python versio
                 note = f"{what}, {origin.what}" if origin is not None and origin.what else what
                 related = (Related(os.path.abspath(ref.path), ref.line, 1, note),) + related
                 what = f"{what} ({origin.what if origin is not None else 'not written here'})"  # its line: a related location
+            message = f"{option} is {what}: not picklable, so spawn/forkserver workers fail."
+            if len(message) > MESSAGE_LIMIT:  # a long name: what it is stays in the detail
+                runtime = f"{option[0].upper()}{option[1:]} is {what}. {runtime}"
+                message = f"{option} holds a callable that is not picklable: spawn/forkserver workers fail."
             yield self.finding(
                 call,
                 option,
-                f"{option} is {what}, which cannot be pickled: spawn/forkserver workers fail.",
+                message,
                 related=related,
                 severity=Severity.ERROR if certain.spawn or certain.target is not None else None,
                 detail=f"{runtime}{when} every worker receives it pickled, and the first iteration raises \"AttributeError: Can't "
@@ -130,14 +134,13 @@ def _unpicklable(value, ctx):
         return local, None
     holds = getattr(value, "holds", None)
     if isinstance(value, (Instance, Opaque)) and holds is not None:
-        owner = f"an instance of {value.name}" if isinstance(value, Instance) else f"a {value.qualname.rsplit('.', 1)[1]}"
-        return f"{owner} that keeps {holds[0]} ({os.path.basename(holds[1])}:{holds[2]})", holds
+        owner = f"a {value.name}" if isinstance(value, Instance) else f"a {value.qualname.rsplit('.', 1)[1]}"
+        return f"{owner} that keeps {holds[0]}", holds  # where: a related location
     cls = ctx.dataset_class(value) if isinstance(value, Instance) else None
     if cls is not None:
         for ancestor in ctx.datasets.mro(cls) or (cls,):
             for attr, what, path, line in ancestor.unpicklable:
-                where = f"{os.path.basename(path)}:{line}"
-                return f"an instance of {value.name}, whose self.{attr} holds {what} ({where})", (what, path, line)
+                return f"a {value.name} whose self.{attr} holds {what}", (what, path, line)
     return None
 
 
