@@ -13,6 +13,12 @@ root, with dl-lint's default rules (or ``--select``):
    and the files its values come from, other than its own file), a run naming only that origin
    file must report it.
 
+A tree written out by extract-snapshot has no ``.git``; a user's checkout has one, and without any
+project marker (``.git``, ``pyproject.toml``, ``setup.py``, ``setup.cfg``) a run naming a file
+reads only that file's folder (a stray script must not make dl-lint walk a home folder). With
+``--as-checkout`` each root without a marker is copied to a temporary folder and made a git
+repository (``git init``) first, as the pre-commit hook, an editor or CI find it.
+
 Runs go through the Python API (``dl_lint.lint_paths``, the function the CLI calls), one process,
 without the results cache unless ``--cache`` (then in a temporary folder, warm after the first
 run, as pre-commit finds it). It prints one line per repository and the totals; every check must
@@ -23,12 +29,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Dict, List, Set, Tuple
 
+MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")  # dl_lint.roots.ROOT_MARKERS
 Key = Tuple[str, str, int, int]  # (absolute file, code, row, column)
 
 
@@ -97,13 +106,25 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("roots", nargs="+", type=Path)
     parser.add_argument("--select", default="", help="rule codes (default: the rules on by default)")
+    parser.add_argument(
+        "--as-checkout", action="store_true", help="copy a root without a project marker and git-init the copy, as a clone is"
+    )
     parser.add_argument("--cache", action="store_true", help="use a results cache (in a temporary folder)")
     args = parser.parse_args(argv)
+    not_dirs = [str(root) for root in args.roots if not root.is_dir()]
+    if not_dirs:
+        parser.error(f"not a repository folder: {', '.join(not_dirs)}")
     totals = {"diagnostics": 0, "same_file": 0, "extra": 0, "cross": 0, "cross_found": 0}
     print("| repository | diagnostics | reported naming their file | extra in a named file | cross-file | reported naming the origin | runs | seconds |")
     print("|---|---|---|---|---|---|---|---|")
+    scratch = tempfile.mkdtemp(prefix="dl-lint-checkouts-") if args.as_checkout else ""
     for root in args.roots:
-        counts = check(root.resolve(), args)
+        where = root.resolve()
+        if args.as_checkout and not any((where / marker).exists() for marker in MARKERS):
+            where = Path(scratch) / root.name
+            shutil.copytree(root, where, symlinks=True)
+            subprocess.run(["git", "init", "-q", str(where)], check=True)
+        counts = check(where, args)
         for name in totals:
             totals[name] += counts[name]
         print(
@@ -116,6 +137,8 @@ def main(argv=None) -> int:
         f"| **total** | {totals['diagnostics']} | {totals['same_file']} ({_pct(totals['same_file'], totals['diagnostics'])}) "
         f"| {totals['extra']} | {totals['cross']} | {totals['cross_found']} ({_pct(totals['cross_found'], totals['cross'])}) | | |"
     )
+    if scratch:
+        shutil.rmtree(scratch, ignore_errors=True)
     print("PASS: every check 100%" if ok else "FAIL: a partial run differs from the full run")
     return 0 if ok else 1
 
