@@ -455,9 +455,9 @@ def _named_config_keys(named, settings_for, force_exclude: bool, cwd: str) -> se
 
 def _config_readers(project: Project) -> List[Path]:
     """The project's Python files that can report a finding in a YAML config: they name Hydra
-    (or OmegaConf) and a DataLoader, or LightningCLI (whose config files set a DataModule's
+    (or OmegaConf) and a DataLoader, load a config file themselves, or LightningCLI (whose config files set a DataModule's
     arguments), decided from their bytes; the analysis decides the rest."""
-    from dl_lint.analysis.configs import lightning_cli, transformers
+    from dl_lint.analysis.configs import keypaths, lightning_cli, transformers
 
     if project.root is None:
         return []
@@ -470,6 +470,7 @@ def _config_readers(project: Project) -> List[Path]:
             ((b"hydra" in data or b"OmegaConf" in data) and b"DataLoader" in data)
             or lightning_cli.candidate(data)
             or transformers.candidate(data)  # HF arguments files (JSON/YAML)
+            or keypaths.candidate(data)  # loads a YAML/JSON config itself (yaml.safe_load, json.load)
         ):
             out.append(Path(path))
         elif b"hydra" in data:

@@ -291,7 +291,7 @@ def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterab
     """The rules' diagnostics on one call. A call reading yacs keys is judged by the crash rules
     once per run (the defaults, each YAML config: ``configs.yacs.variants``), each diagnostic
     once; the other rules judge it once, over every value the runs give."""
-    from dl_lint.analysis.configs.yacs import variants
+    from dl_lint.analysis.configs.runs import variants
 
     runs = variants(call)
     if runs is None:

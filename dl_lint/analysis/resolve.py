@@ -24,6 +24,9 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 from dl_lint.analysis.configs.dataclasses import CLI_PARSERS as _CLI_PARSERS
 from dl_lint.analysis.configs.dataclasses import DataclassConfig
 from dl_lint.analysis.configs.hydra import LOAD_QUALNAMES, MAIN_QUALNAMES, HydraConfig
+from dl_lint.analysis.configs.keypaths import LOADERS as _CONFIG_LOADERS
+from dl_lint.analysis.configs.keypaths import WRAPPERS as _CONFIG_WRAPPERS
+from dl_lint.analysis.configs.keypaths import LoadedConfig
 from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
@@ -180,6 +183,14 @@ class ProjectHook:
 
         return compose(config, lambda path: None)  # no project: no file is read (unknown)
 
+    def keypath_files(self, script: str, named: Sequence[str], fixed: bool, dialect: str) -> Tuple[str, ...]:
+        """The files a config a script loads itself may be (``analysis.configs.keypaths``)."""
+        return ()  # no project: no file is read (unknown)
+
+    def keypath_lookup(self, config: Any, names: Optional[Sequence[str]] = None) -> Any:
+        """What a loaded config's key path holds over its runs (``keypaths.lookup`` / ``spread``)."""
+        return ("unknown", None) if names is None else None
+
 
 def import_base(node: ast.ImportFrom) -> str:
     return "." * (node.level or 0) + (node.module or "")
@@ -210,6 +221,7 @@ class Resolver:
         self._argparse: Optional[Dict[str, List[Possible]]] = None
         self._simple_parsing: Optional[Dict[str, Any]] = None  # ``_simple_parsing_dests``
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
+        self._with_targets: Optional[Dict[int, ast.AST]] = None  # see _opened_path
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
 
     # -- helpers ------------------------------------------------------------------------------
@@ -240,6 +252,7 @@ class Resolver:
         self.param_env = {}
         self._code_cache.clear()
         self._decorated = None
+        self._with_targets = None
         self._simple_parsing = None
 
     # -- entry point --------------------------------------------------------------------------
@@ -365,6 +378,13 @@ class Resolver:
                     return Value.unknown("config")
                 edited = _edited_config_keys(self.tree, name, skip=binding.value)
                 return Value.known(single.value.replace(edited=edited)).with_aliases(*value.aliases)
+            if single is not None and isinstance(single.value, LoadedConfig) and not single.value.keys:
+                # ``cfg = yaml.safe_load(f)``: as ``OmegaConf.load``, trusted only where the module
+                # can be seen to leave it alone; keys it sets are not the files' values.
+                if self.tree is None:
+                    return Value.unknown("config")
+                edited = _edited_config_keys(self.tree, name, skip=binding.value)
+                return Value.known(single.value.replace(edited=edited)).with_aliases(*value.aliases)
             if value.single is not None and isinstance(value.single.value, DictValue):
                 value = self._apply_mutations(value, name, where, use, depth)
             if single is not None and isinstance(single.value, DataclassConfig):
@@ -444,6 +464,8 @@ class Resolver:
         if len(node.args) != 1 or node.keywords:
             return Value.unknown("config")
         text = self._config_text(node.args[0])
+        if text is None and self.path:
+            return self._loaded_config("omegaconf.OmegaConf.load", node, END, 1)  # a path the command line picks
         if not text or not text.endswith((".yaml", ".yml")) or not self.path:
             return Value.unknown("config")
         bases = [os.path.dirname(os.path.abspath(self.path))]
@@ -455,6 +477,109 @@ class Resolver:
             return Value.unknown("config")
         path = found.pop()
         return Value.known(HydraConfig(os.path.dirname(path), os.path.basename(path), (), text, ((),), plain=True))
+
+    # -- config files the script loads itself (analysis.configs.keypaths) ------------------------
+    def _loaded_config(self, qualname: str, node: ast.Call, site: Site, depth: int) -> Value:
+        """``yaml.safe_load(f)``, ``json.load(f)``, ``load_hyperpyyaml(f, overrides)``,
+        ``OmegaConf.load(args.config)``: the config files it may read, each a run
+        (``keypaths.candidate_files``); unknown when no file can be named."""
+        dialect, given = _CONFIG_LOADERS[qualname]
+        if not self.path or depth > MAX_DEPTH:
+            return Value.unknown("config")
+        arg = node.args[0] if node.args else None
+        if arg is None:
+            arg = next((k.value for k in node.keywords if k.arg in ("stream", "fp", "s", "yaml_stream", "file_")), None)
+        if arg is None or isinstance(arg, ast.Starred):
+            return Value.unknown("config")
+        path_expr = self._opened_path(arg, site, depth) if given == "stream" else arg
+        if path_expr is None:
+            return Value.unknown("config")
+        named, fixed = self._path_texts(path_expr, site, depth)
+        files = self.project.keypath_files(self.path, named, fixed, dialect)
+        if not files:
+            return Value.unknown("config")
+        overridable = dialect == "hyperpyyaml" and (len(node.args) > 1 or any(k.arg == "overrides" for k in node.keywords))
+        return Value.known(LoadedConfig(files, (), dialect, overridable))
+
+    def _opened_path(self, expr: ast.AST, site: Site, depth: int, hops: int = 0) -> Optional[ast.AST]:
+        """The path expression of a stream handed to a loading function: ``open(P)``,
+        ``open(P).read()``, ``Path(P).read_text()``, ``Path(P).open()``, a name bound once to
+        one of those, or the target of ``with open(P) as f``."""
+        if hops > 4:
+            return None
+        if isinstance(expr, ast.Call):
+            func = expr.func
+            if isinstance(func, ast.Attribute) and func.attr in ("read", "read_text", "open", "read_bytes") and not expr.args:
+                inner = func.value
+                if isinstance(inner, ast.Call) and inner.args and self._qualname_of(inner.func, site, depth + 1) in ("pathlib.Path", "pathlib.PurePath"):
+                    return inner.args[0]
+                return self._opened_path(inner, site, depth, hops + 1)
+            if expr.args and self._qualname_of(func, site, depth + 1) in ("builtins.open", "io.open", "codecs.open"):
+                return expr.args[0]
+            return None
+        if isinstance(expr, ast.Name):
+            _, bindings = self.lookup(expr.id, site)
+            if len(bindings) != 1:
+                return None
+            binding = bindings[0]
+            if binding.kind == "assign" and binding.value is not None:
+                return self._opened_path(binding.value, binding.site, depth, hops + 1)
+            if binding.kind == "other":
+                if self._with_targets is None:
+                    self._with_targets = {}
+                    if self.tree is not None:
+                        for node in ast.walk(self.tree):
+                            if isinstance(node, (ast.With, ast.AsyncWith)):
+                                for item in node.items:
+                                    if isinstance(item.optional_vars, ast.Name):
+                                        self._with_targets[id(item.optional_vars)] = item.context_expr
+                opened = self._with_targets.get(id(binding.node))
+                if opened is not None:
+                    return self._opened_path(opened, binding.site, depth, hops + 1)
+        return None
+
+    def _path_texts(self, expr: ast.AST, site: Site, depth: int) -> Tuple[Tuple[str, ...], bool]:
+        """The paths a path expression names, and whether it is fixed (a literal, a constant, a
+        join of them) rather than picked at run time (a flag's default names a file, its folder)."""
+        value = self.resolve(expr, site, depth + 1)
+        if value.is_unknown or value.source in CONFIGURABLE:
+            named = tuple(p.value for p in value.options or () if isinstance(p.value, str))
+            return named, False  # picked at run time: its default, its folder, the config folders
+        text = self._config_text(expr)
+        if isinstance(text, str):
+            return (text,), True
+        return (), False
+
+    def _keypath_value(self, config: LoadedConfig, key: str) -> Value:
+        """``cfg.data.num_workers`` of a loaded config: one possibility per value over the runs
+        (``configs.runs``), each at its file's line; a mapping stays the config itself."""
+        from dl_lint.analysis.configs.runs import runs_value
+
+        child = config.child(key)
+        if config.edits(child.keys):
+            return Value.unknown("config")  # the module sets this key (or all of them) itself
+        kind, found = self.project.keypath_lookup(child)
+        if kind == "mapping":
+            return Value.known(child)
+        if kind == "values":
+            suffix = ", overridable" if child.overridable else ""
+            return runs_value("key " + ".".join(child.keys), found, suffix)
+        return Value.unknown("config")
+
+    def spread_config(self, config: LoadedConfig, names: Sequence[str]) -> Optional[DictValue]:
+        """``**hparams["loader_opts"]`` spread into a call: the keys ``names`` over the runs
+        whose file holds a mapping there (``keypaths.spread``), None when unknown."""
+        from dl_lint.analysis.configs.runs import runs_value
+
+        if config.edits(config.keys):
+            return None
+        found = self.project.keypath_lookup(config, tuple(names))
+        if found is None:
+            return None
+        dotted = ".".join(config.keys)
+        suffix = ", overridable" if config.overridable else ""
+        entries = tuple((name, runs_value(f"key {dotted}.{name}", places, suffix)) for name, places in found.items())
+        return DictValue(entries, True)
 
     def _config_text(self, expr: ast.AST) -> Optional[str]:
         """A string argument of ``@hydra.main``: a literal or constant, or ``os.path.join`` of
@@ -609,6 +734,8 @@ class Resolver:
                 return Value.unknown("config")
             if isinstance(target, HydraConfig):
                 return self._config_value(target, attr)
+            if isinstance(target, LoadedConfig):
+                return self._keypath_value(target, attr)
             if isinstance(target, DataclassConfig):
                 entry = target.get(attr)
                 return entry if entry is not None else Value.unknown("config")
@@ -952,6 +1079,14 @@ class Resolver:
             if self.current_class and isinstance(key, str):
                 return self._saved_hparam(key, depth)  # saved, so the fallback is never used
             return Value.unknown("config")
+        if isinstance(func_node, ast.Attribute) and func_node.attr == "get" and node.args and len(node.args) <= 2 and not node.keywords:
+            key = literal(node.args[0])
+            if isinstance(key, str):
+                owner = self.resolve(func_node.value, site, depth + 1).single
+                if owner is not None and isinstance(owner.value, LoadedConfig):
+                    # ``cfg.get("num_workers", 0)``: the runs whose file holds the key (a run
+                    # without it takes the fallback: not judged)
+                    return self._keypath_value(owner.value, key)
         func = self.resolve(node.func, site, depth + 1)
         target = func.single.value if func.single is not None else None
         if isinstance(target, External):
@@ -1205,8 +1340,14 @@ class Resolver:
                 return Value.unknown("expression")
             values = [self.resolve(a, site, depth + 1) for a in node.args]
             return _combine(values, _BUILTIN_FUNCS[name], numeric=name != "bool")
+        if qualname in _CONFIG_WRAPPERS and len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred):
+            inner = self.resolve(node.args[0], site, depth + 1).single
+            if inner is not None and isinstance(inner.value, LoadedConfig):
+                return Value.known(inner.value)  # EasyDict(cfg), OmegaConf.create(cfg): the same key paths
         if name == "dict":
             return self._resolve_dict_call(node, site, depth)
+        if qualname in _CONFIG_LOADERS and qualname not in LOAD_QUALNAMES:
+            return self._loaded_config(qualname, node, site, depth)
         if qualname in LOAD_QUALNAMES:
             return self._omegaconf_load(node)
         if qualname in _CLI_PARSERS:
@@ -1378,6 +1519,8 @@ class Resolver:
                     return entry
             if base.single is not None and isinstance(base.single.value, HydraConfig) and isinstance(key, str):
                 return self._config_value(base.single.value, key)  # cfg["data"]["num_workers"]
+            if base.single is not None and isinstance(base.single.value, LoadedConfig) and isinstance(key, str):
+                return self._keypath_value(base.single.value, key)  # config["train"]["num_workers"]
         return Value.unknown("config")
 
     def _apply_mutations(self, value: Value, name: str, start: Site, use: Site, depth: int) -> Value:
