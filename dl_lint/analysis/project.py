@@ -1002,15 +1002,20 @@ class Project:
         found = self.config_memo.get(key)
         if found is None:
 
+            listed_folders: List[str] = []
+
             def listing(folder: str) -> Tuple[str, ...]:
+                listed_folders.append(folder)
                 listed = self.config_memo.get(("listing", folder))
                 if listed is None:
                     listed = self.config_memo[("listing", folder)] = list_folder(folder)
                 return listed
 
-            found = self.config_memo[key] = candidate_files(script, root, named, fixed, dialect, listing)
-        self._use("files")
-        return found
+            found = self.config_memo[key] = (candidate_files(script, root, named, fixed, dialect, listing), tuple(listed_folders))
+        # the answer rests on which config files exist in the folders listed (a new file is a run)
+        for folder in found[1]:
+            self._use(f"listing:{folder}")
+        return found[0]
 
     def keypath_lookup(self, config: Any, names: Optional[Sequence[str]] = None) -> Any:
         """What a loaded config's key path holds over its runs (``keypaths.lookup``), or with

@@ -86,7 +86,7 @@ SUFFIXES = {
 }
 MAX_FILES = 500  # per folder listed (recursively)
 _SKIP_DIRS = frozenset({"node_modules", "__pycache__", "site-packages", "venv", "env", "build", "dist", "outputs", "wandb"})
-_INT = re.compile(r"^[-+]?[0-9]+$")
+_INT = re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$")  # 010 is 8 in YAML 1.1, 10 in YAML 1.2
 
 
 class LoadedConfig(Record):

@@ -1,0 +1,244 @@
+"""Config files a script loads itself, linked by key path (``dl_lint.analysis.configs.keypaths``,
+issue 25 §4): the fixture ``fixtures/rules/config_keypaths`` run through the real libraries
+(PyYAML, json, HyperPyYAML 1.2.3 of the test extra) and real torch, partial runs, the results
+cache, and hostile files in a config folder."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from dl_lint import lint_paths
+
+from conftest import FIXTURES
+
+FIXTURE = FIXTURES / "rules" / "config_keypaths"
+CONFIG_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+class _AttrDict(dict):
+    """EasyDict's behaviour the fixture relies on: nested keys read as attributes."""
+
+    def __init__(self, data):
+        super().__init__({k: _AttrDict(v) if isinstance(v, dict) else v for k, v in data.items()})
+
+    __getattr__ = dict.__getitem__
+
+
+def _load(script: str, config: Path):
+    """(name, object) the script binds its config to, loaded with the library the script uses."""
+    if script == "train_yaml.py":
+        import yaml
+
+        return "cfg", yaml.safe_load(config.read_text())
+    if script == "train_json.py":
+        return "config", _AttrDict(json.loads(config.read_text()))
+    if script == "train_hparams.py":
+        from hyperpyyaml import load_hyperpyyaml
+
+        with open(config) as fin:
+            return "hparams", load_hyperpyyaml(fin, [])
+    raise AssertionError(script)
+
+
+def _call_source(script: Path, row: int) -> str:
+    """The source of the DataLoader call that starts on ``row`` of ``script``."""
+    tree = ast.parse(script.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "DataLoader" and node.lineno == row:
+            return ast.unparse(node)
+    raise AssertionError(f"no DataLoader call at {script}:{row}")
+
+
+def _construct(script: str, row: int, config: Path):
+    from torch.utils.data import DataLoader
+
+    name, loaded = _load(script, config)
+    source = _call_source(FIXTURE / script, row)
+    return eval(source, {"DataLoader": DataLoader, "range": range, name: loaded})  # noqa: S307 - the fixture's own call
+
+
+def _runs_reported():
+    """(code, script, call row, config file) of every crash the fixture reports from a config file."""
+    out = []
+    for diag in lint_paths([FIXTURE]).diagnostics:
+        if diag.code not in ("DL001", "DL002", "DL004"):
+            continue
+        places = [Path(diag.filename).resolve(), *(Path(r.path) for r in diag.related)]
+        rows = [diag.location.row, *(r.row for r in diag.related)]
+        configs = [p for p in places if p.suffix in CONFIG_SUFFIXES]
+        calls = [(p, row) for p, row in zip(places, rows) if p.suffix == ".py"]
+        if configs and calls:
+            out.append((diag.code, calls[0][0].name, calls[0][1], configs[0]))
+    return out
+
+
+@pytest.mark.torch
+def test_torch_raises_for_every_config_file_run_reported_as_a_crash():
+    """Each crash the key-path links report: the script's own DataLoader call, evaluated with the
+    config file loaded by the library the script uses, raises the error the rule predicts."""
+    pytest.importorskip("hyperpyyaml")
+    from dl_lint.rules import all_rules
+
+    rules = all_rules()
+    reported = _runs_reported()
+    assert {(code, config.name) for code, _, _, config in reported} >= {
+        ("DL002", "debug.yaml"),
+        ("DL001", "debug.yaml"),
+        ("DL001", "small.json"),
+        ("DL004", "small.json"),
+    }
+    for code, script, row, config in reported:
+        exc, text = rules[code].torch_raises
+        with pytest.raises(exc, match=text):
+            _construct(script, row, config)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize(
+    "script,row,config",
+    [
+        ("train_yaml.py", 19, "configs/base.yaml"),  # num_workers: 4
+        ("train_yaml.py", 24, "configs/base.yaml"),  # the spread mapping has workers
+        ("train_hparams.py", 14, "hparams/train.yaml"),  # no worker option
+    ],
+)
+def test_runs_not_reported_construct_and_iterate(script, row, config):
+    """Runs of the same calls with a safe file are not reported: torch builds and iterates them."""
+    pytest.importorskip("hyperpyyaml")
+    found = [(s, r, c.relative_to(FIXTURE.resolve()).as_posix()) for _, s, r, c in _runs_reported()]
+    assert (script, row, config) not in found
+    loader = _construct(script, row, FIXTURE / config)
+    assert len(list(loader)) > 0
+
+
+def test_dl_lint_reads_the_values_the_libraries_read():
+    """Every value dl-lint takes from a fixture config file is the value the script's library
+    gives (PyYAML, json, HyperPyYAML); the spellings the dialects disagree on are not taken."""
+    pytest.importorskip("hyperpyyaml")
+    from dl_lint.analysis.configs.keypaths import LoadedConfig, lookup
+    from dl_lint.analysis.configs.yamlfile import read_yaml
+
+    def data_of(path):
+        return Path(path).read_bytes()
+
+    def tree_of(path, dialect):
+        return read_yaml(path, None, dialect)[1]
+
+    cases = [
+        ("train_yaml.py", "configs/base.yaml", "safe", [("data", "num_workers"), ("loader", "prefetch_factor")]),
+        ("train_yaml.py", "configs/experiments/debug.yaml", "safe", [("data", "num_workers"), ("data", "quoted_workers")]),
+        ("train_json.py", "configs/small.json", "json", [("train", "workers"), ("train", "prefetch"), ("eval_workers",)]),
+        ("train_hparams.py", "hparams/debug.yaml", "hyperpyyaml", [("dataloader_opts", "num_workers"), ("valid_dataloader_opts", "persistent_workers"), ("valid_dataloader_opts", "prefetch_factor")]),
+        ("train_hparams.py", "hparams/train.yaml", "hyperpyyaml", [("num_workers",), ("dataloader_opts", "num_workers")]),
+    ]
+    taken = 0
+    for script, name, dialect, keys in cases:
+        path = str(FIXTURE / name)
+        _, real = _load(script, Path(path))
+        for key in keys:
+            kind, places = lookup(LoadedConfig((path,), key, dialect), data_of, tree_of)
+            expected = real
+            for part in key:
+                expected = expected[part]
+            if kind == "values":
+                (value, _, _), = places
+                assert value == expected and type(value) is type(expected), (name, key)
+                taken += 1
+    assert taken >= 6
+
+
+def test_naming_only_the_config_file_reports_its_findings(run_cli, tmp_path):
+    """A run on one config file (pre-commit passes staged YAML) reports what the full run reports
+    in it, through the scripts that load it."""
+    root = tmp_path / "project"
+    shutil.copytree(FIXTURE, root)
+    full = lint_paths([root]).diagnostics
+    for name in ("configs/experiments/debug.yaml", "hparams/debug.yaml", "configs/small.json"):
+        want = sorted((d.location.row, d.code) for d in full if Path(d.filename).resolve() == (root / name).resolve())
+        assert want, name
+        got = lint_paths([root / name]).diagnostics
+        mine = sorted((d.location.row, d.code) for d in got if Path(d.filename).resolve() == (root / name).resolve())
+        assert mine == want, name
+    out = run_cli("--no-cache", "configs/experiments/debug.yaml", cwd=root)
+    assert out.stdout.startswith(os.path.join("configs", "experiments", "debug.yaml") + ":3:1: DL002"), out.stdout
+
+
+def _project(tmp_path: Path, files: dict) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "pyproject.toml").write_text("[tool.dl-lint]\n")
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    return tmp_path
+
+
+SCRIPT = """
+import sys
+import yaml
+from torch.utils.data import DataLoader
+
+cfg = yaml.safe_load(open(sys.argv[1]))
+DataLoader(range(8), num_workers=cfg["data"]["workers"], persistent_workers=True)
+"""
+
+
+def _found(root: Path, **kwargs):
+    return sorted((Path(d.filename).resolve().relative_to(root.resolve()).as_posix(), d.location.row, d.code) for d in lint_paths([root], **kwargs).diagnostics)
+
+
+def test_a_changed_config_file_is_judged_again_with_the_results_cache(tmp_path):
+    root = _project(tmp_path / "p", {"train.py": SCRIPT, "configs/a.yaml": "data:\n  workers: 0\n"})
+    cache = tmp_path / "cache"
+    first = _found(root, cache=True, cache_dir=cache)
+    assert ("configs/a.yaml", 2, "DL002") in first
+    (root / "configs/a.yaml").write_text("data:\n  workers: 2\n")
+    assert ("configs/a.yaml", 2, "DL002") not in _found(root, cache=True, cache_dir=cache)
+    (root / "configs/b.yaml").write_text("data:\n  workers: 0\n")  # a new file in the folder: a new run
+    assert ("configs/b.yaml", 2, "DL002") in _found(root, cache=True, cache_dir=cache)
+
+
+def test_files_outside_the_named_places_are_not_runs(tmp_path):
+    """Only a literal's file, a flag default's folder and the config folders are read."""
+    root = _project(
+        tmp_path,
+        {
+            "train.py": SCRIPT,
+            "configs/safe.yaml": "data:\n  workers: 2\n",
+            "experiments/other.yaml": "data:\n  workers: 0\n",  # not a config folder, not named
+            "configs/model.yaml": "model:\n  workers: 0\n",  # not the key path the code reads
+            "fixed.py": 'import yaml\nfrom torch.utils.data import DataLoader\ncfg = yaml.safe_load(open("configs/safe.yaml"))\n'
+            'DataLoader(range(8), num_workers=cfg["data"]["workers"], persistent_workers=cfg["data"]["workers"] > 0)\n',
+        },
+    )
+    found = _found(root)
+    assert not [f for f in found if f[0].endswith(".yaml")], found
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo") or not hasattr(os, "symlink"), reason="needs FIFOs and links")
+def test_hostile_files_in_a_config_folder_are_not_read(tmp_path):
+    """A FIFO, a link out of the project and a huge file in the config folder: refused by the
+    guarded reader, silently (they were found by walking); the real run is still judged."""
+    outside = tmp_path / "outside.yaml"
+    outside.write_text("data:\n  workers: 0\n")
+    root = _project(tmp_path / "p", {"train.py": SCRIPT, "configs/real.yaml": "data:\n  workers: 0\n"})
+    os.mkfifo(root / "configs" / "fifo.yaml")
+    os.symlink(outside, root / "configs" / "link.yaml")
+    (root / "configs" / "huge.yaml").write_text("data:\n  workers: 0\n" + "# pad\n" * 800_000)
+    found = _found(root)
+    assert ("configs/real.yaml", 2, "DL002") in found
+    assert not [f for f in found if f[0] != "configs/real.yaml" and f[0].endswith(".yaml")], found
+    assert not [f for f in found if f[2] == "DL000"], found
+
+
+def test_a_config_the_script_edits_is_not_judged_by_its_files(tmp_path):
+    script = SCRIPT + 'cfg["data"]["workers"] = 4\n'
+    root = _project(tmp_path, {"train.py": script, "configs/a.yaml": "data:\n  workers: 0\n"})
+    assert not [f for f in _found(root) if f[0].endswith(".yaml")]
