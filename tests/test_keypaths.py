@@ -242,3 +242,43 @@ def test_a_config_the_script_edits_is_not_judged_by_its_files(tmp_path):
     script = SCRIPT + 'cfg["data"]["workers"] = 4\n'
     root = _project(tmp_path, {"train.py": script, "configs/a.yaml": "data:\n  workers: 0\n"})
     assert not [f for f in _found(root) if f[0].endswith(".yaml")]
+
+
+# -- the gaps of the dataclass and Hydra sources (issue 25 §4) --------------------------------------
+@pytest.mark.torch
+def test_hf_argument_parser_over_project_dataclasses_crashes_as_reported():
+    """The fixture's dataclasses parsed by the real HfArgumentParser with no command-line
+    arguments give the defaults dl-lint reports; torch raises for the DL001/DL002 calls."""
+    pytest.importorskip("transformers")
+    import importlib.util
+    import sys
+
+    from transformers import HfArgumentParser
+    from torch.utils.data import DataLoader
+
+    path = FIXTURES / "rules" / "resolve_hf_dataclasses.py"
+    reported = {(d.location.row, d.code) for d in lint_paths([path], overrides={"select": ("ALL",)}).diagnostics}
+    assert {(24, "DL002"), (25, "DL001")} <= reported
+    spec = importlib.util.spec_from_file_location("hf_fixture", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["hf_fixture"] = module
+    try:
+        spec.loader.exec_module(module)  # defines the dataclasses; main() is not run
+        (data_args,) = HfArgumentParser((module.DataArguments,)).parse_args_into_dataclasses(args=[], look_for_args_file=False)
+    finally:
+        del sys.modules["hf_fixture"]
+    with pytest.raises(ValueError, match="persistent_workers option needs num_workers > 0"):
+        DataLoader(range(8), num_workers=data_args.num_workers, persistent_workers=True)
+    with pytest.raises(ValueError, match="prefetch_factor option could only be specified in multiprocessing"):
+        DataLoader(range(8), num_workers=data_args.num_workers, prefetch_factor=data_args.prefetch)
+    loader = DataLoader(range(8), num_workers=data_args.eval_workers, persistent_workers=data_args.eval_workers > 0)
+    assert len(list(loader)) == 8
+
+
+def test_hf_argument_parser_with_an_args_file_beside_the_script_is_unknown(tmp_path):
+    """parse_args_into_dataclasses reads ``<script>.args`` first when it exists: unknown."""
+    source = (FIXTURES / "rules" / "resolve_hf_dataclasses.py").read_text()
+    root = _project(tmp_path, {"train.py": source})
+    assert ("train.py", 24, "DL002") in _found(root, overrides={"select": ("ALL",)})
+    (root / "train.py").with_suffix(".args").write_text("--num_workers 2\n")
+    assert ("train.py", 24, "DL002") not in _found(root, overrides={"select": ("ALL",)})

@@ -398,6 +398,9 @@ class Resolver:
         if kind == "unpack" and binding.value is not None:
             if binding.index == 0 and _is_parse_args(binding.value, known=True):
                 return Value.known(_NAMESPACE)
+            parsed = self._hf_dataclass(binding.value, binding.index, binding.site, depth)
+            if parsed is not None:
+                return parsed
             return Value.unknown("expression")
         if kind == "other" and id(binding.node) in self.param_env:
             return self.param_env[id(binding.node)]  # a loop target, bound to one row of its table
@@ -1233,6 +1236,40 @@ class Resolver:
                 value = Value.unknown("argparse" if parser is not None else "expression")
             entries.append((field.name, value))
         return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, None, tuple(entries)))
+
+    def _hf_dataclass(self, expr: ast.AST, index: int, site: Site, depth: int) -> Optional[Value]:
+        """``model_args, data_args, training_args = parser.parse_args_into_dataclasses()`` of an
+        ``HfArgumentParser((ModelArguments, DataArguments, TrainingArguments))``: the element
+        ``index`` as an instance of the project's own dataclass, each field's default
+        settable on the command line (transformers 4.57.6, ``hf_argparser.py:272-356``). None
+        (unknown) for TrainingArguments (``configs.transformers`` judges the Trainer's loaders),
+        other arguments, a ``<script>.args`` file the parser would read first (:309-315)."""
+        from dl_lint.analysis.configs.transformers import PARSERS as HF_PARSERS
+
+        if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "parse_args_into_dataclasses"):
+            return None
+        if expr.args or any(k.arg not in ("return_remaining_strings", "look_for_args_file") for k in expr.keywords):
+            return None
+        parser = expr.func.value
+        if isinstance(parser, ast.Name):
+            _, bindings = self.lookup(parser.id, site)
+            if len(bindings) != 1 or bindings[0].kind != "assign":
+                return None
+            parser = bindings[0].value
+        if not (isinstance(parser, ast.Call) and parser.args and self._qualname_of(parser.func, site, depth + 1) in HF_PARSERS):
+            return None
+        classes = parser.args[0]
+        elements = list(classes.elts) if isinstance(classes, (ast.Tuple, ast.List)) else [classes]
+        if index >= len(elements) or any(isinstance(e, ast.Starred) for e in elements):
+            return None
+        if not self.path:
+            return None
+        args_file = os.path.splitext(os.path.abspath(self.path))[0] + ".args"
+        self.project.read_config_file(args_file)  # the answer rests on whether it exists (the results cache)
+        if os.path.isfile(args_file):
+            return None
+        target = self.resolve(elements[index], site, depth + 1).single
+        return self._dataclass_value(target.value if target else None, expr, site, depth, parser="HfArgumentParser")
 
     def _parsed_dataclass(self, qualname: str, node: ast.Call, site: Site, depth: int) -> Value:
         """``tyro.cli(Config)``: a Config whose fields the command line sets."""
