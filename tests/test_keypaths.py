@@ -39,6 +39,12 @@ def _load(script: str, config: Path):
         return "cfg", yaml.safe_load(config.read_text())
     if script == "train_json.py":
         return "config", _AttrDict(json.loads(config.read_text()))
+    if script == "train_set_defaults.py":  # parser.set_defaults(**cfg): the file's keys are the flags' values
+        import argparse
+
+        import yaml
+
+        return "args", argparse.Namespace(**yaml.safe_load(config.read_text()))
     if script == "train_hparams.py":
         from hyperpyyaml import load_hyperpyyaml
 
@@ -93,6 +99,7 @@ def test_torch_raises_for_every_config_file_run_reported_as_a_crash():
         ("DL001", "debug.yaml"),
         ("DL001", "small.json"),
         ("DL004", "small.json"),
+        ("DL001", "fast.yaml"),
     }
     for code, script, row, config in reported:
         exc, text = rules[code].torch_raises
@@ -107,6 +114,7 @@ def test_torch_raises_for_every_config_file_run_reported_as_a_crash():
         ("train_yaml.py", 19, "configs/base.yaml"),  # num_workers: 4
         ("train_yaml.py", 24, "configs/base.yaml"),  # the spread mapping has workers
         ("train_hparams.py", 14, "hparams/train.yaml"),  # no worker option
+        ("train_set_defaults.py", 22, "configs/experiments/big.yaml"),  # 16 workers
     ],
 )
 def test_runs_not_reported_construct_and_iterate(script, row, config):

@@ -926,9 +926,11 @@ class Resolver:
         """``parser.set_defaults(pin_mem=True)``: argparse's parser-level defaults override the
         ``default`` (or the ``store_true`` False) of every argument with that dest."""
         replaced: Set[str] = set()
-        for call, _, _, _ in self.index.calls:
+        for call, site, _, _ in self.index.calls:
             func = call.func
             if not (isinstance(func, ast.Attribute) and func.attr == "set_defaults"):
+                continue
+            if any(k.arg is None for k in call.keywords) and self._config_file_defaults(call, site, options):
                 continue
             for keyword in call.keywords:
                 dests = [keyword.arg] if keyword.arg is not None else list(options)  # ``**d``: any of them
@@ -942,6 +944,37 @@ class Resolver:
                         options[dest] = []
                         replaced.add(dest)
                     options[dest].append(possible)
+
+    def _config_file_defaults(self, call: ast.Call, site: Site, options: Dict[str, List[Possible]]) -> bool:
+        """``parser.set_defaults(**cfg)`` of a config file the script loads (``cfg =
+        yaml.safe_load(f)``, timm's and configargparse's shape): each file that holds a flag's dest
+        as a top-level key is a run giving that value (``configs.runs``); the flag's own default
+        stays the run without a file. False when ``**`` is not such a config (then unknown)."""
+        from dl_lint.analysis.configs.runs import DEFAULTS_RUN, RunOrigin, runs_value
+
+        if len(call.keywords) != 1 or call.args:
+            return False
+        single = self.resolve(call.keywords[0].value, site, 1).single
+        config = single.value if single is not None else None
+        if not isinstance(config, LoadedConfig) or config.keys or config.edited:
+            return False
+        for dest, possibles in list(options.items()):
+            kind, found = self.project.keypath_lookup(config.child(dest))
+            if kind == "mapping":
+                options[dest] = [Possible(_UNKNOWN_DEFAULT)]
+                continue
+            if kind != "values":
+                continue  # no file sets it: the flag's default
+            defaults = []
+            for p in possibles:
+                if p.value is _UNKNOWN_DEFAULT or p.origin is None:
+                    defaults.append(p)
+                    continue
+                what = p.origin.describe()
+                place = (what, p.origin.path or self.path, p.origin.line or 0, frozenset({DEFAULTS_RUN}))
+                defaults.append(Possible(p.value, RunOrigin(what, place[1], place[2], (place,)), p.guards))
+            options[dest] = [*defaults, *(runs_value(f"key {dest}", found).options or ())]
+        return True
 
     def _parse_add_argument(self, call: ast.Call) -> Optional[Tuple[str, Possible]]:
         flags: List[str] = []

@@ -146,9 +146,11 @@ def candidate_files(
     found: Dict[str, None] = {}
     folders: Dict[str, None] = {}
     for text in named:
+        if not text.strip() or os.path.isabs(text) and not fixed:
+            continue  # ``default=''`` names no file (and no folder); an absolute default is a machine's
         for base in bases:
             path = os.path.normpath(os.path.join(base, os.path.expanduser(text)))
-            if not root or not _inside(path, root):
+            if not root or not _inside(path, root) or path in bases:
                 continue
             if os.path.isfile(path):
                 if path.endswith(suffixes):
