@@ -60,6 +60,7 @@ def _config_source(file: SourceFile) -> bool:
         mmengine.candidate(data)
         or (detectron2.candidate(data) and detectron2.outside_detectron2(file.key))
         or mmengine.fragment_candidate(str(file.path), data)
+        or mmengine.plain_candidate(data)  # a plain config Config.fromfile may load
         or hydra_target.candidate(data)
         or transformers.candidate(data)
         or (lightning_cli.candidate(data) and lightning_cli.may_have_configs(file.key, file.settings.root, data))

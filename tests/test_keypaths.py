@@ -290,3 +290,56 @@ def test_hf_argument_parser_with_an_args_file_beside_the_script_is_unknown(tmp_p
     assert ("train.py", 24, "DL002") in _found(root, overrides={"select": ("ALL",)})
     (root / "train.py").with_suffix(".args").write_text("--num_workers 2\n")
     assert ("train.py", 24, "DL002") not in _found(root, overrides={"select": ("ALL",)})
+
+
+MMENGINE_FROMFILE = FIXTURES / "rules" / "mmengine_fromfile"
+
+
+def _mmengine_build(loader_cfg: dict):
+    """mmengine's own Runner.build_dataloader with a toy dataset registered."""
+    from mmengine.registry import DATASETS
+    from mmengine.runner import Runner
+    from torch.utils.data import Dataset
+
+    class ToyDataset(Dataset):
+        def __init__(self, **kwargs):
+            pass
+
+        def __len__(self):
+            return 8
+
+        def __getitem__(self, index):
+            return index
+
+    DATASETS.register_module(module=ToyDataset, force=True)
+    return Runner.build_dataloader(dict(loader_cfg))
+
+
+@pytest.mark.torch
+def test_plain_mmengine_configs_loaded_with_fromfile_crash_as_reported():
+    """Config modules with no _base_ and no import, loaded by a script with Config.fromfile: each
+    DL001/DL002 holds when mmengine reads the file and builds the loader; the clean loader dict
+    builds and iterates; files no script loads are not judged."""
+    pytest.importorskip("mmengine")
+    from mmengine import Config
+
+    from dl_lint.rules import all_rules
+
+    rules = all_rules()
+    diags = lint_paths([MMENGINE_FROMFILE]).diagnostics
+    reported = {(Path(d.filename).resolve().relative_to(MMENGINE_FROMFILE.resolve()).as_posix(), d.code) for d in diags}
+    assert reported == {("configs/plain.py", "DL002"), ("experiments/named.py", "DL001")}
+    for diag in diags:
+        cfg = Config.fromfile(diag.filename).to_dict()
+        exc, text = rules[diag.code].torch_raises
+        with pytest.raises(exc, match=text):
+            _mmengine_build(cfg["train_dataloader"])
+    clean = Config.fromfile(str(MMENGINE_FROMFILE / "configs" / "plain.py")).to_dict()["val_dataloader"]
+    assert len(list(_mmengine_build(clean))) == 4
+
+
+def test_a_plain_config_without_a_fromfile_script_is_not_judged(tmp_path):
+    root = _project(tmp_path, {"configs/plain.py": (MMENGINE_FROMFILE / "configs" / "plain.py").read_text()})
+    assert _found(root) == []
+    (root / "train.py").write_text("from mmengine import Config\ncfg = Config.fromfile('configs/plain.py')\n")
+    assert ("configs/plain.py", 4, "DL002") in _found(root)

@@ -1017,6 +1017,33 @@ class Project:
             self._use(f"listing:{folder}")
         return found[0]
 
+    def fromfile_configs(self) -> FrozenSet[str]:
+        """The Python files the project's scripts load with mmengine's ``Config.fromfile``
+        (``keypaths.fromfile_configs``), from bytes, once per run. The answer rests on every
+        project file (a script may start loading a config) and the config folders listed."""
+        from dl_lint.analysis.configs.keypaths import fromfile_configs, list_folder
+
+        found = self.config_memo.get("fromfile")
+        if found is None:
+            folders: List[str] = []
+
+            def listing(folder: str) -> Tuple[str, ...]:
+                folders.append(folder)
+                listed = self.config_memo.get(("listing", folder))
+                if listed is None:
+                    listed = self.config_memo[("listing", folder)] = list_folder(folder)
+                return listed
+
+            paths, root = self._paths_and_root()
+            configs, scripts = fromfile_configs(paths, self.source_bytes, root, listing) if root is not None else ((), ())
+            found = self.config_memo["fromfile"] = (frozenset(configs), tuple(scripts), tuple(dict.fromkeys(folders)))
+        self._use("files")
+        for script in found[1]:
+            self._touch(script, content=True)
+        for folder in found[2]:
+            self._use(f"listing:{folder}")
+        return found[0]
+
     def keypath_lookup(self, config: Any, names: Optional[Sequence[str]] = None) -> Any:
         """What a loaded config's key path holds over its runs (``keypaths.lookup``), or with
         ``names`` what spreading it gives (``keypaths.spread``); once per run. Every file whose

@@ -83,6 +83,7 @@ SUFFIXES = {
     "omegaconf": (".yaml", ".yml"),
     "hyperpyyaml": (".yaml", ".yml"),
     "json": (".json",),
+    "mmengine": (".py",),
 }
 MAX_FILES = 500  # per folder listed (recursively)
 _SKIP_DIRS = frozenset({"node_modules", "__pycache__", "site-packages", "venv", "env", "build", "dist", "outputs", "wandb"})
@@ -180,13 +181,14 @@ def _inside(path: str, root: str) -> bool:
 
 
 def list_folder(folder: str) -> Tuple[str, ...]:
-    """Config-like files under ``folder`` (recursively, hidden and build folders skipped), at
-    most ``MAX_FILES``; symbolic links to folders are not followed."""
+    """Config-like files under ``folder`` (YAML, JSON, and Python for mmengine's
+    ``Config.fromfile``; recursively, hidden and build folders skipped), at most ``MAX_FILES``;
+    symbolic links to folders are not followed."""
     out: List[str] = []
     for here, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
         for name in sorted(files):
-            if name.endswith((".yaml", ".yml", ".json")):
+            if name.endswith((".yaml", ".yml", ".json", ".py")):
                 out.append(os.path.join(here, name))
                 if len(out) >= MAX_FILES:
                     return tuple(out)
@@ -296,3 +298,40 @@ def spread(
         return None
     # a name no run gives is not spread at all (the loader's default), not a value per run
     return {name: places for name, places in out.items() if any(key[0] is not ABSENT for key in places)}
+
+
+# -- mmengine's Config.fromfile ----------------------------------------------------------------------
+# ``Config.fromfile("configs/x.py")`` (mmengine, mmcv): its first argument, when a string literal.
+_FROMFILE = re.compile(rb"\bConfig\.fromfile\(\s*(?:[rRuU]?(['\"])([^'\"\n]+)\1\s*[,)])?")
+
+
+def fromfile_candidate(data: bytes) -> bool:
+    """From bytes: a script that may load mmengine configs with ``Config.fromfile``."""
+    return b"Config.fromfile(" in data and (b"mmengine" in data or b"mmcv" in data)
+
+
+def fromfile_configs(
+    paths: Sequence[str],
+    source_bytes: Callable[[str], bytes],
+    root: Optional[str],
+    listing: Callable[[str], Tuple[str, ...]],
+) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
+    """(config files, scripts read): the Python files the project's scripts load with
+    ``Config.fromfile``: the file a literal names, and for any other path (the command line's
+    ``config`` argument) every ``.py`` file of the config folders beside the script and at the
+    root. Read from bytes only: no script is parsed for this."""
+    found: Dict[str, None] = {}
+    scripts: List[str] = []
+    for path in paths:
+        data = source_bytes(path)
+        if not fromfile_candidate(data):
+            continue
+        scripts.append(path)
+        for match in _FROMFILE.finditer(data):
+            literal_path = match.group(2)
+            if literal_path is not None:
+                text = literal_path.decode("utf-8", "replace")
+                found.update(dict.fromkeys(candidate_files(path, root, (text,), True, "mmengine", listing)))
+            else:
+                found.update(dict.fromkeys(candidate_files(path, root, (), False, "mmengine", listing)))
+    return tuple(sorted(found)), tuple(scripts)
