@@ -343,3 +343,38 @@ def test_a_plain_config_without_a_fromfile_script_is_not_judged(tmp_path):
     assert _found(root) == []
     (root / "train.py").write_text("from mmengine import Config\ncfg = Config.fromfile('configs/plain.py')\n")
     assert ("configs/plain.py", 4, "DL002") in _found(root)
+
+
+HYDRA_WRAPPER = FIXTURES / "rules" / "hydra_wrapper"
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("script,config", [("train", "conf/data/small.yaml"), ("evaluate", "conf/eval.yaml")])
+def test_scripts_behind_a_decorator_that_wraps_hydra_main_crash_as_reported(tmp_path, script, config):
+    """Run with real Hydra (a project decorator around hydra.main, config_path relative to the
+    script): the config file dl-lint reports is the one Hydra composes, and torch raises."""
+    pytest.importorskip("hydra")
+    import subprocess
+    import sys
+
+    reported = {(Path(d.filename).resolve(), d.code) for d in lint_paths([HYDRA_WRAPPER]).diagnostics}
+    assert ((HYDRA_WRAPPER / config).resolve(), "DL002") in reported
+    root = tmp_path / "w"
+    shutil.copytree(HYDRA_WRAPPER, root)
+    env = {**os.environ, "PYTHONPATH": str(root), "HYDRA_FULL_ERROR": "1"}
+    run = subprocess.run([sys.executable, str(root / "pkg" / f"{script}.py"), f"hydra.run.dir={tmp_path / 'out'}"], cwd=root, capture_output=True, text=True, env=env, timeout=120)
+    assert run.returncode != 0 and "persistent_workers option needs num_workers > 0" in run.stderr, run.stderr[-2000:]
+    # with the key set to 2 on the command line, the same script builds and iterates its loader
+    key = "data.num_workers=2" if script == "train" else "workers=2"
+    run = subprocess.run([sys.executable, str(root / "pkg" / f"{script}.py"), key, f"hydra.run.dir={tmp_path / 'out'}"], cwd=root, capture_output=True, text=True, env=env, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+
+
+def test_a_config_file_named_alone_reaches_a_script_that_never_names_hydra(tmp_path):
+    """Naming only the YAML file: the scripts behind a project decorator are read (they need not
+    mention Hydra)."""
+    root = tmp_path / "w"
+    shutil.copytree(HYDRA_WRAPPER, root)
+    assert "hydra" not in (root / "pkg" / "evaluate.py").read_text()
+    got = [(Path(d.filename).name, d.location.row, d.code) for d in lint_paths([root / "conf" / "eval.yaml"]).diagnostics]
+    assert ("eval.yaml", 1, "DL002") in got

@@ -439,15 +439,19 @@ class Resolver:
             for decorator in function.decorator_list:
                 if not isinstance(decorator, ast.Call):
                     continue
-                if self._qualname_of(decorator.func, END, 1) not in MAIN_QUALNAMES:
-                    continue
-                written = {k.arg: k.value for k in decorator.keywords if k.arg}
-                for position, key in enumerate(("config_path", "config_name")):
-                    if position < len(decorator.args):
-                        written[key] = decorator.args[position]
-                given = {}
-                for key, expr in written.items():  # a literal, a module constant, os.path.join of them
-                    given[key] = self._config_text(expr)
+                if self._qualname_of(decorator.func, END, 1) in MAIN_QUALNAMES:
+                    written = {k.arg: k.value for k in decorator.keywords if k.arg}
+                    for position, key in enumerate(("config_path", "config_name")):
+                        if position < len(decorator.args):
+                            written[key] = decorator.args[position]
+                    given = {}
+                    for key, expr in written.items():  # a literal, a module constant, os.path.join of them
+                        given[key] = self._config_text(expr)
+                else:
+                    wrapped = self._hydra_wrapper(decorator)
+                    if wrapped is None:
+                        continue
+                    given = wrapped
                 config_path, config_name = given.get("config_path"), given.get("config_name")
                 if not isinstance(config_path, str) or not isinstance(config_name, str):
                     return None  # no config file, or one named by an expression
@@ -458,6 +462,65 @@ class Resolver:
                 edited = _edited_config_keys(function, binding.name)
                 return HydraConfig(search, config_name, (), config_path, edited)
         return None
+
+    def _hydra_wrapper(self, decorator: ast.Call) -> Optional[Dict[str, Optional[str]]]:
+        """A project decorator that wraps ``hydra.main`` (``@hydra_main("train")`` with ``def
+        hydra_main(config_name, config_path="../configs"): return hydra.main(config_path=...,
+        config_name=config_name)``, or a nested decorator applying it): its one ``hydra.main``
+        call's ``config_path`` and ``config_name``, each a literal or constant of the wrapper's
+        module, or a parameter of the wrapper bound by the decorator's arguments (or its
+        default). Hydra resolves ``config_path`` from the file of the decorated function
+        (``hydra/_internal/utils.py``, ``detect_calling_file_or_module_from_task_function``, 1.3.8),
+        so it stays relative to this script. None when the wrapper does anything else with them."""
+        target = self.resolve(decorator.func, END, 1).single
+        ref = target.value if target is not None else None
+        if not isinstance(ref, FunctionRef) or ref.kind != "function" or not ref.path:
+            return None
+        if os.path.abspath(ref.path) == os.path.abspath(self.path or ""):
+            owner: Optional[Resolver] = self
+        else:
+            analysis_at = getattr(self.project, "analysis_at", None)
+            analysis = analysis_at(ref.path, ref.module) if analysis_at is not None else None
+            owner = getattr(analysis, "resolver", None)
+        if owner is None:
+            return None
+        wrapper = next((f for f in owner.index.module_functions if f.name == ref.name and f.lineno == ref.line), None)
+        if wrapper is None or any(isinstance(d, ast.Call) for d in getattr(wrapper, "decorator_list", ())):
+            return None
+        mains = [
+            node
+            for node in ast.walk(wrapper)
+            if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) and owner._qualname_of(node.func, END, 1) in MAIN_QUALNAMES
+        ]
+        if len(mains) != 1 or any(k.arg is None for k in mains[0].keywords) or any(isinstance(a, ast.Starred) for a in mains[0].args):
+            return None
+        if any(isinstance(a, ast.Starred) for a in decorator.args) or any(k.arg is None for k in decorator.keywords):
+            return None
+        params = [*wrapper.args.posonlyargs, *wrapper.args.args]
+        defaults = dict(zip([p.arg for p in params][len(params) - len(wrapper.args.defaults) :], wrapper.args.defaults))
+        defaults.update({p.arg: d for p, d in zip(wrapper.args.kwonlyargs, wrapper.args.kw_defaults) if d is not None})
+        bound: Dict[str, ast.AST] = {p.arg: a for p, a in zip(params, decorator.args)}
+        bound.update({k.arg: k.value for k in decorator.keywords if k.arg})
+        rebound = {n.id for n in ast.walk(wrapper) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+        main = mains[0]
+        written = {k.arg: k.value for k in main.keywords if k.arg}
+        for position, key in enumerate(("config_path", "config_name")):
+            if position < len(main.args):
+                written[key] = main.args[position]
+        given: Dict[str, Optional[str]] = {}
+        for key, expr in written.items():
+            if isinstance(expr, ast.Name) and expr.id in defaults.keys() | {p.arg for p in params} | {p.arg for p in wrapper.args.kwonlyargs}:
+                if expr.id in rebound:
+                    return None  # the wrapper computes it
+                if expr.id in bound:
+                    given[key] = self._config_text(bound[expr.id])  # written at the decorator, in this module
+                elif expr.id in defaults:
+                    given[key] = owner._config_text(defaults[expr.id])
+                else:
+                    given[key] = None
+            else:
+                given[key] = owner._config_text(expr)
+        return given
 
     def _omegaconf_load(self, node: ast.Call) -> Value:
         """``OmegaConf.load("conf/train.yaml")``: the file, when the path names exactly one
