@@ -378,3 +378,22 @@ def test_a_config_file_named_alone_reaches_a_script_that_never_names_hydra(tmp_p
     assert "hydra" not in (root / "pkg" / "evaluate.py").read_text()
     got = [(Path(d.filename).name, d.location.row, d.code) for d in lint_paths([root / "conf" / "eval.yaml"]).diagnostics]
     assert ("eval.yaml", 1, "DL002") in got
+
+
+@pytest.mark.torch
+def test_a_structured_config_stored_with_config_store_crashes_as_reported(tmp_path):
+    """The fixture run with real Hydra: the stored dataclass's default (num_workers=0) reaches
+    the loader and torch raises, as DL002 says; data.num_workers=2 on the command line builds."""
+    pytest.importorskip("hydra")
+    import subprocess
+    import sys
+
+    path = FIXTURES / "rules" / "hydra_structured.py"
+    reported = {(d.location.row, d.code) for d in lint_paths([path], overrides={"select": ("ALL",)}).diagnostics}
+    assert (39, "DL002") in reported and (48, "DL002") not in reported
+    script = tmp_path / "app.py"
+    shutil.copy(path, script)
+    run = subprocess.run([sys.executable, str(script), f"hydra.run.dir={tmp_path / 'out'}"], capture_output=True, text=True, env={**os.environ, "HYDRA_FULL_ERROR": "1"}, timeout=120)
+    assert run.returncode != 0 and "persistent_workers option needs num_workers > 0" in run.stderr, run.stderr[-2000:]
+    run = subprocess.run([sys.executable, str(script), "data.num_workers=2", f"hydra.run.dir={tmp_path / 'out'}"], capture_output=True, text=True, env={**os.environ, "HYDRA_FULL_ERROR": "1"}, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]

@@ -453,6 +453,9 @@ class Resolver:
                         continue
                     given = wrapped
                 config_path, config_name = given.get("config_path"), given.get("config_name")
+                if isinstance(config_name, str) and not (isinstance(config_path, str) and self._yaml_primary(config_path, config_name)):
+                    # no YAML primary config: a structured config stored with ConfigStore, if any
+                    return self._stored_config(config_name, function, binding.name)
                 if not isinstance(config_path, str) or not isinstance(config_name, str):
                     return None  # no config file, or one named by an expression
                 if config_path.startswith("pkg://") or not self.path:
@@ -462,6 +465,73 @@ class Resolver:
                 edited = _edited_config_keys(function, binding.name)
                 return HydraConfig(search, config_name, (), config_path, edited)
         return None
+
+    def _yaml_primary(self, config_path: str, config_name: str) -> bool:
+        """Whether ``config_path`` beside this script holds the YAML primary config (Hydra then
+        reads it; else a ConfigStore node of that name is the primary config)."""
+        if config_path.startswith("pkg://") or not self.path:
+            return True  # not followed either way
+        name = config_name if config_name.endswith((".yaml", ".yml")) else f"{config_name}.yaml"
+        return os.path.isfile(os.path.join(os.path.dirname(os.path.abspath(self.path)), config_path, name))
+
+    def _stored_config(self, config_name: str, function: ast.AST, name: str) -> Optional[Any]:
+        """Hydra's structured config: ``cs = ConfigStore.instance(); cs.store(name="config",
+        node=Config)`` in this module, ``@hydra.main(config_name="config")`` with no YAML file of
+        that name. The decorated function's config is an instance of the dataclass, each field
+        its default, settable on the command line (``data.num_workers=0``); a field whose
+        default is ``field(default_factory=Sub)`` of another dataclass of the module is that
+        config, nested. Unknown: a ``defaults`` field (composition with groups), a node that is
+        not a dataclass of the module, several stores of the name, keys the function edits.
+        Read in hydra-core 1.3.8 (``core/config_store.py``: ``store(name, node, group=None,
+        package=None, provider=None)``; ``_internal/config_repository.py`` reads stored nodes
+        alongside the YAML files of the search path)."""
+        stores = []
+        for call, site, _, _ in self.index.calls:
+            func = call.func
+            if not (isinstance(func, ast.Attribute) and func.attr == "store"):
+                continue
+            keywords = {k.arg: k.value for k in call.keywords}
+            owner = func.value
+            if isinstance(owner, ast.Name):
+                _, bindings = self.lookup(owner.id, site)
+                owner = bindings[0].value if len(bindings) == 1 and bindings[0].kind == "assign" else None
+            if not (isinstance(owner, ast.Call) and isinstance(owner.func, ast.Attribute) and owner.func.attr == "instance"):
+                continue
+            if self._qualname_of(owner.func.value, END, 1) not in ("hydra.core.config_store.ConfigStore",):
+                continue
+            if literal(keywords.get("name", call.args[0] if call.args else None)) == config_name and "group" not in keywords:
+                stores.append(keywords.get("node", call.args[1] if len(call.args) > 1 else None))
+        if len(stores) != 1 or stores[0] is None:
+            return None
+        if _edited_config_keys(function, name):
+            return None
+        return self._structured_node(self.resolve(stores[0], END, 1).single, 0)
+
+    def _structured_node(self, target: Any, depth: int) -> Optional[Any]:
+        """A dataclass of the module as a Hydra structured config (``_stored_config``)."""
+        from dl_lint.analysis.configs.dataclasses import DataclassConfig
+
+        if target is None or depth > 6:
+            return None
+        cls = self._dataclass_def(target.value, depth)
+        if cls is None:
+            return None
+        fake = ast.Call(func=ast.Name("Config", ast.Load()), args=[], keywords=[])
+        value = self._dataclass_value(target.value, fake, END, depth, parser="Hydra")
+        config = value.single.value if value is not None and value.single is not None else None
+        if not isinstance(config, DataclassConfig) or config.get("defaults") is not None:
+            return None
+        nested = {}
+        for statement in cls.body:
+            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name) and isinstance(statement.value, ast.Call):
+                factory = next((k.value for k in statement.value.keywords if k.arg == "default_factory"), None)
+                if factory is not None:
+                    inner = self._structured_node(self.resolve(factory, END, 1).single, depth + 1)
+                    if inner is not None:
+                        nested[statement.target.id] = Value.known(inner)
+        if nested:
+            config = config.replace(fields=tuple((k, nested.get(k, v)) for k, v in config.fields))
+        return config
 
     def _hydra_wrapper(self, decorator: ast.Call) -> Optional[Dict[str, Optional[str]]]:
         """A project decorator that wraps ``hydra.main`` (``@hydra_main("train")`` with ``def
