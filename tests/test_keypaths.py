@@ -397,3 +397,48 @@ def test_a_structured_config_stored_with_config_store_crashes_as_reported(tmp_pa
     assert run.returncode != 0 and "persistent_workers option needs num_workers > 0" in run.stderr, run.stderr[-2000:]
     run = subprocess.run([sys.executable, str(script), "data.num_workers=2", f"hydra.run.dir={tmp_path / 'out'}"], capture_output=True, text=True, env={**os.environ, "HYDRA_FULL_ERROR": "1"}, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
+
+
+def _fixture_module(path: Path, name: str):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.torch
+def test_argparse_flags_generated_from_dataclass_fields_crash_as_reported(monkeypatch):
+    path = FIXTURES / "rules" / "resolve_argparse_dataclass.py"
+    reported = {(d.location.row, d.code) for d in lint_paths([path], overrides={"select": ("ALL",)}).diagnostics}
+    assert {(26, "DL002"), (27, "DL001"), (37, "DL002")} <= reported
+    module = _fixture_module(path, "argparse_dataclass_fixture")
+    monkeypatch.setattr("sys.argv", ["train.py"])
+    with pytest.raises(ValueError, match="persistent_workers option needs num_workers > 0"):
+        module.main()
+    with pytest.raises(ValueError, match="persistent_workers option needs num_workers > 0"):
+        module.from_instance()
+    monkeypatch.setattr("sys.argv", ["train.py", "--num_workers", "2"])
+    module.main()  # every loader builds with workers
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        'for f in dataclasses.fields(Args):\n    parser.add_argument(f"--{f.name}", default=f.default, required=True)',
+        'for f in dataclasses.fields(Args):\n    parser.add_argument(f"--{f.name}", default=0 if f.name else 1)',
+        'for f in dataclasses.fields(Args):\n    parser.add_argument(f"--x-{f.name}", default=f.default)',
+        "for k, v in vars(given).items():\n    parser.add_argument('--' + k, default=v)",
+    ],
+    ids=["required", "other default", "other flag", "another object"],
+)
+def test_generated_flags_stay_unknown_when_not_the_fields_defaults(tmp_path, loop):
+    script = (
+        "import argparse\nimport dataclasses\nfrom torch.utils.data import DataLoader\n\n"
+        "@dataclasses.dataclass\nclass Args:\n    num_workers: int = 0\n\n"
+        "given = Args(num_workers=2)\nparser = argparse.ArgumentParser()\n" + loop + "\n"
+        "args = parser.parse_args()\nDataLoader(range(8), num_workers=args.num_workers, persistent_workers=True)\n"
+    )
+    root = _project(tmp_path, {"train.py": script})
+    assert [code for _, _, code in _found(root)] in ([], ["DL011"])

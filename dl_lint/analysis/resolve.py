@@ -222,6 +222,7 @@ class Resolver:
         self._simple_parsing: Optional[Dict[str, Any]] = None  # ``_simple_parsing_dests``
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
         self._with_targets: Optional[Dict[int, ast.AST]] = None  # see _opened_path
+        self._with_loops: Optional[Dict[int, ast.AST]] = None  # see _dataclass_arguments
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
 
     # -- helpers ------------------------------------------------------------------------------
@@ -253,6 +254,7 @@ class Resolver:
         self._code_cache.clear()
         self._decorated = None
         self._with_targets = None
+        self._with_loops = None
         self._simple_parsing = None
 
     # -- entry point --------------------------------------------------------------------------
@@ -1052,8 +1054,90 @@ class Resolver:
                 if parsed is not None:
                     dest, possible = parsed
                     self._argparse.setdefault(dest, []).append(possible)
+                elif call.args and not isinstance(call.args[0], ast.Constant):
+                    for dest, possible in self._dataclass_arguments(call):  # generated from a dataclass's fields
+                        self._argparse.setdefault(dest, []).append(possible)
             self._apply_set_defaults(self._argparse)
         return self._argparse
+
+    def _dataclass_arguments(self, call: ast.Call) -> List[Tuple[str, Possible]]:
+        """``for f in dataclasses.fields(Config): parser.add_argument(f"--{f.name}",
+        default=f.default)`` (also ``for k, v in vars(Config()).items()`` / ``asdict(Config())``
+        with ``f"--{k}", default=v``): one flag per field of the module's dataclass, its default
+        the field's. A default written otherwise, ``action=``, ``dest=``, ``required=`` or a
+        ``**`` make the flags' values unknown; a field without a plain default is unknown."""
+        from dl_lint.analysis.configs.dataclasses import dataclass_fields
+
+        if self._with_loops is None:
+            self._with_loops = {}
+            if self.tree is not None:
+                wanted = {id(c) for c in self.index.add_arguments}
+                for loop in ast.walk(self.tree):
+                    if isinstance(loop, ast.For):
+                        for node in ast.walk(loop):
+                            if id(node) in wanted:
+                                self._with_loops[id(node)] = loop  # the innermost loop wins (walked last)
+        loop = self._with_loops.get(id(call))
+        if loop is None or len(call.args) != 1:
+            return []
+        it = loop.iter
+        name_of = default_of = None  # the loop variables naming a field and its default
+        if isinstance(loop.target, ast.Name) and isinstance(it, ast.Call) and len(it.args) == 1 and self._qualname_of(it.func, END, 1) == "dataclasses.fields":
+            source, name_of, default_of = it.args[0], ("attr", loop.target.id, "name"), ("attr", loop.target.id, "default")
+        elif (
+            isinstance(loop.target, ast.Tuple)
+            and len(loop.target.elts) == 2
+            and all(isinstance(e, ast.Name) for e in loop.target.elts)
+            and isinstance(it, ast.Call)
+            and isinstance(it.func, ast.Attribute)
+            and it.func.attr == "items"
+            and isinstance(it.func.value, ast.Call)
+            and len(it.func.value.args) == 1
+            and self._qualname_of(it.func.value.func, END, 1) in ("builtins.vars", "dataclasses.asdict")
+        ):
+            source = it.func.value.args[0]
+            name_of, default_of = ("name", loop.target.elts[0].id, ""), ("name", loop.target.elts[1].id, "")
+        else:
+            return []
+        instance = isinstance(source, ast.Call) and not source.args and not source.keywords
+        if name_of[0] == "name" and not instance:
+            return []  # vars(obj) of an object built elsewhere: its fields may not be the defaults
+        target = self.resolve(source.func if instance else source, END, 1).single
+        cls = self._dataclass_def(target.value if target is not None else None, 1)
+        fields = dataclass_fields(cls) if cls is not None else None
+        if not fields:
+            return []
+
+        def names(expr: ast.AST, what: Tuple[str, str, str]) -> bool:
+            kind, var, attr = what
+            if kind == "attr":
+                return isinstance(expr, ast.Attribute) and expr.attr == attr and isinstance(expr.value, ast.Name) and expr.value.id == var
+            return isinstance(expr, ast.Name) and expr.id == var
+
+        flag = call.args[0]
+        parts = flag.values if isinstance(flag, ast.JoinedStr) else [flag.left, flag.right] if isinstance(flag, ast.BinOp) and isinstance(flag.op, ast.Add) else []
+        if len(parts) != 2 or literal(parts[0]) != "--":
+            return []
+        named = parts[1].value if isinstance(parts[1], ast.FormattedValue) and parts[1].conversion == -1 and parts[1].format_spec is None else parts[1]
+        if not names(named, name_of):
+            return []
+        keywords = {k.arg: k.value for k in call.keywords}
+        unknown = None in keywords or any(k in keywords for k in ("action", "dest", "required", "nargs", "const"))
+        default = keywords.get("default")
+        out = []
+        for field in fields:
+            if unknown or (default is not None and not names(default, default_of)) or field.default is None:
+                out.append((field.name, Possible(_UNKNOWN_DEFAULT)))
+                continue
+            if default is None:
+                out.append((field.name, Possible(None, Origin(f"default of --{field.name}", self.path, self.line(call)))))
+                continue
+            value = self.resolve(field.default, END, 1).single
+            if value is None:
+                out.append((field.name, Possible(_UNKNOWN_DEFAULT)))
+                continue
+            out.append((field.name, Possible(value.value, Origin(f"default of --{field.name} (field {cls.name}.{field.name})", self.path, field.line))))
+        return out
 
     def _apply_set_defaults(self, options: Dict[str, List[Possible]]) -> None:
         """``parser.set_defaults(pin_mem=True)``: argparse's parser-level defaults override the
