@@ -32,7 +32,7 @@ from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
 from dl_lint.analysis.pickling import CPU_CONSTRUCTORS, DEVICE_KEEPING, HOLDERS, TENSOR_DATASETS, held_callable
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin
-from dl_lint.analysis.syntax import NO_LITERAL, code, literal
+from dl_lint.analysis.syntax import NO_LITERAL, code, literal, terminal
 from dl_lint.analysis.values import (
     ABSENT,
     CONFIGURABLE,
@@ -223,6 +223,7 @@ class Resolver:
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
         self._with_targets: Optional[Dict[int, ast.AST]] = None  # see _opened_path
         self._with_loops: Optional[Dict[int, ast.AST]] = None  # see _dataclass_arguments
+        self._loads_configs: Optional[bool] = None  # see _may_load_configs
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
 
     # -- helpers ------------------------------------------------------------------------------
@@ -551,6 +552,9 @@ class Resolver:
         if os.path.abspath(ref.path) == os.path.abspath(self.path or ""):
             owner: Optional[Resolver] = self
         else:
+            source_bytes = getattr(self.project, "source_bytes", None)
+            if source_bytes is None or b"hydra" not in source_bytes(ref.path):
+                return None  # a decorator of a module that never names Hydra: not parsed for this
             analysis_at = getattr(self.project, "analysis_at", None)
             analysis = analysis_at(ref.path, ref.module) if analysis_at is not None else None
             owner = getattr(analysis, "resolver", None)
@@ -617,6 +621,14 @@ class Resolver:
         return Value.known(HydraConfig(os.path.dirname(path), os.path.basename(path), (), text, ((),), plain=True))
 
     # -- config files the script loads itself (analysis.configs.keypaths) ------------------------
+    def _may_load_configs(self) -> bool:
+        """Whether the module calls a loading function by its name (``safe_load``, ``load``,
+        ``load_hyperpyyaml``...): only then is ``x.get("key")`` asked whether ``x`` is a config."""
+        if self._loads_configs is None:
+            names = {qualname.rsplit(".", 1)[-1] for qualname in _CONFIG_LOADERS}
+            self._loads_configs = any(terminal(call.func) in names for call, _, _, _ in self.index.calls)
+        return self._loads_configs
+
     def _loaded_config(self, qualname: str, node: ast.Call, site: Site, depth: int) -> Value:
         """``yaml.safe_load(f)``, ``json.load(f)``, ``load_hyperpyyaml(f, overrides)``,
         ``OmegaConf.load(args.config)``: the config files it may read, each a run
@@ -1332,7 +1344,14 @@ class Resolver:
             if self.current_class and isinstance(key, str):
                 return self._saved_hparam(key, depth)  # saved, so the fallback is never used
             return Value.unknown("config")
-        if isinstance(func_node, ast.Attribute) and func_node.attr == "get" and node.args and len(node.args) <= 2 and not node.keywords:
+        if (
+            isinstance(func_node, ast.Attribute)
+            and func_node.attr == "get"
+            and node.args
+            and len(node.args) <= 2
+            and not node.keywords
+            and self._may_load_configs()
+        ):
             key = literal(node.args[0])
             if isinstance(key, str):
                 owner = self.resolve(func_node.value, site, depth + 1).single

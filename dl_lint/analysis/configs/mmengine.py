@@ -272,7 +272,7 @@ def plain_candidate(data: bytes) -> bool:
     """From bytes: a loader dict at line start (``train_dataloader = dict(``) with no other
     evidence of mmengine: a config only if a script loads it with ``Config.fromfile``
     (``is_config``)."""
-    return _PLAIN_DICT.search(data) is not None
+    return b"_dataloader" in data and _PLAIN_DICT.search(data) is not None
 
 
 def fragment_candidate(path: str, data: bytes) -> bool:
