@@ -401,10 +401,7 @@ class Resolver:
         if kind == "unpack" and binding.value is not None:
             if binding.index == 0 and _is_parse_args(binding.value, known=True):
                 return Value.known(_NAMESPACE)
-            parsed = self._hf_dataclass(binding.value, binding.index, binding.site, depth)
-            if parsed is not None:
-                return parsed
-            return Value.unknown("expression")
+            return self._hf_dataclass(binding.value, binding.index, binding.site, depth) or Value.unknown("expression")
         if kind == "other" and id(binding.node) in self.param_env:
             return self.param_env[id(binding.node)]  # a loop target, bound to one row of its table
         return Value.unknown("expression")
@@ -1513,10 +1510,10 @@ class Resolver:
         settable on the command line (transformers 4.57.6, ``hf_argparser.py:272-356``). None
         (unknown) for TrainingArguments (``configs.transformers`` judges the Trainer's loaders),
         other arguments, a ``<script>.args`` file the parser would read first (:309-315)."""
-        from dl_lint.analysis.configs.transformers import PARSERS as HF_PARSERS
-
         if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "parse_args_into_dataclasses"):
             return None
+        from dl_lint.analysis.configs.transformers import PARSERS as HF_PARSERS
+
         if expr.args or any(k.arg not in ("return_remaining_strings", "look_for_args_file") for k in expr.keywords):
             return None
         parser = expr.func.value
