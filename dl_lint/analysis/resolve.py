@@ -472,7 +472,8 @@ class Resolver:
         if config_path.startswith("pkg://") or not self.path:
             return True  # not followed either way
         name = config_name if config_name.endswith((".yaml", ".yml")) else f"{config_name}.yaml"
-        return os.path.isfile(os.path.join(os.path.dirname(os.path.abspath(self.path)), config_path, name))
+        # any entry of that name (a FIFO, a link) is what Hydra reads: the YAML path judges it
+        return os.path.lexists(os.path.join(os.path.dirname(os.path.abspath(self.path)), config_path, name))
 
     def _stored_config(self, config_name: str, function: ast.AST, name: str) -> Optional[Any]:
         """Hydra's structured config: ``cs = ConfigStore.instance(); cs.store(name="config",
