@@ -528,6 +528,8 @@ class ResultsCache:
                 return None
             if "nw" in entry and not context.words_hold(entry):
                 return None
+            if "cl" in entry and not context.listings_hold(entry):
+                return None
             diags = [diagnostic_from_json(d, filename) for d in entry["d"]]
             factories = entry.get("fa") or []
             if not isinstance(factories, list) or not all(isinstance(n, str) for n in factories):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import gc
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence
 
@@ -453,23 +454,31 @@ def _named_config_keys(named, settings_for, force_exclude: bool, cwd: str) -> se
     return keys
 
 
+_HYDRA_WRAPPER = re.compile(rb"^[ \t]*(?:return\b|\w+\s*=)[^\n]*\bhydra\.main\(|^[ \t]+return[ \t]+main\(", re.M)
+
+
 def _config_readers(project: Project) -> List[Path]:
     """The project's Python files that can report a finding in a YAML config: they name Hydra
-    (or OmegaConf) and a DataLoader, or LightningCLI (whose config files set a DataModule's
+    (or OmegaConf) and a DataLoader, load a config file themselves, or LightningCLI (whose config files set a DataModule's
     arguments), decided from their bytes; the analysis decides the rest."""
-    from dl_lint.analysis.configs import lightning_cli, transformers
+    from dl_lint.analysis.configs import keypaths, lightning_cli, transformers
 
     if project.root is None:
         return []
     out = []
-    for path in project.files():
-        data = project.module_bytes(os.fspath(path))
-        if data is None:
+    readable = [(path, data) for path in project.files() for data in (project.module_bytes(os.fspath(path)),) if data is not None]
+    # A project decorator that wraps hydra.main (``return hydra.main(...)``): its scripts need not
+    # name Hydra; any script with a decorated function and a DataLoader may reach a config.
+    wrapped = any(_HYDRA_WRAPPER.search(data) for _, data in readable if b"hydra" in data)
+    for path, data in readable:
+        if wrapped and b"DataLoader" in data and b"@" in data:
+            out.append(Path(path))
             continue
         if (
             ((b"hydra" in data or b"OmegaConf" in data) and b"DataLoader" in data)
             or lightning_cli.candidate(data)
             or transformers.candidate(data)  # HF arguments files (JSON/YAML)
+            or keypaths.candidate(data)  # loads a YAML/JSON config itself (yaml.safe_load, json.load)
         ):
             out.append(Path(path))
         elif b"hydra" in data:

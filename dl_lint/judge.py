@@ -60,6 +60,7 @@ def _config_source(file: SourceFile) -> bool:
         mmengine.candidate(data)
         or (detectron2.candidate(data) and detectron2.outside_detectron2(file.key))
         or mmengine.fragment_candidate(str(file.path), data)
+        or mmengine.plain_candidate(data)  # a plain config Config.fromfile may load
         or hydra_target.candidate(data)
         or transformers.candidate(data)
         or (lightning_cli.candidate(data) and lightning_cli.may_have_configs(file.key, file.settings.root, data))
@@ -291,7 +292,7 @@ def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterab
     """The rules' diagnostics on one call. A call reading yacs keys is judged by the crash rules
     once per run (the defaults, each YAML config: ``configs.yacs.variants``), each diagnostic
     once; the other rules judge it once, over every value the runs give."""
-    from dl_lint.analysis.configs.yacs import variants
+    from dl_lint.analysis.configs.runs import variants
 
     runs = variants(call)
     if runs is None:

@@ -202,6 +202,7 @@ class Run:
         self._changed: Optional[List[str]] = None  # files changed since the stored snapshot
         self._word_found: Dict[str, bool] = {}
         self.word_entries = False  # an entry rests on names ("nw"): keep a snapshot
+        self._listing_hashes: Dict[str, str] = {}  # config folder -> its listing's hash ("cl")
         if store is not None:
             project.hash_of = store.hash_of
             project.remembered = self.remembered
@@ -243,6 +244,21 @@ class Run:
             paths.update(f.key for f in self.files if not f.errors)
             self._graph_files = {p: self.store.hash_of(p) for p in sorted(paths)}
         return self._graph_files
+
+    def listing_hash(self, folder: str) -> str:
+        """Which config files a config folder holds (``configs.keypaths.list_folder``), once per run."""
+        found = self._listing_hashes.get(folder)
+        if found is None:
+            from dl_lint.analysis.configs.keypaths import list_folder
+            from dl_lint.cache import combined_hash
+
+            found = self._listing_hashes[folder] = combined_hash(list(list_folder(folder)))
+        return found
+
+    def listings_hold(self, entry: Dict[str, Any]) -> bool:
+        """An entry that rests on config folders' listings ("cl"): each folder holds the same files."""
+        listed = entry.get("cl")
+        return isinstance(listed, dict) and all(self.listing_hash(folder) == value for folder, value in listed.items())
 
     def words_hold(self, entry: Dict[str, Any]) -> bool:
         """An entry that rests on names no project file made a loader class ("nw", looked up
@@ -417,6 +433,9 @@ class Run:
             entry["fs"] = self.files_hash()
         if "graph" in uses:
             entry["gs"] = self.graph_hash()
+        folders = sorted(u[8:] for u in uses if u.startswith("listing:"))
+        if folders:  # config folders listed for the runs of a loaded config (``configs.keypaths``)
+            entry["cl"] = {folder: self.listing_hash(folder) for folder in folders}
         words = sorted(u[5:] for u in uses if u.startswith("word:"))
         if words:
             entry["nw"] = words

@@ -31,6 +31,7 @@ from dl_lint.analysis.summary import ModuleSummary, build_summary
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse, terminal
 from dl_lint.analysis.transfers import iterates, loop_copy, module_helpers
 from dl_lint.analysis.values import DictValue, FunctionRef, Origin, Possible, Value
+from dl_lint.analysis.configs.keypaths import LoadedConfig
 from dl_lint.record import Record
 
 # Config sources whose loaders a module may build (``dl_lint.analysis.configs.<name>``: its
@@ -398,6 +399,8 @@ class ModuleAnalysis:
             if isinstance(arg, ast.keyword) and arg.arg is None:  # ``**kwargs``
                 splat = resolver.resolve(arg.value, site)
                 content = splat.single.value if splat.single is not None else None
+                if isinstance(content, LoadedConfig):  # ``**hparams["loader_opts"]`` of a config file
+                    content = resolver.spread_config(content, PARAMETERS)
                 if isinstance(content, DictValue) and content.complete:
                     code = resolver.code(arg.value)
                     for key, value in content.entries:

@@ -989,6 +989,83 @@ class Project:
             self._touch(path, content=True)
         return value
 
+    # -- config files a script loads itself (``analysis.configs.keypaths``) -----------------------
+    def keypath_files(self, script: str, named: Sequence[str], fixed: bool, dialect: str) -> Tuple[str, ...]:
+        """The files a config loaded in ``script`` may be (``keypaths.candidate_files``): config
+        folders are listed once per run; the answer rests on which files exist."""
+        from dl_lint.analysis.configs.keypaths import candidate_files, list_folder
+
+        if self.root is None:
+            return ()
+        root = os.fspath(self.root.absolute())
+        key = ("keypath-files", os.path.abspath(script), tuple(named), fixed, dialect)
+        found = self.config_memo.get(key)
+        if found is None:
+
+            listed_folders: List[str] = []
+
+            def listing(folder: str) -> Tuple[str, ...]:
+                listed_folders.append(folder)
+                listed = self.config_memo.get(("listing", folder))
+                if listed is None:
+                    listed = self.config_memo[("listing", folder)] = list_folder(folder)
+                return listed
+
+            found = self.config_memo[key] = (candidate_files(script, root, named, fixed, dialect, listing), tuple(listed_folders))
+        # the answer rests on which config files exist in the folders listed (a new file is a run)
+        for folder in found[1]:
+            self._use(f"listing:{folder}")
+        return found[0]
+
+    def fromfile_configs(self) -> FrozenSet[str]:
+        """The Python files the project's scripts load with mmengine's ``Config.fromfile``
+        (``keypaths.fromfile_configs``), from bytes, once per run. The answer rests on every
+        project file (a script may start loading a config) and the config folders listed."""
+        from dl_lint.analysis.configs.keypaths import fromfile_configs, list_folder
+
+        found = self.config_memo.get("fromfile")
+        if found is None:
+            folders: List[str] = []
+
+            def listing(folder: str) -> Tuple[str, ...]:
+                folders.append(folder)
+                listed = self.config_memo.get(("listing", folder))
+                if listed is None:
+                    listed = self.config_memo[("listing", folder)] = list_folder(folder)
+                return listed
+
+            paths, root = self._paths_and_root()
+            configs, scripts = fromfile_configs(paths, self.source_bytes, root, listing) if root is not None else ((), ())
+            found = self.config_memo["fromfile"] = (frozenset(configs), tuple(scripts), tuple(dict.fromkeys(folders)))
+        self._use("files")
+        for script in found[1]:
+            self._touch(script, content=True)
+        for folder in found[2]:
+            self._use(f"listing:{folder}")
+        return found[0]
+
+    def keypath_lookup(self, config: Any, names: Optional[Sequence[str]] = None) -> Any:
+        """What a loaded config's key path holds over its runs (``keypaths.lookup``), or with
+        ``names`` what spreading it gives (``keypaths.spread``); once per run. Every file whose
+        bytes were read is a content dependency of the file being linted."""
+        from dl_lint.analysis.configs import keypaths
+
+        key = ("keypath", config, tuple(names) if names is not None else None)
+        found = self.config_memo.get(key)
+        if found is None:
+
+            def tree_of(path: str, dialect: str) -> Any:
+                return self.config_file(path, dialect)[1]
+
+            if names is None:
+                answer = keypaths.lookup(config, self.read_config, tree_of)
+            else:
+                answer = keypaths.spread(config, self.read_config, tree_of, names)
+            found = self.config_memo[key] = answer
+        for path in config.files:
+            self._touch(path, content=True)
+        return found
+
     def _paths_and_root(self) -> Tuple[List[str], Optional[str]]:
         """Every project file (absolute) and the project root, for the config indexes."""
         paths = [absolute_path(os.fspath(p), self._cwd) for p in self.files()]

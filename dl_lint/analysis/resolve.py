@@ -24,12 +24,15 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 from dl_lint.analysis.configs.dataclasses import CLI_PARSERS as _CLI_PARSERS
 from dl_lint.analysis.configs.dataclasses import DataclassConfig
 from dl_lint.analysis.configs.hydra import LOAD_QUALNAMES, MAIN_QUALNAMES, HydraConfig
+from dl_lint.analysis.configs.keypaths import LOADERS as _CONFIG_LOADERS
+from dl_lint.analysis.configs.keypaths import WRAPPERS as _CONFIG_WRAPPERS
+from dl_lint.analysis.configs.keypaths import LoadedConfig
 from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
 from dl_lint.analysis.pickling import CPU_CONSTRUCTORS, DEVICE_KEEPING, HOLDERS, TENSOR_DATASETS, held_callable
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin
-from dl_lint.analysis.syntax import NO_LITERAL, code, literal
+from dl_lint.analysis.syntax import NO_LITERAL, code, literal, terminal
 from dl_lint.analysis.values import (
     ABSENT,
     CONFIGURABLE,
@@ -180,6 +183,14 @@ class ProjectHook:
 
         return compose(config, lambda path: None)  # no project: no file is read (unknown)
 
+    def keypath_files(self, script: str, named: Sequence[str], fixed: bool, dialect: str) -> Tuple[str, ...]:
+        """The files a config a script loads itself may be (``analysis.configs.keypaths``)."""
+        return ()  # no project: no file is read (unknown)
+
+    def keypath_lookup(self, config: Any, names: Optional[Sequence[str]] = None) -> Any:
+        """What a loaded config's key path holds over its runs (``keypaths.lookup`` / ``spread``)."""
+        return ("unknown", None) if names is None else None
+
 
 def import_base(node: ast.ImportFrom) -> str:
     return "." * (node.level or 0) + (node.module or "")
@@ -210,6 +221,9 @@ class Resolver:
         self._argparse: Optional[Dict[str, List[Possible]]] = None
         self._simple_parsing: Optional[Dict[str, Any]] = None  # ``_simple_parsing_dests``
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
+        self._with_targets: Optional[Dict[int, ast.AST]] = None  # see _opened_path
+        self._with_loops: Optional[Dict[int, ast.AST]] = None  # see _dataclass_arguments
+        self._loads_configs: Optional[bool] = None  # see _may_load_configs
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
 
     # -- helpers ------------------------------------------------------------------------------
@@ -240,6 +254,8 @@ class Resolver:
         self.param_env = {}
         self._code_cache.clear()
         self._decorated = None
+        self._with_targets = None
+        self._with_loops = None
         self._simple_parsing = None
 
     # -- entry point --------------------------------------------------------------------------
@@ -365,6 +381,13 @@ class Resolver:
                     return Value.unknown("config")
                 edited = _edited_config_keys(self.tree, name, skip=binding.value)
                 return Value.known(single.value.replace(edited=edited)).with_aliases(*value.aliases)
+            if single is not None and isinstance(single.value, LoadedConfig) and not single.value.keys:
+                # ``cfg = yaml.safe_load(f)``: as ``OmegaConf.load``, trusted only where the module
+                # can be seen to leave it alone; keys it sets are not the files' values.
+                if self.tree is None:
+                    return Value.unknown("config")
+                edited = _edited_config_keys(self.tree, name, skip=binding.value)
+                return Value.known(single.value.replace(edited=edited)).with_aliases(*value.aliases)
             if value.single is not None and isinstance(value.single.value, DictValue):
                 value = self._apply_mutations(value, name, where, use, depth)
             if single is not None and isinstance(single.value, DataclassConfig):
@@ -378,7 +401,7 @@ class Resolver:
         if kind == "unpack" and binding.value is not None:
             if binding.index == 0 and _is_parse_args(binding.value, known=True):
                 return Value.known(_NAMESPACE)
-            return Value.unknown("expression")
+            return self._hf_dataclass(binding.value, binding.index, binding.site, depth) or Value.unknown("expression")
         if kind == "other" and id(binding.node) in self.param_env:
             return self.param_env[id(binding.node)]  # a loop target, bound to one row of its table
         return Value.unknown("expression")
@@ -416,16 +439,23 @@ class Resolver:
             for decorator in function.decorator_list:
                 if not isinstance(decorator, ast.Call):
                     continue
-                if self._qualname_of(decorator.func, END, 1) not in MAIN_QUALNAMES:
-                    continue
-                written = {k.arg: k.value for k in decorator.keywords if k.arg}
-                for position, key in enumerate(("config_path", "config_name")):
-                    if position < len(decorator.args):
-                        written[key] = decorator.args[position]
-                given = {}
-                for key, expr in written.items():  # a literal, a module constant, os.path.join of them
-                    given[key] = self._config_text(expr)
+                if self._qualname_of(decorator.func, END, 1) in MAIN_QUALNAMES:
+                    written = {k.arg: k.value for k in decorator.keywords if k.arg}
+                    for position, key in enumerate(("config_path", "config_name")):
+                        if position < len(decorator.args):
+                            written[key] = decorator.args[position]
+                    given = {}
+                    for key, expr in written.items():  # a literal, a module constant, os.path.join of them
+                        given[key] = self._config_text(expr)
+                else:
+                    wrapped = self._hydra_wrapper(decorator)
+                    if wrapped is None:
+                        continue
+                    given = wrapped
                 config_path, config_name = given.get("config_path"), given.get("config_name")
+                if isinstance(config_name, str) and not (isinstance(config_path, str) and self._yaml_primary(config_path, config_name)):
+                    # no YAML primary config: a structured config stored with ConfigStore, if any
+                    return self._stored_config(config_name, function, binding.name)
                 if not isinstance(config_path, str) or not isinstance(config_name, str):
                     return None  # no config file, or one named by an expression
                 if config_path.startswith("pkg://") or not self.path:
@@ -436,6 +466,136 @@ class Resolver:
                 return HydraConfig(search, config_name, (), config_path, edited)
         return None
 
+    def _yaml_primary(self, config_path: str, config_name: str) -> bool:
+        """Whether ``config_path`` beside this script holds the YAML primary config (Hydra then
+        reads it; else a ConfigStore node of that name is the primary config)."""
+        if config_path.startswith("pkg://") or not self.path:
+            return True  # not followed either way
+        name = config_name if config_name.endswith((".yaml", ".yml")) else f"{config_name}.yaml"
+        # any entry of that name (a FIFO, a link) is what Hydra reads: the YAML path judges it
+        return os.path.lexists(os.path.join(os.path.dirname(os.path.abspath(self.path)), config_path, name))
+
+    def _stored_config(self, config_name: str, function: ast.AST, name: str) -> Optional[Any]:
+        """Hydra's structured config: ``cs = ConfigStore.instance(); cs.store(name="config",
+        node=Config)`` in this module, ``@hydra.main(config_name="config")`` with no YAML file of
+        that name. The decorated function's config is an instance of the dataclass, each field
+        its default, settable on the command line (``data.num_workers=0``); a field whose
+        default is ``field(default_factory=Sub)`` of another dataclass of the module is that
+        config, nested. Unknown: a ``defaults`` field (composition with groups), a node that is
+        not a dataclass of the module, several stores of the name, keys the function edits.
+        Read in hydra-core 1.3.8 (``core/config_store.py``: ``store(name, node, group=None,
+        package=None, provider=None)``; ``_internal/config_repository.py`` reads stored nodes
+        alongside the YAML files of the search path)."""
+        stores = []
+        for call, site, _, _ in self.index.calls:
+            func = call.func
+            if not (isinstance(func, ast.Attribute) and func.attr == "store"):
+                continue
+            keywords = {k.arg: k.value for k in call.keywords}
+            owner = func.value
+            if isinstance(owner, ast.Name):
+                _, bindings = self.lookup(owner.id, site)
+                owner = bindings[0].value if len(bindings) == 1 and bindings[0].kind == "assign" else None
+            if not (isinstance(owner, ast.Call) and isinstance(owner.func, ast.Attribute) and owner.func.attr == "instance"):
+                continue
+            if self._qualname_of(owner.func.value, END, 1) not in ("hydra.core.config_store.ConfigStore",):
+                continue
+            if literal(keywords.get("name", call.args[0] if call.args else None)) == config_name and "group" not in keywords:
+                stores.append(keywords.get("node", call.args[1] if len(call.args) > 1 else None))
+        if len(stores) != 1 or stores[0] is None:
+            return None
+        if _edited_config_keys(function, name):
+            return None
+        return self._structured_node(self.resolve(stores[0], END, 1).single, 0)
+
+    def _structured_node(self, target: Any, depth: int) -> Optional[Any]:
+        """A dataclass of the module as a Hydra structured config (``_stored_config``)."""
+        from dl_lint.analysis.configs.dataclasses import DataclassConfig
+
+        if target is None or depth > 6:
+            return None
+        cls = self._dataclass_def(target.value, depth)
+        if cls is None:
+            return None
+        fake = ast.Call(func=ast.Name("Config", ast.Load()), args=[], keywords=[])
+        value = self._dataclass_value(target.value, fake, END, depth, parser="Hydra")
+        config = value.single.value if value is not None and value.single is not None else None
+        if not isinstance(config, DataclassConfig) or config.get("defaults") is not None:
+            return None
+        nested = {}
+        for statement in cls.body:
+            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name) and isinstance(statement.value, ast.Call):
+                factory = next((k.value for k in statement.value.keywords if k.arg == "default_factory"), None)
+                if factory is not None:
+                    inner = self._structured_node(self.resolve(factory, END, 1).single, depth + 1)
+                    if inner is not None:
+                        nested[statement.target.id] = Value.known(inner)
+        if nested:
+            config = config.replace(fields=tuple((k, nested.get(k, v)) for k, v in config.fields))
+        return config
+
+    def _hydra_wrapper(self, decorator: ast.Call) -> Optional[Dict[str, Optional[str]]]:
+        """A project decorator that wraps ``hydra.main`` (``@hydra_main("train")`` with ``def
+        hydra_main(config_name, config_path="../configs"): return hydra.main(config_path=...,
+        config_name=config_name)``, or a nested decorator applying it): its one ``hydra.main``
+        call's ``config_path`` and ``config_name``, each a literal or constant of the wrapper's
+        module, or a parameter of the wrapper bound by the decorator's arguments (or its
+        default). Hydra resolves ``config_path`` from the file of the decorated function
+        (``hydra/_internal/utils.py``, ``detect_calling_file_or_module_from_task_function``, 1.3.8),
+        so it stays relative to this script. None when the wrapper does anything else with them."""
+        target = self.resolve(decorator.func, END, 1).single
+        ref = target.value if target is not None else None
+        if not isinstance(ref, FunctionRef) or ref.kind != "function" or not ref.path:
+            return None
+        if os.path.abspath(ref.path) == os.path.abspath(self.path or ""):
+            owner: Optional[Resolver] = self
+        else:
+            source_bytes = getattr(self.project, "source_bytes", None)
+            if source_bytes is None or b"hydra" not in source_bytes(ref.path):
+                return None  # a decorator of a module that never names Hydra: not parsed for this
+            analysis_at = getattr(self.project, "analysis_at", None)
+            analysis = analysis_at(ref.path, ref.module) if analysis_at is not None else None
+            owner = getattr(analysis, "resolver", None)
+        if owner is None:
+            return None
+        wrapper = next((f for f in owner.index.module_functions if f.name == ref.name and f.lineno == ref.line), None)
+        if wrapper is None or any(isinstance(d, ast.Call) for d in getattr(wrapper, "decorator_list", ())):
+            return None
+        mains = [
+            node
+            for node in ast.walk(wrapper)
+            if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) and owner._qualname_of(node.func, END, 1) in MAIN_QUALNAMES
+        ]
+        if len(mains) != 1 or any(k.arg is None for k in mains[0].keywords) or any(isinstance(a, ast.Starred) for a in mains[0].args):
+            return None
+        if any(isinstance(a, ast.Starred) for a in decorator.args) or any(k.arg is None for k in decorator.keywords):
+            return None
+        params = [*wrapper.args.posonlyargs, *wrapper.args.args]
+        defaults = dict(zip([p.arg for p in params][len(params) - len(wrapper.args.defaults) :], wrapper.args.defaults))
+        defaults.update({p.arg: d for p, d in zip(wrapper.args.kwonlyargs, wrapper.args.kw_defaults) if d is not None})
+        bound: Dict[str, ast.AST] = {p.arg: a for p, a in zip(params, decorator.args)}
+        bound.update({k.arg: k.value for k in decorator.keywords if k.arg})
+        rebound = {n.id for n in ast.walk(wrapper) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+        main = mains[0]
+        written = {k.arg: k.value for k in main.keywords if k.arg}
+        for position, key in enumerate(("config_path", "config_name")):
+            if position < len(main.args):
+                written[key] = main.args[position]
+        given: Dict[str, Optional[str]] = {}
+        for key, expr in written.items():
+            if isinstance(expr, ast.Name) and expr.id in defaults.keys() | {p.arg for p in params} | {p.arg for p in wrapper.args.kwonlyargs}:
+                if expr.id in rebound:
+                    return None  # the wrapper computes it
+                if expr.id in bound:
+                    given[key] = self._config_text(bound[expr.id])  # written at the decorator, in this module
+                elif expr.id in defaults:
+                    given[key] = owner._config_text(defaults[expr.id])
+                else:
+                    given[key] = None
+            else:
+                given[key] = owner._config_text(expr)
+        return given
+
     def _omegaconf_load(self, node: ast.Call) -> Value:
         """``OmegaConf.load("conf/train.yaml")``: the file, when the path names exactly one
         existing file relative to the script's folder or the project root (the program is run
@@ -444,6 +604,8 @@ class Resolver:
         if len(node.args) != 1 or node.keywords:
             return Value.unknown("config")
         text = self._config_text(node.args[0])
+        if text is None and self.path:
+            return self._loaded_config("omegaconf.OmegaConf.load", node, END, 1)  # a path the command line picks
         if not text or not text.endswith((".yaml", ".yml")) or not self.path:
             return Value.unknown("config")
         bases = [os.path.dirname(os.path.abspath(self.path))]
@@ -455,6 +617,117 @@ class Resolver:
             return Value.unknown("config")
         path = found.pop()
         return Value.known(HydraConfig(os.path.dirname(path), os.path.basename(path), (), text, ((),), plain=True))
+
+    # -- config files the script loads itself (analysis.configs.keypaths) ------------------------
+    def _may_load_configs(self) -> bool:
+        """Whether the module calls a loading function by its name (``safe_load``, ``load``,
+        ``load_hyperpyyaml``...): only then is ``x.get("key")`` asked whether ``x`` is a config."""
+        if self._loads_configs is None:
+            names = {qualname.rsplit(".", 1)[-1] for qualname in _CONFIG_LOADERS}
+            self._loads_configs = any(terminal(call.func) in names for call, _, _, _ in self.index.calls)
+        return self._loads_configs
+
+    def _loaded_config(self, qualname: str, node: ast.Call, site: Site, depth: int) -> Value:
+        """``yaml.safe_load(f)``, ``json.load(f)``, ``load_hyperpyyaml(f, overrides)``,
+        ``OmegaConf.load(args.config)``: the config files it may read, each a run
+        (``keypaths.candidate_files``); unknown when no file can be named."""
+        dialect, given = _CONFIG_LOADERS[qualname]
+        if not self.path or depth > MAX_DEPTH:
+            return Value.unknown("config")
+        arg = node.args[0] if node.args else None
+        if arg is None:
+            arg = next((k.value for k in node.keywords if k.arg in ("stream", "fp", "s", "yaml_stream", "file_")), None)
+        if arg is None or isinstance(arg, ast.Starred):
+            return Value.unknown("config")
+        path_expr = self._opened_path(arg, site, depth) if given == "stream" else arg
+        if path_expr is None:
+            return Value.unknown("config")
+        named, fixed = self._path_texts(path_expr, site, depth)
+        files = self.project.keypath_files(self.path, named, fixed, dialect)
+        if not files:
+            return Value.unknown("config")
+        overridable = dialect == "hyperpyyaml" and (len(node.args) > 1 or any(k.arg == "overrides" for k in node.keywords))
+        return Value.known(LoadedConfig(files, (), dialect, overridable))
+
+    def _opened_path(self, expr: ast.AST, site: Site, depth: int, hops: int = 0) -> Optional[ast.AST]:
+        """The path expression of a stream handed to a loading function: ``open(P)``,
+        ``open(P).read()``, ``Path(P).read_text()``, ``Path(P).open()``, a name bound once to
+        one of those, or the target of ``with open(P) as f``."""
+        if hops > 4:
+            return None
+        if isinstance(expr, ast.Call):
+            func = expr.func
+            if isinstance(func, ast.Attribute) and func.attr in ("read", "read_text", "open", "read_bytes") and not expr.args:
+                inner = func.value
+                if isinstance(inner, ast.Call) and inner.args and self._qualname_of(inner.func, site, depth + 1) in ("pathlib.Path", "pathlib.PurePath"):
+                    return inner.args[0]
+                return self._opened_path(inner, site, depth, hops + 1)
+            if expr.args and self._qualname_of(func, site, depth + 1) in ("builtins.open", "io.open", "codecs.open"):
+                return expr.args[0]
+            return None
+        if isinstance(expr, ast.Name):
+            _, bindings = self.lookup(expr.id, site)
+            if len(bindings) != 1:
+                return None
+            binding = bindings[0]
+            if binding.kind == "assign" and binding.value is not None:
+                return self._opened_path(binding.value, binding.site, depth, hops + 1)
+            if binding.kind == "other":
+                if self._with_targets is None:
+                    self._with_targets = {}
+                    if self.tree is not None:
+                        for node in ast.walk(self.tree):
+                            if isinstance(node, (ast.With, ast.AsyncWith)):
+                                for item in node.items:
+                                    if isinstance(item.optional_vars, ast.Name):
+                                        self._with_targets[id(item.optional_vars)] = item.context_expr
+                opened = self._with_targets.get(id(binding.node))
+                if opened is not None:
+                    return self._opened_path(opened, binding.site, depth, hops + 1)
+        return None
+
+    def _path_texts(self, expr: ast.AST, site: Site, depth: int) -> Tuple[Tuple[str, ...], bool]:
+        """The paths a path expression names, and whether it is fixed (a literal, a constant, a
+        join of them) rather than picked at run time (a flag's default names a file, its folder)."""
+        value = self.resolve(expr, site, depth + 1)
+        if value.is_unknown or value.source in CONFIGURABLE:
+            named = tuple(p.value for p in value.options or () if isinstance(p.value, str))
+            return named, False  # picked at run time: its default, its folder, the config folders
+        text = self._config_text(expr)
+        if isinstance(text, str):
+            return (text,), True
+        return (), False
+
+    def _keypath_value(self, config: LoadedConfig, key: str) -> Value:
+        """``cfg.data.num_workers`` of a loaded config: one possibility per value over the runs
+        (``configs.runs``), each at its file's line; a mapping stays the config itself."""
+        from dl_lint.analysis.configs.runs import runs_value
+
+        child = config.child(key)
+        if config.edits(child.keys):
+            return Value.unknown("config")  # the module sets this key (or all of them) itself
+        kind, found = self.project.keypath_lookup(child)
+        if kind == "mapping":
+            return Value.known(child)
+        if kind == "values":
+            suffix = ", overridable" if child.overridable else ""
+            return runs_value("key " + ".".join(child.keys), found, suffix)
+        return Value.unknown("config")
+
+    def spread_config(self, config: LoadedConfig, names: Sequence[str]) -> Optional[DictValue]:
+        """``**hparams["loader_opts"]`` spread into a call: the keys ``names`` over the runs
+        whose file holds a mapping there (``keypaths.spread``), None when unknown."""
+        from dl_lint.analysis.configs.runs import runs_value
+
+        if config.edits(config.keys):
+            return None
+        found = self.project.keypath_lookup(config, tuple(names))
+        if found is None:
+            return None
+        dotted = ".".join(config.keys)
+        suffix = ", overridable" if config.overridable else ""
+        entries = tuple((name, runs_value(f"key {dotted}.{name}", places, suffix)) for name, places in found.items())
+        return DictValue(entries, True)
 
     def _config_text(self, expr: ast.AST) -> Optional[str]:
         """A string argument of ``@hydra.main``: a literal or constant, or ``os.path.join`` of
@@ -609,6 +882,8 @@ class Resolver:
                 return Value.unknown("config")
             if isinstance(target, HydraConfig):
                 return self._config_value(target, attr)
+            if isinstance(target, LoadedConfig):
+                return self._keypath_value(target, attr)
             if isinstance(target, DataclassConfig):
                 entry = target.get(attr)
                 return entry if entry is not None else Value.unknown("config")
@@ -789,16 +1064,100 @@ class Resolver:
                 if parsed is not None:
                     dest, possible = parsed
                     self._argparse.setdefault(dest, []).append(possible)
+                elif call.args and not isinstance(call.args[0], ast.Constant):
+                    for dest, possible in self._dataclass_arguments(call):  # generated from a dataclass's fields
+                        self._argparse.setdefault(dest, []).append(possible)
             self._apply_set_defaults(self._argparse)
         return self._argparse
+
+    def _dataclass_arguments(self, call: ast.Call) -> List[Tuple[str, Possible]]:
+        """``for f in dataclasses.fields(Config): parser.add_argument(f"--{f.name}",
+        default=f.default)`` (also ``for k, v in vars(Config()).items()`` / ``asdict(Config())``
+        with ``f"--{k}", default=v``): one flag per field of the module's dataclass, its default
+        the field's. A default written otherwise, ``action=``, ``dest=``, ``required=`` or a
+        ``**`` make the flags' values unknown; a field without a plain default is unknown."""
+        from dl_lint.analysis.configs.dataclasses import dataclass_fields
+
+        if self._with_loops is None:
+            self._with_loops = {}
+            if self.tree is not None:
+                wanted = {id(c) for c in self.index.add_arguments}
+                for loop in ast.walk(self.tree):
+                    if isinstance(loop, ast.For):
+                        for node in ast.walk(loop):
+                            if id(node) in wanted:
+                                self._with_loops[id(node)] = loop  # the innermost loop wins (walked last)
+        loop = self._with_loops.get(id(call))
+        if loop is None or len(call.args) != 1:
+            return []
+        it = loop.iter
+        name_of = default_of = None  # the loop variables naming a field and its default
+        if isinstance(loop.target, ast.Name) and isinstance(it, ast.Call) and len(it.args) == 1 and self._qualname_of(it.func, END, 1) == "dataclasses.fields":
+            source, name_of, default_of = it.args[0], ("attr", loop.target.id, "name"), ("attr", loop.target.id, "default")
+        elif (
+            isinstance(loop.target, ast.Tuple)
+            and len(loop.target.elts) == 2
+            and all(isinstance(e, ast.Name) for e in loop.target.elts)
+            and isinstance(it, ast.Call)
+            and isinstance(it.func, ast.Attribute)
+            and it.func.attr == "items"
+            and isinstance(it.func.value, ast.Call)
+            and len(it.func.value.args) == 1
+            and self._qualname_of(it.func.value.func, END, 1) in ("builtins.vars", "dataclasses.asdict")
+        ):
+            source = it.func.value.args[0]
+            name_of, default_of = ("name", loop.target.elts[0].id, ""), ("name", loop.target.elts[1].id, "")
+        else:
+            return []
+        instance = isinstance(source, ast.Call) and not source.args and not source.keywords
+        if name_of[0] == "name" and not instance:
+            return []  # vars(obj) of an object built elsewhere: its fields may not be the defaults
+        target = self.resolve(source.func if instance else source, END, 1).single
+        cls = self._dataclass_def(target.value if target is not None else None, 1)
+        fields = dataclass_fields(cls) if cls is not None else None
+        if not fields:
+            return []
+
+        def names(expr: ast.AST, what: Tuple[str, str, str]) -> bool:
+            kind, var, attr = what
+            if kind == "attr":
+                return isinstance(expr, ast.Attribute) and expr.attr == attr and isinstance(expr.value, ast.Name) and expr.value.id == var
+            return isinstance(expr, ast.Name) and expr.id == var
+
+        flag = call.args[0]
+        parts = flag.values if isinstance(flag, ast.JoinedStr) else [flag.left, flag.right] if isinstance(flag, ast.BinOp) and isinstance(flag.op, ast.Add) else []
+        if len(parts) != 2 or literal(parts[0]) != "--":
+            return []
+        named = parts[1].value if isinstance(parts[1], ast.FormattedValue) and parts[1].conversion == -1 and parts[1].format_spec is None else parts[1]
+        if not names(named, name_of):
+            return []
+        keywords = {k.arg: k.value for k in call.keywords}
+        unknown = None in keywords or any(k in keywords for k in ("action", "dest", "required", "nargs", "const"))
+        default = keywords.get("default")
+        out = []
+        for field in fields:
+            if unknown or (default is not None and not names(default, default_of)) or field.default is None:
+                out.append((field.name, Possible(_UNKNOWN_DEFAULT)))
+                continue
+            if default is None:
+                out.append((field.name, Possible(None, Origin(f"default of --{field.name}", self.path, self.line(call)))))
+                continue
+            value = self.resolve(field.default, END, 1).single
+            if value is None:
+                out.append((field.name, Possible(_UNKNOWN_DEFAULT)))
+                continue
+            out.append((field.name, Possible(value.value, Origin(f"default of --{field.name} (field {cls.name}.{field.name})", self.path, field.line))))
+        return out
 
     def _apply_set_defaults(self, options: Dict[str, List[Possible]]) -> None:
         """``parser.set_defaults(pin_mem=True)``: argparse's parser-level defaults override the
         ``default`` (or the ``store_true`` False) of every argument with that dest."""
         replaced: Set[str] = set()
-        for call, _, _, _ in self.index.calls:
+        for call, site, _, _ in self.index.calls:
             func = call.func
             if not (isinstance(func, ast.Attribute) and func.attr == "set_defaults"):
+                continue
+            if any(k.arg is None for k in call.keywords) and self._config_file_defaults(call, site, options):
                 continue
             for keyword in call.keywords:
                 dests = [keyword.arg] if keyword.arg is not None else list(options)  # ``**d``: any of them
@@ -812,6 +1171,37 @@ class Resolver:
                         options[dest] = []
                         replaced.add(dest)
                     options[dest].append(possible)
+
+    def _config_file_defaults(self, call: ast.Call, site: Site, options: Dict[str, List[Possible]]) -> bool:
+        """``parser.set_defaults(**cfg)`` of a config file the script loads (``cfg =
+        yaml.safe_load(f)``, timm's and configargparse's shape): each file that holds a flag's dest
+        as a top-level key is a run giving that value (``configs.runs``); the flag's own default
+        stays the run without a file. False when ``**`` is not such a config (then unknown)."""
+        from dl_lint.analysis.configs.runs import DEFAULTS_RUN, RunOrigin, runs_value
+
+        if len(call.keywords) != 1 or call.args:
+            return False
+        single = self.resolve(call.keywords[0].value, site, 1).single
+        config = single.value if single is not None else None
+        if not isinstance(config, LoadedConfig) or config.keys or config.edited:
+            return False
+        for dest, possibles in list(options.items()):
+            kind, found = self.project.keypath_lookup(config.child(dest))
+            if kind == "mapping":
+                options[dest] = [Possible(_UNKNOWN_DEFAULT)]
+                continue
+            if kind != "values":
+                continue  # no file sets it: the flag's default
+            defaults = []
+            for p in possibles:
+                if p.value is _UNKNOWN_DEFAULT or p.origin is None:
+                    defaults.append(p)
+                    continue
+                what = p.origin.describe()
+                place = (what, p.origin.path or self.path, p.origin.line or 0, frozenset({DEFAULTS_RUN}))
+                defaults.append(Possible(p.value, RunOrigin(what, place[1], place[2], (place,)), p.guards))
+            options[dest] = [*defaults, *(runs_value(f"key {dest}", found).options or ())]
+        return True
 
     def _parse_add_argument(self, call: ast.Call) -> Optional[Tuple[str, Possible]]:
         flags: List[str] = []
@@ -952,6 +1342,21 @@ class Resolver:
             if self.current_class and isinstance(key, str):
                 return self._saved_hparam(key, depth)  # saved, so the fallback is never used
             return Value.unknown("config")
+        if (
+            isinstance(func_node, ast.Attribute)
+            and func_node.attr == "get"
+            and node.args
+            and len(node.args) <= 2
+            and not node.keywords
+            and self._may_load_configs()
+        ):
+            key = literal(node.args[0])
+            if isinstance(key, str):
+                owner = self.resolve(func_node.value, site, depth + 1).single
+                if owner is not None and isinstance(owner.value, LoadedConfig):
+                    # ``cfg.get("num_workers", 0)``: the runs whose file holds the key (a run
+                    # without it takes the fallback: not judged)
+                    return self._keypath_value(owner.value, key)
         func = self.resolve(node.func, site, depth + 1)
         target = func.single.value if func.single is not None else None
         if isinstance(target, External):
@@ -1099,6 +1504,40 @@ class Resolver:
             entries.append((field.name, value))
         return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, None, tuple(entries)))
 
+    def _hf_dataclass(self, expr: ast.AST, index: int, site: Site, depth: int) -> Optional[Value]:
+        """``model_args, data_args, training_args = parser.parse_args_into_dataclasses()`` of an
+        ``HfArgumentParser((ModelArguments, DataArguments, TrainingArguments))``: the element
+        ``index`` as an instance of the project's own dataclass, each field's default
+        settable on the command line (transformers 4.57.6, ``hf_argparser.py:272-356``). None
+        (unknown) for TrainingArguments (``configs.transformers`` judges the Trainer's loaders),
+        other arguments, a ``<script>.args`` file the parser would read first (:309-315)."""
+        if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "parse_args_into_dataclasses"):
+            return None
+        from dl_lint.analysis.configs.transformers import PARSERS as HF_PARSERS
+
+        if expr.args or any(k.arg not in ("return_remaining_strings", "look_for_args_file") for k in expr.keywords):
+            return None
+        parser = expr.func.value
+        if isinstance(parser, ast.Name):
+            _, bindings = self.lookup(parser.id, site)
+            if len(bindings) != 1 or bindings[0].kind != "assign":
+                return None
+            parser = bindings[0].value
+        if not (isinstance(parser, ast.Call) and parser.args and self._qualname_of(parser.func, site, depth + 1) in HF_PARSERS):
+            return None
+        classes = parser.args[0]
+        elements = list(classes.elts) if isinstance(classes, (ast.Tuple, ast.List)) else [classes]
+        if index >= len(elements) or any(isinstance(e, ast.Starred) for e in elements):
+            return None
+        if not self.path:
+            return None
+        args_file = os.path.splitext(os.path.abspath(self.path))[0] + ".args"
+        self.project.read_config_file(args_file)  # the answer rests on whether it exists (the results cache)
+        if os.path.isfile(args_file):
+            return None
+        target = self.resolve(elements[index], site, depth + 1).single
+        return self._dataclass_value(target.value if target else None, expr, site, depth, parser="HfArgumentParser")
+
     def _parsed_dataclass(self, qualname: str, node: ast.Call, site: Site, depth: int) -> Value:
         """``tyro.cli(Config)``: a Config whose fields the command line sets."""
         from dl_lint.analysis.configs.dataclasses import CLI_HARMLESS_KEYWORDS
@@ -1205,8 +1644,14 @@ class Resolver:
                 return Value.unknown("expression")
             values = [self.resolve(a, site, depth + 1) for a in node.args]
             return _combine(values, _BUILTIN_FUNCS[name], numeric=name != "bool")
+        if qualname in _CONFIG_WRAPPERS and len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred):
+            inner = self.resolve(node.args[0], site, depth + 1).single
+            if inner is not None and isinstance(inner.value, LoadedConfig):
+                return Value.known(inner.value)  # EasyDict(cfg), OmegaConf.create(cfg): the same key paths
         if name == "dict":
             return self._resolve_dict_call(node, site, depth)
+        if qualname in _CONFIG_LOADERS and qualname not in LOAD_QUALNAMES:
+            return self._loaded_config(qualname, node, site, depth)
         if qualname in LOAD_QUALNAMES:
             return self._omegaconf_load(node)
         if qualname in _CLI_PARSERS:
@@ -1378,6 +1823,8 @@ class Resolver:
                     return entry
             if base.single is not None and isinstance(base.single.value, HydraConfig) and isinstance(key, str):
                 return self._config_value(base.single.value, key)  # cfg["data"]["num_workers"]
+            if base.single is not None and isinstance(base.single.value, LoadedConfig) and isinstance(key, str):
+                return self._keypath_value(base.single.value, key)  # config["train"]["num_workers"]
         return Value.unknown("config")
 
     def _apply_mutations(self, value: Value, name: str, start: Site, use: Site, depth: int) -> Value:

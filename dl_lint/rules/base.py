@@ -172,10 +172,11 @@ def origins(call: "LoaderCall", scenarios_: Sequence[dict], names: Sequence[str]
 
 
 def is_config_origin(origin) -> bool:
-    """A value set in a config module (a yacs defaults file): reported at its line too."""
-    from dl_lint.analysis.configs.yacs import YacsOrigin
+    """A value set in a config module (a yacs defaults file) or a config file of a run:
+    reported at its line too."""
+    from dl_lint.analysis.configs.runs import RunOrigin
 
-    return isinstance(origin, YacsOrigin)
+    return isinstance(origin, RunOrigin)
 
 
 def config_place(scenarios_: Sequence[dict], names: Sequence[str]) -> Optional[Tuple[str, int, int]]:

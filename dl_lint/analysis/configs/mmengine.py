@@ -23,8 +23,11 @@ changes after assigning it, lazy-import configs (``with read_base():``). A key t
 can override (``--cfg-options train_dataloader.num_workers=4``) is a configurable default, as an
 argparse default is: DL001/DL002 fire on a crashing default.
 
-Evidence that a file is an mmengine config: a module-level ``_base_`` assignment, or an import of
-mmengine in the file. Files in a ``_base_`` directory are fragments: a config that writes its own
+Evidence that a file is an mmengine config: a module-level ``_base_`` assignment, an import of
+mmengine in the file, or a script of the project that loads it with ``Config.fromfile`` (a literal
+naming the file, or a path the command line picks: the ``.py`` files of the config folders beside
+the script and at the root; ``keypaths.fromfile_configs``, read from bytes, built only when a
+module-level ``train_dataloader = dict(...)`` has no other evidence). Files in a ``_base_`` directory are fragments: a config that writes its own
 loader dict is judged itself (a fragment's value cited); a loader dict a runnable config inherits
 unchanged (it writes no ``train_dataloader``) is judged in the fragment, at its key, once, with one
 such config as related location, and only then (a fragment no runnable config uses is silent). Only bytes decide whether a file is looked at (``candidate``): repositories without
@@ -262,6 +265,16 @@ def is_fragment(path: str) -> bool:
     return "_base_" in os.path.normpath(path).split(os.sep)[:-1]
 
 
+_PLAIN_DICT = re.compile(rb"^(?:train|val|test)_dataloader\s*=\s*(?:dict\(|\{)", re.M)
+
+
+def plain_candidate(data: bytes) -> bool:
+    """From bytes: a loader dict at line start (``train_dataloader = dict(``) with no other
+    evidence of mmengine: a config only if a script loads it with ``Config.fromfile``
+    (``is_config``)."""
+    return b"_dataloader" in data and _PLAIN_DICT.search(data) is not None
+
+
 def fragment_candidate(path: str, data: bytes) -> bool:
     """From the path and bytes: a fragment that writes a loader dict at line start."""
     return is_fragment(path) and _LOADER_LINE.search(data) is not None
@@ -327,8 +340,10 @@ def fragment_users(path: str, config: _Config, project) -> Dict[str, str]:
     return users
 
 
-def is_config(tree: ast.Module, path: str) -> bool:
-    """Evidence: a module-level ``_base_`` (or ``read_base``), or an import of mmengine; not a
+def is_config(tree: ast.Module, path: str, project=None) -> bool:
+    """Evidence: a module-level ``_base_`` (or ``read_base``), an import of mmengine, or a script
+    of the project that loads the file with ``Config.fromfile`` (a literal naming it, or a path
+    the command line picks among the config folders: ``keypaths.fromfile_configs``); not a
     fragment in a ``_base_`` directory."""
     if "_base_" in os.path.normpath(path).split(os.sep)[:-1]:
         return False
@@ -339,7 +354,18 @@ def is_config(tree: ast.Module, path: str) -> bool:
             return True
         if isinstance(stmt, ast.Import) and any(alias.name.split(".")[0] == "mmengine" for alias in stmt.names):
             return True
-    return False
+    loaded = getattr(project, "fromfile_configs", None)
+    if loaded is None or not any(_loader_dict(stmt) for stmt in tree.body):
+        return False  # ``train_dataloader = DataLoader(...)`` is a script, not a config
+    return os.path.abspath(path) in loaded()
+
+
+def _loader_dict(stmt: ast.stmt) -> bool:
+    """``train_dataloader = dict(...)`` or ``= {...}`` at module level."""
+    if not (isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id in LOADER_KEYS for t in stmt.targets)):
+        return False
+    value = stmt.value
+    return isinstance(value, ast.Dict) or (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict")
 
 
 def loader_calls(tree: ast.Module, path: str, project=None) -> list:
@@ -359,7 +385,7 @@ def loader_calls(tree: ast.Module, path: str, project=None) -> list:
         users = fragment_users(os.path.abspath(path), config, project)
         if not users:
             return []
-    elif not is_config(tree, path):
+    elif not is_config(tree, path, project):
         return []
     else:
         config = read_tree(tree, os.path.abspath(path), 0, project)

@@ -52,7 +52,8 @@ import re
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from dl_lint.analysis.syntax import literal
-from dl_lint.analysis.values import Origin, Possible, Value
+from dl_lint.analysis.configs.runs import RunOrigin, runs_value, variants  # noqa: F401 - re-exported
+from dl_lint.analysis.values import Value
 
 _KEY = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _ROOT = re.compile(rb"^[ \t]*\w+\s*=\s*(?:\w+\.)?(?:CN|CfgNode)\(\s*\)", re.M)
@@ -63,34 +64,9 @@ MAX_YAML = 2000
 _SKIP_DIRS = frozenset({"node_modules", "__pycache__", "site-packages", "venv", "env", "build", "dist"})
 
 
-class YacsOrigin(Origin):
-    """Where a yacs value was set (the first place), and every place that sets this value with
-    the runs (YAML paths, ``DEFAULTS_RUN``) that take it from there: ``places`` is a tuple of
-    (what, path, line, runs)."""
-
-    __slots__ = ("places",)
-
-    def __init__(self, what: str, path: str, line: int, places: Tuple[Tuple[str, str, int, FrozenSet[str]], ...]) -> None:
-        super().__init__(what, path, line)
-        self.places = places
-
-    @property
-    def runs(self) -> FrozenSet[str]:
-        return frozenset().union(*(p[3] for p in self.places))
-
-    def at(self, run: str) -> "YacsOrigin":
-        """The origin in one run: the place that run takes the value from."""
-        for place in self.places:
-            if run in place[3]:
-                return YacsOrigin(place[0], place[1], place[2], (place,))
-        raise KeyError(run)
-
-    def describe(self) -> str:
-        return self.what
-
-    def sites(self):
-        """Every place that sets this value (several YAML files may)."""
-        return tuple((place[1], place[2]) for place in self.places if place[1] and place[2])
+# The runs mechanism (one copy of a call per config file that runs it) is shared by every config
+# source: ``configs.runs``. A yacs value's origin is a ``RunOrigin``.
+YacsOrigin = RunOrigin
 
 
 def candidate(data: bytes) -> bool:
@@ -397,56 +373,10 @@ def value_of(index: YacsIndex, keys: Tuple[str, ...], near: str) -> Tuple[Option
         if leaf.value is _yaml_unknown() or not _same_type(leaf.value, default):
             continue  # a run yacs rejects, or a value not followed: no possibility from it
         places.setdefault((leaf.value, leaf.path, leaf.line), set()).add(run)
-    # One possibility per value (places grouped): a value's many YAML lines stay one option.
-    grouped: Dict[Tuple[type, Any], List[Tuple[str, str, int, FrozenSet[str]]]] = {}
-    for (value, where, row), runs in places.items():
-        what = f"{dotted}, overridable"
-        grouped.setdefault((type(value), value), []).append((what, where, row, frozenset(runs)))
-    options = []
-    for (_, value), found in grouped.items():
-        what = found[0][0] if len(found) == 1 else f"{dotted} in {len(found)} config files, overridable"
-        options.append(Possible(value, YacsOrigin(what, found[0][1], found[0][2], tuple(found))))
-    return Value(tuple(options), "config"), read
+    return runs_value(dotted, places, ", overridable"), read
 
 
 def _yaml_unknown():
     from dl_lint.analysis.configs.yamlfile import UNKNOWN
 
     return UNKNOWN
-
-
-def variants(call) -> Optional[List[list]]:
-    """The copies of ``call`` to judge, one per distinct run of the yacs values its arguments read,
-    in groups of copies with equal values (None when it reads none, or one value each): each
-    copy's yacs arguments hold that run's value, from the place that run takes it from."""
-    yacs_args = {}
-    runs: set = set()
-    for name, arg in call.args.items():
-        options = arg.value.options
-        if not options or not all(isinstance(p.origin, YacsOrigin) for p in options):
-            continue
-        yacs_args[name] = arg
-        for option in options:
-            runs |= option.origin.runs
-    if not yacs_args or all(len(a.value.options) == 1 and len(a.value.options[0].origin.places) == 1 for a in yacs_args.values()):
-        return None
-    groups: Dict[tuple, Dict[tuple, Any]] = {}
-    for run in sorted(runs):
-        chosen = {}
-        for name, arg in yacs_args.items():
-            picked = [p for p in arg.value.options if run in p.origin.runs]
-            if len(picked) != 1:
-                break  # a run yacs rejects, or one this value is unknown in: not judged
-            chosen[name] = Possible(picked[0].value, picked[0].origin.at(run), picked[0].guards)
-        else:
-            values = tuple(sorted((n, id(arg.value.options), repr(p.value)) for n, p in chosen.items()))
-            places = tuple(sorted((n, p.origin.path, p.origin.line) for n, p in chosen.items()))
-            group = groups.setdefault(values, {})
-            if places in group:
-                continue
-            args = dict(call.args)
-            for name, option in chosen.items():
-                arg = args[name]
-                args[name] = arg.replace(value=Value((option,), "config", arg.value.aliases))
-            group[places] = call.replace(args=args)
-    return [list(group.values()) for group in groups.values()]

@@ -1,0 +1,337 @@
+"""Config files a script loads itself, linked by key path.
+
+Many projects load their own YAML or JSON (``yaml.safe_load``, ``yaml.load``, ``json.load``,
+``OmegaConf.load``, HyperPyYAML's ``load_hyperpyyaml``) from a path the command line picks
+(``--config configs/train.yaml``). Such a file is a *run configuration* of the script when
+
+- the code names it or its folder: a literal passed to the loading function (that file only), or,
+  for a path the command line or the environment picks, the default path (an argparse default,
+  its folder), a config folder beside the script or at the project root (``config``, ``configs``,
+  ``conf``, ``cfg``, ``hparams``, and their subfolders); and
+- the code reads one of its key paths: ``cfg.data.num_workers``, ``config["train"]["workers"]``,
+  ``cfg.get("num_workers")``, ``**hparams["loader_opts"]`` spread into a loader.
+
+Each such file is one run (``configs.runs``): a value that crashes in a file is reported at that
+file's line, with the loader as related location; a file that lacks the key, or whose value is
+not a plain literal, is not judged for it.
+
+Cost, by design lazy: nothing is listed or read until a loader's argument reads a key of a loaded
+config; a config folder is listed once per run; a file's bytes are read once and parsed only
+when they hold every key of the path (``bytes`` test first); each file is parsed once per run
+(``Project.config_file``). Everything is read through the project's guarded door.
+
+Read in the libraries' sources (the test extra pins them; ``tests/test_keypaths.py`` loads the
+fixtures with them): PyYAML 6 ``safe_load``/``load``/``full_load`` resolve scalars with YAML 1.1's
+resolver (``yes`` is true); ``json.load`` is the standard library's; HyperPyYAML 1.2.3
+(``hyperpyyaml/core.py``, ``load_hyperpyyaml``) reads with ruamel.yaml's YAML 1.2 loader (``yes``
+is a string there) and its ``overrides`` argument replaces keys from the command line; only
+values whose spelling means the same in every dialect are taken (decimal integers, ``true`` /
+``false``, ``null``), anything else is unknown. Wrappers that keep the key paths of the dict they
+are given (``EasyDict``, ``OmegaConf.create``, ``munchify``, ``addict.Dict``, ``Box``,
+``ConfigDict``) are followed.
+
+Unknown (silent): a config the module edits (``cfg["data"]["num_workers"] = 0``, ``.update``,
+``merge_with``), a file PyYAML cannot read (no DL000: it was found by walking), strings and
+floats, custom tags (``!ref``), merges, interpolations, a path built from pieces not all known
+when it is fixed (``os.path.join(args.dir, "config.yaml")`` is a picked path: folders are used).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+
+from dl_lint.record import Record
+
+__all__ = ["LoadedConfig", "LOADERS", "WRAPPERS", "FOLDERS", "candidate", "candidate_files", "lookup"]
+
+# qualname of the loading function -> (dialect, how the file is given: "stream" or "path")
+LOADERS: Dict[str, Tuple[str, str]] = {
+    "yaml.safe_load": ("safe", "stream"),
+    "yaml.load": ("safe", "stream"),
+    "yaml.full_load": ("safe", "stream"),
+    "yaml.unsafe_load": ("safe", "stream"),
+    "json.load": ("json", "stream"),
+    "json.loads": ("json", "stream"),
+    "hyperpyyaml.load_hyperpyyaml": ("hyperpyyaml", "stream"),
+    "hyperpyyaml.core.load_hyperpyyaml": ("hyperpyyaml", "stream"),
+    "omegaconf.OmegaConf.load": ("omegaconf", "path"),
+    "omegaconf.omegaconf.OmegaConf.load": ("omegaconf", "path"),
+}
+# Objects that keep the key paths of the one dict they are built from.
+WRAPPERS = frozenset(
+    {
+        "easydict.EasyDict",
+        "omegaconf.OmegaConf.create",
+        "omegaconf.omegaconf.OmegaConf.create",
+        "munch.munchify",
+        "munch.Munch.fromDict",
+        "addict.Dict",
+        "box.Box",
+        "ml_collections.ConfigDict",
+        "ml_collections.config_dict.ConfigDict",
+        "dict",
+        "builtins.dict",
+        "copy.deepcopy",
+    }
+)
+OPENERS = frozenset({"builtins.open", "io.open", "codecs.open"})
+FOLDERS = ("config", "configs", "conf", "confs", "cfg", "cfgs", "hparams")
+SUFFIXES = {
+    "safe": (".yaml", ".yml"),
+    "omegaconf": (".yaml", ".yml"),
+    "hyperpyyaml": (".yaml", ".yml"),
+    "json": (".json",),
+    "mmengine": (".py",),
+}
+MAX_FILES = 500  # per folder listed (recursively)
+_SKIP_DIRS = frozenset({"node_modules", "__pycache__", "site-packages", "venv", "env", "build", "dist", "outputs", "wandb"})
+_INT = re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$")  # 010 is 8 in YAML 1.1, 10 in YAML 1.2
+
+
+class LoadedConfig(Record):
+    """A config a loading function returned (or a node of it, ``keys`` below its top): the files
+    that may be it (absolute paths, each a run), the dialect that reads them, whether the command
+    line may override a key (HyperPyYAML's ``overrides``), and the keys the module edits."""
+
+    __slots__ = ("files", "keys", "dialect", "overridable", "edited")
+
+    def __init__(
+        self,
+        files: Tuple[str, ...],
+        keys: Tuple[str, ...] = (),
+        dialect: str = "safe",
+        overridable: bool = False,
+        edited: Tuple[Tuple[str, ...], ...] = (),
+    ) -> None:
+        self.files = files
+        self.keys = keys
+        self.dialect = dialect
+        self.overridable = overridable
+        self.edited = edited
+
+    def child(self, key: str) -> "LoadedConfig":
+        return LoadedConfig(self.files, self.keys + (key,), self.dialect, self.overridable, self.edited)
+
+    def edits(self, keys: Tuple[str, ...]) -> bool:
+        """Whether the module may set ``keys`` (or a key above or below them) itself."""
+        return any(keys[: len(e)] == e or e[: len(keys)] == keys for e in self.edited)
+
+
+def candidate(data: bytes) -> bool:
+    """From bytes: whether a Python file may load a config file of its own and build a loader
+    from it (a named config file is then judged through it)."""
+    return b"DataLoader" in data and (
+        b"safe_load" in data or b"yaml.load" in data or b"full_load" in data or b"json.load" in data or b"load_hyperpyyaml" in data
+    )
+
+
+# -- which files ----------------------------------------------------------------------------------
+def candidate_files(
+    script: str,
+    root: Optional[str],
+    named: Sequence[str],
+    fixed: bool,
+    dialect: str,
+    listing: Callable[[str], Tuple[str, ...]],
+) -> Tuple[str, ...]:
+    """The files that may be the loaded config (absolute, sorted): ``named`` paths (literals,
+    argparse defaults) relative to the script's folder or the project root; when the path is
+    not ``fixed`` (the command line picks it), also every file of the named files' folders and of
+    the config folders beside the script and at the root (``listing`` lists a folder)."""
+    suffixes = SUFFIXES[dialect]
+    bases = [os.path.dirname(os.path.abspath(script))]
+    if root is not None and os.path.abspath(root) not in bases:
+        bases.append(os.path.abspath(root))
+    found: Dict[str, None] = {}
+    folders: Dict[str, None] = {}
+    for text in named:
+        if not text.strip() or os.path.isabs(text) and not fixed:
+            continue  # ``default=''`` names no file (and no folder); an absolute default is a machine's
+        for base in bases:
+            path = os.path.normpath(os.path.join(base, os.path.expanduser(text)))
+            if not root or not _inside(path, root) or path in bases:
+                continue
+            if os.path.isfile(path):
+                if path.endswith(suffixes):
+                    found[path] = None
+                if not fixed:
+                    folders[os.path.dirname(path)] = None
+            elif not fixed and os.path.isdir(path):
+                folders[path] = None
+    if not fixed:
+        for base in bases:
+            for name in FOLDERS:
+                folder = os.path.join(base, name)
+                if os.path.isdir(folder):
+                    folders[folder] = None
+        for folder in folders:
+            if root and _inside(folder, root) and os.path.abspath(folder) != os.path.abspath(root):
+                for path in listing(folder):
+                    if path.endswith(suffixes):
+                        found[path] = None
+    return tuple(sorted(found))
+
+
+def _inside(path: str, root: str) -> bool:
+    root = os.path.abspath(root)
+    path = os.path.abspath(path)
+    return path == root or path.startswith(os.path.join(root, ""))
+
+
+def list_folder(folder: str) -> Tuple[str, ...]:
+    """Config-like files under ``folder`` (YAML, JSON, and Python for mmengine's
+    ``Config.fromfile``; recursively, hidden and build folders skipped), at most ``MAX_FILES``;
+    symbolic links to folders are not followed."""
+    out: List[str] = []
+    for here, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
+        for name in sorted(files):
+            if name.endswith((".yaml", ".yml", ".json", ".py")):
+                out.append(os.path.join(here, name))
+                if len(out) >= MAX_FILES:
+                    return tuple(out)
+    return tuple(out)
+
+
+# -- what a key path holds --------------------------------------------------------------------------
+_NOTHING = object()
+
+
+def _plain(leaf: Any, dialect: str) -> Any:
+    """The value of a scalar when every reader of the dialect agrees on it, else ``_NOTHING``."""
+    from dl_lint.analysis.configs.yamlfile import UNKNOWN
+
+    value = leaf.value
+    text = (leaf.text or "").strip()
+    if value is UNKNOWN:
+        return _NOTHING
+    if isinstance(value, bool):
+        return value if text.lower() in ("true", "false") else _NOTHING
+    if isinstance(value, int):
+        return value if _INT.match(text) else _NOTHING
+    if value is None:
+        return None if text in ("null", "Null", "NULL", "~") else _NOTHING
+    return _NOTHING  # strings, floats, lists: not followed
+
+
+def _node_at(tree: Any, keys: Tuple[str, ...]) -> Any:
+    from dl_lint.analysis.configs.yamlfile import Tree
+
+    node = tree
+    for key in keys:
+        if not isinstance(node, Tree):
+            return None
+        node = node.get(key)
+    return node
+
+
+def lookup(
+    config: LoadedConfig,
+    data_of: Callable[[str], Optional[bytes]],
+    tree_of: Callable[[str, str], Any],
+) -> Tuple[str, Any]:
+    """What ``config.keys`` holds over the runs: ("mapping", None) when some run holds a mapping
+    there; ("values", {(value, path, line): {run}}) for the runs holding a plain value;
+    ("unknown", None) when no run holds either. ``data_of``: a file's bytes (None: refused);
+    ``tree_of``: its tree as a dialect reads it (cached by the caller)."""
+    from dl_lint.analysis.configs.yamlfile import Leaf, Tree
+
+    needles = [key.encode("utf-8", "replace") for key in config.keys]
+    dialect = "safe" if config.dialect in ("json", "hyperpyyaml") else config.dialect
+    places: Dict[Tuple[Any, str, int], set] = {}
+    mapping = False
+    for path in config.files:
+        data = data_of(path)
+        if data is None or not all(needle in data for needle in needles):
+            continue  # cannot hold the key path: not parsed
+        node = _node_at(tree_of(path, dialect), config.keys)
+        if isinstance(node, Tree):
+            mapping = True
+        elif isinstance(node, Leaf):
+            value = _plain(node, config.dialect)
+            if value is not _NOTHING:
+                places.setdefault((value, node.path, node.line), set()).add(path)
+    if mapping:
+        return "mapping", None
+    if places:
+        return "values", places
+    return "unknown", None
+
+
+def spread(
+    config: LoadedConfig,
+    data_of: Callable[[str], Optional[bytes]],
+    tree_of: Callable[[str, str], Any],
+    names: Iterable[str],
+) -> Optional[Dict[str, Dict[Tuple[Any, str, int], set]]]:
+    """``**config`` spread into a call: for each of ``names`` (the loader's parameters), the
+    places of its value over the runs whose file holds a mapping at ``config.keys``; a run
+    without the key gives the absent value (``values.ABSENT``) at the mapping's line; a run
+    whose value is not plain is left out of that name (not judged). None: no run holds a
+    mapping there (unknown)."""
+    from dl_lint.analysis.configs.yamlfile import Leaf, Tree
+    from dl_lint.analysis.values import ABSENT
+
+    needles = [key.encode("utf-8", "replace") for key in config.keys]
+    dialect = "safe" if config.dialect in ("json", "hyperpyyaml") else config.dialect
+    out: Dict[str, Dict[Tuple[Any, str, int], set]] = {name: {} for name in names}
+    any_run = False
+    for path in config.files:
+        data = data_of(path)
+        if data is None or not all(needle in data for needle in needles):
+            continue
+        node = _node_at(tree_of(path, dialect), config.keys)
+        if not isinstance(node, Tree):
+            continue
+        any_run = True
+        for name, places in out.items():
+            leaf = node.get(name)
+            if leaf is None:
+                places.setdefault((ABSENT, node.path, node.line), set()).add(path)
+            elif isinstance(leaf, Leaf):
+                value = _plain(leaf, config.dialect)
+                if value is not _NOTHING:
+                    places.setdefault((value, leaf.path, leaf.line), set()).add(path)
+    if not any_run:
+        return None
+    # a name no run gives is not spread at all (the loader's default), not a value per run
+    return {name: places for name, places in out.items() if any(key[0] is not ABSENT for key in places)}
+
+
+# -- mmengine's Config.fromfile ----------------------------------------------------------------------
+# ``Config.fromfile("configs/x.py")`` (mmengine, mmcv): its first argument, when a string literal.
+_FROMFILE = re.compile(rb"\bConfig\.fromfile\(\s*(?:[rRuU]?(['\"])([^'\"\n]+)\1\s*[,)])?")
+
+
+def fromfile_candidate(data: bytes) -> bool:
+    """From bytes: a script that may load mmengine configs with ``Config.fromfile``."""
+    return b"Config.fromfile(" in data and (b"mmengine" in data or b"mmcv" in data)
+
+
+def fromfile_configs(
+    paths: Sequence[str],
+    source_bytes: Callable[[str], bytes],
+    root: Optional[str],
+    listing: Callable[[str], Tuple[str, ...]],
+) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
+    """(config files, scripts read): the Python files the project's scripts load with
+    ``Config.fromfile``: the file a literal names, and for any other path (the command line's
+    ``config`` argument) every ``.py`` file of the config folders beside the script and at the
+    root. Read from bytes only: no script is parsed for this."""
+    found: Dict[str, None] = {}
+    scripts: List[str] = []
+    for path in paths:
+        data = source_bytes(path)
+        if not fromfile_candidate(data):
+            continue
+        scripts.append(path)
+        for match in _FROMFILE.finditer(data):
+            literal_path = match.group(2)
+            if literal_path is not None:
+                text = literal_path.decode("utf-8", "replace")
+                found.update(dict.fromkeys(candidate_files(path, root, (text,), True, "mmengine", listing)))
+            else:
+                found.update(dict.fromkeys(candidate_files(path, root, (), False, "mmengine", listing)))
+    return tuple(sorted(found)), tuple(scripts)
