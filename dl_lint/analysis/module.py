@@ -30,7 +30,7 @@ from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, collect
 from dl_lint.analysis.summary import ModuleSummary, build_summary
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse, terminal
 from dl_lint.analysis.transfers import iterates, loop_copy, module_helpers
-from dl_lint.analysis.values import DictValue, FunctionRef, Origin, Possible, Value
+from dl_lint.analysis.values import DictValue, FunctionRef, Guard, Origin, Possible, Value
 from dl_lint.record import Record
 
 # Config sources whose loaders a module may build (``dl_lint.analysis.configs.<name>``: its
@@ -262,6 +262,9 @@ class ModuleAnalysis:
             args, opaque, sampler_node = self._bind_torch(call, site, loader)
         start, end = self.text.span(call)
         extra = {}
+        holds = self._site_guards(site)
+        if holds:
+            extra["holds"] = holds
         if loader.chain:
             extra["loader_class"] = loader.chain[0].label
             extra["keywords"] = frozenset(self._same_keywords(loader))
@@ -282,6 +285,18 @@ class ModuleAnalysis:
             sampler_epochs=self._sampler_epochs(call, site, sampler_node, args),
             extra=extra,
         )
+
+    def _site_guards(self, site: Site) -> Tuple[Guard, ...]:
+        """The conditions that hold whenever the call runs: the ``if`` tests around it (with
+        their polarity) and the early exits before it (``if num_workers == 0: return`` makes
+        ``num_workers != 0`` hold after it). Scenarios of the call's arguments that contradict
+        one are impossible (``call_scenarios``)."""
+        guards = []
+        for cond in site.conds:
+            if cond.kind in ("if", "exit") and cond.test is not None:
+                guard = self.resolver.guard_for(cond.test, site)
+                guards.append(guard if cond.polarity else guard.negate())
+        return tuple(guards)
 
     @staticmethod
     def _same_keywords(loader: LoaderClass) -> Set[str]:
@@ -849,7 +864,7 @@ class ModuleAnalysis:
         when an ``if`` around it has a test that is a known constant of the other truth value
         (``if is_training:`` with ``is_training=False`` given, or defaulted, by the call)."""
         for cond in site.conds:
-            if cond.kind != "if" or cond.test is None:
+            if cond.kind not in ("if", "exit") or cond.test is None:
                 continue
             single = self.resolver.resolve(cond.test, site).single
             if single is None or not isinstance(single.value, (type(None), bool, int, float, str)):

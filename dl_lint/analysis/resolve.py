@@ -28,7 +28,8 @@ from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
 from dl_lint.analysis.pickling import CPU_CONSTRUCTORS, DEVICE_KEEPING, HOLDERS, TENSOR_DATASETS, held_callable
-from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin
+from dl_lint.analysis.namespaces import NAMESPACE, PARSER, ParsedArgs, ParserRef, namespace_return
+from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin, plain_conds
 from dl_lint.analysis.syntax import NO_LITERAL, code, literal
 from dl_lint.analysis.values import (
     ABSENT,
@@ -210,6 +211,7 @@ class Resolver:
         self._argparse: Optional[Dict[str, List[Possible]]] = None
         self._simple_parsing: Optional[Dict[str, Any]] = None  # ``_simple_parsing_dests``
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
+        self._namespaces: Dict[Tuple[str, str], Optional[int]] = {}  # see namespace_kind
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
 
     # -- helpers ------------------------------------------------------------------------------
@@ -299,19 +301,22 @@ class Resolver:
         if not before:
             return [(b, None) for b in bindings]
         chosen: List[Tuple[Binding, Optional[Guard]]] = []
+        use_conds = plain_conds(site.conds)
         for binding, where in reversed(before):
-            if where.conds == site.conds[: len(where.conds)]:
+            conds = plain_conds(where.conds)
+            if conds == use_conds[: len(conds)]:
                 chosen.append((binding, None))
                 break  # dominates: nothing earlier reaches
             chosen.append((binding, self._extra_guard(where, site)))
         return chosen
 
     def _extra_guard(self, where: Site, use: Site) -> Optional[Guard]:
+        where_conds, use_conds = plain_conds(where.conds), plain_conds(use.conds)
         common = 0
-        while common < min(len(where.conds), len(use.conds)) and where.conds[common] == use.conds[common]:
+        while common < min(len(where_conds), len(use_conds)) and where_conds[common] == use_conds[common]:
             common += 1
-        extra = where.conds[common:]
-        if len(extra) == 1 and extra[0].kind == "if" and common == len(use.conds):
+        extra = where_conds[common:]
+        if len(extra) == 1 and extra[0].kind == "if" and common == len(use_conds):
             guard = self.guard_for(extra[0].test, END, 0)
             return guard if extra[0].polarity else guard.negate()
         return None
@@ -378,6 +383,11 @@ class Resolver:
         if kind == "unpack" and binding.value is not None:
             if binding.index == 0 and _is_parse_args(binding.value, known=True):
                 return Value.known(_NAMESPACE)
+            if isinstance(binding.value, ast.Call):  # ``args, args_text = _parse_args()``
+                func = self.resolve(binding.value.func, binding.site or END, depth + 1).single
+                target = func.value if func is not None else None
+                if isinstance(target, FunctionRef) and target.kind == "function" and self.namespace_kind(target) == binding.index:
+                    return Value.known(ParsedArgs(target.module, target.path))
             return Value.unknown("expression")
         if kind == "other" and id(binding.node) in self.param_env:
             return self.param_env[id(binding.node)]  # a loop target, bound to one row of its table
@@ -582,6 +592,53 @@ class Resolver:
 
     # -- attributes ---------------------------------------------------------------------------
     def _resolve_attribute(self, node: ast.Attribute, site: Site, depth: int) -> Value:
+        base = node.value
+        if isinstance(base, ast.Name) and base.id != "self" and self.index.attr_writes and site is not END:
+            writes = self.index.attr_writes.get((site.scope, base.id, node.attr))
+            if writes:
+                return self._written_attribute(node, writes, site, depth)
+        return self._read_attribute(node, site, depth)
+
+    def _written_attribute(self, node: ast.Attribute, writes: Sequence[Tuple[Optional[ast.expr], Site]], site: Site, depth: int) -> Value:
+        """``args.workers`` read after ``args.workers = ...`` in the same function: every write
+        that can reach the read is a possibility (under the ``if`` it sits in, when one ``if``
+        separates it from the read), and the value before any write is one too unless a write
+        reaches the read on every path. A ``+=`` write, or one in a loop around the read, keeps
+        what it can: an unknown write makes the whole value unknown."""
+        alias = self.code(node)
+        if site.in_loop() and any(where.in_loop() for _, where in writes):
+            return Value.unknown("expression").with_aliases(alias)
+        use_conds = plain_conds(site.conds)
+        before = sorted((w for w in writes if w[1].line < site.line), key=lambda w: w[1].line)
+        options: List[Possible] = []
+        source: Optional[str] = None
+        dominated = False
+        for value_node, where in reversed(before):
+            conds = plain_conds(where.conds)
+            dominates = conds == use_conds[: len(conds)] and not where.in_loop()
+            if value_node is None:
+                return Value.unknown("expression").with_aliases(alias)
+            value = self.resolve(value_node, where, depth + 1)
+            if value.is_unknown:
+                return Value.unknown(value.source).with_aliases(alias)
+            guard = None if dominates else self._extra_guard(where, site)
+            source = source or value.source
+            origin = Origin(f"set at {alias} = ...", self.path, where.line)
+            for p in value.options or ():
+                p = p if p.origin is not None else Possible(p.value, origin, p.guards)
+                options.append(p.with_guard(guard) if guard is not None else p)
+            if dominates:
+                dominated = True
+                break
+        if not dominated:
+            earlier = self._read_attribute(node, site, depth)
+            if earlier.is_unknown:
+                return earlier.with_aliases(alias)
+            source = earlier.source or source
+            options.extend(earlier.options or ())
+        return Value(tuple(_dedupe(options)), source).with_aliases(alias)
+
+    def _read_attribute(self, node: ast.Attribute, site: Site, depth: int) -> Value:
         attr = node.attr
         base = node.value
         if isinstance(base, ast.Name) and base.id == "self" and self.current_class:
@@ -601,6 +658,11 @@ class Resolver:
         single = value.single
         if single is not None:
             target = single.value
+            if isinstance(target, ParsedArgs):
+                options = self.parser_options(target).get(attr)
+                if options:
+                    return Value(tuple(options), "argparse")
+                return Value.unknown("argparse")
             if isinstance(target, ModuleRef):
                 return self.project.import_value(target.module, attr, depth + 1, self.path)
             if isinstance(target, External):
@@ -781,6 +843,30 @@ class Resolver:
         found = self._dataclass_value(target.value if target else None, call, where, depth, parser="simple_parsing")
         return found if found is not None else Value.unknown("argparse")
 
+    def namespace_kind(self, target: FunctionRef) -> Optional[int]:
+        """``namespaces.namespace_return`` of a module-level function of the project (this
+        module's, or another's through its summary)."""
+        if target.path == self.path:
+            key = ("namespace", target.name)
+            if key not in self._namespaces:
+                found = [f for f in self.index.module_functions if getattr(f, "name", None) == target.name]
+                self._namespaces[key] = namespace_return(found[0]) if len(found) == 1 else None
+            return self._namespaces[key]
+        summary = self.project.summary(target.module, self.path) if hasattr(self.project, "summary") else None
+        if summary is None or summary.path != target.path:
+            return None
+        records = [f for f in summary.summary.functions if f.name == target.name]
+        return records[0].namespace if len(records) == 1 else None
+
+    def parser_options(self, parsed: "ParsedArgs") -> Dict[str, List[Possible]]:
+        """The argparse options of the module that builds the parser of ``parsed``."""
+        if parsed.path == self.path:
+            return self._argparse_options()
+        summary = self.project.summary(parsed.module, self.path) if hasattr(self.project, "summary") else None
+        if summary is None or summary.path != parsed.path:
+            return {}
+        return summary.resolver._argparse_options()
+
     def _argparse_options(self) -> Dict[str, List[Possible]]:
         if self._argparse is None:
             self._argparse = {}
@@ -952,10 +1038,23 @@ class Resolver:
             if self.current_class and isinstance(key, str):
                 return self._saved_hparam(key, depth)  # saved, so the fallback is never used
             return Value.unknown("config")
+        if isinstance(func_node, ast.Attribute) and func_node.attr in ("parse_args", "parse_known_args"):
+            parser = self.resolve(func_node.value, site, depth + 1).single
+            if parser is not None and isinstance(parser.value, ParserRef):  # ``get_parser().parse_args()``
+                parsed = ParsedArgs(parser.value.module, parser.value.path)
+                if func_node.attr == "parse_args":
+                    return Value.known(parsed)
+                return Value.unknown("argparse")
         func = self.resolve(node.func, site, depth + 1)
         target = func.single.value if func.single is not None else None
         if isinstance(target, External):
             return self._resolve_external_call(target.qualname, node, site, depth)
+        if isinstance(target, FunctionRef) and target.kind == "function":
+            kind = self.namespace_kind(target)
+            if kind == NAMESPACE:
+                return Value.known(ParsedArgs(target.module, target.path))
+            if kind == PARSER:
+                return Value.known(ParserRef(target.module, target.path))
         if isinstance(target, FunctionRef) and target.kind in ("class", "local-class"):
             local = target.kind == "local-class"
             if not local and target.module:  # the library itself (webdataset's own tests): its table row
@@ -1394,7 +1493,8 @@ class Resolver:
             update = self._mutation_entries(kind, node, where, depth)
             if update is None:
                 return Value.known(DictValue(current.entries, False))
-            dominates = use is not END and where.conds == use.conds[: len(where.conds)] and not where.in_loop()
+            conds = plain_conds(where.conds)
+            dominates = use is not END and conds == plain_conds(use.conds)[: len(conds)] and not where.in_loop()
             guard = None if dominates else self._extra_guard(where, use) if use is not END else None
             current = _overlay(current, update, dominates, guard)
         return Value.known(current)

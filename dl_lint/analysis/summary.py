@@ -19,6 +19,7 @@ import ast
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from dl_lint.analysis.datasets import SHARDING_NAMES
+from dl_lint.analysis.namespaces import namespace_return
 from dl_lint.analysis.scopes import Binding, Cond, FunctionUse, ModuleIndex, Site
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse_expression, terminal
 from dl_lint.record import Record, as_dict
@@ -27,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 5
+SUMMARY_FORMAT = 6
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -140,7 +141,7 @@ class ClassRecord(Record):
 
 
 class FunctionRecord(Record):
-    __slots__ = ("name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes")
+    __slots__ = ("name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes", "namespace")
 
     def __init__(
         self,
@@ -156,8 +157,11 @@ class FunctionRecord(Record):
         transfers: Tuple[Tuple[str, int, int, int], ...] = (),
         # DL206: positions of the parameters the function is a generator over (``passes_through``).
         passes: Tuple[int, ...] = (),
+        # What the function returns of an argparse parse (``namespaces.namespace_return``).
+        namespace: Optional[int] = None,
     ) -> None:
         self.passes = passes
+        self.namespace = namespace
         self.name = name
         self.line = line
         self.params = params
@@ -171,6 +175,7 @@ class FunctionRecord(Record):
 class ModuleSummary(Record):
     __slots__ = (
         "path", "module", "is_package", "bindings", "conds", "mutations", "classes", "functions", "star_import",
+        "arguments",
     )  # fmt: skip
 
     def __init__(
@@ -184,7 +189,12 @@ class ModuleSummary(Record):
         classes: Tuple[ClassRecord, ...],
         functions: Tuple[FunctionRecord, ...],
         star_import: bool = False,
+        # The module's ``add_argument(...)`` and ``set_defaults(...)`` calls as (text, line), when
+        # one of its functions returns a namespace or a parser (``namespaces``): its importers
+        # read those defaults.
+        arguments: Tuple[Tuple[str, int], ...] = (),
     ) -> None:
+        self.arguments = arguments
         self.path = path
         self.module = module
         self.is_package = is_package
@@ -259,11 +269,13 @@ class ModuleSummary(Record):
                         "called": tuple(f["called"]),
                         "transfers": tuples(f["transfers"]),
                         "passes": tuple(f.get("passes", ())),
+                        "namespace": f.get("namespace"),
                     }
                 )
                 for f in data["functions"]
             ),
             star_import=bool(data.get("star_import", False)),
+            arguments=tuples(data.get("arguments", ())),
         )
 
     # -- the module-level index, rebuilt -----------------------------------------------------
@@ -311,6 +323,14 @@ class ModuleSummary(Record):
                 index.mutations.setdefault((None, mutation.name), []).append(("other", ast.Pass(), where))
             else:
                 index.mutations.setdefault((None, mutation.name), []).append((mutation.kind, node, where))
+        for text, line in self.arguments:
+            call = parse_expression(text, line)
+            if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+                continue
+            if call.func.attr == "add_argument":
+                index.add_arguments.append(call)
+            else:
+                index.calls.append((call, Site(line, (), None, scope), "", None))
         return index
 
 
@@ -406,6 +426,16 @@ def build_summary(
     classes = tuple(_class_record(node, index, text, sharding) for node in index.module_classes)
     transfers = _transfers_of(index, text)
     functions = tuple(_function_record(node, index, text, sharding, transfers) for node in index.module_functions)
+    arguments: List[Tuple[str, int]] = []
+    if index.add_arguments and any(f.namespace is not None for f in functions):
+        for call in index.add_arguments:
+            kept = _text(text, call)
+            if kept is not None:
+                arguments.append((kept, call.lineno))
+        for call, _site, _scope, _cls in index.calls:
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "set_defaults":
+                kept = _text(text, call)
+                arguments.append((kept, call.lineno) if kept is not None else ("x.set_defaults(**_)", call.lineno))
     return ModuleSummary(
         path=path,
         module=module,
@@ -416,6 +446,7 @@ def build_summary(
         classes=classes,
         functions=functions,
         star_import=index.star_import,
+        arguments=tuple(arguments),
     )
 
 
@@ -477,6 +508,7 @@ def _function_record(
         reseeds=any("seed" in n.lower() or "rng" in n.lower() or "random" in n.lower() for n in use.names),
         transfers=transfers(node) if transfers is not None else (),
         passes=passes_through(node),
+        namespace=namespace_return(node),
     )
 
 
