@@ -30,7 +30,7 @@ from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, collect
 from dl_lint.analysis.summary import ModuleSummary, build_summary
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse, terminal
 from dl_lint.analysis.transfers import iterates, loop_copy, module_helpers
-from dl_lint.analysis.values import DictValue, FunctionRef, Guard, Origin, Possible, Value
+from dl_lint.analysis.values import ABSENT, DictValue, FunctionRef, Guard, Origin, Possible, Value
 from dl_lint.record import Record
 
 # Config sources whose loaders a module may build (``dl_lint.analysis.configs.<name>``: its
@@ -904,9 +904,19 @@ class ModuleAnalysis:
             index += 1
         for keyword in call.keywords:
             if keyword.arg is None:
-                return None
+                # ``create_loader(ds, **loader_kwargs)``: a dict whose keys are all known, each
+                # with a value on every path, binds those parameters.
+                entries = _spread_entries(caller.resolver, keyword.value, site)
+                if entries is None:
+                    return None
+                for key, value in entries:
+                    binding = by_name.get(key)
+                    if binding is None or id(binding.node) in env:
+                        return None
+                    env[id(binding.node)] = value
+                continue
             binding = by_name.get(keyword.arg)
-            if binding is None:
+            if binding is None or dict.__contains__(env, id(binding.node)):
                 return None
             env.pending[id(binding.node)] = keyword.value
         for binding in by_name.values():
@@ -921,6 +931,21 @@ class ModuleAnalysis:
             origin = Origin(f"default of parameter {binding.name}", self.path, self.resolver.line(binding.node))
             env[id(binding.node)] = Value(tuple(Possible(p.value, origin, p.guards) for p in default.options or ()))
         return env
+
+
+def _spread_entries(resolver: Resolver, expr: ast.AST, site: Site) -> Optional[List[Tuple[str, Value]]]:
+    """The (key, value) pairs a ``**expr`` passes, when ``expr`` is a dict whose keys are all
+    known and set on every path (None otherwise: the call is not bound)."""
+    single = resolver.resolve(expr, site).single
+    content = single.value if single is not None else None
+    if not isinstance(content, DictValue) or not content.complete:
+        return None
+    out = []
+    for key, value in content.entries:
+        if not isinstance(key, str) or any(p.value is ABSENT for p in value.options or ()):
+            return None
+        out.append((key, value))
+    return out
 
 
 class _CallerValues(dict):
