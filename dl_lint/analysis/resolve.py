@@ -623,7 +623,7 @@ class Resolver:
                 return Value.unknown(value.source).with_aliases(alias)
             guard = None if dominates else self._extra_guard(where, site)
             source = source or value.source
-            origin = Origin(f"set at {alias} = ...", self.path, where.line)
+            origin = Origin(f"assigned to {alias}", self.path, where.line)
             for p in value.options or ():
                 p = p if p.origin is not None else Possible(p.value, origin, p.guards)
                 options.append(p.with_guard(guard) if guard is not None else p)

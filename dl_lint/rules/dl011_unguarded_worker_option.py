@@ -113,7 +113,7 @@ persistent_workers (1.7+), multiprocessing_context and timeout behave the same o
             message = f"{option}={shown!r} is unguarded but num_workers can be 0: {failure}."
             when = "at the first iteration" if option == "timeout" else "at construction"
             if on_a_path:
-                zero = [p for p in workers.options if p.value == 0 or (p.value is ABSENT and False)]
+                zero = [p for p in workers.options if p.value == 0]
                 paths = " or ".join(sorted({g.describe() for p in zero for g in p.guards})) or "one of its paths"
                 detail = (
                     f"num_workers (`{workers_code}`) is 0 on some paths (when {paths}), and on those torch fails "
