@@ -59,7 +59,7 @@ class ParserRef(Record):
         self.path = path
 
 
-def _returns(function: ast.AST) -> List[ast.Return]:
+def returns_of(function: ast.AST) -> List[ast.Return]:
     """The ``return`` statements of a function, not of the functions and classes it defines."""
     found: List[ast.Return] = []
     stack = list(ast.iter_child_nodes(function))
@@ -136,7 +136,7 @@ def _kind_of(function: ast.AST, expr: ast.AST, depth: int = 0) -> Optional[int]:
 
 def namespace_return(function: ast.AST) -> Optional[int]:
     """What the function returns, as the module docstring says (None: not a namespace)."""
-    returns = _returns(function)
+    returns = returns_of(function)
     if not returns or any(r.value is None for r in returns):
         return None
     kinds = set()

@@ -28,7 +28,7 @@ from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
 from dl_lint.analysis.pickling import CPU_CONSTRUCTORS, DEVICE_KEEPING, HOLDERS, TENSOR_DATASETS, held_callable
-from dl_lint.analysis.namespaces import NAMESPACE, PARSER, ParsedArgs, ParserRef, namespace_return
+from dl_lint.analysis.namespaces import NAMESPACE, PARSER, ParsedArgs, ParserRef, namespace_return, returns_of
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin, plain_conds
 from dl_lint.analysis.syntax import NO_LITERAL, code, literal
 from dl_lint.analysis.values import (
@@ -212,6 +212,7 @@ class Resolver:
         self._simple_parsing: Optional[Dict[str, Any]] = None  # ``_simple_parsing_dests``
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
         self._namespaces: Dict[Tuple[str, str], Optional[int]] = {}  # see namespace_kind
+        self._factories: Dict[Tuple[str, str], Optional[Value]] = {}  # see _factory_result
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
 
     # -- helpers ------------------------------------------------------------------------------
@@ -243,6 +244,8 @@ class Resolver:
         self._code_cache.clear()
         self._decorated = None
         self._simple_parsing = None
+        self._factories = {}
+        self._namespaces = {}
 
     # -- entry point --------------------------------------------------------------------------
     def resolve(self, node: ast.AST, site: Site = END, depth: int = 0) -> Value:
@@ -658,6 +661,10 @@ class Resolver:
         single = value.single
         if single is not None:
             target = single.value
+            if isinstance(target, Instance) and isinstance(base, ast.Name):
+                held = self._instance_attr(target, attr, base, site, depth)
+                if held is not None:
+                    return held
             if isinstance(target, ParsedArgs):
                 options = self.parser_options(target).get(attr)
                 if options:
@@ -702,6 +709,56 @@ class Resolver:
         finally:
             self._params_as_defaults = saved
         return Value(tuple(_dedupe(options)), source).with_aliases(f"self.{attr}")
+
+    def _instance_attr(self, instance: Instance, attr: str, base: ast.Name, site: Site, depth: int) -> Optional[Value]:
+        """``data_iter.num_workers`` where ``data_iter = DataIter(...)`` (a class of this module,
+        the name bound once): what the class's methods store in ``self.num_workers``, with the
+        ``__init__`` parameters bound to the construction's arguments (a parameter it leaves to
+        its default stays a configurable value, as ``self.x`` read in the class). None: not
+        readable that way (another module's class, a construction with ``*``/``**``, a name
+        bound more than once)."""
+        if instance.local or instance.path != self.path or depth > MAX_DEPTH:
+            return None
+        entries = self.index.self_attrs.get((instance.name, attr))
+        if not entries:
+            return None
+        _, bindings = self.lookup(base.id, site)
+        if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Call):
+            return None
+        call, where = bindings[0].value, bindings[0].site
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return None
+        classes = [c for c in self.index.module_classes if c.name == instance.name]
+        inits = [f for f in (classes[0].body if len(classes) == 1 else ()) if isinstance(f, ast.FunctionDef) and f.name == "__init__"]
+        if len(inits) != 1:
+            return None
+        init = inits[0]
+        positional = [*init.args.posonlyargs, *init.args.args][1:]
+        by_name = {a.arg: a for a in (*positional, *init.args.kwonlyargs)}
+        if len(call.args) > len(positional):
+            return None
+        env = dict(self.param_env)
+        for argument, parameter in zip(call.args, positional):
+            env[id(parameter)] = self.resolve(argument, where, depth + 1)
+        for keyword in call.keywords:
+            parameter = by_name.get(keyword.arg)
+            if parameter is None:
+                return None
+            env[id(parameter)] = self.resolve(keyword.value, where, depth + 1)
+        saved = self.param_env, self._params_as_defaults, self.current_class
+        self.param_env, self._params_as_defaults, self.current_class = env, True, instance.name
+        try:
+            options: List[Possible] = []
+            source: Optional[str] = None
+            for expr, at, _method in entries:
+                value = self.resolve(expr, at, depth + 1)
+                if value.is_unknown:
+                    return Value.unknown(value.source or "config")
+                source = source or value.source
+                options.extend(value.options or ())
+        finally:
+            self.param_env, self._params_as_defaults, self.current_class = saved
+        return Value(tuple(_dedupe(options)), source)
 
     def _saved_hparam(self, name: str, depth: int) -> Value:
         """``self.hparams.name`` in a class whose ``__init__`` calls Lightning's
@@ -842,6 +899,68 @@ class Resolver:
         target = self.resolve(config, where, depth + 1).single
         found = self._dataclass_value(target.value if target else None, call, where, depth, parser="simple_parsing")
         return found if found is not None else Value.unknown("argparse")
+
+    def _factory_result(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
+        """``DataLoader(make_dataset(...), ...)``: a function of this module whose every
+        ``return`` builds an object dl-lint can judge (an instance of a project class, a library
+        dataset such as a webdataset pipeline, a callable): what it returns, resolved in the
+        function with its parameters bound to the call's arguments (or their defaults), as if
+        built at the call. None for anything else (a number, an unknown value): function results
+        stay unknown. Calls without arguments are remembered per function."""
+        if target.path != self.path or depth > MAX_DEPTH // 2:
+            return None
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return None
+        plain = not node.args and not node.keywords
+        key = ("factory", target.name)
+        if plain and key in self._factories:
+            return self._factories[key]
+        if plain:
+            self._factories[key] = None  # a factory calling itself is not followed
+        found = self._factory_value(target, node, site, depth)
+        if plain:
+            self._factories[key] = found
+        return found
+
+    def _factory_value(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
+        functions = [f for f in self.index.module_functions if getattr(f, "name", None) == target.name]
+        if len(functions) != 1 or isinstance(functions[0], ast.AsyncFunctionDef):
+            return None
+        function = functions[0]
+        returns = returns_of(function)
+        if not returns or len(returns) > 4 or any(r.value is None for r in returns):
+            return None
+        if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(function)):
+            return None  # a generator: the call returns a generator object
+        scope = self.index.scopes.get(id(function))
+        if scope is None:
+            return None
+        positional = [*function.args.posonlyargs, *function.args.args]
+        by_name = {a.arg: a for a in (*positional, *function.args.kwonlyargs)}
+        if len(node.args) > len(positional):
+            return None
+        env = dict(self.param_env)
+        for argument, parameter in zip(node.args, positional):
+            env[id(parameter)] = self.resolve(argument, site, depth + 1)
+        for keyword in node.keywords:
+            parameter = by_name.get(keyword.arg)
+            if parameter is None:
+                return None
+            env[id(parameter)] = self.resolve(keyword.value, site, depth + 1)
+        saved = self.param_env, self._params_as_defaults
+        self.param_env, self._params_as_defaults = env, True
+        try:
+            options: List[Possible] = []
+            for statement in returns:
+                value = self.resolve(statement.value, Site(statement.lineno, (), function, scope), depth + 2)
+                if value.is_unknown or not value.options:
+                    return None
+                if not all(_built(p.value) for p in value.options):
+                    return None
+                options.extend(value.options)
+        finally:
+            self.param_env, self._params_as_defaults = saved
+        return Value(tuple(_dedupe(options)))
 
     def namespace_kind(self, target: FunctionRef) -> Optional[int]:
         """``namespaces.namespace_return`` of a module-level function of the project (this
@@ -1038,6 +1157,10 @@ class Resolver:
             if self.current_class and isinstance(key, str):
                 return self._saved_hparam(key, depth)  # saved, so the fallback is never used
             return Value.unknown("config")
+        if isinstance(func_node, ast.Attribute) and func_node.attr == "get" and len(node.args) == 2 and not node.keywords:
+            found = self._get_with_default(func_node.value, node, site, depth)
+            if found is not None:
+                return found
         if isinstance(func_node, ast.Attribute) and func_node.attr in ("parse_args", "parse_known_args"):
             parser = self.resolve(func_node.value, site, depth + 1).single
             if parser is not None and isinstance(parser.value, ParserRef):  # ``get_parser().parse_args()``
@@ -1055,6 +1178,9 @@ class Resolver:
                 return Value.known(ParsedArgs(target.module, target.path))
             if kind == PARSER:
                 return Value.known(ParserRef(target.module, target.path))
+            built = self._factory_result(target, node, site, depth)
+            if built is not None:
+                return built
         if isinstance(target, FunctionRef) and target.kind in ("class", "local-class"):
             local = target.kind == "local-class"
             if not local and target.module:  # the library itself (webdataset's own tests): its table row
@@ -1068,6 +1194,42 @@ class Resolver:
             holds = None if local else self._handed_callable(target, node, site, depth)
             return Value.known(Instance(target.module, target.name, target.line, target.path, local, holds))
         return Value.unknown(func.source if func.source in CONFIGURABLE else "expression")
+
+    def _get_with_default(self, base_node: ast.AST, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
+        """``cfg.get("num_workers", 4)``: of a dict dl-lint reads, the key's value (the default
+        where the key may be absent, or when the dict certainly lacks it); of a config object or
+        mapping it cannot see (a parameter, a loaded config, ``**kwargs``), the default written
+        at the call, as a configurable value (the config may hold another). None: not such a
+        call (a library's ``get``, ``os.environ.get``)."""
+        key = literal(node.args[0])
+        if not isinstance(key, str):
+            return None
+        base = self.resolve(base_node, site, depth + 1)
+        single = base.single
+        if single is not None and not isinstance(single.value, DictValue):
+            return None  # a module, a library object, a Hydra config, a namespace...
+        default = self.resolve(node.args[1], site, depth + 1)
+        if default.is_unknown:
+            return Value.unknown(default.source if default.source in CONFIGURABLE else "config")
+        origin = Origin(f"default of {self.code(base_node)}.get({key!r})", self.path, self.line(node))
+        fallback = [p if p.origin is not None else Possible(p.value, origin, p.guards) for p in default.options or ()]
+        if single is not None:
+            content: DictValue = single.value
+            entry = content.get(key)
+            if entry is None:
+                return Value(tuple(fallback), default.source) if content.complete else Value.unknown("config")
+            if entry.is_unknown:
+                return entry
+            options: List[Possible] = []
+            for p in entry.options or ():
+                if p.value is ABSENT:
+                    options.extend(Possible(f.value, f.origin, f.guards + p.guards) for f in fallback)
+                else:
+                    options.append(p)
+            return Value(tuple(_dedupe(options)), entry.source or default.source)
+        if base.options is not None:
+            return None  # one of several known values
+        return Value(tuple(fallback), "config")
 
     # -- what an object holds (DL202: analysis.pickling) ------------------------------------------
     def _held(self, node: ast.AST, site: Site, depth: int):
@@ -1646,6 +1808,14 @@ def _hparams_only_read(cls: ast.ClassDef, mutators: frozenset) -> bool:
         if isinstance(parent, ast.Attribute) and parent.attr in ("_hparams", "_set_hparams") and isinstance(parent.value, ast.Name):
             return False
     return True
+
+
+def _built(value: Any) -> bool:
+    """What a factory may hand back as if built at the call: an instance of a project class, a
+    library object (not a plain list or dict display), a callable."""
+    if isinstance(value, Opaque):
+        return not value.qualname.startswith("builtins.")
+    return isinstance(value, (Instance, FunctionRef))
 
 
 def _is_number(v: Any) -> bool:
