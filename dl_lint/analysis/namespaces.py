@@ -26,7 +26,7 @@ namespace passed through more than one helper call, and ``vars(args)``.
 from __future__ import annotations
 
 import ast
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from dl_lint.record import Record
 
@@ -40,13 +40,36 @@ _PARSER_CLASSES = frozenset({"ArgumentParser"})
 
 class ParsedArgs(Record):
     """The namespace ``parse_args()`` returns for the parser of module ``module`` (file
-    ``path``): its attributes are that module's argparse options."""
+    ``path``): its attributes are that module's argparse options, less ``edited`` (attributes
+    the helper that returns it may set itself: unknown; ``"*"``: every one)."""
 
-    __slots__ = ("module", "path")
+    __slots__ = ("module", "path", "edited")
 
-    def __init__(self, module: str, path: str) -> None:
+    def __init__(self, module: str, path: str, edited: Tuple[str, ...] = ()) -> None:
         self.module = module
         self.path = path
+        self.edited = edited
+
+
+def edited_attributes(function: ast.AST) -> Tuple[str, ...]:
+    """The attributes a function sets on any object (``args.workers = 0``, ``args.x += 1``), or
+    ``("*",)`` when it may set any (``setattr``, ``vars(...)``, ``__dict__``)."""
+    found = set()
+    for node in ast.walk(function):
+        targets = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "vars"):
+            return ("*",)
+        elif isinstance(node, ast.Attribute) and node.attr == "__dict__":
+            return ("*",)
+        for target in targets:
+            for part in ast.walk(target):
+                if isinstance(part, ast.Attribute) and isinstance(part.ctx, ast.Store):
+                    found.add(part.attr)
+    return tuple(sorted(found))
 
 
 class ParserRef(Record):
@@ -102,7 +125,9 @@ def _assigned(function: ast.AST, name: str) -> List[ast.AST]:
             for target in node.targets:
                 if isinstance(target, ast.Name) and target.id == name:
                     values.append(node.value)
-                elif any(isinstance(t, ast.Name) and t.id == name for t in ast.walk(target)):
+                elif isinstance(target, (ast.Tuple, ast.List, ast.Starred)) and any(
+                    isinstance(t, ast.Name) and t.id == name for t in ast.walk(target)
+                ):
                     # ``args, rest = parser.parse_known_args()``: element 0 of that tuple
                     if (
                         isinstance(target, ast.Tuple)

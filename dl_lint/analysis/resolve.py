@@ -28,7 +28,7 @@ from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
 from dl_lint.analysis.pickling import CPU_CONSTRUCTORS, DEVICE_KEEPING, HOLDERS, TENSOR_DATASETS, held_callable
-from dl_lint.analysis.namespaces import NAMESPACE, PARSER, ParsedArgs, ParserRef, namespace_return, returns_of
+from dl_lint.analysis.namespaces import NAMESPACE, PARSER, ParsedArgs, ParserRef, edited_attributes, namespace_return, returns_of
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin, plain_conds
 from dl_lint.analysis.syntax import NO_LITERAL, code, literal
 from dl_lint.analysis.values import (
@@ -211,7 +211,7 @@ class Resolver:
         self._argparse: Optional[Dict[str, List[Possible]]] = None
         self._simple_parsing: Optional[Dict[str, Any]] = None  # ``_simple_parsing_dests``
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
-        self._namespaces: Dict[Tuple[str, str], Optional[int]] = {}  # see namespace_kind
+        self._namespaces: Dict[Tuple[str, str], Tuple[Optional[int], Tuple[str, ...]]] = {}  # see namespace_kind
         self._factories: Dict[Tuple[str, str], Optional[Value]] = {}  # see _factory_result
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
 
@@ -295,6 +295,11 @@ class Resolver:
         """The bindings that can reach ``site``, each with the guard it holds under (if a single
         ``if`` separates it from the use)."""
         sites = [b.site if b.kind in _SITED else None for b in bindings]
+        if any(s is not None and s.scope is site.scope for s in sites) and site.scope is not None:
+            # ``def main(args): args = parse_args()``: the parameters of the function the name
+            # is assigned in are bound on entry, before any of its statements.
+            entry = Site(0, (), site.scope)
+            sites = [entry if b.kind == "param" else s for b, s in zip(bindings, sites)]
         same = all(s is not None and s.scope is site.scope for s in sites)
         if not same or site.in_loop() or site is END:
             return [(b, None) for b in bindings]
@@ -390,7 +395,7 @@ class Resolver:
                 func = self.resolve(binding.value.func, binding.site or END, depth + 1).single
                 target = func.value if func is not None else None
                 if isinstance(target, FunctionRef) and target.kind == "function" and self.namespace_kind(target) == binding.index:
-                    return Value.known(ParsedArgs(target.module, target.path))
+                    return Value.known(self.parsed_by(target))
             return Value.unknown("expression")
         if kind == "other" and id(binding.node) in self.param_env:
             return self.param_env[id(binding.node)]  # a loop target, bound to one row of its table
@@ -666,6 +671,8 @@ class Resolver:
                 if held is not None:
                     return held
             if isinstance(target, ParsedArgs):
+                if attr in target.edited or "*" in target.edited:
+                    return Value.unknown("argparse")  # the helper may set it itself
                 options = self.parser_options(target).get(attr)
                 if options:
                     return Value(tuple(options), "argparse")
@@ -965,17 +972,25 @@ class Resolver:
     def namespace_kind(self, target: FunctionRef) -> Optional[int]:
         """``namespaces.namespace_return`` of a module-level function of the project (this
         module's, or another's through its summary)."""
+        return self._namespace_facts(target)[0]
+
+    def parsed_by(self, target: FunctionRef) -> ParsedArgs:
+        """The namespace a call of ``target`` returns (its ``namespace_kind`` is a namespace)."""
+        return ParsedArgs(target.module, target.path, self._namespace_facts(target)[1])
+
+    def _namespace_facts(self, target: FunctionRef) -> Tuple[Optional[int], Tuple[str, ...]]:
         if target.path == self.path:
             key = ("namespace", target.name)
             if key not in self._namespaces:
                 found = [f for f in self.index.module_functions if getattr(f, "name", None) == target.name]
-                self._namespaces[key] = namespace_return(found[0]) if len(found) == 1 else None
+                kind = namespace_return(found[0]) if len(found) == 1 else None
+                self._namespaces[key] = (kind, edited_attributes(found[0]) if kind is not None else ())
             return self._namespaces[key]
         summary = self.project.summary(target.module, self.path) if hasattr(self.project, "summary") else None
         if summary is None or summary.path != target.path:
-            return None
+            return None, ()
         records = [f for f in summary.summary.functions if f.name == target.name]
-        return records[0].namespace if len(records) == 1 else None
+        return (records[0].namespace, records[0].edited) if len(records) == 1 else (None, ())
 
     def parser_options(self, parsed: "ParsedArgs") -> Dict[str, List[Possible]]:
         """The argparse options of the module that builds the parser of ``parsed``."""
@@ -1175,7 +1190,7 @@ class Resolver:
         if isinstance(target, FunctionRef) and target.kind == "function":
             kind = self.namespace_kind(target)
             if kind == NAMESPACE:
-                return Value.known(ParsedArgs(target.module, target.path))
+                return Value.known(self.parsed_by(target))
             if kind == PARSER:
                 return Value.known(ParserRef(target.module, target.path))
             built = self._factory_result(target, node, site, depth)

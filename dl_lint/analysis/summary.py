@@ -19,7 +19,7 @@ import ast
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from dl_lint.analysis.datasets import SHARDING_NAMES
-from dl_lint.analysis.namespaces import namespace_return
+from dl_lint.analysis.namespaces import edited_attributes, namespace_return
 from dl_lint.analysis.scopes import Binding, Cond, FunctionUse, ModuleIndex, Site
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse_expression, terminal
 from dl_lint.record import Record, as_dict
@@ -141,7 +141,10 @@ class ClassRecord(Record):
 
 
 class FunctionRecord(Record):
-    __slots__ = ("name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes", "namespace")
+    __slots__ = (
+        "name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes", "namespace",
+        "edited",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -159,9 +162,12 @@ class FunctionRecord(Record):
         passes: Tuple[int, ...] = (),
         # What the function returns of an argparse parse (``namespaces.namespace_return``).
         namespace: Optional[int] = None,
+        # For such a function: the attributes it sets (``namespaces.edited_attributes``).
+        edited: Tuple[str, ...] = (),
     ) -> None:
         self.passes = passes
         self.namespace = namespace
+        self.edited = edited
         self.name = name
         self.line = line
         self.params = params
@@ -270,6 +276,7 @@ class ModuleSummary(Record):
                         "transfers": tuples(f["transfers"]),
                         "passes": tuple(f.get("passes", ())),
                         "namespace": f.get("namespace"),
+                        "edited": tuple(f.get("edited", ())),
                     }
                 )
                 for f in data["functions"]
@@ -498,6 +505,7 @@ def _function_record(
     defaults: List[Optional[ast.expr]] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
     params = [(a.arg, _text(text, d)) for a, d in zip(positional, defaults)]
     params += [(a.arg, _text(text, d)) for a, d in zip(args.kwonlyargs, args.kw_defaults)]
+    namespace = namespace_return(node)
     return FunctionRecord(
         name=node.name,
         line=node.lineno,
@@ -508,7 +516,8 @@ def _function_record(
         reseeds=any("seed" in n.lower() or "rng" in n.lower() or "random" in n.lower() for n in use.names),
         transfers=transfers(node) if transfers is not None else (),
         passes=passes_through(node),
-        namespace=namespace_return(node),
+        namespace=namespace,
+        edited=edited_attributes(node) if namespace is not None else (),
     )
 
 
