@@ -26,7 +26,7 @@ namespace passed through more than one helper call, and ``vars(args)``.
 from __future__ import annotations
 
 import ast
-from typing import List, Optional, Tuple
+from typing import Iterator, List, Optional, Set, Tuple
 
 from dl_lint.record import Record
 
@@ -36,6 +36,9 @@ PARSER = -2
 _PARSE = frozenset({"parse_args"})
 _PARSE_KNOWN = frozenset({"parse_known_args", "parse_known_intermixed_args"})
 _PARSER_CLASSES = frozenset({"ArgumentParser"})
+_ANY_ATTRIBUTE = frozenset({"setattr", "vars", "__dict__"})
+# Element 0 of ``parser.parse_known_args()``, as ``_assigned`` reports it.
+_PARSED = ast.Call(func=ast.Attribute(value=ast.Name(id="_"), attr="parse_args"), args=[], keywords=[])
 
 
 class ParsedArgs(Record):
@@ -51,20 +54,23 @@ class ParsedArgs(Record):
         self.edited = edited
 
 
-def edited_attributes(function: ast.AST) -> Tuple[str, ...]:
+def edited_attributes(function: ast.AST, names: Optional[Set[str]] = None) -> Tuple[str, ...]:
     """The attributes a function sets on any object (``args.workers = 0``, ``args.x += 1``), or
-    ``("*",)`` when it may set any (``setattr``, ``vars(...)``, ``__dict__``)."""
+    ``("*",)`` when it may set any (``setattr``, ``vars(...)``, ``__dict__``; ``names``: the
+    names and attributes the function mentions, ``FunctionUse.names``)."""
+    if names is None:
+        names = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)}
+        names |= {n.attr for n in ast.walk(function) if isinstance(n, ast.Attribute)}
+    if names & _ANY_ATTRIBUTE:
+        return ("*",)
     found = set()
-    for node in ast.walk(function):
-        targets = []
+    for node in statements_of(function):
         if isinstance(node, ast.Assign):
             targets = node.targets
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
             targets = [node.target]
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "vars"):
-            return ("*",)
-        elif isinstance(node, ast.Attribute) and node.attr == "__dict__":
-            return ("*",)
+        else:
+            continue
         for target in targets:
             for part in ast.walk(target):
                 if isinstance(part, ast.Attribute) and isinstance(part.ctx, ast.Store):
@@ -82,18 +88,27 @@ class ParserRef(Record):
         self.path = path
 
 
-def returns_of(function: ast.AST) -> List[ast.Return]:
-    """The ``return`` statements of a function, not of the functions and classes it defines."""
-    found: List[ast.Return] = []
-    stack = list(ast.iter_child_nodes(function))
+def statements_of(function: ast.AST) -> Iterator[ast.stmt]:
+    """The statements of a function's body, at any depth of its blocks, not those of the
+    functions and classes it defines (expressions are not walked: a body of a thousand
+    ``add_argument`` calls costs one step per statement)."""
+    stack: List[ast.stmt] = list(getattr(function, "body", ()))
     while stack:
         node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
-        if isinstance(node, ast.Return):
-            found.append(node)
-        stack.extend(ast.iter_child_nodes(node))
-    return found
+        for field in ("body", "orelse", "finalbody"):
+            stack.extend(getattr(node, field, ()))
+        for handler in getattr(node, "handlers", ()):
+            stack.extend(handler.body)
+        for case in getattr(node, "cases", ()):
+            stack.extend(case.body)
+
+
+def returns_of(function: ast.AST) -> List[ast.Return]:
+    """The ``return`` statements of a function, not of the functions and classes it defines."""
+    return [node for node in statements_of(function) if isinstance(node, ast.Return)]
 
 
 def _call_kind(expr: ast.AST) -> Optional[int]:
@@ -112,15 +127,11 @@ def _call_kind(expr: ast.AST) -> Optional[int]:
     return None
 
 
-def _assigned(function: ast.AST, name: str) -> List[ast.AST]:
+def _assigned(function: ast.AST, name: str) -> List[Optional[ast.AST]]:
     """The values assigned to a plain local ``name`` in the function (None for any other
-    binding of it: unpacking, loops, augmented assignment)."""
-    values: List[ast.AST] = []
-    stack = list(ast.iter_child_nodes(function))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
+    binding of it: unpacking, loops, augmented assignment, ``with``)."""
+    values: List[Optional[ast.AST]] = []
+    for node in statements_of(function):
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name) and target.id == name:
@@ -129,21 +140,19 @@ def _assigned(function: ast.AST, name: str) -> List[ast.AST]:
                     isinstance(t, ast.Name) and t.id == name for t in ast.walk(target)
                 ):
                     # ``args, rest = parser.parse_known_args()``: element 0 of that tuple
-                    if (
-                        isinstance(target, ast.Tuple)
-                        and target.elts
-                        and isinstance(target.elts[0], ast.Name)
-                        and target.elts[0].id == name
-                        and _call_kind(node.value) == 0
-                    ):
-                        values.append(ast.Call(func=ast.Attribute(value=ast.Name(id="_"), attr="parse_args"), args=[], keywords=[]))
-                    else:
-                        values.append(None)  # type: ignore[arg-type]
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr)):
-            target = getattr(node, "target", None)
-            if isinstance(target, ast.Name) and target.id == name:
-                values.append(None)  # type: ignore[arg-type]
-        stack.extend(ast.iter_child_nodes(node))
+                    first = target.elts[0] if isinstance(target, (ast.Tuple, ast.List)) and target.elts else None
+                    known = isinstance(first, ast.Name) and first.id == name and _call_kind(node.value) == 0
+                    values.append(_PARSED if known else None)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+            target = node.target
+            if any(isinstance(t, ast.Name) and t.id == name for t in ast.walk(target)):
+                values.append(None)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                if item.optional_vars is not None and any(
+                    isinstance(t, ast.Name) and t.id == name for t in ast.walk(item.optional_vars)
+                ):
+                    values.append(None)
     return values
 
 

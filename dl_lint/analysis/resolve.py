@@ -983,8 +983,10 @@ class Resolver:
             key = ("namespace", target.name)
             if key not in self._namespaces:
                 found = [f for f in self.index.module_functions if getattr(f, "name", None) == target.name]
-                kind = namespace_return(found[0]) if len(found) == 1 else None
-                self._namespaces[key] = (kind, edited_attributes(found[0]) if kind is not None else ())
+                candidate = len(found) == 1 and id(found[0]) in self.index.parsing_functions
+                kind = namespace_return(found[0]) if candidate else None
+                use = self.index.uses.get(id(found[0])) if kind is not None else None
+                self._namespaces[key] = (kind, edited_attributes(found[0], use.names if use is not None else None) if kind is not None else ())
             return self._namespaces[key]
         summary = self.project.summary(target.module, self.path) if hasattr(self.project, "summary") else None
         if summary is None or summary.path != target.path:
@@ -999,6 +1001,11 @@ class Resolver:
         summary = self.project.summary(parsed.module, self.path) if hasattr(self.project, "summary") else None
         if summary is None or summary.path != parsed.path:
             return {}
+        if summary.index.pending_arguments:
+            from dl_lint.analysis.summary import read_arguments
+
+            read_arguments(summary.index)
+            summary.resolver._argparse = None
         return summary.resolver._argparse_options()
 
     def _argparse_options(self) -> Dict[str, List[Possible]]:

@@ -182,6 +182,11 @@ class ModuleIndex:
         self.add_arguments: List[ast.Call] = []
         # ``name.attr = value`` (name not self): (function node or None, name, attr) ->
         # [(value, site)]; value None for ``name.attr += ...`` (unknown).
+        # Functions that parse a command line or build a parser (``namespaces``): only they
+        # can return a namespace.
+        self.parsing_functions: Set[int] = set()
+        # A summary's ``arguments`` not parsed yet (``summary.read_arguments``).
+        self.pending_arguments: Tuple[Tuple[str, int], ...] = ()
         self.attr_writes: Dict[Tuple[Optional[ast.AST], str, str], List[Tuple[Optional[ast.expr], Site]]] = {}
         self.module_classes: List[ast.ClassDef] = []
         self.module_functions: List[ast.AST] = []
@@ -620,8 +625,12 @@ class Collector:
         if isinstance(func, ast.Attribute):
             if func.attr == "add_argument":
                 self.index.add_arguments.append(node)
+            elif func.attr in _PARSING and self.function is not None:
+                self.index.parsing_functions.add(id(self.function))
             if isinstance(func.value, ast.Name) and func.attr in _MUTATORS:
                 self.mutation(func.value.id, "update" if func.attr == "update" else "other", node)
+        elif isinstance(func, ast.Name) and func.id in _PARSING and self.function is not None:
+            self.index.parsing_functions.add(id(self.function))
         if use is None:
             return
         if isinstance(func, ast.Attribute):
@@ -661,6 +670,8 @@ def collect(tree: ast.Module) -> ModuleIndex:
 
 
 _EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+# Calls that make a function a candidate to return an argparse namespace or parser.
+_PARSING = frozenset({"parse_args", "parse_known_args", "parse_known_intermixed_args", "ArgumentParser"})
 
 
 def _exits(body: List[ast.stmt]) -> bool:

@@ -330,15 +330,22 @@ class ModuleSummary(Record):
                 index.mutations.setdefault((None, mutation.name), []).append(("other", ast.Pass(), where))
             else:
                 index.mutations.setdefault((None, mutation.name), []).append((mutation.kind, node, where))
-        for text, line in self.arguments:
-            call = parse_expression(text, line)
-            if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
-                continue
-            if call.func.attr == "add_argument":
-                index.add_arguments.append(call)
-            else:
-                index.calls.append((call, Site(line, (), None, scope), "", None))
+        index.pending_arguments = self.arguments  # parsed when asked (``read_arguments``)
         return index
+
+
+def read_arguments(index: ModuleIndex) -> None:
+    """Parse the ``add_argument``/``set_defaults`` calls a summary keeps into the index rebuilt
+    from it, the first time an importer reads that module's parser."""
+    pending, index.pending_arguments = index.pending_arguments, ()
+    for text, line in pending:
+        call = parse_expression(text, line)
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+            continue
+        if call.func.attr == "add_argument":
+            index.add_arguments.append(call)
+        else:
+            index.calls.append((call, Site(line, (), None, index.module_scope), "", None))
 
 
 def _deep_tuple(value: Any) -> Any:
@@ -505,7 +512,9 @@ def _function_record(
     defaults: List[Optional[ast.expr]] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
     params = [(a.arg, _text(text, d)) for a, d in zip(positional, defaults)]
     params += [(a.arg, _text(text, d)) for a, d in zip(args.kwonlyargs, args.kw_defaults)]
-    namespace = namespace_return(node)
+    # Only a function that parses or builds a parser, in a module that adds arguments, can hand
+    # its callers a namespace with readable options.
+    namespace = namespace_return(node) if index.add_arguments and id(node) in index.parsing_functions else None
     return FunctionRecord(
         name=node.name,
         line=node.lineno,
@@ -517,7 +526,7 @@ def _function_record(
         transfers=transfers(node) if transfers is not None else (),
         passes=passes_through(node),
         namespace=namespace,
-        edited=edited_attributes(node) if namespace is not None else (),
+        edited=edited_attributes(node, use.names) if namespace is not None else (),
     )
 
 
