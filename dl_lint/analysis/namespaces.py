@@ -184,3 +184,28 @@ def namespace_return(function: ast.AST) -> Optional[int]:
         if len(kinds) > 1 or None in kinds:
             return None
     return kinds.pop()
+
+
+def built_by(function: ast.AST) -> List[Tuple[ast.Call, int]]:
+    """A factory's constructions: (call, row) of each ``return Name(...)`` or ``return
+    module.Name(...)`` when every ``return`` (one to four) is one and the function is not a
+    generator; [] otherwise. Importers resolve the callee (a project class: the dataset is an
+    instance of it, as if built at their call)."""
+    returns = returns_of(function)
+    if not returns or len(returns) > 4 or isinstance(function, ast.AsyncFunctionDef):
+        return []
+    found = []
+    for statement in returns:
+        value = statement.value
+        if not isinstance(value, ast.Call) or not _dotted(value.func):
+            return []
+        found.append((value, statement.lineno))
+    if any(isinstance(node, (ast.Yield, ast.YieldFrom)) for node in ast.walk(function)):
+        return []
+    return found
+
+
+def _dotted(node: ast.AST) -> bool:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)

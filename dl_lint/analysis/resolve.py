@@ -30,7 +30,7 @@ from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
 from dl_lint.analysis.pickling import CPU_CONSTRUCTORS, DEVICE_KEEPING, HOLDERS, TENSOR_DATASETS, held_callable
 from dl_lint.analysis.namespaces import NAMESPACE, PARSER, ParsedArgs, ParserRef, edited_attributes, namespace_return, returns_of
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin, plain_conds
-from dl_lint.analysis.syntax import NO_LITERAL, code, literal
+from dl_lint.analysis.syntax import NO_LITERAL, code, literal, parse_expression
 from dl_lint.analysis.values import (
     ABSENT,
     CONFIGURABLE,
@@ -907,6 +907,36 @@ class Resolver:
         found = self._dataclass_value(target.value if target else None, call, where, depth, parser="simple_parsing")
         return found if found is not None else Value.unknown("argparse")
 
+    def _imported_factory(self, target: FunctionRef, depth: int) -> Optional[Value]:
+        """``DataLoader(build_dataset(args), ...)`` with ``build_dataset`` in another module of
+        the project, every ``return`` of which constructs a class of the project (read from its
+        summary, ``namespaces.built_by``): an instance of that class, as if built at the call,
+        with the factory's return line as origin (the finding rests on that module). The
+        construction's arguments are not read (a library object such as a webdataset pipeline,
+        which needs them, stays unknown)."""
+        key = ("imported", f"{target.path}::{target.name}")
+        if key in self._factories:
+            return self._factories[key]
+        self._factories[key] = None
+        summary = self.project.summary(target.module, self.path) if hasattr(self.project, "summary") else None
+        if summary is None or summary.path != target.path:
+            return None
+        records = [f for f in summary.summary.functions if f.name == target.name]
+        if len(records) != 1 or not records[0].builds:
+            return None
+        options: List[Possible] = []
+        for text, row in records[0].builds:
+            callee = parse_expression(text, row)
+            built = summary.resolver.resolve(callee, END, depth + 1).single if callee is not None else None
+            ref = built.value if built is not None else None
+            if not isinstance(ref, FunctionRef) or ref.kind != "class":
+                return None
+            origin = Origin(f"built by {target.name}()", summary.path, row)
+            options.append(Possible(Instance(ref.module, ref.name, ref.line, ref.path), origin))
+        found = Value(tuple(_dedupe(options)))
+        self._factories[key] = found
+        return found
+
     def _factory_result(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
         """``DataLoader(make_dataset(...), ...)``: a function of this module whose every
         ``return`` builds an object dl-lint can judge (an instance of a project class, a library
@@ -914,8 +944,10 @@ class Resolver:
         function with its parameters bound to the call's arguments (or their defaults), as if
         built at the call. None for anything else (a number, an unknown value): function results
         stay unknown. Calls without arguments are remembered per function."""
-        if target.path != self.path or depth > MAX_DEPTH // 2:
+        if depth > MAX_DEPTH // 2:
             return None
+        if target.path != self.path:
+            return self._imported_factory(target, depth)
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             return None
         plain = not node.args and not node.keywords

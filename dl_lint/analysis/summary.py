@@ -19,7 +19,7 @@ import ast
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from dl_lint.analysis.datasets import SHARDING_NAMES
-from dl_lint.analysis.namespaces import edited_attributes, namespace_return
+from dl_lint.analysis.namespaces import built_by, edited_attributes, namespace_return
 from dl_lint.analysis.scopes import Binding, Cond, FunctionUse, ModuleIndex, Site
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse_expression, terminal
 from dl_lint.record import Record, as_dict
@@ -143,7 +143,7 @@ class ClassRecord(Record):
 class FunctionRecord(Record):
     __slots__ = (
         "name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes", "namespace",
-        "edited",
+        "edited", "builds",
     )  # fmt: skip
 
     def __init__(
@@ -164,7 +164,10 @@ class FunctionRecord(Record):
         namespace: Optional[int] = None,
         # For such a function: the attributes it sets (``namespaces.edited_attributes``).
         edited: Tuple[str, ...] = (),
+        # A factory (``namespaces.built_by``): (callee text, row) of what each ``return`` builds.
+        builds: Tuple[Tuple[str, int], ...] = (),
     ) -> None:
+        self.builds = builds
         self.passes = passes
         self.namespace = namespace
         self.edited = edited
@@ -277,6 +280,7 @@ class ModuleSummary(Record):
                         "passes": tuple(f.get("passes", ())),
                         "namespace": f.get("namespace"),
                         "edited": tuple(f.get("edited", ())),
+                        "builds": tuples(f.get("builds", ())),
                     }
                 )
                 for f in data["functions"]
@@ -527,6 +531,7 @@ def _function_record(
         passes=passes_through(node),
         namespace=namespace,
         edited=edited_attributes(node, use.names) if namespace is not None else (),
+        builds=tuple((t, row) for t, row in ((_text(text, call.func), row) for call, row in built_by(node)) if t is not None),
     )
 
 
