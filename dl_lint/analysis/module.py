@@ -106,6 +106,8 @@ class ModuleAnalysis:
         self.is_package = is_package
         self.index = index if index is not None else collect(tree)
         self.extra_loaders = tuple(extra_loaders)
+        self._configured: frozenset = frozenset()  # see _bind_torch
+        self._configured_from = ""
         self.resolver = Resolver(
             self.index, path, module_name, is_package, project, LOADER_QUALNAMES | frozenset(extra_loaders)
         )
@@ -262,6 +264,9 @@ class ModuleAnalysis:
             args, opaque, sampler_node = self._bind_torch(call, site, loader)
         start, end = self.text.span(call)
         extra = {}
+        if not loader.chain and self._configured:
+            extra["configured"] = self._configured
+            extra["configured_from"] = self._configured_from
         holds = self._site_guards(site)
         if holds:
             extra["holds"] = holds
@@ -401,13 +406,17 @@ class ModuleAnalysis:
         text = self.text
         args: Dict[str, BoundArg] = {}
         opaque: Set[str] = set()
+        configured: Set[str] = set()  # carried only by ``**cfg.loader_kwargs``: config values
+        plain: Set[str] = set()  # carried by ``*args`` or a ``**`` of anything else
         index = 0
         sampler_node: Optional[ast.AST] = None
         prebound = set(map(id, loader.preargs))
         for arg in (*loader.preargs, *call.args, *call.keywords):
             start, end = text.span(arg)
             if isinstance(arg, ast.Starred):
-                opaque.update(name for name in POSITIONAL[index:] if name not in args)
+                carried = [name for name in POSITIONAL[index:] if name not in args]
+                opaque.update(carried)
+                plain.update(carried)
                 index = len(POSITIONAL)
                 continue
             if isinstance(arg, ast.keyword) and arg.arg is None:  # ``**kwargs``
@@ -420,7 +429,14 @@ class ModuleAnalysis:
                             args[key] = BoundArg(key, value, f"{code}[{key!r}]", start, end, True)
                             opaque.discard(key)
                 else:
-                    opaque.update(name for name in PARAMETERS if name not in args)
+                    carried = [name for name in PARAMETERS if name not in args]
+                    opaque.update(carried)
+                    # ``**cfg.loader_kwargs``, ``**config["loader"]``: whatever it carries is a
+                    # config value (configurable); any other unknown dict is just unknown.
+                    config = splat.source == "config" and isinstance(arg.value, (ast.Attribute, ast.Subscript))
+                    (configured if config else plain).update(carried)
+                    if config:
+                        self._configured_from = f"**{resolver.code(arg.value)}"
                 continue
             if isinstance(arg, ast.keyword):
                 name, keyword, node = arg.arg, True, arg.value
@@ -437,6 +453,7 @@ class ModuleAnalysis:
             written = "" if id(arg) in prebound else text.segment(node)
             args[name] = BoundArg(name, value, resolver.code(node), start, end, keyword, written)
             opaque.discard(name)
+        self._configured = frozenset((configured - plain) & opaque)
         return args, opaque, sampler_node
 
     # -- DL306: where this loader's batches are copied non-blocking ------------------------------

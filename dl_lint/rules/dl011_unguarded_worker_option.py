@@ -119,6 +119,12 @@ persistent_workers (1.7+), multiprocessing_context and timeout behave the same o
                     f"num_workers (`{workers_code}`) is 0 on some paths (when {paths}), and on those torch fails "
                     f"{when}: {error}. Guard the option: `{fix}`."
                 )
+            elif not call.given("num_workers") and "num_workers" in call.extra.get("configured", ()):
+                spread = call.extra.get("configured_from", "**config")
+                detail = (
+                    f"num_workers is not written at the call: `{spread}` may set it to 0 or leave it out "
+                    f"(torch's default is 0), and then torch fails {when}: {error}. Guard the option: `{fix}`."
+                )
             else:
                 detail = (
                     f"num_workers (`{workers_code}`) comes from {_SOURCES[workers.source]}, so it can be set to 0, and "
