@@ -78,6 +78,28 @@ def test_a_constant_of_another_module(tmp_path, run_cli):
     assert _found(run_cli, root, "other.py") == []
 
 
+def test_a_parser_of_a_helper_module(tmp_path, run_cli):
+    """Issue 25 §3: a namespace returned by a helper module's ``parse_args`` carries that
+    module's defaults; the finding at the script's loader rests on the helper's module, so naming
+    either reports it, and an edit of the helper's default alone changes what naming it reports."""
+    helper = (
+        "import argparse\n\n\ndef parse_args():\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--workers', type=int, default=WORKERS)\n    return parser.parse_args()\n"
+    )
+    root = _project(tmp_path / "proj", {
+        "utils/__init__.py": "",
+        "utils/args.py": helper.replace("WORKERS", "0"),
+        "train.py": "from torch.utils.data import DataLoader\nfrom utils.args import parse_args\n\n"
+                    "args = parse_args()\nloader = DataLoader([1], num_workers=args.workers, persistent_workers=True)\n",
+    })
+    full = _found(run_cli, root, ".")
+    assert full == [("train.py", 5, "DL002")]
+    assert _found(run_cli, root, "utils/args.py") == full
+    assert _found(run_cli, root, "train.py") == full
+    (root / "utils/args.py").write_text(helper.replace("WORKERS", "4"))
+    assert _found(run_cli, root, "utils/args.py") == [("train.py", 5, "DL011")]
+
+
 def test_a_yaml_line_finding_from_either_side(tmp_path, run_cli):
     root = _project(tmp_path / "proj", {
         "train.py": """\

@@ -237,7 +237,8 @@ class LoaderCall(Record):
         if bound is not None:
             return bound.value
         if name in self.opaque:
-            return Value.unknown("splat")
+            # a key of ``**cfg.loader_kwargs`` is a config value (it may be absent, or 0)
+            return Value.unknown("config" if name in self.extra.get("configured", ()) else "splat")
         return Value((Possible(ABSENT, _DEFAULT_ORIGIN),)).with_aliases(name)
 
     def given(self, name: str) -> bool:

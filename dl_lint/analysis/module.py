@@ -30,7 +30,7 @@ from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, collect
 from dl_lint.analysis.summary import ModuleSummary, build_summary
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse, terminal
 from dl_lint.analysis.transfers import iterates, loop_copy, module_helpers
-from dl_lint.analysis.values import DictValue, FunctionRef, Origin, Possible, Value
+from dl_lint.analysis.values import ABSENT, DictValue, FunctionRef, Guard, Origin, Possible, Value
 from dl_lint.analysis.configs.keypaths import LoadedConfig
 from dl_lint.record import Record
 
@@ -107,6 +107,8 @@ class ModuleAnalysis:
         self.is_package = is_package
         self.index = index if index is not None else collect(tree)
         self.extra_loaders = tuple(extra_loaders)
+        self._configured: frozenset = frozenset()  # see _bind_torch
+        self._configured_from = ""
         self.resolver = Resolver(
             self.index, path, module_name, is_package, project, LOADER_QUALNAMES | frozenset(extra_loaders)
         )
@@ -263,6 +265,12 @@ class ModuleAnalysis:
             args, opaque, sampler_node = self._bind_torch(call, site, loader)
         start, end = self.text.span(call)
         extra = {}
+        if not loader.chain and self._configured:
+            extra["configured"] = self._configured
+            extra["configured_from"] = self._configured_from
+        holds = self._site_guards(site)
+        if holds:
+            extra["holds"] = holds
         if loader.chain:
             extra["loader_class"] = loader.chain[0].label
             extra["keywords"] = frozenset(self._same_keywords(loader))
@@ -283,6 +291,18 @@ class ModuleAnalysis:
             sampler_epochs=self._sampler_epochs(call, site, sampler_node, args),
             extra=extra,
         )
+
+    def _site_guards(self, site: Site) -> Tuple[Guard, ...]:
+        """The conditions that hold whenever the call runs: the ``if`` tests around it (with
+        their polarity) and the early exits before it (``if num_workers == 0: return`` makes
+        ``num_workers != 0`` hold after it). Scenarios of the call's arguments that contradict
+        one are impossible (``call_scenarios``)."""
+        guards = []
+        for cond in site.conds:
+            if cond.kind in ("if", "exit") and cond.test is not None:
+                guard = self.resolver.guard_for(cond.test, site)
+                guards.append(guard if cond.polarity else guard.negate())
+        return tuple(guards)
 
     @staticmethod
     def _same_keywords(loader: LoaderClass) -> Set[str]:
@@ -387,13 +407,17 @@ class ModuleAnalysis:
         text = self.text
         args: Dict[str, BoundArg] = {}
         opaque: Set[str] = set()
+        configured: Set[str] = set()  # carried only by ``**cfg.loader_kwargs``: config values
+        plain: Set[str] = set()  # carried by ``*args`` or a ``**`` of anything else
         index = 0
         sampler_node: Optional[ast.AST] = None
         prebound = set(map(id, loader.preargs))
         for arg in (*loader.preargs, *call.args, *call.keywords):
             start, end = text.span(arg)
             if isinstance(arg, ast.Starred):
-                opaque.update(name for name in POSITIONAL[index:] if name not in args)
+                carried = [name for name in POSITIONAL[index:] if name not in args]
+                opaque.update(carried)
+                plain.update(carried)
                 index = len(POSITIONAL)
                 continue
             if isinstance(arg, ast.keyword) and arg.arg is None:  # ``**kwargs``
@@ -408,7 +432,14 @@ class ModuleAnalysis:
                             args[key] = BoundArg(key, value, f"{code}[{key!r}]", start, end, True)
                             opaque.discard(key)
                 else:
-                    opaque.update(name for name in PARAMETERS if name not in args)
+                    carried = [name for name in PARAMETERS if name not in args]
+                    opaque.update(carried)
+                    # ``**cfg.loader_kwargs``, ``**config["loader"]``: whatever it carries is a
+                    # config value (configurable); any other unknown dict is just unknown.
+                    config = splat.source == "config" and isinstance(arg.value, (ast.Attribute, ast.Subscript))
+                    (configured if config else plain).update(carried)
+                    if config:
+                        self._configured_from = f"**{resolver.code(arg.value)}"
                 continue
             if isinstance(arg, ast.keyword):
                 name, keyword, node = arg.arg, True, arg.value
@@ -425,6 +456,7 @@ class ModuleAnalysis:
             written = "" if id(arg) in prebound else text.segment(node)
             args[name] = BoundArg(name, value, resolver.code(node), start, end, keyword, written)
             opaque.discard(name)
+        self._configured = frozenset((configured - plain) & opaque)
         return args, opaque, sampler_node
 
     # -- DL306: where this loader's batches are copied non-blocking ------------------------------
@@ -852,7 +884,7 @@ class ModuleAnalysis:
         when an ``if`` around it has a test that is a known constant of the other truth value
         (``if is_training:`` with ``is_training=False`` given, or defaulted, by the call)."""
         for cond in site.conds:
-            if cond.kind != "if" or cond.test is None:
+            if cond.kind not in ("if", "exit") or cond.test is None:
                 continue
             single = self.resolver.resolve(cond.test, site).single
             if single is None or not isinstance(single.value, (type(None), bool, int, float, str)):
@@ -892,9 +924,19 @@ class ModuleAnalysis:
             index += 1
         for keyword in call.keywords:
             if keyword.arg is None:
-                return None
+                # ``create_loader(ds, **loader_kwargs)``: a dict whose keys are all known, each
+                # with a value on every path, binds those parameters.
+                entries = _spread_entries(caller.resolver, keyword.value, site)
+                if entries is None:
+                    return None
+                for key, value in entries:
+                    binding = by_name.get(key)
+                    if binding is None or id(binding.node) in env:
+                        return None
+                    env[id(binding.node)] = value
+                continue
             binding = by_name.get(keyword.arg)
-            if binding is None:
+            if binding is None or dict.__contains__(env, id(binding.node)):
                 return None
             env.pending[id(binding.node)] = keyword.value
         for binding in by_name.values():
@@ -909,6 +951,21 @@ class ModuleAnalysis:
             origin = Origin(f"default of parameter {binding.name}", self.path, self.resolver.line(binding.node))
             env[id(binding.node)] = Value(tuple(Possible(p.value, origin, p.guards) for p in default.options or ()))
         return env
+
+
+def _spread_entries(resolver: Resolver, expr: ast.AST, site: Site) -> Optional[List[Tuple[str, Value]]]:
+    """The (key, value) pairs a ``**expr`` passes, when ``expr`` is a dict whose keys are all
+    known and set on every path (None otherwise: the call is not bound)."""
+    single = resolver.resolve(expr, site).single
+    content = single.value if single is not None else None
+    if not isinstance(content, DictValue) or not content.complete:
+        return None
+    out = []
+    for key, value in content.entries:
+        if not isinstance(key, str) or any(p.value is ABSENT for p in value.options or ()):
+            return None
+        out.append((key, value))
+    return out
 
 
 class _CallerValues(dict):

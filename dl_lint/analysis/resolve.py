@@ -31,8 +31,9 @@ from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
 from dl_lint.analysis.pickling import CPU_CONSTRUCTORS, DEVICE_KEEPING, HOLDERS, TENSOR_DATASETS, held_callable
-from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin
-from dl_lint.analysis.syntax import NO_LITERAL, code, literal, terminal
+from dl_lint.analysis.namespaces import NAMESPACE, PARSER, ParsedArgs, ParserRef, edited_attributes, namespace_return, returns_of
+from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin, plain_conds
+from dl_lint.analysis.syntax import NO_LITERAL, code, literal, parse_expression, terminal
 from dl_lint.analysis.values import (
     ABSENT,
     CONFIGURABLE,
@@ -224,6 +225,8 @@ class Resolver:
         self._with_targets: Optional[Dict[int, ast.AST]] = None  # see _opened_path
         self._with_loops: Optional[Dict[int, ast.AST]] = None  # see _dataclass_arguments
         self._loads_configs: Optional[bool] = None  # see _may_load_configs
+        self._namespaces: Dict[Tuple[str, str], Tuple[Optional[int], Tuple[str, ...]]] = {}  # see namespace_kind
+        self._factories: Dict[Tuple[str, str], Optional[Value]] = {}  # see _factory_result
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
 
     # -- helpers ------------------------------------------------------------------------------
@@ -257,6 +260,8 @@ class Resolver:
         self._with_targets = None
         self._with_loops = None
         self._simple_parsing = None
+        self._factories = {}
+        self._namespaces = {}
 
     # -- entry point --------------------------------------------------------------------------
     def resolve(self, node: ast.AST, site: Site = END, depth: int = 0) -> Value:
@@ -306,6 +311,11 @@ class Resolver:
         """The bindings that can reach ``site``, each with the guard it holds under (if a single
         ``if`` separates it from the use)."""
         sites = [b.site if b.kind in _SITED else None for b in bindings]
+        if any(s is not None and s.scope is site.scope for s in sites) and site.scope is not None:
+            # ``def main(args): args = parse_args()``: the parameters of the function the name
+            # is assigned in are bound on entry, before any of its statements.
+            entry = Site(0, (), site.scope)
+            sites = [entry if b.kind == "param" else s for b, s in zip(bindings, sites)]
         same = all(s is not None and s.scope is site.scope for s in sites)
         if not same or site.in_loop() or site is END:
             return [(b, None) for b in bindings]
@@ -315,19 +325,22 @@ class Resolver:
         if not before:
             return [(b, None) for b in bindings]
         chosen: List[Tuple[Binding, Optional[Guard]]] = []
+        use_conds = plain_conds(site.conds)
         for binding, where in reversed(before):
-            if where.conds == site.conds[: len(where.conds)]:
+            conds = plain_conds(where.conds)
+            if conds == use_conds[: len(conds)]:
                 chosen.append((binding, None))
                 break  # dominates: nothing earlier reaches
             chosen.append((binding, self._extra_guard(where, site)))
         return chosen
 
     def _extra_guard(self, where: Site, use: Site) -> Optional[Guard]:
+        where_conds, use_conds = plain_conds(where.conds), plain_conds(use.conds)
         common = 0
-        while common < min(len(where.conds), len(use.conds)) and where.conds[common] == use.conds[common]:
+        while common < min(len(where_conds), len(use_conds)) and where_conds[common] == use_conds[common]:
             common += 1
-        extra = where.conds[common:]
-        if len(extra) == 1 and extra[0].kind == "if" and common == len(use.conds):
+        extra = where_conds[common:]
+        if len(extra) == 1 and extra[0].kind == "if" and common == len(use_conds):
             guard = self.guard_for(extra[0].test, END, 0)
             return guard if extra[0].polarity else guard.negate()
         return None
@@ -401,6 +414,11 @@ class Resolver:
         if kind == "unpack" and binding.value is not None:
             if binding.index == 0 and _is_parse_args(binding.value, known=True):
                 return Value.known(_NAMESPACE)
+            if isinstance(binding.value, ast.Call):  # ``args, args_text = _parse_args()``
+                func = self.resolve(binding.value.func, binding.site or END, depth + 1).single
+                target = func.value if func is not None else None
+                if isinstance(target, FunctionRef) and target.kind == "function" and self.namespace_kind(target) == binding.index:
+                    return Value.known(self.parsed_by(target))
             return self._hf_dataclass(binding.value, binding.index, binding.site, depth) or Value.unknown("expression")
         if kind == "other" and id(binding.node) in self.param_env:
             return self.param_env[id(binding.node)]  # a loop target, bound to one row of its table
@@ -855,6 +873,53 @@ class Resolver:
 
     # -- attributes ---------------------------------------------------------------------------
     def _resolve_attribute(self, node: ast.Attribute, site: Site, depth: int) -> Value:
+        base = node.value
+        if isinstance(base, ast.Name) and base.id != "self" and self.index.attr_writes and site is not END:
+            writes = self.index.attr_writes.get((site.scope, base.id, node.attr))
+            if writes:
+                return self._written_attribute(node, writes, site, depth)
+        return self._read_attribute(node, site, depth)
+
+    def _written_attribute(self, node: ast.Attribute, writes: Sequence[Tuple[Optional[ast.expr], Site]], site: Site, depth: int) -> Value:
+        """``args.workers`` read after ``args.workers = ...`` in the same function: every write
+        that can reach the read is a possibility (under the ``if`` it sits in, when one ``if``
+        separates it from the read), and the value before any write is one too unless a write
+        reaches the read on every path. A ``+=`` write, or one in a loop around the read, keeps
+        what it can: an unknown write makes the whole value unknown."""
+        alias = self.code(node)
+        if site.in_loop() and any(where.in_loop() for _, where in writes):
+            return Value.unknown("expression").with_aliases(alias)
+        use_conds = plain_conds(site.conds)
+        before = sorted((w for w in writes if w[1].line < site.line), key=lambda w: w[1].line)
+        options: List[Possible] = []
+        source: Optional[str] = None
+        dominated = False
+        for value_node, where in reversed(before):
+            conds = plain_conds(where.conds)
+            dominates = conds == use_conds[: len(conds)] and not where.in_loop()
+            if value_node is None:
+                return Value.unknown("expression").with_aliases(alias)
+            value = self.resolve(value_node, where, depth + 1)
+            if value.is_unknown:
+                return Value.unknown(value.source).with_aliases(alias)
+            guard = None if dominates else self._extra_guard(where, site)
+            source = source or value.source
+            origin = Origin(f"assigned to {alias}", self.path, where.line)
+            for p in value.options or ():
+                p = p if p.origin is not None else Possible(p.value, origin, p.guards)
+                options.append(p.with_guard(guard) if guard is not None else p)
+            if dominates:
+                dominated = True
+                break
+        if not dominated:
+            earlier = self._read_attribute(node, site, depth)
+            if earlier.is_unknown:
+                return earlier.with_aliases(alias)
+            source = earlier.source or source
+            options.extend(earlier.options or ())
+        return Value(tuple(_dedupe(options)), source).with_aliases(alias)
+
+    def _read_attribute(self, node: ast.Attribute, site: Site, depth: int) -> Value:
         attr = node.attr
         base = node.value
         if isinstance(base, ast.Name) and base.id == "self" and self.current_class:
@@ -874,6 +939,17 @@ class Resolver:
         single = value.single
         if single is not None:
             target = single.value
+            if isinstance(target, Instance) and isinstance(base, ast.Name):
+                held = self._instance_attr(target, attr, base, site, depth)
+                if held is not None:
+                    return held
+            if isinstance(target, ParsedArgs):
+                if attr in target.edited or "*" in target.edited:
+                    return Value.unknown("argparse")  # the helper may set it itself
+                options = self.parser_options(target).get(attr)
+                if options:
+                    return Value(tuple(options), "argparse")
+                return Value.unknown("argparse")
             if isinstance(target, ModuleRef):
                 return self.project.import_value(target.module, attr, depth + 1, self.path)
             if isinstance(target, External):
@@ -915,6 +991,56 @@ class Resolver:
         finally:
             self._params_as_defaults = saved
         return Value(tuple(_dedupe(options)), source).with_aliases(f"self.{attr}")
+
+    def _instance_attr(self, instance: Instance, attr: str, base: ast.Name, site: Site, depth: int) -> Optional[Value]:
+        """``data_iter.num_workers`` where ``data_iter = DataIter(...)`` (a class of this module,
+        the name bound once): what the class's methods store in ``self.num_workers``, with the
+        ``__init__`` parameters bound to the construction's arguments (a parameter it leaves to
+        its default stays a configurable value, as ``self.x`` read in the class). None: not
+        readable that way (another module's class, a construction with ``*``/``**``, a name
+        bound more than once)."""
+        if instance.local or instance.path != self.path or depth > MAX_DEPTH:
+            return None
+        entries = self.index.self_attrs.get((instance.name, attr))
+        if not entries:
+            return None
+        _, bindings = self.lookup(base.id, site)
+        if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Call):
+            return None
+        call, where = bindings[0].value, bindings[0].site
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return None
+        classes = [c for c in self.index.module_classes if c.name == instance.name]
+        inits = [f for f in (classes[0].body if len(classes) == 1 else ()) if isinstance(f, ast.FunctionDef) and f.name == "__init__"]
+        if len(inits) != 1:
+            return None
+        init = inits[0]
+        positional = [*init.args.posonlyargs, *init.args.args][1:]
+        by_name = {a.arg: a for a in (*positional, *init.args.kwonlyargs)}
+        if len(call.args) > len(positional):
+            return None
+        env = dict(self.param_env)
+        for argument, parameter in zip(call.args, positional):
+            env[id(parameter)] = self.resolve(argument, where, depth + 1)
+        for keyword in call.keywords:
+            parameter = by_name.get(keyword.arg)
+            if parameter is None:
+                return None
+            env[id(parameter)] = self.resolve(keyword.value, where, depth + 1)
+        saved = self.param_env, self._params_as_defaults, self.current_class
+        self.param_env, self._params_as_defaults, self.current_class = env, True, instance.name
+        try:
+            options: List[Possible] = []
+            source: Optional[str] = None
+            for expr, at, _method in entries:
+                value = self.resolve(expr, at, depth + 1)
+                if value.is_unknown:
+                    return Value.unknown(value.source or "config")
+                source = source or value.source
+                options.extend(value.options or ())
+        finally:
+            self.param_env, self._params_as_defaults, self.current_class = saved
+        return Value(tuple(_dedupe(options)), source)
 
     def _saved_hparam(self, name: str, depth: int) -> Value:
         """``self.hparams.name`` in a class whose ``__init__`` calls Lightning's
@@ -1055,6 +1181,139 @@ class Resolver:
         target = self.resolve(config, where, depth + 1).single
         found = self._dataclass_value(target.value if target else None, call, where, depth, parser="simple_parsing")
         return found if found is not None else Value.unknown("argparse")
+
+    def _imported_factory(self, target: FunctionRef, depth: int) -> Optional[Value]:
+        """``DataLoader(build_dataset(args), ...)`` with ``build_dataset`` in another module of
+        the project, every ``return`` of which constructs a class of the project (read from its
+        summary, ``namespaces.built_by``): an instance of that class, as if built at the call,
+        with the factory's return line as origin (the finding rests on that module). The
+        construction's arguments are not read (a library object such as a webdataset pipeline,
+        which needs them, stays unknown)."""
+        key = ("imported", f"{target.path}::{target.name}")
+        if key in self._factories:
+            return self._factories[key]
+        self._factories[key] = None
+        summary = self.project.summary(target.module, self.path) if hasattr(self.project, "summary") else None
+        if summary is None or summary.path != target.path:
+            return None
+        records = [f for f in summary.summary.functions if f.name == target.name]
+        if len(records) != 1 or not records[0].builds:
+            return None
+        options: List[Possible] = []
+        for text, row in records[0].builds:
+            callee = parse_expression(text, row)
+            built = summary.resolver.resolve(callee, END, depth + 1).single if callee is not None else None
+            ref = built.value if built is not None else None
+            if not isinstance(ref, FunctionRef) or ref.kind != "class":
+                return None
+            origin = Origin(f"built by {target.name}()", summary.path, row)
+            options.append(Possible(Instance(ref.module, ref.name, ref.line, ref.path), origin))
+        found = Value(tuple(_dedupe(options)))
+        self._factories[key] = found
+        return found
+
+    def _factory_result(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
+        """``DataLoader(make_dataset(...), ...)``: a function of this module whose every
+        ``return`` builds an object dl-lint can judge (an instance of a project class, a library
+        dataset such as a webdataset pipeline, a callable): what it returns, resolved in the
+        function with its parameters bound to the call's arguments (or their defaults), as if
+        built at the call. None for anything else (a number, an unknown value): function results
+        stay unknown. Calls without arguments are remembered per function."""
+        if depth > MAX_DEPTH // 2:
+            return None
+        if target.path != self.path:
+            return self._imported_factory(target, depth)
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return None
+        plain = not node.args and not node.keywords
+        key = ("factory", target.name)
+        if plain and key in self._factories:
+            return self._factories[key]
+        if plain:
+            self._factories[key] = None  # a factory calling itself is not followed
+        found = self._factory_value(target, node, site, depth)
+        if plain:
+            self._factories[key] = found
+        return found
+
+    def _factory_value(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
+        functions = [f for f in self.index.module_functions if getattr(f, "name", None) == target.name]
+        if len(functions) != 1 or isinstance(functions[0], ast.AsyncFunctionDef):
+            return None
+        function = functions[0]
+        returns = returns_of(function)
+        if not returns or len(returns) > 4 or any(r.value is None for r in returns):
+            return None
+        if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(function)):
+            return None  # a generator: the call returns a generator object
+        scope = self.index.scopes.get(id(function))
+        if scope is None:
+            return None
+        positional = [*function.args.posonlyargs, *function.args.args]
+        by_name = {a.arg: a for a in (*positional, *function.args.kwonlyargs)}
+        if len(node.args) > len(positional):
+            return None
+        env = dict(self.param_env)
+        for argument, parameter in zip(node.args, positional):
+            env[id(parameter)] = self.resolve(argument, site, depth + 1)
+        for keyword in node.keywords:
+            parameter = by_name.get(keyword.arg)
+            if parameter is None:
+                return None
+            env[id(parameter)] = self.resolve(keyword.value, site, depth + 1)
+        saved = self.param_env, self._params_as_defaults
+        self.param_env, self._params_as_defaults = env, True
+        try:
+            options: List[Possible] = []
+            for statement in returns:
+                value = self.resolve(statement.value, Site(statement.lineno, (), function, scope), depth + 2)
+                if value.is_unknown or not value.options:
+                    return None
+                if not all(_built(p.value) for p in value.options):
+                    return None
+                options.extend(value.options)
+        finally:
+            self.param_env, self._params_as_defaults = saved
+        return Value(tuple(_dedupe(options)))
+
+    def namespace_kind(self, target: FunctionRef) -> Optional[int]:
+        """``namespaces.namespace_return`` of a module-level function of the project (this
+        module's, or another's through its summary)."""
+        return self._namespace_facts(target)[0]
+
+    def parsed_by(self, target: FunctionRef) -> ParsedArgs:
+        """The namespace a call of ``target`` returns (its ``namespace_kind`` is a namespace)."""
+        return ParsedArgs(target.module, target.path, self._namespace_facts(target)[1])
+
+    def _namespace_facts(self, target: FunctionRef) -> Tuple[Optional[int], Tuple[str, ...]]:
+        if target.path == self.path:
+            key = ("namespace", target.name)
+            if key not in self._namespaces:
+                found = [f for f in self.index.module_functions if getattr(f, "name", None) == target.name]
+                candidate = len(found) == 1 and id(found[0]) in self.index.parsing_functions
+                kind = namespace_return(found[0]) if candidate else None
+                use = self.index.uses.get(id(found[0])) if kind is not None else None
+                self._namespaces[key] = (kind, edited_attributes(found[0], use.names if use is not None else None) if kind is not None else ())
+            return self._namespaces[key]
+        summary = self.project.summary(target.module, self.path) if hasattr(self.project, "summary") else None
+        if summary is None or summary.path != target.path:
+            return None, ()
+        records = [f for f in summary.summary.functions if f.name == target.name]
+        return (records[0].namespace, records[0].edited) if len(records) == 1 else (None, ())
+
+    def parser_options(self, parsed: "ParsedArgs") -> Dict[str, List[Possible]]:
+        """The argparse options of the module that builds the parser of ``parsed``."""
+        if parsed.path == self.path:
+            return self._argparse_options()
+        summary = self.project.summary(parsed.module, self.path) if hasattr(self.project, "summary") else None
+        if summary is None or summary.path != parsed.path:
+            return {}
+        if summary.index.pending_arguments:
+            from dl_lint.analysis.summary import read_arguments
+
+            read_arguments(summary.index)
+            summary.resolver._argparse = None
+        return summary.resolver._argparse_options()
 
     def _argparse_options(self) -> Dict[str, List[Possible]]:
         if self._argparse is None:
@@ -1357,10 +1616,30 @@ class Resolver:
                     # ``cfg.get("num_workers", 0)``: the runs whose file holds the key (a run
                     # without it takes the fallback: not judged)
                     return self._keypath_value(owner.value, key)
+        if isinstance(func_node, ast.Attribute) and func_node.attr == "get" and len(node.args) == 2 and not node.keywords:
+            found = self._get_with_default(func_node.value, node, site, depth)
+            if found is not None:
+                return found
+        if isinstance(func_node, ast.Attribute) and func_node.attr in ("parse_args", "parse_known_args"):
+            parser = self.resolve(func_node.value, site, depth + 1).single
+            if parser is not None and isinstance(parser.value, ParserRef):  # ``get_parser().parse_args()``
+                parsed = ParsedArgs(parser.value.module, parser.value.path)
+                if func_node.attr == "parse_args":
+                    return Value.known(parsed)
+                return Value.unknown("argparse")
         func = self.resolve(node.func, site, depth + 1)
         target = func.single.value if func.single is not None else None
         if isinstance(target, External):
             return self._resolve_external_call(target.qualname, node, site, depth)
+        if isinstance(target, FunctionRef) and target.kind == "function":
+            kind = self.namespace_kind(target)
+            if kind == NAMESPACE:
+                return Value.known(self.parsed_by(target))
+            if kind == PARSER:
+                return Value.known(ParserRef(target.module, target.path))
+            built = self._factory_result(target, node, site, depth)
+            if built is not None:
+                return built
         if isinstance(target, FunctionRef) and target.kind in ("class", "local-class"):
             local = target.kind == "local-class"
             if not local and target.module:  # the library itself (webdataset's own tests): its table row
@@ -1374,6 +1653,42 @@ class Resolver:
             holds = None if local else self._handed_callable(target, node, site, depth)
             return Value.known(Instance(target.module, target.name, target.line, target.path, local, holds))
         return Value.unknown(func.source if func.source in CONFIGURABLE else "expression")
+
+    def _get_with_default(self, base_node: ast.AST, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
+        """``cfg.get("num_workers", 4)``: of a dict dl-lint reads, the key's value (the default
+        where the key may be absent, or when the dict certainly lacks it); of a config object or
+        mapping it cannot see (a parameter, a loaded config, ``**kwargs``), the default written
+        at the call, as a configurable value (the config may hold another). None: not such a
+        call (a library's ``get``, ``os.environ.get``)."""
+        key = literal(node.args[0])
+        if not isinstance(key, str):
+            return None
+        base = self.resolve(base_node, site, depth + 1)
+        single = base.single
+        if single is not None and not isinstance(single.value, DictValue):
+            return None  # a module, a library object, a Hydra config, a namespace...
+        default = self.resolve(node.args[1], site, depth + 1)
+        if default.is_unknown:
+            return Value.unknown(default.source if default.source in CONFIGURABLE else "config")
+        origin = Origin(f"default of {self.code(base_node)}.get({key!r})", self.path, self.line(node))
+        fallback = [p if p.origin is not None else Possible(p.value, origin, p.guards) for p in default.options or ()]
+        if single is not None:
+            content: DictValue = single.value
+            entry = content.get(key)
+            if entry is None:
+                return Value(tuple(fallback), default.source) if content.complete else Value.unknown("config")
+            if entry.is_unknown:
+                return entry
+            options: List[Possible] = []
+            for p in entry.options or ():
+                if p.value is ABSENT:
+                    options.extend(Possible(f.value, f.origin, f.guards + p.guards) for f in fallback)
+                else:
+                    options.append(p)
+            return Value(tuple(_dedupe(options)), entry.source or default.source)
+        if base.options is not None:
+            return None  # one of several known values
+        return Value(tuple(fallback), "config")
 
     # -- what an object holds (DL202: analysis.pickling) ------------------------------------------
     def _held(self, node: ast.AST, site: Site, depth: int):
@@ -1841,7 +2156,8 @@ class Resolver:
             update = self._mutation_entries(kind, node, where, depth)
             if update is None:
                 return Value.known(DictValue(current.entries, False))
-            dominates = use is not END and where.conds == use.conds[: len(where.conds)] and not where.in_loop()
+            conds = plain_conds(where.conds)
+            dominates = use is not END and conds == plain_conds(use.conds)[: len(conds)] and not where.in_loop()
             guard = None if dominates else self._extra_guard(where, use) if use is not END else None
             current = _overlay(current, update, dominates, guard)
         return Value.known(current)
@@ -1993,6 +2309,14 @@ def _hparams_only_read(cls: ast.ClassDef, mutators: frozenset) -> bool:
         if isinstance(parent, ast.Attribute) and parent.attr in ("_hparams", "_set_hparams") and isinstance(parent.value, ast.Name):
             return False
     return True
+
+
+def _built(value: Any) -> bool:
+    """What a factory may hand back as if built at the call: an instance of a project class, a
+    library object (not a plain list or dict display), a callable."""
+    if isinstance(value, Opaque):
+        return not value.qualname.startswith("builtins.")
+    return isinstance(value, (Instance, FunctionRef))
 
 
 def _is_number(v: Any) -> bool:

@@ -56,7 +56,9 @@ _CHILD_FIELDS = {
 
 
 class Cond(NamedTuple):
-    kind: str  # "if" | "loop" | "try"
+    # "if" | "loop" | "try" | "exit": the statements after ``if test: return`` (or ``raise``,
+    # ``continue``, ``break``) in the same block run only when ``test`` is false (polarity False).
+    kind: str
     test: Optional[ast.expr]
     polarity: bool
 
@@ -178,6 +180,14 @@ class ModuleIndex:
         self.mutations: Dict[Tuple[Optional[ast.AST], str], List[Tuple[str, ast.AST, Site]]] = {}
         self.calls: List[Tuple[ast.Call, Site, str, Optional[str]]] = []  # call, site, scope name, class
         self.add_arguments: List[ast.Call] = []
+        # ``name.attr = value`` (name not self): (function node or None, name, attr) ->
+        # [(value, site)]; value None for ``name.attr += ...`` (unknown).
+        # Functions that parse a command line or build a parser (``namespaces``): only they
+        # can return a namespace.
+        self.parsing_functions: Set[int] = set()
+        # A summary's ``arguments`` not parsed yet (``summary.read_arguments``).
+        self.pending_arguments: Tuple[Tuple[str, int], ...] = ()
+        self.attr_writes: Dict[Tuple[Optional[ast.AST], str, str], List[Tuple[Optional[ast.expr], Site]]] = {}
         self.module_classes: List[ast.ClassDef] = []
         self.module_functions: List[ast.AST] = []
         self.nested_defs: Set[int] = set()  # ids of defs/classes inside a function
@@ -195,6 +205,7 @@ class ModuleIndex:
             scope.bindings.clear()
         self.scopes.clear()
         self.self_attrs.clear()
+        self.attr_writes.clear()
         self.mutations.clear()
         self.calls.clear()
         self.loops.clear()
@@ -240,8 +251,13 @@ class Collector:
 
     # -- statements ---------------------------------------------------------------------------
     def statements(self, body: List[ast.stmt]) -> None:
+        outer = self.conds
         for statement in body:
             self.statement(statement)
+            if self.function is not None and type(statement) is ast.If and _exits(statement.body):
+                # ``if num_workers == 0: return``: what follows runs only when the test is false.
+                self.conds = self.conds + (Cond("exit", statement.test, False),)
+        self.conds = outer
 
     def statement(self, node: ast.stmt) -> None:
         kind = type(node)
@@ -296,6 +312,9 @@ class Collector:
                 self.expr(target)
                 if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
                     self.mutation(target.value.id, "other", node)
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id != "self":
+                    key = (self.function, target.value.id, target.attr)
+                    self.index.attr_writes.setdefault(key, []).append((None, self.site(node.lineno)))
         elif kind is ast.With or kind is ast.AsyncWith:
             for item in node.items:
                 self.expr(item.context_expr)
@@ -456,6 +475,11 @@ class Collector:
         elif isinstance(target, ast.Attribute):
             self.expr(target.value)
             if isinstance(target.value, ast.Name):
+                if target.value.id != "self":
+                    # ``args.workers = 8``: a write to an attribute of a namespace or config
+                    # object, read back by ``Resolver.attribute_writes``.
+                    key = (self.function, target.value.id, target.attr)
+                    self.index.attr_writes.setdefault(key, []).append((value, site))
                 if target.value.id == "self" and self.cls is not None:
                     cls = self.cls
                     method = self.names[-1] if self.kinds[-1] == "def" else ""
@@ -601,8 +625,12 @@ class Collector:
         if isinstance(func, ast.Attribute):
             if func.attr == "add_argument":
                 self.index.add_arguments.append(node)
+            elif func.attr in _PARSING and self.function is not None:
+                self.index.parsing_functions.add(id(self.function))
             if isinstance(func.value, ast.Name) and func.attr in _MUTATORS:
                 self.mutation(func.value.id, "update" if func.attr == "update" else "other", node)
+        elif isinstance(func, ast.Name) and func.id in _PARSING and self.function is not None:
+            self.index.parsing_functions.add(id(self.function))
         if use is None:
             return
         if isinstance(func, ast.Attribute):
@@ -641,6 +669,22 @@ def collect(tree: ast.Module) -> ModuleIndex:
     return Collector().collect(tree)
 
 
+_EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+# Calls that make a function a candidate to return an argparse namespace or parser.
+_PARSING = frozenset({"parse_args", "parse_known_args", "parse_known_intermixed_args", "ArgumentParser"})
+
+
+def _exits(body: List[ast.stmt]) -> bool:
+    """Whether a block always leaves the statements after it: it ends in return, raise,
+    continue or break."""
+    return bool(body) and isinstance(body[-1], _EXITS)
+
+
+def plain_conds(conds: Tuple[Cond, ...]) -> Tuple[Cond, ...]:
+    """The conditions of a site less the early exits before it (which bindings do not nest in)."""
+    return tuple(c for c in conds if c.kind != "exit")
+
+
 def _is_main_guard(test: ast.expr) -> bool:
     if not isinstance(test, ast.Compare) or len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq):
         return False
@@ -669,4 +713,4 @@ def is_builtin(name: str) -> bool:
     return name in _BUILTINS
 
 
-__all__ = ["Cond", "Site", "END", "Binding", "Scope", "FunctionUse", "ModuleIndex", "collect", "is_builtin", "terminal"]
+__all__ = ["Cond", "Site", "END", "Binding", "Scope", "FunctionUse", "ModuleIndex", "collect", "is_builtin", "plain_conds", "terminal"]

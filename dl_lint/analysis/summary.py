@@ -19,6 +19,7 @@ import ast
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from dl_lint.analysis.datasets import SHARDING_NAMES
+from dl_lint.analysis.namespaces import built_by, edited_attributes, namespace_return
 from dl_lint.analysis.scopes import Binding, Cond, FunctionUse, ModuleIndex, Site
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse_expression, terminal
 from dl_lint.record import Record, as_dict
@@ -27,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 5
+SUMMARY_FORMAT = 6
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -140,7 +141,10 @@ class ClassRecord(Record):
 
 
 class FunctionRecord(Record):
-    __slots__ = ("name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes")
+    __slots__ = (
+        "name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes", "namespace",
+        "edited", "builds",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -156,8 +160,17 @@ class FunctionRecord(Record):
         transfers: Tuple[Tuple[str, int, int, int], ...] = (),
         # DL206: positions of the parameters the function is a generator over (``passes_through``).
         passes: Tuple[int, ...] = (),
+        # What the function returns of an argparse parse (``namespaces.namespace_return``).
+        namespace: Optional[int] = None,
+        # For such a function: the attributes it sets (``namespaces.edited_attributes``).
+        edited: Tuple[str, ...] = (),
+        # A factory (``namespaces.built_by``): (callee text, row) of what each ``return`` builds.
+        builds: Tuple[Tuple[str, int], ...] = (),
     ) -> None:
+        self.builds = builds
         self.passes = passes
+        self.namespace = namespace
+        self.edited = edited
         self.name = name
         self.line = line
         self.params = params
@@ -171,6 +184,7 @@ class FunctionRecord(Record):
 class ModuleSummary(Record):
     __slots__ = (
         "path", "module", "is_package", "bindings", "conds", "mutations", "classes", "functions", "star_import",
+        "arguments",
     )  # fmt: skip
 
     def __init__(
@@ -184,7 +198,12 @@ class ModuleSummary(Record):
         classes: Tuple[ClassRecord, ...],
         functions: Tuple[FunctionRecord, ...],
         star_import: bool = False,
+        # The module's ``add_argument(...)`` and ``set_defaults(...)`` calls as (text, line), when
+        # one of its functions returns a namespace or a parser (``namespaces``): its importers
+        # read those defaults.
+        arguments: Tuple[Tuple[str, int], ...] = (),
     ) -> None:
+        self.arguments = arguments
         self.path = path
         self.module = module
         self.is_package = is_package
@@ -259,11 +278,15 @@ class ModuleSummary(Record):
                         "called": tuple(f["called"]),
                         "transfers": tuples(f["transfers"]),
                         "passes": tuple(f.get("passes", ())),
+                        "namespace": f.get("namespace"),
+                        "edited": tuple(f.get("edited", ())),
+                        "builds": tuples(f.get("builds", ())),
                     }
                 )
                 for f in data["functions"]
             ),
             star_import=bool(data.get("star_import", False)),
+            arguments=tuples(data.get("arguments", ())),
         )
 
     # -- the module-level index, rebuilt -----------------------------------------------------
@@ -311,7 +334,22 @@ class ModuleSummary(Record):
                 index.mutations.setdefault((None, mutation.name), []).append(("other", ast.Pass(), where))
             else:
                 index.mutations.setdefault((None, mutation.name), []).append((mutation.kind, node, where))
+        index.pending_arguments = self.arguments  # parsed when asked (``read_arguments``)
         return index
+
+
+def read_arguments(index: ModuleIndex) -> None:
+    """Parse the ``add_argument``/``set_defaults`` calls a summary keeps into the index rebuilt
+    from it, the first time an importer reads that module's parser."""
+    pending, index.pending_arguments = index.pending_arguments, ()
+    for text, line in pending:
+        call = parse_expression(text, line)
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+            continue
+        if call.func.attr == "add_argument":
+            index.add_arguments.append(call)
+        else:
+            index.calls.append((call, Site(line, (), None, index.module_scope), "", None))
 
 
 def _deep_tuple(value: Any) -> Any:
@@ -406,6 +444,16 @@ def build_summary(
     classes = tuple(_class_record(node, index, text, sharding) for node in index.module_classes)
     transfers = _transfers_of(index, text)
     functions = tuple(_function_record(node, index, text, sharding, transfers) for node in index.module_functions)
+    arguments: List[Tuple[str, int]] = []
+    if index.add_arguments and any(f.namespace is not None for f in functions):
+        for call in index.add_arguments:
+            kept = _text(text, call)
+            if kept is not None:
+                arguments.append((kept, call.lineno))
+        for call, _site, _scope, _cls in index.calls:
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "set_defaults":
+                kept = _text(text, call)
+                arguments.append((kept, call.lineno) if kept is not None else ("x.set_defaults(**_)", call.lineno))
     return ModuleSummary(
         path=path,
         module=module,
@@ -416,6 +464,7 @@ def build_summary(
         classes=classes,
         functions=functions,
         star_import=index.star_import,
+        arguments=tuple(arguments),
     )
 
 
@@ -467,6 +516,9 @@ def _function_record(
     defaults: List[Optional[ast.expr]] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
     params = [(a.arg, _text(text, d)) for a, d in zip(positional, defaults)]
     params += [(a.arg, _text(text, d)) for a, d in zip(args.kwonlyargs, args.kw_defaults)]
+    # Only a function that parses or builds a parser, in a module that adds arguments, can hand
+    # its callers a namespace with readable options.
+    namespace = namespace_return(node) if index.add_arguments and id(node) in index.parsing_functions else None
     return FunctionRecord(
         name=node.name,
         line=node.lineno,
@@ -477,6 +529,9 @@ def _function_record(
         reseeds=any("seed" in n.lower() or "rng" in n.lower() or "random" in n.lower() for n in use.names),
         transfers=transfers(node) if transfers is not None else (),
         passes=passes_through(node),
+        namespace=namespace,
+        edited=edited_attributes(node, use.names) if namespace is not None else (),
+        builds=tuple((t, row) for t, row in ((_text(text, call.func), row) for call, row in built_by(node)) if t is not None),
     )
 
 

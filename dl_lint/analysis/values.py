@@ -339,6 +339,7 @@ def scenarios(
     values: Mapping[str, Value],
     defaults: Mapping[str, Any] = {},
     extra_subjects: Mapping[str, str] = {},
+    holds: Sequence[Guard] = (),
 ) -> Optional[List[Scenario]]:
     """Every consistent combination of the possibilities of ``values``.
 
@@ -346,7 +347,9 @@ def scenarios(
     dropped when one of its guards is decidably false for the value chosen for the guard's
     subject, where a subject matches an argument through that argument's aliases (or through
     ``extra_subjects``: source text -> argument name). ABSENT possibilities are replaced by
-    ``defaults`` before guards are evaluated.
+    ``defaults`` before guards are evaluated. ``holds``: guards true wherever the values are
+    used (the ``if`` tests around a loader call, its early exits): a combination that makes one
+    decidably false is dropped too.
     """
     names = list(values)
     if any(values[n].is_unknown for n in names):
@@ -364,7 +367,7 @@ def scenarios(
     result: List[Scenario] = []
     for combo in itertools.product(*(values[n].options or () for n in names)):
         chosen = dict(zip(names, combo))
-        if _consistent(chosen, subject_to_name, concrete):
+        if _consistent(chosen, subject_to_name, concrete) and _holding(holds, chosen, subject_to_name, concrete):
             result.append(chosen)
     return result
 
@@ -383,6 +386,26 @@ def _consistent(
                 continue  # opaque guard: either outcome is possible
             if guard.holds(concrete(target, chosen[target])) is False:
                 return False
+    return True
+
+
+def guard_target(guard: Guard, subject_to_name: Mapping[str, str]) -> Optional[str]:
+    """The argument a guard tests, through its subject or one of its aliases (None: opaque)."""
+    target = subject_to_name.get(guard.subject)
+    for alias in guard.aliases:
+        if target is not None:
+            break
+        target = subject_to_name.get(alias)
+    return target
+
+
+def _holding(
+    holds: Sequence[Guard], chosen: Scenario, subject_to_name: Mapping[str, str], concrete: Callable[[str, Possible], Any]
+) -> bool:
+    for guard in holds:
+        target = guard_target(guard, subject_to_name)
+        if target is not None and target in chosen and guard.holds(concrete(target, chosen[target])) is False:
+            return False
     return True
 
 

@@ -109,7 +109,23 @@ def call_scenarios(call: LoaderCall, *names: str) -> Optional[List[dict]]:
     from dl_lint.analysis.loaders import DEFAULTS
     from dl_lint.analysis.values import scenarios
 
-    return scenarios({n: call.value(n) for n in names}, DEFAULTS)
+    return scenarios({n: call.value(n) for n in names}, DEFAULTS, holds=call.extra.get("holds", ()))
+
+
+def excluded_by_site(call: LoaderCall, name: str, value: Any) -> bool:
+    """Whether a condition that holds wherever the call runs (an ``if`` around it, an early
+    exit before it) rules out ``value`` for the argument ``name``: ``if args.workers == 0:
+    return`` before the call makes num_workers=0 impossible there."""
+    from dl_lint.analysis.values import guard_target
+
+    argument = call.value(name)
+    subjects = {alias: name for alias in argument.aliases}
+    bound = call.args.get(name)
+    if bound is not None:
+        subjects.setdefault(bound.code, name)
+    return any(
+        guard_target(guard, subjects) == name and guard.holds(value) is False for guard in call.extra.get("holds", ())
+    )
 
 
 def every(found: Optional[Sequence[dict]], predicate) -> bool:

@@ -1,6 +1,6 @@
 from dl_lint.analysis.values import ABSENT, CONFIGURABLE
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, call_scenarios, concrete, every, replace_value, workers_text
+from dl_lint.rules.base import Rule, call_scenarios, concrete, every, excluded_by_site, replace_value, workers_text
 
 # option -> (is it active for this value?, what torch does with num_workers=0, torch's error,
 # the guarded form)
@@ -49,7 +49,9 @@ class UnguardedWorkerOption(Rule):
 ## What it does
 Reports `prefetch_factor` (not None), `persistent_workers=True`, `multiprocessing_context` or
 `timeout > 0` passed unconditionally while `num_workers` is configurable — a function parameter,
-a command-line argument, a config value or an environment variable — and so can be 0.
+a command-line argument, a config value or an environment variable — and so can be 0, or while
+`num_workers` is 0 on some of the paths that reach the call (`nw = 0` under `if args.debug:`,
+`args.workers = 0` on one branch) and not on others.
 
 It is silent when num_workers is a known positive constant, when the option is already guarded
 (`prefetch_factor=2 if num_workers > 0 else None`, `persistent_workers=num_workers > 0`, a
@@ -86,8 +88,11 @@ persistent_workers (1.7+), multiprocessing_context and timeout behave the same o
 
     def check_call(self, call, ctx):
         workers = call.value("num_workers")
-        if workers.source not in CONFIGURABLE:
-            return
+        on_a_path = workers.source not in CONFIGURABLE
+        if on_a_path and (workers.is_unknown or len(workers.options) < 2):
+            return  # a known value: one that crashes is an error rule's, one that does not is fine
+        if excluded_by_site(call, "num_workers", 0):
+            return  # under ``if num_workers > 0:``, or after ``if num_workers == 0: return``
         workers_code = call.args["num_workers"].code if call.given("num_workers") else "num_workers"
         for option, (active, failure, error, guarded) in _OPTIONS.items():
             if not call.given(option):
@@ -101,15 +106,31 @@ persistent_workers (1.7+), multiprocessing_context and timeout behave the same o
                 found = call_scenarios(call, "num_workers", option)
                 if every(found, lambda s: concrete("num_workers", s["num_workers"]) == 0):
                     continue  # always crashes: an error rule reports it
+                if on_a_path and not any(concrete("num_workers", s["num_workers"]) == 0 for s in found or ()):
+                    continue  # no path gives num_workers=0 here
             shown = value.options[0].value
             fix = guarded.format(value=repr(shown), workers=workers_code)
             message = f"{option}={shown!r} is unguarded but num_workers can be 0: {failure}."
             when = "at the first iteration" if option == "timeout" else "at construction"
-            detail = (
-                f"num_workers (`{workers_code}`) comes from {_SOURCES[workers.source]}, so it can be set to 0, and "
-                f"then torch fails {when}: {error}. Setting num_workers=0 is the first step of debugging a loader, "
-                f"so guard the option: `{fix}`."
-            )
+            if on_a_path:
+                zero = [p for p in workers.options if p.value == 0]
+                paths = " or ".join(sorted({g.describe() for p in zero for g in p.guards})) or "one of its paths"
+                detail = (
+                    f"num_workers (`{workers_code}`) is 0 on some paths (when {paths}), and on those torch fails "
+                    f"{when}: {error}. Guard the option: `{fix}`."
+                )
+            elif not call.given("num_workers") and "num_workers" in call.extra.get("configured", ()):
+                spread = call.extra.get("configured_from", "**config")
+                detail = (
+                    f"num_workers is not written at the call: `{spread}` may set it to 0 or leave it out "
+                    f"(torch's default is 0), and then torch fails {when}: {error}. Guard the option: `{fix}`."
+                )
+            else:
+                detail = (
+                    f"num_workers (`{workers_code}`) comes from {_SOURCES[workers.source]}, so it can be set to 0, and "
+                    f"then torch fails {when}: {error}. Setting num_workers=0 is the first step of debugging a loader, "
+                    f"so guard the option: `{fix}`."
+                )
             # Where num_workers' default is set (a Hydra default: the YAML line) is cited.
             cite = None if workers.is_unknown else ([{"num_workers": p} for p in workers.options or ()], ("num_workers",))
             yield self.finding(call, option, message, _fix(call, option, guarded), detail=detail, cite=cite)
