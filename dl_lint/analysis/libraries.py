@@ -188,9 +188,46 @@ def _transform_name(qualname: Optional[str]) -> Optional[str]:
     if qualname is None or not qualname.startswith(_TRANSFORMS + "."):
         return None
     rest = qualname[len(_TRANSFORMS) + 1 :]
-    if rest.startswith("transforms."):
-        rest = rest[len("transforms.") :]
+    for prefix in ("v2.", "transforms.", "_transforms."):  # torchvision.transforms.v2.X, .transforms.X
+        if rest.startswith(prefix):
+            rest = rest[len(prefix) :]
     return rest if "." not in rest else None
+
+
+# What makes a tensor of an image, and of which dtype: ToTensor a float32 C×H×W in [0, 1];
+# PILToTensor and v2's ToImage keep the image's uint8; v2's ToDtype(dtype) and
+# ConvertImageDtype(dtype) convert a tensor (read off torchvision's transforms.py and
+# v2/_type_conversion.py, _misc.py).
+_TO_TENSOR = {"ToTensor": "float32", "PILToTensor": "uint8", "ToImage": "uint8", "ToImageTensor": "uint8"}
+_TO_DTYPE = frozenset({"ToDtype", "ConvertImageDtype"})
+# timm's ``create_transform(input_size=...)`` (timm/data/transforms_factory.py): training
+# (RandomResizedCropAndInterpolation) and evaluation (Resize + CenterCrop) both end in
+# ToTensor + Normalize at input_size, unless use_prefetcher (uint8 arrays) or separate
+# (a tuple of transforms).
+TIMM_CREATE_TRANSFORM = frozenset({"timm.data.create_transform", "timm.data.transforms_factory.create_transform"})
+
+
+def timm_value(node, resolve):
+    """An Opaque for ``create_transform(input_size=...)`` of fixed output size; None otherwise."""
+    from dl_lint.analysis.values import Opaque
+
+    if node.args or any(k.arg is None for k in node.keywords):
+        return None
+    keywords = {k.arg: k.value for k in node.keywords}
+    for flag in ("use_prefetcher", "separate", "tf_preprocessing"):
+        if flag in keywords:
+            value = resolve(keywords[flag]).single
+            if value is None or value.value is not False:
+                return None
+    if "input_size" not in keywords:
+        return None
+    value = resolve(keywords["input_size"]).single
+    size = value.value if value is not None else None
+    if type(size) is int and size > 0:
+        return Opaque("timm.data.create_transform", image=(size, size, "float32"))
+    if isinstance(size, (tuple, list)) and len(size) == 3 and all(type(s) is int and s > 0 for s in size) and size[0] == 3:
+        return Opaque("timm.data.create_transform", image=(size[1], size[2], "float32"))
+    return None
 
 
 def _size(node, resolve) -> Optional[Tuple[int, int]]:
@@ -217,7 +254,7 @@ def image_value(qualname: str, node, resolve, qualname_of):
         if len(node.args) != 1 or node.keywords or not isinstance(node.args[0], (ast.List, ast.Tuple)):
             return None
         size: Optional[Tuple[int, int]] = (0, 0)  # (0, 0): the source's own size
-        tensor = False
+        tensor: Optional[str] = None  # the dtype once a tensor
         for step in node.args[0].elts:
             if not isinstance(step, ast.Call):  # a name bound to a transform: normalize = Normalize(...)
                 single = resolve(step).single
@@ -234,11 +271,19 @@ def image_value(qualname: str, node, resolve, qualname_of):
                 size = _size(argument, resolve)
                 if name == "Resize" and size is not None and type(resolve(argument).single.value) is int:
                     size = None  # the smaller edge only: the other depends on the image
-            elif name == "ToTensor":
-                tensor = True
+            elif name in _TO_TENSOR:
+                tensor = _TO_TENSOR[name]
+            elif name in _TO_DTYPE and tensor is not None:
+                argument = step.args[0] if step.args else next((k.value for k in step.keywords if k.arg == "dtype"), None)
+                dtype = (qualname_of(argument) or "") if argument is not None else ""
+                if not dtype.startswith("torch.") or dtype[6:] not in _DTYPES:
+                    return None
+                tensor = _DTYPES[dtype[6:]]
             elif name not in _SIZE_KEEPING:
                 return None
-        return Opaque(qualname, image=size) if tensor and size is not None else None  # (0, 0): as the source
+        if tensor is None or size is None:
+            return None
+        return Opaque(qualname, image=(size[0], size[1], tensor))  # (0, 0): as the source
     found = IMAGE_DATASETS.get(qualname)
     if found is None:
         return None
@@ -251,7 +296,9 @@ def image_value(qualname: str, node, resolve, qualname_of):
     single = resolve(transform).single
     if single is None or not isinstance(single.value, Opaque) or single.value.image is None:
         return None
-    height, width = single.value.image
+    height, width, dtype = single.value.image
+    if dtype not in _ITEMSIZE:
+        return None
     if (height, width) == (0, 0):
         native = NATIVE_SIZE.get(qualname.rsplit(".", 1)[1])
         if native is None:
@@ -259,8 +306,12 @@ def image_value(qualname: str, node, resolve, qualname_of):
         height, width = native
     return Opaque(
         qualname,
-        sample=(channels * height * width * 4 + 8, f"{channels}×{height}×{width} float32 + a label"),
+        sample=(channels * height * width * _ITEMSIZE[dtype] + 8, f"{channels}×{height}×{width} {dtype} + a label"),
     )
+
+
+_DTYPES = {"float32": "float32", "float": "float32", "float16": "float16", "half": "float16", "bfloat16": "bfloat16", "float64": "float64", "double": "float64", "uint8": "uint8"}
+_ITEMSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "float64": 8, "uint8": 1}
 
 
 # -- Lightning: the classes whose ``*_dataloader`` hooks Lightning calls (DL307) ----------------

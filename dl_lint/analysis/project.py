@@ -443,6 +443,7 @@ class Project:
         self.remembered: Optional[Callable[[Tuple[str, Tuple[str, ...]]], Optional[Tuple[bool, FrozenSet[str]]]]] = None
         self._container_files: Optional[Dict[str, bytes]] = None
         self._definitions: Optional[Tuple["RunDefinition", ...]] = None
+        self._measured: Optional[list] = None
         self._yacs: Optional[Any] = None  # the yacs defaults and YAML runs (``yacs_value``)
         self._detectron2: Optional[Any] = None  # detectron2's config runs (``detectron2_workers``)
 
@@ -512,6 +513,22 @@ class Project:
 
             self._definitions = run_definitions(self.container_files())
         return self._definitions
+
+    def measured(self, path: str) -> Tuple[Optional[str], list]:
+        """(the path of the file relative to the root, with /, the records of the root's
+        ``dl-lint-measured.json`` (``dl_lint.remember``)) for a file under the root; (None, [])
+        for a file outside it. The records file is read once per run, through the door."""
+        key = absolute_path(path, self._cwd)
+        if not self._root_prefix or not key.startswith(self._root_prefix):
+            return None, []
+        from dl_lint import remember
+
+        file = os.path.join(os.fspath(self.root.absolute()), remember.FILENAME)
+        self.read_config_file(file)  # a result that rests on it is redone when it changes
+        if self._measured is None:
+            data = self.read_config(file) if os.path.isfile(file) else None
+            self._measured = (remember.parse(data) if data else None) or []
+        return os.path.relpath(key, os.fspath(self.root.absolute())).replace(os.sep, "/"), self._measured
 
     # -- dependency tracking (for the results cache) ---------------------------------------------
     def record(self, touched: Set[str], uses: Set[str]) -> None:

@@ -1,4 +1,5 @@
 from dl_lint import inflight as estimate
+from dl_lint.analysis.batches import batch_figure
 from dl_lint.model import Severity
 from dl_lint.model import Edit, Fix
 from dl_lint.analysis.values import CONFIGURABLE
@@ -6,7 +7,6 @@ from dl_lint.rules.base import (
     Rule,
     call_scenarios,
     concrete,
-    estimated_batch,
     is_int,
     replace_value,
     shm_excess,
@@ -73,11 +73,8 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
         if "DL104" in ctx.enabled and shm_excess(call, ctx) is not None:
             return  # the container's /dev/shm is the tighter limit: DL104 reports this loader
         limit = ctx.settings.max_inflight_batches
-        batch_bytes = call.batch_bytes or ctx.settings.batch_bytes
-        estimated = None
-        if batch_bytes is None:
-            estimated = estimated_batch(call, ctx)
-            batch_bytes = estimated[0] if estimated is not None else None
+        figure = batch_figure(call, ctx)  # the one source of a batch's bytes (analysis.batches)
+        batch_bytes = figure.bytes
         budget = ctx.settings.memory_budget
         if budget is None and batch_bytes is not None:
             budget = DEFAULT_MEMORY_BUDGET
@@ -127,8 +124,8 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
             detail = peak_text + "With the bytes of a batch known, the memory budget decides, not max-inflight-batches. "
         if prefetch is None:
             detail = "prefetch_factor is not given: torch's default is 2. " + detail
-        if estimated is not None:
-            detail = f"A batch's bytes, estimated from the code: {estimated[1]}. " + detail
+        if figure.detail():
+            detail = figure.detail() + " " + detail
         new_workers, new_prefetch = estimate.suggest(workers, limit, batch_bytes, budget)
         detail += "Every prefetched batch stays in /dev/shm until the loop takes it. "
         if new_workers == workers:

@@ -105,8 +105,8 @@ All versions (workers share batches through shared memory).
             )
             held = f"({excess.batches - 1} + 1) × {batch} = {format_size(excess.figure)}"
         detail = []
-        if excess.estimated:
-            detail.append(f"A batch's bytes, estimated from the code: {excess.estimated}.")
+        if excess.estimated.detail():
+            detail.append(excess.estimated.detail())  # where the batch's bytes come from
         detail.append(
             f"The loader holds {held} in shared memory; {_label(definition)} (cited) leaves {format_size(shm)} "
             f"({definition.how}). DataLoader workers build every batch there, and one that runs out fails: "

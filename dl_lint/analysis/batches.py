@@ -1,0 +1,122 @@
+"""The bytes of one batch of a loader: the one source that DL101, DL104, ``dl-lint estimate`` and
+the language server (through the rules' diagnostics) all read, so that they always agree.
+
+Every figure says where it came from, in this order of precedence:
+
+- ``annotation``: a ``# dl-lint: batch-bytes=64MiB`` comment on the call or the line above it;
+- ``measured``: a figure ``dl-lint measure`` recorded for this loader in the project's
+  ``dl-lint-measured.json`` (``dl_lint.remember``), whose loader call is unchanged since;
+- ``setting``: the ``batch-bytes`` setting;
+- ``estimated``: ``batch_size`` samples of what the dataset returns, when the sample's shape
+  and dtype are known from the code (``analysis.summary.sample_bytes`` and the transforms of
+  ``analysis.libraries``), with the lines the estimate rests on.
+
+Unknown stays unknown: a figure is given only when every tensor of the sample is known, and
+``why`` then says what is missing. A recorded figure whose loader call changed is ``stale``: it
+is not used, and the figure says so.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Optional, Tuple
+
+from dl_lint.record import Record
+
+if TYPE_CHECKING:
+    from dl_lint.analysis.loaders import LoaderCall
+    from dl_lint.rules.context import RuleContext
+
+ANNOTATION, MEASURED, SETTING, ESTIMATED = "annotation", "measured", "setting", "estimated"
+
+
+class BatchFigure(Record):
+    """``bytes`` of one batch (None: unknown), ``source`` (one of the four above, None when
+    unknown), ``how``: the words for a message's detail (where the figure comes from, or why it
+    is unknown); ``stale``: the words about a recorded figure that no longer applies, if any."""
+
+    __slots__ = ("bytes", "source", "how", "stale")
+
+    def __init__(self, bytes: Optional[int], source: Optional[str], how: str, stale: Optional[str] = None) -> None:
+        self.bytes = bytes
+        self.source = source
+        self.how = how
+        self.stale = stale
+
+    @property
+    def known(self) -> bool:
+        return self.bytes is not None
+
+    def detail(self) -> str:
+        """The sentence a rule's detail starts with."""
+        text = f"A batch's bytes, {_PHRASE[self.source]}: {self.how}." if self.source else ""
+        if self.stale:
+            text += f" {self.stale}."
+        return text.strip()
+
+
+_PHRASE = {
+    ANNOTATION: "from the call's comment",
+    MEASURED: "as measured",
+    SETTING: "from the settings",
+    ESTIMATED: "estimated from the code",
+    None: "",
+}
+
+
+def batch_figure(call: "LoaderCall", ctx: "RuleContext") -> BatchFigure:
+    """The bytes of one batch of ``call``, and where they come from (see the module doc)."""
+    if call.batch_bytes is not None:
+        return BatchFigure(call.batch_bytes, ANNOTATION, f"`# dl-lint: batch-bytes` on the call at line {call.location.row}")
+    stale = None
+    recorded = ctx.measured_for(call)
+    if recorded is not None:
+        if recorded.stale is None:
+            return BatchFigure(recorded.batch_bytes, MEASURED, recorded.describe())
+        stale = recorded.stale
+    if ctx.settings.batch_bytes is not None:
+        return BatchFigure(ctx.settings.batch_bytes, SETTING, "the batch-bytes setting", stale)
+    estimated, why = estimate(call, ctx)
+    if estimated is not None:
+        return BatchFigure(estimated[0], ESTIMATED, estimated[1], stale)
+    return BatchFigure(None, None, why, stale)
+
+
+def estimate(call: "LoaderCall", ctx: "RuleContext") -> Tuple[Optional[Tuple[int, str]], str]:
+    """((bytes, how), "") of one batch estimated from the dataset and a known batch_size, or
+    (None, why it is unknown)."""
+    from dl_lint.analysis.values import Instance, Opaque
+    from dl_lint.rules.base import call_scenarios, concrete, is_int
+
+    found = call_scenarios(call, "dataset", "batch_size")
+    if not found:
+        for name in ("dataset", "batch_size"):
+            if call.value(name).options is None:
+                return None, f"{name} is not known statically"
+        return None, "the dataset or batch_size is not known"
+    if len(found) != 1:
+        return None, "the dataset or batch_size depends on a condition"
+    scenario = found[0]
+    dataset = scenario["dataset"].value
+    if isinstance(dataset, Opaque) and dataset.sample is not None:  # a torchvision image dataset
+        sample, name = dataset.sample, dataset.qualname.rsplit(".", 1)[1]
+    else:
+        cls = ctx.dataset_class(dataset)
+        if cls is None:
+            if isinstance(dataset, Opaque):
+                return None, f"the dataset is a {dataset.qualname.rsplit('.', 1)[1]} whose samples' size is not fixed by the code"
+            if isinstance(dataset, Instance):
+                return None, f"the dataset class {dataset.name} is not visible"
+            return None, "the dataset is not known"
+        if ctx.datasets.is_iterable(cls):
+            return None, f"{cls.name} is an IterableDataset: what it yields is not estimated"
+        sample = ctx.datasets.sample_bytes(cls, dataset)
+        name = f"{cls.name} ({os.path.basename(cls.path)}:{cls.line})"
+        if sample is None:
+            return None, f"the size of what {cls.name}.__getitem__ returns is not known ({os.path.basename(cls.path)}:{cls.line})"
+    batch_size = concrete("batch_size", scenario["batch_size"])
+    if batch_size is None:
+        return (sample[0], f"one sample of {name}: {sample[1]}, batch_size=None"), ""
+    if not is_int(batch_size) or batch_size <= 0:
+        return None, "batch_size is not a positive int"
+    return (batch_size * sample[0], f"batch_size {batch_size} × a sample of {name}: {sample[1]}"), ""
