@@ -221,8 +221,15 @@ def timm_value(node, resolve):
                 return None
     if "input_size" not in keywords:
         return None
-    value = resolve(keywords["input_size"]).single
-    size = value.value if value is not None else None
+    import ast
+
+    given = keywords["input_size"]
+    if isinstance(given, (ast.Tuple, ast.List)):
+        parts = [resolve(e).single for e in given.elts]
+        size = tuple(p.value for p in parts) if all(p is not None for p in parts) else None
+    else:
+        value = resolve(given).single
+        size = value.value if value is not None else None
     if type(size) is int and size > 0:
         return Opaque("timm.data.create_transform", image=(size, size, "float32"))
     if isinstance(size, (tuple, list)) and len(size) == 3 and all(type(s) is int and s > 0 for s in size) and size[0] == 3:
@@ -232,6 +239,13 @@ def timm_value(node, resolve):
 
 def _size(node, resolve) -> Optional[Tuple[int, int]]:
     """(h, w) of a size argument: an int s is (s, s), a pair of ints is itself."""
+    import ast
+
+    if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) == 2:  # a literal pair: each part
+        parts = [resolve(e).single for e in node.elts]
+        if all(p is not None and type(p.value) is int and p.value > 0 for p in parts):
+            return parts[0].value, parts[1].value
+        return None
     value = resolve(node).single
     if value is None:
         return None
