@@ -510,7 +510,7 @@ def loader_contexts(paths: Sequence[str]):
         first = settings_for_dir(Path(paths[0]).absolute().parent, codes, configs)
         for given in paths:
             if not os.path.exists(given):
-                _fail(f"{given}: no such file or folder")
+                _fail(f"{given}: cannot read: no such file or folder")
             base = settings_for_dir(Path(given if os.path.isdir(given) else os.path.dirname(given) or ".").absolute(), codes, configs)
             found = discover([Path(given)], exclude=base.exclude, extend_exclude=base.extend_exclude,
                              respect_gitignore=base.respect_gitignore, suffixes=(".py",))  # fmt: skip
@@ -523,9 +523,13 @@ def loader_contexts(paths: Sequence[str]):
     except ConfigError as exc:
         _fail(str(exc))
     project = Project(find_root(Path(paths[0])), first.extra_loaders, max_file_size=first.max_file_size)
+    named = {absolute_path(p, cwd) for p in paths if not os.path.isdir(p)}
     for file in files:
         read(file)
         analyse(file, project)
+        if file.errors and file.key in named:  # a file named on the command line: say why, exit 2
+            error = file.errors[0]
+            _fail(f"{given_name(file)}: {error.message}")
         if file.facts is None or not file.facts.calls:
             continue
         rules = checking_rules(enabled_codes(file.settings, codes))
@@ -533,6 +537,10 @@ def loader_contexts(paths: Sequence[str]):
         for call in sorted(file.facts.calls, key=lambda c: (c.location.row, c.location.column)):
             if os.path.abspath(call.path) == file.key:  # a loader a config builds is reported at its own file
                 yield file.display, file.settings, call, ctx
+
+
+def given_name(file: Any) -> str:
+    return file.display
 
 
 def estimate_paths(
