@@ -367,6 +367,7 @@ class CallEstimate:
     kind: Optional[str] = None  # annotation, measured, setting, estimated, option; None: unknown
     why: str = ""  # why the batch bytes are unknown
     stale: Optional[str] = None  # a recorded figure that no longer applies
+    dataset: Optional[str] = None  # path:line of the dataset class an estimate read
 
     def as_dict(self) -> Dict[str, Any]:
         data: Dict[str, Any] = {"path": self.path, "line": self.line, "values": self.values}
@@ -374,6 +375,7 @@ class CallEstimate:
         data["batch_bytes_kind"] = self.kind
         data["batch_bytes_unknown_because"] = self.why or None
         data["stale"] = self.stale
+        data["dataset_class"] = self.dataset
         data["unknown"] = self.unknown
         data["origins"] = self.origins
         data["problem"] = self.problem
@@ -463,6 +465,14 @@ def estimate_call(
         result.batch, result.kind = BatchSpec((figure.bytes,), text), figure.source
     if result.batch is None:
         result.why = figure.how
+    if figure.where is not None:  # the dataset class the estimate read
+        import os
+
+        result.dataset = f"{os.path.relpath(figure.where[0])}:{figure.where[1]}"
+        if result.batch is not None and result.kind == "estimated":
+            result.batch = BatchSpec(result.batch.tensor_bytes, f"{result.batch.source} ({result.dataset})")
+        elif result.batch is None:
+            result.why += f" ({result.dataset})"
 
     if "num_workers" in result.unknown or "prefetch_factor" in result.unknown:
         return result  # say what is unknown; no guessing

@@ -18,7 +18,6 @@ is not used, and the figure says so.
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Optional, Tuple
 
 from dl_lint.record import Record
@@ -35,9 +34,17 @@ class BatchFigure(Record):
     unknown), ``how``: the words for a message's detail (where the figure comes from, or why it
     is unknown); ``stale``: the words about a recorded figure that no longer applies, if any."""
 
-    __slots__ = ("bytes", "source", "how", "stale")
+    __slots__ = ("bytes", "source", "how", "stale", "where")
 
-    def __init__(self, bytes: Optional[int], source: Optional[str], how: str, stale: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        bytes: Optional[int],
+        source: Optional[str],
+        how: str,
+        stale: Optional[str] = None,
+        where: Optional[Tuple[str, int]] = None,  # the dataset class an estimate read: (path, line)
+    ) -> None:
+        self.where = where
         self.bytes = bytes
         self.source = source
         self.how = how
@@ -76,26 +83,27 @@ def batch_figure(call: "LoaderCall", ctx: "RuleContext") -> BatchFigure:
         stale = recorded.stale
     if ctx.settings.batch_bytes is not None:
         return BatchFigure(ctx.settings.batch_bytes, SETTING, "the batch-bytes setting", stale)
-    estimated, why = estimate(call, ctx)
+    estimated, why, where = estimate(call, ctx)
     if estimated is not None:
-        return BatchFigure(estimated[0], ESTIMATED, estimated[1], stale)
-    return BatchFigure(None, None, why, stale)
+        return BatchFigure(estimated[0], ESTIMATED, estimated[1], stale, where)
+    return BatchFigure(None, None, why, stale, where)
 
 
-def estimate(call: "LoaderCall", ctx: "RuleContext") -> Tuple[Optional[Tuple[int, str]], str]:
-    """((bytes, how), "") of one batch estimated from the dataset and a known batch_size, or
-    (None, why it is unknown)."""
-    from dl_lint.analysis.values import Instance, Opaque
-    from dl_lint.rules.base import call_scenarios, concrete, is_int
+def estimate(call: "LoaderCall", ctx: "RuleContext") -> Tuple[Optional[Tuple[int, str]], str, Optional[Tuple[str, int]]]:
+    """((bytes, how), "", where) of one batch estimated from the dataset and a known batch_size,
+    or (None, why it is unknown, where); ``where``: (path, line) of the dataset class read."""
+    from dl_lint.analysis.loaders import DEFAULTS
+    from dl_lint.analysis.values import ABSENT, Instance, Opaque, scenarios
 
-    found = call_scenarios(call, "dataset", "batch_size")
+    where: Optional[Tuple[str, int]] = None
+    found = scenarios({n: call.value(n) for n in ("dataset", "batch_size")}, DEFAULTS)
     if not found:
         for name in ("dataset", "batch_size"):
             if call.value(name).options is None:
-                return None, f"{name} is not known statically"
-        return None, "the dataset or batch_size is not known"
+                return None, f"{name} is not known statically", where
+        return None, "the dataset or batch_size is not known", where
     if len(found) != 1:
-        return None, "the dataset or batch_size depends on a condition"
+        return None, "the dataset or batch_size depends on a condition", where
     scenario = found[0]
     dataset = scenario["dataset"].value
     if isinstance(dataset, Opaque) and dataset.sample is not None:  # a torchvision image dataset
@@ -104,19 +112,21 @@ def estimate(call: "LoaderCall", ctx: "RuleContext") -> Tuple[Optional[Tuple[int
         cls = ctx.dataset_class(dataset)
         if cls is None:
             if isinstance(dataset, Opaque):
-                return None, f"the dataset is a {dataset.qualname.rsplit('.', 1)[1]} whose samples' size is not fixed by the code"
+                return None, f"the dataset is a {dataset.qualname.rsplit('.', 1)[1]} whose samples' size is not fixed by the code", where
             if isinstance(dataset, Instance):
-                return None, f"the dataset class {dataset.name} is not visible"
-            return None, "the dataset is not known"
+                return None, f"the dataset class {dataset.name} is not visible", where
+            return None, "the dataset is not known", where
         if ctx.datasets.is_iterable(cls):
-            return None, f"{cls.name} is an IterableDataset: what it yields is not estimated"
+            return None, f"{cls.name} is an IterableDataset: what it yields is not estimated", where
         sample = ctx.datasets.sample_bytes(cls, dataset)
-        name = f"{cls.name} ({os.path.basename(cls.path)}:{cls.line})"
+        name = cls.name  # where it is: ``BatchFigure.where`` (a message names no path)
+        where = (cls.path, cls.line)
         if sample is None:
-            return None, f"the size of what {cls.name}.__getitem__ returns is not known ({os.path.basename(cls.path)}:{cls.line})"
-    batch_size = concrete("batch_size", scenario["batch_size"])
+            return None, f"the size of what {cls.name}.__getitem__ returns is not known", where
+    size = scenario["batch_size"].value
+    batch_size = DEFAULTS.get("batch_size") if size is ABSENT else size
     if batch_size is None:
-        return (sample[0], f"one sample of {name}: {sample[1]}, batch_size=None"), ""
-    if not is_int(batch_size) or batch_size <= 0:
-        return None, "batch_size is not a positive int"
-    return (batch_size * sample[0], f"batch_size {batch_size} × a sample of {name}: {sample[1]}"), ""
+        return (sample[0], f"one sample of {name}: {sample[1]}, batch_size=None"), "", where
+    if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
+        return None, "batch_size is not a positive int", where
+    return (batch_size * sample[0], f"batch_size {batch_size} × a sample of {name}: {sample[1]}"), "", where

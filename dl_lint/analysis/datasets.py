@@ -314,12 +314,18 @@ class DatasetIndex:
         return shards or any(facts[0] for facts in methods.values()), own + sorted(calls), opaque
 
 
+# The bytes of an element of each dtype a sample's field may have (``summary.sample_bytes``).
+ITEMSIZE = {
+    "float64": 8, "double": 8, "float32": 4, "float": 4, "float16": 2, "half": 2, "bfloat16": 2,
+    "int64": 8, "long": 8, "int32": 4, "int": 4, "int16": 2, "short": 2, "int8": 1, "uint8": 1, "bool": 1,
+    "uint16": 2, "uint32": 4, "uint64": 8,
+}  # fmt: skip
+
+
 def sample_of(fields, values: Dict[str, object]) -> Optional[Tuple[int, str]]:
     """(bytes, description) of a sample's fields (``summary.sample_bytes``) with the values of
     the ``__init__`` parameters they name (an int; an image transform's (height, width, dtype));
     None when one is missing."""
-    from dl_lint.analysis.summary import ITEMSIZE
-
     total = 0
     shown: List[str] = []
     for field in fields:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-from dl_lint.analysis.datasets import SHARDING_NAMES
+from dl_lint.analysis.datasets import ITEMSIZE, SHARDING_NAMES
 from dl_lint.analysis.scopes import Binding, Cond, FunctionUse, ModuleIndex, Site
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse_expression, terminal
 from dl_lint.record import Record, as_dict
@@ -534,11 +534,6 @@ def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, shar
 _SHAPED = {"zeros": "float32", "ones": "float32", "empty": "float32", "rand": "float32", "randn": "float32", "full": "float32", "randint": "int64"}
 _NUMPY_SHAPED = {"zeros": "float64", "ones": "float64", "empty": "float64", "full": "float64"}
 _NUMPY_RANDOM = {"rand": "float64", "randn": "float64", "random": "float64", "randint": "int64"}
-ITEMSIZE = {
-    "float64": 8, "double": 8, "float32": 4, "float": 4, "float16": 2, "half": 2, "bfloat16": 2,
-    "int64": 8, "long": 8, "int32": 4, "int": 4, "int16": 2, "short": 2, "int8": 1, "uint8": 1, "bool": 1,
-    "uint16": 2, "uint32": 4, "uint64": 8,
-}  # fmt: skip
 # Tensor methods that set the dtype, and those that keep dtype and element count.
 _CASTS = {"float": "float32", "double": "float64", "half": "float16", "long": "int64", "int": "int32", "bool": "bool", "byte": "uint8", "short": "int16", "bfloat16": "bfloat16"}
 _KEEPING = frozenset({"clone", "contiguous", "copy", "detach", "cpu", "numpy", "flatten", "reshape", "view"})

@@ -237,14 +237,6 @@ def fires(call: LoaderCall, names: Sequence[str], predicate) -> Optional[List[di
     return found if every(found, predicate) else None
 
 
-def estimated_batch(call: LoaderCall, ctx: "RuleContext") -> Optional[Tuple[int, str]]:
-    """(bytes, how) of one batch estimated from the code (``analysis.batches.estimate``); None
-    when unknown."""
-    from dl_lint.analysis.batches import estimate
-
-    return estimate(call, ctx)[0]
-
-
 class ShmExcess(Record):
     """DL104: a loader's batches in /dev/shm over the container's shared memory. ``figure``:
     bytes in shared memory; ``batches``: how many batches that is; ``definition``: the run
