@@ -3,11 +3,13 @@ agree on every fixture of tests/data/batches, each estimate kind is checked agai
 batch built with real torch, and the negatives stay unknown. A measured figure is remembered in
 dl-lint-measured.json and goes stale when the loader call changes.
 
-torchvision and timm are not installed beside torch 2.13 here (torchvision from PyPI does not run
-with it), so for the image fixtures the batch is built with torch as the transforms' documented
+torchvision, timm and albumentations are not installed beside torch 2.13 here (torchvision from
+PyPI does not run with it; albumentations needs OpenCV), so for the image fixtures the batch is built with torch as the transforms' documented
 output: ToTensor a float32 C×H×W, PILToTensor/ToImage the image's uint8, ToDtype the dtype asked;
 RandomResizedCrop/CenterCrop/Resize of a pair the (h, w) given; timm's create_transform ends in
-ToTensor + Normalize at input_size. The numpy, token-slice and tensor fixtures run their own
+ToTensor + Normalize at input_size; albumentations' Normalize makes float32 and ToTensorV2
+C×H×W. The tokenizer fixture gets a stand-in returning a tokenizer's documented output for
+padding="max_length", return_tensors="pt" (a (1, max_length) int64 per field). The numpy, token-slice and tensor fixtures run their own
 dataset classes through a real DataLoader."""
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from dl_lint.config import format_size
 from dl_lint.engine import lint_paths
 
 DATA = Path(__file__).parent / "data" / "batches"
-KNOWN = ["rand_tensor", "numpy_arrays", "token_slices", "tokenizer_padded", "image_transform", "image_v2", "timm_transform"]
+KNOWN = ["rand_tensor", "numpy_arrays", "token_slices", "tokenizer_padded", "image_transform", "image_v2", "timm_transform", "albumentations_pipeline"]
 
 
 def _project(tmp_path, *names, budget="1B"):
@@ -85,6 +87,8 @@ def _torch_bytes(name: str, tmp_path: Path) -> list:
         "image_transform": [[torch.empty(64, 3, 224, 224)]],
         "image_v2": [[torch.empty(16, 1, 240, 300, dtype=torch.float16)], [torch.empty(16, 1, 64, 64, dtype=torch.uint8)]],
         "timm_transform": [[torch.empty(32, 3, 192, 256), torch.zeros(32, dtype=torch.long)]],
+        # A.Normalize gives float32 H×W×C, ToTensorV2 transposes to C×H×W; the index collates to int64
+        "albumentations_pipeline": [[torch.empty(24, 3, 256, 320), torch.zeros(24, dtype=torch.long)]],
     }
     return [_batch_bytes(b) for b in documented[name]]
 
@@ -105,7 +109,7 @@ def test_negatives_stay_unknown(tmp_path, run_cli, monkeypatch):
     project = _project(tmp_path, "unknown")
     monkeypatch.chdir(project)
     estimates = _estimates(run_cli, "unknown.py")
-    assert len(estimates) == 8
+    assert len(estimates) == 10
     for est in estimates:
         assert est["batch_bytes"] is None and est["batch_bytes_kind"] is None, est
         assert est["batch_bytes_unknown_because"]
@@ -169,6 +173,6 @@ def test_estimate_over_a_folder_prints_one_row_per_loader(tmp_path, run_cli, mon
     monkeypatch.chdir(project)
     out = run_cli("estimate", ".", "--shm", "1GiB").stdout
     rows = [line for line in out.splitlines() if re.match(r"\S+\.py:\d+ ", line)]
-    assert len(rows) == 9
+    assert len(rows) == 11
     assert any("73.5 MiB" in r and "661.5 MiB" in r and "estimated" in r for r in rows)
-    assert "1 of 9 loaders with workers have known batch bytes" in out
+    assert "1 of 11 loaders with workers have known batch bytes" in out

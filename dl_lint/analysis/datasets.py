@@ -329,12 +329,15 @@ def sample_of(fields, values: Dict[str, object]) -> Optional[Tuple[int, str]]:
     total = 0
     shown: List[str] = []
     for field in fields:
-        if field[0] == "img":
-            _, param, channels = field
+        if field[0] in ("img", "albu"):
+            kind, param, channels = field
             image = values.get(param)
-            if not (isinstance(image, tuple) and len(image) == 4 and image[0] == "image"):
+            if not (isinstance(image, tuple) and image[:1] == ("image",)):
                 return None
-            _, height, width, dtype = image
+            library = image[4] if len(image) > 4 else "torchvision"
+            if (kind == "albu") != (library == "albumentations"):
+                return None  # called the other library's way
+            height, width, dtype = image[1:4]
             if not height or dtype not in ITEMSIZE:
                 return None  # (0, 0): the image's own size, not fixed
             total += channels * height * width * ITEMSIZE[dtype]

@@ -207,6 +207,72 @@ _TO_DTYPE = frozenset({"ToDtype", "ConvertImageDtype"})
 TIMM_CREATE_TRANSFORM = frozenset({"timm.data.create_transform", "timm.data.transforms_factory.create_transform"})
 
 
+# albumentations (read off albumentations 1.3/1.4/2.0 augmentations/geometric and crops):
+# Resize, CenterCrop, RandomCrop, RandomResizedCrop and RandomSizedCrop make (height, width)
+# given positionally (height, width), as keywords, or as size=(h, w) (1.4 and later); Normalize
+# and ToFloat make float32; ToTensorV2 makes C×H×W and keeps the dtype. The other transforms of
+# _ALBU_KEEPING keep size and dtype. The image it gets is the dataset's (channels from how it is
+# read: ``summary``), called as ``transform(image=img)["image"]``.
+_ALBU_SIZED = {"Resize": 0, "CenterCrop": 0, "RandomCrop": 0, "RandomResizedCrop": 0, "RandomSizedCrop": 1}
+_ALBU_FLOAT = frozenset({"Normalize", "ToFloat"})
+_ALBU_KEEPING = frozenset({
+    "HorizontalFlip", "VerticalFlip", "RandomBrightnessContrast", "ColorJitter", "HueSaturationValue",
+    "GaussNoise", "Blur", "GaussianBlur", "MotionBlur", "ShiftScaleRotate", "CoarseDropout", "CLAHE",
+    "RandomGamma", "RGBShift", "ChannelShuffle", "ImageCompression", "Sharpen", "Emboss",
+})  # fmt: skip
+_ALBU_TENSOR = frozenset({"albumentations.pytorch.ToTensorV2", "albumentations.pytorch.transforms.ToTensorV2"})
+
+
+def _albu_name(qualname: Optional[str]) -> Optional[str]:
+    if qualname is None or not qualname.startswith("albumentations."):
+        return None
+    return qualname.rsplit(".", 1)[1]
+
+
+def albumentations_value(qualname: str, node, resolve, qualname_of):
+    """An Opaque for an albumentations ``Compose`` of fixed output size that ends in
+    ``ToTensorV2`` after ``Normalize`` (float32 C×H×W); None for anything else."""
+    import ast
+
+    from dl_lint.analysis.values import Opaque
+
+    if _albu_name(qualname) != "Compose" or not node.args or not isinstance(node.args[0], (ast.List, ast.Tuple)):
+        return None
+    if len(node.args) > 1 or any(k.arg is None for k in node.keywords):
+        return None
+    size: Optional[Tuple[int, int]] = None
+    dtype: Optional[str] = None
+    tensor = False
+    for step in node.args[0].elts:
+        if not isinstance(step, ast.Call) or tensor:
+            return None  # a name, or anything after ToTensorV2
+        qualified = qualname_of(step.func)
+        name = _albu_name(qualified)
+        if qualified in _ALBU_TENSOR:
+            tensor = True
+        elif name in _ALBU_SIZED:
+            keywords = {k.arg: k.value for k in step.keywords}
+            if "size" in keywords:
+                size = _size(keywords["size"], resolve)
+            else:
+                skip = _ALBU_SIZED[name]
+                args = step.args[skip : skip + 2]
+                height = args[0] if len(args) > 0 else keywords.get("height")
+                width = args[1] if len(args) > 1 else keywords.get("width")
+                if height is None or width is None:
+                    return None
+                size = _size(ast.Tuple(elts=[height, width], ctx=ast.Load()), resolve)
+            if size is None:
+                return None
+        elif name in _ALBU_FLOAT:
+            dtype = "float32"
+        elif name not in _ALBU_KEEPING:
+            return None
+    if not tensor or size is None or dtype is None:
+        return None
+    return Opaque(qualname, image=(size[0], size[1], dtype, "albumentations"))
+
+
 def timm_value(node, resolve):
     """An Opaque for ``create_transform(input_size=...)`` of fixed output size; None otherwise."""
     from dl_lint.analysis.values import Opaque
@@ -310,6 +376,8 @@ def image_value(qualname: str, node, resolve, qualname_of):
     single = resolve(transform).single
     if single is None or not isinstance(single.value, Opaque) or single.value.image is None:
         return None
+    if len(single.value.image) != 3:
+        return None  # an albumentations pipeline: not what a torchvision dataset calls
     height, width, dtype = single.value.image
     if dtype not in _ITEMSIZE:
         return None

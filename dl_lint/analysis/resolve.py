@@ -1019,7 +1019,7 @@ class Resolver:
         sample = getattr(facts, "sample", None)
         if not sample:
             return ()
-        wanted = {f[1] for f in sample[0] if f[0] == "img"}
+        wanted = {f[1] for f in sample[0] if f[0] in ("img", "albu")}
         for f in sample[0]:
             if f[0] == "t":
                 wanted.update(d if isinstance(d, str) else d[0] for d in f[1] if not isinstance(d, int))
@@ -1279,6 +1279,12 @@ class Resolver:
             library = self._library_value(qualname, node, site, depth)
             if library is not None:
                 return library
+            if qualname.startswith("albumentations."):
+                from dl_lint.analysis.libraries import albumentations_value
+
+                found = albumentations_value(qualname, node, lambda expr: self.resolve(expr, site, depth + 1), lambda expr: self._qualname_of(expr, site, depth))
+                if found is not None:
+                    return Value.known(found)
             if qualname.startswith("torchvision."):
                 from dl_lint.analysis.libraries import image_value
 

@@ -710,53 +710,80 @@ def _fields(node: ast.expr, assigned: Dict[str, List[ast.expr]], kept: Dict[str,
 
 
 def _transformed(name: str, values: List[ast.expr], assigned, kept, depth: int) -> Optional[List[Tuple[Any, ...]]]:
-    """``img = Image.open(p).convert("RGB")`` then ``if self.transform: img = self.transform(img)``:
-    the transform's output (the construction hands a transform, so the branch runs)."""
-    applied = [v for v in values if _image_transform(v, assigned, kept, depth) is not None]
-    if len(applied) != 1 or len(values) != 2:
+    """``img = Image.open(p).convert("RGB")`` (or ``cv2.imread(p)`` then ``cv2.cvtColor(img,
+    cv2.COLOR_BGR2RGB)``) and then ``if self.transform: img = self.transform(img)`` (albumentations:
+    ``self.transform(image=img)["image"]``): the transform's output, when every other binding of
+    the name is an image of the same known channels (the construction hands a transform, so the
+    branch runs)."""
+    applied = [v for v in values if _image_transform(v, assigned, kept, depth, name) is not None]
+    if len(applied) != 1:
         return None
-    other = next(v for v in values if v is not applied[0])
-    call = applied[0]
-    if not (isinstance(call, ast.Call) and len(call.args) == 1 and isinstance(call.args[0], ast.Name) and call.args[0].id == name):
+    others = [v for v in values if v is not applied[0]]
+    channels = {_image_channels(v, assigned, depth + 1) for v in others}
+    if not others or len(channels) != 1 or None in channels:
         return None
-    if _image_channels(other, assigned, depth + 1) is None:
-        return None
-    transform = _param_of(call.func, kept)
-    return [("img", transform, _image_channels(other, assigned, depth + 1))]
+    kind, transform, _ = _image_transform(applied[0], assigned, kept, depth, name)  # type: ignore[misc]
+    return [(kind, transform, channels.pop())]
+
+
+_CV2_CHANNELS = {"COLOR_BGR2RGB": 3, "COLOR_RGB2BGR": 3, "COLOR_GRAY2RGB": 3, "COLOR_GRAY2BGR": 3, "COLOR_BGR2GRAY": 1, "COLOR_RGB2GRAY": 1, "COLOR_BGRA2RGB": 3}
 
 
 def _image_channels(node: ast.AST, assigned, depth: int) -> Optional[int]:
-    """The channels of ``Image.open(path).convert("RGB")`` (any ``X.convert(MODE)`` of an
-    ``open`` call): 3 for RGB, 1 for L, 4 for RGBA."""
+    """The channels of an image read in a known mode: ``Image.open(path).convert("RGB")`` (3; "L"
+    1, "RGBA" 4), ``np.array(...)``/``np.asarray(...)`` of one, ``cv2.imread(path)`` (3, BGR; with
+    ``cv2.IMREAD_GRAYSCALE`` 1), ``cv2.cvtColor(x, cv2.COLOR_BGR2RGB)`` (by the code)."""
     if depth > 12:
         return None
     if isinstance(node, ast.Name):
         values = assigned.get(node.id, [])
         return _image_channels(values[0], assigned, depth + 1) if len(values) == 1 else None
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "convert"):
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, (ast.Name, ast.Call))):
         return None
-    if len(node.args) != 1 or node.keywords or not isinstance(node.args[0], ast.Constant):
+    func = node.func
+    owner = func.value.id if isinstance(func.value, ast.Name) else None
+    if owner in _NUMPY and func.attr in ("array", "asarray") and len(node.args) == 1 and not node.keywords:
+        return _image_channels(node.args[0], assigned, depth + 1)
+    if owner == "cv2" and func.attr == "imread" and not node.keywords:
+        if len(node.args) == 1:
+            return 3
+        flag = node.args[1] if len(node.args) == 2 else None
+        if isinstance(flag, ast.Attribute) and flag.attr in ("IMREAD_COLOR", "IMREAD_GRAYSCALE"):
+            return 3 if flag.attr == "IMREAD_COLOR" else 1
         return None
-    opened = node.func.value
+    if owner == "cv2" and func.attr == "cvtColor" and len(node.args) == 2 and not node.keywords:
+        code = node.args[1]
+        return _CV2_CHANNELS.get(code.attr) if isinstance(code, ast.Attribute) else None
+    if func.attr != "convert" or len(node.args) != 1 or node.keywords or not isinstance(node.args[0], ast.Constant):
+        return None
+    opened = func.value
     if not (isinstance(opened, ast.Call) and isinstance(opened.func, ast.Attribute) and opened.func.attr == "open"
             and isinstance(opened.func.value, ast.Name) and opened.func.value.id in ("Image", "PIL")):  # fmt: skip
         return None
     return _IMAGE_MODES.get(node.args[0].value)
 
 
-def _image_transform(node: ast.AST, assigned, kept, depth: int) -> Optional[Tuple[Any, ...]]:
-    """``self.transform(image)`` of an image with known channels, the transform an ``__init__``
-    parameter holds."""
-    if not (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords):
+def _image_transform(node: ast.AST, assigned, kept, depth: int, name: Optional[str] = None) -> Optional[Tuple[Any, ...]]:
+    """``self.transform(image)`` (torchvision, timm: "img") or ``self.transform(image=image)["image"]``
+    (albumentations: "albu") of an image with known channels, the transform an ``__init__``
+    parameter holds. With ``name``: applied to that name (its channels are the caller's)."""
+    kind = "img"
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == "image":
+        node, kind = node.value, "albu"
+    if not isinstance(node, ast.Call):
+        return None
+    if kind == "img" and not (len(node.args) == 1 and not node.keywords):
+        return None
+    if kind == "albu" and not (not node.args and len(node.keywords) == 1 and node.keywords[0].arg == "image"):
         return None
     param = _param_of(node.func, kept)
     if param is None:
         return None
-    argument = node.args[0]
-    if isinstance(argument, ast.Name) and len(assigned.get(argument.id, [])) != 1:
-        return ("img", param, None)  # the caller checks the image
+    argument = node.args[0] if kind == "img" else node.keywords[0].value
+    if name is not None:
+        return (kind, param, None) if isinstance(argument, ast.Name) and argument.id == name else None
     channels = _image_channels(argument, assigned, depth + 1)
-    return ("img", param, channels) if channels is not None else None
+    return (kind, param, channels) if channels is not None else None
 
 
 def _tensor(node: ast.AST, assigned, kept, depth: int) -> Optional[Tuple[Any, ...]]:
@@ -766,6 +793,9 @@ def _tensor(node: ast.AST, assigned, kept, depth: int) -> Optional[Tuple[Any, ..
     if isinstance(node, ast.Name):
         values = assigned.get(node.id, [])
         return _tensor(values[0], assigned, kept, depth + 1) if len(values) == 1 else None
+    image = _image_transform(node, assigned, kept, depth)
+    if image is not None:
+        return image
     if isinstance(node, ast.Subscript):
         return _subscripted(node, assigned, kept, depth)
     if isinstance(node, ast.Attribute):
@@ -775,9 +805,6 @@ def _tensor(node: ast.AST, assigned, kept, depth: int) -> Optional[Tuple[Any, ..
         return None
     if not isinstance(node, ast.Call):
         return None
-    image = _image_transform(node, assigned, kept, depth)
-    if image is not None:
-        return image if image[2] is not None else None
     func = node.func
     if not isinstance(func, ast.Attribute):
         return None

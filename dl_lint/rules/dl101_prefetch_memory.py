@@ -28,14 +28,20 @@ Computes the batches a DataLoader holds in shared memory before the first step,
 
 When the bytes of one batch are known, the bytes decide: it reports when the peak,
 `(W×P + 1) × batch_bytes`, exceeds `memory-budget` (8 GiB when not set), and prints the
-estimate. The bytes come from a `# dl-lint: batch-bytes=64MiB` comment on the call or the line
-above it, the `batch-bytes` setting, or are estimated from the code: a known `batch_size` times
-one sample of a map-style dataset whose `__getitem__` returns tensors of literal shapes and
-numbers (`torch.randn(3, 224, 224)`, `torch.zeros((8, 3, 112, 112), dtype=torch.float16)`, a
-label; tuples and dicts of them), or a torchvision `ImageFolder`, `CIFAR10`/`CIFAR100` or
-`MNIST`/`FashionMNIST` whose transform is a `Compose` of fixed output size ending in `ToTensor`
-(`RandomResizedCrop(224)`, `CenterCrop`, `RandomCrop`, `Resize((h, w))`; `Resize(256)` matches
-only the smaller edge, so the bytes stay unknown). Otherwise it reports only counts no reasonable configuration uses: more
+estimate and where the bytes came from. They come from one source (`dl_lint/analysis/batches.py`,
+shared with DL104, `dl-lint estimate` and the language server), in this order: a
+`# dl-lint: batch-bytes=64MiB` comment on the call or the line above it; the figure
+`dl-lint measure` recorded for this loader in the project's `dl-lint-measured.json` (a record whose
+call changed since is stale: not used, and the detail says so); the `batch-bytes` setting; or an
+estimate from the code: a known `batch_size` times one sample of a map-style dataset whose
+`__getitem__` returns tensors of known shape and dtype (torch and numpy constructors of literal
+shapes, fixed-length slices of a token array of known dtype, a tokenizer's fields padded to
+`max_length`, what a fixed-size image transform kept on self makes of an `Image.open(...).convert("RGB")`)
+and numbers; or a torchvision `ImageFolder`, `CIFAR10`/`CIFAR100` or `MNIST`/`FashionMNIST`
+whose transform is a `Compose` of fixed output size ending in a tensor (`RandomResizedCrop(224)`,
+`CenterCrop`, `RandomCrop`, `Resize((h, w))`; `ToTensor`, `PILToTensor`, v2's `ToImage` +
+`ToDtype`; `Resize(256)` matches only the smaller edge, so the bytes stay unknown). docs/memory.md
+lists every shape. Otherwise it reports only counts no reasonable configuration uses: more
 than `max-inflight-batches` (default 64). Ten workers at the default prefetch_factor, 20 batches,
 is the standard ImageNet recipe and is not reported.
 

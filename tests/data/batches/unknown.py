@@ -1,6 +1,9 @@
 # negatives: every loader's batch bytes must stay unknown (never guess)
+import albumentations as A
+import cv2
 import numpy as np
 import torch
+from albumentations.pytorch import ToTensorV2
 from PIL import Image
 from torch.utils.data import DataLoader, Dataset
 from torchvision import transforms
@@ -78,6 +81,18 @@ class Blocks(Dataset):
         return torch.from_numpy(self.data[i:i + self.block_size].astype(np.int64))
 
 
+class Scans(Dataset):
+    def __init__(self, paths, transform):
+        self.paths, self.transform = paths, transform
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, i):
+        image = cv2.cvtColor(cv2.imread(self.paths[i]), cv2.COLOR_BGR2RGB)
+        return self.transform(image=image)["image"]
+
+
 def build(block_size):
     return DataLoader(Blocks("train.bin", block_size), batch_size=4, num_workers=2)  # block_size: a parameter
 
@@ -90,3 +105,5 @@ d = DataLoader(Whole(["x"], None), batch_size=8, num_workers=2)
 e = DataLoader(Spans("train.bin", [0], [10]), batch_size=8, num_workers=2)
 f = DataLoader(AnyMode(["a.jpg"], smaller_edge), batch_size=8, num_workers=2)
 g = DataLoader(AnyMode(["a.jpg"]), batch_size=8, num_workers=2)
+h = DataLoader(Scans(["a.png"], A.Compose([A.Resize(224, 224), ToTensorV2()])), batch_size=8, num_workers=2)  # dtype: the image's
+i = DataLoader(Scans(["a.png"], A.Compose([A.LongestMaxSize(256), A.Normalize(), ToTensorV2()])), batch_size=8, num_workers=2)  # size varies
