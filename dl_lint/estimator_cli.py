@@ -523,7 +523,7 @@ def loader_contexts(paths: Sequence[str]):
                 _fail(f"{given}: cannot read: no such file or folder")
             base = settings_for_dir(Path(given if os.path.isdir(given) else os.path.dirname(given) or ".").absolute(), codes, configs)
             found = discover([Path(given)], exclude=base.exclude, extend_exclude=base.extend_exclude,
-                             respect_gitignore=base.respect_gitignore, suffixes=(".py",))  # fmt: skip
+                             respect_gitignore=base.respect_gitignore, suffixes=(".py", ".ipynb"))  # fmt: skip
             for path in found.files:
                 key = absolute_path(os.fspath(path), cwd)
                 if key not in seen:
@@ -546,7 +546,13 @@ def loader_contexts(paths: Sequence[str]):
         ctx = context_for(file, project, lambda call: False, rules)
         for call in sorted(file.facts.calls, key=lambda c: (c.location.row, c.location.column)):
             if os.path.abspath(call.path) == file.key:  # a loader a config builds is reported at its own file
-                yield file.display, file.settings, call, ctx
+                display = file.display
+                if file.cell_map is not None:  # a notebook: the cell and the row in it, as a lint shows them
+                    where = file.cell_map.locate(call.location.row)
+                    if where is not None:
+                        display = f"{file.display}:cell {where[0]}"
+                        call = call.replace(location=call.location.replace(row=where[1]))
+                yield display, file.settings, call, ctx
 
 
 def given_name(file: Any) -> str:
