@@ -109,7 +109,7 @@ def test_negatives_stay_unknown(tmp_path, run_cli, monkeypatch):
     project = _project(tmp_path, "unknown")
     monkeypatch.chdir(project)
     estimates = _estimates(run_cli, "unknown.py")
-    assert len(estimates) == 10
+    assert len(estimates) == 11
     for est in estimates:
         assert est["batch_bytes"] is None and est["batch_bytes_kind"] is None, est
         assert est["batch_bytes_unknown_because"]
@@ -173,6 +173,6 @@ def test_estimate_over_a_folder_prints_one_row_per_loader(tmp_path, run_cli, mon
     monkeypatch.chdir(project)
     out = run_cli("estimate", ".", "--shm", "1GiB").stdout
     rows = [line for line in out.splitlines() if re.match(r"\S+\.py:\d+ ", line)]
-    assert len(rows) == 11
+    assert len(rows) == 12
     assert any("73.5 MiB" in r and "661.5 MiB" in r and "estimated" in r for r in rows)
-    assert "1 of 11 loaders with workers have known batch bytes" in out
+    assert "1 of 12 loaders with workers have known batch bytes" in out

@@ -96,6 +96,13 @@ def estimate(call: "LoaderCall", ctx: "RuleContext") -> Tuple[Optional[Tuple[int
     from dl_lint.analysis.values import ABSENT, Instance, Opaque, scenarios
 
     where: Optional[Tuple[str, int]] = None
+    for name in ("collate_fn", "batch_sampler"):  # they decide what a batch is: only the defaults are read
+        value = call.value(name)
+        if value.options is None:
+            return None, f"{name} is not known statically", where
+        for possible in value.options:
+            if possible.value is not ABSENT and possible.value is not None and not _default_collate(possible.value):
+                return None, f"a {name} of its own decides what a batch holds", where
     found = scenarios({n: call.value(n) for n in ("dataset", "batch_size")}, DEFAULTS)
     if not found:
         for name in ("dataset", "batch_size"):
@@ -130,3 +137,9 @@ def estimate(call: "LoaderCall", ctx: "RuleContext") -> Tuple[Optional[Tuple[int
     if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
         return None, "batch_size is not a positive int", where
     return (batch_size * sample[0], f"batch_size {batch_size} × a sample of {name}: {sample[1]}"), "", where
+
+
+def _default_collate(value) -> bool:
+    """torch's own ``default_collate`` (what a loader without collate_fn uses)."""
+    qualname = getattr(value, "qualname", "")
+    return qualname in ("torch.utils.data.default_collate", "torch.utils.data._utils.collate.default_collate", "torch.utils.data.dataloader.default_collate")

@@ -107,3 +107,10 @@ f = DataLoader(AnyMode(["a.jpg"], smaller_edge), batch_size=8, num_workers=2)
 g = DataLoader(AnyMode(["a.jpg"]), batch_size=8, num_workers=2)
 h = DataLoader(Scans(["a.png"], A.Compose([A.Resize(224, 224), ToTensorV2()])), batch_size=8, num_workers=2)  # dtype: the image's
 i = DataLoader(Scans(["a.png"], A.Compose([A.LongestMaxSize(256), A.Normalize(), ToTensorV2()])), batch_size=8, num_workers=2)  # size varies
+
+
+def pad_to_longest(batch):
+    return torch.nn.utils.rnn.pad_sequence(batch, batch_first=True)
+
+
+j = DataLoader(Blocks("train.bin", 128), batch_size=8, num_workers=2, collate_fn=pad_to_longest)  # its own batches
