@@ -30,7 +30,7 @@ from dl_lint.config import format_size
 from dl_lint.engine import lint_paths
 
 DATA = Path(__file__).parent / "data" / "batches"
-KNOWN = ["rand_tensor", "numpy_arrays", "token_slices", "tokenizer_padded", "image_transform", "image_v2", "timm_transform", "albumentations_pipeline"]
+KNOWN = ["rand_tensor", "numpy_arrays", "token_slices", "tokenizer_padded", "image_transform", "image_v2", "timm_transform", "albumentations_pipeline", "collate_padded"]
 
 
 def _project(tmp_path, *names, budget="1B"):
@@ -70,7 +70,7 @@ def _first_batch(loader):
 
 def _torch_bytes(name: str, tmp_path: Path) -> list:
     """The bytes of a batch of each loader of a fixture, with real torch (see the module doc)."""
-    if name in ("rand_tensor", "numpy_arrays"):
+    if name in ("rand_tensor", "numpy_arrays", "collate_padded"):
         return [_batch_bytes(_first_batch(_import(tmp_path / f"{name}.py").make()))]
     if name == "token_slices":
         np.arange(10_000, dtype=np.uint16).tofile(tmp_path / "train.bin")

@@ -96,13 +96,18 @@ def estimate(call: "LoaderCall", ctx: "RuleContext") -> Tuple[Optional[Tuple[int
     from dl_lint.analysis.values import ABSENT, Instance, Opaque, scenarios
 
     where: Optional[Tuple[str, int]] = None
+    collate = None  # a project collate_fn that pads to a fixed length: the batch is what it returns
     for name in ("collate_fn", "batch_sampler"):  # they decide what a batch is: only the defaults are read
         value = call.value(name)
         if value.options is None:
             return None, f"{name} is not known statically", where
         for possible in value.options:
-            if possible.value is not ABSENT and possible.value is not None and not _default_collate(possible.value):
+            if possible.value is ABSENT or possible.value is None or _default_collate(possible.value):
+                continue
+            facts = _collate_facts(possible.value, ctx) if name == "collate_fn" and len(value.options) == 1 else None
+            if facts is None or facts.collates is None:
                 return None, f"a {name} of its own decides what a batch holds", where
+            collate = facts
     found = scenarios({n: call.value(n) for n in ("dataset", "batch_size")}, DEFAULTS)
     if not found:
         for name in ("dataset", "batch_size"):
@@ -112,6 +117,18 @@ def estimate(call: "LoaderCall", ctx: "RuleContext") -> Tuple[Optional[Tuple[int
     if len(found) != 1:
         return None, "the dataset or batch_size depends on a condition", where
     scenario = found[0]
+    if collate is not None:
+        from dl_lint.analysis.datasets import sample_of
+
+        where = (collate.path, collate.line)
+        size = scenario["batch_size"].value
+        batch_size = DEFAULTS.get("batch_size") if size is ABSENT else size
+        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
+            return None, "batch_size is not a positive int", where
+        batch = sample_of(collate.collates, {"__batch__": batch_size})
+        if batch is None:
+            return None, f"the size of what {collate.name} returns is not known", where
+        return (batch[0], f"what the collate_fn {collate.name} returns for batch_size {batch_size}: {batch[1]}"), "", where
     dataset = scenario["dataset"].value
     if isinstance(dataset, Opaque) and dataset.sample is not None:  # a torchvision image dataset
         sample, name = dataset.sample, dataset.qualname.rsplit(".", 1)[1]
@@ -143,3 +160,13 @@ def _default_collate(value) -> bool:
     """torch's own ``default_collate`` (what a loader without collate_fn uses)."""
     qualname = getattr(value, "qualname", "")
     return qualname in ("torch.utils.data.default_collate", "torch.utils.data._utils.collate.default_collate", "torch.utils.data.dataloader.default_collate")
+
+
+def _collate_facts(value, ctx: "RuleContext"):
+    """The project function a collate_fn value names (``FunctionFacts``), if any."""
+    from dl_lint.analysis.names import absolute_module
+    from dl_lint.analysis.values import FunctionRef
+
+    if not isinstance(value, FunctionRef) or value.kind != "function":
+        return None
+    return ctx.datasets.function_facts(absolute_module(value.module, ctx.module_name, False), value.name, value.path)

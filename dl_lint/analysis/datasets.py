@@ -43,7 +43,7 @@ MAX_CALL_DEPTH = 6
 
 
 class FunctionFacts(Record):
-    __slots__ = ("name", "module", "path", "line", "shards", "calls", "uses_cuda", "reseeds", "opaque", "passes")
+    __slots__ = ("name", "module", "path", "line", "shards", "calls", "uses_cuda", "reseeds", "opaque", "passes", "collates")
 
     def __init__(
         self,
@@ -57,7 +57,9 @@ class FunctionFacts(Record):
         reseeds: bool = False,  # mentions a seed or RNG (DL204: a worker_init_fn that may reseed)
         opaque: bool = False,  # makes a call that cannot be followed (a third-party function)
         passes: Tuple[int, ...] = (),  # DL206: the parameters it is a generator over (positions)
+        collates: Optional[Tuple] = None,  # DL101: the batch it returns as a collate_fn (``summary.collate_fields``)
     ) -> None:
+        self.collates = collates
         self.passes = passes
         self.name = name
         self.module = module

@@ -337,6 +337,7 @@ class SummaryModule:
                     uses_cuda=record.uses_cuda,
                     reseeds=record.reseeds,
                     passes=record.passes,
+                    collates=record.collates,
                 )
                 if record is not None
                 else None

@@ -140,7 +140,7 @@ class ClassRecord(Record):
 
 
 class FunctionRecord(Record):
-    __slots__ = ("name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes")
+    __slots__ = ("name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes", "collates")
 
     def __init__(
         self,
@@ -156,7 +156,11 @@ class FunctionRecord(Record):
         transfers: Tuple[Tuple[str, int, int, int], ...] = (),
         # DL206: positions of the parameters the function is a generator over (``passes_through``).
         passes: Tuple[int, ...] = (),
+        # DL101: the fields of the batch a collate_fn returns when they are fixed by the batch's
+        # length and literals (``collate_fields``): dims "__batch__" are the batch's samples.
+        collates: Optional[Tuple[Tuple[Any, ...], ...]] = None,
     ) -> None:
+        self.collates = collates
         self.passes = passes
         self.name = name
         self.line = line
@@ -259,6 +263,7 @@ class ModuleSummary(Record):
                         "called": tuple(f["called"]),
                         "transfers": tuples(f["transfers"]),
                         "passes": tuple(f.get("passes", ())),
+                        "collates": _deep_tuple(f["collates"]) if f.get("collates") is not None else None,
                     }
                 )
                 for f in data["functions"]
@@ -477,6 +482,8 @@ def _function_record(
         reseeds=any("seed" in n.lower() or "rng" in n.lower() or "random" in n.lower() for n in use.names),
         transfers=transfers(node) if transfers is not None else (),
         passes=passes_through(node),
+        # walked only when it calls len() and a constructor that takes a shape (cheap to ask)
+        collates=collate_fields(node) if "len" in use.called and any(c.rpartition(".")[2] in _SHAPED for c in use.called) else None,
     )
 
 
@@ -596,6 +603,60 @@ def sample_bytes(node: ast.ClassDef, init: Optional[FunctionUse] = None) -> Opti
     return (tuple(found[0]), _init_defaults(node))  # type: ignore[arg-type]
 
 
+def collate_fields(node: ast.AST) -> Optional[Tuple[Tuple[Any, ...], ...]]:
+    """The fields of what a function taking the list of samples returns (a collate_fn), when
+    every ``return`` builds tensors whose dims are ``len(batch)`` and literals
+    (``torch.full((len(batch), 128), pad, dtype=torch.long)``, names bound once to one, filled in
+    place afterwards): padding to a fixed length keeps that length. None otherwise."""
+    if not isinstance(node, ast.FunctionDef) or not node.args.args:
+        return None
+    first = node.args.args[0].arg
+    assigned: Dict[str, List[ast.expr]] = {}
+    returns: List[ast.expr] = []
+    todo = list(node.body)
+    while todo:
+        statement = todo.pop()
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(statement, ast.Return):
+            if statement.value is None:
+                return None
+            returns.append(statement.value)
+        elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+            assigned.setdefault(statement.targets[0].id, []).append(statement.value)
+        elif isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
+            if isinstance(statement, ast.Assign):
+                targets = statement.targets
+            elif isinstance(statement, (ast.AugAssign, ast.AnnAssign)):
+                targets = [statement.target]
+            elif isinstance(statement, (ast.For, ast.AsyncFor)):
+                targets = [statement.target]
+            else:
+                targets = [i.optional_vars for i in statement.items if i.optional_vars]
+            for target in targets:
+                if isinstance(target, ast.Subscript):
+                    continue  # ids[i, :n] = x: filled in place, the shape stays
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        assigned.setdefault(name.id, []).append(ast.Constant(None))
+        elif isinstance(statement, ast.Expr) and isinstance(statement.value, (ast.Yield, ast.YieldFrom)):
+            return None
+        for child in ast.iter_child_nodes(statement):
+            if isinstance(child, ast.stmt):
+                todo.append(child)
+    if not returns or first in assigned:
+        return None
+    # ``len(batch)``: the number of samples, a dim of its own
+    assigned["__batch_param__"] = [ast.Name(first, ast.Load())]
+    found = [_fields(value, assigned, {}, 0) for value in returns]
+    if any(f is None for f in found) or any(f != found[0] for f in found):
+        return None
+    fields = tuple(found[0])  # type: ignore[arg-type]
+    if any(f[0] != "t" or "__batch__" not in f[1] for f in fields):
+        return None  # every field is one per sample (a number of the batch's own: unknown)
+    return fields
+
+
 def _kept_on_self(node: ast.ClassDef, init: Optional[FunctionUse]) -> Dict[str, ast.expr]:
     """``self.attr = VALUE`` of ``__init__``: attr -> VALUE, for attributes set once there and
     nowhere else in the class."""
@@ -646,6 +707,10 @@ def _dim(node: ast.AST, assigned: Dict[str, List[ast.expr]], kept: Dict[str, ast
     if isinstance(node, ast.Name):
         values = assigned.get(node.id, [])
         return _dim(values[0], assigned, kept, depth + 1) if len(values) == 1 else None
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1
+            and isinstance(node.args[0], ast.Name) and assigned.get("__batch_param__")
+            and node.args[0].id == assigned["__batch_param__"][0].id):  # fmt: skip
+        return "__batch__"
     param = _param_of(node, kept)
     if param is not None:
         return param
@@ -672,8 +737,11 @@ def _dtype_name(node: ast.AST) -> Optional[str]:
     if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in ITEMSIZE:
         return node.value
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("torch", *_NUMPY):
-        return node.attr if node.attr in ITEMSIZE else None
+        return _CANONICAL.get(node.attr, node.attr) if node.attr in ITEMSIZE else None
     return None
+
+
+_CANONICAL = {"long": "int64", "float": "float32", "double": "float64", "half": "float16", "int": "int32", "short": "int16"}
 
 
 def _number() -> Tuple[Any, ...]:
