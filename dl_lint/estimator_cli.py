@@ -468,7 +468,10 @@ def estimate_call(
     if figure.where is not None:  # the dataset class the estimate read
         import os
 
-        result.dataset = f"{os.path.relpath(figure.where[0])}:{figure.where[1]}"
+        shown = os.path.relpath(figure.where[0])
+        if shown.startswith(".."):
+            shown = os.path.abspath(figure.where[0])
+        result.dataset = f"{shown}:{figure.where[1]}"
         if result.batch is not None and result.kind == "estimated":
             result.batch = BatchSpec(result.batch.tensor_bytes, f"{result.batch.source} ({result.dataset})")
         elif result.batch is None:
