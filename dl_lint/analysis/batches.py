@@ -97,17 +97,33 @@ def estimate(call: "LoaderCall", ctx: "RuleContext") -> Tuple[Optional[Tuple[int
 
     where: Optional[Tuple[str, int]] = None
     collate = None  # a project collate_fn that pads to a fixed length: the batch is what it returns
+    own = ""  # why a collate_fn or batch_sampler of the call's own leaves the batch unknown
     for name in ("collate_fn", "batch_sampler"):  # they decide what a batch is: only the defaults are read
         value = call.value(name)
         if value.options is None:
-            return None, f"{name} is not known statically", where
+            own = own or f"{name} is not known statically"
+            continue
         for possible in value.options:
             if possible.value is ABSENT or possible.value is None or _default_collate(possible.value):
                 continue
             facts = _collate_facts(possible.value, ctx) if name == "collate_fn" and len(value.options) == 1 else None
             if facts is None or facts.collates is None:
-                return None, f"a {name} of its own decides what a batch holds", where
-            collate = facts
+                own = own or f"a {name} of its own decides what a batch holds"
+            else:
+                collate = facts
+    if collate is not None and not own:  # the batch is what it returns, whatever the dataset
+        from dl_lint.analysis.datasets import sample_of
+
+        where = (collate.path, collate.line)
+        value = call.value("batch_size")
+        sizes = {DEFAULTS.get("batch_size") if p.value is ABSENT else p.value for p in value.options or ()}
+        batch_size = sizes.pop() if len(sizes) == 1 else None
+        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
+            return None, "batch_size is not known, or not a positive int", where
+        batch = sample_of(collate.collates, {"__batch__": batch_size})
+        if batch is None:
+            return None, f"the size of what {collate.name} returns is not known", where
+        return (batch[0], f"what the collate_fn {collate.name} returns for batch_size {batch_size}: {batch[1]}"), "", where
     found = scenarios({n: call.value(n) for n in ("dataset", "batch_size")}, DEFAULTS)
     if not found:
         for name in ("dataset", "batch_size"):
@@ -117,18 +133,6 @@ def estimate(call: "LoaderCall", ctx: "RuleContext") -> Tuple[Optional[Tuple[int
     if len(found) != 1:
         return None, "the dataset or batch_size depends on a condition", where
     scenario = found[0]
-    if collate is not None:
-        from dl_lint.analysis.datasets import sample_of
-
-        where = (collate.path, collate.line)
-        size = scenario["batch_size"].value
-        batch_size = DEFAULTS.get("batch_size") if size is ABSENT else size
-        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
-            return None, "batch_size is not a positive int", where
-        batch = sample_of(collate.collates, {"__batch__": batch_size})
-        if batch is None:
-            return None, f"the size of what {collate.name} returns is not known", where
-        return (batch[0], f"what the collate_fn {collate.name} returns for batch_size {batch_size}: {batch[1]}"), "", where
     dataset = scenario["dataset"].value
     if isinstance(dataset, Opaque) and dataset.sample is not None:  # a torchvision image dataset
         sample, name = dataset.sample, dataset.qualname.rsplit(".", 1)[1]
@@ -147,6 +151,8 @@ def estimate(call: "LoaderCall", ctx: "RuleContext") -> Tuple[Optional[Tuple[int
         where = (cls.path, cls.line)
         if sample is None:
             return None, f"the size of what {cls.name}.__getitem__ returns is not known", where
+    if own:  # what the dataset returns is known, but not what becomes of it
+        return None, own, where
     size = scenario["batch_size"].value
     batch_size = DEFAULTS.get("batch_size") if size is ABSENT else size
     if batch_size is None:
