@@ -353,8 +353,14 @@ def record_measurement(where: Optional[Tuple[str, int]], target: str, measuremen
     root_text = os.fspath(Path(root).absolute())
     if not os.path.abspath(path).startswith(root_text + os.sep):
         return None, f"not recorded: {path} is outside the project {root_text}"
-    with open(path, encoding="utf-8") as handle:
-        source = handle.read()
+    from dl_lint.files import read_module
+    from dl_lint.reading import Refused
+    from dl_lint.source import decode
+
+    try:
+        source = decode(read_module(path, None))
+    except (Refused, SyntaxError, UnicodeDecodeError, LookupError) as exc:
+        return None, f"not recorded: cannot read {path}: {exc}"
     try:
         calls = analyze_source(source, path).calls
     except Exception:  # noqa: BLE001 - a file dl-lint cannot analyse
@@ -374,7 +380,10 @@ def record_measurement(where: Optional[Tuple[str, int]], target: str, measuremen
         "target": target,
         "torch": torch.__version__.split("+")[0],
     }
-    written = remember.write(root_text, entry)
+    try:
+        written = remember.write(root_text, entry)
+    except OSError as exc:
+        return None, f"not recorded: {exc}"
     return written, f"recorded {measurement.batch_bytes} bytes a batch for {relative}:{call.location.row} in {written}"
 
 

@@ -117,11 +117,17 @@ def write(root: str, entry: Dict[str, Any]) -> str:
     """Add (or replace: same path and fingerprint, or same path and line) a record in the root's
     file, keeping the others; returns the file's path. Sorted, two-space indented JSON, so the
     committed file diffs well."""
+    from dl_lint.reading import Door, Refused
+
     path = os.path.join(root, FILENAME)
     records: List[Dict[str, Any]] = []
-    if os.path.isfile(path):
-        with open(path, "rb") as handle:
-            records = parse(handle.read(1 << 22)) or []
+    if os.path.lexists(path):
+        try:
+            records = parse(Door(root).read(path)) or []  # the guarded reader: a regular file inside the root
+        except Refused as exc:
+            raise OSError(f"{path}: {exc}") from None
+        if os.path.islink(path):
+            raise OSError(f"{path}: a symbolic link; not written")
     records = [
         r
         for r in records

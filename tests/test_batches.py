@@ -176,3 +176,24 @@ def test_estimate_over_a_folder_prints_one_row_per_loader(tmp_path, run_cli, mon
     assert len(rows) == 12
     assert any("73.5 MiB" in r and "661.5 MiB" in r and "estimated" in r for r in rows)
     assert "1 of 12 loaders with workers have known batch bytes" in out
+
+
+def test_the_results_cache_redoes_a_loader_when_its_measured_figure_changes(tmp_path, monkeypatch):
+    from dl_lint import remember
+
+    project = _project(tmp_path, "rand_tensor")
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    lines = (project / "rand_tensor.py").read_text().splitlines()
+    entry = {"path": "rand_tensor.py", "line": 15, "scope": "make", "batch_bytes": 3 * 2**20, "target": "", "torch": ""}
+    entry["fingerprint"] = remember.fingerprint(lines, (15, 15), "make")
+
+    def figure():
+        [diag] = lint_paths(["rand_tensor.py"], overrides={"select": ["DL101"]}, cache=True).diagnostics
+        return _FIGURE.search(diag.detail).group(1)
+
+    assert figure() == "73.5 MiB"  # estimated
+    remember.write(str(project), entry)
+    assert figure() == "3 MiB"  # measured, though the Python file did not change
+    remember.write(str(project), {**entry, "batch_bytes": 5 * 2**20})
+    assert figure() == "5 MiB"
