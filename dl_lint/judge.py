@@ -239,13 +239,16 @@ def context_for(file: SourceFile, project: "Project", accelerator: Accelerator, 
 def measured_for(file: SourceFile, project: "Project"):
     """The recorded figure of a loader call of ``file`` (``remember.match``), read on demand."""
     lines: List[str] = []
+    known: list = []  # (relative path, records), read at the first loader
 
     def measured(call: "LoaderCall"):
         if file.cell_map is not None or not file.source or not call.path.endswith(".py"):
             return None
         if os.path.abspath(call.path) != file.key:
             return None  # a loader another file's config builds: its record is not of this file
-        relative, records = project.measured(file.key)
+        if not known:
+            known.append(project.measured(file.key))
+        relative, records = known[0]
         if not records:
             return None
         if not lines:

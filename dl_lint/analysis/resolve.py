@@ -1014,7 +1014,7 @@ class Resolver:
             return ()
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             return ()
-        lookup = getattr(self.project, "class_facts", None)
+        lookup = getattr(self.project, "class_record", None)
         facts = lookup(target.module, target.name, target.path) if lookup is not None else None
         sample = getattr(facts, "sample", None)
         if not sample:

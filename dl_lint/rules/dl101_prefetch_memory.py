@@ -79,6 +79,10 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
         if "DL104" in ctx.enabled and shm_excess(call, ctx) is not None:
             return  # the container's /dev/shm is the tighter limit: DL104 reports this loader
         limit = ctx.settings.max_inflight_batches
+        for scenario in found:  # without workers nothing is prefetched: no need for the bytes
+            workers = concrete("num_workers", scenario["num_workers"])
+            if not is_int(workers) or workers <= 0:
+                return
         figure = batch_figure(call, ctx)  # the one source of a batch's bytes (analysis.batches)
         batch_bytes = figure.bytes
         budget = ctx.settings.memory_budget
