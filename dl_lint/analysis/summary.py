@@ -483,7 +483,7 @@ def _function_record(
         transfers=transfers(node) if transfers is not None else (),
         passes=passes_through(node),
         # walked only when it calls len() and a constructor that takes a shape (cheap to ask)
-        collates=collate_fields(node) if "len" in use.called and any(c.rpartition(".")[2] in _SHAPED for c in use.called) else None,
+        collates=collate_fields(node) if _may_collate(node, use) else None,
     )
 
 
@@ -596,11 +596,22 @@ def sample_bytes(node: ast.ClassDef, init: Optional[FunctionUse] = None) -> Opti
                 todo.append(child)
     if not returns:
         return None
-    kept = _kept_on_self(node, init)
+    kept = _Kept(node, init)  # read only when a field names self's attributes
     found = [_fields(value, assigned, kept, 0) for value in returns]
     if any(f is None for f in found) or any(f != found[0] for f in found):
         return None
     return (tuple(found[0]), _init_defaults(node))  # type: ignore[arg-type]
+
+
+def _may_collate(node: ast.AST, use: FunctionUse) -> bool:
+    """Cheap: whether a function may be a collate_fn that pads to a fixed length (one parameter
+    without a default, short, calling len() and a constructor that takes a shape)."""
+    args = getattr(node, "args", None)
+    if args is None or len(args.args) - len(args.defaults) != 1 or args.posonlyargs or args.vararg:
+        return False
+    if (getattr(node, "end_lineno", None) or node.lineno) - node.lineno > 60:
+        return False
+    return "len" in use.called and any(c.rpartition(".")[2] in _SHAPED for c in use.called)
 
 
 def collate_fields(node: ast.AST) -> Optional[Tuple[Tuple[Any, ...], ...]]:
@@ -657,6 +668,20 @@ def collate_fields(node: ast.AST) -> Optional[Tuple[Tuple[Any, ...], ...]]:
     return fields
 
 
+class _Kept:
+    """``_kept_on_self`` of a class, computed at the first ``get`` (it walks every method)."""
+
+    __slots__ = ("_node", "_init", "_found")
+
+    def __init__(self, node: ast.ClassDef, init: Optional[FunctionUse]) -> None:
+        self._node, self._init, self._found = node, init, None
+
+    def get(self, attr: str, default: Any = None) -> Any:
+        if self._found is None:
+            self._found = _kept_on_self(self._node, self._init)
+        return self._found.get(attr, default)
+
+
 def _kept_on_self(node: ast.ClassDef, init: Optional[FunctionUse]) -> Dict[str, ast.expr]:
     """``self.attr = VALUE`` of ``__init__``: attr -> VALUE, for attributes set once there and
     nowhere else in the class."""
@@ -690,14 +715,14 @@ def _self_attr(node: ast.AST) -> Optional[str]:
     return None
 
 
-def _param_of(node: ast.AST, kept: Dict[str, ast.expr]) -> Optional[str]:
+def _param_of(node: ast.AST, kept: Any) -> Optional[str]:
     """The ``__init__`` parameter ``self.attr`` holds as given (``self.attr = attr_param``)."""
     attr = _self_attr(node)
     value = kept.get(attr) if attr is not None else None
     return value.id if isinstance(value, ast.Name) else None
 
 
-def _dim(node: ast.AST, assigned: Dict[str, List[ast.expr]], kept: Dict[str, ast.expr], depth: int) -> Any:
+def _dim(node: ast.AST, assigned: Dict[str, List[ast.expr]], kept: Any, depth: int) -> Any:
     """A dimension: a non-negative int literal, a parameter kept on self, or either plus a
     literal; None otherwise."""
     if depth > 8:
@@ -716,7 +741,7 @@ def _dim(node: ast.AST, assigned: Dict[str, List[ast.expr]], kept: Dict[str, ast
         return param
     attr = _self_attr(node)
     if attr is not None and isinstance(kept.get(attr), ast.Constant):
-        return _dim(kept[attr], assigned, kept, depth + 1)
+        return _dim(kept.get(attr), assigned, kept, depth + 1)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         left, right = _dim(node.left, assigned, kept, depth + 1), _dim(node.right, assigned, kept, depth + 1)
         if left is None or right is None:
@@ -748,7 +773,7 @@ def _number() -> Tuple[Any, ...]:
     return ("t", (), "int64")
 
 
-def _fields(node: ast.expr, assigned: Dict[str, List[ast.expr]], kept: Dict[str, ast.expr], depth: int) -> Optional[List[Tuple[Any, ...]]]:
+def _fields(node: ast.expr, assigned: Dict[str, List[ast.expr]], kept: Any, depth: int) -> Optional[List[Tuple[Any, ...]]]:
     if depth > 12:
         return None
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and node.value is not None:
