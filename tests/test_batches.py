@@ -74,7 +74,8 @@ def _torch_bytes(name: str, tmp_path: Path) -> list:
         return [_batch_bytes(_first_batch(_import(tmp_path / f"{name}.py").make()))]
     if name == "token_slices":
         np.arange(10_000, dtype=np.uint16).tofile(tmp_path / "train.bin")
-        return [_batch_bytes(_first_batch(_import(tmp_path / f"{name}.py").make(str(tmp_path / "train.bin"))))]
+        module = _import(tmp_path / f"{name}.py")
+        return [_batch_bytes(_first_batch(make(str(tmp_path / "train.bin")))) for make in (module.make, module.make_default)]
     if name == "tokenizer_padded":
         class Tokenizer:  # a tokenizer's documented output for padding="max_length", return_tensors="pt"
             def __call__(self, text, padding, max_length, truncation, return_tensors):
@@ -109,7 +110,7 @@ def test_negatives_stay_unknown(tmp_path, run_cli, monkeypatch):
     project = _project(tmp_path, "unknown")
     monkeypatch.chdir(project)
     estimates = _estimates(run_cli, "unknown.py")
-    assert len(estimates) == 11
+    assert len(estimates) == 14
     for est in estimates:
         assert est["batch_bytes"] is None and est["batch_bytes_kind"] is None, est
         assert est["batch_bytes_unknown_because"]
@@ -173,9 +174,9 @@ def test_estimate_over_a_folder_prints_one_row_per_loader(tmp_path, run_cli, mon
     monkeypatch.chdir(project)
     out = run_cli("estimate", ".", "--shm", "1GiB").stdout
     rows = [line for line in out.splitlines() if re.match(r"\S+\.py:\d+ ", line)]
-    assert len(rows) == 12
+    assert len(rows) == 15
     assert any("73.5 MiB" in r and "661.5 MiB" in r and "estimated" in r for r in rows)
-    assert "1 of 12 loaders with workers have known batch bytes" in out
+    assert "1 of 15 loaders with workers have known batch bytes" in out
 
 
 def test_the_results_cache_redoes_a_loader_when_its_measured_figure_changes(tmp_path, monkeypatch):

@@ -140,7 +140,7 @@ def estimate(call: "LoaderCall", ctx: "RuleContext") -> Tuple[Optional[Tuple[int
         cls = ctx.dataset_class(dataset)
         if cls is None:
             if isinstance(dataset, Opaque):
-                return None, f"the size of a {dataset.qualname.rsplit('.', 1)[1]} sample is not fixed by the code" if dataset.qualname.endswith("Folder") or "datasets." in dataset.qualname else f"the samples of the dataset ({dataset.qualname.rsplit('.', 1)[1]}) have no size the code fixes", where
+                return None, f"the code fixes no size for the samples of {dataset.qualname.rsplit('.', 1)[1]}", where
             if isinstance(dataset, Instance):
                 return None, f"the dataset class {dataset.name} is not visible", where
             return None, "the dataset is not known", where

@@ -1012,8 +1012,6 @@ class Resolver:
         its ``__init__`` keeps on self (``Instance.given``), when the class's sample needs them."""
         if depth > MAX_DEPTH or not (node.args or node.keywords):
             return ()
-        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
-            return ()
         lookup = getattr(self.project, "class_record", None)
         facts = lookup(target.module, target.name, target.path) if lookup is not None else None
         sample = getattr(facts, "sample", None)
@@ -1025,6 +1023,8 @@ class Resolver:
                 wanted.update(d if isinstance(d, str) else d[0] for d in f[1] if not isinstance(d, int))
         if not wanted:
             return ()
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return tuple((name, None) for name in sorted(wanted))  # *args, **kwargs: any may be given
         positions = dict((name, position) for name, position in getattr(facts, "init_stores", ()))
         found = []
         for name in sorted(wanted):
@@ -1042,6 +1042,8 @@ class Resolver:
                 found.append((name, value))
             elif isinstance(value, Opaque) and value.image is not None:
                 found.append((name, ("image", *value.image)))
+            else:
+                found.append((name, None))  # given, but not known: not the parameter's default
         return tuple(found)
 
     def _cpu_tensors(self, node: ast.Call, site: Site, depth: int) -> bool:
@@ -1135,7 +1137,7 @@ class Resolver:
             else:
                 value = Value.unknown("argparse" if parser is not None else "expression")
             entries.append((field.name, value))
-        return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, None, tuple(entries)))
+        return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, None, (), tuple(entries)))
 
     def _parsed_dataclass(self, qualname: str, node: ast.Call, site: Site, depth: int) -> Value:
         """``tyro.cli(Config)``: a Config whose fields the command line sets."""

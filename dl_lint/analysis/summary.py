@@ -776,7 +776,9 @@ def _number() -> Tuple[Any, ...]:
 def _fields(node: ast.expr, assigned: Dict[str, List[ast.expr]], kept: Any, depth: int) -> Optional[List[Tuple[Any, ...]]]:
     if depth > 12:
         return None
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and node.value is not None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        return [("t", (), "bool")]  # collated to a bool tensor
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
         return [_number()]
     if isinstance(node, (ast.BinOp, ast.UnaryOp)):  # index % 10, -1: numbers of numbers
         parts = [_fields(n, assigned, kept, depth + 1) for n in ((node.left, node.right) if isinstance(node, ast.BinOp) else (node.operand,))]
@@ -1072,6 +1074,9 @@ def _tokenized(node: ast.AST, assigned, kept, depth: int) -> Any:
     keywords = {k.arg: k.value for k in node.keywords}
     padding = keywords.get("padding")
     if not (isinstance(padding, ast.Constant) and padding.value == "max_length") or "max_length" not in keywords:
+        return None
+    truncation = keywords.get("truncation")  # without it, a longer text keeps its length
+    if not (isinstance(truncation, ast.Constant) and truncation.value in (True, "longest_first", "only_first")):
         return None
     if isinstance(node.func, ast.Attribute) and node.func.attr not in ("__call__", "encode_plus") and _self_attr(node.func) is None:
         return None  # a method of something else (``batch_encode_plus``: a list of texts)

@@ -12,7 +12,7 @@ class Clips(Dataset):
         frames = np.zeros((16, 3, 112, 112), dtype=np.float16)
         audio = np.random.randn(2, 16000)  # float64: a fixed-length audio crop
         mask = torch.from_numpy(np.ones((112, 112), dtype=np.uint8)).bool()
-        return {"frames": frames, "audio": audio, "mask": mask, "index": i}
+        return {"frames": frames, "audio": audio, "mask": mask, "index": i, "flag": True}
 
 
 def make():

@@ -20,3 +20,7 @@ class Tokens(Dataset):
 
 def make(path="train.bin"):
     return DataLoader(Tokens(path, block_size=64), batch_size=12, num_workers=2)
+
+
+def make_default(path="train.bin"):
+    return DataLoader(Tokens(path), batch_size=4, num_workers=2)  # block_size: the default 256

@@ -114,3 +114,34 @@ def pad_to_longest(batch):
 
 
 j = DataLoader(Blocks("train.bin", 128), batch_size=8, num_workers=2, collate_fn=pad_to_longest)  # its own batches
+
+
+class Untruncated(Dataset):
+    def __init__(self, texts, tokenizer):
+        self.texts, self.tokenizer = texts, tokenizer
+
+    def __len__(self):
+        return len(self.texts)
+
+    def __getitem__(self, i):
+        enc = self.tokenizer(self.texts[i], padding="max_length", max_length=64, return_tensors="pt")  # longer texts stay longer
+        return enc["input_ids"].squeeze(0)
+
+
+class Windows(Dataset):
+    def __init__(self, path, window=256):
+        self.data = np.memmap(path, dtype=np.uint16, mode="r")
+        self.window = window
+
+    def __len__(self):
+        return 10
+
+    def __getitem__(self, i):
+        return torch.from_numpy(self.data[i:i + self.window].astype(np.int64))
+
+
+def windows(size, options):
+    k = DataLoader(Untruncated(["x"], None), batch_size=8, num_workers=2)
+    m = DataLoader(Windows("train.bin", window=size), batch_size=8, num_workers=2)  # not the default 256
+    n = DataLoader(Windows("train.bin", **options), batch_size=8, num_workers=2)  # window may be in options
+    return k, m, n
