@@ -364,9 +364,18 @@ class CallEstimate:
     problem: Optional[str] = None  # torch would reject the call
     batch: Optional[BatchSpec] = None
     report: Optional[Dict[str, Any]] = None
+    kind: Optional[str] = None  # annotation, measured, setting, estimated, option; None: unknown
+    why: str = ""  # why the batch bytes are unknown
+    stale: Optional[str] = None  # a recorded figure that no longer applies
+    dataset: Optional[str] = None  # path:line of the dataset class an estimate read
 
     def as_dict(self) -> Dict[str, Any]:
         data: Dict[str, Any] = {"path": self.path, "line": self.line, "values": self.values}
+        data["batch_bytes"] = self.batch.batch_bytes if self.batch is not None else None
+        data["batch_bytes_kind"] = self.kind
+        data["batch_bytes_unknown_because"] = self.why or None
+        data["stale"] = self.stale
+        data["dataset_class"] = self.dataset
         data["unknown"] = self.unknown
         data["origins"] = self.origins
         data["problem"] = self.problem
@@ -414,13 +423,19 @@ def estimate_call(
     call: Any,
     path: str,
     option_batch: Optional[BatchSpec],
-    config_batch_bytes: Optional[int],
+    ctx: Any,
     samples: Tuple[SampleField, ...],
     budget: Optional[int],
     shm: ShmInfo,
 ) -> CallEstimate:
+    """One loader's estimate; its batch bytes come from ``analysis.batches`` (the rules'
+    source), the options filling in only where the call has no comment."""
+    from dl_lint.analysis.batches import ANNOTATION, SETTING, batch_figure
+
     result = CallEstimate(path, call.location.row)
-    needs_batch_size = call.batch_bytes is None and option_batch is None and bool(samples)
+    figure = batch_figure(call, ctx)
+    result.stale = figure.stale
+    needs_batch_size = figure.source != ANNOTATION and option_batch is None and bool(samples)
     names = ["num_workers", "prefetch_factor", "pin_memory", "persistent_workers"]
     for name in names + (["batch_size"] if needs_batch_size else []):
         known, value = _resolved(call, name)
@@ -432,11 +447,11 @@ def estimate_call(
         else:
             result.unknown[name] = _describe_unknown(call, name)
 
-    # The batch: the call's comment, then the options, then the config.
-    if call.batch_bytes is not None:
-        result.batch = BatchSpec((call.batch_bytes,), "# dl-lint: batch-bytes comment")
+    # The batch: the call's comment, then the options, then what the rules use.
+    if figure.source == ANNOTATION:
+        result.batch, result.kind = BatchSpec((figure.bytes,), "# dl-lint: batch-bytes comment"), ANNOTATION
     elif option_batch is not None:
-        result.batch = option_batch
+        result.batch, result.kind = option_batch, "option"
     elif needs_batch_size and "batch_size" in result.values:
         size = result.values["batch_size"]
         size = 1 if size is None else size  # batch_size=None: every item is a batch
@@ -444,8 +459,23 @@ def estimate_call(
             result.batch = BatchSpec(
                 batch_tensor_bytes(size, samples), f"batch_size={size} × --sample", size, samples
             )
-    elif config_batch_bytes is not None:
-        result.batch = BatchSpec((config_batch_bytes,), "batch-bytes setting")
+            result.kind = "option"
+    elif figure.known:
+        text = "batch-bytes setting" if figure.source == SETTING else f"{figure.source}: {figure.how}"
+        result.batch, result.kind = BatchSpec((figure.bytes,), text), figure.source
+    if result.batch is None:
+        result.why = figure.how
+    if figure.where is not None:  # the dataset class the estimate read
+        import os
+
+        shown = os.path.relpath(figure.where[0])
+        if shown.startswith(".."):
+            shown = os.path.abspath(figure.where[0])
+        result.dataset = f"{shown}:{figure.where[1]}"
+        if result.batch is not None and result.kind == "estimated":
+            result.batch = BatchSpec(result.batch.tensor_bytes, f"{result.batch.source} ({result.dataset})")
+        elif result.batch is None:
+            result.why += f" ({result.dataset})"
 
     if "num_workers" in result.unknown or "prefetch_factor" in result.unknown:
         return result  # say what is unknown; no guessing
@@ -469,50 +499,113 @@ def estimate_call(
     return result
 
 
-def estimate_file(
-    path: str,
+def loader_contexts(paths: Sequence[str]):
+    """(display path, loader call, rule context) of every loader call in the Python files under
+    ``paths``, analysed as a lint analyses them (the project around them read through the same
+    index), so that the figures are the rules' own."""
+    import os
+    from pathlib import Path
+
+    from dl_lint.analysis.project import Project, absolute_path, find_root, module_name_for
+    from dl_lint.config import ConfigError, settings_for_dir
+    from dl_lint.discovery import discover
+    from dl_lint.files import SourceFile, display_path, read
+    from dl_lint.judge import analyse, context_for
+    from dl_lint.config import enabled_codes
+    from dl_lint.rules import checking_rules, known_codes
+
+    codes = known_codes()
+    configs: Dict = {}
+    cwd = os.getcwd()
+    files = []
+    seen = set()
+    try:
+        first = settings_for_dir(Path(paths[0]).absolute().parent, codes, configs)
+        for given in paths:
+            if not os.path.exists(given):
+                _fail(f"{given}: cannot read: no such file or folder")
+            base = settings_for_dir(Path(given if os.path.isdir(given) else os.path.dirname(given) or ".").absolute(), codes, configs)
+            found = discover([Path(given)], exclude=base.exclude, extend_exclude=base.extend_exclude,
+                             respect_gitignore=base.respect_gitignore, suffixes=(".py", ".ipynb"))  # fmt: skip
+            for path in found.files:
+                key = absolute_path(os.fspath(path), cwd)
+                if key not in seen:
+                    seen.add(key)
+                    settings = settings_for_dir(Path(os.path.dirname(key)), codes, configs)
+                    files.append(SourceFile(path, display_path(path, key, cwd), module_name_for(key, absolute=True), settings, abspath=key))
+    except ConfigError as exc:
+        _fail(str(exc))
+    project = Project(find_root(Path(paths[0])), first.extra_loaders, max_file_size=first.max_file_size)
+    named = {absolute_path(p, cwd) for p in paths if not os.path.isdir(p)}
+    for file in files:
+        read(file)
+        analyse(file, project)
+        if file.errors and file.key in named:  # a file named on the command line: say why, exit 2
+            error = file.errors[0]
+            _fail(f"{given_name(file)}: {error.message}")
+        if file.facts is None or not file.facts.calls:
+            continue
+        rules = checking_rules(enabled_codes(file.settings, codes))
+        ctx = context_for(file, project, lambda call: False, rules)
+        for call in sorted(file.facts.calls, key=lambda c: (c.location.row, c.location.column)):
+            if os.path.abspath(call.path) == file.key:  # a loader a config builds is reported at its own file
+                display = file.display
+                if file.cell_map is not None:  # a notebook: the cell and the row in it, as a lint shows them
+                    where = file.cell_map.locate(call.location.row)
+                    if where is not None:
+                        display = f"{file.display}:cell {where[0]}"
+                        call = call.replace(location=call.location.replace(row=where[1]))
+                yield display, file.settings, call, ctx
+
+
+def given_name(file: Any) -> str:
+    return file.display
+
+
+def estimate_paths(
+    paths: Sequence[str],
     option_batch: Optional[BatchSpec],
     samples: Tuple[SampleField, ...],
     budget: Optional[int],
     shm: ShmInfo,
 ) -> List[CallEstimate]:
-    from pathlib import Path
-
-    from dl_lint.analysis.module import analyze_source
-    from dl_lint.analysis.syntax import ParseFailure
-    from dl_lint.config import ConfigError, settings_for_dir
-    from dl_lint.source import decode
-    from dl_lint.rules import known_codes
-
-    file = Path(path)
-    if file.is_dir():
-        _fail(f"{path}: is a folder; dl-lint estimate reads Python files (dl-lint check walks folders)")
-    from dl_lint.config import DEFAULT_MAX_FILE_SIZE
-    from dl_lint.files import read_module
-    from dl_lint.reading import Refused
-
-    try:
-        source = decode(read_module(str(file), DEFAULT_MAX_FILE_SIZE))
-    except Refused as exc:
-        _fail(f"{path}: {'file too large' if exc.size is not None else exc.reason}")
-    except (UnicodeDecodeError, SyntaxError, LookupError) as exc:
-        _fail(f"{path}: cannot decode: {exc}")
-    try:
-        settings = settings_for_dir(file.absolute().parent, known_codes(), {})
-    except ConfigError as exc:
-        _fail(str(exc))
-    if budget is None:
-        budget = settings.memory_budget
-    try:
-        facts = analyze_source(source, path)
-    except ParseFailure as exc:
-        _fail(f"{path}: cannot parse: {exc.reason} (line {exc.row})")
-    except RecursionError:
-        _fail(f"{path}: cannot parse: expressions nested too deeply for the analysis")
     return [
-        estimate_call(call, path, option_batch, settings.batch_bytes, samples, budget, shm)
-        for call in sorted(facts.calls, key=lambda c: (c.location.row, c.location.column))
+        estimate_call(call, display, option_batch, ctx, samples, budget if budget is not None else settings.memory_budget, shm)
+        for display, settings, call, ctx in loader_contexts(paths)
     ]
+
+
+def render_rows(estimates: Sequence[CallEstimate]) -> List[str]:
+    """One row per loader: workers, prefetch, batch bytes and their source (or why unknown),
+    and the /dev/shm it needs."""
+    rows = [("loader", "workers", "prefetch", "batch", "/dev/shm needed", "source")]
+    for est in estimates:
+        workers = est.values.get("num_workers", "?") if "num_workers" not in est.unknown else "?"
+        prefetch = est.values.get("prefetch_factor") if "prefetch_factor" not in est.unknown else "?"
+        if prefetch is None and _is_int(workers) and workers > 0:
+            prefetch = "2 (default)"
+        elif prefetch is None:
+            prefetch = "-"
+        batch = format_size(est.batch.batch_bytes) if est.batch is not None else "unknown"
+        shm = format_size(est.report["breakdown"]["shm_bytes"]) if est.report is not None else "-"
+        source = est.batch.source if est.batch is not None else ""
+        if est.batch is None:
+            source = est.why
+        if est.stale:
+            source += f" [stale: {est.stale}]"
+        rows.append((f"{est.path}:{est.line}", str(workers), str(prefetch), batch, shm, source))
+    widths = [max(len(r[k]) for r in rows) for k in range(5)]
+    return ["  ".join(cell.ljust(w) for cell, w in zip(r[:5], widths)) + "  " + r[5] for r in rows]
+
+
+def coverage(estimates: Sequence[CallEstimate]) -> Dict[str, int]:
+    """How many loaders with workers (a known num_workers > 0) have known batch bytes."""
+    with_workers = [e for e in estimates if _is_int(e.values.get("num_workers")) and e.values["num_workers"] > 0]
+    return {
+        "loaders": len(estimates),
+        "with_workers": len(with_workers),
+        "with_workers_known": sum(1 for e in with_workers if e.batch is not None),
+    }
 
 
 def render_call(est: CallEstimate) -> List[str]:
@@ -532,6 +625,8 @@ def render_call(est: CallEstimate) -> List[str]:
         lines.append(f"  no estimate: {est.problem}")
         return lines
     if est.report is None:
+        if est.why:
+            lines.append(f"  batch bytes unknown: {est.why}")
         lines.append(
             "  no estimate: batch bytes unknown; add `# dl-lint: batch-bytes=64MiB` to the call, "
             "or give --batch-bytes (or --sample), or set batch-bytes in [tool.dl-lint]"
@@ -593,6 +688,7 @@ per tensor. It counts batches only, not decode buffers or the dataset's own memo
     help="Available /dev/shm (default: read from /dev/shm; try 64MiB for Docker's default).",
 )
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--details/--no-details", default=None, help="With files: each loader's breakdown below the table (default: with one file).")
 def estimate(
     paths: Tuple[str, ...],
     batch_bytes: Optional[int],
@@ -605,8 +701,13 @@ def estimate(
     budget: Optional[int],
     shm_size: Optional[int],
     output_format: str,
+    details: Optional[bool],
 ) -> None:
     samples = _parse_samples(sample_specs)
+    if details is None:
+        import os
+
+        details = len(paths) == 1 and not os.path.isdir(paths[0])
     if budget is not None and budget <= 0:
         _fail("--budget: size must be positive")
     shm = detect_shm(shm_size)
@@ -626,15 +727,21 @@ def estimate(
         if batch_size is not None and not samples:
             _fail("--batch-size needs --sample SHAPE:DTYPE")
         option_batch = batch_from_options(batch_bytes, batch_size, samples)
-        estimates = [e for path in paths for e in estimate_file(path, option_batch, samples, budget, shm)]
+        estimates = estimate_paths(paths, option_batch, samples, budget, shm)
         if output_format == "json":
-            click.echo(json.dumps({"loaders": [e.as_dict() for e in estimates]}, indent=2))
+            click.echo(json.dumps({"loaders": [e.as_dict() for e in estimates], "coverage": coverage(estimates)}, indent=2))
             return
         if not estimates:
             click.echo(f"no DataLoader calls found in {', '.join(paths)}")
             return
-        blocks = ["\n".join(render_call(e)) for e in estimates]
-        click.echo("\n\n".join(blocks))
+        click.echo("\n".join(render_rows(estimates)))
+        known = coverage(estimates)
+        click.echo(
+            f"\n{known['with_workers_known']} of {known['with_workers']} loaders with workers have known batch bytes"
+        )
+        if details:
+            blocks = ["\n".join(render_call(e)) for e in estimates]
+            click.echo("\n" + "\n\n".join(blocks))
         if any(e.report for e in estimates):
             click.echo("\n(--output-format json adds the num_workers × prefetch_factor grid for each call)")
         return
@@ -706,9 +813,16 @@ GPU-bound case, where prefetching matters); with a faster loop the peak is W × 
     show_default=True,
     help="Seconds the loop holds each batch (a simulated training step; make it longer than building a batch).",
 )
+@click.option(
+    "--record/--no-record",
+    default=True,
+    show_default=True,
+    help="Write the measured batch bytes for the loader's call into the project's dl-lint-measured.json, "
+    "which DL101, DL104 and `dl-lint estimate` then use.",
+)
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def measure(
-    target: str, paths: Tuple[str, ...], batches: int, pause: float, step_time: float, output_format: str
+    target: str, paths: Tuple[str, ...], batches: int, pause: float, step_time: float, record: bool, output_format: str
 ) -> None:
     from dl_lint.measure import MeasureError, run
 
@@ -726,12 +840,19 @@ def measure(
             click.echo(f"measure: batch {done}/{batches}", err=True)
 
     try:
-        result = run(target, paths, batches, pause, step_time, progress=progress, note=note)
+        where: List[Any] = []
+        result = run(target, paths, batches, pause, step_time, progress=progress, note=note, constructed=where)
     except MeasureError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
         _fail("interrupted")
     data = {"target": target, **result.as_dict()}
+    if record:
+        from dl_lint.measure import record_measurement
+
+        written, said = record_measurement(where[0] if where else None, target, result)
+        note(said)
+        data["recorded_in"] = written
     if output_format == "json":
         click.echo(json.dumps(data, indent=2))
         return

@@ -233,7 +233,32 @@ def context_for(file: SourceFile, project: "Project", accelerator: Accelerator, 
         python=lambda: project.python_metadata(file.key),
         containers=lambda: project.run_definitions(file.key),
         enabled=frozenset(rule.code for rule in rules),
+        measured=measured_for(file, project),
     )
+
+
+def measured_for(file: SourceFile, project: "Project"):
+    """The recorded figure of a loader call of ``file`` (``remember.match``), read on demand."""
+    lines: List[str] = []
+    known: list = []  # (relative path, records), read at the first loader
+
+    def measured(call: "LoaderCall"):
+        if file.cell_map is not None or not file.source or not call.path.endswith(".py"):
+            return None
+        if os.path.abspath(call.path) != file.key:
+            return None  # a loader another file's config builds: its record is not of this file
+        if not known:
+            known.append(project.measured(file.key))
+        relative, records = known[0]
+        if not records:
+            return None
+        if not lines:
+            lines.extend(file.source.splitlines())
+        from dl_lint.remember import match
+
+        return match(records, relative, lines, call.rows, call.scope)
+
+    return measured
 
 
 def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelerator) -> List[Diagnostic]:

@@ -309,6 +309,84 @@ def require_torch() -> Any:
     return torch
 
 
+def _constructed_at(factory: Callable[[], Any], loader_class: type) -> Tuple[Any, Optional[Tuple[str, int]]]:
+    """Call ``factory``; with it, the (file, line) of the call that constructed the loader it
+    returned: the caller of the first ``__init__`` run on that object (a subclass's own
+    ``__init__`` comes first, then torch's, through ``super()``)."""
+    first: Dict[int, Tuple[str, int]] = {}
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        if event != "call" or frame.f_code.co_name != "__init__":
+            return
+        this = frame.f_locals.get("self")
+        if isinstance(this, loader_class) and id(this) not in first and frame.f_back is not None:
+            caller = frame.f_back
+            first[id(this)] = (caller.f_code.co_filename, caller.f_lineno)
+
+    previous = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        loader = factory()
+    finally:
+        sys.setprofile(previous)
+    return loader, first.get(id(loader))
+
+
+def record_measurement(where: Optional[Tuple[str, int]], target: str, measurement: "Measurement") -> Tuple[Optional[str], str]:
+    """Write the measured batch bytes for the loader call at ``where`` into its project's
+    ``dl-lint-measured.json`` (``dl_lint.remember``): (the file written, or None, and what
+    happened, in words)."""
+    from pathlib import Path
+
+    from dl_lint import remember
+    from dl_lint.analysis.module import analyze_source
+    from dl_lint.analysis.project import find_root
+
+    if where is None:
+        return None, "not recorded: the call that built the loader was not seen"
+    path, line = where
+    if not os.path.isfile(path) or not path.endswith(".py"):
+        return None, f"not recorded: the loader was built in {path}, not a project file"
+    root = find_root(Path(path))
+    if root is None:
+        return None, f"not recorded: no project root above {path} (a pyproject.toml, setup.py or .git)"
+    root_text = os.fspath(Path(root).absolute())
+    if not os.path.abspath(path).startswith(root_text + os.sep):
+        return None, f"not recorded: {path} is outside the project {root_text}"
+    from dl_lint.files import read_module
+    from dl_lint.reading import Refused
+    from dl_lint.source import decode
+
+    try:
+        source = decode(read_module(path, None))
+    except (Refused, SyntaxError, UnicodeDecodeError, LookupError) as exc:
+        return None, f"not recorded: cannot read {path}: {exc}"
+    try:
+        calls = analyze_source(source, path).calls
+    except Exception:  # noqa: BLE001 - a file dl-lint cannot analyse
+        calls = []
+    call = next((c for c in calls if c.rows[0] <= line <= c.rows[1]), None)
+    if call is None:
+        return None, f"not recorded: dl-lint sees no loader call at {path}:{line}"
+    relative = os.path.relpath(os.path.abspath(path), root_text).replace(os.sep, "/")
+    import torch
+
+    entry = {
+        "path": relative,
+        "line": call.location.row,
+        "scope": call.scope,
+        "fingerprint": remember.fingerprint(source.splitlines(), call.rows, call.scope),
+        "batch_bytes": measurement.batch_bytes,
+        "target": target,
+        "torch": torch.__version__.split("+")[0],
+    }
+    try:
+        written = remember.write(root_text, entry)
+    except OSError as exc:
+        return None, f"not recorded: {exc}"
+    return written, f"recorded {measurement.batch_bytes} bytes a batch for {relative}:{call.location.row} in {written}"
+
+
 def load_factory(target: str, paths: Sequence[str] = ()) -> Callable[[], Any]:
     """``"package.module:function"`` (or ``module:obj.attr``), imported with the current
     directory and ``paths`` on sys.path. Importing runs the module's top-level code."""
@@ -346,8 +424,10 @@ def run(
     step_time: float = 0.2,
     progress: Optional[Callable[[int], None]] = None,
     note: Optional[Callable[[str], None]] = None,
+    constructed: Optional[list] = None,
 ) -> Measurement:
-    """Import ``target``, call it, check it returned a DataLoader, and measure it."""
+    """Import ``target``, call it, check it returned a DataLoader, and measure it. ``constructed``
+    receives (file, line) of the call that built the loader (None when not seen)."""
     torch = require_torch()
     if shm_stats() is None:
         raise MeasureError(f"{SHM_PATH} is not available: this measurement needs Linux shared memory")
@@ -356,11 +436,13 @@ def run(
     reset = reset_peak_rss()
     rss_baseline = (current_rss() if reset else peak_rss(), reset)
     try:
-        loader = factory()
+        loader, where = _constructed_at(factory, torch.utils.data.DataLoader)
     except Exception as exc:  # noqa: BLE001 - user code
         raise MeasureError(f"calling {target}() failed: {type(exc).__name__}: {exc}") from None
     if not isinstance(loader, torch.utils.data.DataLoader):
         raise MeasureError(f"{target}() returned {type(loader).__name__}, not a torch.utils.data.DataLoader")
+    if constructed is not None:
+        constructed.append(where)
     try:
         return measure_loader(loader, batches, pause, step_time, progress, note, shm_baseline, rss_baseline)
     except MeasureError:

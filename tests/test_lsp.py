@@ -348,3 +348,32 @@ def test_open_buffers_are_linted_against_the_project(client, tmp_path):
     client.request("shutdown", None)
     client.notify("exit", None)
     assert client.close() == 0
+
+
+def test_server_shows_the_estimates_batch_bytes(client, tmp_path):
+    """The language server's DL101 carries the figure `dl-lint estimate` gives for the same loader
+    (one source of batch bytes: dl_lint/analysis/batches.py)."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n\n[tool.dl-lint]\nmemory-budget = '1B'\n")
+    source = (Path(__file__).parent / "data" / "batches" / "rand_tensor.py").read_text()
+    path = tmp_path / "rand_tensor.py"
+    path.write_text(source)
+    estimate = json.loads(
+        subprocess.run(
+            _exe() + ["estimate", str(path), "--output-format", "json", "--shm", "1TiB"],
+            cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT,
+        ).stdout
+    )
+    [loader] = estimate["loaders"]
+    from dl_lint.config import format_size
+
+    _initialize(client, tmp_path)
+    client.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": path.as_uri(), "languageId": "python", "version": 1, "text": source}},
+    )
+    published = client.wait_notification("textDocument/publishDiagnostics", lambda p: p["uri"] == path.as_uri())
+    [diag] = [d for d in published["diagnostics"] if d["code"] == "DL101"]
+    assert f"At {format_size(loader['batch_bytes'])} a batch" in diag["message"]
+    client.request("shutdown", None)
+    client.notify("exit", None)
+    assert client.close() == 0

@@ -196,6 +196,7 @@ def test_batch_bytes_estimated_from_getitem_are_the_bytes_of_a_real_batch() -> N
     """DL101 decides by the bytes of a batch when it can estimate them from ``__getitem__``:
     for each dataset of the fixture, batch_size × the estimated sample is exactly the bytes of
     the tensors in a batch torch builds (the collated labels included)."""
+    from dl_lint.analysis.datasets import sample_of
     from dl_lint.analysis.summary import sample_bytes
 
     path = RULE_FIXTURES / "dl101_estimated_bytes.py"
@@ -203,7 +204,8 @@ def test_batch_bytes_estimated_from_getitem_are_the_bytes_of_a_real_batch() -> N
     classes = [n for n in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(n, ast.ClassDef)]
     assert [c.name for c in classes] == ["Images", "HalfClips"]
     for node in classes:
-        estimated, _ = sample_bytes(node)
+        fields, defaults = sample_bytes(node)
+        estimated, _ = sample_of(fields, dict(defaults))
         for batch_size in (1, 4):
             batch = next(iter(torch.utils.data.DataLoader(getattr(module, node.name)(), batch_size=batch_size)))
             parts = batch.values() if isinstance(batch, dict) else batch

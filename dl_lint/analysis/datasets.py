@@ -43,7 +43,7 @@ MAX_CALL_DEPTH = 6
 
 
 class FunctionFacts(Record):
-    __slots__ = ("name", "module", "path", "line", "shards", "calls", "uses_cuda", "reseeds", "opaque", "passes")
+    __slots__ = ("name", "module", "path", "line", "shards", "calls", "uses_cuda", "reseeds", "opaque", "passes", "collates")
 
     def __init__(
         self,
@@ -57,7 +57,9 @@ class FunctionFacts(Record):
         reseeds: bool = False,  # mentions a seed or RNG (DL204: a worker_init_fn that may reseed)
         opaque: bool = False,  # makes a call that cannot be followed (a third-party function)
         passes: Tuple[int, ...] = (),  # DL206: the parameters it is a generator over (positions)
+        collates: Optional[Tuple] = None,  # DL101: the batch it returns as a collate_fn (``summary.collate_fields``)
     ) -> None:
+        self.collates = collates
         self.passes = passes
         self.name = name
         self.module = module
@@ -101,8 +103,9 @@ class ClassFacts(Record):
         # DL201's fix: when ``__iter__`` is a single ``for x in ITERABLE`` or ``return iter(ITERABLE)``:
         # (row of that statement, its indentation, ITERABLE's start and end, ITERABLE's text).
         iter_shape: Optional[Tuple[int, str, "Location", "Location", str]] = None,
-        # DL101: (bytes, description) of one sample, estimated from ``__getitem__``.
-        sample: Optional[Tuple[int, str]] = None,
+        # DL101: (fields, parameter defaults) of one sample, from ``__getitem__``
+        # (``summary.sample_bytes``; their bytes: ``sample_of``).
+        sample: Optional[Tuple] = None,
         # DL202: (attribute, what it holds, path, line) for a lambda or local function kept on
         # self in ``__init__`` (``pickling.held_callable``), and the parameters kept on self
         # (name, position after self or -1).
@@ -229,13 +232,19 @@ class DatasetIndex:
             return True
         return self._walk([f"{project_key(cls.module, cls.name, cls.path)}::__iter__"])
 
-    def sample_bytes(self, cls: ClassFacts) -> Optional[Tuple[int, str]]:
+    def sample_bytes(self, cls: ClassFacts, instance: Optional["Instance"] = None) -> Optional[Tuple[int, str]]:
         """(bytes, description) of one sample of a map-style dataset, from the ``__getitem__``
-        it runs (its own or inherited); None when that cannot be estimated."""
+        it runs (its own or inherited); None when that cannot be estimated. Dimensions an
+        ``__init__`` parameter gives (``self.block_size``, the transform kept on self) are read
+        where the dataset is constructed (``instance.given``), else from the parameter's literal
+        default."""
         mro = self.mro(cls)
         for c in mro or ():
             if "__getitem__" in c.methods:
-                return c.sample
+                if c.sample is None:
+                    return None
+                given = dict(instance.given) if instance is not None else {}
+                return sample_of(c.sample[0], {**dict(c.sample[1]), **given})
         return None
 
     def function_facts(self, module: str, name: str, path: str = "") -> Optional[FunctionFacts]:
@@ -305,6 +314,54 @@ class DatasetIndex:
         class_key = project_key(cls.module, cls.name, cls.path)
         own = [f"{class_key}::{m}" for m in sorted(self_calls) if m in methods]
         return shards or any(facts[0] for facts in methods.values()), own + sorted(calls), opaque
+
+
+# The bytes of an element of each dtype a sample's field may have (``summary.sample_bytes``).
+ITEMSIZE = {
+    "float64": 8, "double": 8, "float32": 4, "float": 4, "float16": 2, "half": 2, "bfloat16": 2,
+    "int64": 8, "long": 8, "int32": 4, "int": 4, "int16": 2, "short": 2, "int8": 1, "uint8": 1, "bool": 1,
+    "uint16": 2, "uint32": 4, "uint64": 8,
+}  # fmt: skip
+
+
+def sample_of(fields, values: Dict[str, object]) -> Optional[Tuple[int, str]]:
+    """(bytes, description) of a sample's fields (``summary.sample_bytes``) with the values of
+    the ``__init__`` parameters they name (an int; an image transform's (height, width, dtype));
+    None when one is missing."""
+    total = 0
+    shown: List[str] = []
+    for field in fields:
+        if field[0] in ("img", "albu"):
+            kind, param, channels = field
+            image = values.get(param)
+            if not (isinstance(image, tuple) and image[:1] == ("image",)):
+                return None
+            library = image[4] if len(image) > 4 else "torchvision"
+            if (kind == "albu") != (library == "albumentations"):
+                return None  # called the other library's way
+            height, width, dtype = image[1:4]
+            if not height or dtype not in ITEMSIZE:
+                return None  # (0, 0): the image's own size, not fixed
+            total += channels * height * width * ITEMSIZE[dtype]
+            shown.append(f"{channels}×{height}×{width} {dtype} (what {param} makes of the image)")
+            continue
+        _, dims, dtype = field
+        numel = 1
+        sizes = []
+        for dim in dims:
+            if isinstance(dim, str) or isinstance(dim, tuple):
+                name, extra = (dim, 0) if isinstance(dim, str) else dim
+                value = values.get(name)
+                if type(value) is not int or value < 0:
+                    return None
+                dim = value + extra
+            numel *= dim
+            sizes.append(str(dim))
+        total += numel * ITEMSIZE[dtype]
+        shown.append(f"{'×'.join(sizes)} {dtype}" if sizes else "a number")
+    if not shown:
+        return None
+    return total, " + ".join(shown)
 
 
 _HARMLESS_BASES = frozenset({"object", "builtins.object", "abc.ABC", "typing.Generic", "typing.Protocol"})

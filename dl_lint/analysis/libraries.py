@@ -188,13 +188,130 @@ def _transform_name(qualname: Optional[str]) -> Optional[str]:
     if qualname is None or not qualname.startswith(_TRANSFORMS + "."):
         return None
     rest = qualname[len(_TRANSFORMS) + 1 :]
-    if rest.startswith("transforms."):
-        rest = rest[len("transforms.") :]
+    for prefix in ("v2.", "transforms.", "_transforms."):  # torchvision.transforms.v2.X, .transforms.X
+        if rest.startswith(prefix):
+            rest = rest[len(prefix) :]
     return rest if "." not in rest else None
+
+
+# What makes a tensor of an image, and of which dtype: ToTensor a float32 C×H×W in [0, 1];
+# PILToTensor and v2's ToImage keep the image's uint8; v2's ToDtype(dtype) and
+# ConvertImageDtype(dtype) convert a tensor (read off torchvision's transforms.py and
+# v2/_type_conversion.py, _misc.py).
+_TO_TENSOR = {"ToTensor": "float32", "PILToTensor": "uint8", "ToImage": "uint8", "ToImageTensor": "uint8"}
+_TO_DTYPE = frozenset({"ToDtype", "ConvertImageDtype"})
+# timm's ``create_transform(input_size=...)`` (timm/data/transforms_factory.py): training
+# (RandomResizedCropAndInterpolation) and evaluation (Resize + CenterCrop) both end in
+# ToTensor + Normalize at input_size, unless use_prefetcher (uint8 arrays) or separate
+# (a tuple of transforms).
+TIMM_CREATE_TRANSFORM = frozenset({"timm.data.create_transform", "timm.data.transforms_factory.create_transform"})
+
+
+# albumentations (read off albumentations 1.3/1.4/2.0 augmentations/geometric and crops):
+# Resize, CenterCrop, RandomCrop, RandomResizedCrop and RandomSizedCrop make (height, width)
+# given positionally (height, width), as keywords, or as size=(h, w) (1.4 and later); Normalize
+# and ToFloat make float32; ToTensorV2 makes C×H×W and keeps the dtype. The other transforms of
+# _ALBU_KEEPING keep size and dtype. The image it gets is the dataset's (channels from how it is
+# read: ``summary``), called as ``transform(image=img)["image"]``.
+_ALBU_SIZED = {"Resize": 0, "CenterCrop": 0, "RandomCrop": 0, "RandomResizedCrop": 0, "RandomSizedCrop": 1}
+_ALBU_FLOAT = frozenset({"Normalize", "ToFloat"})
+_ALBU_KEEPING = frozenset({
+    "HorizontalFlip", "VerticalFlip", "RandomBrightnessContrast", "ColorJitter", "HueSaturationValue",
+    "GaussNoise", "Blur", "GaussianBlur", "MotionBlur", "ShiftScaleRotate", "CoarseDropout", "CLAHE",
+    "RandomGamma", "RGBShift", "ChannelShuffle", "ImageCompression", "Sharpen", "Emboss",
+})  # fmt: skip
+_ALBU_TENSOR = frozenset({"albumentations.pytorch.ToTensorV2", "albumentations.pytorch.transforms.ToTensorV2"})
+
+
+def _albu_name(qualname: Optional[str]) -> Optional[str]:
+    if qualname is None or not qualname.startswith("albumentations."):
+        return None
+    return qualname.rsplit(".", 1)[1]
+
+
+def albumentations_value(qualname: str, node, resolve, qualname_of):
+    """An Opaque for an albumentations ``Compose`` of fixed output size that ends in
+    ``ToTensorV2`` after ``Normalize`` (float32 C×H×W); None for anything else."""
+    import ast
+
+    from dl_lint.analysis.values import Opaque
+
+    if _albu_name(qualname) != "Compose" or not node.args or not isinstance(node.args[0], (ast.List, ast.Tuple)):
+        return None
+    if len(node.args) > 1 or any(k.arg is None for k in node.keywords):
+        return None
+    size: Optional[Tuple[int, int]] = None
+    dtype: Optional[str] = None
+    tensor = False
+    for step in node.args[0].elts:
+        if not isinstance(step, ast.Call) or tensor:
+            return None  # a name, or anything after ToTensorV2
+        qualified = qualname_of(step.func)
+        name = _albu_name(qualified)
+        if qualified in _ALBU_TENSOR:
+            tensor = True
+        elif name in _ALBU_SIZED:
+            keywords = {k.arg: k.value for k in step.keywords}
+            if "size" in keywords:
+                size = _size(keywords["size"], resolve)
+            else:
+                skip = _ALBU_SIZED[name]
+                args = step.args[skip : skip + 2]
+                height = args[0] if len(args) > 0 else keywords.get("height")
+                width = args[1] if len(args) > 1 else keywords.get("width")
+                if height is None or width is None:
+                    return None
+                size = _size(ast.Tuple(elts=[height, width], ctx=ast.Load()), resolve)
+            if size is None:
+                return None
+        elif name in _ALBU_FLOAT:
+            dtype = "float32"
+        elif name not in _ALBU_KEEPING:
+            return None
+    if not tensor or size is None or dtype is None:
+        return None
+    return Opaque(qualname, image=(size[0], size[1], dtype, "albumentations"))
+
+
+def timm_value(node, resolve):
+    """An Opaque for ``create_transform(input_size=...)`` of fixed output size; None otherwise."""
+    from dl_lint.analysis.values import Opaque
+
+    if node.args or any(k.arg is None for k in node.keywords):
+        return None
+    keywords = {k.arg: k.value for k in node.keywords}
+    for flag in ("use_prefetcher", "separate", "tf_preprocessing"):
+        if flag in keywords:
+            value = resolve(keywords[flag]).single
+            if value is None or value.value is not False:
+                return None
+    if "input_size" not in keywords:
+        return None
+    import ast
+
+    given = keywords["input_size"]
+    if isinstance(given, (ast.Tuple, ast.List)):
+        parts = [resolve(e).single for e in given.elts]
+        size = tuple(p.value for p in parts) if all(p is not None for p in parts) else None
+    else:
+        value = resolve(given).single
+        size = value.value if value is not None else None
+    if type(size) is int and size > 0:
+        return Opaque("timm.data.create_transform", image=(size, size, "float32"))
+    if isinstance(size, (tuple, list)) and len(size) == 3 and all(type(s) is int and s > 0 for s in size) and size[0] == 3:
+        return Opaque("timm.data.create_transform", image=(size[1], size[2], "float32"))
+    return None
 
 
 def _size(node, resolve) -> Optional[Tuple[int, int]]:
     """(h, w) of a size argument: an int s is (s, s), a pair of ints is itself."""
+    import ast
+
+    if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) == 2:  # a literal pair: each part
+        parts = [resolve(e).single for e in node.elts]
+        if all(p is not None and type(p.value) is int and p.value > 0 for p in parts):
+            return parts[0].value, parts[1].value
+        return None
     value = resolve(node).single
     if value is None:
         return None
@@ -217,7 +334,7 @@ def image_value(qualname: str, node, resolve, qualname_of):
         if len(node.args) != 1 or node.keywords or not isinstance(node.args[0], (ast.List, ast.Tuple)):
             return None
         size: Optional[Tuple[int, int]] = (0, 0)  # (0, 0): the source's own size
-        tensor = False
+        tensor: Optional[str] = None  # the dtype once a tensor
         for step in node.args[0].elts:
             if not isinstance(step, ast.Call):  # a name bound to a transform: normalize = Normalize(...)
                 single = resolve(step).single
@@ -234,11 +351,19 @@ def image_value(qualname: str, node, resolve, qualname_of):
                 size = _size(argument, resolve)
                 if name == "Resize" and size is not None and type(resolve(argument).single.value) is int:
                     size = None  # the smaller edge only: the other depends on the image
-            elif name == "ToTensor":
-                tensor = True
+            elif name in _TO_TENSOR:
+                tensor = _TO_TENSOR[name]
+            elif name in _TO_DTYPE and tensor is not None:
+                argument = step.args[0] if step.args else next((k.value for k in step.keywords if k.arg == "dtype"), None)
+                dtype = (qualname_of(argument) or "") if argument is not None else ""
+                if not dtype.startswith("torch.") or dtype[6:] not in _DTYPES:
+                    return None
+                tensor = _DTYPES[dtype[6:]]
             elif name not in _SIZE_KEEPING:
                 return None
-        return Opaque(qualname, image=size) if tensor and size is not None else None  # (0, 0): as the source
+        if tensor is None or size is None:
+            return None
+        return Opaque(qualname, image=(size[0], size[1], tensor))  # (0, 0): as the source
     found = IMAGE_DATASETS.get(qualname)
     if found is None:
         return None
@@ -251,7 +376,11 @@ def image_value(qualname: str, node, resolve, qualname_of):
     single = resolve(transform).single
     if single is None or not isinstance(single.value, Opaque) or single.value.image is None:
         return None
-    height, width = single.value.image
+    if len(single.value.image) != 3:
+        return None  # an albumentations pipeline: not what a torchvision dataset calls
+    height, width, dtype = single.value.image
+    if dtype not in _ITEMSIZE:
+        return None
     if (height, width) == (0, 0):
         native = NATIVE_SIZE.get(qualname.rsplit(".", 1)[1])
         if native is None:
@@ -259,8 +388,12 @@ def image_value(qualname: str, node, resolve, qualname_of):
         height, width = native
     return Opaque(
         qualname,
-        sample=(channels * height * width * 4 + 8, f"{channels}×{height}×{width} float32 + a label"),
+        sample=(channels * height * width * _ITEMSIZE[dtype] + 8, f"{channels}×{height}×{width} {dtype} + a label"),
     )
+
+
+_DTYPES = {"float32": "float32", "float": "float32", "float16": "float16", "half": "float16", "bfloat16": "bfloat16", "float64": "float64", "double": "float64", "uint8": "uint8"}
+_ITEMSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "float64": 8, "uint8": 1}
 
 
 # -- Lightning: the classes whose ``*_dataloader`` hooks Lightning calls (DL307) ----------------

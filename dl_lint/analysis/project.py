@@ -241,6 +241,10 @@ class SummaryModule:
         key = (f"{self.module_name}.{record.name}" if self.module_name else record.name, self.path)
         return build_signature(label, key, record.init, passed, lambda_item, default)
 
+    def class_record(self, name: str):
+        """The summary's own record of a class (``summary.ClassRecord``), unbuilt."""
+        return self._classes_by_name.get(name)
+
     def class_facts(self, name: str) -> Optional["ClassFacts"]:
         if name not in self._class_facts:
             self._class_facts[name] = self._build_class_facts(name)
@@ -337,6 +341,7 @@ class SummaryModule:
                     uses_cuda=record.uses_cuda,
                     reseeds=record.reseeds,
                     passes=record.passes,
+                    collates=record.collates,
                 )
                 if record is not None
                 else None
@@ -443,6 +448,7 @@ class Project:
         self.remembered: Optional[Callable[[Tuple[str, Tuple[str, ...]]], Optional[Tuple[bool, FrozenSet[str]]]]] = None
         self._container_files: Optional[Dict[str, bytes]] = None
         self._definitions: Optional[Tuple["RunDefinition", ...]] = None
+        self._measured: Optional[list] = None
         self._yacs: Optional[Any] = None  # the yacs defaults and YAML runs (``yacs_value``)
         self._detectron2: Optional[Any] = None  # detectron2's config runs (``detectron2_workers``)
 
@@ -512,6 +518,22 @@ class Project:
 
             self._definitions = run_definitions(self.container_files())
         return self._definitions
+
+    def measured(self, path: str) -> Tuple[Optional[str], list]:
+        """(the path of the file relative to the root, with /, the records of the root's
+        ``dl-lint-measured.json`` (``dl_lint.remember``)) for a file under the root; (None, [])
+        for a file outside it. The records file is read once per run, through the door."""
+        key = absolute_path(path, self._cwd)
+        if not self._root_prefix or not key.startswith(self._root_prefix):
+            return None, []
+        from dl_lint import remember
+
+        file = os.path.join(os.fspath(self.root.absolute()), remember.FILENAME)
+        self.read_config_file(file)  # a result that rests on it is redone when it changes
+        if self._measured is None:
+            data = self.read_config(file) if os.path.isfile(file) else None
+            self._measured = (remember.parse(data) if data else None) or []
+        return os.path.relpath(key, os.fspath(self.root.absolute())).replace(os.sep, "/"), self._measured
 
     # -- dependency tracking (for the results cache) ---------------------------------------------
     def record(self, touched: Set[str], uses: Set[str]) -> None:
@@ -1142,6 +1164,12 @@ class Project:
     def is_loader_class(self, module: str, name: str, depth: int, near: str = "") -> Optional["LoaderClass"]:
         found = self.summary(module, near)
         return found.is_loader_class(name, depth) if found is not None else None
+
+    def class_record(self, module: str, name: str, near: str = ""):
+        """A class's summary record (its sample's fields, what ``__init__`` keeps): cheaper than
+        ``class_facts`` for a construction that only needs those."""
+        found = self.summary(module, near)
+        return found.class_record(name) if found is not None else None
 
     def class_facts(self, module: str, name: str, near: str = "") -> Optional["ClassFacts"]:
         found = self.summary(module, near)

@@ -1651,7 +1651,8 @@ class Resolver:
                 if config is not None:
                     return config
             holds = None if local else self._handed_callable(target, node, site, depth)
-            return Value.known(Instance(target.module, target.name, target.line, target.path, local, holds))
+            given = () if local else self._handed_sizes(target, node, site, depth)
+            return Value.known(Instance(target.module, target.name, target.line, target.path, local, holds, given))
         return Value.unknown(func.source if func.source in CONFIGURABLE else "expression")
 
     def _get_with_default(self, base_node: ast.AST, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
@@ -1725,6 +1726,45 @@ class Resolver:
                 if (keyword is not None and keyword == name) or (keyword is None and index == position >= 0):
                     return found
         return None
+
+    def _handed_sizes(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Tuple[Tuple[str, Any], ...]:
+        """DL101: the ints and fixed-size image transforms a construction hands the parameters
+        its ``__init__`` keeps on self (``Instance.given``), when the class's sample needs them."""
+        if depth > MAX_DEPTH or not (node.args or node.keywords):
+            return ()
+        lookup = getattr(self.project, "class_record", None)
+        facts = lookup(target.module, target.name, target.path) if lookup is not None else None
+        sample = getattr(facts, "sample", None)
+        if not sample:
+            return ()
+        wanted = {f[1] for f in sample[0] if f[0] in ("img", "albu")}
+        for f in sample[0]:
+            if f[0] == "t":
+                wanted.update(d if isinstance(d, str) else d[0] for d in f[1] if not isinstance(d, int))
+        if not wanted:
+            return ()
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return tuple((name, None) for name in sorted(wanted))  # *args, **kwargs: any may be given
+        positions = dict((name, position) for name, position in getattr(facts, "init_stores", ()))
+        found = []
+        for name in sorted(wanted):
+            if name not in positions:
+                continue  # not a parameter kept on self
+            argument = next((k.value for k in node.keywords if k.arg == name), None)
+            position = positions.get(name, -1)
+            if argument is None and 0 <= position < len(node.args):
+                argument = node.args[position]
+            if argument is None:
+                continue
+            single = self.resolve(argument, site, depth + 1).single
+            value = single.value if single is not None else None
+            if type(value) is int:
+                found.append((name, value))
+            elif isinstance(value, Opaque) and value.image is not None:
+                found.append((name, ("image", *value.image)))
+            else:
+                found.append((name, None))  # given, but not known: not the parameter's default
+        return tuple(found)
 
     def _cpu_tensors(self, node: ast.Call, site: Site, depth: int) -> bool:
         """DL306: every tensor of a ``TensorDataset(...)`` certainly made on the CPU: a torch
@@ -1817,7 +1857,7 @@ class Resolver:
             else:
                 value = Value.unknown("argparse" if parser is not None else "expression")
             entries.append((field.name, value))
-        return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, None, tuple(entries)))
+        return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, None, (), tuple(entries)))
 
     def _hf_dataclass(self, expr: ast.AST, index: int, site: Site, depth: int) -> Optional[Value]:
         """``model_args, data_args, training_args = parser.parse_args_into_dataclasses()`` of an
@@ -1989,11 +2029,24 @@ class Resolver:
 
         if qualname in NEVER_NONE:  # range(n), list(...), torch.randperm(n): not None, whatever else
             return Value.known(Opaque(qualname))
+        if qualname.startswith("timm.data."):
+            from dl_lint.analysis.libraries import TIMM_CREATE_TRANSFORM, timm_value
+
+            if qualname in TIMM_CREATE_TRANSFORM:
+                found = timm_value(node, lambda expr: self.resolve(expr, site, depth + 1))
+                if found is not None:
+                    return Value.known(found)
         if qualname.rsplit(".", 1)[-1][:1].isupper() and not qualname.startswith("builtins."):
             # Calling a library class gives an instance: not None, whatever else it is.
             library = self._library_value(qualname, node, site, depth)
             if library is not None:
                 return library
+            if qualname.startswith("albumentations."):
+                from dl_lint.analysis.libraries import albumentations_value
+
+                found = albumentations_value(qualname, node, lambda expr: self.resolve(expr, site, depth + 1), lambda expr: self._qualname_of(expr, site, depth))
+                if found is not None:
+                    return Value.known(found)
             if qualname.startswith("torchvision."):
                 from dl_lint.analysis.libraries import image_value
 

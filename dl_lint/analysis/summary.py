@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-from dl_lint.analysis.datasets import SHARDING_NAMES
+from dl_lint.analysis.datasets import ITEMSIZE, SHARDING_NAMES
 from dl_lint.analysis.namespaces import built_by, edited_attributes, namespace_return
 from dl_lint.analysis.scopes import Binding, Cond, FunctionUse, ModuleIndex, Site
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse_expression, terminal
@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 6
+SUMMARY_FORMAT = 7
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -110,9 +110,9 @@ class ClassRecord(Record):
         # DL201's fix: (row, indent, start row, start col, end row, end col, text) of the iterable
         # of a one-statement ``__iter__``.
         iter_shape: Optional[Tuple[int, str, int, int, int, int, str]] = None,
-        # DL101: (bytes, description) of one sample, when every ``return`` of ``__getitem__``
-        # builds tensors of literal shapes (``torch.zeros(3, 224, 224)``) and numbers.
-        sample: Optional[Tuple[int, str]] = None,
+        # DL101: the fields of one sample (``sample_bytes``), when every ``return`` of
+        # ``__getitem__`` builds tensors of known shapes and numbers.
+        sample: Optional[Tuple[Tuple[Any, ...], ...]] = None,
         # How ``__init__`` passes its arguments on to the base's (``subclasses.read_init``): None
         # when the class has no ``__init__``, ``subclasses.UNREADABLE`` when it cannot be read.
         init: Optional[Tuple] = None,
@@ -143,7 +143,7 @@ class ClassRecord(Record):
 class FunctionRecord(Record):
     __slots__ = (
         "name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes", "namespace",
-        "edited", "builds",
+        "edited", "builds", "collates",
     )  # fmt: skip
 
     def __init__(
@@ -166,7 +166,11 @@ class FunctionRecord(Record):
         edited: Tuple[str, ...] = (),
         # A factory (``namespaces.built_by``): (callee text, row) of what each ``return`` builds.
         builds: Tuple[Tuple[str, int], ...] = (),
+        # DL101: the fields of the batch a collate_fn returns when they are fixed by the batch's
+        # length and literals (``collate_fields``): dims "__batch__" are the batch's samples.
+        collates: Optional[Tuple[Tuple[Any, ...], ...]] = None,
     ) -> None:
+        self.collates = collates
         self.builds = builds
         self.passes = passes
         self.namespace = namespace
@@ -262,7 +266,7 @@ class ModuleSummary(Record):
                         "draws": tuple(c["draws"]),
                         "cuda_methods": tuple(c["cuda_methods"]),
                         "iter_shape": tuple(c["iter_shape"]) if c["iter_shape"] is not None else None,
-                        "sample": tuple(c["sample"]) if c.get("sample") is not None else None,
+                        "sample": _deep_tuple(c["sample"]) if c.get("sample") is not None else None,
                         "init": _deep_tuple(c["init"]) if c.get("init") is not None else None,
                         "init_held": _deep_tuple(c.get("init_held", ())),
                         "init_stores": _deep_tuple(c.get("init_stores", ())),
@@ -281,6 +285,7 @@ class ModuleSummary(Record):
                         "namespace": f.get("namespace"),
                         "edited": tuple(f.get("edited", ())),
                         "builds": tuples(f.get("builds", ())),
+                        "collates": _deep_tuple(f["collates"]) if f.get("collates") is not None else None,
                     }
                 )
                 for f in data["functions"]
@@ -532,6 +537,8 @@ def _function_record(
         namespace=namespace,
         edited=edited_attributes(node, use.names) if namespace is not None else (),
         builds=tuple((t, row) for t, row in ((_text(text, call.func), row) for call, row in built_by(node)) if t is not None),
+        # walked only when it calls len() and a constructor that takes a shape (cheap to ask)
+        collates=collate_fields(node) if _may_collate(node, use) else None,
     )
 
 
@@ -574,25 +581,37 @@ def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, shar
         draws=tuple(sorted({a for m in reached for a in methods[m].attr_calls})),
         cuda_methods=tuple(m for m in reached if methods[m].cuda),
         iter_shape=_iter_shape(node, text),
-        sample=sample_bytes(node),
+        sample=sample_bytes(node, init),
         init=_loader_init(node, text),
         **_kept_in_init(node, init, text),
     )
 
 
-# torch's tensor constructors that take a shape, and the bytes of their default dtype.
-_SHAPED = {"zeros": 4, "ones": 4, "empty": 4, "rand": 4, "randn": 4, "full": 4, "randint": 8}
-_ITEMSIZE = {
-    "float64": 8, "double": 8, "float32": 4, "float": 4, "float16": 2, "half": 2, "bfloat16": 2,
-    "int64": 8, "long": 8, "int32": 4, "int": 4, "int16": 2, "short": 2, "int8": 1, "uint8": 1, "bool": 1,
-}  # fmt: skip
+# DL101: the fields of one sample of a map-style dataset. A field is ("t", dims, dtype): a
+# tensor (a number is one of no dims, collated to int64 or float64: 8 bytes) whose dims are ints
+# or the names of ``__init__`` parameters kept on self (``self.block_size``), or (name, offset)
+# for ``self.block_size + 1``; or ("img", parameter, channels, mode): what the transform an
+# ``__init__`` parameter holds makes of an image of ``channels`` (``Image.open(p).convert("RGB")``).
+# Dims given by parameters are read where the dataset is constructed (``Instance.given``).
+_SHAPED = {"zeros": "float32", "ones": "float32", "empty": "float32", "rand": "float32", "randn": "float32", "full": "float32", "randint": "int64"}
+_NUMPY_SHAPED = {"zeros": "float64", "ones": "float64", "empty": "float64", "full": "float64"}
+_NUMPY_RANDOM = {"rand": "float64", "randn": "float64", "random": "float64", "randint": "int64"}
+# Tensor methods that set the dtype, and those that keep dtype and element count.
+_CASTS = {"float": "float32", "double": "float64", "half": "float16", "long": "int64", "int": "int32", "bool": "bool", "byte": "uint8", "short": "int16", "bfloat16": "bfloat16"}
+_KEEPING = frozenset({"clone", "contiguous", "copy", "detach", "cpu", "numpy", "flatten", "reshape", "view"})
+_NUMPY = ("np", "numpy")
+# What a tokenizer call with padding="max_length" returns per field (HF tokenizers: int ids).
+_TOKEN_FIELDS = frozenset({"input_ids", "attention_mask", "token_type_ids", "special_tokens_mask"})
+_IMAGE_MODES = {"RGB": 3, "L": 1, "RGBA": 4}
 
 
-def sample_bytes(node: ast.ClassDef) -> Optional[Tuple[int, str]]:
-    """The bytes of one sample of a map-style dataset, when every ``return`` of its
-    ``__getitem__`` is made of tensors of literal shapes (``torch.zeros(3, 224, 224)``,
-    ``torch.randn((3, 32, 32), dtype=torch.float16)``, or a local name bound once to one) and
-    numbers (8 bytes each once collated); the smallest over the returns. None otherwise."""
+def sample_bytes(node: ast.ClassDef, init: Optional[FunctionUse] = None) -> Optional[Tuple[Any, ...]]:
+    """The fields of one sample of a map-style dataset (see above), when every ``return`` of its
+    ``__getitem__`` is made of tensors of known shapes (torch's and numpy's constructors of literal
+    shapes, fixed-length slices of an array of known dtype, a tokenizer's fields padded to a
+    fixed length, a fixed-size image transform kept on self) and numbers; the first return's
+    fields when all returns agree. With the ``__init__`` parameters' literal defaults:
+    ``(fields, defaults)``. None otherwise."""
     getitem = next(
         (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__getitem__"), None
     )
@@ -614,6 +633,17 @@ def sample_bytes(node: ast.ClassDef) -> Optional[Tuple[int, str]]:
             returns.append(statement.value)
         elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
             assigned.setdefault(statement.targets[0].id, []).append(statement.value)
+        elif isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            for target in statement.targets if isinstance(statement, ast.Assign) else [statement.target]:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        assigned.setdefault(name.id, []).append(ast.Constant(None))  # unpacked, augmented: unknown
+        elif isinstance(statement, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
+            targets = [statement.target] if isinstance(statement, (ast.For, ast.AsyncFor)) else [i.optional_vars for i in statement.items if i.optional_vars]
+            for target in targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        assigned.setdefault(name.id, []).append(ast.Constant(None))
         elif isinstance(statement, (ast.Yield, ast.YieldFrom)):
             return None
         for child in ast.iter_child_nodes(statement):
@@ -621,64 +651,496 @@ def sample_bytes(node: ast.ClassDef) -> Optional[Tuple[int, str]]:
                 todo.append(child)
     if not returns:
         return None
-    sizes = [_expr_bytes(value, assigned, 0) for value in returns]
-    if any(size is None for size in sizes):
+    kept = _Kept(node, init)  # read only when a field names self's attributes
+    found = [_fields(value, assigned, kept, 0) for value in returns]
+    if any(f is None for f in found) or any(f != found[0] for f in found):
         return None
-    return min(sizes)  # type: ignore[type-var]
+    return (tuple(found[0]), _init_defaults(node))  # type: ignore[arg-type]
 
 
-def _expr_bytes(node: ast.expr, assigned: Dict[str, List[ast.expr]], depth: int) -> Optional[Tuple[int, str]]:
-    if depth > 8:
+def _may_collate(node: ast.AST, use: FunctionUse) -> bool:
+    """Cheap: whether a function may be a collate_fn that pads to a fixed length (one parameter
+    without a default, short, calling len() and a constructor that takes a shape)."""
+    args = getattr(node, "args", None)
+    if args is None or len(args.args) - len(args.defaults) != 1 or args.posonlyargs or args.vararg:
+        return False
+    if (getattr(node, "end_lineno", None) or node.lineno) - node.lineno > 60:
+        return False
+    return "len" in use.called and any(c.rpartition(".")[2] in _SHAPED for c in use.called)
+
+
+def collate_fields(node: ast.AST) -> Optional[Tuple[Tuple[Any, ...], ...]]:
+    """The fields of what a function taking the list of samples returns (a collate_fn), when
+    every ``return`` builds tensors whose dims are ``len(batch)`` and literals
+    (``torch.full((len(batch), 128), pad, dtype=torch.long)``, names bound once to one, filled in
+    place afterwards): padding to a fixed length keeps that length. None otherwise."""
+    if not isinstance(node, ast.FunctionDef) or not node.args.args:
         return None
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool)):
-        return 8, "a number"
-    if isinstance(node, (ast.BinOp, ast.UnaryOp)):  # index % 10, -1: numbers of numbers
-        parts = [_expr_bytes(n, assigned, depth + 1) for n in ((node.left, node.right) if isinstance(node, ast.BinOp) else (node.operand,))]
-        return (8, "a number") if all(p is not None and p[1] == "a number" for p in parts) else None
-    if isinstance(node, ast.Name):
-        values = assigned.get(node.id, [])
-        return _expr_bytes(values[0], assigned, depth + 1) if len(values) == 1 else None
-    if isinstance(node, (ast.Tuple, ast.List)):
-        parts = [_expr_bytes(e, assigned, depth + 1) for e in node.elts]
-        if not parts or any(p is None for p in parts):
-            return None
-        return sum(p[0] for p in parts), " + ".join(p[1] for p in parts)  # type: ignore[index]
-    if isinstance(node, ast.Dict):
-        parts = [_expr_bytes(v, assigned, depth + 1) for v in node.values]
-        if not parts or any(k is None for k in node.keys) or any(p is None for p in parts):
-            return None
-        return sum(p[0] for p in parts), " + ".join(p[1] for p in parts)  # type: ignore[index]
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
-        if node.func.value.id != "torch" or node.func.attr not in _SHAPED:
-            return None
-        args = list(node.args)
-        if node.func.attr == "full":
-            args = args[:1]  # full(size, fill_value)
-        elif node.func.attr == "randint":
-            args = args[-1:]  # randint([low,] high, size)
-        if len(args) == 1 and isinstance(args[0], (ast.Tuple, ast.List)):
-            args = list(args[0].elts)
-        dims = [a.value for a in args if isinstance(a, ast.Constant) and type(a.value) is int and a.value >= 0]
-        if not dims or len(dims) != len(args):
-            return None
-        itemsize = _SHAPED[node.func.attr]
-        dtype_name = "float32" if itemsize == 4 else "int64"
-        for keyword in node.keywords:
-            if keyword.arg == "dtype":
-                dtype = keyword.value
-                if not (isinstance(dtype, ast.Attribute) and isinstance(dtype.value, ast.Name) and dtype.value.id == "torch"):
-                    return None
-                if dtype.attr not in _ITEMSIZE:
-                    return None
-                itemsize, dtype_name = _ITEMSIZE[dtype.attr], dtype.attr
-            elif keyword.arg is None:
+    first = node.args.args[0].arg
+    assigned: Dict[str, List[ast.expr]] = {}
+    returns: List[ast.expr] = []
+    todo = list(node.body)
+    while todo:
+        statement = todo.pop()
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(statement, ast.Return):
+            if statement.value is None:
                 return None
-        numel = 1
-        for dim in dims:
-            numel *= dim
-        return numel * itemsize, f"{'×'.join(str(d) for d in dims)} {dtype_name}"
+            returns.append(statement.value)
+        elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+            assigned.setdefault(statement.targets[0].id, []).append(statement.value)
+        elif isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
+            if isinstance(statement, ast.Assign):
+                targets = statement.targets
+            elif isinstance(statement, (ast.AugAssign, ast.AnnAssign)):
+                targets = [statement.target]
+            elif isinstance(statement, (ast.For, ast.AsyncFor)):
+                targets = [statement.target]
+            else:
+                targets = [i.optional_vars for i in statement.items if i.optional_vars]
+            for target in targets:
+                if isinstance(target, ast.Subscript):
+                    continue  # ids[i, :n] = x: filled in place, the shape stays
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        assigned.setdefault(name.id, []).append(ast.Constant(None))
+        elif isinstance(statement, ast.Expr) and isinstance(statement.value, (ast.Yield, ast.YieldFrom)):
+            return None
+        for child in ast.iter_child_nodes(statement):
+            if isinstance(child, ast.stmt):
+                todo.append(child)
+    if not returns or first in assigned:
+        return None
+    # ``len(batch)``: the number of samples, a dim of its own
+    assigned["__batch_param__"] = [ast.Name(first, ast.Load())]
+    found = [_fields(value, assigned, {}, 0) for value in returns]
+    if any(f is None for f in found) or any(f != found[0] for f in found):
+        return None
+    fields = tuple(found[0])  # type: ignore[arg-type]
+    if any(f[0] != "t" or "__batch__" not in f[1] for f in fields):
+        return None  # every field is one per sample (a number of the batch's own: unknown)
+    return fields
+
+
+class _Kept:
+    """``_kept_on_self`` of a class, computed at the first ``get`` (it walks every method)."""
+
+    __slots__ = ("_node", "_init", "_found")
+
+    def __init__(self, node: ast.ClassDef, init: Optional[FunctionUse]) -> None:
+        self._node, self._init, self._found = node, init, None
+
+    def get(self, attr: str, default: Any = None) -> Any:
+        if self._found is None:
+            self._found = _kept_on_self(self._node, self._init)
+        return self._found.get(attr, default)
+
+
+def _kept_on_self(node: ast.ClassDef, init: Optional[FunctionUse]) -> Dict[str, ast.expr]:
+    """``self.attr = VALUE`` of ``__init__``: attr -> VALUE, for attributes set once there and
+    nowhere else in the class."""
+    out: Dict[str, List[ast.expr]] = {}
+    for attr, value in init.self_assigns if init is not None else ():
+        out.setdefault(attr, []).append(value)
+    for statement in node.body:
+        if isinstance(statement, ast.FunctionDef) and statement.name != "__init__":
+            for sub in ast.walk(statement):
+                if isinstance(sub, (ast.Assign, ast.AugAssign)):
+                    for target in sub.targets if isinstance(sub, ast.Assign) else [sub.target]:
+                        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+                            out.setdefault(target.attr, []).append(ast.Constant(None))
+    return {attr: values[0] for attr, values in out.items() if len(values) == 1}
+
+
+def _init_defaults(node: ast.ClassDef) -> Tuple[Tuple[str, int], ...]:
+    init = next((s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+    if init is None:
+        return ()
+    args = init.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    return tuple((a.arg, d.value) for a, d in pairs if isinstance(d, ast.Constant) and type(d.value) is int)
+
+
+def _self_attr(node: ast.AST) -> Optional[str]:
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return node.attr
     return None
 
+
+def _param_of(node: ast.AST, kept: Any) -> Optional[str]:
+    """The ``__init__`` parameter ``self.attr`` holds as given (``self.attr = attr_param``)."""
+    attr = _self_attr(node)
+    value = kept.get(attr) if attr is not None else None
+    return value.id if isinstance(value, ast.Name) else None
+
+
+def _dim(node: ast.AST, assigned: Dict[str, List[ast.expr]], kept: Any, depth: int) -> Any:
+    """A dimension: a non-negative int literal, a parameter kept on self, or either plus a
+    literal; None otherwise."""
+    if depth > 8:
+        return None
+    if isinstance(node, ast.Constant) and type(node.value) is int and node.value >= 0:
+        return node.value
+    if isinstance(node, ast.Name):
+        values = assigned.get(node.id, [])
+        return _dim(values[0], assigned, kept, depth + 1) if len(values) == 1 else None
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1
+            and isinstance(node.args[0], ast.Name) and assigned.get("__batch_param__")
+            and node.args[0].id == assigned["__batch_param__"][0].id):  # fmt: skip
+        return "__batch__"
+    param = _param_of(node, kept)
+    if param is not None:
+        return param
+    attr = _self_attr(node)
+    if attr is not None and isinstance(kept.get(attr), ast.Constant):
+        return _dim(kept.get(attr), assigned, kept, depth + 1)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _dim(node.left, assigned, kept, depth + 1), _dim(node.right, assigned, kept, depth + 1)
+        if left is None or right is None:
+            return None
+        if type(left) is int and type(right) is int:
+            return left + right
+        if type(right) is int and isinstance(left, str):
+            return (left, right)
+        if type(left) is int and isinstance(right, str):
+            return (right, left)
+        if isinstance(left, tuple) and type(right) is int:
+            return (left[0], left[1] + right)
+    return None
+
+
+def _dtype_name(node: ast.AST) -> Optional[str]:
+    """``torch.float16``, ``np.uint16``, ``numpy.int64``, ``"float32"``: the dtype's name."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in ITEMSIZE:
+        return node.value
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("torch", *_NUMPY):
+        return _CANONICAL.get(node.attr, node.attr) if node.attr in ITEMSIZE else None
+    return None
+
+
+_CANONICAL = {"long": "int64", "float": "float32", "double": "float64", "half": "float16", "int": "int32", "short": "int16"}
+
+
+def _number() -> Tuple[Any, ...]:
+    return ("t", (), "int64")
+
+
+def _fields(node: ast.expr, assigned: Dict[str, List[ast.expr]], kept: Any, depth: int) -> Optional[List[Tuple[Any, ...]]]:
+    if depth > 12:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        return [("t", (), "bool")]  # collated to a bool tensor
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+        return [_number()]
+    if isinstance(node, (ast.BinOp, ast.UnaryOp)):  # index % 10, -1: numbers of numbers
+        parts = [_fields(n, assigned, kept, depth + 1) for n in ((node.left, node.right) if isinstance(node, ast.BinOp) else (node.operand,))]
+        return [_number()] if all(p == [_number()] for p in parts) else None
+    if isinstance(node, ast.Name):
+        values = assigned.get(node.id, [])
+        if len(values) == 1:
+            return _fields(values[0], assigned, kept, depth + 1)
+        return _transformed(node.id, values, assigned, kept, depth)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        parts = [_fields(e, assigned, kept, depth + 1) for e in node.elts]
+        if not parts or any(p is None for p in parts):
+            return None
+        return [f for p in parts for f in p]  # type: ignore[union-attr]
+    if isinstance(node, ast.Dict):
+        if not node.values or any(k is None for k in node.keys):
+            return None
+        parts = [_fields(v, assigned, kept, depth + 1) for v in node.values]
+        if any(p is None for p in parts):
+            return None
+        return [f for p in parts for f in p]  # type: ignore[union-attr]
+    one = _tensor(node, assigned, kept, depth)
+    return [one] if one is not None else None
+
+
+def _transformed(name: str, values: List[ast.expr], assigned, kept, depth: int) -> Optional[List[Tuple[Any, ...]]]:
+    """``img = Image.open(p).convert("RGB")`` (or ``cv2.imread(p)`` then ``cv2.cvtColor(img,
+    cv2.COLOR_BGR2RGB)``) and then ``if self.transform: img = self.transform(img)`` (albumentations:
+    ``self.transform(image=img)["image"]``): the transform's output, when every other binding of
+    the name is an image of the same known channels (the construction hands a transform, so the
+    branch runs)."""
+    applied = [v for v in values if _image_transform(v, assigned, kept, depth, name) is not None]
+    if len(applied) != 1:
+        return None
+    others = [v for v in values if v is not applied[0]]
+    channels = {_image_channels(v, assigned, depth + 1) for v in others}
+    if not others or len(channels) != 1 or None in channels:
+        return None
+    kind, transform, _ = _image_transform(applied[0], assigned, kept, depth, name)  # type: ignore[misc]
+    return [(kind, transform, channels.pop())]
+
+
+_CV2_CHANNELS = {"COLOR_BGR2RGB": 3, "COLOR_RGB2BGR": 3, "COLOR_GRAY2RGB": 3, "COLOR_GRAY2BGR": 3, "COLOR_BGR2GRAY": 1, "COLOR_RGB2GRAY": 1, "COLOR_BGRA2RGB": 3}
+
+
+def _image_channels(node: ast.AST, assigned, depth: int) -> Optional[int]:
+    """The channels of an image read in a known mode: ``Image.open(path).convert("RGB")`` (3; "L"
+    1, "RGBA" 4), ``np.array(...)``/``np.asarray(...)`` of one, ``cv2.imread(path)`` (3, BGR; with
+    ``cv2.IMREAD_GRAYSCALE`` 1), ``cv2.cvtColor(x, cv2.COLOR_BGR2RGB)`` (by the code)."""
+    if depth > 12:
+        return None
+    if isinstance(node, ast.Name):
+        values = assigned.get(node.id, [])
+        return _image_channels(values[0], assigned, depth + 1) if len(values) == 1 else None
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, (ast.Name, ast.Call))):
+        return None
+    func = node.func
+    owner = func.value.id if isinstance(func.value, ast.Name) else None
+    if owner in _NUMPY and func.attr in ("array", "asarray") and len(node.args) == 1 and not node.keywords:
+        return _image_channels(node.args[0], assigned, depth + 1)
+    if owner == "cv2" and func.attr == "imread" and not node.keywords:
+        if len(node.args) == 1:
+            return 3
+        flag = node.args[1] if len(node.args) == 2 else None
+        if isinstance(flag, ast.Attribute) and flag.attr in ("IMREAD_COLOR", "IMREAD_GRAYSCALE"):
+            return 3 if flag.attr == "IMREAD_COLOR" else 1
+        return None
+    if owner == "cv2" and func.attr == "cvtColor" and len(node.args) == 2 and not node.keywords:
+        code = node.args[1]
+        return _CV2_CHANNELS.get(code.attr) if isinstance(code, ast.Attribute) else None
+    if func.attr != "convert" or len(node.args) != 1 or node.keywords or not isinstance(node.args[0], ast.Constant):
+        return None
+    opened = func.value
+    if not (isinstance(opened, ast.Call) and isinstance(opened.func, ast.Attribute) and opened.func.attr == "open"
+            and isinstance(opened.func.value, ast.Name) and opened.func.value.id in ("Image", "PIL")):  # fmt: skip
+        return None
+    return _IMAGE_MODES.get(node.args[0].value)
+
+
+def _image_transform(node: ast.AST, assigned, kept, depth: int, name: Optional[str] = None) -> Optional[Tuple[Any, ...]]:
+    """``self.transform(image)`` (torchvision, timm: "img") or ``self.transform(image=image)["image"]``
+    (albumentations: "albu") of an image with known channels, the transform an ``__init__``
+    parameter holds. With ``name``: applied to that name (its channels are the caller's)."""
+    kind = "img"
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == "image":
+        node, kind = node.value, "albu"
+    if not isinstance(node, ast.Call):
+        return None
+    if kind == "img" and not (len(node.args) == 1 and not node.keywords):
+        return None
+    if kind == "albu" and not (not node.args and len(node.keywords) == 1 and node.keywords[0].arg == "image"):
+        return None
+    param = _param_of(node.func, kept)
+    if param is None:
+        return None
+    argument = node.args[0] if kind == "img" else node.keywords[0].value
+    if name is not None:
+        return (kind, param, None) if isinstance(argument, ast.Name) and argument.id == name else None
+    channels = _image_channels(argument, assigned, depth + 1)
+    return (kind, param, channels) if channels is not None else None
+
+
+def _tensor(node: ast.AST, assigned, kept, depth: int) -> Optional[Tuple[Any, ...]]:
+    """One tensor field of an expression (see ``sample_bytes``)."""
+    if depth > 12:
+        return None
+    if isinstance(node, ast.Name):
+        values = assigned.get(node.id, [])
+        return _tensor(values[0], assigned, kept, depth + 1) if len(values) == 1 else None
+    image = _image_transform(node, assigned, kept, depth)
+    if image is not None:
+        return image
+    if isinstance(node, ast.Subscript):
+        return _subscripted(node, assigned, kept, depth)
+    if isinstance(node, ast.Attribute):
+        if node.attr in _TOKEN_FIELDS:
+            length = _tokenized(node.value, assigned, kept, depth + 1)
+            return ("t", (length,), "int64") if length is not None else None
+        return None
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    if not isinstance(func, ast.Attribute):
+        return None
+    if any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    dtype_kw = next((k.value for k in node.keywords if k.arg == "dtype"), None)
+    owner = func.value
+    if isinstance(owner, ast.Name) and owner.id == "torch" and func.attr in _SHAPED:
+        return _constructed(node, func.attr, _SHAPED[func.attr], dtype_kw, assigned, kept, depth)
+    if isinstance(owner, ast.Name) and owner.id in _NUMPY and func.attr in _NUMPY_SHAPED:
+        return _constructed(node, func.attr, _NUMPY_SHAPED[func.attr], dtype_kw, assigned, kept, depth)
+    if (isinstance(owner, ast.Attribute) and owner.attr == "random" and isinstance(owner.value, ast.Name)
+            and owner.value.id in _NUMPY and func.attr in _NUMPY_RANDOM):  # fmt: skip
+        return _numpy_random(node, func.attr, assigned, kept, depth)
+    if isinstance(owner, ast.Name) and owner.id == "torch" and func.attr in ("from_numpy", "as_tensor", "tensor"):
+        if len(node.args) != 1 or any(k.arg not in ("dtype",) for k in node.keywords):
+            return None
+        inner = _tensor(node.args[0], assigned, kept, depth + 1)
+        if inner is None or inner[0] != "t" or not inner[1]:
+            return None  # numbers and lists: their dtype depends on the values
+        if dtype_kw is not None:
+            dtype = _dtype_name(dtype_kw)
+            return ("t", inner[1], dtype) if dtype is not None and func.attr != "from_numpy" else None
+        return inner
+    # methods of a tensor
+    inner = _tensor(owner, assigned, kept, depth + 1)
+    if inner is None or inner[0] != "t":
+        return None
+    dims, dtype = inner[1], inner[2]
+    if func.attr in _CASTS and not node.args and not node.keywords:
+        return ("t", dims, _CASTS[func.attr])
+    if func.attr == "astype" and len(node.args) == 1:
+        cast = _dtype_name(node.args[0])
+        return ("t", dims, cast) if cast is not None else None
+    if func.attr == "to" and len(node.args) == 1 and not node.keywords:
+        cast = _dtype_name(node.args[0])
+        return ("t", dims, cast) if cast is not None else None
+    if func.attr in _KEEPING and not node.keywords:
+        return inner
+    if func.attr == "squeeze" and not node.keywords:
+        if not node.args:
+            return ("t", tuple(d for d in dims if d != 1), dtype)
+        at = node.args[0].value if isinstance(node.args[0], ast.Constant) and type(node.args[0].value) is int else None
+        if at is None or not -len(dims) <= at < len(dims):
+            return None
+        return ("t", dims[:at] + dims[at + 1 :] if dims[at] == 1 else dims, dtype) if at >= 0 else inner
+    if func.attr == "unsqueeze" and len(node.args) == 1 and not node.keywords:
+        return ("t", dims + (1,), dtype)  # the element count is what counts
+    return None
+
+
+def _constructed(node: ast.Call, name: str, dtype: str, dtype_kw, assigned, kept, depth: int) -> Optional[Tuple[Any, ...]]:
+    args = list(node.args)
+    if name == "full":
+        args = args[:1]  # full(size, fill_value)
+    elif name == "randint":
+        args = args[-1:]  # randint([low,] high, size)
+        shape_kw = next((k.value for k in node.keywords if k.arg == "size"), None)
+        if shape_kw is not None:
+            args = [shape_kw]
+    elif not args:
+        shape_kw = next((k.value for k in node.keywords if k.arg in ("size", "shape")), None)
+        args = [shape_kw] if shape_kw is not None else []
+    if len(args) == 1 and isinstance(args[0], (ast.Tuple, ast.List)):
+        args = list(args[0].elts)
+    dims = tuple(_dim(a, assigned, kept, depth + 1) for a in args)
+    if not dims or any(d is None for d in dims):
+        return None
+    for keyword in node.keywords:
+        if keyword.arg == "dtype":
+            dtype = _dtype_name(keyword.value)  # type: ignore[assignment]
+            if dtype is None:
+                return None
+        elif keyword.arg not in ("size", "shape", "device", "requires_grad", "low", "high", "fill_value"):
+            return None
+    return ("t", dims, dtype)
+
+
+def _numpy_random(node: ast.Call, name: str, assigned, kept, depth: int) -> Optional[Tuple[Any, ...]]:
+    if name in ("rand", "randn"):
+        if node.keywords:
+            return None
+        dims = tuple(_dim(a, assigned, kept, depth + 1) for a in node.args)
+    else:
+        size = node.args[2] if name == "randint" and len(node.args) >= 3 else (node.args[0] if name == "random" and node.args else None)
+        size = next((k.value for k in node.keywords if k.arg == "size"), size)
+        if size is None:
+            return None
+        elts = list(size.elts) if isinstance(size, (ast.Tuple, ast.List)) else [size]
+        dims = tuple(_dim(a, assigned, kept, depth + 1) for a in elts)
+        if any(k.arg not in ("size", "low", "high", "dtype") for k in node.keywords):
+            return None
+    if not dims or any(d is None for d in dims):
+        return None
+    dtype = _NUMPY_RANDOM[name]
+    dtype_kw = next((k.value for k in node.keywords if k.arg == "dtype"), None)
+    if dtype_kw is not None:
+        dtype = _dtype_name(dtype_kw)  # type: ignore[assignment]
+        if dtype is None:
+            return None
+    return ("t", dims, dtype)
+
+
+def _subscripted(node: ast.Subscript, assigned, kept, depth: int) -> Optional[Tuple[Any, ...]]:
+    """``enc["input_ids"]`` of a tokenizer call padded to a fixed length; ``x[a:a + n]`` of a
+    tensor or array of known dtype (an attribute set once in ``__init__`` to a numpy array of a
+    given dtype: ``np.memmap(path, dtype=np.uint16)``, ``np.fromfile(..., dtype=...)``)."""
+    key = node.slice
+    if isinstance(key, ast.Constant) and key.value in _TOKEN_FIELDS:
+        length = _tokenized(node.value, assigned, kept, depth + 1)
+        return ("t", (length,), "int64") if length is not None else None
+    if not isinstance(key, ast.Slice) or key.step is not None or key.lower is None or key.upper is None:
+        return None
+    dtype = _array_dtype(node.value, assigned, kept, depth + 1)
+    if dtype is None:
+        return None
+    upper = key.upper
+    if not (isinstance(upper, ast.BinOp) and isinstance(upper.op, ast.Add)):
+        return None
+    # a + n (+ 1): the lower bound's text, then what is added
+    terms: List[ast.AST] = []
+    left: ast.AST = upper
+    lower = ast.dump(key.lower)
+    while ast.dump(left) != lower and isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add):
+        terms.insert(0, left.right)
+        left = left.left
+    if ast.dump(left) != lower or not terms:
+        return None
+    constant, named = 0, []
+    for term in terms:
+        part = _dim(term, assigned, kept, depth + 1)
+        if part is None:
+            return None
+        if type(part) is int:
+            constant += part
+        else:
+            name, extra = (part, 0) if isinstance(part, str) else part
+            named.append(name)
+            constant += extra
+    if len(named) > 1:
+        return None
+    length: Any = constant if not named else (named[0] if constant == 0 else (named[0], constant))
+    return ("t", (length,), dtype)
+
+
+def _array_dtype(node: ast.AST, assigned, kept, depth: int) -> Optional[str]:
+    """The dtype of a one-dimensional numpy array read from a file with a given dtype."""
+    attr = _self_attr(node)
+    value = kept.get(attr) if attr is not None else None
+    if value is None and isinstance(node, ast.Name) and len(assigned.get(node.id, [])) == 1:
+        value = assigned[node.id][0]
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Name)):
+        return None
+    if value.func.value.id not in _NUMPY or value.func.attr not in ("memmap", "fromfile", "frombuffer"):
+        return None
+    if any(k.arg == "shape" for k in value.keywords) or len(value.args) > 2:
+        return None  # several dimensions: a slice is rows, not elements
+    dtype = next((k.value for k in value.keywords if k.arg == "dtype"), value.args[1] if len(value.args) == 2 else None)
+    return _dtype_name(dtype) if dtype is not None else None
+
+
+def _tokenized(node: ast.AST, assigned, kept, depth: int) -> Any:
+    """The fixed length of a tokenizer call's fields: ``tok(text, padding="max_length",
+    max_length=N, truncation=True)`` (N a literal or a parameter kept on self)."""
+    if depth > 12:
+        return None
+    if isinstance(node, ast.Name):
+        values = assigned.get(node.id, [])
+        return _tokenized(values[0], assigned, kept, depth + 1) if len(values) == 1 else None
+    if not isinstance(node, ast.Call) or any(k.arg is None for k in node.keywords):
+        return None
+    keywords = {k.arg: k.value for k in node.keywords}
+    padding = keywords.get("padding")
+    if not (isinstance(padding, ast.Constant) and padding.value == "max_length") or "max_length" not in keywords:
+        return None
+    truncation = keywords.get("truncation")  # without it, a longer text keeps its length
+    if not (isinstance(truncation, ast.Constant) and truncation.value in (True, "longest_first", "only_first")):
+        return None
+    if isinstance(node.func, ast.Attribute) and node.func.attr not in ("__call__", "encode_plus") and _self_attr(node.func) is None:
+        return None  # a method of something else (``batch_encode_plus``: a list of texts)
+    return_tensors = keywords.get("return_tensors")
+    if return_tensors is not None and not (isinstance(return_tensors, ast.Constant) and return_tensors.value in ("pt", "np", None)):
+        return None
+    if len(node.args) > 1:
+        return None  # a pair of texts: still max_length, but keep to the common shape
+    return _dim(keywords["max_length"], assigned, kept, depth + 1)
 
 def _reachable(methods: Dict[str, FunctionUse], roots: Sequence[str]) -> List[str]:
     """Methods reachable from ``roots`` through ``self.m()`` calls."""

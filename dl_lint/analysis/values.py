@@ -157,7 +157,7 @@ class Instance(Record):
     """An instance of a class defined in the project: ``module`` is the dotted module name (or
     file path when the module name is unknown), ``name`` the class name."""
 
-    __slots__ = ("module", "name", "line", "path", "local", "holds")
+    __slots__ = ("module", "name", "line", "path", "local", "holds", "given")
 
     def __init__(
         self,
@@ -170,7 +170,12 @@ class Instance(Record):
         # object, which keeps it (``MyDataset(transform=lambda x: x)`` with ``self.transform =
         # transform``): it cannot be pickled with the object.
         holds: Optional[Tuple[str, str, int]] = None,
+        # DL101: what this construction hands the parameters its ``__init__`` keeps on self, when
+        # that fixes a sample's size: (parameter, an int or ("image", height, width, dtype) of a
+        # fixed-size image transform).
+        given: Tuple[Tuple[str, Any], ...] = (),
     ) -> None:
+        self.given = given
         self.module = module
         self.name = name
         self.line = line

@@ -254,33 +254,6 @@ def fires(call: LoaderCall, names: Sequence[str], predicate) -> Optional[List[di
     return found if every(found, predicate) else None
 
 
-def estimated_batch(call: LoaderCall, ctx: "RuleContext") -> Optional[Tuple[int, str]]:
-    """(bytes, how) of one batch (DL101, DL104), estimated from the dataset's ``__getitem__`` (tensors of
-    literal shapes and numbers) and a known batch_size; None when either is unknown."""
-    found = call_scenarios(call, "dataset", "batch_size")
-    if not found or len(found) != 1:
-        return None
-    from dl_lint.analysis.values import Opaque
-
-    scenario = found[0]
-    dataset = scenario["dataset"].value
-    if isinstance(dataset, Opaque) and dataset.sample is not None:  # a torchvision image dataset
-        sample, name = dataset.sample, dataset.qualname.rsplit(".", 1)[1]
-    else:
-        cls = ctx.dataset_class(dataset)
-        if cls is None or ctx.datasets.is_iterable(cls):
-            return None
-        sample, name = ctx.datasets.sample_bytes(cls), cls.name
-        if sample is None:
-            return None
-    batch_size = concrete("batch_size", scenario["batch_size"])
-    if batch_size is None:
-        return sample[0], f"one sample of {name}: {sample[1]}, batch_size=None"
-    if not is_int(batch_size) or batch_size <= 0:
-        return None
-    return batch_size * sample[0], f"batch_size {batch_size} × a sample of {name}: {sample[1]}"
-
-
 class ShmExcess(Record):
     """DL104: a loader's batches in /dev/shm over the container's shared memory. ``figure``:
     bytes in shared memory; ``batches``: how many batches that is; ``definition``: the run
@@ -313,13 +286,12 @@ def shm_excess(call: LoaderCall, ctx: "RuleContext") -> Optional[ShmExcess]:
     if not definitions or any(d.shm is None for d in definitions):
         return None
     definition = max(definitions, key=lambda d: d.shm)
-    batch_bytes = call.batch_bytes or ctx.settings.batch_bytes
-    estimated = None
-    if batch_bytes is None:
-        found_bytes = estimated_batch(call, ctx)
-        if found_bytes is None:
-            return None
-        batch_bytes, estimated = found_bytes
+    from dl_lint.analysis.batches import batch_figure
+
+    figure_of = batch_figure(call, ctx)
+    if figure_of.bytes is None:
+        return None
+    batch_bytes, estimated = figure_of.bytes, figure_of
     found = call_scenarios(call, "num_workers", "prefetch_factor")
     if not found:
         return None

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from dl_lint.analysis.pythons import StartMethodTarget
     from dl_lint.analysis.signals import Evidence
     from dl_lint.config import Settings
+    from dl_lint.remember import Recorded
 
 
 class RuleContext:
@@ -42,7 +43,10 @@ class RuleContext:
         containers: Optional[Callable[[], Tuple["RunDefinition", ...]]] = None,
         # The codes selected for this file (a rule that defers to another asks: DL101 to DL104).
         enabled: Optional[FrozenSet[str]] = None,
+        # The figure ``dl-lint measure`` recorded for a loader call (``remember.Recorded``), if any.
+        measured: Optional[Callable[["LoaderCall"], Optional["Recorded"]]] = None,
     ) -> None:
+        self._measured = measured or (lambda call: None)
         self.settings = settings
         self.module_name = module_name
         self.path = path
@@ -99,6 +103,11 @@ class RuleContext:
         """Where a program-wide signal connected to this module is: in the module, in a module
         it imports, or only in an importer (``signals.Evidence``); None without any."""
         return self._evidence(kind)
+
+    def measured_for(self, call: "LoaderCall") -> Optional["Recorded"]:
+        """The batch bytes ``dl-lint measure`` recorded for this loader call, or a stale record
+        (``dl_lint.remember``); None without one."""
+        return self._measured(call)
 
     def run_definitions(self) -> Tuple["RunDefinition", ...]:
         """The containers at the project root that run its code, with the /dev/shm each leaves

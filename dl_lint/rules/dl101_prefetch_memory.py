@@ -1,4 +1,5 @@
 from dl_lint import inflight as estimate
+from dl_lint.analysis.batches import batch_figure
 from dl_lint.model import Severity
 from dl_lint.model import Edit, Fix
 from dl_lint.analysis.values import CONFIGURABLE
@@ -6,7 +7,6 @@ from dl_lint.rules.base import (
     Rule,
     call_scenarios,
     concrete,
-    estimated_batch,
     is_int,
     replace_value,
     shm_excess,
@@ -28,14 +28,20 @@ Computes the batches a DataLoader holds in shared memory before the first step,
 
 When the bytes of one batch are known, the bytes decide: it reports when the peak,
 `(W×P + 1) × batch_bytes`, exceeds `memory-budget` (8 GiB when not set), and prints the
-estimate. The bytes come from a `# dl-lint: batch-bytes=64MiB` comment on the call or the line
-above it, the `batch-bytes` setting, or are estimated from the code: a known `batch_size` times
-one sample of a map-style dataset whose `__getitem__` returns tensors of literal shapes and
-numbers (`torch.randn(3, 224, 224)`, `torch.zeros((8, 3, 112, 112), dtype=torch.float16)`, a
-label; tuples and dicts of them), or a torchvision `ImageFolder`, `CIFAR10`/`CIFAR100` or
-`MNIST`/`FashionMNIST` whose transform is a `Compose` of fixed output size ending in `ToTensor`
-(`RandomResizedCrop(224)`, `CenterCrop`, `RandomCrop`, `Resize((h, w))`; `Resize(256)` matches
-only the smaller edge, so the bytes stay unknown). Otherwise it reports only counts no reasonable configuration uses: more
+estimate and where the bytes came from. They come from one source (`dl_lint/analysis/batches.py`,
+shared with DL104, `dl-lint estimate` and the language server), in this order: a
+`# dl-lint: batch-bytes=64MiB` comment on the call or the line above it; the figure
+`dl-lint measure` recorded for this loader in the project's `dl-lint-measured.json` (a record whose
+call changed since is stale: not used, and the detail says so); the `batch-bytes` setting; or an
+estimate from the code: a known `batch_size` times one sample of a map-style dataset whose
+`__getitem__` returns tensors of known shape and dtype (torch and numpy constructors of literal
+shapes, fixed-length slices of a token array of known dtype, a tokenizer's fields padded to
+`max_length`, what a fixed-size image transform kept on self makes of an `Image.open(...).convert("RGB")`)
+and numbers; or a torchvision `ImageFolder`, `CIFAR10`/`CIFAR100` or `MNIST`/`FashionMNIST`
+whose transform is a `Compose` of fixed output size ending in a tensor (`RandomResizedCrop(224)`,
+`CenterCrop`, `RandomCrop`, `Resize((h, w))`; `ToTensor`, `PILToTensor`, v2's `ToImage` +
+`ToDtype`; `Resize(256)` matches only the smaller edge, so the bytes stay unknown). docs/memory.md
+lists every shape. Otherwise it reports only counts no reasonable configuration uses: more
 than `max-inflight-batches` (default 64). Ten workers at the default prefetch_factor, 20 batches,
 is the standard ImageNet recipe and is not reported.
 
@@ -73,11 +79,12 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
         if "DL104" in ctx.enabled and shm_excess(call, ctx) is not None:
             return  # the container's /dev/shm is the tighter limit: DL104 reports this loader
         limit = ctx.settings.max_inflight_batches
-        batch_bytes = call.batch_bytes or ctx.settings.batch_bytes
-        estimated = None
-        if batch_bytes is None:
-            estimated = estimated_batch(call, ctx)
-            batch_bytes = estimated[0] if estimated is not None else None
+        for scenario in found:  # without workers nothing is prefetched: no need for the bytes
+            workers = concrete("num_workers", scenario["num_workers"])
+            if not is_int(workers) or workers <= 0:
+                return
+        figure = batch_figure(call, ctx)  # the one source of a batch's bytes (analysis.batches)
+        batch_bytes = figure.bytes
         budget = ctx.settings.memory_budget
         if budget is None and batch_bytes is not None:
             budget = DEFAULT_MEMORY_BUDGET
@@ -127,8 +134,8 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
             detail = peak_text + "With the bytes of a batch known, the memory budget decides, not max-inflight-batches. "
         if prefetch is None:
             detail = "prefetch_factor is not given: torch's default is 2. " + detail
-        if estimated is not None:
-            detail = f"A batch's bytes, estimated from the code: {estimated[1]}. " + detail
+        if figure.detail():
+            detail = figure.detail() + " " + detail
         new_workers, new_prefetch = estimate.suggest(workers, limit, batch_bytes, budget)
         detail += "Every prefetched batch stays in /dev/shm until the loop takes it. "
         if new_workers == workers:

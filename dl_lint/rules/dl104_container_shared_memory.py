@@ -36,8 +36,9 @@ memory-backed mount at `/dev/shm`, or anything it cannot read lifts the limit (s
 several definitions, the largest `/dev/shm` is compared.
 
 The bytes are the memory estimator's: `(num_workers × prefetch_factor + 1) × batch bytes`, with
-a batch's bytes from a `# dl-lint: batch-bytes=` comment, the `batch-bytes` setting, or
-estimated from the code (as DL101). With `pin_memory` possibly on, a thread copies batches out
+a batch's bytes from the one source DL101 and `dl-lint estimate` read (a `# dl-lint:
+batch-bytes=` comment, a figure `dl-lint measure` recorded, the `batch-bytes` setting, or
+estimated from the code; see DL101). With `pin_memory` possibly on, a thread copies batches out
 of shared memory as they arrive, so only one batch is counted. It is silent when the bytes are
 unknown, without workers, and when the repository has no such definition: a Dockerfile alone
 cannot set shared memory. Where DL104 fires, DL101 does not report the same loader.
@@ -105,8 +106,8 @@ All versions (workers share batches through shared memory).
             )
             held = f"({excess.batches - 1} + 1) × {batch} = {format_size(excess.figure)}"
         detail = []
-        if excess.estimated:
-            detail.append(f"A batch's bytes, estimated from the code: {excess.estimated}.")
+        if excess.estimated.detail():
+            detail.append(excess.estimated.detail())  # where the batch's bytes come from
         detail.append(
             f"The loader holds {held} in shared memory; {_label(definition)} (cited) leaves {format_size(shm)} "
             f"({definition.how}). DataLoader workers build every batch there, and one that runs out fails: "

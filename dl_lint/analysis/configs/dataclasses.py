@@ -63,9 +63,10 @@ class DataclassConfig(Instance):
         path: str = "",
         local: bool = False,
         holds: Optional[Tuple[str, str, int]] = None,
+        given: Tuple[Tuple[str, object], ...] = (),
         fields: Tuple[Tuple[str, object], ...] = (),
     ) -> None:
-        super().__init__(module, name, line, path, local, holds)
+        super().__init__(module, name, line, path, local, holds, given)
         self.fields = fields
 
     def get(self, key: str) -> Optional[object]:

@@ -1,0 +1,147 @@
+# negatives: every loader's batch bytes must stay unknown (never guess)
+import albumentations as A
+import cv2
+import numpy as np
+import torch
+from albumentations.pytorch import ToTensorV2
+from PIL import Image
+from torch.utils.data import DataLoader, Dataset
+from torchvision import transforms
+
+
+class Labelled(Dataset):
+    def __init__(self, files, labels, transform=None):
+        self.files, self.labels = files, labels
+        self.transform = transform
+
+    def __len__(self):
+        return len(self.files)
+
+    def __getitem__(self, i):
+        img = self.transform(Image.open(self.files[i]).convert("RGB"))
+        return img, self.labels[i]  # a label of unknown type and size
+
+
+class AnyMode(Dataset):
+    def __init__(self, files, transform=None):
+        self.files = files
+        self.transform = transform
+
+    def __len__(self):
+        return len(self.files)
+
+    def __getitem__(self, i):
+        return self.transform(Image.open(self.files[i]))  # no convert(): channels unknown
+
+
+class Padded(Dataset):
+    def __init__(self, texts, tokenizer):
+        self.texts, self.tokenizer = texts, tokenizer
+
+    def __len__(self):
+        return len(self.texts)
+
+    def __getitem__(self, i):
+        enc = self.tokenizer(self.texts[i], padding=True, truncation=True, return_tensors="pt")  # longest: varies
+        return enc["input_ids"].squeeze(0)
+
+
+class Whole(Dataset):
+    def __init__(self, texts, tokenizer):
+        self.texts, self.tokenizer = texts, tokenizer
+
+    def __len__(self):
+        return len(self.texts)
+
+    def __getitem__(self, i):
+        return self.tokenizer(self.texts[i], padding="max_length", max_length=64)  # which fields?
+
+
+class Spans(Dataset):
+    def __init__(self, path, starts, ends):
+        self.data = np.memmap(path, dtype=np.uint16, mode="r")
+        self.starts, self.ends = starts, ends
+
+    def __len__(self):
+        return len(self.starts)
+
+    def __getitem__(self, i):
+        return torch.from_numpy(self.data[self.starts[i]:self.ends[i]].astype(np.int64))  # variable length
+
+
+class Blocks(Dataset):
+    def __init__(self, path, block_size):
+        self.data = np.memmap(path, dtype=np.uint16, mode="r")
+        self.block_size = block_size
+
+    def __len__(self):
+        return 10
+
+    def __getitem__(self, i):
+        return torch.from_numpy(self.data[i:i + self.block_size].astype(np.int64))
+
+
+class Scans(Dataset):
+    def __init__(self, paths, transform):
+        self.paths, self.transform = paths, transform
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, i):
+        image = cv2.cvtColor(cv2.imread(self.paths[i]), cv2.COLOR_BGR2RGB)
+        return self.transform(image=image)["image"]
+
+
+def build(block_size):
+    return DataLoader(Blocks("train.bin", block_size), batch_size=4, num_workers=2)  # block_size: a parameter
+
+
+smaller_edge = transforms.Compose([transforms.Resize(256), transforms.ToTensor()])  # the other edge varies
+a = DataLoader(Labelled(["a.jpg"], [0], transforms.Compose([transforms.CenterCrop(224), transforms.ToTensor()])), batch_size=8, num_workers=2)
+b = DataLoader(AnyMode(["a.jpg"], transforms.Compose([transforms.CenterCrop(224), transforms.ToTensor()])), batch_size=8, num_workers=2)
+c = DataLoader(Padded(["x"], None), batch_size=8, num_workers=2)
+d = DataLoader(Whole(["x"], None), batch_size=8, num_workers=2)
+e = DataLoader(Spans("train.bin", [0], [10]), batch_size=8, num_workers=2)
+f = DataLoader(AnyMode(["a.jpg"], smaller_edge), batch_size=8, num_workers=2)
+g = DataLoader(AnyMode(["a.jpg"]), batch_size=8, num_workers=2)
+h = DataLoader(Scans(["a.png"], A.Compose([A.Resize(224, 224), ToTensorV2()])), batch_size=8, num_workers=2)  # dtype: the image's
+i = DataLoader(Scans(["a.png"], A.Compose([A.LongestMaxSize(256), A.Normalize(), ToTensorV2()])), batch_size=8, num_workers=2)  # size varies
+
+
+def pad_to_longest(batch):
+    return torch.nn.utils.rnn.pad_sequence(batch, batch_first=True)
+
+
+j = DataLoader(Blocks("train.bin", 128), batch_size=8, num_workers=2, collate_fn=pad_to_longest)  # its own batches
+
+
+class Untruncated(Dataset):
+    def __init__(self, texts, tokenizer):
+        self.texts, self.tokenizer = texts, tokenizer
+
+    def __len__(self):
+        return len(self.texts)
+
+    def __getitem__(self, i):
+        enc = self.tokenizer(self.texts[i], padding="max_length", max_length=64, return_tensors="pt")  # longer texts stay longer
+        return enc["input_ids"].squeeze(0)
+
+
+class Windows(Dataset):
+    def __init__(self, path, window=256):
+        self.data = np.memmap(path, dtype=np.uint16, mode="r")
+        self.window = window
+
+    def __len__(self):
+        return 10
+
+    def __getitem__(self, i):
+        return torch.from_numpy(self.data[i:i + self.window].astype(np.int64))
+
+
+def windows(size, options):
+    k = DataLoader(Untruncated(["x"], None), batch_size=8, num_workers=2)
+    m = DataLoader(Windows("train.bin", window=size), batch_size=8, num_workers=2)  # not the default 256
+    n = DataLoader(Windows("train.bin", **options), batch_size=8, num_workers=2)  # window may be in options
+    return k, m, n
