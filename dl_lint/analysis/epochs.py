@@ -196,16 +196,8 @@ class _Uses:
 
 def _collect(analysis, owner: ast.AST, names: Dict[str, str], skip: Set[int], depth: int, found: _Uses) -> None:
     """Classify every read of ``names`` (name -> "loader" or "sampler") in ``owner``."""
-    parents: Dict[int, ast.AST] = {}
-    reads = []
-    stack: List[ast.AST] = [owner]
-    while stack:
-        node = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            parents[id(child)] = node
-            stack.append(child)
-        if isinstance(node, ast.Name) and node.id in names and isinstance(node.ctx, ast.Load) and id(node) not in skip:
-            reads.append(node)
+    parents, by_name = analysis.name_reads(owner)
+    reads = [node for name in names for node in by_name.get(name, ()) if id(node) not in skip]
     for node in sorted(reads, key=lambda n: (n.lineno, n.col_offset)):
         if names[node.id] == "loader":
             _loader_read(analysis, owner, node, parents, depth, found)
