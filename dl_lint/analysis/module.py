@@ -808,6 +808,15 @@ class ModuleAnalysis:
             found = self.ix.name_reads[id(owner)] = (parents, by_name)
         return found
 
+    def loop_at_row(self, owner: ast.AST, row: Optional[int]) -> Optional[ast.AST]:
+        """The loop of ``owner`` that starts on ``row`` (``epochs.loops_by_row``, one walk per owner)."""
+        from dl_lint.analysis.epochs import loops_by_row
+
+        found = self.ix.loops_by_row.get(id(owner))
+        if found is None:
+            found = self.ix.loops_by_row[id(owner)] = loops_by_row(owner)
+        return found.get(row) if row is not None else None
+
     def _function_records(self) -> Dict[str, object]:
         """The summary's function records by name (the first of a name, as a search finds it)."""
         if self.ix.records is None:
@@ -1046,6 +1055,7 @@ class _Index:
         self.helpers = module_helpers(functions)
         self.records: Optional[Dict[str, object]] = None  # filled by ``_function_records``
         self._words: Optional[Tuple[bool, bool]] = None
+        self.loops_by_row: Dict[int, Dict[int, ast.AST]] = {}
         self.name_reads: Dict[int, Tuple[Dict[int, ast.AST], Dict[str, List[ast.Name]]]] = {}
         # Loops: by the node (a loader call) and by the names their iterable is, possibly
         # wrapped (``_mentions``: ``enumerate(x)``, ``zip(a, b)``); by ``transfers.iterates``
