@@ -1058,7 +1058,7 @@ class _Index:
         self.loops_by_row: Dict[int, Dict[int, ast.AST]] = {}
         self.name_reads: Dict[int, Tuple[Dict[int, ast.AST], Dict[str, List[ast.Name]]]] = {}
         # Loops: by the node (a loader call) and by the names their iterable is, possibly
-        # wrapped (``_mentions``: ``enumerate(x)``, ``zip(a, b)``); by ``transfers.iterates``
+        # wrapped (``_mentioned``: ``enumerate(x)``, ``zip(a, b)``); by ``transfers.iterates``
         # (the batches of the first argument only) for DL306.
         self.loop_over_node: Dict[int, Tuple[ast.AST, Site]] = {}
         self.loops_over_name: Dict[Tuple[int, str], List[Tuple[ast.AST, Site]]] = {}
@@ -1083,7 +1083,8 @@ class _Index:
                 if isinstance(leaf, ast.Name):
                     self._batches_of_name.setdefault((scope, leaf.id), []).append((position, loop, site))
         # Calls: by callee name; by (scope, name) for the calls that iterate the name
-        # (``_iterates``) and the calls of a bare function name that take it as an argument.
+        # (``iter(name)``, ``next(...name...)``, ``list(name)``, through ``_mentioned``) and the
+        # calls of a bare function name that take it as an argument.
         self.calls_of_name: Dict[str, List[Tuple[ast.Call, Site]]] = {}
         self.iterating_calls: Dict[Tuple[int, str], List[Tuple[int, ast.Call, Site]]] = {}
         self.handing_calls: Dict[Tuple[int, str], List[Tuple[int, ast.Call, Site]]] = {}
@@ -1147,8 +1148,9 @@ class _Index:
 
 
 def _mentioned(expr: ast.AST) -> List[ast.AST]:
-    """What ``_mentions`` looks through: ``expr``, and the arguments of ``enumerate``, ``tqdm``,
-    ``iter``, ``zip`` and ``islice`` around it (recursively)."""
+    """The expressions a loop or call over ``expr`` is taken to walk: ``expr``, and the arguments
+    of ``enumerate``, ``tqdm``, ``iter``, ``zip`` and ``islice`` around it (recursively), so
+    ``for i, (a, b) in enumerate(zip(loader, other))`` is a loop over ``loader``."""
     out = [expr]
     stack = [expr]
     while stack:
@@ -1160,22 +1162,6 @@ def _mentioned(expr: ast.AST) -> List[ast.AST]:
 
 
 _WRAPPERS = ("enumerate", "tqdm", "iter", "zip", "islice")
-
-
-def _iterates(call: ast.Call, name: str) -> bool:
-    """``iter(name)``, ``next(...name...)``, ``list(name)``: a call that iterates ``name``."""
-    return terminal(call.func) in ("iter", "next", "list") and any(_mentions(a, None, name) for a in call.args)
-
-
-def _mentions(expr: ast.AST, node: Optional[ast.AST], name: Optional[str]) -> bool:
-    """``expr`` is ``node`` / the name, possibly wrapped: ``enumerate(x)``, ``tqdm(x)``, ``iter(x)``."""
-    if node is not None and expr is node:
-        return True
-    if name is not None and isinstance(expr, ast.Name) and expr.id == name:
-        return True
-    if isinstance(expr, ast.Call) and terminal(expr.func) in _WRAPPERS:
-        return any(_mentions(a, node, name) for a in expr.args)
-    return False
 
 
 def _loop_iterable(loop: ast.AST) -> ast.AST:
