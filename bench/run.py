@@ -12,6 +12,10 @@ Corpora:
     interpreter or in the one next to the dl-lint executable);
   * a generated 1.5 MB module (40,000 lines of literal tables and one DataLoader mistake): the
     time to its finding against ``ast.parse`` of the same file, both in one process;
+  * a generated module of many loaders (10,000 lines ``xN = DataLoader([1], num_workers=2)``;
+    ``--many-loaders-sizes`` for a scaling table): ``dl-lint --no-cache -j1 FILE`` wall time
+    minus ``dl-lint --version`` wall time (the start-up), against ``ast.parse`` of the same file
+    in one process; the target is 3 × (issue 28: each loader walked the module, 8,000 took 77 s);
   * generated trees of 5,000, 10,000 and 20,000 files (about 5% mention DataLoader; about half
     of those construct one), built in a temporary folder.
 
@@ -431,6 +435,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     )
     parser.add_argument("--torchfix-subset", type=int, default=0, help="also time TorchFix on the first N files and extrapolate by bytes")
     parser.add_argument("--skip-generated", action="store_true")
+    parser.add_argument("--skip-many-loaders", action="store_true")
+    parser.add_argument("--many-loaders-sizes", default="10000", help="loaders per generated module (comma-separated)")
     parser.add_argument("--generated-sizes", default="5000,10000,20000")
     parser.add_argument("--jobs", default=None, help="pass --jobs to dl-lint")
     args = parser.parse_args(argv)
@@ -446,7 +452,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     runs = args.runs
 
     version = subprocess.run([dl_lint, "--version"], capture_output=True, text=True).stdout.strip()
-    ruff_version = subprocess.run([ruff, "--version"], capture_output=True, text=True).stdout.strip()
+    try:
+        ruff_version = subprocess.run([ruff, "--version"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        ruff_version = "ruff not found"
     print("## dl-lint benchmark\n")
     tf_version = "" if args.skip_torchfix else f"; {_torchfix_version(torchfix)}"
     print(
@@ -639,6 +648,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                  f"in {_fmt(large['lint'])} = {ratio:.2f} × ast.parse ({_fmt(large['parse'])}) ≤ 1.5 ×", reported and ratio <= 1.5)
             )
 
+    # Many loaders in one module
+    many_rows = []
+    if not args.skip_many_loaders:
+        for loaders in [int(n) for n in args.many_loaders_sizes.split(",") if n]:
+            many = measure_many_loaders(dl_lint, runs, loaders, env)
+            many_rows.append(many)
+            if "error" in many:
+                checks.append((f"{loaders} loaders in one module: the run failed: {many['error']}", False))
+                continue
+            ratio = many["analysis"] / many["parse"]
+            checks.append(
+                (f"{loaders} loaders in one module ({many['bytes'] / 1e6:.2f} MB): dl-lint {_fmt(many['lint'])} - "
+                 f"--version {_fmt(many['version'])} = {_fmt(many['analysis'])} = {ratio:.2f} × ast.parse "
+                 f"({_fmt(many['parse'])}) ≤ 3 ×", ratio <= 3)
+            )
+
     # Generated trees
     scaling = []
     if not args.skip_generated:
@@ -687,6 +712,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print("### Targets\n")
     for text, ok in checks:
         print(f"- [{'x' if ok else ' '}] {'PASS' if ok else 'FAIL'}: {text}")
+    if many_rows:
+        print("\n### Many loaders in one module (medians)\n")
+        print("| loaders | MB | dl-lint --no-cache -j1 | dl-lint --version | difference | ast.parse | ratio |")
+        print("|---|---|---|---|---|---|---|")
+        for many in many_rows:
+            if "error" not in many:
+                print(
+                    f"| {many['loaders']} | {many['bytes'] / 1e6:.2f} | {_fmt(many['lint'])} | {_fmt(many['version'])} | "
+                    f"{_fmt(many['analysis'])} | {_fmt(many['parse'])} | {many['analysis'] / many['parse']:.2f} × |"
+                )
     if scaling:
         print("\n### Scaling (generated trees, cold)\n")
         print("| files | MB | construct a loader | parsed | median | ms per MB |")
@@ -745,6 +780,55 @@ def measure_large_module(dl_lint: str, runs: int) -> Dict[str, object]:
 
         found = json.loads(out.stdout.strip().splitlines()[-1]) if out.returncode == 0 else {"error": out.stderr[-500:]}
         found["bytes"] = size
+        return found
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+_PARSE_PROBE = """
+import ast, gc, json, statistics, sys, time
+gc.disable()
+data = open(sys.argv[1], "rb").read()
+kept, times = [], []
+for _ in range(int(sys.argv[2])):
+    start = time.perf_counter(); kept.append(ast.parse(data)); times.append(time.perf_counter() - start)
+print(json.dumps(statistics.median(times)))
+"""
+
+
+def build_many_loaders(path: Path, loaders: int) -> int:
+    """``loaders`` lines ``xN = DataLoader([1], num_workers=2)`` after the import; its size."""
+    lines = ["from torch.utils.data import DataLoader"] + [f"x{i} = DataLoader([1], num_workers=2)" for i in range(loaders)]
+    path.write_text("\n".join(lines) + "\n")
+    return path.stat().st_size
+
+
+def measure_many_loaders(dl_lint: str, runs: int, loaders: int, env: Dict[str, str]) -> Dict[str, object]:
+    """Median wall times of ``dl-lint --no-cache -j1 FILE`` and ``dl-lint --version``
+    (interleaved), and of an in-process ``ast.parse`` of FILE; ``analysis`` is the difference of
+    the first two. One unmeasured run first writes the bytecode."""
+    import statistics
+
+    python = Path(shutil.which(dl_lint) or dl_lint).with_name("python")
+    folder = Path(tempfile.mkdtemp(prefix="dl-lint-bench-loaders-"))
+    try:
+        path = folder / "loaders.py"
+        size = build_many_loaders(path, loaders)
+        lint_cmd = [dl_lint, "--no-cache", "-j1", str(path)]
+        version_cmd = [dl_lint, "--version"]
+        first = subprocess.run(lint_cmd, capture_output=True, text=True, env=env, cwd=folder)
+        if first.returncode not in (0, 1):
+            return {"loaders": loaders, "bytes": size, "error": first.stderr[-500:]}
+        lint, version = [], []
+        for _ in range(runs):
+            for times, command in ((lint, lint_cmd), (version, version_cmd)):
+                start = time.perf_counter()
+                subprocess.run(command, capture_output=True, env=env, cwd=folder)
+                times.append(time.perf_counter() - start)
+        out = subprocess.run([str(python), "-c", _PARSE_PROBE, str(path), str(runs)], capture_output=True, text=True)
+        parse = float(out.stdout.strip())
+        found = {"loaders": loaders, "bytes": size, "lint": statistics.median(lint), "version": statistics.median(version), "parse": parse}
+        found["analysis"] = found["lint"] - found["version"]
         return found
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -140,14 +140,29 @@ def _utf8(stream) -> bool:
 
 
 def echo(
-    message: str = "", *, err: bool = False, nl: bool = True, color: Optional[bool] = None, out=None
+    message: str = "",
+    *,
+    err: bool = False,
+    nl: bool = True,
+    color: Optional[bool] = None,
+    out=None,
+    commands: bool = False,
 ) -> None:
     """Write ``message`` as ``click.echo`` does: to stdout (or stderr, or ``out``: the
     ``--output-file``), flushed, with the ANSI styles removed unless ``color`` says otherwise or
-    the stream is a terminal."""
+    the stream is a terminal.
+
+    No line of it reads as a GitHub workflow command (``dl_lint.printable.lines``: a backslash
+    before a leading ``::`` or ``##[``) unless ``commands`` says the text is the ``github``
+    format's annotations, which escapes its own values. The values in the text are escaped
+    where it is made; this is the last guard."""
     stream = sys.stderr if err else (out if out is not None else sys.stdout)
     if stream is None:
         return
+    if not commands:
+        from dl_lint import printable
+
+        message = printable.lines(message)
     if nl:
         message += "\n"
     if message:
@@ -160,6 +175,13 @@ def echo(
     stream.flush()
 
 
+def _one_line(value: object) -> str:
+    """A message or name from the run on one line (``dl_lint.printable.text``)."""
+    from dl_lint import printable
+
+    return printable.text(value)
+
+
 def _isatty(stream) -> bool:
     try:
         return stream.isatty()
@@ -168,7 +190,10 @@ def _isatty(stream) -> bool:
 
 
 def fail(message: str) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
-    echo(f"dl-lint: error: {message}", err=True)
+    """``dl-lint: error: MESSAGE`` on one line (names in it may come from the project) and exit 2."""
+    from dl_lint import printable
+
+    echo(f"dl-lint: error: {printable.text(message)}", err=True)
     sys.exit(EXIT_ERROR)
 
 
@@ -380,9 +405,11 @@ def _run_once(
                 )
             else:
                 found, problems = show.files_to_lint(paths, config_file, overrides, force_exclude=force_exclude)
-                text = "".join(f"{name}\n" for name in found)
+                from dl_lint import printable
+
+                text = "".join(f"{printable.path(name)}\n" for name in found)
                 for name, reason in problems if not quiet else ():
-                    echo(f"dl-lint: warning: {name}: {reason}", err=True)
+                    echo(f"dl-lint: warning: {printable.text(name)}: {printable.text(reason)}", err=True)
                 if not found and not quiet:
                     _no_files_warning(paths)
             echo(text, nl=False)
@@ -404,7 +431,7 @@ def _run_once(
             cache_dir=cache_dir or None,
         )
         for warning in warnings if not quiet else ():
-            echo(f"dl-lint: warning: {warning}", err=True)
+            echo(f"dl-lint: warning: {_one_line(warning)}", err=True)
         if add_noqa is not None:
             return _add_noqa(diagnostics, add_noqa, quiet=quiet)
         fixed_files: list = []
@@ -536,7 +563,7 @@ def _report(
         root = repo_root() if output_format in ("github", "sarif", "gitlab") else None
         docs = _documentation_url(config_file, overrides) if output_format in ("json", "json-lines", "sarif") else None
         text = render(output_format, diagnostics, files_checked=files, sources=sources, root=root, documentation_url=docs)
-        echo(text, nl=False, out=out)
+        echo(text, nl=False, out=out, commands=output_format == "github")
     return found
 
 
@@ -561,7 +588,7 @@ def _add_noqa(diagnostics, reason: str, *, quiet: bool) -> int:
 
     added, problems = add_noqa_directives(diagnostics, reason)
     for problem in problems:
-        echo(f"dl-lint: warning: {problem}", err=True)
+        echo(f"dl-lint: warning: {_one_line(problem)}", err=True)
     if added and not quiet:
         echo(f"Added {_plural(added, 'noqa directive')}.", err=True)
     return EXIT_CLEAN
@@ -584,7 +611,7 @@ def _torch_version(text: str) -> str:
 
 def _no_files_warning(paths: Sequence[str]) -> None:
     where = " ".join(paths) if paths else "."
-    echo(f"dl-lint: warning: No Python files or notebooks found under the given path(s): {where}", err=True)
+    echo(f"dl-lint: warning: No Python files or notebooks found under the given path(s): {_one_line(where)}", err=True)
 
 
 def _documentation_url(config_file: Optional[str], overrides: Dict[str, object]) -> Optional[str]:
@@ -636,7 +663,7 @@ def _fix_files(diagnostics, config_file, overrides, unsafe: bool, *, write: bool
                 project_root=find_root(path.absolute()),
             )
         except (FixError, OSError, UnicodeError, SyntaxError) as exc:
-            echo(f"dl-lint: error: {exc if isinstance(exc, FixError) else f'{name}: cannot fix: {exc}'}", err=True)
+            echo(f"dl-lint: error: {_one_line(exc if isinstance(exc, FixError) else f'{name}: cannot fix: {exc}')}", err=True)
             remaining.extend(
                 d.replace(fix=None) if applicable(d, unsafe) else d for d in diagnostics if d.filename == name
             )
@@ -645,7 +672,7 @@ def _fix_files(diagnostics, config_file, overrides, unsafe: bool, *, write: bool
         for diag, reason in result.result.failed:
             refused.add((diag.code, diag.message, diag.detail))
             if not quiet:
-                echo(f"dl-lint: warning: {name}:{diag.location.row}: {diag.code} fix dropped: {reason}", err=True)
+                echo(f"dl-lint: warning: {_one_line(name)}:{diag.location.row}: {diag.code} fix dropped: {_one_line(reason)}", err=True)
         fixed.append(result)
         remaining.extend(
             d.replace(fix=None) if d.fix is not None and (d.code, d.message, d.detail) in refused else d
@@ -664,7 +691,7 @@ def _fixed_summary(fixed_files) -> str:
     for f in fixed_files:
         if not f.result.applied:
             continue
-        lines.append(f"- {f.display}:")
+        lines.append(f"- {_one_line(f.display)}:")
         counts: Dict[Tuple[str, str], int] = {}
         for d in f.result.applied:
             counts[(d.code, d.name)] = counts.get((d.code, d.name), 0) + 1

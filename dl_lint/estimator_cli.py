@@ -15,6 +15,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import click
 
+from dl_lint import printable
+
 from dl_lint.config import format_size, parse_size
 from dl_lint.estimate import (
     DTYPE_ITEMSIZE,
@@ -609,7 +611,13 @@ def coverage(estimates: Sequence[CallEstimate]) -> Dict[str, int]:
 
 
 def render_call(est: CallEstimate) -> List[str]:
-    head = f"{est.path}:{est.line}: DataLoader"
+    """The call's lines; each line on its own (``dl_lint.printable``: values from the project
+    such as origins and reasons cannot break a line or start a workflow command)."""
+    return [printable.line(printable.text(line)) for line in _call_lines(est)]
+
+
+def _call_lines(est: CallEstimate) -> List[str]:
+    head = f"{printable.path(est.path)}:{est.line}: DataLoader"
     known = ", ".join(f"{k}={v!r}" for k, v in est.values.items())
     lines = [f"{head}({known})" if known else head]
     for name, where in est.origins.items():

@@ -50,12 +50,15 @@ class FileFix:
             from dl_lint.notebook import cell_diff
 
             return cell_diff(self.display, *self.notebook)
+        from dl_lint import printable
+
+        name = printable.text(self.display)  # a header line: the name on one line
         return "".join(
             difflib.unified_diff(
                 self.original.splitlines(keepends=True),
                 self.result.source.splitlines(keepends=True),
-                fromfile=f"a/{self.display}",
-                tofile=f"b/{self.display}",
+                fromfile=f"a/{name}",
+                tofile=f"b/{name}",
             )
         )
 

@@ -14,6 +14,7 @@ fails on its own is dropped and reported.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -29,15 +30,21 @@ _LINE_END = re.compile(r"\r\n|\r|\n")
 # -- positions -----------------------------------------------------------------------------------
 
 
-def line_starts(source: str) -> List[int]:
+def line_starts(source: str) -> Sequence[int]:
     """Offsets of each row's first character, and the length of the source last (rows split
     as Python and libcst count them: at \\n, \\r\\n and \\r only; ``str.splitlines`` also splits
-    at form feeds and other characters, which shifted every edit below such a line)."""
+    at form feeds and other characters, which shifted every edit below such a line). Kept for
+    the last few sources: every fix of a file asks (a tuple: callers share it)."""
+    return _line_starts(source)
+
+
+@functools.lru_cache(maxsize=4)
+def _line_starts(source: str) -> Tuple[int, ...]:
     starts = [0]
     starts.extend(match.end() for match in _LINE_END.finditer(source))
     if starts[-1] != len(source):
         starts.append(len(source))
-    return starts
+    return tuple(starts)
 
 
 def to_offset(starts: Sequence[int], location: Location) -> int:
@@ -83,20 +90,31 @@ def holds_comment(source: str, spans: Sequence[Tuple[int, int]]) -> bool:
     in a span counts: a fix is never called safe on a guess."""
     if not any("#" in source[start:end] for start, end in spans):
         return False
+    comments = _comment_offsets(source)
+    if comments is None:
+        return True
+    import bisect
+
+    return any(bisect.bisect_left(comments, start) < bisect.bisect_left(comments, end) for start, end in spans)
+
+
+@functools.lru_cache(maxsize=4)
+def _comment_offsets(source: str) -> Optional[Tuple[int, ...]]:
+    """The offsets where the comments of ``source`` start, in order (None: it does not
+    tokenize); tokenized once per source, not once per fix."""
     import tokenize
 
     starts = line_starts(source)
     lines = [source[a:b] for a, b in zip(starts, starts[1:])]
     feed = iter(lines)
     try:
-        comments = [
+        return tuple(
             starts[token.start[0] - 1] + token.start[1]
             for token in tokenize.generate_tokens(lambda: next(feed, ""))
             if token.type == tokenize.COMMENT
-        ]
+        )
     except (tokenize.TokenError, SyntaxError, IndexError):  # IndentationError is a SyntaxError
-        return True
-    return any(start <= offset < end for offset in comments for start, end in spans)
+        return None
 
 
 def _deletion_span(text: str, start: int, end: int) -> Tuple[int, int]:

@@ -21,7 +21,7 @@ import os
 from pathlib import Path
 from typing import Dict, Iterator, Optional, Sequence, Tuple, Type
 
-from dl_lint import __version__
+from dl_lint import __version__, printable
 
 __all__ = ["Plugin"]
 
@@ -50,7 +50,7 @@ class Plugin:
         try:
             settings = settings_for_dir(path.parent, known_codes(), _SETTINGS_CACHE)
         except ConfigError as exc:
-            yield 1, 0, f"DL000 invalid dl-lint configuration: {exc}", type(self)
+            yield 1, 0, f"DL000 invalid dl-lint configuration: {printable.text(exc)}", type(self)
             return
         root = find_root(path) if on_disk else None
         if root is not None and is_project_root(root):
@@ -58,7 +58,7 @@ class Plugin:
             try:
                 diagnostics = _project_answer(os.fspath(root), os.fspath(path), source)
             except ConfigError as exc:
-                yield 1, 0, f"DL000 invalid dl-lint configuration: {exc}", type(self)
+                yield 1, 0, f"DL000 invalid dl-lint configuration: {printable.text(exc)}", type(self)
                 return
         else:
             data = source.encode("utf-8", "surrogatepass")
@@ -69,7 +69,7 @@ class Plugin:
             yield (
                 diag.location.row,
                 max(diag.location.column - 1, 0),
-                f"{diag.code} {diag.message}",
+                f"{diag.code} {printable.text(diag.message)}",  # one line: flake8 prints it as is
                 type(self),
             )
 

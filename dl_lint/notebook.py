@@ -486,7 +486,9 @@ def cell_diff(display: str, original: bytes, fixed: bytes) -> str:
         new = after.get(number, text)
         if new == text:
             continue
-        header = f"{display}:cell {number}"
+        from dl_lint import printable
+
+        header = f"{printable.text(display)}:cell {number}"
         out.extend(difflib.unified_diff(_diff_lines(text), _diff_lines(new), header, header))
     return "".join(out)
 

@@ -147,4 +147,7 @@ def settings_text(
         f"documentation-url = {_value(docs)}  # rule links of json, sarif (from the working folder's settings; "
         f"{DOCUMENTATION_URL_ENV} beats it)",
     ]
-    return "\n".join(lines) + "\n"
+    from dl_lint import printable
+
+    # Each line holds names and values from the project's files: shown on one line.
+    return "".join(printable.text(line) + "\n" for line in lines)

@@ -16,7 +16,7 @@ import ast
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
 from dl_lint.analysis.loaders import EpochLoop, SamplerEpochs, SamplerUse
-from dl_lint.analysis.loops import loop_count, loops_around
+from dl_lint.analysis.loops import loop_count
 from dl_lint.analysis.syntax import terminal
 from dl_lint.analysis.values import Origin, Value
 
@@ -68,7 +68,7 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
             set_epoch, narrow = None, (found.set_epochs[0][0], uncovered[0])
     escape, rebuilt = found.escape, False
     if epoch is not None and not epoch.path and escape is None:
-        loop = _loop_at(owner, epoch.epoch_row)
+        loop = analysis.loop_at_row(owner, epoch.epoch_row)
         if loop is not None and all(loop.lineno < node.lineno <= (loop.end_lineno or 0) for node, _, _ in constructions):
             rebuilt = True
             bound = _bound_in(loop)
@@ -104,11 +104,14 @@ def _uncovered(conds, constructions, iteration, mentioned) -> Optional[str]:
     return None
 
 
-def _loop_at(owner: ast.AST, row: Optional[int]) -> Optional[ast.AST]:
+def loops_by_row(owner: ast.AST) -> Dict[int, ast.AST]:
+    """The ``for`` and ``while`` loops of ``owner`` (nested functions included) by their first
+    row, the first found by ``ast.walk`` for each: what ``ModuleAnalysis.loop_at_row`` keeps."""
+    found: Dict[int, ast.AST] = {}
     for node in ast.walk(owner):
-        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and node.lineno == row:
-            return node
-    return None
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            found.setdefault(node.lineno, node)
+    return found
 
 
 def _bound_in(loop: ast.AST) -> Set[str]:
@@ -196,16 +199,8 @@ class _Uses:
 
 def _collect(analysis, owner: ast.AST, names: Dict[str, str], skip: Set[int], depth: int, found: _Uses) -> None:
     """Classify every read of ``names`` (name -> "loader" or "sampler") in ``owner``."""
-    parents: Dict[int, ast.AST] = {}
-    reads = []
-    stack: List[ast.AST] = [owner]
-    while stack:
-        node = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            parents[id(child)] = node
-            stack.append(child)
-        if isinstance(node, ast.Name) and node.id in names and isinstance(node.ctx, ast.Load) and id(node) not in skip:
-            reads.append(node)
+    parents, by_name = analysis.name_reads(owner)
+    reads = [node for name in names for node in by_name.get(name, ()) if id(node) not in skip]
     for node in sorted(reads, key=lambda n: (n.lineno, n.col_offset)):
         if names[node.id] == "loader":
             _loader_read(analysis, owner, node, parents, depth, found)
@@ -292,7 +287,7 @@ def _loader_read(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, 
 def _iteration(analysis, owner: ast.AST, statement: ast.AST, row: int, through: str, found: _Uses) -> None:
     """An iteration of the loader at ``statement`` of ``owner``: the innermost loop around it
     that runs more than once is its epoch loop."""
-    where = loops_around(owner, statement)
+    where = analysis.loops_around(owner, statement)
     if where is None:
         found.escape = found.escape or f"the loader is iterated where the loops around it are not known (line {row})"
         return

@@ -493,7 +493,6 @@ TABLE: Dict[str, Tuple[str, str, Tuple[Tuple[str, str, int, Tuple], ...]]] = {
 
 # The short names of the table's classes (a call of one is worth parsing: ``analysis.prefilter``),
 # kept in ``library_packages`` so that the prefilter need not load the table.
-from dl_lint.analysis.library_packages import SHORT_NAMES  # noqa: E402
 
 
 @lru_cache(maxsize=None)

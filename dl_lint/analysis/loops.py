@@ -8,7 +8,7 @@ bodies run when called, not where they are written).
 from __future__ import annotations
 
 import ast
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -55,6 +55,44 @@ def loops_around(owner: ast.AST, target: ast.AST) -> Optional[Tuple[List[ast.AST
             continue
         stack.extend((child, loops, handler) for child in reversed(list(ast.iter_child_nodes(node))))
     return None
+
+
+def loop_map(owner: ast.AST) -> Dict[int, Tuple[Tuple[ast.AST, ...], bool]]:
+    """``loops_around`` for every statement and call of ``owner``'s own body at once, by id:
+    one walk of ``owner`` instead of one per question."""
+    found: Dict[int, Tuple[Tuple[ast.AST, ...], bool]] = {}
+    stack: List[Tuple[ast.AST, Tuple[ast.AST, ...], bool]] = [
+        (statement, (), False) for statement in reversed(getattr(owner, "body", []))
+    ]
+    while stack:
+        node, loops, handler = stack.pop()
+        if isinstance(node, (ast.stmt, ast.Call)):
+            found.setdefault(id(node), (loops, handler))
+        if isinstance(node, _SCOPES):
+            continue
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            inner = loops + (node,)
+            children = [(node.iter, loops), (node.target, inner)]
+            children += [(s, inner) for s in node.body] + [(s, loops) for s in node.orelse]
+            stack.extend((child, where, handler) for child, where in reversed(children))
+            continue
+        if isinstance(node, ast.While):
+            inner = loops + (node,)
+            children = [(node.test, inner)] + [(s, inner) for s in node.body] + [(s, loops) for s in node.orelse]
+            stack.extend((child, where, handler) for child, where in reversed(children))
+            continue
+        if isinstance(node, _COMPREHENSIONS):
+            first = node.generators[0].iter  # evaluated once, outside the comprehension's loop
+            inner = loops + (node,)
+            rest = [child for child in ast.iter_child_nodes(node) if child is not first]
+            stack.extend((child, inner, handler) for child in reversed(rest))
+            stack.append((first, loops, handler))
+            continue
+        if isinstance(node, ast.ExceptHandler):
+            stack.extend((child, loops, True) for child in reversed(list(ast.iter_child_nodes(node))))
+            continue
+        stack.extend((child, loops, handler) for child in reversed(list(ast.iter_child_nodes(node))))
+    return found
 
 
 def loop_count(loop: ast.AST, resolve: Callable[[ast.AST], object]) -> Optional[int]:

@@ -23,13 +23,13 @@ from dl_lint.analysis.loaders import (
     LoaderCall,
     SamplerEpochs,
 )
-from dl_lint.analysis.loops import has_inner_loop, loop_count, loops_around
+from dl_lint.analysis.loops import has_inner_loop, loop_count, loop_map, loops_around
 from dl_lint.analysis.prefilter import LoaderCallees
 from dl_lint.analysis.resolve import LoaderClass, ProjectHook, Resolver
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, collect
 from dl_lint.analysis.summary import ModuleSummary, build_summary
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse, terminal
-from dl_lint.analysis.transfers import iterates, loop_copy, module_helpers
+from dl_lint.analysis.transfers import loop_copy, module_helpers, transparent_leaves
 from dl_lint.analysis.values import ABSENT, DictValue, FunctionRef, Guard, Origin, Possible, Value
 from dl_lint.analysis.configs.keypaths import LoadedConfig
 from dl_lint.record import Record
@@ -125,6 +125,12 @@ class ModuleAnalysis:
         self._next_iters: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None
         self._sites: Optional[Dict[int, Site]] = None
         self._configs: Optional[list] = None  # loaders built from configs (``_config_calls``)
+        # Per-module indexes, each built in one walk the first time a loader asks (``_Index``):
+        # the questions below are asked once per loader, and a module may hold thousands.
+        self._ix: Optional[_Index] = None
+        self._loop_maps: Dict[int, Dict[int, Tuple[Tuple[ast.AST, ...], bool]]] = {}
+        self._unguarded_rows: Dict[int, Optional[int]] = {}
+        self._argument_loops: Dict[Tuple[int, str], bool] = {}
 
     @property
     def callees(self) -> LoaderCallees:
@@ -180,6 +186,8 @@ class ModuleAnalysis:
         self._returns.clear()
         self._passed = None
         self._by_scope = None
+        self._ix = None
+        self._loop_maps = {}
 
     def summary(self) -> ModuleSummary:
         if self._summary is None:
@@ -247,7 +255,7 @@ class ModuleAnalysis:
 
     def _module_function(self, site: Site) -> Optional[ast.AST]:
         scope = site.scope
-        if scope is not None and any(scope is f for f in self.index.module_functions):
+        if scope is not None and id(scope) in self.ix.function_ids:
             return scope
         return None
 
@@ -465,7 +473,7 @@ class ModuleAnalysis:
         loop of the same function over the loader (or over the one name bound to it), or in a
         function of the project the name is passed to (``train(model, loader)``), which loops
         over that parameter (``analysis.transfers``)."""
-        if ".pin_memory(" in self.source:
+        if self.ix.words(self.source)[0]:
             return None  # the module pins by hand (a collate_fn, a prefetcher): not judged
         scope = site.scope
         name = self.assigned_name(call)
@@ -473,14 +481,14 @@ class ModuleAnalysis:
             names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
             if names is None or len(names.bindings.get(name, ())) != 1:
                 name = None  # rebound (``loader = accelerator.prepare(loader)``): not this loader's batches
-        if "non_blocking" in self.source:
+        if self.ix.words(self.source)[1]:
             loops = [
                 loop
-                for loop, loop_site in self.index.loops
-                if loop_site.scope is scope and loop.lineno >= site.line and iterates(loop.iter, call, name)
+                for loop, loop_site in self.ix.batch_loops(call, scope, name)
+                if loop.lineno >= site.line
             ]
             if loops:
-                found = loop_copy(loops, module_helpers(self.index.module_functions))
+                found = loop_copy(loops, self.ix.helpers)
                 if found is not None:
                     start = self.text.start(found)
                     return self.path, start.row, start.column
@@ -494,7 +502,7 @@ class ModuleAnalysis:
             if not isinstance(ref, FunctionRef) or ref.kind != "function":
                 continue
             if ref.path == self.path:
-                record = next((f for f in self.summary().functions if f.name == ref.name), None)
+                record = self._function_records().get(ref.name)
                 transfers = record.transfers if record is not None else ()
             else:
                 transfers = self.resolver.project.batch_transfers(ref.module, ref.name, self.path)
@@ -618,7 +626,7 @@ class ModuleAnalysis:
         dataset = args.get("dataset")
         if dataset is None or not dataset.code.isidentifier():
             return False
-        where = loops_around(self.tree if site.scope is None else site.scope, call)
+        where = self.loops_around(self.tree if site.scope is None else site.scope, call)
         if where is None or not where[0]:
             return False
         loop = where[0][-1]
@@ -646,7 +654,7 @@ class ModuleAnalysis:
         for use, use_site in uses:
             if use.lineno <= end:
                 continue
-            where = loops_around(owner, use)
+            where = self.loops_around(owner, use)
             if where is None or where[1]:
                 continue
             loops = [loop for loop in where[0] if not (loop.lineno <= call.lineno <= (loop.end_lineno or loop.lineno))]
@@ -712,9 +720,9 @@ class ModuleAnalysis:
         target = self.assigned_name(call)
         if target is None:
             return None
-        for loop, loop_site in self.index.loops:
+        for loop, loop_site in self.ix.loops_over_any.get(target, ()):
             function = loop_site.scope
-            if function is None or function not in self.index.module_functions or not _mentions(loop.iter, None, target):
+            if function is None or id(function) not in self.ix.function_ids:
                 continue
             scope = self.index.scopes.get(id(function))
             if scope is not None and target in scope.bindings:
@@ -726,46 +734,64 @@ class ModuleAnalysis:
 
     def _unguarded_call_of(self, function: ast.AST, depth: int, seen: Set[int]) -> Optional[int]:
         """The row of unguarded module-level code that calls module-level ``function``, itself
-        or through module functions that call it (``depth`` calls deep)."""
+        or through module functions that call it (``depth`` calls deep). The answer from the top
+        (``MAX_CALL_DEPTH``, nothing seen) is kept per function: every loader of a function asks."""
+        top = depth == MAX_CALL_DEPTH and not seen
+        if top and id(function) in self._unguarded_rows:
+            return self._unguarded_rows[id(function)]
+        row = self._unguarded_call_search(function, depth, seen)
+        if top:
+            self._unguarded_rows[id(function)] = row
+        return row
+
+    def _unguarded_call_search(self, function: ast.AST, depth: int, seen: Set[int]) -> Optional[int]:
         seen.add(id(function))
         callers = []
-        for other, other_site, _, _ in self.index.calls:
-            if not (isinstance(other.func, ast.Name) and other.func.id == function.name):
-                continue
+        for other, other_site in self.ix.calls_of_name.get(function.name, ()):
             if other_site.scope is None:
                 if not self._guarded(other_site.line):
                     return other_site.line
-            elif depth > 1 and id(other_site.scope) not in seen and other_site.scope in self.index.module_functions:
+            elif depth > 1 and id(other_site.scope) not in seen and id(other_site.scope) in self.ix.function_ids:
                 callers.append(other_site.scope)
         for caller in callers:
-            row = self._unguarded_call_of(caller, depth - 1, seen)
+            row = self._unguarded_call_search(caller, depth - 1, seen)
             if row is not None:
                 return row
         return None
 
     def _iteration_line(self, call: ast.Call, site: Site) -> Optional[int]:
-        for loop, loop_site in self.index.loops:
-            if loop_site.scope is site.scope and _mentions(loop.iter, call, None):
-                return loop_site.line
+        """The row where this loader is iterated in its own scope: a loop over the call itself,
+        then a loop over the name it is assigned to, then a later call of that scope that
+        iterates the name (``iter(loader)``) or hands it to a function of this module that
+        iterates its parameter (``train(loader)``). Every lookup goes through ``_Index``."""
+        ix = self.ix
+        found = ix.loop_over_node.get(id(call))
+        if found is not None and found[1].scope is site.scope:
+            return found[1].line
         target = self.assigned_name(call)
         if target is None:
             return None
         row = self._loop_over(site.scope, target, site.line)
         if row is not None:
             return row
-        for other, other_site, _, _ in self._calls_in(site.scope):
-            if other_site.line < site.line:
-                continue
-            if _iterates(other, target):
-                return other_site.line
-            if isinstance(other.func, ast.Name) and self._iterates_argument(other, target):
-                return other_site.line  # train(loader), where train loops over its parameter
-        return None
+        key = (id(site.scope), target)
+        best: Optional[Tuple[int, int]] = None  # (position in the scope's calls, row)
+        for position, other, other_site in ix.iterating_calls.get(key, ()):
+            if other_site.line >= site.line:
+                best = (position, other_site.line)
+                break
+        for position, other, other_site in ix.handing_calls.get(key, ()):
+            if best is not None and position > best[0]:
+                break
+            if other_site.line >= site.line and self._iterates_argument(other, target):
+                best = (position, other_site.line)  # train(loader), where train loops over its parameter
+                break
+        return best[1] if best is not None else None
 
     def _loop_over(self, scope: Optional[ast.AST], name: str, after: int) -> Optional[int]:
         """The row of a ``for`` loop in ``scope``, after row ``after``, over ``name``."""
-        for loop, loop_site in self.index.loops:
-            if loop_site.scope is scope and loop_site.line > after and _mentions(loop.iter, None, name):
+        for loop, loop_site in self.ix.loops_over_name.get((id(scope), name), ()):
+            if loop_site.line > after:
                 return loop_site.line
         return None
 
@@ -778,12 +804,68 @@ class ModuleAnalysis:
         params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
         landed = [params[i] for i, a in enumerate(call.args) if i < len(params) and isinstance(a, ast.Name) and a.id == name]
         landed += [k.arg for k in call.keywords if k.arg and isinstance(k.value, ast.Name) and k.value.id == name]
-        for param in landed:
-            if self._loop_over(function, param, 0) is not None:
-                return True
-            if any(_iterates(other, param) for other, _, _, _ in self._calls_in(function)):
-                return True
-        return False
+        return any(self._iterates_parameter(function, param) for param in landed)
+
+    def _iterates_parameter(self, function: ast.AST, param: str) -> bool:
+        key = (id(function), param)
+        found = self._argument_loops.get(key)
+        if found is None:
+            found = self._loop_over(function, param, 0) is not None or bool(self.ix.iterating_calls.get(key))
+            self._argument_loops[key] = found
+        return found
+
+    def loops_around(self, owner: ast.AST, target: ast.AST) -> Optional[Tuple[List[ast.AST], bool]]:
+        """``analysis.loops.loops_around`` from a map of ``owner`` built in one walk (the
+        question is asked once per loader and per ``next(iter(...))``)."""
+        where = self._loop_maps.get(id(owner))
+        if where is None:
+            where = self._loop_maps[id(owner)] = loop_map(owner)
+        found = where.get(id(target))
+        if found is None:
+            return loops_around(owner, target) if not isinstance(target, (ast.stmt, ast.Call)) else None
+        return list(found[0]), found[1]
+
+    def name_reads(self, owner: ast.AST) -> Tuple[Dict[int, ast.AST], Dict[str, List[ast.Name]]]:
+        """Every node's parent in ``owner`` (by id) and the names ``owner`` reads, by name:
+        one walk per owner, however many loaders ask (DL206's ``epochs._collect``)."""
+        found = self.ix.name_reads.get(id(owner))
+        if found is None:
+            parents: Dict[int, ast.AST] = {}
+            by_name: Dict[str, List[ast.Name]] = {}
+            stack: List[ast.AST] = [owner]
+            while stack:
+                node = stack.pop()
+                for child in ast.iter_child_nodes(node):
+                    parents[id(child)] = node
+                    stack.append(child)
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                    by_name.setdefault(node.id, []).append(node)
+            found = self.ix.name_reads[id(owner)] = (parents, by_name)
+        return found
+
+    def loop_at_row(self, owner: ast.AST, row: Optional[int]) -> Optional[ast.AST]:
+        """The loop of ``owner`` that starts on ``row`` (``epochs.loops_by_row``, one walk per owner)."""
+        from dl_lint.analysis.epochs import loops_by_row
+
+        found = self.ix.loops_by_row.get(id(owner))
+        if found is None:
+            found = self.ix.loops_by_row[id(owner)] = loops_by_row(owner)
+        return found.get(row) if row is not None else None
+
+    def _function_records(self) -> Dict[str, object]:
+        """The summary's function records by name (the first of a name, as a search finds it)."""
+        if self.ix.records is None:
+            records: Dict[str, object] = {}
+            for record in self.summary().functions:
+                records.setdefault(record.name, record)
+            self.ix.records = records
+        return self.ix.records
+
+    @property
+    def ix(self) -> "_Index":
+        if self._ix is None:
+            self._ix = _Index(self.index)
+        return self._ix
 
     def assigned_name(self, call: ast.Call) -> Optional[str]:
         """The name ``call``'s value is assigned to (``loader = DataLoader(...)``), if any."""
@@ -814,7 +896,7 @@ class ModuleAnalysis:
 
     # -- call sites (parameters judged per caller) ----------------------------------------------
     def function_node(self, name: str) -> Optional[ast.AST]:
-        return next((f for f in self.index.module_functions if f.name == name), None)
+        return self.ix.first_function.get(name)
 
     def loop_rows(self, call: ast.Call, site: Site) -> Optional[List[Tuple[int, str, Dict[int, Value]]]]:
         """When ``call`` sits in a ``for`` loop over a literal table (``for w, p in [(0, 2),
@@ -823,9 +905,7 @@ class ModuleAnalysis:
         literal table runs. None otherwise (the innermost such loop is used)."""
         mentioned = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}
         found = None
-        for loop, loop_site in self.index.loops:
-            if loop_site.scope is not site.scope or not (loop.lineno < call.lineno <= (loop.end_lineno or 0)):
-                continue
+        for loop, loop_site in self.ix.loops_holding(site.scope, call.lineno):
             if not any(n.id in mentioned for n in ast.walk(loop.target) if isinstance(n, ast.Name)):
                 continue
             if found is None or loop.lineno > found[0].lineno:
@@ -1019,20 +1099,129 @@ class _CallerValues(dict):
         return dict.__len__(self) + len(self.pending)
 
 
-def _iterates(call: ast.Call, name: str) -> bool:
-    """``iter(name)``, ``next(...name...)``, ``list(name)``: a call that iterates ``name``."""
-    return terminal(call.func) in ("iter", "next", "list") and any(_mentions(a, None, name) for a in call.args)
+class _Index:
+    """Lookups over one module's calls, loops and functions, built in one pass over the
+    ``ModuleIndex``: what each loader asks (where it is iterated, where its batches are copied,
+    which module function a name calls, which loops hold a line) is a dict lookup or a short
+    chain, never a walk of the module. 10,000 loaders in one file took minutes when each walked
+    every loop and call of its scope."""
+
+    def __init__(self, index: ModuleIndex) -> None:
+        functions = index.module_functions
+        self.function_ids: Set[int] = {id(f) for f in functions}
+        self.first_function: Dict[str, ast.AST] = {}
+        for function in functions:
+            self.first_function.setdefault(function.name, function)
+        self.helpers = module_helpers(functions)
+        self.records: Optional[Dict[str, object]] = None  # filled by ``_function_records``
+        self._words: Optional[Tuple[bool, bool]] = None
+        self.loops_by_row: Dict[int, Dict[int, ast.AST]] = {}
+        self.name_reads: Dict[int, Tuple[Dict[int, ast.AST], Dict[str, List[ast.Name]]]] = {}
+        # Loops: by the node (a loader call) and by the names their iterable is, possibly
+        # wrapped (``_mentioned``: ``enumerate(x)``, ``zip(a, b)``); by ``transfers.iterates``
+        # (the batches of the first argument only) for DL306.
+        self.loop_over_node: Dict[int, Tuple[ast.AST, Site]] = {}
+        self.loops_over_name: Dict[Tuple[int, str], List[Tuple[ast.AST, Site]]] = {}
+        self.loops_over_any: Dict[str, List[Tuple[ast.AST, Site]]] = {}
+        self._batches_of_node: Dict[int, List[Tuple[int, ast.AST, Site]]] = {}
+        self._batches_of_name: Dict[Tuple[int, str], List[Tuple[int, ast.AST, Site]]] = {}
+        self._loops_by_scope: Dict[int, List[Tuple[ast.AST, Site]]] = {}
+        self._holding: Dict[int, Tuple[List[int], List[Tuple[ast.AST, Site]], List[int]]] = {}
+        for position, (loop, site) in enumerate(index.loops):
+            scope = id(site.scope)
+            self._loops_by_scope.setdefault(scope, []).append((loop, site))
+            names: List[str] = []
+            for leaf in _mentioned(loop.iter):
+                self.loop_over_node.setdefault(id(leaf), (loop, site))
+                if isinstance(leaf, ast.Name) and leaf.id not in names:
+                    names.append(leaf.id)
+            for name in names:
+                self.loops_over_name.setdefault((scope, name), []).append((loop, site))
+                self.loops_over_any.setdefault(name, []).append((loop, site))
+            for leaf in transparent_leaves(loop.iter):
+                self._batches_of_node.setdefault(id(leaf), []).append((position, loop, site))
+                if isinstance(leaf, ast.Name):
+                    self._batches_of_name.setdefault((scope, leaf.id), []).append((position, loop, site))
+        # Calls: by callee name; by (scope, name) for the calls that iterate the name
+        # (``iter(name)``, ``next(...name...)``, ``list(name)``, through ``_mentioned``) and the
+        # calls of a bare function name that take it as an argument.
+        self.calls_of_name: Dict[str, List[Tuple[ast.Call, Site]]] = {}
+        self.iterating_calls: Dict[Tuple[int, str], List[Tuple[int, ast.Call, Site]]] = {}
+        self.handing_calls: Dict[Tuple[int, str], List[Tuple[int, ast.Call, Site]]] = {}
+        for position, (call, site, _, _) in enumerate(index.calls):
+            scope = id(site.scope)
+            func = call.func
+            if isinstance(func, ast.Name):
+                self.calls_of_name.setdefault(func.id, []).append((call, site))
+                handed = [a.id for a in call.args if isinstance(a, ast.Name)]
+                handed += [k.value.id for k in call.keywords if k.arg and isinstance(k.value, ast.Name)]
+                for name in dict.fromkeys(handed):
+                    self.handing_calls.setdefault((scope, name), []).append((position, call, site))
+            if terminal(func) in ("iter", "next", "list"):
+                names = []
+                for argument in call.args:
+                    names += [leaf.id for leaf in _mentioned(argument) if isinstance(leaf, ast.Name)]
+                for name in dict.fromkeys(names):
+                    self.iterating_calls.setdefault((scope, name), []).append((position, call, site))
+
+    def words(self, source: str) -> Tuple[bool, bool]:
+        """Whether the source holds ``.pin_memory(`` and ``non_blocking`` (searched once)."""
+        if self._words is None:
+            self._words = (".pin_memory(" in source, "non_blocking" in source)
+        return self._words
+
+    def batch_loops(self, call: ast.Call, scope: Optional[ast.AST], name: Optional[str]) -> List[Tuple[ast.AST, Site]]:
+        """The loops of ``scope`` (in module order) that yield the batches of ``call`` or of the
+        name ``name`` (``transfers.iterates``)."""
+        found = [entry for entry in self._batches_of_node.get(id(call), ()) if entry[2].scope is scope]
+        if name is not None:
+            found += self._batches_of_name.get((id(scope), name), ())
+        unique = {entry[0]: entry for entry in found}
+        return [(unique[position][1], unique[position][2]) for position in sorted(unique)]
+
+    def loops_holding(self, scope: Optional[ast.AST], row: int) -> List[Tuple[ast.AST, Site]]:
+        """The ``for`` loops of ``scope`` that start before ``row`` and end on it or after,
+        innermost first. Loop statements nest or are apart, so these are the loop that starts
+        last before ``row`` and the loops around it (a chain as long as the nesting is deep)."""
+        held = self._holding.get(id(scope))
+        if held is None:
+            loops = sorted(self._loops_by_scope.get(id(scope), ()), key=lambda entry: entry[0].lineno)
+            parents: List[int] = []
+            stack: List[int] = []
+            for position, (loop, _) in enumerate(loops):
+                while stack and (loops[stack[-1]][0].end_lineno or 0) < loop.lineno:
+                    stack.pop()
+                parents.append(stack[-1] if stack else -1)
+                stack.append(position)
+            held = self._holding[id(scope)] = ([loop.lineno for loop, _ in loops], loops, parents)
+        starts, loops, parents = held
+        import bisect
+
+        out = []
+        position = bisect.bisect_left(starts, row) - 1
+        while position >= 0:
+            loop = loops[position][0]
+            if loop.lineno < row <= (loop.end_lineno or 0):
+                out.append(loops[position])
+            position = parents[position]
+        return out
 
 
-def _mentions(expr: ast.AST, node: Optional[ast.AST], name: Optional[str]) -> bool:
-    """``expr`` is ``node`` / the name, possibly wrapped: ``enumerate(x)``, ``tqdm(x)``, ``iter(x)``."""
-    if node is not None and expr is node:
-        return True
-    if name is not None and isinstance(expr, ast.Name) and expr.id == name:
-        return True
-    if isinstance(expr, ast.Call) and terminal(expr.func) in ("enumerate", "tqdm", "iter", "zip", "islice"):
-        return any(_mentions(a, node, name) for a in expr.args)
-    return False
+def _mentioned(expr: ast.AST) -> List[ast.AST]:
+    """The expressions a loop or call over ``expr`` is taken to walk: ``expr``, and the arguments
+    of ``enumerate``, ``tqdm``, ``iter``, ``zip`` and ``islice`` around it (recursively), so
+    ``for i, (a, b) in enumerate(zip(loader, other))`` is a loop over ``loader``."""
+    out = [expr]
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Call) and terminal(node.func) in _WRAPPERS:
+            out.extend(node.args)
+            stack.extend(node.args)
+    return out
+
+
+_WRAPPERS = ("enumerate", "tqdm", "iter", "zip", "islice")
 
 
 def _loop_iterable(loop: ast.AST) -> ast.AST:

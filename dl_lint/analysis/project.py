@@ -297,7 +297,6 @@ class SummaryModule:
         """DL202: the attributes ``__init__`` sets to values holding a lambda or a local
         function, as ``pickling.held_callable`` reads them in this module's scope."""
         from dl_lint.analysis.pickling import held_callable
-        from dl_lint.analysis.scopes import END
         from dl_lint.analysis.syntax import parse_expression
 
         out = []

@@ -166,21 +166,46 @@ def _split_alternatives(source: bytes, verbose: bool):
 _FAST: dict = {}  # kind -> _Alternatives, compiled when first asked for
 
 
+# The answers for the last files asked about, by (id of the bytes, kind, question), with the
+# bytes kept to check identity: every loader of a file asks, and each search reads the file.
+_ASKED: dict = {}
+_ASKED_MAX = 16  # entries keep their bytes alive: a few files, not a project
+
+
+def _remembered(data: bytes, kind: str, question: str, answer):
+    key = (id(data), kind, question)
+    found = _ASKED.get(key)
+    if found is not None and found[0] is data:
+        return found[1]
+    if len(_ASKED) >= _ASKED_MAX:
+        _ASKED.clear()
+    value = answer()
+    _ASKED[key] = (data, value)
+    return value
+
+
 def has_signal(data: bytes, kind: str) -> bool:
     """Whether the bytes of one file show a program-wide signal ("accelerator", "spawn", "fork",
     "distributed")."""
+    return _remembered(data, kind, "has", lambda: _fast(kind).search(data))
+
+
+def _fast(kind: str) -> "_Alternatives":
     fast = _FAST.get(kind)
     if fast is None:
         fast = _FAST[kind] = _Alternatives(*SIGNALS[kind])
-    return fast.search(data)
+    return fast
 
 
 def signal_line(data: bytes, kind: str) -> Optional[int]:
     """The line (1-based) of the first evidence of a signal in one file's bytes, None if none:
     the line a finding cites when the signal makes it certain (``set_start_method("spawn")``)."""
-    has_signal(data, kind)  # compiles the pattern
-    at = _FAST[kind].first(data)
-    return None if at is None else data.count(b"\n", 0, at) + 1
+
+    def line() -> Optional[int]:
+        at = _fast(kind).first(data)
+        return None if at is None else data.count(b"\n", 0, at) + 1
+
+    return _remembered(data, kind, "line", line)
 
 
 class Evidence:

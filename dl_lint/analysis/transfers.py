@@ -57,6 +57,16 @@ def iterates(expr: ast.AST, node: Optional[ast.AST], name: Optional[str]) -> boo
     return False
 
 
+def transparent_leaves(expr: ast.AST) -> List[ast.AST]:
+    """The expressions ``iterates`` compares with a node or a name: ``expr``, then the first
+    argument of each transparent wrapper around it (``enumerate(tqdm(loader))``)."""
+    out = [expr]
+    while isinstance(expr, ast.Call) and expr.args and terminal(expr.func) in _TRANSPARENT:
+        expr = expr.args[0]
+        out.append(expr)
+    return out
+
+
 def target_names(target: ast.AST) -> Set[str]:
     """The names an assignment or loop target binds (``batch[k] = ...`` binds none)."""
     if isinstance(target, ast.Name):

@@ -20,6 +20,7 @@ import re
 import textwrap
 from typing import List, Mapping, Optional, Sequence
 
+from .. import printable
 from ..model import Diagnostic
 from ._common import SourceLines, cited_path, severity_of, sorted_diagnostics
 from .text import _CODE_STYLE, _RESET, format_diagnostic, summary
@@ -36,8 +37,8 @@ def _display_width(raw: str, index: int) -> int:
     """Display column of character ``index`` in ``raw`` once tabs are expanded (past the end of
     the line, one column per missing character)."""
     if index <= len(raw):
-        return len(raw[:index].expandtabs(TAB_WIDTH))
-    return len(raw.expandtabs(TAB_WIDTH)) + (index - len(raw))
+        return len(printable.text(raw[:index].expandtabs(TAB_WIDTH)))
+    return len(printable.text(raw.expandtabs(TAB_WIDTH))) + (index - len(raw))
 
 
 def _underline_range(diag: Diagnostic, row: int, raw: str) -> Optional[range]:
@@ -78,7 +79,7 @@ def snippet(diag: Diagnostic, lookup: SourceLines, *, color: bool = False) -> Li
             out.append(f"{pad}...")
             continue
         raw = lines[row - 1]
-        out.append(f"{row:>{width}} | {raw.expandtabs(TAB_WIDTH)}".rstrip())
+        out.append(f"{row:>{width}} | {printable.text(raw.expandtabs(TAB_WIDTH))}".rstrip())
         span = _underline_range(diag, row, raw)
         if span is not None:
             carets = "^" * len(span)
@@ -99,7 +100,7 @@ def explanation(diag: Diagnostic) -> List[str]:
     if diag.detail:
         # Code in backquotes stays on one line (`persistent_workers=args.workers > 0`): its
         # spaces are not places to break.
-        kept = re.sub(r"`[^`\n]*`", lambda m: m.group(0).replace(" ", _KEPT_SPACE), diag.detail)
+        kept = re.sub(r"`[^`\n]*`", lambda m: m.group(0).replace(" ", _KEPT_SPACE), printable.text(diag.detail))
         wrapped = textwrap.wrap(
             kept,
             DETAIL_WIDTH,
@@ -110,7 +111,8 @@ def explanation(diag: Diagnostic) -> List[str]:
         )
         lines += [line.replace(_KEPT_SPACE, " ") for line in wrapped]
     for place in diag.related:
-        lines.append(f"  note: {cited_path(place.path, diag.filename)}:{place.position()}: {place.note}")
+        where = printable.text(cited_path(place.path, diag.filename))
+        lines.append(f"  note: {where}:{place.position()}: {printable.text(place.note)}")
     return lines
 
 
@@ -134,8 +136,9 @@ def render(
         lines += snippet(diag, lookup, color=color)
         lines += explanation(diag)
         if diag.fix is not None:
-            lines.append(f"  help: {diag.fix.message}")
+            lines.append(f"  help: {printable.text(diag.fix.message)}")
         blocks.append("\n".join(lines))
     if not quiet:
         blocks.append("\n".join(summary(ordered, fixed=fixed, hidden=hidden)))
-    return "\n\n".join(blocks) + "\n" if blocks else ""
+    # A wrapped detail line may begin with a value from the project: no line is a command.
+    return printable.lines("\n\n".join(blocks)) + "\n" if blocks else ""

@@ -10,12 +10,23 @@ GitHub shows at most 10 annotations of each kind per step and drops the rest sil
 kind overflows, the output also lists every diagnostic as a plain line (workflow command lines do
 not appear in the job log) and ends with a summary ``::notice``; info-level annotations are then
 capped at 9 so that the summary is one of the 10 notices GitHub shows.
+
+The plain list is text from the project (paths, messages): each value is shown on one line
+(``dl_lint.printable``: a file named ``::warning::x.py`` is listed as ``./::warning::x.py``), and
+the list sits between ``::stop-commands::TOKEN`` and ``::TOKEN::`` with a random token, so the
+runner reads no command inside it whatever it holds::
+
+    ::stop-commands::5f0c...
+    dl-lint found 12 problems; ...
+    src/train.py:12:5: DL001 ...
+    ::5f0c...::
 """
 
 from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from .. import printable
 from ..model import Diagnostic, Severity
 from ._common import relative_path, severity_of, sorted_diagnostics
 
@@ -43,6 +54,11 @@ def command(name: str, properties: Sequence[Tuple[str, object]], message: str) -
 
 def _plain(diag: Diagnostic, path: str) -> str:
     return f"{path}:{diag.location.row}:{diag.location.column}: {diag.code} {diag.message}"
+
+
+def _plain_line(diag: Diagnostic, path: str) -> str:
+    """The plain list's line: path and message shown on one line (``dl_lint.printable``)."""
+    return f"{printable.path(path)}:{diag.location.row}:{diag.location.column}: {diag.code} {printable.text(diag.message)}"
 
 
 def _annotation_message(diag: Diagnostic, path: str, root: Optional[str]) -> str:
@@ -74,10 +90,18 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
-def render(diagnostics: Sequence[Diagnostic], *, root: Optional[str] = None) -> str:
+def stop_token() -> str:
+    """A token for ``::stop-commands::`` that no project text can guess (128 random bits)."""
+    import secrets
+
+    return secrets.token_hex(16)
+
+
+def render(diagnostics: Sequence[Diagnostic], *, root: Optional[str] = None, token: Optional[str] = None) -> str:
     """One annotation line per diagnostic (sorted); "" when there is none.
 
     ``root``: the repository root that paths are made relative to (None: keep them as given).
+    ``token``: the ``::stop-commands::`` token around the plain list (None: a random one).
     """
     ordered = sorted_diagnostics(diagnostics)
     paths = [relative_path(d.filename, root) for d in ordered]
@@ -95,12 +119,16 @@ def render(diagnostics: Sequence[Diagnostic], *, root: Optional[str] = None) -> 
                 continue
         lines.append(_annotation(diag, path, root))
     if overflow:
+        token = token or stop_token()
+        lines.append(f"::stop-commands::{token}")
         lines.append(
             f"dl-lint found {_plural(len(ordered), 'problem')}; GitHub shows only {GITHUB_LIMIT} "
             "annotations of each kind per step, so here is the full list:"
         )
-        # Plain lines: a newline in a message must not start a workflow command of its own.
-        lines += [_plain(d, p).replace("\r", "\\r").replace("\n", "\\n") for d, p in zip(ordered, paths)]
+        # Plain lines of project text: one line each, none a workflow command, and the runner
+        # reads no command until the token ends the list.
+        lines += [printable.line(_plain_line(d, p)) for d, p in zip(ordered, paths)]
+        lines.append(f"::{token}::")
         summary = (
             f"{_plural(counts[Severity.ERROR], 'error')}, {_plural(counts[Severity.WARNING], 'warning')}, "
             f"{_plural(counts[Severity.INFO], 'notice')} in total; GitHub shows {GITHUB_LIMIT} of each per "

@@ -20,6 +20,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Dict, List, Optional, Sequence
 
+from .. import printable
 from ..model import Diagnostic
 from ._common import sorted_diagnostics
 
@@ -35,8 +36,10 @@ def _clean(text: str) -> str:
 
 def _line(diag: Diagnostic) -> str:
     """The concise line (the failure's body; ruff 0.17 writes "line L, col C, message"): a test
-    report lists failures one line each; the detail is the full format's, SARIF's and JSON's."""
-    return f"{diag.filename}:{diag.location.row}:{diag.location.column}: {diag.code} {diag.message}"
+    report lists failures one line each; the detail is the full format's, SARIF's and JSON's.
+    The path and message are shown on one line (``dl_lint.printable``): the XML's text lines are
+    printed as they are."""
+    return f"{printable.path(diag.filename)}:{diag.location.row}:{diag.location.column}: {diag.code} {printable.text(diag.message)}"
 
 
 def render(diagnostics: Sequence[Diagnostic], *, files: Optional[Sequence[str]] = None) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Iterable, List, Optional, Sequence
 
+from .. import printable
 from ..model import Diagnostic, Severity
 
 __all__ = ["render", "format_diagnostic", "summary_line", "fixable_line", "hidden_line", "summary", "plural"]
@@ -42,15 +43,16 @@ def _paint(text: str, style: str, color: bool) -> str:
 
 
 def format_diagnostic(diag: Diagnostic, *, color: bool = False) -> str:
-    """One line: ``path:row:col: CODE [*] message`` (``path:cell N:row:col:`` in notebooks)."""
+    """One line: ``path:row:col: CODE [*] message`` (``path:cell N:row:col:`` in notebooks).
+    The path and the message come from the project: shown on one line (``dl_lint.printable``)."""
     sep = _paint(":", _CYAN, color)
-    parts = [_paint(diag.filename, _BOLD, color)]
+    parts = [_paint(printable.path(diag.filename), _BOLD, color)]
     if diag.cell is not None:
         parts.append(f"cell {diag.cell}")
     parts += [str(diag.location.row), str(diag.location.column)]
     code = _paint(diag.code, _CODE_STYLE[_severity(diag)], color)
     fixable = " [*]" if diag.fix is not None else ""
-    return f"{sep.join(parts)}{sep} {code}{fixable} {diag.message}"
+    return f"{sep.join(parts)}{sep} {code}{fixable} {printable.text(diag.message)}"
 
 
 def plural(count: int, word: str) -> str:
@@ -122,4 +124,4 @@ def render(
     lines: List[str] = [format_diagnostic(d, color=color) for d in ordered]
     if not quiet:
         lines += summary(ordered, fixed=fixed, hidden=hidden)
-    return "".join(line + "\n" for line in lines)
+    return "".join(printable.line(line) + "\n" for line in lines)

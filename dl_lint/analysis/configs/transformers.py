@@ -308,7 +308,6 @@ def _assigned_name(scope: ast.AST, call: ast.Call) -> Optional[str]:
 def loader_calls(analysis) -> list:
     """The TrainingArguments constructions and HfArgumentParser parses of a module, as
     LoaderCalls (qualname ``QUALNAME``)."""
-    from dl_lint.analysis.loaders import LoaderCall
 
     resolver = analysis.resolver
     calls = []

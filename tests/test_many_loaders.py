@@ -1,0 +1,67 @@
+"""Hostile repositories, many loaders in one file (issue 28, section 4): the analysis asks where
+each loader is iterated, copied, wrapped; asked by walking the module's loops and calls once per
+loader, 8,000 loaders took 77 s and 2,000 loaders each with a loop took 110 s. These are hang
+guards, not speed tests (bench/run.py measures speed): the real CLI must end within a generous
+bound and report exactly what the file holds."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TIMEOUT = 60  # seconds; the linear analysis takes a few
+
+
+def _lint(path: Path, *args: str) -> list:
+    exe = Path(sys.executable).with_name("dl-lint")
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "dl_lint"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DL_LINT_")}
+    try:
+        done = subprocess.run(
+            command + ["--no-cache", "-j1", "--output-format", "json", *args, path.name],
+            cwd=path.parent, capture_output=True, text=True, env=env, timeout=TIMEOUT,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"dl-lint did not end within {TIMEOUT} s")
+    assert done.returncode in (0, 1), done.stderr
+    return sorted((d["code"], d["location"]["row"]) for d in json.loads(done.stdout))
+
+
+def test_ten_thousand_loaders_in_one_file(tmp_path: Path) -> None:
+    """10,000 lines ``xN = DataLoader([1], num_workers=2)`` (nothing to report) and, every
+    1,000 lines, a loader with ``prefetch_factor`` and no workers (DL001): exactly those."""
+    lines = ["from torch.utils.data import DataLoader"]
+    expected = []
+    for i in range(10_000):
+        lines.append(f"x{i} = DataLoader([1], num_workers=2)")
+        if i % 1000 == 999:
+            lines.append(f"y{i} = DataLoader([1], prefetch_factor=2)")
+            expected.append(("DL001", len(lines)))
+    path = tmp_path / "many.py"
+    path.write_text("\n".join(lines) + "\n")
+    assert _lint(path) == expected
+
+
+def test_two_thousand_loaders_each_iterated(tmp_path: Path) -> None:
+    """2,000 module-level loaders, each looped over, handed to a function that loops over it,
+    and started with ``next(iter(...))``, with no ``__main__`` guard: one DL203 each, at the
+    loader."""
+    lines = [
+        "from torch.utils.data import DataLoader",
+        "def train(loader):",
+        "    for batch in loader:",
+        "        pass",
+    ]
+    expected = []
+    for i in range(2_000):
+        lines.append(f"x{i} = DataLoader(list(range(8)), num_workers=2, pin_memory=True)")
+        expected.append(("DL203", len(lines)))
+        lines += [f"for b in x{i}:", "    b.to('cuda', non_blocking=True)", f"train(x{i})", f"it{i} = next(iter(x{i}))"]
+    path = tmp_path / "iterated.py"
+    path.write_text("\n".join(lines) + "\n")
+    assert _lint(path, "--select", "ALL") == expected
