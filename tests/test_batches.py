@@ -23,10 +23,6 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.torch  # the estimates are checked against batches torch builds
-
-np = pytest.importorskip("numpy")
-torch = pytest.importorskip("torch")
 from dl_lint.config import format_size
 from dl_lint.engine import lint_paths
 
@@ -48,6 +44,8 @@ def _estimates(run_cli, *args):
 
 
 def _batch_bytes(batch) -> int:
+    import torch
+
     if isinstance(batch, torch.Tensor):
         return batch.element_size() * batch.nelement()
     if isinstance(batch, dict):
@@ -73,6 +71,9 @@ def _first_batch(loader):
 
 def _torch_bytes(name: str, tmp_path: Path) -> list:
     """The bytes of a batch of each loader of a fixture, with real torch (see the module doc)."""
+    import numpy as np
+    import torch
+
     if name in ("rand_tensor", "numpy_arrays", "collate_padded"):
         return [_batch_bytes(_first_batch(_import(tmp_path / f"{name}.py").make()))]
     if name == "token_slices":
@@ -97,6 +98,7 @@ def _torch_bytes(name: str, tmp_path: Path) -> list:
     return [_batch_bytes(b) for b in documented[name]]
 
 
+@pytest.mark.torch  # the estimates are checked against batches torch builds
 @pytest.mark.parametrize("name", KNOWN)
 def test_each_estimate_kind_matches_a_real_batch_within_one_percent(name, tmp_path, run_cli, monkeypatch):
     project = _project(tmp_path, name)
@@ -147,6 +149,7 @@ def test_estimate_and_the_rules_agree(name, tmp_path, run_cli, monkeypatch):
     assert len(reported) == sum(1 for e in estimates.values() if e["batch_bytes"] is not None)
 
 
+@pytest.mark.torch  # dl-lint measure runs the loader
 def test_a_measured_figure_is_used_then_reported_stale_when_the_call_changes(tmp_path, run_cli, monkeypatch):
     project = _project(tmp_path, "rand_tensor")
     monkeypatch.chdir(project)
