@@ -268,7 +268,7 @@ def lint_paths(
         shown_keys |= _named_config_keys(named_configs, settings_for, force_exclude, cwd)
     result = LintResult(files_checked=len(files), shown=shown_keys, warnings=warnings)
     if project.root is not None:
-        for key in sorted(_dependencies(project, files, named_configs, cwd, store) - seen):
+        for key in sorted(_dependencies(project, files, named_configs, cwd) - seen):
             seen.add(key)
             path = Path(key)
             module = module_name_for(key, absolute=True)
@@ -297,18 +297,12 @@ def lint_paths(
 # -- where findings are shown ---------------------------------------------------------------------
 
 
-def _dependencies(project: Project, files: List[SourceFile], named_configs, cwd: str, store=None) -> set:
+def _dependencies(project: Project, files: List[SourceFile], named_configs, cwd: str) -> set:
     """The project files a run must read and judge besides the ones it shows, so that what it
     shows does not depend on which files were named: the Python files that read a named config
     file, and the import neighbourhood (``Project.neighbourhood``) of those and of the shown
     files. A full run without excludes shows every file already: nothing to add. Without a
-    project marker (a stray script in a home folder), only the readers of named configs.
-
-    Without the imports of a results cache (``--no-cache``, or a cache that holds none yet),
-    the neighbourhood would read every file's imports first, and on a package whose modules
-    import each other it is most of the project anyway (a Lightning module's is 900 of 1,000
-    modules): then every project file is read and judged, as a full run does, which costs no
-    more than the full run (the import graph alone was 6% of it)."""
+    project marker (a stray script in a home folder), only the readers of named configs."""
     keys = {f.key for f in files if not f.errors}
     readers = {absolute_path(os.fspath(p), cwd) for p in _config_readers(project)} if named_configs else set()
     if not is_project_root(project.root):
@@ -316,8 +310,6 @@ def _dependencies(project: Project, files: List[SourceFile], named_configs, cwd:
     index = {absolute_path(os.fspath(p), cwd) for p in project.files()}
     if index <= keys:
         return readers
-    if store is None or not store.imports:
-        return readers | index
     return readers | project.neighbourhood(keys | readers)
 
 
