@@ -100,6 +100,27 @@ def test_a_parser_of_a_helper_module(tmp_path, run_cli):
     assert _found(run_cli, root, "utils/args.py") == [("train.py", 5, "DL011")]
 
 
+def test_a_worker_callable_made_by_a_factory_of_another_module(tmp_path, run_cli):
+    """DL202 through ``worker_init_fn=get_seed_worker(seed)`` of another module: the finding at the
+    loader rests on the factory's module (the nested function is its related location), so naming
+    the factory's file reports it, and an edit that makes the factory return a module-level
+    function removes it."""
+    local = "def get_seed_worker(seed):\n    def seed_worker(worker_id):\n        return seed\n\n    return seed_worker\n"
+    plain = "def seed_worker(worker_id):\n    return 0\n\n\ndef get_seed_worker(seed):\n    return seed_worker\n"
+    root = _project(tmp_path / "proj", {
+        "pkg/__init__.py": "",
+        "pkg/seeding.py": local,
+        "train.py": "from torch.utils.data import DataLoader\nfrom pkg.seeding import get_seed_worker\n\n\n"
+                    "def main():\n    return DataLoader([1], num_workers=2, worker_init_fn=get_seed_worker(0))\n",
+    })
+    full = _found(run_cli, root, ".")
+    assert full == [("train.py", 6, "DL202")]
+    assert _found(run_cli, root, "pkg/seeding.py") == full
+    assert _found(run_cli, root, "train.py") == full
+    (root / "pkg/seeding.py").write_text(plain)
+    assert _found(run_cli, root, "pkg/seeding.py") == []
+
+
 def test_a_yaml_line_finding_from_either_side(tmp_path, run_cli):
     root = _project(tmp_path / "proj", {
         "train.py": """\

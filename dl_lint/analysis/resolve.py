@@ -1197,6 +1197,12 @@ class Resolver:
         if summary is None or summary.path != target.path:
             return None
         records = [f for f in summary.summary.functions if f.name == target.name]
+        if len(records) == 1 and records[0].hands_back is not None:
+            kind, name, row = records[0].hands_back  # a local callable: not picklable, whatever the arguments
+            origin = Origin(f"returned by {target.name}()", summary.path, row)
+            found = Value((Possible(FunctionRef(kind, target.module, name, row, summary.path), origin),))
+            self._factories[key] = found
+            return found
         if len(records) != 1 or not records[0].builds:
             return None
         options: List[Possible] = []

@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 7
+SUMMARY_FORMAT = 8
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -143,7 +143,7 @@ class ClassRecord(Record):
 class FunctionRecord(Record):
     __slots__ = (
         "name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes", "namespace",
-        "edited", "builds", "collates",
+        "edited", "builds", "collates", "hands_back",
     )  # fmt: skip
 
     def __init__(
@@ -169,8 +169,11 @@ class FunctionRecord(Record):
         # DL101: the fields of the batch a collate_fn returns when they are fixed by the batch's
         # length and literals (``collate_fields``): dims "__batch__" are the batch's samples.
         collates: Optional[Tuple[Tuple[Any, ...], ...]] = None,
+        # DL202: the local callable every ``return`` hands back (``hands_back``): (kind, name, row).
+        hands_back: Optional[Tuple[str, str, int]] = None,
     ) -> None:
         self.collates = collates
+        self.hands_back = hands_back
         self.builds = builds
         self.passes = passes
         self.namespace = namespace
@@ -285,6 +288,7 @@ class ModuleSummary(Record):
                         "namespace": f.get("namespace"),
                         "edited": tuple(f.get("edited", ())),
                         "builds": tuples(f.get("builds", ())),
+                        "hands_back": tuple(f["hands_back"]) if f.get("hands_back") else None,
                         "collates": _deep_tuple(f["collates"]) if f.get("collates") is not None else None,
                     }
                 )
@@ -539,7 +543,40 @@ def _function_record(
         builds=tuple((t, row) for t, row in ((_text(text, call.func), row) for call, row in built_by(node)) if t is not None),
         # walked only when it calls len() and a constructor that takes a shape (cheap to ask)
         collates=collate_fields(node) if _may_collate(node, use) else None,
+        hands_back=hands_back(node),
     )
+
+
+def hands_back(function: ast.AST) -> Optional[Tuple[str, str, int]]:
+    """DL202 through a factory of another module (``worker_init_fn=get_seed_worker(seed)``):
+    (kind, name, row) of the local callable that every ``return`` of ``function`` hands back,
+    a lambda or a function defined directly in its body under a name bound nowhere else in it;
+    None otherwise (a generator, a return of anything else, a name rebound)."""
+    nested = {n.name: n for n in function.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    if not nested and not any(isinstance(n, ast.Lambda) for n in ast.walk(function)):
+        return None
+    from dl_lint.analysis.namespaces import returns_of
+
+    returns = returns_of(function)
+    if not returns or any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(function)):
+        return None
+    found: List[Tuple[str, str, int]] = []
+    for statement in returns:
+        value = statement.value
+        if isinstance(value, ast.Lambda):
+            found.append(("lambda", "<lambda>", value.lineno))
+        elif isinstance(value, ast.Name) and value.id in nested:
+            found.append(("nested", value.id, nested[value.id].lineno))
+        else:
+            return None
+    names = {name for kind, name, _ in found if kind == "nested"}
+    if names and sum(
+        1 for n in ast.walk(function) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name in names
+    ) != len(names):
+        return None  # defined twice (in a branch too)
+    if names and any(isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)) and n.id in names for n in ast.walk(function)):
+        return None  # rebound
+    return found[0]
 
 
 def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, sharding: FrozenSet[str] = SHARDING_NAMES) -> ClassRecord:

@@ -27,7 +27,10 @@ nested `def scale`, `self.index = defaultdict(lambda: [])`), one built with such
 a parameter its `__init__` keeps on self (`MyDataset(root, transform=t)` with `t =
 transforms.Compose([transforms.Lambda(lambda x: x)])`), or such a transform itself. Holders
 followed: torchvision's `Lambda`, `Compose`, `RandomApply`, `RandomChoice`, `RandomOrder` (they
-keep their arguments as attributes) and `collections.defaultdict`; not followed (silent): the
+keep their arguments as attributes) and `collections.defaultdict`. A callable a project
+function returns counts as built at the call (`worker_init_fn=get_seed_worker(seed)`, in this
+module or another) when every `return` of it hands back a lambda or a function it defines; a
+factory that may return a module-level function stays silent. Not followed (silent): the
 result of a function that builds a transform (`self.transform = get_transform(opt)`), a
 parameter passed on to a base class's `__init__`, torchvision's own datasets. It is an **error** when the start method is certainly spawn or forkserver: a
 `multiprocessing_context` on the call, `set_start_method("spawn")` / `get_context("spawn")` in
@@ -101,6 +104,10 @@ All versions; the default start method depends on the platform and Python versio
                 related = (Related(os.path.abspath(held[1]), held[2], 1, f"{held[0]}: cannot be pickled"),) + related
             bound = call.args.get(option)
             ref = value_of(found[0], option)
+            origin = found[0][option].origin
+            if held is None and bound is not None and bound.text and isinstance(ref, FunctionRef) and ref.path and ref.line:
+                if origin is not None and origin.what.startswith("returned by "):  # a factory of another module
+                    related = (Related(os.path.abspath(ref.path), ref.line, 1, f"{what}, {origin.what}"),) + related
             if bound is not None and not bound.text and getattr(ref, "path", "") and getattr(ref, "line", 0):
                 origin = found[0][option].origin
                 note = f"{what}, {origin.what}" if origin is not None and origin.what else what
