@@ -3,7 +3,7 @@ agree on every fixture of tests/data/batches, each estimate kind is checked agai
 batch built with real torch, and the negatives stay unknown. A measured figure is remembered in
 dl-lint-measured.json and goes stale when the loader call changes.
 
-torchvision, timm and albumentations are not installed beside torch 2.13 here (torchvision from
+torchvision, timm, albumentations and librosa are not installed beside torch 2.13 here (torchvision from
 PyPI does not run with it; albumentations needs OpenCV), so for the image fixtures the batch is built with torch as the transforms' documented
 output: ToTensor a float32 C×H×W, PILToTensor/ToImage the image's uint8, ToDtype the dtype asked;
 RandomResizedCrop/CenterCrop/Resize of a pair the (h, w) given; timm's create_transform ends in
@@ -27,7 +27,7 @@ from dl_lint.config import format_size
 from dl_lint.engine import lint_paths
 
 DATA = Path(__file__).parent / "data" / "batches"
-KNOWN = ["rand_tensor", "numpy_arrays", "token_slices", "tokenizer_padded", "image_transform", "image_v2", "timm_transform", "albumentations_pipeline", "collate_padded"]
+KNOWN = ["rand_tensor", "numpy_arrays", "token_slices", "tokenizer_padded", "image_transform", "image_v2", "timm_transform", "albumentations_pipeline", "collate_padded", "audio_crops"]
 
 
 def _project(tmp_path, *names, budget="1B"):
@@ -94,6 +94,9 @@ def _torch_bytes(name: str, tmp_path: Path) -> list:
         "timm_transform": [[torch.empty(32, 3, 192, 256), torch.zeros(32, dtype=torch.long)]],
         # A.Normalize gives float32 H×W×C, ToTensorV2 transposes to C×H×W; the index collates to int64
         "albumentations_pipeline": [[torch.empty(24, 3, 256, 320), torch.zeros(24, dtype=torch.long)]],
+        # librosa.load returns a float32 mono waveform (librosa/core/audio.py, commit 001cd58d): a
+        # crop of N samples collates to (batch, N) float32; the index to int64
+        "audio_crops": [[torch.empty(16, 32000)], [torch.empty(8, 22050 * 3), torch.zeros(8, dtype=torch.long)]],
     }
     return [_batch_bytes(b) for b in documented[name]]
 
@@ -115,7 +118,7 @@ def test_negatives_stay_unknown(tmp_path, run_cli, monkeypatch):
     project = _project(tmp_path, "unknown")
     monkeypatch.chdir(project)
     estimates = _estimates(run_cli, "unknown.py")
-    assert len(estimates) == 14
+    assert len(estimates) == 16
     for est in estimates:
         assert est["batch_bytes"] is None and est["batch_bytes_kind"] is None, est
         assert est["batch_bytes_unknown_because"]
@@ -180,9 +183,9 @@ def test_estimate_over_a_folder_prints_one_row_per_loader(tmp_path, run_cli, mon
     monkeypatch.chdir(project)
     out = run_cli("estimate", ".", "--shm", "1GiB").stdout
     rows = [line for line in out.splitlines() if re.match(r"\S+\.py:\d+ ", line)]
-    assert len(rows) == 15
+    assert len(rows) == 17
     assert any("73.5 MiB" in r and "661.5 MiB" in r and "estimated" in r for r in rows)
-    assert "1 of 15 loaders with workers have known batch bytes" in out
+    assert "1 of 17 loaders with workers have known batch bytes" in out
 
 
 def test_the_results_cache_redoes_a_loader_when_its_measured_figure_changes(tmp_path, monkeypatch):

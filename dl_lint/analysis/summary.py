@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 8
+SUMMARY_FORMAT = 9
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -670,6 +670,11 @@ def sample_bytes(node: ast.ClassDef, init: Optional[FunctionUse] = None) -> Opti
             returns.append(statement.value)
         elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
             assigned.setdefault(statement.targets[0].id, []).append(statement.value)
+        elif _audio_unpack(statement):  # ``y, sr = librosa.load(path, sr=16000)``: y is the array
+            first, *rest = statement.targets[0].elts
+            assigned.setdefault(first.id, []).append(statement.value)
+            for name in rest:
+                assigned.setdefault(name.id, []).append(ast.Constant(None))
         elif isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             for target in statement.targets if isinstance(statement, ast.Assign) else [statement.target]:
                 for name in ast.walk(target):
@@ -834,6 +839,9 @@ def _dim(node: ast.AST, assigned: Dict[str, List[ast.expr]], kept: Any, depth: i
     attr = _self_attr(node)
     if attr is not None and isinstance(kept.get(attr), ast.Constant):
         return _dim(kept.get(attr), assigned, kept, depth + 1)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):  # a sample rate times seconds
+        left, right = _dim(node.left, assigned, kept, depth + 1), _dim(node.right, assigned, kept, depth + 1)
+        return left * right if type(left) is int and type(right) is int else None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         left, right = _dim(node.left, assigned, kept, depth + 1), _dim(node.right, assigned, kept, depth + 1)
         if left is None or right is None:
@@ -1137,12 +1145,47 @@ def _subscripted(node: ast.Subscript, assigned, kept, depth: int) -> Optional[Tu
     return ("t", (length,), dtype)
 
 
+def _audio_unpack(statement: ast.AST) -> bool:
+    """``y, sr = librosa.load(...)`` (two plain names; see ``_librosa_dtype``)."""
+    return (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Tuple)
+        and len(statement.targets[0].elts) == 2
+        and all(isinstance(e, ast.Name) for e in statement.targets[0].elts)
+        and _librosa_dtype(statement.value) is not None
+    )
+
+
+def _librosa_dtype(value: ast.AST) -> Optional[str]:
+    """The dtype of the array ``librosa.load(path, ...)`` returns when it is one-dimensional:
+    librosa's ``load(path, sr=22050, mono=True, offset=0.0, duration=None, dtype=np.float32,
+    ...)`` averages the channels to one when ``mono`` is true (``to_mono``) and returns
+    ``(y, sr)`` (librosa/core/audio.py, read at commit 001cd58d). None for anything else
+    (``mono=False`` or a mono flag not written as a literal: the channels are the file's)."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "load"):
+        return None
+    if not (isinstance(value.func.value, ast.Name) and value.func.value.id == "librosa"):
+        return None
+    if any(k.arg is None for k in value.keywords) or len(value.args) > 1:
+        return None  # **kwargs, or mono/dtype given by position: not read
+    keywords = {k.arg: k.value for k in value.keywords}
+    mono = keywords.get("mono")
+    if mono is not None and not (isinstance(mono, ast.Constant) and mono.value is True):
+        return None
+    dtype = keywords.get("dtype")
+    return _dtype_name(dtype) if dtype is not None else "float32"
+
+
 def _array_dtype(node: ast.AST, assigned, kept, depth: int) -> Optional[str]:
-    """The dtype of a one-dimensional numpy array read from a file with a given dtype."""
+    """The dtype of a one-dimensional numpy array read from a file with a given dtype, or of a
+    mono waveform ``librosa.load`` returns (``y[start:start + 16000]`` is a fixed-length crop)."""
     attr = _self_attr(node)
     value = kept.get(attr) if attr is not None else None
     if value is None and isinstance(node, ast.Name) and len(assigned.get(node.id, [])) == 1:
         value = assigned[node.id][0]
+    if value is not None and _librosa_dtype(value) is not None:
+        return _librosa_dtype(value)
     if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Name)):
         return None
     if value.func.value.id not in _NUMPY or value.func.attr not in ("memmap", "fromfile", "frombuffer"):

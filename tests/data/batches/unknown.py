@@ -1,6 +1,7 @@
 # negatives: every loader's batch bytes must stay unknown (never guess)
 import albumentations as A
 import cv2
+import librosa
 import numpy as np
 import torch
 from albumentations.pytorch import ToTensorV2
@@ -145,3 +146,28 @@ def windows(size, options):
     m = DataLoader(Windows("train.bin", window=size), batch_size=8, num_workers=2)  # not the default 256
     n = DataLoader(Windows("train.bin", **options), batch_size=8, num_workers=2)  # window may be in options
     return k, m, n
+
+
+class Stereo(Dataset):
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        wave, sr = librosa.load("clip.wav", sr=16000, mono=False)  # the file's channels
+        return wave[i:i + 16000]
+
+
+class WholeClip(Dataset):
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        wave, sr = librosa.load("clip.wav", sr=16000)
+        return wave[i:]  # as long as the file
+
+
+def audio():
+    return (
+        DataLoader(Stereo(), batch_size=8, num_workers=2),
+        DataLoader(WholeClip(), batch_size=1, num_workers=2),
+    )
