@@ -552,8 +552,12 @@ def hands_back(function: ast.AST) -> Optional[Tuple[str, str, int]]:
     (kind, name, row) of the local callable that every ``return`` of ``function`` hands back,
     a lambda or a function defined directly in its body under a name bound nowhere else in it;
     None otherwise (a generator, a return of anything else, a name rebound)."""
-    nested = {n.name: n for n in function.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    if not nested and not any(isinstance(n, ast.Lambda) for n in ast.walk(function)):
+    body = function.body  # type: ignore[attr-defined]
+    last = body[-1] if body else None
+    if not (isinstance(last, ast.Return) and isinstance(last.value, (ast.Name, ast.Lambda))):
+        return None  # most functions: asked of the last statement alone, before any walk
+    nested = {n.name: n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    if isinstance(last.value, ast.Name) and last.value.id not in nested:
         return None
     from dl_lint.analysis.namespaces import returns_of
 
