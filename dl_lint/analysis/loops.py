@@ -8,7 +8,7 @@ bodies run when called, not where they are written).
 from __future__ import annotations
 
 import ast
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -23,37 +23,9 @@ def loops_around(owner: ast.AST, target: ast.AST) -> Optional[Tuple[List[ast.AST
     """The loops (``for``, ``while``, comprehensions; outermost first) of ``owner`` (a function
     or a module) that run ``target`` repeatedly, and whether ``target`` is in an ``except``
     handler. None when ``target`` is not in ``owner``'s own body."""
-    stack: List[Tuple[ast.AST, Tuple[ast.AST, ...], bool]] = [
-        (statement, (), False) for statement in reversed(getattr(owner, "body", []))
-    ]
-    while stack:
-        node, loops, handler = stack.pop()
+    for node, loops, handler in _walk(owner):
         if node is target:
             return list(loops), handler
-        if isinstance(node, _SCOPES):
-            continue
-        if isinstance(node, (ast.For, ast.AsyncFor)):
-            inner = loops + (node,)
-            children = [(node.iter, loops), (node.target, inner)]
-            children += [(s, inner) for s in node.body] + [(s, loops) for s in node.orelse]
-            stack.extend((child, where, handler) for child, where in reversed(children))
-            continue
-        if isinstance(node, ast.While):
-            inner = loops + (node,)
-            children = [(node.test, inner)] + [(s, inner) for s in node.body] + [(s, loops) for s in node.orelse]
-            stack.extend((child, where, handler) for child, where in reversed(children))
-            continue
-        if isinstance(node, _COMPREHENSIONS):
-            first = node.generators[0].iter  # evaluated once, outside the comprehension's loop
-            inner = loops + (node,)
-            rest = [child for child in ast.iter_child_nodes(node) if child is not first]
-            stack.extend((child, inner, handler) for child in reversed(rest))
-            stack.append((first, loops, handler))
-            continue
-        if isinstance(node, ast.ExceptHandler):
-            stack.extend((child, loops, True) for child in reversed(list(ast.iter_child_nodes(node))))
-            continue
-        stack.extend((child, loops, handler) for child in reversed(list(ast.iter_child_nodes(node))))
     return None
 
 
@@ -61,13 +33,22 @@ def loop_map(owner: ast.AST) -> Dict[int, Tuple[Tuple[ast.AST, ...], bool]]:
     """``loops_around`` for every statement and call of ``owner``'s own body at once, by id:
     one walk of ``owner`` instead of one per question."""
     found: Dict[int, Tuple[Tuple[ast.AST, ...], bool]] = {}
+    for node, loops, handler in _walk(owner):
+        if isinstance(node, (ast.stmt, ast.Call)):
+            found.setdefault(id(node), (loops, handler))
+    return found
+
+
+def _walk(owner: ast.AST) -> Iterator[Tuple[ast.AST, Tuple[ast.AST, ...], bool]]:
+    """Every node of ``owner``'s own body (not inside the functions and classes it defines, which
+    are yielded but not entered), in source order, with the loops around it (innermost last)
+    and whether it is inside an ``except`` handler."""
     stack: List[Tuple[ast.AST, Tuple[ast.AST, ...], bool]] = [
         (statement, (), False) for statement in reversed(getattr(owner, "body", []))
     ]
     while stack:
         node, loops, handler = stack.pop()
-        if isinstance(node, (ast.stmt, ast.Call)):
-            found.setdefault(id(node), (loops, handler))
+        yield node, loops, handler
         if isinstance(node, _SCOPES):
             continue
         if isinstance(node, (ast.For, ast.AsyncFor)):
@@ -92,7 +73,6 @@ def loop_map(owner: ast.AST) -> Dict[int, Tuple[Tuple[ast.AST, ...], bool]]:
             stack.extend((child, loops, True) for child in reversed(list(ast.iter_child_nodes(node))))
             continue
         stack.extend((child, loops, handler) for child in reversed(list(ast.iter_child_nodes(node))))
-    return found
 
 
 def loop_count(loop: ast.AST, resolve: Callable[[ast.AST], object]) -> Optional[int]:

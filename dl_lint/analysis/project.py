@@ -1014,7 +1014,7 @@ class Project:
     def keypath_files(self, script: str, named: Sequence[str], fixed: bool, dialect: str) -> Tuple[str, ...]:
         """The files a config loaded in ``script`` may be (``keypaths.candidate_files``): config
         folders are listed once per run; the answer rests on which files exist."""
-        from dl_lint.analysis.configs.keypaths import candidate_files, list_folder
+        from dl_lint.analysis.configs.keypaths import candidate_files
 
         if self.root is None:
             return ()
@@ -1022,40 +1022,39 @@ class Project:
         key = ("keypath-files", os.path.abspath(script), tuple(named), fixed, dialect)
         found = self.config_memo.get(key)
         if found is None:
-
             listed_folders: List[str] = []
-
-            def listing(folder: str) -> Tuple[str, ...]:
-                listed_folders.append(folder)
-                listed = self.config_memo.get(("listing", folder))
-                if listed is None:
-                    listed = self.config_memo[("listing", folder)] = list_folder(folder)
-                return listed
-
+            listing = self._folder_listing(listed_folders)
             found = self.config_memo[key] = (candidate_files(script, root, named, fixed, dialect, listing), tuple(listed_folders))
         # the answer rests on which config files exist in the folders listed (a new file is a run)
         for folder in found[1]:
             self._use(f"listing:{folder}")
         return found[0]
 
+    def _folder_listing(self, listed: List[str]) -> Callable[[str], Tuple[str, ...]]:
+        """A function listing a folder's config files (``keypaths.list_folder``, once per run and
+        folder), which records each folder it is asked for in ``listed`` (what an answer rests on)."""
+        from dl_lint.analysis.configs.keypaths import list_folder
+
+        def listing(folder: str) -> Tuple[str, ...]:
+            listed.append(folder)
+            found = self.config_memo.get(("listing", folder))
+            if found is None:
+                found = self.config_memo[("listing", folder)] = list_folder(folder)
+            return found
+
+        return listing
+
     def fromfile_configs(self) -> FrozenSet[str]:
         """The Python files the project's scripts load with mmengine's ``Config.fromfile``
         (``keypaths.fromfile_configs``), from bytes, once per run. The answer rests on every
         project file (a script may start loading a config) and the config folders listed."""
-        from dl_lint.analysis.configs.keypaths import fromfile_configs, list_folder
+        from dl_lint.analysis.configs.keypaths import fromfile_configs
 
         found = self.config_memo.get("fromfile")
         if found is None:
             folders: List[str] = []
-
-            def listing(folder: str) -> Tuple[str, ...]:
-                folders.append(folder)
-                listed = self.config_memo.get(("listing", folder))
-                if listed is None:
-                    listed = self.config_memo[("listing", folder)] = list_folder(folder)
-                return listed
-
             paths, root = self._paths_and_root()
+            listing = self._folder_listing(folders)
             configs, scripts = fromfile_configs(paths, self.source_bytes, root, listing) if root is not None else ((), ())
             found = self.config_memo["fromfile"] = (frozenset(configs), tuple(scripts), tuple(dict.fromkeys(folders)))
         self._use("files")

@@ -1014,19 +1014,9 @@ class Resolver:
         inits = [f for f in (classes[0].body if len(classes) == 1 else ()) if isinstance(f, ast.FunctionDef) and f.name == "__init__"]
         if len(inits) != 1:
             return None
-        init = inits[0]
-        positional = [*init.args.posonlyargs, *init.args.args][1:]
-        by_name = {a.arg: a for a in (*positional, *init.args.kwonlyargs)}
-        if len(call.args) > len(positional):
+        env = self._bound_arguments(inits[0], call, where, depth, skip=1)
+        if env is None:
             return None
-        env = dict(self.param_env)
-        for argument, parameter in zip(call.args, positional):
-            env[id(parameter)] = self.resolve(argument, where, depth + 1)
-        for keyword in call.keywords:
-            parameter = by_name.get(keyword.arg)
-            if parameter is None:
-                return None
-            env[id(parameter)] = self.resolve(keyword.value, where, depth + 1)
         saved = self.param_env, self._params_as_defaults, self.current_class
         self.param_env, self._params_as_defaults, self.current_class = env, True, instance.name
         try:
@@ -1218,6 +1208,25 @@ class Resolver:
         self._factories[key] = found
         return found
 
+    def _bound_arguments(self, function: ast.AST, call: ast.Call, site: Site, depth: int, skip: int = 0) -> Optional[Dict[int, Value]]:
+        """``param_env`` with ``function``'s parameters (after the first ``skip``: ``self``)
+        bound to the values of ``call``'s arguments, by id of the parameter; None when an
+        argument has no parameter (too many positionals, an unknown keyword). Starred arguments
+        are the caller's to refuse."""
+        positional = [*function.args.posonlyargs, *function.args.args][skip:]  # type: ignore[attr-defined]
+        by_name = {a.arg: a for a in (*positional, *function.args.kwonlyargs)}  # type: ignore[attr-defined]
+        if len(call.args) > len(positional):
+            return None
+        env = dict(self.param_env)
+        for argument, parameter in zip(call.args, positional):
+            env[id(parameter)] = self.resolve(argument, site, depth + 1)
+        for keyword in call.keywords:
+            parameter = by_name.get(keyword.arg)
+            if parameter is None:
+                return None
+            env[id(parameter)] = self.resolve(keyword.value, site, depth + 1)
+        return env
+
     def _factory_result(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
         """``DataLoader(make_dataset(...), ...)``: a function of this module whose every
         ``return`` builds an object dl-lint can judge (an instance of a project class, a library
@@ -1255,18 +1264,9 @@ class Resolver:
         scope = self.index.scopes.get(id(function))
         if scope is None:
             return None
-        positional = [*function.args.posonlyargs, *function.args.args]
-        by_name = {a.arg: a for a in (*positional, *function.args.kwonlyargs)}
-        if len(node.args) > len(positional):
+        env = self._bound_arguments(function, node, site, depth)
+        if env is None:
             return None
-        env = dict(self.param_env)
-        for argument, parameter in zip(node.args, positional):
-            env[id(parameter)] = self.resolve(argument, site, depth + 1)
-        for keyword in node.keywords:
-            parameter = by_name.get(keyword.arg)
-            if parameter is None:
-                return None
-            env[id(parameter)] = self.resolve(keyword.value, site, depth + 1)
         saved = self.param_env, self._params_as_defaults
         self.param_env, self._params_as_defaults = env, True
         try:

@@ -19,7 +19,7 @@ import ast
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from dl_lint.analysis.datasets import ITEMSIZE, SHARDING_NAMES
-from dl_lint.analysis.namespaces import built_by, edited_attributes, namespace_return
+from dl_lint.analysis.namespaces import built_by, edited_attributes, namespace_return, statements_of
 from dl_lint.analysis.scopes import Binding, Cond, FunctionUse, ModuleIndex, Site
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse_expression, terminal
 from dl_lint.record import Record, as_dict
@@ -1256,11 +1256,7 @@ def passes_through(function: ast.AST, skip: int = 0) -> Tuple[int, ...]:
     if not params:
         return ()
     found = []
-    stack = list(function.body)  # statements only: expressions hold no loop
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
+    for node in statements_of(function):  # statements only: expressions hold no loop
         if isinstance(node, (ast.For, ast.AsyncFor)) and isinstance(node.iter, ast.Name) and node.iter.id in params:
             if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for s in node.body for n in ast.walk(s)):
                 found.append(params.index(node.iter.id))
@@ -1268,12 +1264,6 @@ def passes_through(function: ast.AST, skip: int = 0) -> Tuple[int, ...]:
             value = node.value.value
             if isinstance(value, ast.Name) and value.id in params:
                 found.append(params.index(value.id))
-        for field in ("body", "orelse", "finalbody"):
-            stack.extend(getattr(node, field, ()))
-        for handler in getattr(node, "handlers", ()):
-            stack.extend(handler.body)
-        for case in getattr(node, "cases", ()):
-            stack.extend(case.body)
     return tuple(sorted(set(found)))
 
 
