@@ -222,3 +222,37 @@ def test_a_module_named_setup_py_in_a_package_is_no_project_root(tmp_path, run_c
 
     assert find_root(root / "pkg/eval/knn.py") == root
     assert _found(run_cli, root, "pkg/eval/knn.py") == _found(run_cli, root, ".") == [("pkg/eval/knn.py", 3, "DL001")]
+
+
+def test_a_cold_run_on_a_package_module_reads_the_project_and_a_lone_script_its_neighbourhood(tmp_path):
+    """Without cached imports, a run naming a module of a package reads every project file
+    (its neighbourhood is most of the project, and the import graph alone cost more than the
+    difference); a run naming a script outside packages reads only its neighbourhood."""
+    import os
+    from types import SimpleNamespace
+
+    from dl_lint.analysis.project import Project
+    from dl_lint.engine import _dependencies
+
+    root = _two_modules(tmp_path)
+    (root / "other.py").write_text("print('unrelated')\n")
+    every = {os.path.abspath(root / name) for name in ("pkg/__init__.py", "pkg/loader.py", "main.py", "other.py")}
+
+    def read_for(name: str, store=None) -> set:
+        named = [SimpleNamespace(key=os.path.abspath(root / name), errors=())]
+        return _dependencies(Project(root), named, (), str(root), store) | {named[0].key}
+
+    assert read_for("pkg/loader.py") == every
+    neighbourhood = {os.path.abspath(root / "main.py"), os.path.abspath(root / "pkg/loader.py")}
+    assert read_for("main.py") == neighbourhood
+    cached = SimpleNamespace(imports={"held": []})  # a results cache that holds imports: the graph is cheap
+    assert read_for("pkg/loader.py", cached) == neighbourhood
+
+
+def test_a_run_on_a_package_module_agrees_with_and_without_cached_imports(tmp_path, run_cli):
+    root = _two_modules(tmp_path)
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    run_cli(*cache, ".", cwd=root)  # fills the cache's imports
+    warm = run_cli(*cache, "--output-format", "json", "pkg/loader.py", cwd=root)
+    found = sorted((d["filename"], d["location"]["row"], d["code"]) for d in json.loads(warm.stdout))
+    assert found == _found(run_cli, root, "pkg/loader.py") == CALL_SITE
