@@ -540,6 +540,42 @@ def test_an_edit_that_leaves_a_summary_alone_reparses_one_file(tmp_path, monkeyp
     assert _codes(changed) == _codes(lint_paths(["."], jobs=1))
 
 
+def test_a_construction_parses_its_class_module_only_when_it_can_have_a_sample(tmp_path, monkeypatch):
+    """``Maker(size=3)`` asks the class for the sizes its sample needs (DL101). A module without
+    a ``__getitem__`` has no sample, so it is not parsed for that (accelerate's examples parsed
+    its 200 KB ``accelerator.py`` for ``Accelerator(...)``); the answer still rests on the
+    module: once it gains a ``__getitem__``, the cached result of the file that constructs the
+    class is redone."""
+    from dl_lint import engine
+
+    root = _project(
+        tmp_path,
+        {
+            "shapes.py": "class Maker:\n    def __init__(self, size):\n        self.size = size\n        self.mode = 'no'\n",
+            "train.py": LOADER + (
+                "from shapes import Maker\nmaker = Maker(size=3)\n"
+                "loader = DataLoader([1], prefetch_factor=2, drop_last=(maker.mode == 'fp8'))\n"
+            ),
+        },
+    )
+    monkeypatch.chdir(root)
+    monkeypatch.setattr(engine, "RETAINED", [])
+    cache_dir = root / "cache"
+
+    def parsed_files():
+        project, _files = engine.RETAINED[-1]
+        return sorted(os.path.relpath(path, root) for path in project.parses)
+
+    assert _codes(_lint(["."], cache_dir=cache_dir)) == [("train.py", "DL001", 4)]
+    assert parsed_files() == ["train.py"]
+    (root / "shapes.py").write_text(
+        "import torch\n\nclass Maker:\n    def __init__(self, size):\n        self.size = size\n        self.mode = 'no'\n\n"
+        "    def __getitem__(self, i):\n        return torch.zeros(self.size)\n"
+    )
+    assert _codes(_lint(["."], cache_dir=cache_dir)) == [("train.py", "DL001", 4)]
+    assert parsed_files() == ["shapes.py", "train.py"]
+
+
 def test_many_factories_are_judged_at_their_calls(tmp_path, monkeypatch):
     """With more than 16 factories the call-site search goes through each file's imports
     (a from-import of the name, an import of the module): the same calls are judged."""

@@ -1163,6 +1163,27 @@ class Project:
         found = self.summary(module, near)
         return found.is_loader_class(name, depth) if found is not None else None
 
+    def may_hold(self, module: str, near: str, word: bytes) -> bool:
+        """Whether the file ``summary(module, near)`` would read can hold ``word``: False only
+        when its bytes are at hand and lack it, so that a question only such a file can answer
+        (a class's sample needs its ``__getitem__``) does not parse a large module for nothing
+        (accelerate's ``Accelerator(...)`` calls made every example parse its 200 KB module). The
+        answer is recorded as a use of the module's summary, which any change that could
+        matter changes."""
+        path = self._choose(module, near)
+        if path is None:
+            return True
+        key = os.path.abspath(path)
+        if key in self._summaries or key in self._analyses:
+            return True  # summarised already: asking it costs nothing
+        data = self.sources.get(key)
+        if data is None:
+            data = self.module_bytes(key)
+        if data is None or word in data:
+            return True
+        self._touch(key)
+        return False
+
     def class_record(self, module: str, name: str, near: str = ""):
         """A class's summary record (its sample's fields, what ``__init__`` keeps): cheaper than
         ``class_facts`` for a construction that only needs those."""
