@@ -344,6 +344,10 @@ def _check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Itera
     cli_run = bool(call.extra.get("lightning_cli"))
     hf_args = bool(call.extra.get("transformers"))
     built = bool(call.extra.get("detectron2"))
+    divided = call.extra.get("divided")
+    # A crash claim reads the divisions before the call too (``total / n`` raised for n == 0
+    # already): it can only be quieter for them (``ModuleAnalysis._division_guards``).
+    crash_call = call.replace(extra={**call.extra, "holds": (*call.extra.get("holds", ()), *divided)}) if divided else call
     for rule in rules:
         if hf_args and rule.code not in call.extra["judged"]:
             continue  # the other rules read arguments the Trainer fills itself
@@ -368,7 +372,7 @@ def _check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Itera
             if rule.code not in CLI_JUDGED:
                 continue  # the DataModule's own file reports what its Python decides
         try:
-            findings = list(rule.check_call(call, ctx))
+            findings = list(rule.check_call(crash_call if rule.severity == Severity.ERROR else call, ctx))
             if config_loader:
                 from dl_lint.analysis.configs.mmengine import relocate
 

@@ -151,3 +151,45 @@ def test_a_library_loader_is_bound_by_its_own_signature():
     (call,) = analyze_source(textwrap.dedent(src), "m.py", "m").calls
     assert call.value("batch_size").single.value == 32 and call.value("shuffle").single.value is True
     assert not call.given("sampler") and call.given("collate_fn") and call.value("collate_fn").is_unknown
+
+
+DIVIDED = """
+import argparse
+import numpy as np
+from torch.utils.data import DataLoader
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--workers", type=int, default=0)
+parser.add_argument("--examples", type=int, default=1000)
+args = parser.parse_args()
+
+
+def get_loader(dataset):
+    {before}
+    return DataLoader(dataset, num_workers=args.workers, persistent_workers=True, collate_fn=lambda b: b)
+"""
+
+
+def _divided(before: str) -> set:
+    from dl_lint import lint_source
+
+    return {d.code for d in lint_source(DIVIDED.format(before=before), "train.py")}
+
+
+def test_a_division_by_the_workers_before_the_call_rules_out_zero_for_crash_claims():
+    """``total / args.workers`` raises ZeroDivisionError for 0 (Python numbers) before the loader
+    is built: DL002's "torch raises" never happens there (diffusers' WebLoader script divides by
+    its --dataloader_num_workers, default 0, first). Where the division may not run (under a
+    conditional expression, a short-circuit) the crash is still reported."""
+    assert "DL002" not in _divided("batches = args.examples // (8 * args.workers)")
+    assert "DL002" not in _divided("share = args.examples % args.workers")
+    assert "DL002" in _divided("batches = args.examples // args.workers if args.workers else 0")
+    assert "DL002" in _divided("batches = args.workers and args.examples / args.workers")
+    assert "DL002" in _divided("batches = args.examples / 8")
+
+
+def test_a_division_does_not_make_workers_certain_for_warnings():
+    """NumPy and torch divide by zero without raising, so a warning that needs workers (DL202's
+    lambda) stays silent while 0 is possible: the division is read by crash claims only."""
+    assert "DL202" not in _divided("scale = np.ones(3) / args.workers")
+    assert "DL202" not in _divided("batches = args.examples // args.workers")

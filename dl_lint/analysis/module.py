@@ -279,6 +279,9 @@ class ModuleAnalysis:
         holds = self._site_guards(site)
         if holds:
             extra["holds"] = holds
+        divided = self._division_guards(site)
+        if divided:
+            extra["divided"] = divided
         if loader.chain:
             extra["loader_class"] = loader.chain[0].label
             extra["keywords"] = frozenset(self._same_keywords(loader))
@@ -311,6 +314,18 @@ class ModuleAnalysis:
                 guard = self.resolver.guard_for(cond.test, site)
                 guards.append(guard if cond.polarity else guard.negate())
         return tuple(guards)
+
+    def _division_guards(self, site: Site) -> Tuple[Guard, ...]:
+        """``n != 0`` for every ``n`` a statement before the call divides by (``total / n``):
+        with Python numbers a 0 raises ZeroDivisionError there, so the call never sees it. Only
+        the rules that claim a crash read these (``judge``): they can only make a crash claim
+        quieter, while NumPy and torch divide by zero without raising, so a warning that needs
+        workers must not take 0 as excluded."""
+        return tuple(
+            self.resolver.guard_for(cond.test, site).negate()
+            for cond in site.conds
+            if cond.kind == "divides" and cond.test is not None
+        )
 
     @staticmethod
     def _same_keywords(loader: LoaderClass) -> Set[str]:

@@ -257,6 +257,12 @@ class Collector:
             if self.function is not None and type(statement) is ast.If and _exits(statement.body):
                 # ``if num_workers == 0: return``: what follows runs only when the test is false.
                 self.conds = self.conds + (Cond("exit", statement.test, False),)
+            elif type(statement) in _SIMPLE:
+                for divisor in _divisors(statement):
+                    # ``n = total / args.workers``: Python numbers raise ZeroDivisionError for 0,
+                    # so what follows runs with it nonzero (arrays do not raise: see module.py).
+                    zero = ast.Compare(divisor, [ast.Eq()], [ast.Constant(0)])
+                    self.conds = self.conds + (Cond("divides", ast.copy_location(zero, divisor), False),)
         self.conds = outer
 
     def statement(self, node: ast.stmt) -> None:
@@ -672,6 +678,33 @@ def collect(tree: ast.Module) -> ModuleIndex:
 _EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 # Calls that make a function a candidate to return an argparse namespace or parser.
 _PARSING = frozenset({"parse_args", "parse_known_args", "parse_known_intermixed_args", "ArgumentParser"})
+
+
+_SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr)
+_DIVIDES = (ast.Div, ast.FloorDiv, ast.Mod)
+_CONDITIONAL = (ast.IfExp, ast.BoolOp, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _divisors(statement: ast.stmt) -> List[ast.expr]:
+    """The names and attributes a statement certainly divides by (``a / n``, ``a // (b * n)``,
+    ``a % n``): not under a conditional expression, a short-circuit, a lambda or a
+    comprehension, where the division may not run. A product's factors each count."""
+    found: List[ast.expr] = []
+    stack: List[ast.AST] = [statement]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _CONDITIONAL):
+            continue
+        if isinstance(node, ast.BinOp) and isinstance(node.op, _DIVIDES):
+            factors = [node.right]
+            while factors:
+                factor = factors.pop()
+                if isinstance(factor, ast.BinOp) and isinstance(factor.op, ast.Mult):
+                    factors.extend((factor.left, factor.right))
+                elif isinstance(factor, (ast.Name, ast.Attribute)):
+                    found.append(factor)
+        stack.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def _exits(body: List[ast.stmt]) -> bool:
