@@ -28,7 +28,8 @@ NAMES_FILE = HERE.parent / "dl_lint" / "analysis" / "library_packages.py"
 sys.path.insert(0, str(HERE.parent))
 
 # (import name, distribution name): the libraries whose loaders are read.
-LIBRARIES = (("torch_geometric", "torch_geometric"),)
+LIBRARIES = (("torch_geometric", "torch_geometric"), ("webdataset", "webdataset"))
+TORCH_LOADER = "torch.utils.data.DataLoader"
 _BEGIN = "# fmt: off\nTABLE: Dict[str, Tuple[str, str, Tuple[Tuple[str, str, int, Tuple], ...]]] = {\n"
 _END = "}\n# fmt: on\n"
 _NAMES_BEGIN = "# fmt: off\nLIBRARY_PACKAGES = "
@@ -72,6 +73,17 @@ def read_library(package: str, distribution: str) -> Tuple[Dict[str, tuple], Lis
                 path = os.path.relpath(owner.path, root.parent)
                 levels.append((signature.key[0], path, level.init[8], level.init))
             defined[(module, record.name)] = (version, found.qualname, tuple(levels))
+    for module in modules:  # wrappers: webdataset's WebLoader builds DataLoader(*args, **kw)
+        summary = project.summary(module)
+        if summary is None:
+            continue
+        for record in summary.summary.classes:
+            if (module, record.name) in defined:
+                continue
+            init = _wrapper_init(summary, record)
+            if init is not None:
+                path = os.path.relpath(summary.path, root.parent)
+                defined[(module, record.name)] = (version, TORCH_LOADER, ((f"{module}.{record.name}", path, init[8], init),))
     rows: Dict[str, tuple] = {}
     for (module, name), row in defined.items():
         rows[f"{module}.{name}"] = row
@@ -92,6 +104,75 @@ def read_library(package: str, distribution: str) -> Tuple[Dict[str, tuple], Lis
         if record.init == UNREADABLE and any(b.rsplit(".", 1)[-1] in loaders_by_name | {"DataLoader"} for b in record.bases):
             unreadable.append(f"{key} ({os.path.relpath(summary.path, root.parent)}:{record.line})")
     return rows, unreadable
+
+
+def _wrapper_init(summary, record) -> "tuple | None":
+    """The ``read_init`` data of a class that is torch's DataLoader under another name: its
+    ``__init__(self, *args, **kw)`` does one thing, build ``DataLoader(*args, **kw)`` (torch's:
+    the name resolves to it, or to a stand-in the library defines only where torch cannot be
+    imported), and hands it on (to ``super().__init__`` or an attribute). A call of the class
+    passes its arguments to torch's DataLoader as written, so it is judged as that call; the
+    data reads as a subclass whose ``__init__`` is ``super().__init__(*args, **kw)``. Whether
+    iterating an instance iterates the loader is the library's (read in its source: see the
+    table's documentation in dl_lint/analysis/library_loaders.py)."""
+    import ast
+
+    tree = ast.parse(Path(summary.path).read_text(encoding="utf-8"))
+    node = next((n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == record.name and n.lineno == record.line), None)
+    init = next((s for s in getattr(node, "body", ()) if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+    if init is None or init.decorator_list:
+        return None
+    arguments = init.args
+    if (
+        len(arguments.args) != 1 or arguments.posonlyargs or arguments.kwonlyargs
+        or arguments.vararg is None or arguments.kwarg is None
+    ):
+        return None
+    varargs, varkw = arguments.vararg.arg, arguments.kwarg.arg
+    body = [s for s in init.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if len(body) != 1:
+        return None
+    calls = [n for n in ast.walk(body[0]) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
+    built = [c for c in calls if _is_torch_loader(summary, c.func.id)]
+    if len(built) != 1:
+        return None
+    call = built[0]
+    plain = (
+        len(call.args) == 1 and isinstance(call.args[0], ast.Starred) and isinstance(call.args[0].value, ast.Name)
+        and call.args[0].value.id == varargs and len(call.keywords) == 1 and call.keywords[0].arg is None
+        and isinstance(call.keywords[0].value, ast.Name) and call.keywords[0].value.id == varkw
+    )
+    uses = [n for n in ast.walk(body[0]) if isinstance(n, ast.Name) and n.id in (varargs, varkw)]
+    if not plain or len(uses) != 2:
+        return None
+    return ((), varargs, varkw, "super", (("*", "", "param", varargs), ("**", "", "param", varkw)), (), False, False, init.lineno)
+
+
+def _is_torch_loader(summary, name: str) -> bool:
+    """Whether ``name`` in the module is torch's DataLoader: every value it can have is, or is
+    a class the library defines in an ``except ImportError`` (``ModuleNotFoundError``) handler
+    for when torch is not installed (webdataset's ``pytorch.py``)."""
+    import ast
+
+    value = summary.global_value(name, 0)
+    options = value.options or ()
+    if not any(getattr(o.value, "qualname", None) == TORCH_LOADER for o in options):
+        return False
+    for option in options:
+        ref = option.value
+        if getattr(ref, "qualname", None) == TORCH_LOADER:
+            continue
+        if getattr(ref, "kind", None) != "class" or not ref.path:
+            return False
+        tree = ast.parse(Path(ref.path).read_text(encoding="utf-8"))
+        handlers = [h for h in ast.walk(tree) if isinstance(h, ast.ExceptHandler)]
+        if not any(
+            isinstance(h.type, ast.Name) and h.type.id in ("ImportError", "ModuleNotFoundError")
+            and any(isinstance(s, ast.ClassDef) and s.name == ref.name and s.lineno == ref.line for s in h.body)
+            for h in handlers
+        ):
+            return False
+    return True
 
 
 def render(rows: Dict[str, tuple]) -> str:
@@ -117,7 +198,7 @@ def main() -> int:
     packages = sorted({name.split(".", 1)[0] for name in rows} | {p for p, _ in LIBRARIES})
     short = sorted({name.rsplit(".", 1)[1] for name in rows})
     constants = (
-        f"{_NAMES_BEGIN}frozenset({set(packages)!r})\n"
+        f"{_NAMES_BEGIN}frozenset({{{', '.join(repr(p) for p in packages)}}})\n"  # sorted: a set's repr varies by run
         f"SHORT_NAMES = frozenset(\n    {pprint.pformat(set(short), width=100, compact=True)}\n)\n{_NAMES_END}"
     )
     new_names = names[:start] + constants + names[end:]

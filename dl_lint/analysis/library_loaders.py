@@ -485,6 +485,14 @@ TABLE: Dict[str, Tuple[str, str, Tuple[Tuple[str, str, int, Tuple], ...]]] = {
         None, 'kwargs', 'super',
         (('pos', '', 'opaque', ''), ('kw', 'collate_fn', 'opaque', ''), ('**', '', 'param', 'kwargs')), (), False,
         False, 14)),)),
+    'webdataset.WebLoader': ('webdataset 1.0.2', 'torch.utils.data.DataLoader',
+     (('webdataset.compat.WebLoader', 'webdataset/compat.py', 519,
+       ((), 'args', 'kw', 'super', (('*', '', 'param', 'args'), ('**', '', 'param', 'kw')), (), False, False,
+        519)),)),
+    'webdataset.compat.WebLoader': ('webdataset 1.0.2', 'torch.utils.data.DataLoader',
+     (('webdataset.compat.WebLoader', 'webdataset/compat.py', 519,
+       ((), 'args', 'kw', 'super', (('*', '', 'param', 'args'), ('**', '', 'param', 'kw')), (), False, False,
+        519)),)),
 }
 # fmt: on
 
