@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from dl_lint.analysis.loaders import (
     KEYWORD_ONLY,
@@ -279,7 +279,7 @@ class ModuleAnalysis:
         holds = self._site_guards(site)
         if holds:
             extra["holds"] = holds
-        divided = self._division_guards(site)
+        divided = self._division_guards(site, args)
         if divided:
             extra["divided"] = divided
         if loader.chain:
@@ -315,16 +315,24 @@ class ModuleAnalysis:
                 guards.append(guard if cond.polarity else guard.negate())
         return tuple(guards)
 
-    def _division_guards(self, site: Site) -> Tuple[Guard, ...]:
-        """``n != 0`` for every ``n`` a statement before the call divides by (``total / n``):
-        with Python numbers a 0 raises ZeroDivisionError there, so the call never sees it. Only
-        the rules that claim a crash read these (``judge``): they can only make a crash claim
-        quieter, while NumPy and torch divide by zero without raising, so a warning that needs
-        workers must not take 0 as excluded."""
+    def _division_guards(self, site: Site, args: Mapping[str, BoundArg]) -> Tuple[Guard, ...]:
+        """``n != 0`` for every ``n`` a statement before the call divides by (``total / n``),
+        when ``n`` is written as one of the call's arguments or their aliases (no other can
+        decide a scenario, and resolving it would read modules for nothing): with Python
+        numbers a 0 raises ZeroDivisionError there, so the call never sees it. Only the rules
+        that claim a crash read these (``judge``): they can only make a crash claim quieter,
+        while NumPy and torch divide by zero without raising, so a warning that needs workers
+        must not take 0 as excluded."""
+        divisions = [c for c in site.conds if c.kind == "divides" and c.test is not None]
+        if not divisions:
+            return ()
+        written = {arg.code for arg in args.values()}
+        for arg in args.values():
+            written.update(arg.value.aliases)
         return tuple(
             self.resolver.guard_for(cond.test, site).negate()
-            for cond in site.conds
-            if cond.kind == "divides" and cond.test is not None
+            for cond in divisions
+            if self.resolver.code(cond.test.left) in written
         )
 
     @staticmethod

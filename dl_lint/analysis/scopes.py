@@ -227,6 +227,7 @@ class Collector:
         self.cls: Optional[str] = None  # the innermost enclosing class
         self._saved: List[Tuple[str, Optional[str]]] = []
         self.use_stack: List[FunctionUse] = []
+        self.divides = False  # a / // or % was walked since the last simple statement began
 
     # -- entry --------------------------------------------------------------------------------
     def collect(self, tree: ast.Module) -> ModuleIndex:
@@ -253,11 +254,13 @@ class Collector:
     def statements(self, body: List[ast.stmt]) -> None:
         outer = self.conds
         for statement in body:
+            self.divides = False
             self.statement(statement)
             if self.function is not None and type(statement) is ast.If and _exits(statement.body):
                 # ``if num_workers == 0: return``: what follows runs only when the test is false.
                 self.conds = self.conds + (Cond("exit", statement.test, False),)
-            elif type(statement) in _SIMPLE:
+            elif self.divides and type(statement) in _SIMPLE:
+                self.divides = False
                 for divisor in _divisors(statement):
                     # ``n = total / args.workers``: Python numbers raise ZeroDivisionError for 0,
                     # so what follows runs with it nonzero (arrays do not raise: see module.py).
@@ -593,6 +596,8 @@ class Collector:
                     continue
             elif kind is ast.Dict and len(current.keys) > _LARGE and is_literal_data(current):
                 continue
+            if kind is ast.BinOp and type(current.op) in _DIVIDES:
+                self.divides = True  # statements() reads the statement's divisions once
             fields = _CHILD_FIELDS.get(kind)
             if fields is None:
                 stack.extend(reversed(list(ast.iter_child_nodes(current))))
