@@ -558,16 +558,19 @@ class _FactoryCalls:
         # on a factory module's path (``from a.b import c``, then ``c.factory(...)``); a plain
         # import when it imports the package a factory module is in (``import a``, then
         # ``a.b.c.factory(...)``). ``from lightning.pytorch import Trainer`` reaches none.
-        self.reachable: Optional[Set[str]] = None
+        # With few, every file is scanned for their names first (that costs less than reading
+        # every file's imports), and only a file that calls one has its imports checked: a
+        # factory named ``main`` or ``train`` is "called" by every script's ``main()``, and
+        # each such file was parsed (26 of accelerate's for one example's ``main``).
+        self.many = len(self.encoded) > 16
+        self.reachable: Set[str] = set(names)
         self.packages: Set[str] = set()
-        if len(self.encoded) > 16:  # with few, scanning every file for them costs less
-            self.reachable = set(names)
-            modules = {f.key: f.module_name for f in run.files}
-            for key in run.factories:
-                module = modules.get(key, "")
-                if module:
-                    self.reachable.update(module.split("."))
-                    self.packages.update(module.split("."))  # "src.pkg.mod" is imported as pkg
+        modules = {f.key: f.module_name for f in run.files}
+        for key in run.factories:
+            module = modules.get(key, "")
+            if module:
+                self.reachable.update(module.split("."))
+                self.packages.update(module.split("."))  # "src.pkg.mod" is imported as pkg
 
     def calls_in(self, data: bytes) -> List[bytes]:
         if len(self.encoded) > 16:  # many factories: one scan for every call, then a set lookup
@@ -586,9 +589,11 @@ class _FactoryCalls:
     def _calls(self, file: SourceFile) -> List[bytes]:
         """The factory names ``file`` calls (its own definitions included)."""
         run = self.run
-        if self.reachable is not None and file.key not in run.factories and not file.is_notebook:
+        checked = file.key in run.factories or file.is_notebook
+        if self.many and not checked:
             if not _may_reach(run.project.raw_imports(file.key), self.reachable, self.packages):
                 return []
+            checked = True
         data = file.data
         if not data:
             if is_notebook_path(file.path):
@@ -600,6 +605,8 @@ class _FactoryCalls:
                 except Refused:
                     data = b""
         found = self.calls_in(data)
+        if found and not checked and not _may_reach(run.project.raw_imports(file.key), self.reachable, self.packages):
+            return []
         if found:
             file.data = data
         return found
