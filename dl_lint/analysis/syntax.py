@@ -108,6 +108,8 @@ def code(node: ast.AST) -> str:
     if isinstance(node, ast.Attribute):
         base = code(node.value)
         return f"{base}.{node.attr}"
+    if isinstance(node, ast.Constant) and (node.value is None or type(node.value) in (int, bool)):
+        return repr(node.value)  # what ast.unparse writes for them, without its visitor
     return "".join(ast.unparse(node).split())
 
 

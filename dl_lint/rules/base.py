@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple
 
+from dl_lint.analysis.loaders import DEFAULTS
+from dl_lint.analysis.values import ABSENT, scenarios
 from dl_lint.model import Edit, Fix, Location, Related, Severity
 from dl_lint.record import Record
 
@@ -98,17 +100,11 @@ class Rule:
 
 
 def concrete(name: str, possible: Possible) -> Any:
-    from dl_lint.analysis.loaders import DEFAULTS
-    from dl_lint.analysis.values import ABSENT
-
     return DEFAULTS.get(name) if possible.value is ABSENT else possible.value
 
 
 def call_scenarios(call: LoaderCall, *names: str) -> Optional[List[dict]]:
     """Consistent combinations of the named arguments (None if any is unknown)."""
-    from dl_lint.analysis.loaders import DEFAULTS
-    from dl_lint.analysis.values import scenarios
-
     return scenarios({n: call.value(n) for n in names}, DEFAULTS, holds=call.extra.get("holds", ()))
 
 
