@@ -6,7 +6,7 @@ factories are known, judge loaders built from a function's parameters at each ca
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.files import SourceFile, decode_source, dl000, one_line, read, split_message
 from dl_lint.model import Diagnostic, Related, Severity
@@ -600,13 +600,40 @@ def judge_call_sites(
                     own = {(d.code, d.location) for c in callee_file.facts.calls for d in check(c, rules, ctx, "")}
                     judged[callee_file.key] = (rules, ctx, own)
                 rules, ctx, own = judged[callee_file.key]
-                for loader in callee.loader_calls_with(function, env):
-                    for diag in check(loader, rules, ctx, caller.display):
+                undecided: Set[int] = set()
+                loaders = callee.loader_calls_with(function, env, undecided)
+                # Loaders under ``if``s this call does not decide are alternatives (one branch
+                # of several may run): a rule is reported for them only when every one of them
+                # breaks it, once, citing each; a loader that certainly runs is judged alone.
+                branches: Dict[str, List] = {}
+                for loader in loaders:
+                    found = list(check(loader, rules, ctx, caller.display))
+                    if id(loader) in undecided:
+                        for diag in found:
+                            pairs = branches.setdefault(diag.code, [])
+                            if not any(other is loader for other, _ in pairs):  # the first finding per loader
+                                pairs.append((loader, diag))
+                        continue
+                    for diag in found:
                         if (diag.code, diag.location) not in own and (diag.code, diag.location) not in reported:
-                            reported[(diag.code, diag.location)] = (loader, diag, number, row_text)
+                            reported[(diag.code, diag.location)] = (loader, diag, number, row_text, ())
+                alternatives = sum(1 for loader in loaders if id(loader) in undecided)
+                for code, pairs in branches.items():
+                    if len({id(loader) for loader, _ in pairs}) < alternatives:
+                        continue  # some branch does not break the rule
+                    fresh = [(loader, diag) for loader, diag in pairs if (diag.code, diag.location) not in own]
+                    if not fresh or any((code, d.location) in reported for _, d in fresh):
+                        continue
+                    loader, diag = fresh[0]
+                    others = tuple(
+                        Related(callee_file.key, other.location.row, other.location.column, f"the DataLoader {ref.name}() builds on another branch")
+                        for other, _ in pairs
+                        if other is not loader
+                    )
+                    reported[(code, diag.location)] = (loader, diag, number, row_text, others)
             start, end = analysis.text.span(call)
             loop = " (row {} of the table it loops over: {})"
-            for loader, diag, number, row_text in reported.values():
+            for loader, diag, number, row_text, others in reported.values():
                 at = loader.location
                 loader_at = Related(callee_file.key, at.row, at.column, f"the DataLoader {ref.name}() builds")
                 which = loop.format(number, row_text) if number else ""
@@ -627,7 +654,7 @@ def judge_call_sites(
                     end_location=end,
                     noqa_rows=(start.row, end.row),
                     detail=detail,
-                    related=(loader_at, *diag.related),
+                    related=(loader_at, *others, *diag.related),
                 )
                 moved = moved.replace(evidence=evidence_of(loader, moved, diag.evidence))
                 if suppressions is None:

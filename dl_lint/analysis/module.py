@@ -965,8 +965,11 @@ class ModuleAnalysis:
             if isinstance(call.func, (ast.Name, ast.Attribute)) and terminal(call.func) in names
         ]
 
-    def loader_calls_with(self, function: ast.AST, env: Dict[int, Value]) -> List[LoaderCall]:
-        """The loader calls of ``function`` re-resolved with its parameters bound to ``env``."""
+    def loader_calls_with(self, function: ast.AST, env: Dict[int, Value], undecided: Optional[Set[int]] = None) -> List[LoaderCall]:
+        """The loader calls of ``function`` re-resolved with its parameters bound to ``env``;
+        ``undecided`` collects the ids of those under an ``if`` (or after an early exit) whose
+        test these values do not decide (``if process_group is None:`` with an unknown group):
+        one branch of several, which may not run."""
         saved = self.resolver.param_env
         self.resolver.param_env = env
         try:
@@ -978,6 +981,8 @@ class ModuleAnalysis:
                 bound = self._bind(call, site, scope_name, loader) if loader is not None else None
                 if bound is not None:
                     out.append(bound)
+                    if undecided is not None and not self._must_run(site):
+                        undecided.add(id(bound))
             return out
         finally:
             self.resolver.param_env = saved
@@ -992,6 +997,19 @@ class ModuleAnalysis:
             single = self.resolver.resolve(cond.test, site).single
             if single is None or not isinstance(single.value, (type(None), bool, int, float, str)):
                 continue
+            if bool(single.value) is not cond.polarity:
+                return False
+        return True
+
+    def _must_run(self, site: Site) -> bool:
+        """Whether every ``if`` test around ``site`` (and every early exit before it) is a known
+        constant of the truth value that runs it, with the parameters bound as they are now."""
+        for cond in site.conds:
+            if cond.kind not in ("if", "exit") or cond.test is None:
+                continue
+            single = self.resolver.resolve(cond.test, site).single
+            if single is None or not isinstance(single.value, (type(None), bool, int, float, str)):
+                return False
             if bool(single.value) is not cond.polarity:
                 return False
         return True
@@ -1017,6 +1035,10 @@ class ModuleAnalysis:
         positional, keyword_only = self.parameters(function)
         by_name = {b.name: b for b in (*positional, *keyword_only)}
         env = _CallerValues(caller.resolver, site)
+        # ``def prepare(ds, num_workers=0, **kwargs)``: the keywords no named parameter takes
+        # are its ``kwargs``, a dict whose keys are all known (empty when there are none).
+        kwarg = self._kwarg_binding(function)
+        extra: List[Tuple[str, object]] = []
         index = 0
         for arg in call.args:
             if isinstance(arg, ast.Starred):
@@ -1034,11 +1056,17 @@ class ModuleAnalysis:
                     return None
                 for key, value in entries:
                     binding = by_name.get(key)
+                    if binding is None and kwarg is not None and all(k != key for k, _ in extra):
+                        extra.append((key, value))
+                        continue
                     if binding is None or id(binding.node) in env:
                         return None
                     env[id(binding.node)] = value
                 continue
             binding = by_name.get(keyword.arg)
+            if binding is None and kwarg is not None and all(k != keyword.arg for k, _ in extra):
+                extra.append((keyword.arg, keyword.value))
+                continue
             if binding is None or dict.__contains__(env, id(binding.node)):
                 return None
             env.pending[id(binding.node)] = keyword.value
@@ -1053,7 +1081,27 @@ class ModuleAnalysis:
                 continue
             origin = Origin(f"default of parameter {binding.name}", self.path, self.resolver.line(binding.node))
             env[id(binding.node)] = Value(tuple(Possible(p.value, origin, p.guards) for p in default.options or ()))
+        if kwarg is not None:
+            entries = []
+            for key, given in extra:
+                if isinstance(given, ast.AST):  # written at the call: resolved there
+                    env.pending[("**", key)] = given
+                    given = env[("**", key)]
+                    dict.pop(env, ("**", key))
+                entries.append((key, given))
+            env[id(kwarg.node)] = Value.known(DictValue(tuple(entries), True))
         return env
+
+    def _kwarg_binding(self, function: ast.AST) -> Optional[Binding]:
+        """The binding of ``function``'s ``**kwargs`` parameter, if it has one."""
+        kwarg = function.args.kwarg
+        scope = self.index.scopes.get(id(function)) if kwarg is not None else None
+        if scope is None:
+            return None
+        for binding in scope.bindings.get(kwarg.arg, ()):
+            if binding.kind == "param" and binding.node is kwarg:
+                return binding
+        return None
 
 
 def _spread_entries(resolver: Resolver, expr: ast.AST, site: Site) -> Optional[List[Tuple[str, Value]]]:

@@ -376,7 +376,16 @@ class Resolver:
         if kind == "import":
             return self._resolve_import(binding, depth)
         if kind == "param":
-            return self._resolve_param(binding, depth)
+            value = self._resolve_param(binding, depth)
+            if binding.index == -1 and value.single is not None and isinstance(value.single.value, DictValue):
+                # ``**kwargs`` bound at a call: its edits in the function (``kwargs.update``,
+                # ``kwargs["k"] = v``; a ``pop`` makes it unknown), as for a local dict.
+                function = use.scope
+                if function is None or getattr(getattr(function, "args", None), "kwarg", None) is not binding.node:
+                    return Value.unknown("parameter")  # read from a nested function: not followed
+                start = Site(getattr(function, "lineno", 0), (), function)
+                value = self._apply_mutations(value, name, start, use, depth)
+            return value
         if kind == "class":
             local = "local-class" if binding.nested else "class"
             return Value.known(FunctionRef(local, self.module_name, name, binding.site.line, self.path))
@@ -1626,6 +1635,11 @@ class Resolver:
             found = self._get_with_default(func_node.value, node, site, depth)
             if found is not None:
                 return found
+        if isinstance(func_node, ast.Attribute) and func_node.attr == "copy" and not node.args and not node.keywords:
+            # ``_kwargs = kwargs.copy()``: the same entries (a mapping dl-lint cannot see stays unknown)
+            owner = self.resolve(func_node.value, site, depth + 1)
+            if _is_dict(owner):
+                return Value.known(owner.single.value)
         if isinstance(func_node, ast.Attribute) and func_node.attr in ("parse_args", "parse_known_args"):
             parser = self.resolve(func_node.value, site, depth + 1).single
             if parser is not None and isinstance(parser.value, ParserRef):  # ``get_parser().parse_args()``

@@ -351,6 +351,8 @@ class Collector:
             for target in node.targets:
                 if not isinstance(target, ast.Name):
                     self.expr(target)
+                    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                        self.mutation(target.value.id, "other", node)  # ``del kwargs["k"]``
         elif kind is ast.Raise or kind is ast.Assert:
             for child in ast.iter_child_nodes(node):
                 self.expr(child)
