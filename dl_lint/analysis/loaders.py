@@ -183,6 +183,9 @@ class SamplerEpochs(Record):
         self.rebuilt = rebuilt
 
 
+_ABSENT_VALUES: dict = {}  # parameter -> the Value of its absence (LoaderCall.value)
+
+
 class LoaderCall(Record):
     __slots__ = (
         "path", "qualname", "location", "end_location", "args", "opaque", "batch_bytes", "scope", "in_loop",
@@ -239,7 +242,10 @@ class LoaderCall(Record):
         if name in self.opaque:
             # a key of ``**cfg.loader_kwargs`` is a config value (it may be absent, or 0)
             return Value.unknown("config" if name in self.extra.get("configured", ()) else "splat")
-        return Value((Possible(ABSENT, _DEFAULT_ORIGIN),)).with_aliases(name)
+        found = _ABSENT_VALUES.get(name)
+        if found is None:  # one per parameter: values are never changed in place
+            found = _ABSENT_VALUES[name] = Value((Possible(ABSENT, _DEFAULT_ORIGIN),), None, (name,))
+        return found
 
     def given(self, name: str) -> bool:
         return name in self.args
