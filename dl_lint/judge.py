@@ -596,7 +596,8 @@ def judge_call_sites(
                     own = {(d.code, d.location) for c in callee_file.facts.calls for d in check(c, rules, ctx, "")}
                     judged[callee_file.key] = (rules, ctx, own)
                 rules, ctx, own = judged[callee_file.key]
-                for loader in callee.loader_calls_with(function, env):
+                iterated = _iterated_from(analysis, call, site, caller.is_notebook)
+                for loader in callee.loader_calls_with(function, env, iterated):
                     for diag in check(loader, rules, ctx, caller.display):
                         if (diag.code, diag.location) not in own and (diag.code, diag.location) not in reported:
                             reported[(diag.code, diag.location)] = (loader, diag, number, row_text)
@@ -633,6 +634,18 @@ def judge_call_sites(
                 elif UNUSED_NOQA in enabled_codes(caller.settings, codes):
                     out.append(moved.replace(suppressed_at=(caller.key, *suppressions.rows_of(moved))))
     return out
+
+
+def _iterated_from(analysis: "ModuleAnalysis", call, site, notebook: bool):
+    """DL203 at a call of a factory: where the calling module iterates the factory's loader at
+    import, asked of the caller (``ModuleAnalysis.unguarded_use``), not of the factory's module
+    (another call of the factory, iterated at import, says nothing about this one). A notebook
+    is never re-imported by workers: None."""
+
+    def iterated(use):
+        return None if notebook else analysis.unguarded_use(call, site, use)
+
+    return iterated
 
 
 def _analysis_of(file: SourceFile, project: "Project") -> Optional["ModuleAnalysis"]:
