@@ -206,8 +206,13 @@ def _factory_samplers(analysis, call: ast.Call, site) -> list:
 
 
 def _returned_calls(function: ast.AST) -> List[ast.Call]:
-    """The calls ``function`` returns as its whole value (``return f(...)``), nested
-    functions and classes left out."""
+    """The calls ``function`` returns as its whole value (``return f(...)``)."""
+    return [value for value in returned_values(function) if isinstance(value, ast.Call)]
+
+
+def returned_values(function: ast.AST) -> List[ast.expr]:
+    """What the ``return`` statements of ``function`` give, each as a whole (``return a, b`` is
+    one tuple), nested functions and classes left out."""
     found = []
     stack = list(function.body)
     while stack:
@@ -215,7 +220,7 @@ def _returned_calls(function: ast.AST) -> List[ast.Call]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             continue
         if isinstance(node, ast.Return):
-            if isinstance(node.value, ast.Call):
+            if node.value is not None:
                 found.append(node.value)
             continue
         stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)))

@@ -130,6 +130,7 @@ class ModuleAnalysis:
         self._ix: Optional[_Index] = None
         self._loop_maps: Dict[int, Dict[int, Tuple[Tuple[ast.AST, ...], bool]]] = {}
         self._unguarded_rows: Dict[int, Optional[int]] = {}
+        self._whole_returns: Dict[int, List[ast.expr]] = {}  # id(function) -> its ``return`` values
         self._argument_loops: Dict[Tuple[int, str], bool] = {}
 
     @property
@@ -184,6 +185,7 @@ class ModuleAnalysis:
         self.resolver.forget()
         self._callees = None
         self._returns.clear()
+        self._whole_returns.clear()
         self._passed = None
         self._by_scope = None
         self._ix = None
@@ -733,10 +735,19 @@ class ModuleAnalysis:
     def _returned_whole(self, call: ast.Call, site: Site) -> bool:
         """``_returned``, without the elements of a returned display (``return a, b`` is taken
         apart by the caller, and which element lands where is not followed)."""
-        returned = [item for item in self._returned_items(site.scope) if isinstance(item, (ast.Call, ast.Name))]
+        from dl_lint.analysis.epochs import returned_values
+
+        returned = self._whole_returns.get(id(site.scope))
+        if returned is None:
+            returned = self._whole_returns[id(site.scope)] = returned_values(site.scope)
         if any(item is call for item in returned):
             return True
-        return self._returned(call, site) and any(isinstance(item, ast.Name) for item in returned)
+        name = self.assigned_name(call)
+        return (
+            name is not None
+            and any(isinstance(item, ast.Name) and item.id == name for item in returned)
+            and self._returned(call, site)
+        )
 
     def _iterated_in_a_function(self, call: ast.Call, site: Site) -> Optional[int]:
         """A module-level loader that a function of the module iterates through its global name
