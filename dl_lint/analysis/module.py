@@ -25,7 +25,7 @@ from dl_lint.analysis.loaders import (
 )
 from dl_lint.analysis.loops import has_inner_loop, loop_count, loop_map, loops_around
 from dl_lint.analysis.prefilter import LoaderCallees
-from dl_lint.analysis.resolve import LoaderClass, ProjectHook, Resolver
+from dl_lint.analysis.resolve import MODULE_RETURNS_SELF, LoaderClass, ProjectHook, Resolver
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, collect
 from dl_lint.analysis.summary import ModuleSummary, build_summary
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse, terminal
@@ -209,9 +209,11 @@ class ModuleAnalysis:
                 if bound is None:
                     continue
                 calls.append(bound)
-                function = self._module_function(site)
-                if function is not None and any(bound.value(name).source == "parameter" for name in bound.args):
-                    factories[function.name] = tuple(_param_names(function))
+                function, name = self._factory_of(site)
+                if function is not None and (
+                    any(bound.value(name).source == "parameter" for name in bound.args) or self._forwards_kwargs(call, function)
+                ):
+                    factories[name] = tuple(_param_names(function))
             calls.extend(self._config_calls())
             self._facts = ModuleFacts(
                 path=self.path,
@@ -254,6 +256,38 @@ class ModuleAnalysis:
                 return min([statement.lineno, *(d.lineno for d in decorators)])
             row = (statement.end_lineno or statement.lineno) + 1
         return row
+
+    def _factory_of(self, site: Site) -> Tuple[Optional[ast.AST], str]:
+        """The function a loader call is in, when calls of it can be judged with their arguments,
+        and its factory name: a module-level function (``make``), or a method of a module-level
+        class (``Walker.loader``, called on an instance of the class)."""
+        function = self._module_function(site)
+        if function is not None:
+            return function, function.name
+        scope = site.scope
+        cls = self.ix.method_class.get(id(scope)) if scope is not None else None
+        if cls is None or _static(scope) or not _first_param(scope):
+            return None, ""
+        return scope, f"{cls.name}.{scope.name}"
+
+    def factory_node(self, name: str) -> Optional[ast.AST]:
+        """The function a factory name of ``_factory_of`` names."""
+        if "." not in name:
+            return self.function_node(name)
+        class_name, method = name.split(".", 1)
+        for cls in self.index.module_classes:
+            if cls.name == class_name:
+                return self.ix.methods.get((id(cls), method))
+        return None
+
+    @staticmethod
+    def _forwards_kwargs(call: ast.Call, function: ast.AST) -> bool:
+        """Whether the loader call spreads the function's own ``**kwargs`` (``DataLoader(ds,
+        **kwargs)`` in ``def loader(self, **kwargs)``): the caller's keywords reach torch."""
+        kwarg = function.args.kwarg
+        return kwarg is not None and any(
+            k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwarg.arg for k in call.keywords
+        )
 
     def _module_function(self, site: Site) -> Optional[ast.AST]:
         scope = site.scope
@@ -1153,9 +1187,16 @@ class ModuleAnalysis:
     def bind_parameters(self, call: ast.Call, site: Site, caller: "ModuleAnalysis", function: ast.AST) -> Optional[Dict[int, Value]]:
         """Map this module's ``function``'s parameters to the Values ``call`` (in ``caller``)
         gives them, defaults included; None when the call cannot be bound (``*args`` or
-        ``**kwargs`` in the call, unknown keywords, a missing argument)."""
+        ``**kwargs`` in the call, unknown keywords, a missing argument). For a method of a
+        module-level class (called on an instance) the first parameter is the object, left to
+        the method's own analysis. Keywords no named parameter takes go to the function's
+        ``**kwargs`` parameter, as a complete dict (``def loader(self, **kwargs)``)."""
         positional, keyword_only = self.parameters(function)
+        if id(function) in self.ix.method_class and not _static(function):
+            positional = positional[1:]
         by_name = {b.name: b for b in (*positional, *keyword_only)}
+        kwarg = function.args.kwarg
+        extra: Optional[List[Tuple[str, Value]]] = [] if kwarg is not None else None
         env = _CallerValues(caller.resolver, site)
         index = 0
         for arg in call.args:
@@ -1174,11 +1215,17 @@ class ModuleAnalysis:
                     return None
                 for key, value in entries:
                     binding = by_name.get(key)
+                    if binding is None and extra is not None and all(key != k for k, _ in extra):
+                        extra.append((key, value))
+                        continue
                     if binding is None or id(binding.node) in env:
                         return None
                     env[id(binding.node)] = value
                 continue
             binding = by_name.get(keyword.arg)
+            if binding is None and extra is not None and all(keyword.arg != k for k, _ in extra):
+                extra.append((keyword.arg, caller.resolver.resolve(keyword.value, site)))
+                continue
             if binding is None or dict.__contains__(env, id(binding.node)):
                 return None
             env.pending[id(binding.node)] = keyword.value
@@ -1193,6 +1240,8 @@ class ModuleAnalysis:
                 continue
             origin = Origin(f"default of parameter {binding.name}", self.path, self.resolver.line(binding.node))
             env[id(binding.node)] = Value(tuple(Possible(p.value, origin, p.guards) for p in default.options or ()))
+        if extra is not None:
+            env[id(kwarg)] = Value.known(DictValue(tuple(extra), complete=True))
         return env
 
 
@@ -1414,10 +1463,7 @@ def _loop_iterable(loop: ast.AST) -> ast.AST:
     return loop.iter if hasattr(loop, "iter") else loop.generators[0].iter
 
 
-# torch.nn.Module methods that return the module itself (``model = Net(...).to(device)``).
-_RETURNS_SELF = frozenset(
-    ("to", "cuda", "cpu", "xpu", "mps", "train", "eval", "float", "half", "double", "bfloat16", "requires_grad_", "share_memory")
-)
+_RETURNS_SELF = MODULE_RETURNS_SELF
 
 
 def _first_param(function: ast.AST) -> Optional[str]:
