@@ -211,7 +211,11 @@ class ModuleAnalysis:
                 calls.append(bound)
                 function, name = self._factory_of(site)
                 if function is not None and (
-                    any(bound.value(name).source == "parameter" for name in bound.args) or self._forwards_kwargs(call, function)
+                    self._forwards_kwargs(call, function)
+                    or (
+                        any(bound.value(name).source == "parameter" for name in bound.args)
+                        and (function is site.scope and id(function) in self.ix.function_ids or _mentions_own_parameter(call, function))
+                    )
                 ):
                     factories[name] = tuple(_param_names(function))
             calls.extend(self._config_calls())
@@ -266,8 +270,8 @@ class ModuleAnalysis:
             return function, function.name
         scope = site.scope
         cls = self.ix.method_class.get(id(scope)) if scope is not None else None
-        if cls is None or _static(scope) or not _first_param(scope):
-            return None, ""
+        if cls is None or _static(scope) or not _first_param(scope) or scope.name.startswith("__"):
+            return None, ""  # dunder and private-mangled methods are not called by their name
         return scope, f"{cls.name}.{scope.name}"
 
     def factory_node(self, name: str) -> Optional[ast.AST]:
@@ -758,13 +762,25 @@ class ModuleAnalysis:
         function, anywhere in the module, has its result iterated at import (``depth`` factories
         deep)."""
         function = self._runner(site.scope)
-        if function is None or depth <= 0 or not self._returned_whole(call, site):
+        if function is None or depth <= 0 or not self._runs_at_import() or not self._returned_whole(call, site):
             return None
         for other, other_site in self._callers(function):
             row = self._unguarded_iteration(other, other_site, depth - 1)
             if row is not None:
                 return row
         return None
+
+    def _runs_at_import(self) -> bool:
+        """Whether unguarded module-level code calls a function or method of the module at all
+        (a name of a module-level function, or ``x.m(...)`` with ``m`` a method of a module-level
+        class): without one, no loader a function builds is iterated at import. Asked once."""
+        ix = self.ix
+        if ix.runs_at_import is None:
+            calls = [entry for name in ix.first_function for entry in ix.calls_of_name.get(name, ())]
+            methods = {method for _, method in ix.methods}
+            calls += [entry for method in methods for entry in ix.calls_of_attr.get(method, ())]
+            ix.runs_at_import = any(site.scope is None and not self._guarded(site.line) for _, site in calls)
+        return ix.runs_at_import
 
     def _returned_whole(self, call: ast.Call, site: Site) -> bool:
         """``_returned``, without the elements of a returned display (``return a, b`` is taken
@@ -1367,6 +1383,7 @@ class _Index:
                     self.methods.setdefault((id(cls), statement.name), statement)
                     self.method_class[id(statement)] = cls
         self.instances: Dict[str, Optional[ast.ClassDef]] = {}  # ``ModuleAnalysis.instance_class``
+        self.runs_at_import: Optional[bool] = None  # ``ModuleAnalysis._runs_at_import``
         self.calls_of_name: Dict[str, List[Tuple[ast.Call, Site]]] = {}
         self.calls_of_attr: Dict[str, List[Tuple[ast.Call, Site]]] = {}  # ``name.attr(...)`` by attr
         self.iterating_calls: Dict[Tuple[int, str], List[Tuple[int, ast.Call, Site]]] = {}
@@ -1464,6 +1481,15 @@ def _loop_iterable(loop: ast.AST) -> ast.AST:
 
 
 _RETURNS_SELF = MODULE_RETURNS_SELF
+
+
+def _mentions_own_parameter(call: ast.Call, function: ast.AST) -> bool:
+    """Whether a loader call in a method names one of the method's own parameters (not the
+    object): only then do the method's calls give it values of their own (a method reading
+    ``self.batch_size`` alone gets the same at every call)."""
+    args = function.args
+    own = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)[1:]}
+    return bool(own) and any(isinstance(node, ast.Name) and node.id in own for node in ast.walk(call))
 
 
 def _first_param(function: ast.AST) -> Optional[str]:
