@@ -87,8 +87,7 @@ All versions; it breaks wherever the start method is spawn or forkserver.
         yield self.finding(
             call,
             None,
-            "this loader is iterated at module level, outside `if __name__ == \"__main__\":`: spawn/forkserver "
-            "workers fail.",
+            "loader iterated at import, outside `if __name__ == \"__main__\":`: spawn/forkserver workers fail.",
             severity=Severity.ERROR if certain else None,
             detail=f"The loader starts worker processes and module-level code iterates it (line "
             f"{call.unguarded_iteration}); each worker re-imports this script and runs that code again. "
