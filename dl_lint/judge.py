@@ -557,7 +557,7 @@ def judge_call_sites(
             factories[(file.key, name)] = file
     if not factories:
         return []
-    names = {name for _, name in factories}
+    names = {name.rsplit(".", 1)[-1] for _, name in factories}  # a method factory: its method's name
     encoded = [n.encode() for n in names]
     codes = known_codes()
     out: List[Diagnostic] = []
@@ -570,18 +570,15 @@ def judge_call_sites(
             continue
         suppressions = None
         for call, site in analysis.calls_named(names):
-            target = analysis.resolver.resolve(call.func, site).single
-            ref = target.value if target is not None else None
-            if getattr(ref, "kind", None) != "function":
-                continue
-            key = (os.path.abspath(ref.path), ref.name)
-            if key not in factories:
+            key = _factory_key(analysis, call, site)
+            if key is None or key not in factories:
                 continue
             callee_file = factories[key]
             callee = _analysis_of(callee_file, project)
-            function = callee.function_node(ref.name) if callee is not None else None
+            function = callee.factory_node(key[1]) if callee is not None else None
             if function is None:
                 continue
+            ref = _Named(key[1])
             # In a loop over a literal table, every row runs: judge the call once per row.
             rows = analysis.loop_rows(call, site) or [(0, "", {})]
             reported: Dict = {}
@@ -601,7 +598,8 @@ def judge_call_sites(
                     judged[callee_file.key] = (rules, ctx, own)
                 rules, ctx, own = judged[callee_file.key]
                 undecided: Set[int] = set()
-                loaders = callee.loader_calls_with(function, env, undecided)
+                iterated = _iterated_from(analysis, call, site, caller.is_notebook)
+                loaders = callee.loader_calls_with(function, env, undecided, iterated)
                 # Loaders under ``if``s this call does not decide are alternatives (one branch
                 # of several may run): a rule is reported for them only when every one of them
                 # breaks it, once, citing each; a loader that certainly runs is judged alone.
@@ -664,6 +662,48 @@ def judge_call_sites(
                 elif UNUSED_NOQA in enabled_codes(caller.settings, codes):
                     out.append(moved.replace(suppressed_at=(caller.key, *suppressions.rows_of(moved))))
     return out
+
+
+class _Named:
+    """The name a factory is cited by (``make``, ``Walker.loader``)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _factory_key(analysis: "ModuleAnalysis", call, site):
+    """(file, factory name) a call may run: a module-level function it names, or a method of a
+    project class called on an instance of it (``model.loader(...)`` with ``model =
+    Walker(...)``: ``Walker.loader``); None otherwise."""
+    import ast
+
+    from dl_lint.analysis.values import Instance
+
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        owner = analysis.resolver.resolve(func.value, site).single
+        instance = owner.value if owner is not None else None
+        if isinstance(instance, Instance):
+            if instance.local or not instance.path:
+                return None
+            return os.path.abspath(instance.path), f"{instance.name}.{func.attr}"
+    target = analysis.resolver.resolve(func, site).single
+    ref = target.value if target is not None else None
+    if getattr(ref, "kind", None) != "function":
+        return None
+    return os.path.abspath(ref.path), ref.name
+
+
+def _iterated_from(analysis: "ModuleAnalysis", call, site, notebook: bool):
+    """DL203 at a call of a factory: where the calling module iterates the factory's loader at
+    import, asked of the caller (``ModuleAnalysis.unguarded_use``), not of the factory's module
+    (another call of the factory, iterated at import, says nothing about this one). A notebook
+    is never re-imported by workers: None."""
+
+    def iterated(use):
+        return None if notebook else analysis.unguarded_use(call, site, use)
+
+    return iterated
 
 
 def _analysis_of(file: SourceFile, project: "Project") -> Optional["ModuleAnalysis"]:

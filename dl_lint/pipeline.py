@@ -549,8 +549,13 @@ class _FactoryCalls:
         self.run = run
         names = sorted({name for names in run.factories.values() for name in names})
         self.encoded = [n.encode() for n in names]
+        # A method factory (``Walker.loader``) is called as ``obj.loader(``, in a file that
+        # names the class (it builds the instance): its method's name, with the class's name
+        # anywhere in the file. The definition matches once, as a function's does.
+        self.called_as = {n: n.rsplit(b".", 1)[-1] for n in self.encoded}
+        self.classes = {n: n.rsplit(b".", 1)[0] for n in self.encoded if b"." in n}
         # One pattern per name, starting with it: the regex engine then scans for the literal.
-        self.patterns = {n: re.compile(re.escape(n) + rb"\s*\(") for n in self.encoded}
+        self.patterns = {n: re.compile(re.escape(self.called_as[n]) + rb"\s*\(") for n in self.encoded}
         # With many factories, a file is searched only if its imports can bring one in: a call
         # resolves to one through its own file, a from-import of its name, or an import of its
         # module (or of a package on its path, for ``pkg.mod.factory(...)``).
@@ -565,6 +570,7 @@ class _FactoryCalls:
         self.many = len(self.encoded) > 16
         self.reachable: Set[str] = set(names)
         self.packages: Set[str] = set()
+        self.reachable.update(n.decode() for n in self.classes.values())  # a method factory: its class
         modules = {f.key: f.module_name for f in run.files}
         for key in run.factories:
             module = modules.get(key, "")
@@ -574,11 +580,14 @@ class _FactoryCalls:
 
     def calls_in(self, data: bytes) -> List[bytes]:
         if len(self.encoded) > 16:  # many factories: one scan for every call, then a set lookup
-            wanted = set(self.encoded)
-            return [name for name in _CALLED.findall(data) if name in wanted]
+            wanted: Dict[bytes, List[bytes]] = {}
+            for name, called in self.called_as.items():
+                if name not in self.classes or self.classes[name] in data:
+                    wanted.setdefault(called, []).append(name)
+            return [name for called in _CALLED.findall(data) for name in wanted.get(called, ())]
         found = []
         for name in self.encoded:
-            if name not in data:
+            if self.called_as[name] not in data or (name in self.classes and self.classes[name] not in data):
                 continue
             for match in self.patterns[name].finditer(data):
                 start = match.start()

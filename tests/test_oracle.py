@@ -261,6 +261,8 @@ def _ddp_script(name: str):
         ("train_same_condition", False),
         ("train_rebuilt", True),  # a new sampler, seed 0, on every pass
         ("train_rebuilt_ok", False),  # seed=epoch
+        ("train_generator", True),  # a factory's sampler, the epochs in an endless generator
+        ("train_generator_set_epoch", False),  # the generator calls set_epoch per pass
     ],
 )
 def test_a_distributed_sampler_without_set_epoch_repeats_its_order(script, repeats) -> None:

@@ -121,6 +121,54 @@ def test_a_worker_callable_made_by_a_factory_of_another_module(tmp_path, run_cli
     assert _found(run_cli, root, "pkg/seeding.py") == []
 
 
+FACTORY = "from torch.utils.data import DataLoader\n\n\ndef make(ds, workers):\n    return DataLoader(ds, num_workers=workers)\n"
+SCRIPT = (
+    "from pkg.loaders import make\n\ntrain_loader = make([1, 2], 4)\n\n\ndef train():\n"
+    "    for batch in train_loader:\n        print(batch)\n\n\ntrain()\n"
+)
+
+
+@pytest.mark.parametrize("named", [["."], ["train.py"], ["pkg/loaders.py"], ["pkg"]])
+def test_a_factory_loader_iterated_at_import_of_another_module(tmp_path, run_cli, named):
+    """DL203 across files: the factory of pkg/loaders.py returns the loader, train.py iterates
+    what its module-level call returns in a function its module-level code calls. Reported at the
+    call (the factory's loader is its related location) whichever file is named; guarding the
+    script's call removes it, and so does a factory that builds no workers."""
+    root = _project(tmp_path / "proj", {"pkg/__init__.py": "", "pkg/loaders.py": FACTORY, "train.py": SCRIPT})
+    assert _found(run_cli, root, *named) == [("train.py", 3, "DL203")]
+    (root / "train.py").write_text(SCRIPT.replace("\ntrain()\n", "\nif __name__ == '__main__':\n    train()\n"))
+    assert _found(run_cli, root, *named) == []
+    (root / "train.py").write_text(SCRIPT.replace("4)", "0)"))
+    assert _found(run_cli, root, *named) == []
+
+
+WALKER = (
+    "import torch\nfrom torch.utils.data import DataLoader\n\n\nclass Walker(torch.nn.Module):\n"
+    "    def __init__(self, num_nodes):\n        super().__init__()\n        self.num_nodes = num_nodes\n\n"
+    "    def loader(self, **kwargs):\n        return DataLoader(range(self.num_nodes), **kwargs)\n"
+)
+WALK = (
+    "from pkg.walker import Walker\n\nmodel = Walker(100).to('cpu')\n"
+    "loader = model.loader(batch_size=8, shuffle=True, num_workers=6)\n\n\n"
+    "def train():\n    for batch in loader:\n        print(batch)\n\n\nfor epoch in range(2):\n    train()\n"
+)
+
+
+@pytest.mark.parametrize("named", [["."], ["walk.py"], ["pkg/walker.py"]])
+def test_a_loader_method_forwarding_kwargs_of_another_module(tmp_path, run_cli, named):
+    """Issue 25 §3: ``model.loader(..., num_workers=6)`` on an instance of a project class whose
+    method forwards ``**kwargs`` to DataLoader (pytorch_geometric's MetaPath2Vec.loader): DL203 at
+    the call of the script whichever file is named; without workers, or on a method that does
+    not forward them, nothing."""
+    root = _project(tmp_path / "proj", {"pkg/__init__.py": "", "pkg/walker.py": WALKER, "walk.py": WALK})
+    assert _found(run_cli, root, *named) == [("walk.py", 4, "DL203")]
+    (root / "walk.py").write_text(WALK.replace("num_workers=6", "num_workers=0"))
+    assert _found(run_cli, root, *named) == []
+    (root / "walk.py").write_text(WALK)
+    (root / "pkg/walker.py").write_text(WALKER.replace("**kwargs)\n", "batch_size=8)\n"))
+    assert _found(run_cli, root, *named) == []
+
+
 def test_a_yaml_line_finding_from_either_side(tmp_path, run_cli):
     root = _project(tmp_path / "proj", {
         "train.py": """\

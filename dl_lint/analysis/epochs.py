@@ -46,7 +46,10 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
     constructions, sampler_name = _constructions(analysis, sampler, site)
     if not constructions:
         return None
-    uses = tuple(_sampler_use(analysis, node, where) for node, where, _ in constructions)
+    uses = tuple(use or _sampler_use(analysis, node, where) for node, where, _, use in constructions)
+    # A sampler a factory returns: its conditions and rows are the factory's (not compared with
+    # the caller's, nor placed in the caller's loops).
+    factory = any(use is not None for *_, use in constructions)
     loader_name = analysis.assigned_name(call)
     if loader_name is None or not _bound_once(analysis, site, loader_name):
         return SamplerEpochs(uses, escape="the loader is not bound to one name")
@@ -58,21 +61,21 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
     _collect(analysis, owner, names, {id(sampler)}, 0, found)
     epoch = next((loop for loop in found.iterations if loop.epoch_row is not None), None)
     set_epoch, narrow = found.set_epoch, None
-    if epoch is not None and found.set_epochs:
+    if epoch is not None and found.set_epochs and not factory:
         mentioned = set(names) | {"sampler"}
         uncovered = [
-            _uncovered(conds, [_conds(analysis, where) + extra for _, where, extra in constructions], epoch.conds, mentioned)
+            _uncovered(conds, [_conds(analysis, where) + extra for _, where, extra, _ in constructions], epoch.conds, mentioned)
             for _, conds in found.set_epochs
         ]
         if all(u is not None for u in uncovered):
             set_epoch, narrow = None, (found.set_epochs[0][0], uncovered[0])
     escape, rebuilt = found.escape, False
-    if epoch is not None and not epoch.path and escape is None:
+    if epoch is not None and not epoch.path and escape is None and not factory:
         loop = analysis.loop_at_row(owner, epoch.epoch_row)
-        if loop is not None and all(loop.lineno < node.lineno <= (loop.end_lineno or 0) for node, _, _ in constructions):
+        if loop is not None and all(loop.lineno < node.lineno <= (loop.end_lineno or 0) for node, *_ in constructions):
             rebuilt = True
             bound = _bound_in(loop)
-            for node, _, _ in constructions:
+            for node, *_ in constructions:
                 dataset = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "dataset"), None)
                 if dataset is None or any(isinstance(n, ast.Name) and n.id in bound for n in ast.walk(dataset)):
                     escape = "the sampler is built on every pass over what the loop's pass gives"
@@ -129,10 +132,14 @@ def _bound_in(loop: ast.AST) -> Set[str]:
 # -- the sampler ----------------------------------------------------------------------------------
 
 
-def _constructions(analysis, sampler: ast.AST, site) -> Tuple[List[Tuple[ast.Call, "Site"]], Optional[str]]:
-    """The DistributedSampler calls the sampler argument can be, and the name it is held by."""
+def _constructions(analysis, sampler: ast.AST, site) -> Tuple[List[Tuple[ast.Call, "Site", tuple, Optional[SamplerUse]]], Optional[str]]:
+    """The DistributedSampler calls the sampler argument can be, and the name it is held by:
+    (call, site, conditions, None) for a call written here; (call, site, (), its SamplerUse)
+    for one a project factory returns (``_factory_samplers``)."""
     if isinstance(sampler, ast.Call):
-        return ([(sampler, site, ())] if _is_distributed_sampler(analysis, sampler, site) else []), None
+        if _is_distributed_sampler(analysis, sampler, site):
+            return [(sampler, site, (), None)], None
+        return _factory_samplers(analysis, sampler, site), None
     if not isinstance(sampler, ast.Name):
         return [], None
     scope = _scope(analysis, site)
@@ -148,8 +155,76 @@ def _constructions(analysis, sampler: ast.AST, site) -> Tuple[List[Tuple[ast.Cal
             return [], None  # a parameter, a loop variable, an unpacking: unknown
         for branch, conds in _branches(analysis, binding.value):
             if isinstance(branch, ast.Call) and _is_distributed_sampler(analysis, branch, binding.site):
-                found.append((branch, binding.site, conds))
+                found.append((branch, binding.site, conds, None))
+            elif isinstance(branch, ast.Call):
+                found.extend(_factory_samplers(analysis, branch, binding.site))
     return found, name
+
+
+def _factory_samplers(analysis, call: ast.Call, site) -> list:
+    """The DistributedSamplers a project function returns (``return DistributedSampler(...)``,
+    the whole return value), for ``sampler=data_sampler(dataset, shuffle=True, ...)``: each with
+    its shuffle and seed read in the factory's module with its parameters bound to this call's
+    arguments (``ModuleAnalysis.bind_parameters``; unknown when they cannot be bound)."""
+    from dl_lint.analysis.values import FunctionRef
+
+    if not isinstance(call.func, ast.Name) or not analysis._may_be_function(call.func, site):
+        return []
+    single = analysis.resolver.resolve(call.func, site).single
+    ref = single.value if single is not None else None
+    if not isinstance(ref, FunctionRef) or ref.kind != "function":
+        return []
+    if not ref.path or ref.path == analysis.path:
+        where, function = analysis, analysis.function_node(ref.name)
+    else:
+        where, function = _function_elsewhere(analysis, call)
+    if function is None:
+        return []
+    found = []
+    for node in _returned_calls(function):
+        node_site = where.site_of(node)
+        if node_site is None or not _is_distributed_sampler(where, node, node_site):
+            continue
+        env = where.bind_parameters(call, site, analysis, function)
+        saved = where.resolver.param_env
+        where.resolver.param_env = env if env is not None else {}
+        try:
+            use = _sampler_use(where, node, node_site)
+            seed = next((k.value for k in node.keywords if k.arg == "seed"), node.args[_SEED_AT] if len(node.args) > _SEED_AT else None)
+            constant = use.seed_constant
+            if not constant and seed is not None and env is not None:
+                single = where.resolver.resolve(seed, node_site).single  # seed=seed, given a literal
+                constant = single is not None and type(single.value) is int and where.resolver.resolve(seed, node_site).options is not None
+        finally:
+            where.resolver.param_env = saved
+        # Cited at this call (the sampler this loader gets), with the factory's construction.
+        shuffle = use.shuffle if env is not None else Value.unknown("parameter")
+        text = f"{analysis.text.segment(call)} (returning {use.text})"
+        use = SamplerUse(call.lineno, text, shuffle, use.seed, constant and env is not None)
+        found.append((node, node_site, (), use))
+    return found
+
+
+def _returned_calls(function: ast.AST) -> List[ast.Call]:
+    """The calls ``function`` returns as its whole value (``return f(...)``)."""
+    return [value for value in returned_values(function) if isinstance(value, ast.Call)]
+
+
+def returned_values(function: ast.AST) -> List[ast.expr]:
+    """What the ``return`` statements of ``function`` give, each as a whole (``return a, b`` is
+    one tuple), nested functions and classes left out."""
+    found = []
+    stack = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Return):
+            if node.value is not None:
+                found.append(node.value)
+            continue
+        stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)))
+    return found
 
 
 def _branches(analysis, value: ast.AST, conds: Tuple[Tuple[str, bool], ...] = ()) -> List[Tuple[ast.AST, Tuple[Tuple[str, bool], ...]]]:
@@ -191,21 +266,62 @@ class _Uses:
         self.set_epoch: Optional[int] = None
         self.set_epochs: List[Tuple[int, Tuple[Tuple[str, bool], ...]]] = []  # (row, conditions)
         self.escape: Optional[str] = None
+        self.consumed = False  # the generator over the loader is taken from repeatedly
 
     def add_set_epoch(self, row: int, conds: Tuple[Tuple[str, bool], ...]) -> None:
         self.set_epoch = self.set_epoch or row
         self.set_epochs.append((row, conds))
 
 
-def _collect(analysis, owner: ast.AST, names: Dict[str, str], skip: Set[int], depth: int, found: _Uses) -> None:
-    """Classify every read of ``names`` (name -> "loader" or "sampler") in ``owner``."""
+def _collect(
+    analysis, owner: ast.AST, names: Dict[str, str], skip: Set[int], depth: int, found: _Uses, rebound: Optional[Tuple[str, int, ast.Call]] = None
+) -> None:
+    """Classify every read of ``names`` (name -> "loader" or "sampler") in ``owner``. For a
+    module, reads inside a function where the name is the function's own (a parameter, a local)
+    are not reads of it. ``rebound``: (name, row, call) when the name is rebound, by a statement
+    ending on that row, to a generator over the loader (``loader = sample_data(loader)``): the
+    loader is followed into the generator, and later reads take from the generator."""
     parents, by_name = analysis.name_reads(owner)
     reads = [node for name in names for node in by_name.get(name, ()) if id(node) not in skip]
+    if isinstance(owner, ast.Module):
+        reads = [node for node in reads if not _local_in_function(analysis, node, parents)]
     for node in sorted(reads, key=lambda n: (n.lineno, n.col_offset)):
-        if names[node.id] == "loader":
+        if rebound is not None and node.id == rebound[0] and node.lineno > rebound[1]:
+            _generator_read(analysis, owner, node, parents, found)
+        elif rebound is not None and node.id == rebound[0] and parents.get(id(node)) is rebound[2]:
+            _handed_to(analysis, owner, rebound[2], node, depth, found)  # into the generator
+        elif names[node.id] == "loader":
             _loader_read(analysis, owner, node, parents, depth, found)
         else:
             _sampler_read(analysis, node, parents, found)
+    if rebound is not None and not found.consumed:
+        found.escape = found.escape or "the generator over the loader is not taken from in a loop"
+
+
+def _local_in_function(analysis, node: ast.Name, parents) -> bool:
+    """Whether a read of a name, in a module, is in a function (or lambda) that binds that name
+    itself: its own variable, not the module's."""
+    current = parents.get(id(node))
+    while current is not None:
+        if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            scope = analysis.index.scopes.get(id(current))
+            if scope is not None and node.id in scope.bindings and node.id not in scope.globals:
+                return True
+        current = parents.get(id(current))
+    return False
+
+
+def _generator_read(analysis, owner: ast.AST, node: ast.Name, parents, found: _Uses) -> None:
+    """A read of a name rebound to a generator over the loader: ``next(gen)`` in a loop that
+    runs more than once, or ``for batch in gen``, takes from it repeatedly. Nothing done with
+    a generator reaches the loader's sampler."""
+    parent = parents.get(id(node))
+    if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is node:
+        found.consumed = True
+    elif isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "next" and parent.args[:1] == [node]:
+        where = analysis.loops_around(owner, parent)
+        if where is not None and any(_may_repeat(analysis, loop) for loop in where[0]):
+            found.consumed = True
 
 
 def _looked_at(node: ast.Name, parent: Optional[ast.AST]) -> bool:
@@ -315,9 +431,12 @@ def _handed_to(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, depth: 
     parameter = _parameter(function, call, node) if function is not None else None
     if parameter is not None and _evaluates(function):
         return  # an evaluation (``@torch.no_grad()``): its result does not depend on the order
-    if parameter is not None and depth < FOLLOW_DEPTH and _bound_once_in(where, function, parameter):
+    rebound = None
+    if parameter is not None and depth < FOLLOW_DEPTH and not _bound_once_in(where, function, parameter):
+        rebound = _rebound_to_generator(where, function, parameter, depth)
+    if parameter is not None and depth < FOLLOW_DEPTH and (rebound is not None or _bound_once_in(where, function, parameter)):
         inner = _Uses()
-        _collect(where, function, {parameter: "loader"}, set(), depth + 1, inner)
+        _collect(where, function, {parameter: "loader"}, set(), depth + 1, inner, rebound)
         if inner.set_epoch:  # its own conditions are the function's: not compared
             found.add_set_epoch(call.lineno, _conds(analysis, analysis.site_of(call)))
         found.escape = found.escape or inner.escape
@@ -339,6 +458,45 @@ def _handed_to(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, depth: 
         qualname = getattr(target.value, "qualname", None) if target is not None else None
         why = set_epoch_caller(None, qualname) if qualname else None
     found.escape = found.escape or why or f"the loader is passed to {analysis.text.segment(callee)}() on line {call.lineno}"
+
+
+def _rebound_to_generator(analysis, function: ast.AST, parameter: str, depth: int) -> Optional[Tuple[str, int, ast.Call]]:
+    """(parameter, last row, the call) when ``function``'s parameter is rebound once, unconditionally at the
+    top of its body, to a call of a generator function of the project that takes it
+    (``loader = sample_data(loader)``, ``def sample_data(loader): while True: for batch in
+    loader: yield batch``): the generator holds the loader, and the name then holds the
+    generator (whose ``while True`` is the epoch loop, found by following the call)."""
+    scope = analysis.index.scopes.get(id(function))
+    bindings = scope.bindings.get(parameter, ()) if scope is not None else ()
+    if len(bindings) != 2 or bindings[0].kind != "param" or bindings[1].kind != "assign":
+        return None
+    binding = bindings[1]
+    value = binding.value
+    if binding.site is None or binding.site.conds or not isinstance(value, ast.Call) or not isinstance(value.func, ast.Name):
+        return None
+    if not any(isinstance(a, ast.Name) and a.id == parameter for a in value.args):
+        return None
+    if not any(statement.lineno == binding.site.line for statement in function.body):
+        return None
+    generator = analysis.function_node(value.func.id)
+    if generator is None and depth + 1 < FOLLOW_DEPTH:
+        _, generator = _function_elsewhere(analysis, value)
+    if generator is None or not _yields(generator):
+        return None
+    return parameter, getattr(value, "end_lineno", None) or value.lineno, value
+
+
+def _yields(function: ast.AST) -> bool:
+    """Whether ``function`` is a generator function (a ``yield`` of its own body)."""
+    stack = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return True
+        stack.extend(ast.iter_child_nodes(node))
+    return False
 
 
 _NO_GRAD = frozenset({"no_grad", "inference_mode"})

@@ -25,7 +25,7 @@ from dl_lint.analysis.loaders import (
 )
 from dl_lint.analysis.loops import has_inner_loop, loop_count, loop_map, loops_around
 from dl_lint.analysis.prefilter import LoaderCallees
-from dl_lint.analysis.resolve import LoaderClass, ProjectHook, Resolver
+from dl_lint.analysis.resolve import MODULE_RETURNS_SELF, LoaderClass, ProjectHook, Resolver
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, collect
 from dl_lint.analysis.summary import ModuleSummary, build_summary
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse, terminal
@@ -130,6 +130,7 @@ class ModuleAnalysis:
         self._ix: Optional[_Index] = None
         self._loop_maps: Dict[int, Dict[int, Tuple[Tuple[ast.AST, ...], bool]]] = {}
         self._unguarded_rows: Dict[int, Optional[int]] = {}
+        self._whole_returns: Dict[int, List[ast.expr]] = {}  # id(function) -> its ``return`` values
         self._argument_loops: Dict[Tuple[int, str], bool] = {}
 
     @property
@@ -184,6 +185,7 @@ class ModuleAnalysis:
         self.resolver.forget()
         self._callees = None
         self._returns.clear()
+        self._whole_returns.clear()
         self._passed = None
         self._by_scope = None
         self._ix = None
@@ -207,9 +209,15 @@ class ModuleAnalysis:
                 if bound is None:
                     continue
                 calls.append(bound)
-                function = self._module_function(site)
-                if function is not None and any(bound.value(name).source == "parameter" for name in bound.args):
-                    factories[function.name] = tuple(_param_names(function))
+                function, name = self._factory_of(site)
+                if function is not None and (
+                    self._forwards_kwargs(call, function)
+                    or (
+                        any(bound.value(name).source == "parameter" for name in bound.args)
+                        and (function is site.scope and id(function) in self.ix.function_ids or _mentions_own_parameter(call, function))
+                    )
+                ):
+                    factories[name] = tuple(_param_names(function))
             calls.extend(self._config_calls())
             self._facts = ModuleFacts(
                 path=self.path,
@@ -252,6 +260,38 @@ class ModuleAnalysis:
                 return min([statement.lineno, *(d.lineno for d in decorators)])
             row = (statement.end_lineno or statement.lineno) + 1
         return row
+
+    def _factory_of(self, site: Site) -> Tuple[Optional[ast.AST], str]:
+        """The function a loader call is in, when calls of it can be judged with their arguments,
+        and its factory name: a module-level function (``make``), or a method of a module-level
+        class (``Walker.loader``, called on an instance of the class)."""
+        function = self._module_function(site)
+        if function is not None:
+            return function, function.name
+        scope = site.scope
+        cls = self.ix.method_class.get(id(scope)) if scope is not None else None
+        if cls is None or _static(scope) or not _first_param(scope) or scope.name.startswith("__"):
+            return None, ""  # dunder and private-mangled methods are not called by their name
+        return scope, f"{cls.name}.{scope.name}"
+
+    def factory_node(self, name: str) -> Optional[ast.AST]:
+        """The function a factory name of ``_factory_of`` names."""
+        if "." not in name:
+            return self.function_node(name)
+        class_name, method = name.split(".", 1)
+        for cls in self.index.module_classes:
+            if cls.name == class_name:
+                return self.ix.methods.get((id(cls), method))
+        return None
+
+    @staticmethod
+    def _forwards_kwargs(call: ast.Call, function: ast.AST) -> bool:
+        """Whether the loader call spreads the function's own ``**kwargs`` (``DataLoader(ds,
+        **kwargs)`` in ``def loader(self, **kwargs)``): the caller's keywords reach torch."""
+        kwarg = function.args.kwarg
+        return kwarg is not None and any(
+            k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwarg.arg for k in call.keywords
+        )
 
     def _module_function(self, site: Site) -> Optional[ast.AST]:
         scope = site.scope
@@ -719,45 +759,183 @@ class ModuleAnalysis:
     def _guarded(self, line: int) -> bool:
         return any(first <= line <= last for first, last in self.index.main_guard_lines)
 
-    def _unguarded_iteration(self, call: ast.Call, site: Site) -> Optional[int]:
+    def _unguarded_iteration(self, call: ast.Call, site: Site, depth: int = MAX_CALL_DEPTH) -> Optional[int]:
         """The row of an iteration of this loader that runs when the module is imported: at
-        module level outside the ``__main__`` guard, or in a module-level function that
-        unguarded module-level code calls, directly or through other functions of the module
-        (``MAX_CALL_DEPTH`` deep). The loop may be in a function the loader is passed to."""
+        module level outside the ``__main__`` guard, or in a function of the module (a
+        module-level function, or a method of a module-level class called on a module-level
+        instance) that unguarded module-level code calls, directly or through other such
+        functions (``MAX_CALL_DEPTH`` deep). The loop may be in a function the loader is passed
+        to. A loader a function returns (``return DataLoader(...)``) is followed to the calls
+        of that function: ``train_loader = get_loader(...)`` at module level is the loader."""
         iteration = self._iteration_line(call, site)
         if site.scope is None:
             if iteration is not None and not self._guarded(iteration):
                 return iteration
             return self._iterated_in_a_function(call, site)
         if iteration is None:
-            return None
-        function = self._module_function(site)
+            return self._iterated_where_returned(call, site, depth)
+        function = self._runner(site.scope)
         if function is None:
             return None
         return self._unguarded_call_of(function, MAX_CALL_DEPTH, set())
 
+    def _iterated_where_returned(self, call: ast.Call, site: Site, depth: int) -> Optional[int]:
+        """For a loader its function returns as the whole return value (``return DataLoader(...)``,
+        or ``return loader`` of a name bound only to loader calls): the row where a call of that
+        function, anywhere in the module, has its result iterated at import (``depth`` factories
+        deep)."""
+        function = self._runner(site.scope)
+        if function is None or depth <= 0 or not self._runs_at_import() or not self._returned_whole(call, site):
+            return None
+        for other, other_site in self._callers(function):
+            row = self._unguarded_iteration(other, other_site, depth - 1)
+            if row is not None:
+                return row
+        return None
+
+    def _runs_at_import(self) -> bool:
+        """Whether unguarded module-level code calls a function or method of the module at all
+        (a name of a module-level function, or ``x.m(...)`` with ``m`` a method of a module-level
+        class): without one, no loader a function builds is iterated at import. Asked once."""
+        ix = self.ix
+        if ix.runs_at_import is None:
+            calls = [entry for name in ix.first_function for entry in ix.calls_of_name.get(name, ())]
+            methods = {method for _, method in ix.methods}
+            calls += [entry for method in methods for entry in ix.calls_of_attr.get(method, ())]
+            ix.runs_at_import = any(site.scope is None and not self._guarded(site.line) for _, site in calls)
+        return ix.runs_at_import
+
+    def _returned_whole(self, call: ast.Call, site: Site) -> bool:
+        """``_returned``, without the elements of a returned display (``return a, b`` is taken
+        apart by the caller, and which element lands where is not followed)."""
+        from dl_lint.analysis.epochs import returned_values
+
+        returned = self._whole_returns.get(id(site.scope))
+        if returned is None:
+            returned = self._whole_returns[id(site.scope)] = returned_values(site.scope)
+        if any(item is call for item in returned):
+            return True
+        name = self.assigned_name(call)
+        return (
+            name is not None
+            and any(isinstance(item, ast.Name) and item.id == name for item in returned)
+            and self._returned(call, site)
+        )
+
     def _iterated_in_a_function(self, call: ast.Call, site: Site) -> Optional[int]:
-        """A module-level loader that a module function iterates through its global name
-        (``for batch in train_loader`` in ``train()``), where unguarded module-level code calls
-        that function after the loader exists: the row of that call."""
+        """A module-level loader that a function of the module iterates through its global name
+        (``for batch in train_loader`` in ``train()``, ``iter(train_loader)``), or hands to a
+        function or method that iterates its parameter (``model.inference(x, subgraph_loader)``),
+        where unguarded module-level code calls that function after the loader exists: the row
+        of that call."""
         target = self.assigned_name(call)
         if target is None:
             return None
-        for loop, loop_site in self.ix.loops_over_any.get(target, ()):
-            function = loop_site.scope
-            if function is None or id(function) not in self.ix.function_ids:
+        ix = self.ix
+        uses = [(loop_site, None) for _, loop_site in ix.loops_over_any.get(target, ())]
+        uses += [(other_site, None) for _, _, other_site in ix.iterating_any.get(target, ())]
+        uses += [(other_site, other) for _, other, other_site in ix.handing_any.get(target, ())]
+        for use_site, handing in uses:
+            function = self._runner(use_site.scope)
+            if function is None:
                 continue
             scope = self.index.scopes.get(id(function))
             if scope is not None and target in scope.bindings:
                 continue  # a local of the same name
+            if handing is not None and not self._iterates_argument(handing, target, use_site):
+                continue
             row = self._unguarded_call_of(function, MAX_CALL_DEPTH, set())
             if row is not None and row > site.line:
                 return row
         return None
 
+    def _runner(self, scope: Optional[ast.AST]) -> Optional[ast.AST]:
+        """``scope`` when module-level code can call it by name: a module-level function, or a
+        method of a module-level class (called on a module-level instance, or on ``self`` from
+        another such method)."""
+        if scope is not None and (id(scope) in self.ix.function_ids or id(scope) in self.ix.method_class):
+            return scope
+        return None
+
+    def _callers(self, function: ast.AST) -> List[Tuple[ast.Call, Site]]:
+        """The calls of this module that run ``function``: ``name(...)`` for a module-level
+        function; for a method of a module-level class, ``instance.method(...)`` on a
+        module-level instance of that class (``instance_class``) where no local of the same name
+        hides it, and ``self.method(...)`` in the class's other methods."""
+        ix = self.ix
+        cls = ix.method_class.get(id(function))
+        if cls is None:
+            return ix.calls_of_name.get(function.name, [])
+        out = []
+        for other, other_site in ix.calls_of_attr.get(function.name, ()):
+            if self._method_called(other, other_site) is function:
+                out.append((other, other_site))
+        return out
+
+    def _method_called(self, call: ast.Call, site: Site) -> Optional[ast.AST]:
+        """The method of a module-level class that ``owner.method(...)`` runs, when ``owner`` is
+        a module-level instance of that class or the ``self`` of one of its methods."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+            return None
+        ix = self.ix
+        owner = func.value.id
+        scope = site.scope
+        cls = ix.method_class.get(id(scope)) if scope is not None else None
+        if cls is not None and _first_param(scope) == owner and not _static(scope):
+            return ix.methods.get((id(cls), func.attr))
+        if scope is not None:
+            local = self.index.scopes.get(id(scope))
+            if local is not None and owner in local.bindings:
+                return None
+        cls = self.instance_class(owner)
+        return ix.methods.get((id(cls), func.attr)) if cls is not None else None
+
+    def instance_class(self, name: str) -> Optional[ast.ClassDef]:
+        """The module-level class whose instance the module-level name holds: every binding of
+        it is ``Class(...)``, possibly followed by methods that return the object itself
+        (``Net(...).to(device)``, ``model = model.cuda()``: torch.nn.Module's ``to``, ``cuda``,
+        ``train``, ... return ``self``) that the class does not define itself. None otherwise."""
+        cache = self.ix.instances
+        if name in cache:
+            return cache[name]
+        found: Optional[ast.ClassDef] = None
+        for binding in self.index.module_scope.bindings.get(name, ()):
+            cls = self._constructed_class(binding.value if binding.kind == "assign" else None, name)
+            if cls is None or (cls is not True and found is not None and cls is not found):
+                found = None
+                break
+            if cls is not True:
+                found = cls
+        cache[name] = found
+        return found
+
+    def _constructed_class(self, value: Optional[ast.AST], name: str):
+        """The module-level class ``value`` constructs (through self-returning Module methods),
+        True for ``name.to(...)`` (the same object again), None otherwise."""
+        methods: List[str] = []
+        while (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and value.func.attr in _RETURNS_SELF
+        ):
+            methods.append(value.func.attr)
+            value = value.func.value
+        if isinstance(value, ast.Name) and value.id == name and methods:
+            return True
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+            return None
+        bindings = self.index.module_scope.bindings.get(value.func.id, ())
+        if len(bindings) != 1 or bindings[0].kind != "class" or bindings[0].nested:
+            return None
+        cls = bindings[0].node
+        if any((id(cls), method) in self.ix.methods for method in methods):
+            return None  # the class defines it: what it returns is not followed
+        return cls
+
     def _unguarded_call_of(self, function: ast.AST, depth: int, seen: Set[int]) -> Optional[int]:
-        """The row of unguarded module-level code that calls module-level ``function``, itself
-        or through module functions that call it (``depth`` calls deep). The answer from the top
+        """The row of unguarded module-level code that calls ``function`` (``_runner``), itself
+        or through such functions that call it (``depth`` calls deep). The answer from the top
         (``MAX_CALL_DEPTH``, nothing seen) is kept per function: every loader of a function asks."""
         top = depth == MAX_CALL_DEPTH and not seen
         if top and id(function) in self._unguarded_rows:
@@ -770,11 +948,11 @@ class ModuleAnalysis:
     def _unguarded_call_search(self, function: ast.AST, depth: int, seen: Set[int]) -> Optional[int]:
         seen.add(id(function))
         callers = []
-        for other, other_site in self.ix.calls_of_name.get(function.name, ()):
+        for other, other_site in self._callers(function):
             if other_site.scope is None:
                 if not self._guarded(other_site.line):
                     return other_site.line
-            elif depth > 1 and id(other_site.scope) not in seen and id(other_site.scope) in self.ix.function_ids:
+            elif depth > 1 and id(other_site.scope) not in seen and self._runner(other_site.scope) is not None:
                 callers.append(other_site.scope)
         for caller in callers:
             row = self._unguarded_call_search(caller, depth - 1, seen)
@@ -785,8 +963,9 @@ class ModuleAnalysis:
     def _iteration_line(self, call: ast.Call, site: Site) -> Optional[int]:
         """The row where this loader is iterated in its own scope: a loop over the call itself,
         then a loop over the name it is assigned to, then a later call of that scope that
-        iterates the name (``iter(loader)``) or hands it to a function of this module that
-        iterates its parameter (``train(loader)``). Every lookup goes through ``_Index``."""
+        iterates the name (``iter(loader)``) or hands it to a function or method of this module
+        that iterates its parameter (``train(loader)``, ``model.fit(loader)``). Every lookup
+        goes through ``_Index``."""
         ix = self.ix
         found = ix.loop_over_node.get(id(call))
         if found is not None and found[1].scope is site.scope:
@@ -806,7 +985,7 @@ class ModuleAnalysis:
         for position, other, other_site in ix.handing_calls.get(key, ()):
             if best is not None and position > best[0]:
                 break
-            if other_site.line >= site.line and self._iterates_argument(other, target):
+            if other_site.line >= site.line and self._iterates_argument(other, target, other_site):
                 best = (position, other_site.line)  # train(loader), where train loops over its parameter
                 break
         return best[1] if best is not None else None
@@ -818,13 +997,19 @@ class ModuleAnalysis:
                 return loop_site.line
         return None
 
-    def _iterates_argument(self, call: ast.Call, name: str) -> bool:
-        """Whether ``call`` passes ``name`` to a module-level function of this module that
+    def _iterates_argument(self, call: ast.Call, name: str, site: Site) -> bool:
+        """Whether ``call`` passes ``name`` to a module-level function of this module, or a
+        method of a module-level class on one of its instances (``_method_called``), that
         iterates the parameter it lands in (``for batch in loader``, ``iter(loader)``)."""
-        function = self.function_node(call.func.id)
+        if isinstance(call.func, ast.Name):
+            function = self.function_node(call.func.id)
+            skip = 0
+        else:
+            function = self._method_called(call, site)
+            skip = 0 if function is None or _static(function) else 1
         if function is None:
             return False
-        params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+        params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)][skip:]
         landed = [params[i] for i, a in enumerate(call.args) if i < len(params) and isinstance(a, ast.Name) and a.id == name]
         landed += [k.arg for k in call.keywords if k.arg and isinstance(k.value, ast.Name) and k.value.id == name]
         return any(self._iterates_parameter(function, param) for param in landed)
@@ -965,11 +1150,15 @@ class ModuleAnalysis:
             if isinstance(call.func, (ast.Name, ast.Attribute)) and terminal(call.func) in names
         ]
 
-    def loader_calls_with(self, function: ast.AST, env: Dict[int, Value], undecided: Optional[Set[int]] = None) -> List[LoaderCall]:
+    def loader_calls_with(
+        self, function: ast.AST, env: Dict[int, Value], undecided: Optional[Set[int]] = None, iterated=None
+    ) -> List[LoaderCall]:
         """The loader calls of ``function`` re-resolved with its parameters bound to ``env``;
         ``undecided`` collects the ids of those under an ``if`` (or after an early exit) whose
         test these values do not decide (``if process_group is None:`` with an unknown group):
-        one branch of several, which may not run."""
+        one branch of several, which may not run. ``iterated(use)``, when given, says where the
+        calling module iterates each at import (DL203: ``unguarded_use``), from ``use``: "runs"
+        for a loader ``function`` iterates itself, "returns" for one it returns, None otherwise."""
         saved = self.resolver.param_env
         self.resolver.param_env = env
         try:
@@ -980,12 +1169,37 @@ class ModuleAnalysis:
                 loader = self._loader_for(call, site, cls)
                 bound = self._bind(call, site, scope_name, loader) if loader is not None else None
                 if bound is not None:
+                    if iterated is not None:
+                        bound = bound.replace(unguarded_iteration=iterated(self._use_in(call, site, function)))
                     out.append(bound)
                     if undecided is not None and not self._must_run(site):
                         undecided.add(id(bound))
             return out
         finally:
             self.resolver.param_env = saved
+
+    def _use_in(self, call: ast.Call, site: Site, function: ast.AST) -> Optional[str]:
+        """What ``function`` does with a loader it builds: "runs" (iterates it, in its own body
+        or a function it hands it to), "returns" (its whole return value), or None."""
+        if site.scope is not function:
+            return None
+        if self._iteration_line(call, site) is not None:
+            return "runs"
+        return "returns" if self._returned_whole(call, site) else None
+
+    def unguarded_use(self, call: ast.Call, site: Site, use: Optional[str]) -> Optional[int]:
+        """For a call of a factory in this module (``judge.judge_call_sites``): the row where its
+        loader is iterated at import. A factory that iterates its loader does so where this
+        call runs (``_unguarded_call_of`` when the call is in a function); a returned loader is
+        followed from the call as if the call built it (``_unguarded_iteration``)."""
+        if use == "returns":
+            return self._unguarded_iteration(call, site)
+        if use != "runs":
+            return None
+        if site.scope is None:
+            return None if self._guarded(site.line) else site.line
+        function = self._runner(site.scope)
+        return self._unguarded_call_of(function, MAX_CALL_DEPTH, set()) if function is not None else None
 
     def _may_run(self, site: Site) -> bool:
         """Whether a call at ``site`` may run with the parameters bound as they are now: False
@@ -1031,8 +1245,13 @@ class ModuleAnalysis:
     def bind_parameters(self, call: ast.Call, site: Site, caller: "ModuleAnalysis", function: ast.AST) -> Optional[Dict[int, Value]]:
         """Map this module's ``function``'s parameters to the Values ``call`` (in ``caller``)
         gives them, defaults included; None when the call cannot be bound (``*args`` or
-        ``**kwargs`` in the call, unknown keywords, a missing argument)."""
+        ``**kwargs`` in the call, unknown keywords, a missing argument). For a method of a
+        module-level class (called on an instance) the first parameter is the object, left to
+        the method's own analysis. Keywords no named parameter takes go to the function's
+        ``**kwargs`` parameter, as a complete dict (``def loader(self, **kwargs)``)."""
         positional, keyword_only = self.parameters(function)
+        if id(function) in self.ix.method_class and not _static(function):
+            positional = positional[1:]
         by_name = {b.name: b for b in (*positional, *keyword_only)}
         env = _CallerValues(caller.resolver, site)
         # ``def prepare(ds, num_workers=0, **kwargs)``: the keywords no named parameter takes
@@ -1216,24 +1435,47 @@ class _Index:
         # Calls: by callee name; by (scope, name) for the calls that iterate the name
         # (``iter(name)``, ``next(...name...)``, ``list(name)``, through ``_mentioned``) and the
         # calls of a bare function name that take it as an argument.
+        # The methods of module-level classes (defined in the class body): by (id(class),
+        # name) and the class of each (``ModuleAnalysis._runner``).
+        self.methods: Dict[Tuple[int, str], ast.AST] = {}
+        self.method_class: Dict[int, ast.ClassDef] = {}
+        for cls in index.module_classes:
+            for statement in cls.body:
+                if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    self.methods.setdefault((id(cls), statement.name), statement)
+                    self.method_class[id(statement)] = cls
+        self.instances: Dict[str, Optional[ast.ClassDef]] = {}  # ``ModuleAnalysis.instance_class``
+        self.runs_at_import: Optional[bool] = None  # ``ModuleAnalysis._runs_at_import``
         self.calls_of_name: Dict[str, List[Tuple[ast.Call, Site]]] = {}
+        self.calls_of_attr: Dict[str, List[Tuple[ast.Call, Site]]] = {}  # ``name.attr(...)`` by attr
         self.iterating_calls: Dict[Tuple[int, str], List[Tuple[int, ast.Call, Site]]] = {}
         self.handing_calls: Dict[Tuple[int, str], List[Tuple[int, ast.Call, Site]]] = {}
+        self.iterating_any: Dict[str, List[Tuple[int, ast.Call, Site]]] = {}
+        self.handing_any: Dict[str, List[Tuple[int, ast.Call, Site]]] = {}
         for position, (call, site, _, _) in enumerate(index.calls):
             scope = id(site.scope)
             func = call.func
-            if isinstance(func, ast.Name):
+            named = isinstance(func, ast.Name)
+            if named:
                 self.calls_of_name.setdefault(func.id, []).append((call, site))
+            elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+                self.calls_of_attr.setdefault(func.attr, []).append((call, site))
+                named = True
+            if named and (call.args or call.keywords):
                 handed = [a.id for a in call.args if isinstance(a, ast.Name)]
                 handed += [k.value.id for k in call.keywords if k.arg and isinstance(k.value, ast.Name)]
                 for name in dict.fromkeys(handed):
                     self.handing_calls.setdefault((scope, name), []).append((position, call, site))
+                    if site.scope is not None:
+                        self.handing_any.setdefault(name, []).append((position, call, site))
             if terminal(func) in ("iter", "next", "list"):
                 names = []
                 for argument in call.args:
                     names += [leaf.id for leaf in _mentioned(argument) if isinstance(leaf, ast.Name)]
                 for name in dict.fromkeys(names):
                     self.iterating_calls.setdefault((scope, name), []).append((position, call, site))
+                    if site.scope is not None:
+                        self.iterating_any.setdefault(name, []).append((position, call, site))
 
     def words(self, source: str) -> Tuple[bool, bool]:
         """Whether the source holds ``.pin_memory(`` and ``non_blocking`` (searched once)."""
@@ -1298,6 +1540,28 @@ _WRAPPERS = ("enumerate", "tqdm", "iter", "zip", "islice")
 def _loop_iterable(loop: ast.AST) -> ast.AST:
     """What a counted loop walks: a ``for``'s iterable, a comprehension's first one."""
     return loop.iter if hasattr(loop, "iter") else loop.generators[0].iter
+
+
+_RETURNS_SELF = MODULE_RETURNS_SELF
+
+
+def _mentions_own_parameter(call: ast.Call, function: ast.AST) -> bool:
+    """Whether a loader call in a method names one of the method's own parameters (not the
+    object): only then do the method's calls give it values of their own (a method reading
+    ``self.batch_size`` alone gets the same at every call)."""
+    args = function.args
+    own = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)[1:]}
+    return bool(own) and any(isinstance(node, ast.Name) and node.id in own for node in ast.walk(call))
+
+
+def _first_param(function: ast.AST) -> Optional[str]:
+    args = [*function.args.posonlyargs, *function.args.args]
+    return args[0].arg if args else None
+
+
+def _static(function: ast.AST) -> bool:
+    """Whether a method is a ``staticmethod`` (its first parameter is not the object)."""
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list)
 
 
 def _param_names(function: ast.AST) -> List[str]:

@@ -117,6 +117,13 @@ _SUBJECTS = (ast.Name, ast.Attribute, ast.Subscript, ast.Call, ast.BinOp, ast.Un
 _SITED = frozenset({"assign", "unpack", "aug"})
 
 
+# torch.nn.Module methods that return the module itself (``model = Net(...).to(device)``).
+MODULE_RETURNS_SELF = frozenset(
+    ("to", "cuda", "cpu", "xpu", "mps", "train", "eval", "float", "half", "double", "bfloat16", "requires_grad_", "share_memory")
+)
+_TORCH_MODULE = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
+
+
 class LoaderClass(Record):
     """Something that constructs a torch loader when called: the class itself, a project or
     library subclass, or ``functools.partial(DataLoader, ...)`` (with its pre-bound arguments:
@@ -1647,6 +1654,10 @@ class Resolver:
                 if func_node.attr == "parse_args":
                     return Value.known(parsed)
                 return Value.unknown("argparse")
+        if isinstance(func_node, ast.Attribute) and func_node.attr in MODULE_RETURNS_SELF:
+            owner = self.resolve(func_node.value, site, depth + 1).single
+            if owner is not None and isinstance(owner.value, Instance) and self._module_returns_self(owner.value, func_node.attr):
+                return Value.known(owner.value)  # ``Net(...).to(device)``: the same module
         func = self.resolve(node.func, site, depth + 1)
         target = func.single.value if func.single is not None else None
         if isinstance(target, External):
@@ -1674,6 +1685,16 @@ class Resolver:
             given = () if local else self._handed_sizes(target, node, site, depth)
             return Value.known(Instance(target.module, target.name, target.line, target.path, local, holds, given))
         return Value.unknown(func.source if func.source in CONFIGURABLE else "expression")
+
+    def _module_returns_self(self, instance: "Instance", method: str) -> bool:
+        """Whether ``instance.method(...)`` gives the object back: its class derives directly
+        from ``torch.nn.Module``, whose ``to``, ``cuda``, ``train``, ... return ``self``, and does
+        not define the method itself."""
+        lookup = getattr(self.project, "class_facts", None)
+        facts = lookup(instance.module, instance.name, instance.path) if lookup is not None and not instance.local else None
+        if facts is None or method in (facts.methods or {}):
+            return False
+        return any(names & _TORCH_MODULE for names in facts.bases)
 
     def _get_with_default(self, base_node: ast.AST, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
         """``cfg.get("num_workers", 4)``: of a dict dl-lint reads, the key's value (the default

@@ -20,9 +20,15 @@ Reports a DataLoader with workers that a script iterates at module level, or ins
 that module-level code calls, outside `if __name__ == "__main__":`. Calls are followed within
 the module, four deep: module level calls `main()`, which calls `train()`, which builds the loader
 and passes it to `run_epoch(loader)`, which loops over it; or a module-level loader is looped over
-(through its global name) in a function an unguarded module-level epoch loop calls. It stays
-silent when the call is under the main guard, when the module has no unguarded top-level call,
-in notebooks, and for loaders without workers.
+(through its global name) in a function an unguarded module-level epoch loop calls. Methods of a
+module-level class count as such functions when called on a module-level instance of it
+(`model = Net(...).to(device)`; `model.inference(...)` looping over a global `subgraph_loader`,
+or over the loader handed to it, from `test()` in the epoch loop), or on `self` from another such
+method. A loader a function returns is the loader of each call of that function
+(`train_loader = get_loader(...)` at module level, looped in `train()`); at a call of a factory
+whose loader depends on its arguments, possibly in another module, the call's own iteration
+decides. It stays silent when the call is under the main guard, when the module has no unguarded
+top-level call, in notebooks, and for loaders without workers.
 
 It is an **error** when the failure is certain: the call passes `multiprocessing_context="spawn"`
 (or `"forkserver"`), the script or a module it imports calls `set_start_method("spawn")` /
@@ -81,8 +87,7 @@ All versions; it breaks wherever the start method is spawn or forkserver.
         yield self.finding(
             call,
             None,
-            "this loader is iterated at module level, outside `if __name__ == \"__main__\":`: spawn/forkserver "
-            "workers fail.",
+            "loader iterated at import, outside `if __name__ == \"__main__\":`: spawn/forkserver workers fail.",
             severity=Severity.ERROR if certain else None,
             detail=f"The loader starts worker processes and module-level code iterates it (line "
             f"{call.unguarded_iteration}); each worker re-imports this script and runs that code again. "

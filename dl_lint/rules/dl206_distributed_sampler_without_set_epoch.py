@@ -40,6 +40,16 @@ data in does not change its result, so it is not an epoch's iteration. A generat
 project over its parameter (MetricLogger's `log_every(self, iterable, ...)`: `for obj in
 iterable: yield obj`) passes the loader on to the `for` that iterates it, like `enumerate`.
 
+The sampler may come from a project factory (`sampler=data_sampler(dataset, shuffle=True,
+distributed=args.distributed)` whose body returns `DistributedSampler(dataset, shuffle=shuffle)`
+when distributed): its `shuffle` and `seed` are read with the factory's parameters bound to the
+call, and any `set_epoch` on the sampler or the loader silences it (the factory's conditions are
+not compared). The epoch loop may live in an endless generator the loader is handed to and
+rebound to (`loader = sample_data(loader)`, `def sample_data(loader): while True: for batch in
+loader: yield batch`, then `next(loader)` per training step): the generator's `while True` runs
+the iteration again. It stays silent when the generator is taken from only outside loops, and a
+`set_epoch` inside the generator counts.
+
 It fires only when all of this is visible. It is silent when the loader or its sampler goes
 anywhere it cannot follow: handed to a library or to something that is not a project function,
 returned, stored on `self`, wrapped or aliased. That includes the
