@@ -640,26 +640,15 @@ class ModuleAnalysis:
         nested functions or classes), with list, tuple and dict displays opened one level."""
         found = self._returns.get(id(function))
         if found is None:
+            from dl_lint.analysis.epochs import returned_values
+
             found = []
-            stack = list(function.body)
-            while stack:
-                node = stack.pop()
-                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-                    continue
-                if isinstance(node, ast.Return):
-                    if node.value is not None:
-                        found.append(node.value)
-                        if isinstance(node.value, (ast.List, ast.Tuple)):
-                            found.extend(node.value.elts)
-                        elif isinstance(node.value, ast.Dict):
-                            found.extend(node.value.values)
-                    continue
-                if isinstance(node, ast.stmt):
-                    stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
-                    for handler in getattr(node, "handlers", ()):
-                        stack.extend(handler.body)
-                    for case in getattr(node, "cases", ()):
-                        stack.extend(case.body)
+            for value in returned_values(function):
+                found.append(value)
+                if isinstance(value, (ast.List, ast.Tuple)):
+                    found.extend(value.elts)
+                elif isinstance(value, ast.Dict):
+                    found.extend(value.values)
             self._returns[id(function)] = found
         return found
 
