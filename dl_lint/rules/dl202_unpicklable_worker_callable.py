@@ -144,10 +144,10 @@ def _unpicklable(value, ctx):
         owner = f"a {value.name}" if isinstance(value, Instance) else f"a {value.qualname.rsplit('.', 1)[1]}"
         return f"{owner} that keeps {holds[0]}", holds  # where: a related location
     cls = ctx.dataset_class(value) if isinstance(value, Instance) else None
-    if cls is not None:
-        for ancestor in ctx.datasets.mro(cls) or (cls,):
-            for attr, what, path, line in ancestor.unpicklable:
-                return f"a {value.name} whose self.{attr} holds {what}", (what, path, line)
+    found = ctx.datasets.unpicklable(cls) if cls is not None else None
+    if found is not None:
+        attr, what, path, line = found
+        return f"a {value.name} whose self.{attr} holds {what}", (what, path, line)
     return None
 
 
