@@ -5,8 +5,9 @@ factories are known, judge loaders built from a function's parameters at each ca
 
 from __future__ import annotations
 
+import ast
 import os
-from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.files import SourceFile, decode_source, dl000, one_line, read, split_message
 from dl_lint.model import Diagnostic, Related, Severity
@@ -553,8 +554,9 @@ def judge_call_sites(
             factories[(file.key, name)] = file
     if not factories:
         return []
-    names = {name for _, name in factories}
-    encoded = [n.encode() for n in names]
+    names = {name for _, name in factories if not name.endswith("[")}
+    dicts = {name[:-1] for _, name in factories if name.endswith("[")}
+    encoded = [n.encode() for n in names | dicts]
     codes = known_codes()
     out: List[Diagnostic] = []
     judged: Dict = {}
@@ -565,11 +567,7 @@ def judge_call_sites(
         if analysis is None:
             continue
         suppressions = None
-        for call, site in analysis.calls_named(names):
-            target = analysis.resolver.resolve(call.func, site).single
-            ref = target.value if target is not None else None
-            if getattr(ref, "kind", None) != "function":
-                continue
+        for call, site, ref in _factory_calls(analysis, names, dicts):
             key = (os.path.abspath(ref.path), ref.name)
             if key not in factories:
                 continue
@@ -633,6 +631,24 @@ def judge_call_sites(
                 elif UNUSED_NOQA in enabled_codes(caller.settings, codes):
                     out.append(moved.replace(suppressed_at=(caller.key, *suppressions.rows_of(moved))))
     return out
+
+
+def _factory_calls(analysis: "ModuleAnalysis", names: Set[str], dicts: Set[str]):
+    """(call, site, function) for each call in ``analysis`` that may call a factory: by name
+    (``make_loader(args)``), or through subscripts of a dict (``LOADERS[args.data]["train"](args)``):
+    each function the dict holds at the subscripted place is a candidate, every one when a key
+    is unknown (``dispatch.dispatched``)."""
+    from dl_lint.analysis.dispatch import dispatched
+
+    for call, site in analysis.calls_named(names, dicts):
+        if isinstance(call.func, ast.Subscript):
+            for ref in dispatched(analysis.resolver, call.func, site):
+                yield call, site, ref
+            continue
+        target = analysis.resolver.resolve(call.func, site).single
+        ref = target.value if target is not None else None
+        if getattr(ref, "kind", None) == "function":
+            yield call, site, ref
 
 
 def _analysis_of(file: SourceFile, project: "Project") -> Optional["ModuleAnalysis"]:

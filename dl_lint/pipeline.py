@@ -550,7 +550,12 @@ class _FactoryCalls:
         names = sorted({name for names in run.factories.values() for name in names})
         self.encoded = [n.encode() for n in names]
         # One pattern per name, starting with it: the regex engine then scans for the literal.
-        self.patterns = {n: re.compile(re.escape(n) + rb"\s*\(") for n in self.encoded}
+        # A dict holding factories (``LOADERS[``, see ``module._dispatch_dicts``) is called
+        # through its subscripts.
+        self.patterns = {
+            n: re.compile(re.escape(n[:-1]) + rb"\s*\[" if n.endswith(b"[") else re.escape(n) + rb"\s*\(") for n in self.encoded
+        }
+        self.dicts = {n[:-1]: n for n in self.encoded if n.endswith(b"[")}
         # With many factories, a file is searched only if its imports can bring one in: a call
         # resolves to one through its own file, a from-import of its name, or an import of its
         # module (or of a package on its path, for ``pkg.mod.factory(...)``).
@@ -561,7 +566,7 @@ class _FactoryCalls:
         self.reachable: Optional[Set[str]] = None
         self.packages: Set[str] = set()
         if len(self.encoded) > 16:  # with few, scanning every file for them costs less
-            self.reachable = set(names)
+            self.reachable = {n.rstrip("[") for n in names}
             modules = {f.key: f.module_name for f in run.files}
             for key in run.factories:
                 module = modules.get(key, "")
@@ -572,10 +577,13 @@ class _FactoryCalls:
     def calls_in(self, data: bytes) -> List[bytes]:
         if len(self.encoded) > 16:  # many factories: one scan for every call, then a set lookup
             wanted = set(self.encoded)
-            return [name for name in _CALLED.findall(data) if name in wanted]
+            found = [name for name in _CALLED.findall(data) if name in wanted]
+            if self.dicts and b"[" in data:
+                found.extend(self.dicts[name] for name in _SUBSCRIPTED.findall(data) if name in self.dicts)
+            return found
         found = []
         for name in self.encoded:
-            if name not in data:
+            if name.rstrip(b"[") not in data:
                 continue
             for match in self.patterns[name].finditer(data):
                 start = match.start()
@@ -652,6 +660,8 @@ def _may_reach(raw, names: Set[str], packages: Set[str]) -> bool:
     return False
 
 
+# A subscripted name: an identifier (not preceded by another word character) followed by "[".
+_SUBSCRIPTED = re.compile(rb"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\s*\[")
 # A called name: an identifier (not preceded by another word character) followed by "(".
 _CALLED = re.compile(rb"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 

@@ -25,12 +25,13 @@ from dl_lint.analysis.loaders import (
 )
 from dl_lint.analysis.loops import has_inner_loop, loop_count, loop_map, loops_around
 from dl_lint.analysis.prefilter import LoaderCallees
-from dl_lint.analysis.resolve import LoaderClass, ProjectHook, Resolver
+from dl_lint.analysis.resolve import NAMESPACE_NAMES, LoaderClass, ProjectHook, Resolver
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, collect
 from dl_lint.analysis.summary import ModuleSummary, build_summary
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse, terminal
 from dl_lint.analysis.transfers import loop_copy, module_helpers, transparent_leaves
 from dl_lint.analysis.values import ABSENT, DictValue, FunctionRef, Guard, Origin, Possible, Value
+from dl_lint.analysis.namespaces import ParsedArgs, edited_attributes
 from dl_lint.analysis.configs.keypaths import LoadedConfig
 from dl_lint.record import Record
 
@@ -208,8 +209,14 @@ class ModuleAnalysis:
                     continue
                 calls.append(bound)
                 function = self._module_function(site)
-                if function is not None and any(bound.value(name).source == "parameter" for name in bound.args):
+                if function is not None and (
+                    any(bound.value(name).source == "parameter" for name in bound.args) or _reads_namespace_parameter(call, function)
+                ):
                     factories[function.name] = tuple(_param_names(function))
+            if factories:
+                # Dicts of this module holding factories (``LOADERS["msrvtt"]["train"](args)``):
+                # their subscripts are call sites too, searched for as ``NAME[`` (``judge``).
+                factories.update((f"{name}[", ()) for name in _dispatch_dicts(self.tree, factories))
             calls.extend(self._config_calls())
             self._facts = ModuleFacts(
                 path=self.path,
@@ -935,12 +942,21 @@ class ModuleAnalysis:
             rows.append((number, self.text.segment(row), env))
         return rows
 
-    def calls_named(self, names: Set[str]) -> List[Tuple[ast.Call, Site]]:
-        return [
-            (call, site)
-            for call, site, _, _ in self.index.calls
-            if isinstance(call.func, (ast.Name, ast.Attribute)) and terminal(call.func) in names
-        ]
+    def calls_named(self, names: Set[str], dicts: Set[str] = frozenset()) -> List[Tuple[ast.Call, Site]]:
+        """Calls of a name in ``names``, and calls of a subscript of a name in ``dicts``
+        (``D[k]["train"](...)``)."""
+        out = []
+        for call, site, _, _ in self.index.calls:
+            func = call.func
+            if isinstance(func, (ast.Name, ast.Attribute)):
+                if terminal(func) in names:
+                    out.append((call, site))
+            elif dicts and isinstance(func, ast.Subscript):
+                while isinstance(func, ast.Subscript):
+                    func = func.value
+                if isinstance(func, (ast.Name, ast.Attribute)) and terminal(func) in dicts:
+                    out.append((call, site))
+        return out
 
     def loader_calls_with(self, function: ast.AST, env: Dict[int, Value]) -> List[LoaderCall]:
         """The loader calls of ``function`` re-resolved with its parameters bound to ``env``."""
@@ -1048,6 +1064,21 @@ def _spread_entries(resolver: Resolver, expr: ast.AST, site: Site) -> Optional[L
     return out
 
 
+def _as_passed(value: Value, node: ast.AST, site: Site, resolver: Resolver) -> Value:
+    """A namespace handed whole to a function (``make_loader(args)``): less the attributes the
+    calling function sets on anything (``args.workers = 0`` before the call, or after it in a
+    loop), which the callee cannot see as the caller does."""
+    single = value.single
+    if single is None or not isinstance(single.value, ParsedArgs):
+        return value
+    scope = site.scope if site.scope is not None else resolver.tree
+    if scope is None:
+        return Value.unknown("argparse")
+    parsed = single.value
+    edited = tuple(sorted(set(parsed.edited) | set(edited_attributes(scope))))
+    return Value((Possible(ParsedArgs(parsed.module, parsed.path, edited), single.origin, single.guards),), value.source, value.aliases)
+
+
 class _CallerValues(dict):
     """Parameter values at a call site (``Resolver.param_env``), each argument resolved in the
     caller only when the callee's analysis asks for it: an argument the loaders never read
@@ -1070,7 +1101,8 @@ class _CallerValues(dict):
             saved = resolver.param_env, resolver.current_class
             resolver.param_env, resolver.current_class = self.context
             try:
-                self[key] = resolver.resolve(self.pending.pop(key), self.site)
+                node = self.pending.pop(key)
+                self[key] = _as_passed(resolver.resolve(node, self.site), node, self.site, resolver)
             finally:
                 resolver.param_env, resolver.current_class = saved
         return dict.__getitem__(self, key)
@@ -1227,6 +1259,38 @@ _WRAPPERS = ("enumerate", "tqdm", "iter", "zip", "islice")
 def _loop_iterable(loop: ast.AST) -> ast.AST:
     """What a counted loop walks: a ``for``'s iterable, a comprehension's first one."""
     return loop.iter if hasattr(loop, "iter") else loop.generators[0].iter
+
+
+def _reads_namespace_parameter(call: ast.Call, function: ast.AST) -> bool:
+    """Whether an argument of ``call`` reads an attribute of a parameter of ``function`` named
+    like an argparse namespace (``num_workers=args.workers`` in ``def make(args):``): what it
+    holds is the caller's, so the function is judged at its calls."""
+    params = set(_param_names(function)) & NAMESPACE_NAMES
+    if not params:
+        return False
+    for value in (*call.args, *(k.value for k in call.keywords)):
+        while isinstance(value, ast.Attribute):
+            value = value.value
+            if isinstance(value, ast.Name) and value.id in params:
+                return True
+    return False
+
+
+def _dispatch_dicts(tree: ast.Module, factories: Dict[str, Tuple[str, ...]]) -> List[str]:
+    """Module-level names bound to dict displays holding a factory by name, at any depth
+    (``D = {"a": {"train": make_a}}``, or ``D["a"] = {"train": make_a}`` after ``D = {}``)."""
+    found: List[str] = []
+    for statement in tree.body:
+        if not isinstance(statement, ast.Assign) or len(statement.targets) != 1 or not isinstance(statement.value, ast.Dict):
+            continue
+        target = statement.targets[0]
+        while isinstance(target, ast.Subscript):
+            target = target.value
+        if not isinstance(target, ast.Name) or target.id in found:
+            continue
+        if any(isinstance(n, ast.Name) and n.id in factories for n in ast.walk(statement.value)):
+            found.append(target.id)
+    return found
 
 
 def _param_names(function: ast.AST) -> List[str]:

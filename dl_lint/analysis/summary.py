@@ -468,7 +468,12 @@ def build_summary(
     transfers = _transfers_of(index, text)
     functions = tuple(_function_record(node, index, text, sharding, transfers) for node in index.module_functions)
     arguments: List[Tuple[str, int]] = []
-    if index.add_arguments and any(f.namespace is not None for f in functions):
+    # Kept for importers where a namespace can leave the module: a helper returning it, or a
+    # ``parser.parse_args()`` whose result a function hands to another module's factory.
+    if index.add_arguments and (
+        any(f.namespace is not None for f in functions)
+        or any(isinstance(c.func, ast.Attribute) and c.func.attr == "parse_args" for c, _, _, _ in index.calls)
+    ):
         for call in index.add_arguments:
             kept = _text(text, call)
             if kept is not None:
