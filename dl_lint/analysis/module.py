@@ -210,7 +210,10 @@ class ModuleAnalysis:
                 calls.append(bound)
                 function = self._module_function(site)
                 if function is not None and (
-                    any(bound.value(name).source == "parameter" for name in bound.args) or _reads_namespace_parameter(call, function)
+                    any(bound.value(name).source == "parameter" for name in bound.args)
+                    # in a module with a parser of its own, such a parameter is already read as
+                    # that parser's namespace (``Resolver._is_namespace``)
+                    or (not self.index.add_arguments and _reads_namespace_parameter(call, function))
                 ):
                     factories[function.name] = tuple(_param_names(function))
             if factories:
