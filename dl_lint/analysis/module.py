@@ -211,9 +211,7 @@ class ModuleAnalysis:
                 function = self._module_function(site)
                 if function is not None and (
                     any(bound.value(name).source == "parameter" for name in bound.args)
-                    # in a module with a parser of its own, such a parameter is already read as
-                    # that parser's namespace (``Resolver._is_namespace``)
-                    or (not self.index.add_arguments and _reads_namespace_parameter(call, function))
+                    or _reads_namespace_parameter(call, function, self._own_flags)
                 ):
                     factories[function.name] = tuple(_param_names(function))
             if factories:
@@ -231,6 +229,10 @@ class ModuleAnalysis:
                 has_main_guard=bool(self.index.main_guard_lines),
             )
         return self._facts
+
+    def _own_flags(self):
+        """The dests of this module's argparse options (empty without a parser)."""
+        return self.resolver._argparse_options() if self.index.add_arguments else ()
 
     def _loader_for(self, call: ast.Call, site: Site, cls: Optional[str]) -> Optional[LoaderClass]:
         why = self.callees.why(call.func)
@@ -1264,17 +1266,19 @@ def _loop_iterable(loop: ast.AST) -> ast.AST:
     return loop.iter if hasattr(loop, "iter") else loop.generators[0].iter
 
 
-def _reads_namespace_parameter(call: ast.Call, function: ast.AST) -> bool:
+def _reads_namespace_parameter(call: ast.Call, function: ast.AST, own_flags) -> bool:
     """Whether an argument of ``call`` reads an attribute of a parameter of ``function`` named
     like an argparse namespace (``num_workers=args.workers`` in ``def make(args):``): what it
-    holds is the caller's, so the function is judged at its calls."""
+    holds is the caller's, so the function is judged at its calls. ``own_flags()``: the dests
+    of this module's own parser; such an attribute is already read as its default
+    (``Resolver._is_namespace``), so it does not count."""
     params = set(_param_names(function)) & NAMESPACE_NAMES
     if not params:
         return False
     for value in (*call.args, *(k.value for k in call.keywords)):
         while isinstance(value, ast.Attribute):
-            value = value.value
-            if isinstance(value, ast.Name) and value.id in params:
+            attr, value = value.attr, value.value
+            if isinstance(value, ast.Name) and value.id in params and attr not in own_flags():
                 return True
     return False
 
