@@ -5,6 +5,7 @@ factories are known, judge loaders built from a function's parameters at each ca
 
 from __future__ import annotations
 
+import ast
 import os
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
@@ -557,8 +558,11 @@ def judge_call_sites(
             factories[(file.key, name)] = file
     if not factories:
         return []
-    names = {name.rsplit(".", 1)[-1] for _, name in factories}  # a method factory: its method's name
-    encoded = [n.encode() for n in names]
+    # a method factory is called by its method's name; a dict of factories (``LOADERS[``) by
+    # its subscripts
+    names = {name.rsplit(".", 1)[-1] for _, name in factories if not name.endswith("[")}
+    dicts = {name[:-1] for _, name in factories if name.endswith("[")}
+    encoded = [n.encode() for n in names | dicts]
     codes = known_codes()
     out: List[Diagnostic] = []
     judged: Dict = {}
@@ -569,9 +573,8 @@ def judge_call_sites(
         if analysis is None:
             continue
         suppressions = None
-        for call, site in analysis.calls_named(names):
-            key = _factory_key(analysis, call, site)
-            if key is None or key not in factories:
+        for call, site, key in _factory_calls(analysis, names, dicts):
+            if key not in factories:
                 continue
             callee_file = factories[key]
             callee = _analysis_of(callee_file, project)
@@ -704,6 +707,24 @@ def _iterated_from(analysis: "ModuleAnalysis", call, site, notebook: bool):
         return None if notebook else analysis.unguarded_use(call, site, use)
 
     return iterated
+
+
+def _factory_calls(analysis: "ModuleAnalysis", names: Set[str], dicts: Set[str]):
+    """(call, site, (file, factory name)) for each call in ``analysis`` that may call a factory:
+    by name (``make_loader(args)``, ``model.loader(...)``: ``_factory_key``), or through
+    subscripts of a dict (``LOADERS[args.data]["train"](args)``): each function the dict holds at
+    the subscripted place is a candidate, every one when a key is unknown
+    (``dispatch.dispatched``)."""
+    from dl_lint.analysis.dispatch import dispatched
+
+    for call, site in analysis.calls_named(names, dicts):
+        if isinstance(call.func, ast.Subscript):
+            for ref in dispatched(analysis.resolver, call.func, site):
+                yield call, site, (os.path.abspath(ref.path), ref.name)
+            continue
+        key = _factory_key(analysis, call, site)
+        if key is not None:
+            yield call, site, key
 
 
 def _analysis_of(file: SourceFile, project: "Project") -> Optional["ModuleAnalysis"]:

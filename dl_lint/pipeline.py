@@ -555,7 +555,13 @@ class _FactoryCalls:
         self.called_as = {n: n.rsplit(b".", 1)[-1] for n in self.encoded}
         self.classes = {n: n.rsplit(b".", 1)[0] for n in self.encoded if b"." in n}
         # One pattern per name, starting with it: the regex engine then scans for the literal.
-        self.patterns = {n: re.compile(re.escape(self.called_as[n]) + rb"\s*\(") for n in self.encoded}
+        # A dict holding factories (``LOADERS[``, see ``module._dispatch_dicts``) is called
+        # through its subscripts.
+        self.dicts = {n[:-1]: n for n in self.encoded if n.endswith(b"[")}
+        self.patterns = {
+            n: re.compile(re.escape(n[:-1]) + rb"\s*\[" if n.endswith(b"[") else re.escape(self.called_as[n]) + rb"\s*\(")
+            for n in self.encoded
+        }
         # With many factories, a file is searched only if its imports can bring one in: a call
         # resolves to one through its own file, a from-import of its name, or an import of its
         # module (or of a package on its path, for ``pkg.mod.factory(...)``).
@@ -570,6 +576,7 @@ class _FactoryCalls:
         self.many = len(self.encoded) > 16
         self.reachable: Set[str] = set(names)
         self.packages: Set[str] = set()
+        self.reachable = {n.rstrip("[") for n in names}
         self.reachable.update(n.decode() for n in self.classes.values())  # a method factory: its class
         modules = {f.key: f.module_name for f in run.files}
         for key in run.factories:
@@ -582,12 +589,18 @@ class _FactoryCalls:
         if len(self.encoded) > 16:  # many factories: one scan for every call, then a set lookup
             wanted: Dict[bytes, List[bytes]] = {}
             for name, called in self.called_as.items():
-                if name not in self.classes or self.classes[name] in data:
+                if not name.endswith(b"[") and (name not in self.classes or self.classes[name] in data):
                     wanted.setdefault(called, []).append(name)
-            return [name for called in _CALLED.findall(data) for name in wanted.get(called, ())]
+            found = [name for called in _CALLED.findall(data) for name in wanted.get(called, ())]
+            if self.dicts and b"[" in data:
+                found.extend(self.dicts[name] for name in _SUBSCRIPTED.findall(data) if name in self.dicts)
+            return found
         found = []
         for name in self.encoded:
-            if self.called_as[name] not in data or (name in self.classes and self.classes[name] not in data):
+            if name.endswith(b"["):
+                if name[:-1] not in data:
+                    continue
+            elif self.called_as[name] not in data or (name in self.classes and self.classes[name] not in data):
                 continue
             for match in self.patterns[name].finditer(data):
                 start = match.start()
@@ -668,6 +681,8 @@ def _may_reach(raw, names: Set[str], packages: Set[str]) -> bool:
     return False
 
 
+# A subscripted name: an identifier (not preceded by another word character) followed by "[".
+_SUBSCRIPTED = re.compile(rb"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\s*\[")
 # A called name: an identifier (not preceded by another word character) followed by "(".
 _CALLED = re.compile(rb"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 

@@ -304,3 +304,67 @@ def test_a_run_on_a_package_module_agrees_with_and_without_cached_imports(tmp_pa
     warm = run_cli(*cache, "--output-format", "json", "pkg/loader.py", cwd=root)
     found = sorted((d["filename"], d["location"]["row"], d["code"]) for d in json.loads(warm.stdout))
     assert found == _found(run_cli, root, "pkg/loader.py") == CALL_SITE
+
+
+# Issue 25 §3 and §5 together (CLIP4Clip's shape): the entry script's namespace reaches a factory
+# chosen through a dict of another module, whose dataset keeps an object (a third module) whose
+# method returns a list holding a lambda.
+DISPATCH = {
+    "pkg/__init__.py": "",
+    "pkg/extract.py": """\
+        class FramesCV2:
+            def __init__(self, size=4):
+                self.transform = self._transform(size)
+
+            def _transform(self, size):
+                return [lambda frame: frame * size]
+
+
+        Frames = FramesCV2
+        """,
+    "pkg/loaders.py": """\
+        from torch.utils.data import DataLoader, Dataset
+
+        from pkg.extract import Frames
+
+
+        class Videos(Dataset):
+            def __init__(self):
+                self.frames = Frames(size=2)
+
+            def __len__(self):
+                return 8
+
+            def __getitem__(self, index):
+                return index
+
+
+        def videos_train(args):
+            return DataLoader(Videos(), num_workers=args.workers)
+
+
+        LOADERS = {}
+        LOADERS["videos"] = {"train": videos_train, "val": None}
+        """,
+    "main.py": """\
+        import argparse
+
+        from pkg.loaders import LOADERS
+
+
+        def main():
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--data", default="videos")
+            parser.add_argument("--workers", type=int, default=2)
+            args = parser.parse_args()
+            return LOADERS[args.data]["train"](args)
+        """,
+}
+
+
+@pytest.mark.parametrize("named", [["."], ["main.py"], ["pkg/loaders.py"], ["pkg/extract.py"]])
+def test_a_dispatched_factory_and_an_attribute_object_whichever_file_is_named(tmp_path, run_cli, named):
+    """Reported at the call in main.py; it rests on pkg/loaders.py (the DataLoader, cited) and
+    on pkg/extract.py (the lambda, cited): naming any of them reports it."""
+    root = _project(tmp_path / "proj", DISPATCH)
+    assert _found(run_cli, root, *named) == [("main.py", 11, "DL202")]

@@ -38,6 +38,11 @@ RNG_QUALNAMES = frozenset(
 
 
 MethodFacts = Tuple[bool, FrozenSet[str], FrozenSet[str], bool]
+# How many attribute objects deep DL202 looks for what a dataset keeps
+# (``self.extractor = Extractor()`` whose ``self.transform`` holds a lambda is one).
+MAX_OBJECT_DEPTH = 3
+# Methods by which a class decides itself what pickling it keeps: such a class is not judged.
+_PICKLE_METHODS = ("__getstate__", "__reduce__", "__reduce_ex__")
 # How deep calls are followed from ``__iter__`` (or a worker_init_fn) before giving up (unknown).
 MAX_CALL_DEPTH = 6
 
@@ -76,6 +81,7 @@ class ClassFacts(Record):
     __slots__ = (
         "name", "module", "path", "line", "bases", "methods", "local", "init_containers", "getitem_reads",
         "init_rngs", "draws", "cuda_methods", "iter_shape", "sample", "unpicklable", "init_stores", "passes",
+        "returned",
     )  # fmt: skip
 
     def __init__(
@@ -113,8 +119,13 @@ class ClassFacts(Record):
         init_stores: Tuple[Tuple[str, int], ...] = (),
         # DL206: method name -> positions (after self) of the parameters it is a generator over.
         passes: Optional[Mapping[str, Tuple[int, ...]]] = None,
+        # DL202: (attribute, what it holds, path, line, method) for ``self.attr = self.m(...)``
+        # in ``__init__`` where every ``return`` of method ``m`` holds a lambda or a local
+        # function (``summary.ClassRecord.method_returns``).
+        returned: Tuple[Tuple[str, str, str, int, str], ...] = (),
     ) -> None:
         self.passes = {} if passes is None else passes
+        self.returned = returned
         self.unpicklable = unpicklable
         self.init_stores = init_stores
         self.name = name
@@ -141,9 +152,53 @@ class DatasetIndex:
         self,
         classes: Callable[[str, str, str], Optional[ClassFacts]],
         functions: Callable[[str, str, str], Optional[FunctionFacts]],
+        objects: Optional[Callable[[str, str, str], Tuple[Tuple[str, str, str, str, int], ...]]] = None,
     ) -> None:
         self._classes = classes
         self._functions = functions
+        self._objects = objects
+        self._held: Dict[Tuple[str, str, str, int], Optional[Tuple[str, str, str, int]]] = {}
+
+    def unpicklable(self, cls: ClassFacts, depth: int = 0) -> Optional[Tuple[str, str, str, int]]:
+        """DL202: (attribute path, what it holds, path, line) of a lambda or local function an
+        instance of ``cls`` keeps, pickled with it: set by ``__init__`` (its own or an
+        ancestor's), returned by a method ``__init__`` keeps the result of (when no subclass
+        overrides it), or kept by a project object ``__init__`` builds
+        (``self.extractor = Extractor()``), ``MAX_OBJECT_DEPTH`` objects deep. None when none is
+        certain; a class that defines ``__getstate__``/``__reduce__`` decides itself. Memoized
+        per (class, depth): linear in the classes."""
+        key = (cls.module, cls.name, cls.path, depth)
+        if key not in self._held:
+            self._held[key] = None  # a cycle finds nothing
+            self._held[key] = self._find_held(cls, depth)
+        return self._held[key]
+
+    def _find_held(self, cls: ClassFacts, depth: int) -> Optional[Tuple[str, str, str, int]]:
+        mro = self.mro(cls)
+        if mro is None and depth:
+            return None  # an attribute object of a class we cannot see whole
+        classes = mro or [cls]
+        if any(m in c.methods for c in classes for m in _PICKLE_METHODS):
+            return None
+        for c in classes:
+            for attr, what, path, line in c.unpicklable:
+                return attr, what, path, line
+        for c in classes:
+            for attr, what, path, line, method in c.returned:
+                owner = next((k for k in classes if method in k.methods), None)
+                if owner is c:
+                    return attr, what, path, line
+        if depth >= MAX_OBJECT_DEPTH or self._objects is None:
+            return None
+        for c in classes:
+            for attr, module, name, path, _line in self._objects(c.module, c.name, c.path):
+                inner = self._classes(module, name, path)
+                if inner is None or inner.local:
+                    continue
+                found = self.unpicklable(inner, depth + 1)
+                if found is not None:
+                    return f"{attr}.{found[0]}", found[1], found[2], found[3]
+        return None
 
     def lookup_class(self, module: str, name: str, path: str = "") -> Optional[ClassFacts]:
         return self._classes(module, name, path)

@@ -25,12 +25,13 @@ from dl_lint.analysis.loaders import (
 )
 from dl_lint.analysis.loops import has_inner_loop, loop_count, loop_map, loops_around
 from dl_lint.analysis.prefilter import LoaderCallees
-from dl_lint.analysis.resolve import MODULE_RETURNS_SELF, LoaderClass, ProjectHook, Resolver
+from dl_lint.analysis.resolve import MODULE_RETURNS_SELF, NAMESPACE_NAMES, LoaderClass, ProjectHook, Resolver
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, collect
 from dl_lint.analysis.summary import ModuleSummary, build_summary
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse, terminal
 from dl_lint.analysis.transfers import loop_copy, module_helpers, transparent_leaves
 from dl_lint.analysis.values import ABSENT, DictValue, FunctionRef, Guard, Origin, Possible, Value
+from dl_lint.analysis.namespaces import ParsedArgs, edited_attributes
 from dl_lint.analysis.configs.keypaths import LoadedConfig
 from dl_lint.record import Record
 
@@ -210,14 +211,20 @@ class ModuleAnalysis:
                     continue
                 calls.append(bound)
                 function, name = self._factory_of(site)
+                module_level = function is not None and function is site.scope and id(function) in self.ix.function_ids
                 if function is not None and (
                     self._forwards_kwargs(call, function)
                     or (
-                        any(bound.value(name).source == "parameter" for name in bound.args)
-                        and (function is site.scope and id(function) in self.ix.function_ids or _mentions_own_parameter(call, function))
+                        any(bound.value(arg).source == "parameter" for arg in bound.args)
+                        and (module_level or _mentions_own_parameter(call, function))
                     )
+                    or (module_level and _reads_namespace_parameter(call, function, self._own_flags))
                 ):
                     factories[name] = tuple(_param_names(function))
+            if factories:
+                # Dicts of this module holding factories (``LOADERS["msrvtt"]["train"](args)``):
+                # their subscripts are call sites too, searched for as ``NAME[`` (``judge``).
+                factories.update((f"{name}[", ()) for name in _dispatch_dicts(self.tree, factories))
             calls.extend(self._config_calls())
             self._facts = ModuleFacts(
                 path=self.path,
@@ -229,6 +236,10 @@ class ModuleAnalysis:
                 has_main_guard=bool(self.index.main_guard_lines),
             )
         return self._facts
+
+    def _own_flags(self):
+        """The dests of this module's argparse options (empty without a parser)."""
+        return self.resolver._argparse_options() if self.index.add_arguments else ()
 
     def _loader_for(self, call: ast.Call, site: Site, cls: Optional[str]) -> Optional[LoaderClass]:
         why = self.callees.why(call.func)
@@ -1132,12 +1143,21 @@ class ModuleAnalysis:
             rows.append((number, self.text.segment(row), env))
         return rows
 
-    def calls_named(self, names: Set[str]) -> List[Tuple[ast.Call, Site]]:
-        return [
-            (call, site)
-            for call, site, _, _ in self.index.calls
-            if isinstance(call.func, (ast.Name, ast.Attribute)) and terminal(call.func) in names
-        ]
+    def calls_named(self, names: Set[str], dicts: Set[str] = frozenset()) -> List[Tuple[ast.Call, Site]]:
+        """Calls of a name in ``names``, and calls of a subscript of a name in ``dicts``
+        (``D[k]["train"](...)``)."""
+        out = []
+        for call, site, _, _ in self.index.calls:
+            func = call.func
+            if isinstance(func, (ast.Name, ast.Attribute)):
+                if terminal(func) in names:
+                    out.append((call, site))
+            elif dicts and isinstance(func, ast.Subscript):
+                while isinstance(func, ast.Subscript):
+                    func = func.value
+                if isinstance(func, (ast.Name, ast.Attribute)) and terminal(func) in dicts:
+                    out.append((call, site))
+        return out
 
     def loader_calls_with(
         self, function: ast.AST, env: Dict[int, Value], undecided: Optional[Set[int]] = None, iterated=None
@@ -1327,6 +1347,21 @@ def _spread_entries(resolver: Resolver, expr: ast.AST, site: Site) -> Optional[L
     return out
 
 
+def _as_passed(value: Value, node: ast.AST, site: Site, resolver: Resolver) -> Value:
+    """A namespace handed whole to a function (``make_loader(args)``): less the attributes the
+    calling function sets on anything (``args.workers = 0`` before the call, or after it in a
+    loop), which the callee cannot see as the caller does."""
+    single = value.single
+    if single is None or not isinstance(single.value, ParsedArgs):
+        return value
+    scope = site.scope if site.scope is not None else resolver.tree
+    if scope is None:
+        return Value.unknown("argparse")
+    parsed = single.value
+    edited = tuple(sorted(set(parsed.edited) | set(edited_attributes(scope))))
+    return Value((Possible(ParsedArgs(parsed.module, parsed.path, edited), single.origin, single.guards),), value.source, value.aliases)
+
+
 class _CallerValues(dict):
     """Parameter values at a call site (``Resolver.param_env``), each argument resolved in the
     caller only when the callee's analysis asks for it: an argument the loaders never read
@@ -1349,7 +1384,8 @@ class _CallerValues(dict):
             saved = resolver.param_env, resolver.current_class
             resolver.param_env, resolver.current_class = self.context
             try:
-                self[key] = resolver.resolve(self.pending.pop(key), self.site)
+                node = self.pending.pop(key)
+                self[key] = _as_passed(resolver.resolve(node, self.site), node, self.site, resolver)
             finally:
                 resolver.param_env, resolver.current_class = saved
         return dict.__getitem__(self, key)
@@ -1551,6 +1587,40 @@ def _first_param(function: ast.AST) -> Optional[str]:
 def _static(function: ast.AST) -> bool:
     """Whether a method is a ``staticmethod`` (its first parameter is not the object)."""
     return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list)
+
+
+def _reads_namespace_parameter(call: ast.Call, function: ast.AST, own_flags) -> bool:
+    """Whether an argument of ``call`` reads an attribute of a parameter of ``function`` named
+    like an argparse namespace (``num_workers=args.workers`` in ``def make(args):``): what it
+    holds is the caller's, so the function is judged at its calls. ``own_flags()``: the dests
+    of this module's own parser; such an attribute is already read as its default
+    (``Resolver._is_namespace``), so it does not count."""
+    params = set(_param_names(function)) & NAMESPACE_NAMES
+    if not params:
+        return False
+    for value in (*call.args, *(k.value for k in call.keywords)):
+        while isinstance(value, ast.Attribute):
+            attr, value = value.attr, value.value
+            if isinstance(value, ast.Name) and value.id in params and attr not in own_flags():
+                return True
+    return False
+
+
+def _dispatch_dicts(tree: ast.Module, factories: Dict[str, Tuple[str, ...]]) -> List[str]:
+    """Module-level names bound to dict displays holding a factory by name, at any depth
+    (``D = {"a": {"train": make_a}}``, or ``D["a"] = {"train": make_a}`` after ``D = {}``)."""
+    found: List[str] = []
+    for statement in tree.body:
+        if not isinstance(statement, ast.Assign) or len(statement.targets) != 1 or not isinstance(statement.value, ast.Dict):
+            continue
+        target = statement.targets[0]
+        while isinstance(target, ast.Subscript):
+            target = target.value
+        if not isinstance(target, ast.Name) or target.id in found:
+            continue
+        if any(isinstance(n, ast.Name) and n.id in factories for n in ast.walk(statement.value)):
+            found.append(target.id)
+    return found
 
 
 def _param_names(function: ast.AST) -> List[str]:

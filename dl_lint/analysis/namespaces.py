@@ -78,6 +78,71 @@ def edited_attributes(function: ast.AST, names: Optional[Set[str]] = None) -> Tu
     return tuple(sorted(found))
 
 
+def returned_parameter(function: ast.AST) -> Optional[int]:
+    """The position of the parameter every ``return`` of ``function`` hands back unchanged
+    (``def setup(args): ...; return args``), when the function never rebinds it; else None."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    returns = returns_of(function)
+    names = {r.value.id for r in returns if isinstance(r.value, ast.Name)}
+    if not returns or len(names) != 1 or any(not isinstance(r.value, ast.Name) for r in returns):
+        return None
+    name = names.pop()
+    if name not in params:
+        return None
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del)):
+            return None
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return None
+    return params.index(name)
+
+
+# Calls that only read a ``__dict__`` they are given (``for k in sorted(args.__dict__)``).
+_READS_DICT = frozenset({"sorted", "len", "list", "print", "str", "repr", "format", "pprint", "json.dumps", "info", "debug"})
+_DICT_READ_METHODS = frozenset({"get", "items", "keys", "values", "copy", "__getitem__", "__contains__"})
+
+
+def passed_edits(function: ast.AST) -> Tuple[str, ...]:
+    """``edited_attributes`` of a function that hands a namespace back, reading its
+    ``__dict__`` without changing it (``for key in sorted(args.__dict__): log(...)``): only a
+    write through ``__dict__`` (``args.__dict__[k] = v``, ``.update(...)``, an alias, a call
+    that may change it) makes every attribute unknown."""
+    names = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)}
+    names |= {n.attr for n in ast.walk(function) if isinstance(n, ast.Attribute)}
+    if "__dict__" in names and not _writes_dict(function):
+        names.discard("__dict__")
+    return edited_attributes(function, names)
+
+
+def _writes_dict(function: ast.AST) -> bool:
+    def is_dict(node: ast.AST) -> bool:
+        return isinstance(node, ast.Attribute) and node.attr == "__dict__"
+
+    uses = sum(1 for n in ast.walk(function) if is_dict(n))
+    harmless = 0
+    for node in ast.walk(function):
+        if isinstance(node, ast.Subscript) and is_dict(node.value):
+            if not isinstance(node.ctx, ast.Load):
+                return True
+            harmless += 1
+        elif isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and is_dict(func.value):
+                if func.attr not in _DICT_READ_METHODS:
+                    return True
+                harmless += 1
+            callee = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if callee in _READS_DICT:
+                harmless += sum(1 for a in node.args if is_dict(a))
+        elif isinstance(node, (ast.For, ast.comprehension)) and is_dict(node.iter):
+            harmless += 1
+        elif isinstance(node, ast.Compare) and any(is_dict(c) for c in node.comparators):
+            harmless += sum(1 for c in node.comparators if is_dict(c))
+    return harmless < uses  # some other use: it may be changed
+
+
 class ParserRef(Record):
     """A parser built by a helper of module ``module`` (file ``path``)."""
 

@@ -148,6 +148,7 @@ class SummaryModule:
         self._loader_classes: Dict[str, Optional["LoaderClass"]] = {}
         self._class_facts: Dict[str, Optional["ClassFacts"]] = {}
         self._function_facts: Dict[str, Optional["FunctionFacts"]] = {}
+        self._objects: Dict[str, Tuple[Tuple[str, str, str, str, int], ...]] = {}
 
     def global_value(self, name: str, depth: int) -> "Value":
         """The value of a module-level name, as another module importing it sees it."""
@@ -289,6 +290,7 @@ class SummaryModule:
             iter_shape=shape,
             sample=record.sample,
             unpicklable=self._unpicklable(record),
+            returned=self._returned(record),
             init_stores=tuple(record.init_stores),
             passes={m.name: m.passes for m in record.methods if m.passes},
         )
@@ -314,6 +316,57 @@ class SummaryModule:
             if found is not None:
                 out.append((attr, found[0], found[1], found[2]))
         return tuple(out)
+
+    def _returned(self, record) -> Tuple[Tuple[str, str, str, int, str], ...]:
+        """DL202: ``self.attr = self.m(...)`` in ``__init__`` where every ``return`` of ``m``
+        holds a lambda or a local function (``Compose([..., lambda image: ..., ...])``)."""
+        from dl_lint.analysis.pickling import held_callable
+        from dl_lint.analysis.syntax import parse_expression
+
+        if not record.method_returns:
+            return ()
+        returns = {name: (values, local) for name, values, local in record.method_returns}
+        out = []
+        for attr, callee, _line in record.init_objects:
+            method = callee[5:] if callee.startswith("self.") else ""
+            if method not in returns:
+                continue
+            values, local = returns[method]
+            held = []
+            for text, line in values:
+                node = parse_expression(text, line)
+                found = held_callable(node, self.path, lambda name: None, self._qualname, local) if node is not None else None
+                if found is None:
+                    break
+                held.append(found)
+            if held and len(held) == len(values):
+                out.append((attr, held[0][0], held[0][1], held[0][2], method))
+        return tuple(out)
+
+    def attribute_objects(self, name: str) -> Tuple[Tuple[str, str, str, str, int], ...]:
+        """DL202: (attr, module, class, path, line) of each project class whose instance the
+        ``__init__`` of class ``name`` builds and keeps (``self.extractor = Extractor(...)``,
+        through aliases and imports: ``Extractor = ExtractorCV2``), resolved in this module
+        when asked (the dataset rules ask only for a loader with workers)."""
+        if name in self._objects:
+            return self._objects[name]
+        from dl_lint.analysis.scopes import END
+        from dl_lint.analysis.syntax import parse_expression
+        from dl_lint.analysis.values import FunctionRef
+
+        self._objects[name] = ()
+        record = self._classes_by_name.get(name)
+        out = []
+        for attr, callee, line in record.init_objects if record is not None else ():
+            if callee.startswith("self."):
+                continue
+            node = parse_expression(callee, line)
+            single = self.resolver.resolve(node, END).single if node is not None else None
+            ref = single.value if single is not None else None
+            if isinstance(ref, FunctionRef) and ref.kind == "class" and ref.path:
+                out.append((attr, ref.module, ref.name, ref.path, line))
+        self._objects[name] = tuple(out)
+        return self._objects[name]
 
     def _qualname(self, func) -> Optional[str]:
         from dl_lint.analysis.scopes import END
@@ -457,7 +510,7 @@ class Project:
         if self._datasets is None:
             from dl_lint.analysis.datasets import DatasetIndex
 
-            self._datasets = DatasetIndex(self.class_facts, self.function_facts)
+            self._datasets = DatasetIndex(self.class_facts, self.function_facts, self.attribute_objects)
         return self._datasets
 
     # -- the project's environment: its Pythons ---------------------------------------------------
@@ -1193,6 +1246,12 @@ class Project:
     def class_facts(self, module: str, name: str, near: str = "") -> Optional["ClassFacts"]:
         found = self.summary(module, near)
         return found.class_facts(name) if found is not None else None
+
+    def attribute_objects(self, module: str, name: str, near: str = "") -> Tuple[Tuple[str, str, str, str, int], ...]:
+        """DL202: the project objects a class's ``__init__`` builds and keeps
+        (``SummaryModule.attribute_objects``)."""
+        found = self.summary(module, near)
+        return found.attribute_objects(name) if found is not None else ()
 
     def function_facts(self, module: str, name: str, near: str = "") -> Optional["FunctionFacts"]:
         found = self.summary(module, near)

@@ -31,7 +31,17 @@ from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
 from dl_lint.analysis.pickling import CPU_CONSTRUCTORS, DEVICE_KEEPING, HOLDERS, TENSOR_DATASETS, held_callable
-from dl_lint.analysis.namespaces import NAMESPACE, PARSER, ParsedArgs, ParserRef, edited_attributes, namespace_return, returns_of
+from dl_lint.analysis.namespaces import (
+    NAMESPACE,
+    PARSER,
+    ParsedArgs,
+    ParserRef,
+    edited_attributes,
+    namespace_return,
+    passed_edits,
+    returned_parameter,
+    returns_of,
+)
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin, plain_conds
 from dl_lint.analysis.syntax import NO_LITERAL, code, literal, parse_expression, terminal
 from dl_lint.analysis.values import (
@@ -1654,6 +1664,19 @@ class Resolver:
                 if func_node.attr == "parse_args":
                     return Value.known(parsed)
                 return Value.unknown("argparse")
+            if (
+                func_node.attr == "parse_args"
+                and parser is not None
+                and isinstance(parser.value, Opaque)
+                and parser.value.qualname == "argparse.ArgumentParser"
+                and self.index.add_arguments
+                and self.tree is not None
+            ):
+                # ``args = parser.parse_args()`` with a parser of this module: the namespace as the
+                # functions it is handed to see it (``make_loader(args)`` in another module), less
+                # the attributes the function that parses sets on anything.
+                scope = site.scope if site.scope is not None else self.tree
+                return Value.known(ParsedArgs(self.module_name, self.path, edited_attributes(scope)))
         if isinstance(func_node, ast.Attribute) and func_node.attr in MODULE_RETURNS_SELF:
             owner = self.resolve(func_node.value, site, depth + 1).single
             if owner is not None and isinstance(owner.value, Instance) and self._module_returns_self(owner.value, func_node.attr):
@@ -1668,6 +1691,9 @@ class Resolver:
                 return Value.known(self.parsed_by(target))
             if kind == PARSER:
                 return Value.known(ParserRef(target.module, target.path))
+            passed = self._passed_namespace(target, node, site, depth)
+            if passed is not None:
+                return passed
             built = self._factory_result(target, node, site, depth)
             if built is not None:
                 return built
@@ -1695,6 +1721,26 @@ class Resolver:
         if facts is None or method in (facts.methods or {}):
             return False
         return any(names & _TORCH_MODULE for names in facts.bases)
+
+    def _passed_namespace(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
+        """``args = setup(args)`` where ``setup``, a function of this module, hands back the
+        namespace it is given (``namespaces.returned_parameter``): the same namespace, less the
+        attributes ``setup`` sets. None for any other call."""
+        if target.path != self.path or not node.args or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        key = ("passes", target.name)
+        if key not in self._namespaces:
+            found = [f for f in self.index.module_functions if getattr(f, "name", None) == target.name]
+            position = returned_parameter(found[0]) if len(found) == 1 else None
+            self._namespaces[key] = (position, passed_edits(found[0]) if position is not None else ())
+        position, edited = self._namespaces[key]
+        if position is None or position >= len(node.args):
+            return None
+        single = self.resolve(node.args[position], site, depth + 1).single
+        if single is None or not isinstance(single.value, ParsedArgs):
+            return None
+        parsed = single.value
+        return Value.known(ParsedArgs(parsed.module, parsed.path, tuple(sorted(set(parsed.edited) | set(edited)))))
 
     def _get_with_default(self, base_node: ast.AST, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
         """``cfg.get("num_workers", 4)``: of a dict dl-lint reads, the key's value (the default
@@ -2237,6 +2283,13 @@ class Resolver:
                 return self._config_value(base.single.value, key)  # cfg["data"]["num_workers"]
             if base.single is not None and isinstance(base.single.value, LoadedConfig) and isinstance(key, str):
                 return self._keypath_value(base.single.value, key)  # config["train"]["num_workers"]
+            if key is NO_LITERAL and _is_dict(base):
+                # ``COLLATES[args.kind]`` of a dict of callables: one of its values (DL202 needs
+                # every one to be a lambda or a local function; a mixed table stays silent).
+                table = base.single.value
+                options = [p for _, entry in table.entries for p in entry.options or ()] if table.complete else []
+                if options and all(isinstance(p.value, FunctionRef) for p in options):
+                    return Value(tuple(_dedupe(options)))
         return Value.unknown("config")
 
     def _apply_mutations(self, value: Value, name: str, start: Site, use: Site, depth: int) -> Value:

@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 9
+SUMMARY_FORMAT = 10
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -92,7 +92,8 @@ class MethodRecord(Record):
 class ClassRecord(Record):
     __slots__ = (
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
-        "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores",
+        "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores", "init_objects",
+        "method_returns",
     )  # fmt: skip
 
     def __init__(
@@ -122,9 +123,20 @@ class ClassRecord(Record):
         # (name, position among the positional ones after self, or -1).
         init_held: Tuple[Tuple[str, str, int, Tuple[str, ...]], ...] = (),
         init_stores: Tuple[Tuple[str, int], ...] = (),
+        # DL202, what an attribute object keeps: ``self.attr = CALLEE(...)`` as a statement of
+        # ``__init__``'s own body, the only assignment of ``self.attr`` there (attr, CALLEE's
+        # text, line): a project class built there is pickled with the dataset
+        # (``DatasetIndex.unpicklable``); CALLEE ``self.m`` is a method whose result is kept.
+        init_objects: Tuple[Tuple[str, str, int], ...] = (),
+        # The methods ``init_objects`` calls on self whose body holds a lambda or defines a
+        # function: (name, ((text, line) of each ``return``'s value, ...), its local functions);
+        # no entry when a ``return`` has no value or its text is too long.
+        method_returns: Tuple[Tuple[str, Tuple[Tuple[str, int], ...], Tuple[str, ...]], ...] = (),
     ) -> None:
         self.name = name
         self.line = line
+        self.init_objects = init_objects
+        self.method_returns = method_returns
         self.bases = bases
         self.init = init
         self.init_held = init_held
@@ -273,6 +285,8 @@ class ModuleSummary(Record):
                         "init": _deep_tuple(c["init"]) if c.get("init") is not None else None,
                         "init_held": _deep_tuple(c.get("init_held", ())),
                         "init_stores": _deep_tuple(c.get("init_stores", ())),
+                        "init_objects": _deep_tuple(c.get("init_objects", ())),
+                        "method_returns": _deep_tuple(c.get("method_returns", ())),
                     }
                 )
                 for c in data["classes"]
@@ -454,7 +468,12 @@ def build_summary(
     transfers = _transfers_of(index, text)
     functions = tuple(_function_record(node, index, text, sharding, transfers) for node in index.module_functions)
     arguments: List[Tuple[str, int]] = []
-    if index.add_arguments and any(f.namespace is not None for f in functions):
+    # Kept for importers where a namespace can leave the module: a helper returning it, or a
+    # ``parser.parse_args()`` whose result a function hands to another module's factory.
+    if index.add_arguments and (
+        any(f.namespace is not None for f in functions)
+        or any(isinstance(c.func, ast.Attribute) and c.func.attr == "parse_args" for c, _, _, _ in index.calls)
+    ):
         for call in index.add_arguments:
             kept = _text(text, call)
             if kept is not None:
@@ -625,6 +644,7 @@ def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, shar
         sample=sample_bytes(node, init),
         init=_loader_init(node, text),
         **_kept_in_init(node, init, text),
+        **_objects_in_init(nodes, text),
     )
 
 
@@ -1289,6 +1309,59 @@ def _kept_in_init(node: ast.ClassDef, use: Optional[FunctionUse], text: SourceTe
             if found is not None:
                 held.append((attr, found, value.lineno, local))
     return {"init_held": tuple(held), "init_stores": tuple(dict.fromkeys(stores))}
+
+
+def _objects_in_init(methods: Dict[str, ast.AST], text: SourceText) -> Dict[str, Any]:
+    """DL202's attribute objects: ``self.attr = CALLEE(...)`` statements of ``__init__``'s own
+    body (not under an ``if``, a loop or a ``try``: they run whenever the object is built),
+    each the only assignment of ``self.attr`` in ``__init__``; and, for ``self.m(...)``, the
+    values method ``m`` returns, when its source can hold a lambda or a local function."""
+    function = methods.get("__init__")
+    if function is None:
+        return {}
+    objects = []
+    for statement in function.body:
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.value, ast.Call)):
+            continue
+        attr = _self_attr(statement.targets[0])
+        func = statement.value.func
+        if attr is None or not isinstance(func, (ast.Name, ast.Attribute)):
+            continue
+        callee = _text(text, func)
+        if callee is not None:
+            objects.append((attr, callee, statement.lineno))
+    if not objects:
+        return {}
+    counts: Dict[str, int] = {}
+    for node in statements_of(function):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else ()
+        for target in targets:
+            for leaf in ast.walk(target):
+                attr = _self_attr(leaf)
+                if attr is not None:
+                    counts[attr] = counts.get(attr, 0) + 1
+    objects = [o for o in objects if counts.get(o[0]) == 1]
+    if not objects:
+        return {}
+    returns = []
+    for name in sorted({c[5:] for _, c, _ in objects if c.startswith("self.") and c.count(".") == 1}):
+        method = methods.get(name)
+        if method is None or name == "__init__":
+            continue
+        local = tuple(sorted(_nested_functions(method)))
+        if not local and "lambda" not in (text.segment(method) or ""):
+            continue
+        values = []
+        for node in statements_of(method):
+            if isinstance(node, ast.Return):
+                found = _text(text, node.value) if node.value is not None else None
+                if found is None:
+                    values = []
+                    break
+                values.append((found, node.value.lineno))
+        if values:
+            returns.append((name, tuple(values), local))
+    return {"init_objects": tuple(objects), "method_returns": tuple(returns)}
 
 
 def _nested_functions(function: ast.AST) -> List[str]:

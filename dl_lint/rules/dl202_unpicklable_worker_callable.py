@@ -27,12 +27,24 @@ nested `def scale`, `self.index = defaultdict(lambda: [])`), one built with such
 a parameter its `__init__` keeps on self (`MyDataset(root, transform=t)` with `t =
 transforms.Compose([transforms.Lambda(lambda x: x)])`), or such a transform itself. Holders
 followed: torchvision's `Lambda`, `Compose`, `RandomApply`, `RandomChoice`, `RandomOrder` (they
-keep their arguments as attributes) and `collections.defaultdict`. A callable a project
+keep their arguments as attributes) and `collections.defaultdict`. The objects a dataset
+builds in its `__init__` and keeps are pickled with it: `self.extractor = Extractor(size=224)`
+(a project class, in this module or another, also through an alias `Extractor =
+ExtractorCV2`) whose `__init__` keeps a lambda, directly or as what a method returns
+(`self.transform = self._transform(size)` where every `return` of `_transform` builds
+`Compose([..., lambda image: image.convert("RGB"), ...])`), three objects deep. An object
+or a method's result counts when its assignment is a statement of `__init__`'s own body (not
+under an `if`, a loop or a `try`) and the only one of that attribute there; a method a subclass overrides counts as
+the subclass's; a class that defines `__getstate__`, `__reduce__` or `__reduce_ex__` decides
+itself what is pickled (silent). A callable chosen by a conditional expression or looked up in
+a dict of callables (`COLLATES[args.kind]`) is reported when every candidate is a lambda or a
+local function; a mixed choice stays silent. A callable a project
 function returns counts as built at the call (`worker_init_fn=get_seed_worker(seed)`, in this
 module or another) when every `return` of it hands back a lambda or a function it defines; a
 factory that may return a module-level function stays silent. Not followed (silent): the
 result of a function that builds a transform (`self.transform = get_transform(opt)`), a
-parameter passed on to a base class's `__init__`, torchvision's own datasets. It is an **error** when the start method is certainly spawn or forkserver: a
+parameter passed on to a base class's `__init__`, torchvision's own datasets, an object a
+constructor argument hands in (`self.extractor = extractor`), a library class's instance. It is an **error** when the start method is certainly spawn or forkserver: a
 `multiprocessing_context` on the call, `set_start_method("spawn")` / `get_context("spawn")` in
 the loader's module or in a module it imports, or a target where no Python defaults to fork:
 every Python the project allows is 3.14 or later (`requires-python` in pyproject.toml, or the
@@ -144,10 +156,10 @@ def _unpicklable(value, ctx):
         owner = f"a {value.name}" if isinstance(value, Instance) else f"a {value.qualname.rsplit('.', 1)[1]}"
         return f"{owner} that keeps {holds[0]}", holds  # where: a related location
     cls = ctx.dataset_class(value) if isinstance(value, Instance) else None
-    if cls is not None:
-        for ancestor in ctx.datasets.mro(cls) or (cls,):
-            for attr, what, path, line in ancestor.unpicklable:
-                return f"a {value.name} whose self.{attr} holds {what}", (what, path, line)
+    found = ctx.datasets.unpicklable(cls) if cls is not None else None
+    if found is not None:
+        attr, what, path, line = found
+        return f"a {value.name} whose self.{attr} holds {what}", (what, path, line)
     return None
 
 
