@@ -30,10 +30,10 @@ EXPECTED_ANALYSIS_EXTRA = {
     "subclass": "a class deriving from DataLoader that keeps its signature",
     "stateful": "torchdata's StatefulDataLoader",
     "aliased-module": "the torch module or a submodule reached through an assignment",
-    "library": "a loader class of a library whose mapping to torch's arguments dl-lint read (torch_geometric)",
+    "library": "a loader class of a library whose mapping to torch's arguments dl-lint read (torch_geometric, webdataset)",
 }
 # The libraries of dl-lint's table of loader classes (dl_lint/analysis/library_loaders.py).
-LIBRARY_PACKAGES = frozenset({"torch_geometric"})
+LIBRARY_PACKAGES = frozenset({"torch_geometric", "webdataset"})
 # Categories of calls this oracle finds and dl-lint's analysis does not (all legitimate).
 EXPECTED_ORACLE_EXTRA = {
     "shadowed": "the callee's name is rebound in an enclosing scope (local class, parameter, variable)",
