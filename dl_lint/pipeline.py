@@ -410,13 +410,18 @@ class Run:
         read only through its summary, the summary's digest (an edit that leaves the summary
         alone leaves the entry valid); the set of project files; the import graph."""
         lone: Dict[str, List[str]] = {}  # modules read only for a lone class statement
+        absent: Dict[str, List[str]] = {}  # modules read only for a word they lack (``may_hold``)
         for use in uses:
             if use.startswith("lone:"):
                 path, name = use[5:].split("\0", 1)
                 if path not in touched:
                     lone.setdefault(path, []).append(name)
-        if touched or lone:
-            from dl_lint.analysis.project import LONE
+            elif use.startswith("absent:"):
+                path, word = use[7:].split("\0", 1)
+                if path not in touched:
+                    absent.setdefault(path, []).append(word)
+        if touched or lone or absent:
+            from dl_lint.analysis.project import ABSENT, LONE
 
             deps = {}
             for path in sorted(touched):
@@ -425,8 +430,10 @@ class Run:
                     module = self.project.summarised_as(path)
                     digest = self.project.summary_digest(path, module) if module else None
                 deps[path] = [self.store.hash_of(path), digest, module]
-            for path, names in sorted(lone.items()):
-                module = LONE + ",".join(sorted(set(names)))
+            for path in sorted(set(lone) | set(absent)):
+                module = LONE + ",".join(sorted(set(lone[path]))) if path in lone else ""
+                if path in absent:
+                    module += ABSENT + ",".join(sorted(set(absent[path])))
                 deps[path] = [self.store.hash_of(path), self.project.summary_digest(path, module), module]
             entry["deps"] = deps
         if "files" in uses:

@@ -546,8 +546,8 @@ def test_a_construction_parses_its_class_module_only_when_it_can_have_a_sample(t
     """``Maker(size=3)`` asks the class for the sizes its sample needs (DL101). A module without
     a ``__getitem__`` has no sample, so it is not parsed for that (accelerate's examples parsed
     its 200 KB ``accelerator.py`` for ``Accelerator(...)``); the answer still rests on the
-    module: once it gains a ``__getitem__``, the cached result of the file that constructs the
-    class is redone."""
+    module's lack of one: once it gains a ``__getitem__``, the cached result of the file that
+    constructs the class is redone, and an edit elsewhere in the module keeps it."""
     from dl_lint import engine
 
     root = _project(
@@ -570,6 +570,12 @@ def test_a_construction_parses_its_class_module_only_when_it_can_have_a_sample(t
 
     assert _codes(_lint(["."], cache_dir=cache_dir)) == [("train.py", "DL001", 4)]
     assert parsed_files() == ["train.py"]
+    # An edit that adds no __getitem__ keeps train.py's result: it rests on the word's absence,
+    # not on the module's bytes (which made every edit of accelerator.py redo its importers).
+    with open(root / "shapes.py", "a") as handle:
+        handle.write("# edited\n")
+    assert _codes(_lint(["."], cache_dir=cache_dir)) == [("train.py", "DL001", 4)]
+    assert parsed_files() == []
     (root / "shapes.py").write_text(
         "import torch\n\nclass Maker:\n    def __init__(self, size):\n        self.size = size\n        self.mode = 'no'\n\n"
         "    def __getitem__(self, i):\n        return torch.zeros(self.size)\n"

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 MAX_PROJECT_FILES = 50_000
 # The "module" of a dependency on names a module binds only by a lone class statement.
 LONE = "\0lone:"
+ABSENT = "\0absent:"  # + a word: what a question rests on when the file lacks it (``may_hold``)
 # A parsed module (its ``ast`` tree and index) takes about 30-40 bytes of memory per byte of
 # source. Parsed modules beyond this many bytes of source are dropped, least recently used
 # first (their summaries stay): memory stays flat on large trees, and projects whose loader
@@ -902,9 +903,18 @@ class Project:
         """A digest of the summary of the file at ``key`` as module ``module`` (from this run,
         the store, or one parse): importers' results stay valid while it is unchanged. For
         ``LONE`` + names, what importers read without a summary: the line of each name's lone
-        class statement (``_lone_class``), from the bytes."""
-        if module.startswith(LONE):
-            return ",".join(str(self._lone_line(key, n)) for n in module[len(LONE) :].split(","))
+        class statement (``_lone_class``), from the bytes; for ``ABSENT`` + words (after it, or
+        alone), whether the bytes hold each word (``may_hold``)."""
+        if module.startswith("\0"):  # LONE + names, then ABSENT + words (either may be missing)
+            parts = []
+            for segment in module.split("\0")[1:]:
+                kind, _, names = segment.partition(":")
+                if kind == "lone":
+                    parts.append(",".join(str(self._lone_line(key, n)) for n in names.split(",")))
+                elif kind == "absent":
+                    data = self.source_bytes(key)
+                    parts.append(",".join("held" if w.encode() in data else "absent" for w in names.split(",")))
+            return "|".join(parts)
         found = self._summaries.get(key)
         if found is None or found.summary.module != module:
             found = self._load_summary(key, module)
@@ -1220,9 +1230,10 @@ class Project:
         """Whether the file ``summary(module, near)`` would read can hold ``word``: False only
         when its bytes are at hand and lack it, so that a question only such a file can answer
         (a class's sample needs its ``__getitem__``) does not parse a large module for nothing
-        (accelerate's ``Accelerator(...)`` calls made every example parse its 200 KB module). The
-        answer is recorded as a use of the module's summary, which any change that could
-        matter changes."""
+        (accelerate's ``Accelerator(...)`` calls made every example parse its 200 KB module). A
+        no rests on the word's absence alone ("absent:" use, ``summary_digest`` of ABSENT +
+        word): an edit elsewhere in the file keeps the answer, one that adds the word does not
+        (resting on the whole summary would need the summary, the parse this avoids)."""
         path = self._choose(module, near)
         if path is None:
             return True
@@ -1234,7 +1245,7 @@ class Project:
             data = self.module_bytes(key)
         if data is None or word in data:
             return True
-        self._touch(key)
+        self._use(f"absent:{key}\0{word.decode()}")
         return False
 
     def class_record(self, module: str, name: str, near: str = ""):
