@@ -596,7 +596,7 @@ class _FactoryCalls:
         if len(self.encoded) > 16:  # many factories: one scan for every call, then a set lookup
             wanted: Dict[bytes, List[bytes]] = {}
             for name, called in self.called_as.items():
-                if not name.endswith(b"[") and (name not in self.classes or self.classes[name] in data):
+                if not name.endswith(b"[") and (name not in self.classes or _holds_word(data, self.classes[name])):
                     wanted.setdefault(called, []).append(name)
             found = [name for called in _CALLED.findall(data) for name in wanted.get(called, ())]
             if self.dicts and b"[" in data:
@@ -607,11 +607,13 @@ class _FactoryCalls:
             if name.endswith(b"["):
                 if name[:-1] not in data:
                     continue
-            elif self.called_as[name] not in data or (name in self.classes and self.classes[name] not in data):
+            elif self.called_as[name] not in data or (name in self.classes and not _holds_word(data, self.classes[name])):
                 continue
             for match in self.patterns[name].finditer(data):
                 start = match.start()
                 if start == 0 or not _is_word_byte(data[start - 1]):
+                    if name in self.classes and data[max(0, start - 5) : start] == b"self.":
+                        continue  # a method called on the object itself: not a call site (``judge._factory_key``)
                     found.append(name)
         return found
 
@@ -692,6 +694,18 @@ def _may_reach(raw, names: Set[str], packages: Set[str]) -> bool:
 _SUBSCRIPTED = re.compile(rb"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\s*\[")
 # A called name: an identifier (not preceded by another word character) followed by "(".
 _CALLED = re.compile(rb"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+
+
+def _holds_word(data: bytes, word: bytes) -> bool:
+    """Whether ``word`` occurs in ``data`` as a whole identifier (``FullFinetuneRecipe`` is not
+    in ``PPOFullFinetuneRecipe``): a method factory's class must be named in a file that calls it."""
+    at = data.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if (at == 0 or not _is_word_byte(data[at - 1])) and (end >= len(data) or not _is_word_byte(data[end])):
+            return True
+        at = data.find(word, end)
+    return False
 
 
 def _is_word_byte(byte: int) -> bool:
