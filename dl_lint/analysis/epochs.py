@@ -210,6 +210,10 @@ def _returned_calls(function: ast.AST) -> List[ast.Call]:
     return [value for value in returned_values(function) if isinstance(value, ast.Call)]
 
 
+# What holds statements below a statement: ``match`` cases only exist from Python 3.10.
+_BLOCKS = (ast.stmt, ast.excepthandler, *((ast.match_case,) if hasattr(ast, "match_case") else ()))
+
+
 def returned_values(function: ast.AST) -> List[ast.expr]:
     """What the ``return`` statements of ``function`` give, each as a whole (``return a, b`` is
     one tuple), nested functions and classes left out."""
@@ -223,7 +227,7 @@ def returned_values(function: ast.AST) -> List[ast.expr]:
             if node.value is not None:
                 found.append(node.value)
             continue
-        stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)))
+        stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, _BLOCKS))
     return found
 
 
