@@ -440,3 +440,20 @@ def test_the_documented_fix_example_is_real(tmp_path, run_cli):
     assert unsafe.returncode == 0, unsafe.stdout
     after = (tmp_path / "src" / "train.py").read_text()
     assert "timeout=30" not in after and "num_workers=16, prefetch_factor=4)" in after
+
+
+def test_guarded_fixes_parenthesise_operands_that_are_not_atoms():
+    """A guarded form ``value if workers > 0 else None`` built from a conditional num_workers or
+    a lambda value: the texts are parenthesised, so the fix parses and keeps its meaning (the
+    fuzz test found ``0 if 0 if [] else 0 > 0 else None``, which does not parse)."""
+    import ast
+
+    source = (
+        "from torch.utils.data import DataLoader\n"
+        "loader = DataLoader([1], num_workers=(0 if [] else 0), multiprocessing_context='spawn', prefetch_factor=lambda: 2)\n"
+    )
+    fixes = {d.code: d.fix for d in lint_source(source, "train.py", Settings().with_overrides(select=("ALL",))) if d.fix}
+    assert fixes["DL003"].edits[0].content == "multiprocessing_context='spawn' if (0 if [] else 0) > 0 else None"
+    assert fixes["DL001"].edits[0].content == "prefetch_factor=(lambda: 2) if (0 if [] else 0) > 0 else None"
+    for fix in fixes.values():
+        ast.parse(apply_edits(source, fix.edits))

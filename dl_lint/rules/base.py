@@ -408,8 +408,26 @@ def guard_worker_option(call: LoaderCall, name: str, form: str, message: str) ->
     bound = call.args.get(name)
     if workers is None or bound is None or not bound.text or "\n" in bound.text:
         return None
-    new = form.format(value=bound.text, workers=workers)
+    new = form.format(value=_operand(bound.text), workers=_operand(workers))
     return replace_value(call, name, new, message.format(new=new, option=f"{name}={new}"))
+
+
+# Expressions that stay one operand inside ``x if w > 0 else None`` without parentheses.
+_ATOMS = ("Name", "Attribute", "Constant", "Call", "Subscript", "List", "Dict", "Set", "JoinedStr")
+
+
+def _operand(text: str) -> str:
+    """``text`` as an operand of a conditional expression: a conditional, lambda, named
+    expression, comparison or other operator expression is parenthesised (``0 if [] else 0``
+    written into ``... if 0 if [] else 0 > 0 else None`` did not parse; a lambda would swallow
+    the guard)."""
+    import ast
+
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return f"({text})"
+    return text if type(node).__name__ in _ATOMS else f"({text})"
 
 
 def replace_value(call: LoaderCall, name: str, new: str, message: str, applicability: str = "safe") -> Optional[Fix]:
