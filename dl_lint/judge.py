@@ -581,7 +581,7 @@ def judge_call_sites(
             function = callee.factory_node(key[1]) if callee is not None else None
             if function is None:
                 continue
-            ref = _Named(key[1])
+            factory = key[1]  # ``make`` or ``Walker.loader``: how the messages name it
             # In a loop over a literal table, every row runs: judge the call once per row.
             rows = analysis.loop_rows(call, site) or [(0, "", {})]
             reported: Dict = {}
@@ -627,7 +627,7 @@ def judge_call_sites(
                         continue
                     loader, diag = fresh[0]
                     others = tuple(
-                        Related(callee_file.key, other.location.row, other.location.column, f"the DataLoader {ref.name}() builds on another branch")
+                        Related(callee_file.key, other.location.row, other.location.column, f"the DataLoader {factory}() builds on another branch")
                         for other, _ in pairs
                         if other is not loader
                     )
@@ -636,20 +636,20 @@ def judge_call_sites(
             loop = " (row {} of the table it loops over: {})"
             for loader, diag, number, row_text, others in reported.values():
                 at = loader.location
-                loader_at = Related(callee_file.key, at.row, at.column, f"the DataLoader {ref.name}() builds")
+                loader_at = Related(callee_file.key, at.row, at.column, f"the DataLoader {factory}() builds")
                 which = loop.format(number, row_text) if number else ""
                 # The concise line names the function; the detail says the values are this
                 # call's and that the code it quotes is the function's (where to change it).
                 detail = (
-                    f"With the arguments of this call{which}, in the DataLoader {ref.name}() builds (cited): "
-                    f"{diag.detail} Code in backquotes goes in {ref.name}(), where it builds the DataLoader; "
+                    f"With the arguments of this call{which}, in the DataLoader {factory}() builds (cited): "
+                    f"{diag.detail} Code in backquotes goes in {factory}(), where it builds the DataLoader; "
                     "or change what this call passes."
                 )
                 moved = Diagnostic(
                     code=diag.code,
                     name=diag.name,
                     severity=diag.severity,
-                    message=f"{ref.name}(): {diag.message}",
+                    message=f"{factory}(): {diag.message}",
                     filename=caller.display,
                     location=start,
                     end_location=end,
@@ -667,19 +667,10 @@ def judge_call_sites(
     return out
 
 
-class _Named:
-    """The name a factory is cited by (``make``, ``Walker.loader``)."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-
 def _factory_key(analysis: "ModuleAnalysis", call, site):
     """(file, factory name) a call may run: a module-level function it names, or a method of a
     project class called on an instance of it (``model.loader(...)`` with ``model =
     Walker(...)``: ``Walker.loader``); None otherwise."""
-    import ast
-
     from dl_lint.analysis.values import Instance
 
     func = call.func

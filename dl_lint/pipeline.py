@@ -581,9 +581,8 @@ class _FactoryCalls:
         # factory named ``main`` or ``train`` is "called" by every script's ``main()``, and
         # each such file was parsed (26 of accelerate's for one example's ``main``).
         self.many = len(self.encoded) > 16
-        self.reachable: Set[str] = set(names)
         self.packages: Set[str] = set()
-        self.reachable = {n.rstrip("[") for n in names}
+        self.reachable: Set[str] = {n.rstrip("[") for n in names}
         self.reachable.update(n.decode() for n in self.classes.values())  # a method factory: its class
         modules = {f.key: f.module_name for f in run.files}
         for key in run.factories:
@@ -593,7 +592,7 @@ class _FactoryCalls:
                 self.packages.update(module.split("."))  # "src.pkg.mod" is imported as pkg
 
     def calls_in(self, data: bytes) -> List[bytes]:
-        if len(self.encoded) > 16:  # many factories: one scan for every call, then a set lookup
+        if self.many:  # many factories: one scan for every call, then a set lookup
             wanted: Dict[bytes, List[bytes]] = {}
             for name, called in self.called_as.items():
                 if not name.endswith(b"[") and (name not in self.classes or _holds_word(data, self.classes[name])):

@@ -651,10 +651,8 @@ class ModuleAnalysis:
         nested functions or classes), with list, tuple and dict displays opened one level."""
         found = self._returns.get(id(function))
         if found is None:
-            from dl_lint.analysis.epochs import returned_values
-
             found = []
-            for value in returned_values(function):
+            for value in self._whole_returned(function):
                 found.append(value)
                 if isinstance(value, (ast.List, ast.Tuple)):
                     found.extend(value.elts)
@@ -805,14 +803,19 @@ class ModuleAnalysis:
             ix.runs_at_import = any(site.scope is None and not self._guarded(site.line) for _, site in calls)
         return ix.runs_at_import
 
+    def _whole_returned(self, function: ast.AST) -> List[ast.expr]:
+        """``epochs.returned_values`` of ``function``, found once."""
+        found = self._whole_returns.get(id(function))
+        if found is None:
+            from dl_lint.analysis.epochs import returned_values
+
+            found = self._whole_returns[id(function)] = returned_values(function)
+        return found
+
     def _returned_whole(self, call: ast.Call, site: Site) -> bool:
         """``_returned``, without the elements of a returned display (``return a, b`` is taken
         apart by the caller, and which element lands where is not followed)."""
-        from dl_lint.analysis.epochs import returned_values
-
-        returned = self._whole_returns.get(id(site.scope))
-        if returned is None:
-            returned = self._whole_returns[id(site.scope)] = returned_values(site.scope)
+        returned = self._whole_returned(site.scope)
         if any(item is call for item in returned):
             return True
         name = self.assigned_name(call)
@@ -1173,7 +1176,8 @@ class ModuleAnalysis:
         try:
             out = []
             for call, site, scope_name, cls in self._calls_in(function):
-                if not self._may_run(site):
+                runs = self._runs(site)
+                if runs is False:
                     continue
                 loader = self._loader_for(call, site, cls)
                 bound = self._bind(call, site, scope_name, loader) if loader is not None else None
@@ -1181,7 +1185,7 @@ class ModuleAnalysis:
                     if iterated is not None:
                         bound = bound.replace(unguarded_iteration=iterated(self._use_in(call, site, function)))
                     out.append(bound)
-                    if undecided is not None and not self._must_run(site):
+                    if undecided is not None and runs is None:
                         undecided.add(id(bound))
             return out
         finally:
@@ -1210,32 +1214,22 @@ class ModuleAnalysis:
         function = self._runner(site.scope)
         return self._unguarded_call_of(function, MAX_CALL_DEPTH, set()) if function is not None else None
 
-    def _may_run(self, site: Site) -> bool:
-        """Whether a call at ``site`` may run with the parameters bound as they are now: False
-        when an ``if`` around it has a test that is a known constant of the other truth value
-        (``if is_training:`` with ``is_training=False`` given, or defaulted, by the call)."""
+    def _runs(self, site: Site) -> Optional[bool]:
+        """Whether a call at ``site`` runs with the parameters bound as they are now: False when
+        an ``if`` around it (or an early exit before it) has a test that is a known constant of
+        the other truth value (``if is_training:`` with ``is_training=False`` given, or
+        defaulted, by the call); True when every such test is a known constant of the value
+        that runs it; None when some test is not decided."""
+        decided = True
         for cond in site.conds:
             if cond.kind not in ("if", "exit") or cond.test is None:
                 continue
             single = self.resolver.resolve(cond.test, site).single
             if single is None or not isinstance(single.value, (type(None), bool, int, float, str)):
-                continue
-            if bool(single.value) is not cond.polarity:
+                decided = False
+            elif bool(single.value) is not cond.polarity:
                 return False
-        return True
-
-    def _must_run(self, site: Site) -> bool:
-        """Whether every ``if`` test around ``site`` (and every early exit before it) is a known
-        constant of the truth value that runs it, with the parameters bound as they are now."""
-        for cond in site.conds:
-            if cond.kind not in ("if", "exit") or cond.test is None:
-                continue
-            single = self.resolver.resolve(cond.test, site).single
-            if single is None or not isinstance(single.value, (type(None), bool, int, float, str)):
-                return False
-            if bool(single.value) is not cond.polarity:
-                return False
-        return True
+        return True if decided else None
 
     def parameters(self, function: ast.AST) -> Tuple[List[Binding], List[Binding]]:
         """The function's named parameters as bindings: (positional, keyword-only)."""
