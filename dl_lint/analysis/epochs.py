@@ -210,25 +210,12 @@ def _returned_calls(function: ast.AST) -> List[ast.Call]:
     return [value for value in returned_values(function) if isinstance(value, ast.Call)]
 
 
-# What holds statements below a statement: ``match`` cases only exist from Python 3.10.
-_BLOCKS = (ast.stmt, ast.excepthandler, *((ast.match_case,) if hasattr(ast, "match_case") else ()))
-
-
 def returned_values(function: ast.AST) -> List[ast.expr]:
     """What the ``return`` statements of ``function`` give, each as a whole (``return a, b`` is
-    one tuple), nested functions and classes left out."""
-    found = []
-    stack = list(function.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        if isinstance(node, ast.Return):
-            if node.value is not None:
-                found.append(node.value)
-            continue
-        stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, _BLOCKS))
-    return found
+    one tuple), nested functions and classes left out (``namespaces.returns_of``)."""
+    from dl_lint.analysis.namespaces import returns_of
+
+    return [node.value for node in returns_of(function) if node.value is not None]
 
 
 def _branches(analysis, value: ast.AST, conds: Tuple[Tuple[str, bool], ...] = ()) -> List[Tuple[ast.AST, Tuple[Tuple[str, bool], ...]]]:
