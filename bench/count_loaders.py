@@ -101,7 +101,7 @@ def _parse_tree(root: str):
         dirnames.sort()
         for name in sorted(n for n in names if n.endswith(".py")):
             path = os.path.join(dirpath, name)
-            with open(path, encoding="utf-8", errors="replace") as f:
+            with open(path, encoding="utf-8-sig", errors="replace") as f:
                 text = f.read()
             try:
                 tree = ast.parse(text)
