@@ -681,18 +681,45 @@ class ModuleAnalysis:
 
     # -- DL302: a fresh iterator at every step ----------------------------------------------------
     def _loader_per_item(self, call: ast.Call, site: Site, args) -> bool:
-        """DL302: the innermost loop around the construction walks the datasets, and the loader
-        reads the loop's variable (``for dataset in datasets: loaders.append(DataLoader(dataset,
-        ...))``, maskrcnn-benchmark's make_data_loader): one loader per dataset, not a restart."""
-        dataset = args.get("dataset")
-        if dataset is None or not dataset.code.isidentifier():
-            return False
+        """DL302: the loader reads what the innermost loop around it changes, so each pass
+        needs its own loader, not a restart: the loop's variable (``for dataset in datasets:
+        loaders.append(DataLoader(dataset, ...))``, maskrcnn-benchmark's make_data_loader), or
+        a name the loop body assigns, before the call, from such a value (a fold's subset in
+        cross-validation, ``train_set = full[train_idx]``; a schedule's ``batch_size``; a
+        split's dataset). Other names assigned in the body (``ds = MyDataset(root)`` in an epoch
+        loop) do not count: that rebuild is the restart the rule reports."""
         where = self.loops_around(self.tree if site.scope is None else site.scope, call)
         if where is None or not where[0]:
             return False
         loop = where[0][-1]
         target = getattr(loop, "target", None)
-        return target is not None and any(isinstance(n, ast.Name) and n.id == dataset.code for n in ast.walk(target))
+        if target is None:
+            return False
+        changing = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+        if not changing:
+            return False
+        row = call.lineno
+        writes = []
+        for node in ast.walk(loop):
+            if getattr(node, "lineno", row) >= row or node is loop:
+                continue
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                writes.append((node.lineno, getattr(node, "col_offset", 0), targets, node.value))
+            elif isinstance(node, (ast.For, ast.AsyncFor)):
+                writes.append((node.lineno, node.col_offset, [node.target], node.iter))
+            elif isinstance(node, (ast.With, ast.AsyncWith)):
+                for item in node.items:  # ``with open(fn) as f``
+                    if item.optional_vars is not None:
+                        writes.append((node.lineno, node.col_offset, [item.optional_vars], item.context_expr))
+            elif isinstance(node, ast.NamedExpr):
+                writes.append((node.lineno, node.col_offset, [node.target], node.value))
+        writes.sort(key=lambda w: (w[0], w[1]))
+        for _, _, targets, value in writes:  # in source order: a chain of assignments follows in one pass
+            if any(isinstance(n, ast.Name) and n.id in changing for n in ast.walk(value)):
+                changing.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        reads = [*call.args, *(k.value for k in call.keywords)]
+        return any(isinstance(n, ast.Name) and n.id in changing for arg in reads for n in ast.walk(arg))
 
     def _fresh_iterators(self, call: ast.Call, site: Site) -> Tuple[FreshIterator, ...]:
         """``next(iter(name))`` of this loader's only name in its scope, later in the same scope,

@@ -28,6 +28,13 @@ loop (and bound to that one name in its function):
   image datasets), each `iter()` starts a new epoch at index 0, so every step gets the same
   first batch, with or without workers.
 
+A loader that reads what its loop changes stays silent: each pass needs its own loader. That is
+the loop's variable (`for dataset in datasets`), or a name the loop body assigns before the call
+from such a value (a fold's subset in cross-validation, a schedule's batch size, a split's
+dataset, a shard read from the loop's file), followed through assignments, `for` targets,
+`with ... as` names and `:=`. A dataset built again in the body from nothing the loop changes
+(`ds = MyDataset(root)` in an epoch loop) is still reported.
+
 A loop that holds another loop over data (an epoch loop taking one batch for a preview), a
 `next(iter(loader))` in an `except` handler (restarting an exhausted iterator), and a name bound
 more than once stay silent.
