@@ -314,6 +314,30 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
     return out
 
 
+def merge_repeats(found: List[Diagnostic]) -> List[Diagnostic]:
+    """One diagnostic per problem: findings alike in all but their related locations (one call
+    of a factory that builds three loaders, each iterated at import: one DL203 at the call, not
+    three identical lines) become one, citing every related location. Findings with a fix, or
+    already silenced, stay apart."""
+    first = {}
+    merged: List[Diagnostic] = []
+    for diag in found:
+        if diag.fix is not None or diag.suppressed_at is not None or not diag.related:
+            merged.append(diag)
+            continue
+        key = (diag.code, diag.filename, diag.cell, diag.location, diag.end_location, diag.message, diag.detail)
+        at = first.get(key)
+        if at is None:
+            first[key] = len(merged)
+            merged.append(diag)
+            continue
+        kept = merged[at]
+        related = kept.related + tuple(r for r in diag.related if r not in kept.related)
+        evidence = tuple(sorted({*kept.evidence, *diag.evidence}))
+        merged[at] = kept.replace(related=related, evidence=evidence)
+    return merged
+
+
 def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterable[Diagnostic]:
     """The rules' diagnostics on one call. A call reading yacs keys is judged by the crash rules
     once per run (the defaults, each YAML config: ``configs.yacs.variants``), each diagnostic

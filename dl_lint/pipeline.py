@@ -20,7 +20,7 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.files import SourceFile, is_notebook_path, read, read_module
-from dl_lint.judge import accelerator_for, analyse, construct_evidence, judge, judge_call_sites
+from dl_lint.judge import accelerator_for, analyse, construct_evidence, judge, judge_call_sites, merge_repeats
 from dl_lint.model import Diagnostic
 from dl_lint.reading import Refused
 
@@ -103,6 +103,7 @@ def run_files(
     if store is not None:
         run.save_snapshot()
         store.save(project.new_summaries)
+    out = merge_repeats(out)
     out.sort(key=Diagnostic.sort_key)
     return out, parsed, processes
 
