@@ -375,10 +375,12 @@ def _loader_read(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, 
         break
     parent = parents.get(id(current))
     if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is current:
-        _iteration(analysis, owner, parent, parent.lineno, "", found)
+        if not _without_grad(parent, parents):
+            _iteration(analysis, owner, parent, parent.lineno, "", found)
     elif isinstance(parent, ast.comprehension) and parent.iter is current and isinstance(parents.get(id(parent)), _COMPS):
         comprehension = parents[id(parent)]  # [f(b) for b in loader]: one pass per evaluation
-        _iteration(analysis, owner, comprehension, comprehension.lineno, "", found)
+        if not _without_grad(comprehension, parents):
+            _iteration(analysis, owner, comprehension, comprehension.lineno, "", found)
     elif current is not node:
         found.escape = found.escape or f"the loader is wrapped on line {node.lineno}"
     elif isinstance(parent, ast.Attribute) and parent.value is node:
@@ -500,6 +502,31 @@ def _evaluates(function: ast.AST) -> bool:
         target = decorator.func if isinstance(decorator, ast.Call) else decorator
         if terminal(target) in _NO_GRAD:
             return True
+    return False
+
+
+def _without_grad(node: ast.AST, parents) -> bool:
+    """Whether ``node`` runs inside ``with torch.no_grad():``, ``torch.inference_mode()`` or
+    ``torch.set_grad_enabled(False)`` (in the function that iterates the loader): an
+    evaluation, like a function decorated with them."""
+    current = parents.get(id(node))
+    while current is not None:
+        if isinstance(current, (ast.With, ast.AsyncWith)):
+            for item in current.items:
+                context = item.context_expr
+                if not isinstance(context, ast.Call):
+                    continue
+                name = terminal(context.func)
+                if name in _NO_GRAD:
+                    return True
+                if (
+                    name == "set_grad_enabled"
+                    and len(context.args) == 1
+                    and isinstance(context.args[0], ast.Constant)
+                    and context.args[0].value is False
+                ):
+                    return True
+        current = parents.get(id(current))
     return False
 
 

@@ -36,7 +36,9 @@ with torch 2.13). It stays silent when set_epoch is called, the seed changes per
 (`seed=epoch`), `shuffle=False`, or the sampler's dataset is bound by the loop (the passes may
 iterate different datasets). A function decorated `@torch.no_grad()` or
 `@torch.inference_mode()` that the loader is handed to is an evaluation: the order it visits the
-data in does not change its result, so it is not an epoch's iteration. A generator of the
+data in does not change its result, so it is not an epoch's iteration; so is a loop inside a
+`with torch.no_grad():`, `torch.inference_mode()` or `torch.set_grad_enabled(False)` block
+(torchvision's references evaluate that way). A generator of the
 project over its parameter (MetricLogger's `log_every(self, iterable, ...)`: `for obj in
 iterable: yield obj`) passes the loader on to the `for` that iterates it, like `enumerate`.
 
