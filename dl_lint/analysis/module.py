@@ -692,6 +692,8 @@ class ModuleAnalysis:
         if where is None or not where[0]:
             return False
         loop = where[0][-1]
+        if _once_in(loop, call):
+            return True
         target = getattr(loop, "target", None)
         if target is None:
             return False
@@ -1603,6 +1605,33 @@ def _mentions_own_parameter(call: ast.Call, function: ast.AST) -> bool:
 def _first_param(function: ast.AST) -> Optional[str]:
     args = [*function.args.posonlyargs, *function.args.args]
     return args[0].arg if args else None
+
+
+def _once_in(loop: ast.AST, call: ast.Call) -> bool:
+    """Whether ``call`` sits in a block of ``loop`` that runs at most once: an ``if`` whose test
+    requires ``not flag`` and whose body sets ``flag = True`` (the unfreeze step of many
+    detection repositories: ``if epoch >= freeze and not unfrozen: ...; unfrozen = True``)."""
+    row = call.lineno
+    for node in ast.walk(loop):
+        if not isinstance(node, ast.If) or not node.body:
+            continue
+        if not (node.body[0].lineno <= row <= (node.body[-1].end_lineno or node.body[-1].lineno)):
+            continue
+        tests = node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) else [node.test]
+        flags = {
+            t.operand.id
+            for t in tests
+            if isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and isinstance(t.operand, ast.Name)
+        }
+        for statement in node.body:
+            if (
+                isinstance(statement, ast.Assign)
+                and isinstance(statement.value, ast.Constant)
+                and statement.value.value is True
+                and any(isinstance(t, ast.Name) and t.id in flags for t in statement.targets)
+            ):
+                return True
+    return False
 
 
 def _static(function: ast.AST) -> bool:

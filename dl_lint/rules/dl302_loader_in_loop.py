@@ -33,7 +33,9 @@ the loop's variable (`for dataset in datasets`), or a name the loop body assigns
 from such a value (a fold's subset in cross-validation, a schedule's batch size, a split's
 dataset, a shard read from the loop's file), followed through assignments, `for` targets,
 `with ... as` names and `:=`. A dataset built again in the body from nothing the loop changes
-(`ds = MyDataset(root)` in an epoch loop) is still reported.
+(`ds = MyDataset(root)` in an epoch loop) is still reported. A block that runs at most once
+stays silent too: an `if` that requires `not flag` and sets `flag = True` in its body (the
+unfreeze step that rebuilds the loader with a new batch size).
 
 A loop that holds another loop over data (an epoch loop taking one batch for a preview), a
 `next(iter(loader))` in an `except` handler (restarting an exhausted iterator), and a name bound
