@@ -1418,6 +1418,7 @@ class SignalGraph:
         self._evidence: Dict[Tuple[str, str], bool] = {}
         self._reverse: Optional[Dict[str, Set[str]]] = None
         self._clean: Dict[str, Set[str]] = {}  # kind -> modules with no evidence above them
+        self._by_path: Optional[Dict[str, List[str]]] = None  # file -> its module names
 
     def add_sources(self, extra: Dict[str, bytes]) -> bool:
         """Sources the index cannot read from disk; whether anything changed."""
@@ -1476,12 +1477,14 @@ class SignalGraph:
             return self._reaches_script(module, kind, absolute_path(path, os.getcwd()))
         if self.evidence(module, kind):
             return True, [module]
-        for dep in self.imports(module):
-            if self.evidence(dep, kind):
-                return True, [module, dep]
+        names = self.aliases(module)
+        for name in names:
+            for dep in self.imports(name):
+                if self.evidence(dep, kind):
+                    return True, [name, dep]
         clean = self._clean.setdefault(kind, set())
-        todo = [module]
-        parent: Dict[str, str] = {module: ""}
+        todo = list(names)
+        parent: Dict[str, str] = {name: "" for name in names}
         while todo:
             current = todo.pop()
             if current in clean and current != module:
@@ -1526,6 +1529,20 @@ class SignalGraph:
 
     def paths_of(self, module: str) -> List[str]:
         return self.paths.get(module, [])
+
+    def aliases(self, module: str) -> List[str]:
+        """``module`` and the other names its one file is known by: a file in a folder without
+        ``__init__.py`` is ``data`` by its packages and ``utils.data`` from the root, the name
+        ``from utils.data import ...`` uses (a namespace package)."""
+        own = self.paths.get(module, ())
+        if len(own) != 1:
+            return [module]
+        if self._by_path is None:
+            self._by_path = {}
+            for name, paths in self.paths.items():
+                for one in paths:
+                    self._by_path.setdefault(one, []).append(name)
+        return [module, *(name for name in self._by_path.get(own[0], ()) if name != module)]
 
 
 def raw_imports(data: bytes) -> Tuple[Tuple[str, ...], Tuple[Tuple[str, Tuple[str, ...]], ...]]:
