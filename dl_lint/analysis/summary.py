@@ -16,7 +16,7 @@ depends on other files.
 from __future__ import annotations
 
 import ast
-from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.analysis.datasets import ITEMSIZE, SHARDING_NAMES
 from dl_lint.analysis.namespaces import built_by, edited_attributes, namespace_return, statements_of
@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 10
+SUMMARY_FORMAT = 11
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -638,7 +638,7 @@ def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, shar
         init_containers=tuple(dict.fromkeys(containers)),
         init_rngs=tuple(dict.fromkeys(rngs)),
         getitem_reads=tuple(sorted({a for m in ("__getitem__", "__getitems__") if m in methods for a in methods[m].subscripted})),
-        draws=tuple(sorted({a for m in reached for a in methods[m].attr_calls})),
+        draws=tuple(sorted({a for m in reached for a in methods[m].attr_calls} - _reseeded(nodes, reached))),
         cuda_methods=tuple(m for m in reached if methods[m].cuda),
         iter_shape=_iter_shape(node, text),
         sample=sample_bytes(node, init),
@@ -1245,6 +1245,25 @@ def _tokenized(node: ast.AST, assigned, kept, depth: int) -> Any:
     if len(node.args) > 1:
         return None  # a pair of texts: still max_length, but keep to the common shape
     return _dim(keywords["max_length"], assigned, kept, depth + 1)
+
+def _reseeded(nodes: Dict[str, ast.AST], reached: Sequence[str]) -> Set[str]:
+    """DL204: attributes the worker's own path reseeds or replaces (``self.g.manual_seed(...)``,
+    ``self.rng.seed(...)``, ``self.rng = ...`` in ``__iter__`` or a method it calls): the dataset
+    takes charge of its generator inside the worker (pytorchvideo seeds it from
+    ``get_worker_info()``), so the copy made at start is not what it draws from."""
+    found: Set[str] = set()
+    for name in reached:
+        for node in ast.walk(nodes[name]):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("manual_seed", "seed"):
+                holder = node.func.value
+                if isinstance(holder, ast.Attribute) and isinstance(holder.value, ast.Name) and holder.value.id == "self":
+                    found.add(holder.attr)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+                        found.add(target.attr)
+    return found
+
 
 def _reachable(methods: Dict[str, FunctionUse], roots: Sequence[str]) -> List[str]:
     """Methods reachable from ``roots`` through ``self.m()`` calls."""

@@ -14,7 +14,11 @@ class SharedRngInWorkers(Rule):
 Reports a Dataset that creates a random generator in `__init__` (`np.random.default_rng`,
 `np.random.RandomState`, `random.Random`, `torch.Generator`) and draws from it in `__getitem__`
 or `__iter__` (or a method they call), used by a DataLoader with workers and no
-`worker_init_fn`.
+`worker_init_fn`. A dataset that reseeds or replaces the generator on the worker's own path
+(`self.generator.manual_seed(...)`, `self.rng.seed(...)` or `self.rng = ...` in `__getitem__`,
+`__iter__` or a method they call: pytorchvideo's `LabeledVideoDataset` seeds it from
+`get_worker_info()`) is in charge of its seeds: silent. Reseeding in a method only the main
+process calls does not count.
 
 ## Why is this bad?
 Each worker gets a copy of the dataset, generator state included, so every worker produces the
