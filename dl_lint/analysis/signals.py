@@ -25,9 +25,13 @@ ACCELERATOR_EVIDENCE = (
     | \b(?:pytorch_)?lightning\b | \baccelerate\b | \bAccelerator\b
     | \bdeepspeed\b | \btorch_xla\b | \bxla\b | \bmps\b | \bxpu\b | \bnpu\b | \bhpu\b | \bmlu\b
     | \bDistributedDataParallel\b | \bDataParallel\b | \bFSDP\b | \bfully_shard\b
+    | ^\s*(?:from|import)\s+composer\b           # composer's Trainer moves every batch
     """,
-    re.VERBOSE,
+    re.VERBOSE | re.MULTILINE,
 )
+# composer (mosaicml/composer 6405188805a0, read in its source): ``Trainer`` moves each batch
+# with ``state.device.batch_to_device`` in its train and eval loops (trainer.py), on the GPU
+# device whenever one is available.
 
 
 # The program starts workers with spawn or forkserver (DL202 becomes an error, DL203 applies).
