@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import os
+import warnings
 import sys
 
 TORCH_NAMES = ("DataLoader", "StatefulDataLoader")
@@ -104,7 +105,9 @@ def _parse_tree(root: str):
             with open(path, encoding="utf-8-sig", errors="replace") as f:
                 text = f.read()
             try:
-                tree = ast.parse(text)
+                with warnings.catch_warnings():  # the repository's own SyntaxWarnings are not ours
+                    warnings.simplefilter("ignore")
+                    tree = ast.parse(text)
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 yield path, text, None
                 continue
