@@ -153,14 +153,19 @@ def _unpicklable(value, ctx):
         return local, None
     holds = getattr(value, "holds", None)
     if isinstance(value, (Instance, Opaque)) and holds is not None:
-        owner = f"a {value.name}" if isinstance(value, Instance) else f"a {value.qualname.rsplit('.', 1)[1]}"
+        owner = _a(value.name if isinstance(value, Instance) else value.qualname.rsplit(".", 1)[1])
         return f"{owner} that keeps {holds[0]}", holds  # where: a related location
     cls = ctx.dataset_class(value) if isinstance(value, Instance) else None
     found = ctx.datasets.unpicklable(cls) if cls is not None else None
     if found is not None:
         attr, what, path, line = found
-        return f"a {value.name} whose self.{attr} holds {what}", (what, path, line)
+        return f"{_a(value.name)} whose self.{attr} holds {what}", (what, path, line)
     return None
+
+
+def _a(name: str) -> str:
+    """``a Dataset``, ``an ImageFolder`` (by the first letter: a class name is read as written)."""
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 
 
 def _local(value):
