@@ -67,6 +67,14 @@ def is_notebook_path(path: "os.PathLike[str] | str") -> bool:
     return os.fspath(path).lower().endswith(".ipynb")
 
 
+def has_cell_markers(data: bytes) -> bool:
+    """A ``.py`` file written as notebook cells (``# %%`` lines: jupytext's percent format,
+    VS Code's and Spyder's interactive cells), at least two: it runs cell by cell in a kernel,
+    where DL203's re-import of the script does not happen, as in a notebook."""
+    marks = data.count(b"\n# %%") + data.count(b"\n#%%") + data.startswith((b"# %%", b"#%%"))
+    return marks >= 2
+
+
 def read(file: SourceFile) -> None:
     """Read one file into ``file.data`` (a notebook: the Python of its code cells); a file that
     cannot be read becomes a DL000 diagnostic (and keeps ``data`` empty)."""

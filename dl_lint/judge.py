@@ -9,7 +9,7 @@ import ast
 import os
 from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
-from dl_lint.files import SourceFile, decode_source, dl000, one_line, read, split_message
+from dl_lint.files import SourceFile, decode_source, dl000, has_cell_markers, one_line, read, split_message
 from dl_lint.model import Diagnostic, Related, Severity
 
 if TYPE_CHECKING:
@@ -229,6 +229,7 @@ def context_for(file: SourceFile, project: "Project", accelerator: Accelerator, 
         python_lines=lambda: project.python_lines(file.key),
         setting_line=lambda key: _setting_line(file.settings, key),
         is_notebook=file.cell_map is not None,
+        in_cells=has_cell_markers(file.data or b""),
         torch_name=facts.torch_name if facts is not None else "torch",
         import_row=facts.import_row if facts is not None else 1,
         python=lambda: project.python_metadata(file.key),
@@ -625,7 +626,7 @@ def judge_call_sites(
                     judged[callee_file.key] = (rules, ctx, own)
                 rules, ctx, own = judged[callee_file.key]
                 undecided: Set[int] = set()
-                iterated = _iterated_from(analysis, call, site, caller.is_notebook)
+                iterated = _iterated_from(analysis, call, site, caller.is_notebook or has_cell_markers(caller.data or b""))
                 loaders = callee.loader_calls_with(function, env, undecided, iterated)
                 # Loaders under ``if``s this call does not decide are alternatives (one branch
                 # of several may run): a rule is reported for them only when every one of them

@@ -35,6 +35,7 @@ class RuleContext:
         # The config file and line that set a setting (``target-python``), when known.
         setting_line: Optional[Callable[[str], Optional[Tuple[str, int]]]] = None,
         is_notebook: bool = False,
+        in_cells: bool = False,
         torch_name: Optional[str] = "torch",
         import_row: int = 1,
         # The project's requires-python and classifiers (``Project.python_metadata``).
@@ -57,6 +58,7 @@ class RuleContext:
         self._python_lines = python_lines or (lambda: (None, None, None))
         self._settings_lines = setting_line or (lambda key: None)
         self.is_notebook = is_notebook
+        self.in_cells = in_cells or is_notebook  # run cell by cell in a kernel (DL203)
         # For fixes that need torch (DL102): how the module names torch, where to import it.
         self.torch_name = torch_name
         self.import_row = import_row

@@ -28,7 +28,9 @@ method. A loader a function returns is the loader of each call of that function
 (`train_loader = get_loader(...)` at module level, looped in `train()`); at a call of a factory
 whose loader depends on its arguments, possibly in another module, the call's own iteration
 decides. It stays silent when the call is under the main guard, when the module has no unguarded
-top-level call, in notebooks, and for loaders without workers.
+top-level call, in notebooks and in `.py` files written as cells (two or more `# %%` lines:
+jupytext's percent format, VS Code's interactive cells; they run in a kernel), and for loaders
+without workers.
 
 It is an **error** when the failure is certain: the call passes `multiprocessing_context="spawn"`
 (or `"forkserver"`), the script or a module it imports calls `set_start_method("spawn")` /
@@ -77,7 +79,7 @@ All versions; it breaks wherever the start method is spawn or forkserver.
 """
 
     def check_call(self, call, ctx):
-        if ctx.is_notebook or call.unguarded_iteration is None:
+        if ctx.in_cells or call.unguarded_iteration is None:
             return
         if not fires(call, ("num_workers",), has_workers):
             return
