@@ -1419,6 +1419,7 @@ class SignalGraph:
         self._reverse: Optional[Dict[str, Set[str]]] = None
         self._clean: Dict[str, Set[str]] = {}  # kind -> modules with no evidence above them
         self._by_path: Optional[Dict[str, List[str]]] = None  # file -> its module names
+        self._endings: Optional[Dict[str, List[str]]] = None  # dotted ending -> module names
 
     def add_sources(self, extra: Dict[str, bytes]) -> bool:
         """Sources the index cannot read from disk; whether anything changed."""
@@ -1482,6 +1483,10 @@ class SignalGraph:
             for dep in self.imports(name):
                 if self.evidence(dep, kind):
                     return True, [name, dep]
+        if kind == "accelerator":  # generous evidence only: it can only silence DL102
+            chain = self._below(names, kind)
+            if chain:
+                return True, chain
         clean = self._clean.setdefault(kind, set())
         todo = list(names)
         parent: Dict[str, str] = {name: "" for name in names}
@@ -1529,6 +1534,39 @@ class SignalGraph:
 
     def paths_of(self, module: str) -> List[str]:
         return self.paths.get(module, [])
+
+    def _below(self, names: List[str], kind: str) -> List[str]:
+        """Evidence anywhere in what ``names`` import, transitively (``detector.run(batch)``:
+        the batch is moved in a module the detector's module imports). An import no project
+        module answers to is matched by its dotted ending (``from detectors.factory import``
+        with ``src/lib`` put on ``sys.path`` by a helper: ``src.lib.detectors.factory``). The
+        chain from ``names`` to the module with evidence, or []."""
+        parent: Dict[str, str] = {name: "" for name in names}
+        todo = list(names)
+        while todo:
+            current = todo.pop()
+            for imported in self.imports(current):
+                for dep in ([imported] if imported in self.paths else self._ending(imported)):
+                    if dep in parent:
+                        continue
+                    parent[dep] = current
+                    if self.evidence(dep, kind):
+                        chain = [dep]
+                        while parent[chain[-1]]:
+                            chain.append(parent[chain[-1]])
+                        return chain[::-1]
+                    todo.append(dep)
+        return []
+
+    def _ending(self, name: str) -> List[str]:
+        """Project modules whose dotted name ends with ``.name``."""
+        if self._endings is None:
+            self._endings = {}
+            for known in self.paths:
+                parts = known.split(".")
+                for i in range(1, len(parts)):
+                    self._endings.setdefault(".".join(parts[i:]), []).append(known)
+        return self._endings.get(name, [])
 
     def aliases(self, module: str) -> List[str]:
         """``module`` and the other names its one file is known by: a file in a folder without
