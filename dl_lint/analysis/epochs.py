@@ -13,6 +13,7 @@ another callee, returned, stored, aliased, wrapped), which makes the answer unkn
 from __future__ import annotations
 
 import ast
+import re
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
 from dl_lint.analysis.loaders import EpochLoop, SamplerEpochs, SamplerUse
@@ -53,6 +54,8 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
     loader_name = analysis.assigned_name(call)
     if loader_name is None or not _bound_once(analysis, site, loader_name):
         return SamplerEpochs(uses, escape="the loader is not bound to one name")
+    if _EVALUATION.match(loader_name):
+        return SamplerEpochs(uses, escape="the loader's name says it evaluates: its order does not change the result")
     owner = analysis.tree if site.scope is None else site.scope
     names = {loader_name: "loader"}
     if sampler_name is not None:
@@ -493,6 +496,10 @@ def _yields(function: ast.AST) -> bool:
 
 
 _NO_GRAD = frozenset({"no_grad", "inference_mode"})
+# A loader named for evaluation (``eval_dataloader``, ``val_loader``, ``test_loader``,
+# ``valid_data_loader``, ``dev_loader``): the order it visits the data in does not change what it
+# computes (a sum of gradients for head importance, a metric), like a ``no_grad`` loop.
+_EVALUATION = re.compile(r"(?i)^_*(?:eval|evaluation|val|valid|validation|test|dev)(?:_|loader|dataloader|data_?loader|$)")
 
 
 def _evaluates(function: ast.AST) -> bool:

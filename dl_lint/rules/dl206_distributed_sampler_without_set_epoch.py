@@ -38,7 +38,9 @@ iterate different datasets). A function decorated `@torch.no_grad()` or
 `@torch.inference_mode()` that the loader is handed to is an evaluation: the order it visits the
 data in does not change its result, so it is not an epoch's iteration; so is a loop inside a
 `with torch.no_grad():`, `torch.inference_mode()` or `torch.set_grad_enabled(False)` block
-(torchvision's references evaluate that way). A generator of the
+(torchvision's references evaluate that way), and so is a loader whose name says it evaluates
+(`eval_dataloader`, `val_loader`, `valid_loader`, `test_loader`, `dev_loader`): the order an
+evaluation visits its data in does not change what it computes. A generator of the
 project over its parameter (MetricLogger's `log_every(self, iterable, ...)`: `for obj in
 iterable: yield obj`) passes the loader on to the `for` that iterates it, like `enumerate`.
 
