@@ -30,6 +30,7 @@ from dl_lint.analysis.configs.keypaths import LoadedConfig
 from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
+from dl_lint.analysis.libraries import WEBDATASET_DATAPIPELINE, WEBDATASET_KEEPING, WEBDATASET_PIPELINES, WEBDATASET_SAME
 from dl_lint.analysis.pickling import CPU_CONSTRUCTORS, DEVICE_KEEPING, HOLDERS, TENSOR_DATASETS, held_callable
 from dl_lint.analysis.namespaces import (
     NAMESPACE,
@@ -357,7 +358,10 @@ class Resolver:
         while common < min(len(where_conds), len(use_conds)) and where_conds[common] == use_conds[common]:
             common += 1
         extra = where_conds[common:]
-        if len(extra) == 1 and extra[0].kind == "if" and common == len(use_conds):
+        # The use may sit under conditions of its own (``if use_wds: ds = ...`` then, in another
+        # ``if use_wds:``, ``WebLoader(ds, ...)``): the binding's guard holds for its value all
+        # the same, and the use's own tests (``holds``) rule out the values they contradict.
+        if len(extra) == 1 and extra[0].kind == "if":
             guard = self.guard_for(extra[0].test, END, 0)
             return guard if extra[0].polarity else guard.negate()
         return None
@@ -1677,6 +1681,10 @@ class Resolver:
                 # the attributes the function that parses sets on anything.
                 scope = site.scope if site.scope is not None else self.tree
                 return Value.known(ParsedArgs(self.module_name, self.path, edited_attributes(scope)))
+        if isinstance(func_node, ast.Attribute) and (func_node.attr in WEBDATASET_KEEPING or func_node.attr in WEBDATASET_SAME):
+            stage = self._pipeline_stage(func_node, node, site, depth)
+            if stage is not None:
+                return stage
         if isinstance(func_node, ast.Attribute) and func_node.attr in MODULE_RETURNS_SELF:
             owner = self.resolve(func_node.value, site, depth + 1).single
             if owner is not None and isinstance(owner.value, Instance) and self._module_returns_self(owner.value, func_node.attr):
@@ -2009,7 +2017,43 @@ class Resolver:
             shards = self._webdataset_shards(node, site, depth)
         elif row.kind == "pipeline":
             shards = self._pipeline_shards(node, site, depth)
-        return Value.known(Opaque(qualname, shards))
+        held = self._held(node, site, depth) if qualname in HOLDERS else None  # DataPipeline's stages
+        return Value.known(Opaque(qualname, shards, holds=held))
+
+    def _pipeline_stage(self, func: ast.Attribute, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
+        """``pipeline.map(f)``, ``.map_dict(**mapping)``, ``.batched(n)``, ... of a webdataset
+        pipeline (``libraries.WEBDATASET_KEEPING``, read in webdataset 1.0.2): the same kind of
+        pipeline, keeping what it kept and every argument of the method (DL202). A pipeline
+        that shards by worker still does; otherwise what the stages do is not read (unknown)."""
+        owner = self.resolve(func.value, site, depth + 1).single
+        if owner is None or not isinstance(owner.value, Opaque) or owner.value.qualname not in WEBDATASET_PIPELINES:
+            return None
+        pipeline = owner.value
+        held = pipeline.holds
+        if held is None and func.attr in WEBDATASET_KEEPING:
+            for argument in (*node.args, *(k.value for k in node.keywords)):
+                inner = argument.value if isinstance(argument, ast.Starred) else argument
+                held = self._held(inner, site, depth) or self._held_in_display(inner, site, depth)
+                if held is not None:
+                    break
+        return Value.known(Opaque(pipeline.qualname, True if pipeline.shards else None, holds=held))
+
+    def _held_in_display(self, node: ast.AST, site: Site, depth: int):
+        """What a name bound only to container displays keeps (``**image_mapping`` with
+        ``image_mapping = {key: transform}``: the keys need not be known), when every binding
+        that reaches ``site`` keeps a lambda or a local function."""
+        if not isinstance(node, ast.Name):
+            return None
+        _, bindings = self.lookup(node.id, site)
+        if not bindings or not all(b.kind == "assign" and isinstance(b.value, (ast.Dict, ast.List, ast.Tuple)) for b in bindings):
+            return None
+        found = None
+        for binding, _ in self._reaching(bindings, site):
+            held = self._held(binding.value, binding.site, depth + 1)
+            if held is None:
+                return None
+            found = found or held
+        return found
 
     def _webdataset_shards(self, node: ast.Call, site: Site, depth: int) -> Optional[bool]:
         """``WebDataset(urls, ...)`` (webdataset 1.0.2, compat.py:366, 396-397): it appends its
@@ -2109,7 +2153,7 @@ class Resolver:
             inner = self.resolve(node.args[0].func, site, depth + 1)
             if inner.single is not None and getattr(inner.single.value, "qualname", "") == "os.sched_getaffinity":
                 return Value.unknown("cpu-count")
-        if qualname in HOLDERS:
+        if qualname in HOLDERS and qualname not in WEBDATASET_DATAPIPELINE:  # a pipeline: ``_library_value``
             held = self._held(node, site, depth)
             if held is not None:
                 return Value.known(Opaque(qualname, holds=held))
