@@ -78,6 +78,8 @@ def held_callable(
         if node.id in local_functions:
             return f"the local function {node.id}", path, node.lineno
         return _held_by_value(value_of(node), path)
+    if isinstance(node, ast.Starred):  # ``DataPipeline(*stages)``, ``[*processing, ...]``
+        return held_callable(node.value, path, value_of, qualname_of, local_functions, depth + 1)
     if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
         for element in node.elts:
             found = held_callable(element, path, value_of, qualname_of, local_functions, depth + 1)

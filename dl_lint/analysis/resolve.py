@@ -245,6 +245,7 @@ class Resolver:
         self._loads_configs: Optional[bool] = None  # see _may_load_configs
         self._namespaces: Dict[Tuple[str, str], Tuple[Optional[int], Tuple[str, ...]]] = {}  # see namespace_kind
         self._factories: Dict[Tuple[str, str], Optional[Value]] = {}  # see _factory_result
+        self._removals: Dict[Tuple[int, str], bool] = {}  # see _held_in_display
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
 
     # -- helpers ------------------------------------------------------------------------------
@@ -1792,6 +1793,10 @@ class Resolver:
 
         def value_of(name: ast.AST):
             single = self.resolve(name, site, depth + 1).single
+            if (single is None or getattr(single.value, "holds", None) is None) and depth < MAX_DEPTH:
+                held = self._held_in_display(name, site, depth + 1)  # ``*stages``, ``**mapping``
+                if held is not None:
+                    return Opaque("builtins.list", holds=held)
             return single.value if single is not None else None
 
         return held_callable(node, self.path, value_of, lambda func: self._qualname_of(func, site, depth))
@@ -2032,8 +2037,7 @@ class Resolver:
         held = pipeline.holds
         if held is None and func.attr in WEBDATASET_KEEPING:
             for argument in (*node.args, *(k.value for k in node.keywords)):
-                inner = argument.value if isinstance(argument, ast.Starred) else argument
-                held = self._held(inner, site, depth) or self._held_in_display(inner, site, depth)
+                held = self._held(argument, site, depth)
                 if held is not None:
                     break
         return Value.known(Opaque(pipeline.qualname, True if pipeline.shards else None, holds=held))
@@ -2041,11 +2045,20 @@ class Resolver:
     def _held_in_display(self, node: ast.AST, site: Site, depth: int):
         """What a name bound only to container displays keeps (``**image_mapping`` with
         ``image_mapping = {key: transform}``: the keys need not be known), when every binding
-        that reaches ``site`` keeps a lambda or a local function."""
+        that reaches ``site`` keeps a lambda or a local function (``*stages`` with ``stages = [...,
+        wds.map(transform), ...]``), and nothing in its scope may take an element out (``pop``,
+        ``remove``, ``clear``, a subscript written or deleted: silence); ``append``/``extend``
+        only add (not read)."""
         if not isinstance(node, ast.Name):
             return None
         _, bindings = self.lookup(node.id, site)
         if not bindings or not all(b.kind == "assign" and isinstance(b.value, (ast.Dict, ast.List, ast.Tuple)) for b in bindings):
+            return None
+        scope = bindings[0].site.scope if bindings[0].site is not None and bindings[0].site.scope is not None else self.tree
+        key = (id(scope), node.id)
+        if key not in self._removals:
+            self._removals[key] = _may_remove(scope, node.id)
+        if self._removals[key]:
             return None
         found = None
         for binding, _ in self._reaching(bindings, site):
@@ -2476,6 +2489,29 @@ def _handed_over(tree: ast.AST, name: str) -> bool:
                     arg = arg.value
                 if isinstance(arg, ast.Name) and arg.id == name:
                     return True
+    return False
+
+
+_READING = frozenset({"len", "print", "list", "tuple", "dict", "sorted", "enumerate", "str", "repr", "isinstance"})
+_ADDING = frozenset({"append", "extend", "insert", "copy", "items", "keys", "values", "get", "index", "count", "__contains__"})
+
+
+def _may_remove(scope: Optional[ast.AST], name: str) -> bool:
+    """Whether code in ``scope`` may take an element out of the container ``name`` holds: any
+    method call on it but those that add or read, a subscript written or deleted, or the name
+    handed to a call (which may change it)."""
+    if scope is None:
+        return True
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
+            if node.attr not in _ADDING:
+                return True
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name:
+            if not isinstance(node.ctx, ast.Load):
+                return True
+        elif isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in _READING):
+            if any(isinstance(a, ast.Name) and a.id == name for a in node.args):
+                return True
     return False
 
 
