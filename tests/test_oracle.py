@@ -265,6 +265,7 @@ def _ddp_script(name: str):
         ("train_generator_set_epoch", False),  # the generator calls set_epoch per pass
         ("train_passthrough", True),  # iterated as what backends.py's pass-through calls give back
         ("train_passthrough_set_epoch", False),
+        ("train_chosen", True),  # the epoch loop iterates `(other if use_other else loader)`
     ],
 )
 def test_a_distributed_sampler_without_set_epoch_repeats_its_order(script, repeats) -> None:

@@ -372,6 +372,9 @@ def _loader_read(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, 
         if isinstance(parent, ast.Call) and _generator_over(analysis, parent, current):
             current = parent  # metric_logger.log_every(loader, ...): a generator over it
             continue
+        if isinstance(parent, ast.IfExp) and current is not parent.test:
+            current = parent  # ``(dl if use_wds else distr_dl)``: the loader on the runs it is chosen
+            continue
         break
     parent = parents.get(id(current))
     if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is current:

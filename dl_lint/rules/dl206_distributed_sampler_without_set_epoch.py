@@ -38,7 +38,8 @@ iterate different datasets). A function decorated `@torch.no_grad()` or
 `@torch.inference_mode()` that the loader is handed to is an evaluation: the order it visits the
 data in does not change its result, so it is not an epoch's iteration. A generator of the
 project over its parameter (MetricLogger's `log_every(self, iterable, ...)`: `for obj in
-iterable: yield obj`) passes the loader on to the `for` that iterates it, like `enumerate`.
+iterable: yield obj`) passes the loader on to the `for` that iterates it, like `enumerate`, and
+so does a conditional expression choosing it (`for batch in (other if c else loader)`).
 A loader handed (by position or keyword) to a project function, or to a method of an instance
 of a project class (`backend = Backend(...)`), in any module, whose every `return` gives that
 parameter back unchanged, whole or at one position of a returned tuple (`def distribute(self,
