@@ -263,6 +263,9 @@ def _ddp_script(name: str):
         ("train_rebuilt_ok", False),  # seed=epoch
         ("train_generator", True),  # a factory's sampler, the epochs in an endless generator
         ("train_generator_set_epoch", False),  # the generator calls set_epoch per pass
+        ("train_passthrough", True),  # iterated as what backends.py's pass-through calls give back
+        ("train_passthrough_set_epoch", False),
+        ("train_chosen", True),  # the epoch loop iterates `(other if use_other else loader)`
     ],
 )
 def test_a_distributed_sampler_without_set_epoch_repeats_its_order(script, repeats) -> None:

@@ -375,6 +375,9 @@ def _loader_read(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, 
         if isinstance(parent, ast.Call) and _generator_over(analysis, parent, current):
             current = parent  # metric_logger.log_every(loader, ...): a generator over it
             continue
+        if isinstance(parent, ast.IfExp) and current is not parent.test:
+            current = parent  # ``(dl if use_wds else distr_dl)``: the loader on the runs it is chosen
+            continue
         break
     parent = parents.get(id(current))
     if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is current:
@@ -392,6 +395,8 @@ def _loader_read(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, 
         pass
     elif isinstance(parent, ast.Call) and parent.func is not node:
         _handed_to(analysis, owner, parent, node, depth, found)
+    elif isinstance(parent, ast.keyword) and parent.arg is not None and isinstance(parents.get(id(parent)), ast.Call):
+        _handed_to(analysis, owner, parents[id(parent)], node, depth, found)  # f(training_data=loader)
     else:
         found.escape = found.escape or f"the loader is used on line {node.lineno}"
 
@@ -427,6 +432,8 @@ def _handed_to(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, depth: 
     parameter = _parameter(function, call, node) if function is not None else None
     if parameter is not None and _evaluates(function):
         return  # an evaluation (``@torch.no_grad()``): its result does not depend on the order
+    if depth < FOLLOW_DEPTH and _passed_back(analysis, owner, call, node, where, function, parameter, depth, found):
+        return
     rebound = None
     if parameter is not None and depth < FOLLOW_DEPTH and not _bound_once_in(where, function, parameter):
         rebound = _rebound_to_generator(where, function, parameter, depth)
@@ -454,6 +461,92 @@ def _handed_to(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, depth: 
         qualname = getattr(target.value, "qualname", None) if target is not None else None
         why = set_epoch_caller(None, qualname) if qualname else None
     found.escape = found.escape or why or f"the loader is passed to {analysis.text.segment(callee)}() on line {call.lineno}"
+
+
+def _passed_back(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, where, function, parameter, depth: int, found: _Uses) -> bool:
+    """The loader handed to a project function or method that gives it back unchanged on every
+    ``return`` (``namespaces.returned_argument``: ``return loader``, or ``return model,
+    optimizer, training_data, scheduler`` of ``backend.distribute(..., training_data=loader)``),
+    where the result lands in a name (or the element of a tuple target at that position) bound
+    once: that name is the loader. Its reads are followed here, and what the callee does with
+    the loader besides returning it (``set_epoch``, an iteration, a use that takes it away) is
+    read as for any function the loader is handed to. False when it is no such call."""
+    from dl_lint.analysis.namespaces import WHOLE, returned_argument
+
+    if function is None:
+        where, function, parameter = _method_of_instance(analysis, call, node)
+    if function is None or parameter is None:
+        return False
+    statement = analysis_parent_assign(analysis, owner, call)
+    if statement is None:
+        return False
+    passed = returned_argument(function, parameter)
+    if passed is None:
+        return False
+    position, length, returned = passed
+    target = statement.targets[0]
+    alias = None
+    if position == WHOLE and isinstance(target, ast.Name):
+        alias = target.id
+    elif position != WHOLE and isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == length:
+        element = target.elts[position]
+        alias = element.id if isinstance(element, ast.Name) else None
+    if alias is None:
+        return False
+    site = analysis.site_of(call)
+    if site is None or not _bound_once(analysis, site, alias):
+        found.escape = found.escape or f"the loader {analysis.text.segment(call.func)}() gives back is bound more than once"
+        return True
+    inner = _Uses()
+    _collect(where, function, {parameter: "loader"}, {id(n) for n in returned}, depth + 1, inner)
+    if inner.set_epoch:
+        found.add_set_epoch(call.lineno, _conds(analysis, analysis.site_of(call)))
+    found.escape = found.escape or inner.escape
+    if inner.iterations:
+        found.escape = found.escape or f"{analysis.text.segment(call.func)}() iterates the loader it gives back"
+    _collect(analysis, owner, {alias: "loader"}, set(), depth + 1, found)
+    return True
+
+
+def analysis_parent_assign(analysis, owner: ast.AST, call: ast.Call) -> Optional[ast.Assign]:
+    """The assignment statement whose whole value is ``call`` (one target), if any."""
+    parents, _ = analysis.name_reads(owner)
+    statement = parents.get(id(call))
+    if isinstance(statement, ast.Assign) and statement.value is call and len(statement.targets) == 1:
+        return statement
+    return None
+
+
+def _method_of_instance(analysis, call: ast.Call, node: ast.Name):
+    """(module analysis, method, parameter) for ``obj.method(..., loader, ...)`` where ``obj`` is
+    an instance of a module-level class of the project (``backend = Backend(...)``) that defines
+    ``method`` itself, in this module or another (read through the project index); the
+    parameter the loader lands in, the object's own skipped. (analysis, None, None) otherwise."""
+    from dl_lint.analysis.values import Instance
+
+    func = call.func
+    site = analysis.site_of(call)
+    if not isinstance(func, ast.Attribute) or site is None:
+        return analysis, None, None
+    base = analysis.resolver.resolve(func.value, site).single
+    instance = base.value if base is not None else None
+    if not isinstance(instance, Instance) or instance.local:
+        return analysis, None, None
+    where = analysis
+    if instance.path and instance.path != analysis.path:
+        reader = getattr(analysis.resolver.project, "analysis_at", None)
+        where = reader(instance.path, instance.module) if reader is not None else None
+        if where is None:
+            return analysis, None, None
+        analysis.resolver.project.read_config_file(instance.path)  # the answer rests on that module's bytes
+    bindings = where.index.module_scope.bindings.get(instance.name, ())
+    if len(bindings) != 1 or bindings[0].kind != "class":
+        return analysis, None, None
+    method = where.ix.methods.get((id(bindings[0].node), func.attr))
+    if method is None or any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in method.decorator_list):
+        return analysis, None, None
+    parameter = _parameter(method, call, node, skip=1)
+    return where, method, parameter
 
 
 def _rebound_to_generator(analysis, function: ast.AST, parameter: str, depth: int) -> Optional[Tuple[str, int, ast.Call]]:
@@ -593,12 +686,13 @@ def _function_elsewhere(analysis, call: ast.Call):
     return other, other.function_node(ref.name)
 
 
-def _parameter(function: ast.AST, call: ast.Call, node: ast.Name) -> Optional[str]:
-    """The parameter of ``function`` that ``node`` lands in at ``call`` (None with splats)."""
+def _parameter(function: ast.AST, call: ast.Call, node: ast.Name, skip: int = 0) -> Optional[str]:
+    """The parameter of ``function`` that ``node`` lands in at ``call`` (None with splats);
+    ``skip``: leading parameters the call does not give (a method's object)."""
     if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
         return None
     args = function.args
-    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)][skip:]
     for index, argument in enumerate(call.args):
         if argument is node:
             return positional[index] if index < len(positional) else None

@@ -95,6 +95,41 @@ WEBDATASET_SPLITTERS = frozenset({"webdataset.split_by_worker", "webdataset.shar
 WEBDATASET_RESAMPLERS = frozenset({"webdataset.ResampledShards", "webdataset.shardlists.ResampledShards"})
 
 
+# DL202: what a webdataset pipeline keeps, so what the workers receive pickled with it
+# (webdataset 1.0.2, e0953f9). ``DataPipeline.__init__`` keeps its stages in ``self.pipeline``
+# (pipeline.py:40-52) and ``compose(*args)`` appends its arguments to a copy (:145-159). Every
+# method of ``FluidInterface`` (compat.py:16-296) below returns ``self.compose(filters.X(*args,
+# **kw))``: ``filters.X`` is a ``pipelinefilter``, a ``RestCurried`` whose call builds a
+# ``FilterFunction`` keeping ``f``, ``args`` and ``kw`` (filters.py:33-120); ``decode`` keeps its
+# handlers, ``pre`` and ``post`` in an ``autodecode.Decoder`` handed to ``map``. So a lambda or a
+# nested function given to any of them (``.map(f)``, ``.map_dict(image=f)``, ``.map_tuple(f, g)``,
+# ``.select(pred)``, ``.batched(n, collation_fn=f)``) is pickled with the pipeline: under spawn and
+# forkserver the DataLoader's first iteration fails (tests/test_spawn.py). ``shuffle`` (keeps its
+# keywords only when ``size >= 1``), ``mcached``, ``lmdb_cached``, ``with_epoch``, ``with_length``
+# and ``repeat`` return the pipeline (or a copy) with what it kept: their own arguments are not
+# read. ``WebLoader``'s fluid methods run in the main process, after the DataLoader: not here.
+WEBDATASET_DATAPIPELINE = _names("webdataset webdataset.pipeline", "DataPipeline")
+WEBDATASET_PIPELINES = (
+    _names("webdataset webdataset.compat", "WebDataset") | WEBDATASET_DATAPIPELINE | _names("webdataset webdataset.compat", "FluidWrapper")
+)
+WEBDATASET_KEEPING = frozenset(
+    {
+        "batched", "unbatched", "listed", "unlisted", "log_keys", "map", "decode", "map_dict", "select",
+        "to_tuple", "map_tuple", "slice", "rename", "rsample", "rename_keys", "extract_keys", "xdecode", "compose",
+    }
+)
+WEBDATASET_SAME = frozenset({"shuffle", "mcached", "lmdb_cached", "with_epoch", "with_length", "repeat"})
+# The pipelinefilter functions (filters.py; exported by webdataset/__init__.py): a stage built by
+# one keeps every argument (``wds.map(f)`` in ``DataPipeline(..., wds.map(f))``).
+_FILTERS = (
+    "info shuffle select decode map rename associate map_dict to_tuple map_tuple batched unbatched rsample "
+    "slice extract_keys rename_keys xdecode"
+)
+WEBDATASET_FILTERS = frozenset(
+    f"{module}.{name}" for module in ("webdataset", "webdataset.filters") for name in _FILTERS.split()
+) | _names("webdataset.filters", "log_keys") | _names("webdataset.filters", "unlisted")  # not exported
+
+
 def library_dataset(qualname: str) -> Optional[LibraryDataset]:
     return BY_QUALNAME.get(qualname)
 

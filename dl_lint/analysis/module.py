@@ -1571,7 +1571,9 @@ class _Index:
 def _mentioned(expr: ast.AST) -> List[ast.AST]:
     """The expressions a loop or call over ``expr`` is taken to walk: ``expr``, and the arguments
     of ``enumerate``, ``tqdm``, ``iter``, ``zip`` and ``islice`` around it (recursively), so
-    ``for i, (a, b) in enumerate(zip(loader, other))`` is a loop over ``loader``."""
+    ``for i, (a, b) in enumerate(zip(loader, other))`` is a loop over ``loader``; and both
+    branches of a conditional expression (``for batch in (dl if use_wds else other_dl)`` walks
+    ``dl`` on the runs where the test holds)."""
     out = [expr]
     stack = [expr]
     while stack:
@@ -1579,6 +1581,9 @@ def _mentioned(expr: ast.AST) -> List[ast.AST]:
         if isinstance(node, ast.Call) and terminal(node.func) in _WRAPPERS:
             out.extend(node.args)
             stack.extend(node.args)
+        elif isinstance(node, ast.IfExp):
+            out.extend((node.body, node.orelse))
+            stack.extend((node.body, node.orelse))
     return out
 
 

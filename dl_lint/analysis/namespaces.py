@@ -99,6 +99,47 @@ def returned_parameter(function: ast.AST) -> Optional[int]:
     return params.index(name)
 
 
+WHOLE = -1  # ``returned_argument``: the whole return value (not an element of a returned tuple)
+
+
+def returned_argument(function: ast.AST, param: str) -> Optional[Tuple[int, Optional[int], Tuple[ast.Name, ...]]]:
+    """Where every ``return`` of ``function`` hands its parameter ``param`` back unchanged:
+    ``WHOLE`` for ``return param``, ``i`` for element ``i`` of a returned tuple display of the
+    same length everywhere (``return model, optimizer, training_data, scheduler``), with that
+    length (None for the whole value) and the returned name nodes; None when a ``return`` gives anything else there (or nothing), or the
+    function rebinds the parameter. A path that falls off the end returns None, which no loop
+    iterates: where the result is iterated, it is the argument."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    returns = returns_of(function)
+    if not returns:
+        return None
+    position: Optional[int] = None
+    length: Optional[int] = None
+    named: List[ast.Name] = []
+    for statement in returns:
+        value = statement.value
+        if isinstance(value, ast.Name) and value.id == param:
+            where, size, node = WHOLE, None, value
+        elif isinstance(value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in value.elts):
+            hits = [i for i, e in enumerate(value.elts) if isinstance(e, ast.Name) and e.id == param]
+            if len(hits) != 1:
+                return None
+            where, size, node = hits[0], len(value.elts), value.elts[hits[0]]
+        else:
+            return None
+        if position is not None and (where, size) != (position, length):
+            return None
+        position, length = where, size
+        named.append(node)
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and node.id == param and isinstance(node.ctx, (ast.Store, ast.Del)):
+            return None
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and param in node.names:
+            return None
+    return position, length, tuple(named)
+
+
 # Calls that only read a ``__dict__`` they are given (``for k in sorted(args.__dict__)``).
 _READS_DICT = frozenset({"sorted", "len", "list", "print", "str", "repr", "format", "pprint", "json.dumps", "info", "debug"})
 _DICT_READ_METHODS = frozenset({"get", "items", "keys", "values", "copy", "__getitem__", "__contains__"})

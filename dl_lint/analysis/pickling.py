@@ -15,6 +15,8 @@ from __future__ import annotations
 import ast
 from typing import Callable, Collection, Optional, Tuple
 
+from dl_lint.analysis.libraries import WEBDATASET_DATAPIPELINE, WEBDATASET_FILTERS
+
 # Classes whose instances keep the callables (and transforms) they are built with, so pickling
 # them pickles those: torchvision's transforms (pytorch/vision 00368603,
 # torchvision/transforms/transforms.py: ``Lambda.__init__`` stores ``self.lambd``, ``Compose``
@@ -28,6 +30,10 @@ HOLDERS = frozenset(
         for name in ("Lambda", "Compose", "RandomApply", "RandomChoice", "RandomOrder")
     }
     | {"collections.defaultdict"}
+    # webdataset 1.0.2: a ``DataPipeline`` keeps its stages, a filter stage (``wds.map(f)``) its
+    # arguments (``libraries.WEBDATASET_FILTERS``, where the source is cited).
+    | WEBDATASET_FILTERS
+    | WEBDATASET_DATAPIPELINE
 )
 
 # DL306: a TensorDataset's tensors are on the CPU when each is made by one of these torch
@@ -72,6 +78,8 @@ def held_callable(
         if node.id in local_functions:
             return f"the local function {node.id}", path, node.lineno
         return _held_by_value(value_of(node), path)
+    if isinstance(node, ast.Starred):  # ``DataPipeline(*stages)``, ``[*processing, ...]``
+        return held_callable(node.value, path, value_of, qualname_of, local_functions, depth + 1)
     if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
         for element in node.elts:
             found = held_callable(element, path, value_of, qualname_of, local_functions, depth + 1)

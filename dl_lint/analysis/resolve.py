@@ -30,6 +30,7 @@ from dl_lint.analysis.configs.keypaths import LoadedConfig
 from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
+from dl_lint.analysis.libraries import WEBDATASET_DATAPIPELINE, WEBDATASET_KEEPING, WEBDATASET_PIPELINES, WEBDATASET_SAME
 from dl_lint.analysis.pickling import CPU_CONSTRUCTORS, DEVICE_KEEPING, HOLDERS, TENSOR_DATASETS, held_callable
 from dl_lint.analysis.namespaces import (
     NAMESPACE,
@@ -244,6 +245,7 @@ class Resolver:
         self._loads_configs: Optional[bool] = None  # see _may_load_configs
         self._namespaces: Dict[Tuple[str, str], Tuple[Optional[int], Tuple[str, ...]]] = {}  # see namespace_kind
         self._factories: Dict[Tuple[str, str], Optional[Value]] = {}  # see _factory_result
+        self._removals: Dict[Tuple[int, str], bool] = {}  # see _held_in_display
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
 
     # -- helpers ------------------------------------------------------------------------------
@@ -357,7 +359,10 @@ class Resolver:
         while common < min(len(where_conds), len(use_conds)) and where_conds[common] == use_conds[common]:
             common += 1
         extra = where_conds[common:]
-        if len(extra) == 1 and extra[0].kind == "if" and common == len(use_conds):
+        # The use may sit under conditions of its own (``if use_wds: ds = ...`` then, in another
+        # ``if use_wds:``, ``WebLoader(ds, ...)``): the binding's guard holds for its value all
+        # the same, and the use's own tests (``holds``) rule out the values they contradict.
+        if len(extra) == 1 and extra[0].kind == "if":
             guard = self.guard_for(extra[0].test, END, 0)
             return guard if extra[0].polarity else guard.negate()
         return None
@@ -1677,6 +1682,10 @@ class Resolver:
                 # the attributes the function that parses sets on anything.
                 scope = site.scope if site.scope is not None else self.tree
                 return Value.known(ParsedArgs(self.module_name, self.path, edited_attributes(scope)))
+        if isinstance(func_node, ast.Attribute) and (func_node.attr in WEBDATASET_KEEPING or func_node.attr in WEBDATASET_SAME):
+            stage = self._pipeline_stage(func_node, node, site, depth)
+            if stage is not None:
+                return stage
         if isinstance(func_node, ast.Attribute) and func_node.attr in MODULE_RETURNS_SELF:
             owner = self.resolve(func_node.value, site, depth + 1).single
             if owner is not None and isinstance(owner.value, Instance) and self._module_returns_self(owner.value, func_node.attr):
@@ -1784,6 +1793,10 @@ class Resolver:
 
         def value_of(name: ast.AST):
             single = self.resolve(name, site, depth + 1).single
+            if (single is None or getattr(single.value, "holds", None) is None) and depth < MAX_DEPTH:
+                held = self._held_in_display(name, site, depth + 1)  # ``*stages``, ``**mapping``
+                if held is not None:
+                    return Opaque("builtins.list", holds=held)
             return single.value if single is not None else None
 
         return held_callable(node, self.path, value_of, lambda func: self._qualname_of(func, site, depth))
@@ -2009,7 +2022,51 @@ class Resolver:
             shards = self._webdataset_shards(node, site, depth)
         elif row.kind == "pipeline":
             shards = self._pipeline_shards(node, site, depth)
-        return Value.known(Opaque(qualname, shards))
+        held = self._held(node, site, depth) if qualname in HOLDERS else None  # DataPipeline's stages
+        return Value.known(Opaque(qualname, shards, holds=held))
+
+    def _pipeline_stage(self, func: ast.Attribute, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
+        """``pipeline.map(f)``, ``.map_dict(**mapping)``, ``.batched(n)``, ... of a webdataset
+        pipeline (``libraries.WEBDATASET_KEEPING``, read in webdataset 1.0.2): the same kind of
+        pipeline, keeping what it kept and every argument of the method (DL202). A pipeline
+        that shards by worker still does; otherwise what the stages do is not read (unknown)."""
+        owner = self.resolve(func.value, site, depth + 1).single
+        if owner is None or not isinstance(owner.value, Opaque) or owner.value.qualname not in WEBDATASET_PIPELINES:
+            return None
+        pipeline = owner.value
+        held = pipeline.holds
+        if held is None and func.attr in WEBDATASET_KEEPING:
+            for argument in (*node.args, *(k.value for k in node.keywords)):
+                held = self._held(argument, site, depth)
+                if held is not None:
+                    break
+        return Value.known(Opaque(pipeline.qualname, True if pipeline.shards else None, holds=held))
+
+    def _held_in_display(self, node: ast.AST, site: Site, depth: int):
+        """What a name bound only to container displays keeps (``**image_mapping`` with
+        ``image_mapping = {key: transform}``: the keys need not be known), when every binding
+        that reaches ``site`` keeps a lambda or a local function (``*stages`` with ``stages = [...,
+        wds.map(transform), ...]``), and nothing in its scope may take an element out (``pop``,
+        ``remove``, ``clear``, a subscript written or deleted: silence); ``append``/``extend``
+        only add (not read)."""
+        if not isinstance(node, ast.Name):
+            return None
+        _, bindings = self.lookup(node.id, site)
+        if not bindings or not all(b.kind == "assign" and isinstance(b.value, (ast.Dict, ast.List, ast.Tuple)) for b in bindings):
+            return None
+        scope = bindings[0].site.scope if bindings[0].site is not None and bindings[0].site.scope is not None else self.tree
+        key = (id(scope), node.id)
+        if key not in self._removals:
+            self._removals[key] = _may_remove(scope, node.id)
+        if self._removals[key]:
+            return None
+        found = None
+        for binding, _ in self._reaching(bindings, site):
+            held = self._held(binding.value, binding.site, depth + 1)
+            if held is None:
+                return None
+            found = found or held
+        return found
 
     def _webdataset_shards(self, node: ast.Call, site: Site, depth: int) -> Optional[bool]:
         """``WebDataset(urls, ...)`` (webdataset 1.0.2, compat.py:366, 396-397): it appends its
@@ -2109,7 +2166,7 @@ class Resolver:
             inner = self.resolve(node.args[0].func, site, depth + 1)
             if inner.single is not None and getattr(inner.single.value, "qualname", "") == "os.sched_getaffinity":
                 return Value.unknown("cpu-count")
-        if qualname in HOLDERS:
+        if qualname in HOLDERS and qualname not in WEBDATASET_DATAPIPELINE:  # a pipeline: ``_library_value``
             held = self._held(node, site, depth)
             if held is not None:
                 return Value.known(Opaque(qualname, holds=held))
@@ -2432,6 +2489,29 @@ def _handed_over(tree: ast.AST, name: str) -> bool:
                     arg = arg.value
                 if isinstance(arg, ast.Name) and arg.id == name:
                     return True
+    return False
+
+
+_READING = frozenset({"len", "print", "list", "tuple", "dict", "sorted", "enumerate", "str", "repr", "isinstance"})
+_ADDING = frozenset({"append", "extend", "insert", "copy", "items", "keys", "values", "get", "index", "count", "__contains__"})
+
+
+def _may_remove(scope: Optional[ast.AST], name: str) -> bool:
+    """Whether code in ``scope`` may take an element out of the container ``name`` holds: any
+    method call on it but those that add or read, a subscript written or deleted, or the name
+    handed to a call (which may change it)."""
+    if scope is None:
+        return True
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
+            if node.attr not in _ADDING:
+                return True
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name:
+            if not isinstance(node.ctx, ast.Load):
+                return True
+        elif isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in _READING):
+            if any(isinstance(a, ast.Name) and a.id == name for a in node.args):
+                return True
     return False
 
 

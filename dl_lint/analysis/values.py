@@ -374,9 +374,34 @@ def scenarios(
     result: List[Scenario] = []
     for combo in itertools.product(*(values[n].options or () for n in names)):
         chosen = dict(zip(names, combo))
-        if _consistent(chosen, subject_to_name, concrete) and _holding(holds, chosen, subject_to_name, concrete):
+        if (
+            _consistent(chosen, subject_to_name, concrete)
+            and _holding(holds, chosen, subject_to_name, concrete)
+            and not _contradicted(chosen, holds)
+        ):
             result.append(chosen)
     return result
+
+
+def _contradicted(chosen: Scenario, holds: Sequence[Guard]) -> bool:
+    """Whether a value in ``chosen`` was bound under a test that a test holding at the use
+    negates (``if use_wds: ds = pipeline`` … ``else: ds = folder``, then ``if use_wds:
+    WebLoader(ds)``: the folder's value never reaches the loader), matched by the tested text
+    or an alias of it, whatever it tests."""
+    if not holds:
+        return False
+    for possible in chosen.values():
+        for guard in possible.guards:
+            names = {guard.subject, *guard.aliases} - {""}
+            for held in holds:
+                if (
+                    held.op == guard.op
+                    and held.rhs == guard.rhs
+                    and held.negated != guard.negated
+                    and names & {held.subject, *held.aliases}
+                ):
+                    return True
+    return False
 
 
 def _consistent(

@@ -41,7 +41,17 @@ a dict of callables (`COLLATES[args.kind]`) is reported when every candidate is 
 local function; a mixed choice stays silent. A callable a project
 function returns counts as built at the call (`worker_init_fn=get_seed_worker(seed)`, in this
 module or another) when every `return` of it hands back a lambda or a function it defines; a
-factory that may return a module-level function stays silent. Not followed (silent): the
+factory that may return a module-level function stays silent. A webdataset pipeline keeps
+every callable given to its stages (read in webdataset 1.0.2: `DataPipeline` keeps its stages,
+each fluid method adds a `FilterFunction` that keeps its arguments): `wds.WebDataset(urls)
+.map(f)`, `.map_dict(image=f)` or `.map_dict(**mapping)` (a dict display: its keys need not be
+known), `.map_tuple(f, g)`, `.select(pred)`, `.compose(stage)`, `.batched(n, collation_fn=f)`,
+and `wds.DataPipeline(..., wds.map(f), ...)`, also `DataPipeline(*stages)` with `stages` a list
+display bound once that nothing may shorten (`pop`, `remove`, a subscript written, the list
+handed to a call): a lambda, a nested function or a torchvision `Compose` holding
+`T.Lambda(lambda ...)` there is reported at the `WebLoader` or `DataLoader` that gets the
+pipeline with workers. A `WebLoader`'s own stages (`wds.WebLoader(...).map(f)`) run in the main
+process and are not pickled. Not followed (silent): the
 result of a function that builds a transform (`self.transform = get_transform(opt)`), a
 parameter passed on to a base class's `__init__`, torchvision's own datasets, an object a
 constructor argument hands in (`self.extractor = extractor`), a library class's instance. It is an **error** when the start method is certainly spawn or forkserver: a
@@ -82,7 +92,10 @@ other platforms default to fork up to Python 3.13 and to forkserver from Python 
 new in Python 3.14", Incompatible changes). `requires-python = ">=3.14"` therefore makes the
 failure certain on every platform; `">=3.10"` leaves Linux with fork, and stays a warning.
 Proven with torch 2.13: a lambda `collate_fn` under forkserver raises `AttributeError: Can't
-pickle local object` at the first iteration (tests/test_spawn.py).
+pickle local object` at the first iteration (tests/test_spawn.py); so do webdataset 1.0.2
+pipelines keeping a lambda in `.map_dict(**mapping)` (spawn), a module-level lambda in
+`.map_tuple` (spawn) and a nested function in `DataPipeline(*stages)` through `wds.map`
+(forkserver), while the same pipelines with module-level functions run.
 
 ## Torch versions
 All versions; the default start method depends on the platform and Python version.

@@ -27,10 +27,12 @@ or over the loader handed to it, from `test()` in the epoch loop), or on `self` 
 method. A loader a function returns is the loader of each call of that function
 (`train_loader = get_loader(...)` at module level, looped in `train()`); at a call of a factory
 whose loader depends on its arguments, possibly in another module, the call's own iteration
-decides. It stays silent when the call is under the main guard, when the module has no unguarded
-top-level call, in notebooks and in `.py` files written as cells (two or more `# %%` lines:
-jupytext's percent format, VS Code's interactive cells; they run in a kernel), and for loaders
-without workers.
+decides. A loop over a conditional expression walks both of its loaders (`for batch in (dl if
+use_wds else distr_dl):` iterates `dl` on the runs where `use_wds` holds), and a library loader
+read as torch's (webdataset's `WebLoader`) counts like a DataLoader. It stays silent when the
+call is under the main guard, when the module has no unguarded top-level call, in notebooks and
+in `.py` files written as cells (two or more `# %%` lines: jupytext's percent format, VS Code's
+interactive cells; they run in a kernel), and for loaders without workers.
 
 It is an **error** when the failure is certain: the call passes `multiprocessing_context="spawn"`
 (or `"forkserver"`), the script or a module it imports calls `set_start_method("spawn")` /

@@ -42,7 +42,16 @@ data in does not change its result, so it is not an epoch's iteration; so is a l
 (`eval_dataloader`, `val_loader`, `valid_loader`, `test_loader`, `dev_loader`): the order an
 evaluation visits its data in does not change what it computes. A generator of the
 project over its parameter (MetricLogger's `log_every(self, iterable, ...)`: `for obj in
-iterable: yield obj`) passes the loader on to the `for` that iterates it, like `enumerate`.
+iterable: yield obj`) passes the loader on to the `for` that iterates it, like `enumerate`, and
+so does a conditional expression choosing it (`for batch in (other if c else loader)`).
+A loader handed (by position or keyword) to a project function, or to a method of an instance
+of a project class (`backend = Backend(...)`), in any module, whose every `return` gives that
+parameter back unchanged, whole or at one position of a returned tuple (`def distribute(self,
+model=None, optimizer=None, training_data=None): ...; return model, optimizer, training_data,
+None`), comes back as the name the result lands in (`_, _, distr_dl, _ =
+backend.distribute(training_data=dl)`): that name is followed as the loader. A function that
+returns something else on any path, an object whose class is chosen at run time, and a result
+bound more than once are not followed (silent).
 
 The sampler may come from a project factory (`sampler=data_sampler(dataset, shuffle=True,
 distributed=args.distributed)` whose body returns `DistributedSampler(dataset, shuffle=shuffle)`
