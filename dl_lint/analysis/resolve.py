@@ -175,6 +175,10 @@ class ProjectHook:
     def module_exists(self, module: str) -> bool:  # pragma: no cover - interface
         return False
 
+    def star_exports(self, module: str, name: str, depth: int, near: str = "") -> Optional[bool]:  # pragma: no cover
+        """Whether ``from module import *`` binds ``name`` (None: unknown)."""
+        return None
+
     def read_config_file(self, path: str) -> None:  # pragma: no cover - interface
         """An mmengine ``_base_`` file was read: the answer rests on its bytes."""
 
@@ -208,6 +212,19 @@ class ProjectHook:
     def keypath_lookup(self, config: Any, names: Optional[Sequence[str]] = None) -> Any:
         """What a loaded config's key path holds over its runs (``keypaths.lookup`` / ``spread``)."""
         return ("unknown", None) if names is None else None
+
+
+def _library_class(qualname: str, loader_qualnames: frozenset) -> bool:
+    """Whether ``qualname`` is a library class dl-lint knows by name (torch's loaders, an
+    ``extra-loaders`` class, a row of the library loader table): what a star import of its
+    module binds, though the module's other names are unknown."""
+    if qualname in loader_qualnames:
+        return True
+    if qualname.split(".", 1)[0] not in LIBRARY_PACKAGES:
+        return False
+    from dl_lint.analysis.library_loaders import library_loader
+
+    return library_loader(qualname) is not None
 
 
 def import_base(node: ast.ImportFrom) -> str:
@@ -366,7 +383,9 @@ class Resolver:
         _, bindings = self.lookup(node.id, site)
         if not bindings:
             if self.index.star_import and not is_builtin(node.id):
-                return Value.unknown("expression")  # may come from the star import: anything
+                starred = self.starred(node.id, depth)
+                if starred is not None:
+                    return starred
             # A builtin, or a name bound nowhere here (a NameError, or a global set at run time
             # by other code): an object that exists, whatever else it is.
             return Value.known(External(f"builtins.{node.id}"))
@@ -825,6 +844,38 @@ class Resolver:
         if not self.project.module_exists(module):
             return Value.known(External(submodule))
         return self.project.import_value(module, real, depth + 1, self.path)
+
+    def starred(self, name: str, depth: int) -> Optional[Value]:
+        """A module-level name no statement of this module binds, in a module with star imports
+        (``from .models import *``): what the last star import that binds it gives, as Python
+        binds it. Each starred module is asked, from the last back, whether ``import *`` of it
+        binds ``name`` (its literal ``__all__``, or its public names: ``Project.star_exports``);
+        the first that does gives the value, read as an import of ``name`` from it (so its own
+        star imports are followed the same way). Unknown when a starred module's answer is
+        unknown (its ``__all__`` is not a literal, it is not in the project), or when the star
+        import that may bind it sits under an ``if``/``try``; a library module binds a name
+        dl-lint knows it for (torch's and the library loaders' classes: ``from
+        torch.utils.data import *`` then ``DataLoader``), anything else of it is unknown. None
+        when no star import binds it (a builtin, or a NameError). Only asked for an unbound
+        name, so a module whose names are all bound reads no starred module."""
+        if depth > MAX_DEPTH:
+            return Value.unknown("import")
+        for written, conditional in reversed(self.index.stars):
+            module = self.absolute(written)
+            if not module:
+                return Value.unknown("import")
+            if self.project.module_exists(module):
+                exported = self.project.star_exports(module, name, depth + 1, self.path)
+                if exported is False:
+                    continue
+                if exported is None or conditional:
+                    return Value.unknown("import")
+                return self.project.import_value(module, name, depth + 1, self.path)
+            qualname = f"{module}.{name}"
+            if not conditional and _library_class(qualname, self.loader_qualnames):
+                return Value.known(External(qualname))
+            return Value.unknown("import")  # a library module may bind anything
+        return None
 
     def _module_value(self, module: str) -> Value:
         if self.project.module_exists(module):

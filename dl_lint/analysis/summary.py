@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 10
+SUMMARY_FORMAT = 11
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -203,7 +203,7 @@ class FunctionRecord(Record):
 class ModuleSummary(Record):
     __slots__ = (
         "path", "module", "is_package", "bindings", "conds", "mutations", "classes", "functions", "star_import",
-        "arguments",
+        "arguments", "stars", "all_names",
     )  # fmt: skip
 
     def __init__(
@@ -221,7 +221,17 @@ class ModuleSummary(Record):
         # one of its functions returns a namespace or a parser (``namespaces``): its importers
         # read those defaults.
         arguments: Tuple[Tuple[str, int], ...] = (),
+        # Each ``from BASE import *`` in order, as (BASE as written, conditional): a name no
+        # statement binds may come from one (``Resolver.starred``).
+        stars: Tuple[Tuple[str, bool], ...] = (),
+        # What ``from this import *`` binds, when the module sets ``__all__``: its names when one
+        # unconditional assignment of a literal list or tuple of strings sets it and nothing
+        # changes it, ``("*",)`` when it is set otherwise (unknown); ``None`` without
+        # ``__all__`` (the module's public names, as Python does).
+        all_names: Optional[Tuple[str, ...]] = None,
     ) -> None:
+        self.all_names = all_names
+        self.stars = stars
         self.arguments = arguments
         self.path = path
         self.module = module
@@ -310,6 +320,8 @@ class ModuleSummary(Record):
             ),
             star_import=bool(data.get("star_import", False)),
             arguments=tuples(data.get("arguments", ())),
+            stars=tuple((str(b), bool(c)) for b, c in data.get("stars", ())),
+            all_names=tuple(data["all_names"]) if data.get("all_names") is not None else None,
         )
 
     # -- the module-level index, rebuilt -----------------------------------------------------
@@ -318,6 +330,7 @@ class ModuleSummary(Record):
         ``Resolver`` (values are parsed from their text when first resolved)."""
         index = ModuleIndex()
         index.star_import = self.star_import
+        index.stars = list(self.stars)
         scope = index.module_scope
         conds: List[Cond] = []
         for kind, text, polarity in self.conds:
@@ -493,7 +506,35 @@ def build_summary(
         functions=functions,
         star_import=index.star_import,
         arguments=tuple(arguments),
+        stars=tuple(index.stars),
+        all_names=_all_names(index),
     )
+
+
+def _all_names(index: ModuleIndex) -> Optional[Tuple[str, ...]]:
+    """``summary.ModuleSummary.all_names``: a module's ``__all__``, read from its one
+    unconditional assignment of a literal list or tuple of strings (``__all__ = classes =
+    [...]`` too); ``("*",)`` for any other way of setting it (a sum, a call, ``+=``,
+    ``.append``, two assignments, one under ``if``); None when the module never binds it."""
+    bindings = index.module_scope.bindings.get("__all__")
+    if not bindings:
+        return None
+    if len(bindings) != 1 or (None, "__all__") in index.mutations:
+        return ("*",)
+    for call, _site, _scope, _cls in index.calls:  # ``__all__.append(...)``, ``.extend(...)``
+        func = call.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "__all__":
+            return ("*",)
+    binding = bindings[0]
+    value = binding.value if binding.kind == "assign" else None
+    if binding.site is None or binding.site.conds or not isinstance(value, (ast.List, ast.Tuple)):
+        return ("*",)
+    names = []
+    for element in value.elts:
+        if not isinstance(element, ast.Constant) or not isinstance(element.value, str):
+            return ("*",)
+        names.append(element.value)
+    return tuple(names)
 
 
 def _text(text: SourceText, node: Optional[ast.AST]) -> Optional[str]:
