@@ -1053,6 +1053,9 @@ class Resolver:
     def _resolve_self_attr(self, attr: str, depth: int) -> Value:
         entries = self.index.self_attrs.get((self.current_class or "", attr))
         if not entries:
+            inherited = self._inherited_attr(attr, depth) if self.current_class else None
+            if inherited is not None:
+                return inherited.with_aliases(f"self.{attr}")
             return Value.unknown("config").with_aliases(f"self.{attr}")
         options: List[Possible] = []
         source: Optional[str] = None
@@ -1068,6 +1071,74 @@ class Resolver:
         finally:
             self._params_as_defaults = saved
         return Value(tuple(_dedupe(options)), source).with_aliases(f"self.{attr}")
+
+    def _inherited_attr(self, attr: str, depth: int) -> Optional[Value]:
+        """``self.attr`` read in a class that never sets it, where its one base, a project class,
+        sets it in ``__init__`` (``ClassRecord.init_attrs``): a literal or module constant there
+        is that value; a parameter of the base's ``__init__`` is what this class's ``__init__``
+        passes for it in its one ``super().__init__(...)`` (or ``Base.__init__(self, ...)``) call,
+        a statement of its own body, resolved there (its own parameter stays a configurable
+        value, its default), or the base's default (configurable) when the call leaves it out or
+        the class has no ``__init__``. None (unknown): several bases, a base that is not a
+        project class or does not set it that way, an ``__init__`` without that one call, an
+        argument hidden in ``*args``."""
+        if depth > MAX_DEPTH:
+            return None
+        ask = getattr(self.project, "init_attribute", None)
+        classes = [c for c in self.index.module_classes if c.name == self.current_class]
+        if ask is None or len(classes) != 1 or len(classes[0].bases) != 1 or classes[0].keywords:
+            return None
+        node = classes[0]
+        ref = self.resolve(node.bases[0], END, depth + 1).single
+        target = ref.value if ref is not None else None
+        if not isinstance(target, FunctionRef) or target.kind != "class" or not target.path:
+            return None
+        found = ask(target.module, target.name, attr, depth + 1, target.path)
+        if found is None:
+            return None
+        kind, param, position, value = found
+        inits = [s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"]
+        if len(inits) > 1:
+            return None
+        if not inits:
+            return value  # the construction's arguments go to the base's ``__init__``
+        init = inits[0]
+        base_text = self.code(node.bases[0])
+        calls = []
+        for statement in ast.walk(init):
+            if not isinstance(statement, ast.Call) or not isinstance(statement.func, ast.Attribute):
+                continue
+            func = statement.func
+            if func.attr != "__init__":
+                continue
+            if isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name) and func.value.func.id == "super":
+                calls.append((statement, 0))
+            elif self.code(func.value) == base_text:
+                calls.append((statement, 1))
+        if len(calls) != 1 or not any(isinstance(s, ast.Expr) and s.value is calls[0][0] for s in init.body):
+            return None  # the base's ``__init__`` may not run, or twice
+        if kind == "value":
+            return value
+        call, skip = calls[0]
+        args = call.args[skip:]
+        expr: Optional[ast.expr] = next((k.value for k in call.keywords if k.arg == param), None)
+        if expr is None and 0 <= position:
+            if any(isinstance(a, ast.Starred) for a in args[: position + 1]):
+                return None
+            if position < len(args):
+                expr = args[position]
+        if expr is None:
+            return value  # left to the base's default (or to what ``**kwargs`` carries)
+        site = next((where for c, where, _scope, _cls in self.index.calls if c is call), None)
+        if site is None:
+            return None
+        saved = self._params_as_defaults
+        self._params_as_defaults = True
+        try:
+            passed = self.resolve(expr, site, depth + 1)
+        finally:
+            self._params_as_defaults = saved
+        return None if passed.is_unknown else passed
 
     def _instance_attr(self, instance: Instance, attr: str, base: ast.Name, site: Site, depth: int) -> Optional[Value]:
         """``data_iter.num_workers`` where ``data_iter = DataIter(...)`` (a class of this module,

@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 11
+SUMMARY_FORMAT = 12
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -93,7 +93,7 @@ class ClassRecord(Record):
     __slots__ = (
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
         "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores", "init_objects",
-        "method_returns",
+        "method_returns", "init_attrs",
     )  # fmt: skip
 
     def __init__(
@@ -132,7 +132,14 @@ class ClassRecord(Record):
         # function: (name, ((text, line) of each ``return``'s value, ...), its local functions);
         # no entry when a ``return`` has no value or its text is too long.
         method_returns: Tuple[Tuple[str, Tuple[Tuple[str, int], ...], Tuple[str, ...]], ...] = (),
+        # What ``__init__`` stores on self for a subclass's methods to read (``self.num_workers``
+        # set by a base class): (attr, "param", parameter, position after self or -1, default
+        # text or "", line) for ``self.attr = parameter``, (attr, "value", text, -1, "", line)
+        # for a literal or a module-level name; only for an attribute that one unconditional
+        # statement of ``__init__``'s own body sets, and nothing else in the class.
+        init_attrs: Tuple[Tuple[str, str, str, int, str, int], ...] = (),
     ) -> None:
+        self.init_attrs = init_attrs
         self.name = name
         self.line = line
         self.init_objects = init_objects
@@ -297,6 +304,7 @@ class ModuleSummary(Record):
                         "init_stores": _deep_tuple(c.get("init_stores", ())),
                         "init_objects": _deep_tuple(c.get("init_objects", ())),
                         "method_returns": _deep_tuple(c.get("method_returns", ())),
+                        "init_attrs": _deep_tuple(c.get("init_attrs", ())),
                     }
                 )
                 for c in data["classes"]
@@ -686,7 +694,49 @@ def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, shar
         init=_loader_init(node, text),
         **_kept_in_init(node, init, text),
         **_objects_in_init(nodes, text),
+        init_attrs=_init_attrs(node, nodes.get("__init__"), init, index, text),
     )
+
+
+def _init_attrs(node: ast.ClassDef, function: Optional[ast.AST], use: Optional[FunctionUse], index: ModuleIndex, text: SourceText):
+    """``ClassRecord.init_attrs``: the attributes ``__init__`` sets once, unconditionally, to a
+    parameter of its own (not rebound) or to a literal or module-level name."""
+    if use is None or not use.self_assigns or not isinstance(function, ast.FunctionDef):
+        return ()
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)][1:]
+    defaults: Dict[str, Optional[ast.expr]] = {a: None for a in positional}
+    for arg, default in zip(reversed((*args.posonlyargs, *args.args)), reversed(args.defaults)):
+        defaults[arg.arg] = default
+    for arg, default in zip(args.kwonlyargs, args.kw_defaults):
+        defaults[arg.arg] = default
+    out = []
+    for attr, value in use.self_assigns:
+        entries = index.self_attrs.get((node.name, attr), ())
+        if len(entries) != 1 or entries[0][2] != "__init__":
+            continue
+        _expr, site, _method = entries[0]
+        if site.conds or site.scope is not function or not any(
+            isinstance(s, ast.Assign) and s.value is value for s in function.body
+        ):
+            continue
+        scope = site.names
+        if isinstance(value, ast.Name) and value.id in defaults:
+            if scope is None or len(scope.bindings.get(value.id, ())) != 1:
+                continue  # rebound in ``__init__``
+            default = defaults[value.id]
+            kept = _text(text, default) if default is not None else ""
+            if kept is None:
+                continue
+            position = positional.index(value.id) if value.id in positional else -1
+            out.append((attr, "param", value.id, position, kept, value.lineno))
+        elif isinstance(value, ast.Constant) or (
+            isinstance(value, ast.Name) and scope is not None and not scope.bindings.get(value.id)
+        ):
+            kept = _text(text, value)
+            if kept is not None:
+                out.append((attr, "value", kept, -1, "", value.lineno))
+    return tuple(out)
 
 
 # DL101: the fields of one sample of a map-style dataset. A field is ("t", dims, dtype): a
