@@ -125,3 +125,37 @@ def test_bound_names_read_no_starred_module(tmp_path):
     assert [c.args["num_workers"].value.single.value for c in analysis.facts().calls] == [0]
     read = {Path(p).name for p in project.parses} | {Path(k).name for k in project._summaries}
     assert "heavy.py" not in read and "light.py" in read
+
+
+SHARDING_HELPER = """\
+from torch.utils.data import get_worker_info
+
+
+def my_part(items):
+    info = get_worker_info()
+    if info is None:
+        return items
+    return items[info.id :: info.num_workers]
+"""
+
+STREAM = """\
+from torch.utils.data import IterableDataset
+from .helpers import *
+
+
+class Stream(IterableDataset):
+    def __init__(self, items):
+        self.items = items
+
+    def __iter__(self):
+        return iter(BODY)
+"""
+
+
+@pytest.mark.parametrize("body, expected", [("my_part(self.items)", []), ("list(self.items)", [("train.py", 5, "DL201")])])
+def test_calls_followed_into_a_starred_helper(tmp_path, body, expected):
+    # DL201 follows ``__iter__``'s calls: a helper bound by the star import shards (it was taken
+    # for a builtin before, and the dataset reported as not sharding).
+    script = "from torch.utils.data import DataLoader\nfrom pkg.data import Stream\n\nif __name__ == '__main__':\n    for b in DataLoader(Stream(list(range(10))), num_workers=2):\n        pass\n"
+    files = {"pkg/helpers.py": SHARDING_HELPER, "pkg/data.py": STREAM.replace("BODY", body), "train.py": script}
+    assert _lint(tmp_path, files) == expected

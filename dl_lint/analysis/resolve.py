@@ -253,6 +253,7 @@ class Resolver:
         self.param_env: Dict[int, Value] = {}  # id(ast.arg) -> its value at a call site
         self._params_as_defaults = False
         self._code_cache: Dict[int, str] = {}
+        self._starred: Dict[str, Optional[Value]] = {}  # ``starred``: one answer per name
         self._argparse: Optional[Dict[str, List[Possible]]] = None
         self._simple_parsing: Optional[Dict[str, Any]] = None  # ``_simple_parsing_dests``
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
@@ -296,6 +297,7 @@ class Resolver:
         self._simple_parsing = None
         self._factories = {}
         self._namespaces = {}
+        self._starred = {}
 
     # -- entry point --------------------------------------------------------------------------
     def resolve(self, node: ast.AST, site: Site = END, depth: int = 0) -> Value:
@@ -858,8 +860,14 @@ class Resolver:
         torch.utils.data import *`` then ``DataLoader``), anything else of it is unknown. None
         when no star import binds it (a builtin, or a NameError). Only asked for an unbound
         name, so a module whose names are all bound reads no starred module."""
+        if name in self._starred:
+            return self._starred[name]
         if depth > MAX_DEPTH:
             return Value.unknown("import")
+        found = self._starred[name] = self._star_value(name, depth)
+        return found
+
+    def _star_value(self, name: str, depth: int) -> Optional[Value]:
         for written, conditional in reversed(self.index.stars):
             module = self.absolute(written)
             if not module:
@@ -901,6 +909,21 @@ class Resolver:
                 opaque = True  # self.x.m(): a method of something the instance holds
                 continue
             _, bindings = scope.lookup(root)
+            if not bindings and self.index.star_import and not is_builtin(root):
+                # A name a star import binds (``Resolver.starred``): a project function or class
+                # is followed as if imported by name; anything else cannot be.
+                starred = self.starred(root, 0)
+                ref = starred.single.value if starred is not None and starred.single is not None else None
+                if isinstance(ref, FunctionRef) and ref.kind in ("function", "class") and ref.path:
+                    if not dot:
+                        keys.add(project_key(ref.module, ref.name, ref.path))
+                    elif not deeper and ref.kind == "class":
+                        keys.add(f"{project_key(ref.module, ref.name, ref.path)}::{attr}")
+                    else:
+                        opaque = True
+                elif starred is not None:
+                    opaque = True
+                continue
             if not bindings:
                 # A builtin, or a name of the calling function (a parameter, a local): data.
                 continue
