@@ -157,6 +157,13 @@ class SummaryModule:
         from dl_lint.analysis.values import Origin, Possible, Value
 
         bindings = self.index.module_scope.bindings.get(name, [])
+        if not bindings and self.summary.stars and name not in self._in_progress:
+            self._in_progress.add(name)
+            try:
+                starred = self.resolver.starred(name, depth)
+            finally:
+                self._in_progress.discard(name)
+            return starred if starred is not None else Value.unknown("import")
         if not bindings or name in self._in_progress:
             return Value.unknown("import")
         self._in_progress.add(name)
@@ -175,6 +182,65 @@ class SummaryModule:
             return Value(tuple(options), value.source)
         finally:
             self._in_progress.discard(name)
+
+    def init_attribute(self, name: str, attr: str, depth: int) -> Optional[Tuple[str, str, int, "Value"]]:
+        """What class ``name``'s ``__init__`` stores in ``self.attr`` (``ClassRecord.init_attrs``),
+        for a subclass's methods: ("param", parameter, position after self or -1, the value of
+        its default as a configurable value) or ("value", "", -1, the value, resolved here).
+        None when the class does not set it that way."""
+        from dl_lint.analysis.scopes import END
+        from dl_lint.analysis.syntax import parse_expression
+        from dl_lint.analysis.values import Origin, Possible, Value
+
+        record = self._classes_by_name.get(name)
+        for entry in record.init_attrs if record is not None else ():
+            if entry[0] != attr:
+                continue
+            _attr, kind, text, position, default, line = entry
+            if kind == "param" and not default:
+                return ("param", text, position, Value.unknown("parameter"))
+            node = parse_expression(default if kind == "param" else text, line)
+            value = self.resolver.resolve(node, END, depth + 1) if node is not None else Value.unknown("import")
+            if value.is_unknown:
+                return (kind, text if kind == "param" else "", position, Value.unknown(value.source or "config"))
+            if kind == "param":
+                origin = Origin(f"default of {name}'s parameter {text}", self.path, line)
+                return ("param", text, position, Value(tuple(Possible(p.value, origin, p.guards) for p in value.options or ()), "parameter"))
+            origin = Origin(f"self.{attr} set by {name}.__init__", self.path, line)
+            options = tuple(p if p.origin is not None else Possible(p.value, origin, p.guards) for p in value.options or ())
+            return ("value", "", -1, Value(options, value.source))
+        return None
+
+    def exports(self, name: str, depth: int) -> Optional[bool]:
+        """Whether ``from <this module> import *`` binds ``name`` (None: unknown): a literal
+        ``__all__`` decides; without one, the module's public names, its own bindings and those
+        its star imports bind (a package's submodule may be bound too: unknown)."""
+        names = self.summary.all_names
+        if names is not None:
+            return None if names == ("*",) else name in names
+        if name.startswith("_"):
+            return False
+        if self.index.module_scope.bindings.get(name):
+            return True
+        if name in self._in_progress or depth > 24:
+            return None
+        unknown = False
+        self._in_progress.add(name)
+        try:
+            for written, _conditional in self.summary.stars:
+                module = self.resolver.absolute(written)
+                if not module or not self.resolver.project.module_exists(module):
+                    unknown = True
+                    continue
+                found = self.resolver.project.star_exports(module, name, depth + 1, self.path)
+                if found:
+                    return True
+                unknown = unknown or found is None
+        finally:
+            self._in_progress.discard(name)
+        if unknown or (self.summary.is_package and self.resolver.project.module_exists(f"{self.module_name}.{name}")):
+            return None
+        return False
 
     def is_loader_class(self, name: str, depth: int) -> Optional["LoaderClass"]:
         """For a class of this module deriving from a torch loader: the loader it constructs.
@@ -1192,6 +1258,16 @@ class Project:
         if self.module_exists(f"{module}.{name}"):
             return Value.known(ModuleRef(f"{module}.{name}"))
         return Value.unknown("import")
+
+    def init_attribute(self, module: str, name: str, attr: str, depth: int, near: str = ""):
+        """``SummaryModule.init_attribute`` of class ``name`` of ``module``."""
+        found = self.summary(module, near)
+        return found.init_attribute(name, attr, depth) if found is not None else None
+
+    def star_exports(self, module: str, name: str, depth: int, near: str = "") -> Optional[bool]:
+        """Whether ``from module import *`` binds ``name`` (``SummaryModule.exports``)."""
+        found = self.summary(module, near)
+        return found.exports(name, depth) if found is not None else None
 
     def _lone_class(self, module: str, name: str, near: str) -> Optional["Value"]:
         """``name`` of a module not summarised yet whose bytes bind it only by a top-level

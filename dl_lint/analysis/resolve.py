@@ -176,6 +176,10 @@ class ProjectHook:
     def module_exists(self, module: str) -> bool:  # pragma: no cover - interface
         return False
 
+    def star_exports(self, module: str, name: str, depth: int, near: str = "") -> Optional[bool]:  # pragma: no cover
+        """Whether ``from module import *`` binds ``name`` (None: unknown)."""
+        return None
+
     def read_config_file(self, path: str) -> None:  # pragma: no cover - interface
         """An mmengine ``_base_`` file was read: the answer rests on its bytes."""
 
@@ -211,6 +215,19 @@ class ProjectHook:
         return ("unknown", None) if names is None else None
 
 
+def _library_class(qualname: str, loader_qualnames: frozenset) -> bool:
+    """Whether ``qualname`` is a library class dl-lint knows by name (torch's loaders, an
+    ``extra-loaders`` class, a row of the library loader table): what a star import of its
+    module binds, though the module's other names are unknown."""
+    if qualname in loader_qualnames:
+        return True
+    if qualname.split(".", 1)[0] not in LIBRARY_PACKAGES:
+        return False
+    from dl_lint.analysis.library_loaders import library_loader
+
+    return library_loader(qualname) is not None
+
+
 def import_base(node: ast.ImportFrom) -> str:
     return "." * (node.level or 0) + (node.module or "")
 
@@ -237,6 +254,7 @@ class Resolver:
         self.param_env: Dict[int, Value] = {}  # id(ast.arg) -> its value at a call site
         self._params_as_defaults = False
         self._code_cache: Dict[int, str] = {}
+        self._starred: Dict[str, Optional[Value]] = {}  # ``starred``: one answer per name
         self._argparse: Optional[Dict[str, List[Possible]]] = None
         self._simple_parsing: Optional[Dict[str, Any]] = None  # ``_simple_parsing_dests``
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
@@ -281,6 +299,7 @@ class Resolver:
         self._simple_parsing = None
         self._factories = {}
         self._namespaces = {}
+        self._starred = {}
 
     # -- entry point --------------------------------------------------------------------------
     def resolve(self, node: ast.AST, site: Site = END, depth: int = 0) -> Value:
@@ -371,7 +390,9 @@ class Resolver:
         _, bindings = self.lookup(node.id, site)
         if not bindings:
             if self.index.star_import and not is_builtin(node.id):
-                return Value.unknown("expression")  # may come from the star import: anything
+                starred = self.starred(node.id, depth)
+                if starred is not None:
+                    return starred
             # A builtin, or a name bound nowhere here (a NameError, or a global set at run time
             # by other code): an object that exists, whatever else it is.
             return Value.known(External(f"builtins.{node.id}"))
@@ -831,6 +852,44 @@ class Resolver:
             return Value.known(External(submodule))
         return self.project.import_value(module, real, depth + 1, self.path)
 
+    def starred(self, name: str, depth: int) -> Optional[Value]:
+        """A module-level name no statement of this module binds, in a module with star imports
+        (``from .models import *``): what the last star import that binds it gives, as Python
+        binds it. Each starred module is asked, from the last back, whether ``import *`` of it
+        binds ``name`` (its literal ``__all__``, or its public names: ``Project.star_exports``);
+        the first that does gives the value, read as an import of ``name`` from it (so its own
+        star imports are followed the same way). Unknown when a starred module's answer is
+        unknown (its ``__all__`` is not a literal, it is not in the project), or when the star
+        import that may bind it sits under an ``if``/``try``; a library module binds a name
+        dl-lint knows it for (torch's and the library loaders' classes: ``from
+        torch.utils.data import *`` then ``DataLoader``), anything else of it is unknown. None
+        when no star import binds it (a builtin, or a NameError). Only asked for an unbound
+        name, so a module whose names are all bound reads no starred module."""
+        if name in self._starred:
+            return self._starred[name]
+        if depth > MAX_DEPTH:
+            return Value.unknown("import")
+        found = self._starred[name] = self._star_value(name, depth)
+        return found
+
+    def _star_value(self, name: str, depth: int) -> Optional[Value]:
+        for written, conditional in reversed(self.index.stars):
+            module = self.absolute(written)
+            if not module:
+                return Value.unknown("import")
+            if self.project.module_exists(module):
+                exported = self.project.star_exports(module, name, depth + 1, self.path)
+                if exported is False:
+                    continue
+                if exported is None or conditional:
+                    return Value.unknown("import")
+                return self.project.import_value(module, name, depth + 1, self.path)
+            qualname = f"{module}.{name}"
+            if not conditional and _library_class(qualname, self.loader_qualnames):
+                return Value.known(External(qualname))
+            return Value.unknown("import")  # a library module may bind anything
+        return None
+
     def _module_value(self, module: str) -> Value:
         if self.project.module_exists(module):
             return Value.known(ModuleRef(module))
@@ -855,6 +914,21 @@ class Resolver:
                 opaque = True  # self.x.m(): a method of something the instance holds
                 continue
             _, bindings = scope.lookup(root)
+            if not bindings and self.index.star_import and not is_builtin(root):
+                # A name a star import binds (``Resolver.starred``): a project function or class
+                # is followed as if imported by name; anything else cannot be.
+                starred = self.starred(root, 0)
+                ref = starred.single.value if starred is not None and starred.single is not None else None
+                if isinstance(ref, FunctionRef) and ref.kind in ("function", "class") and ref.path:
+                    if not dot:
+                        keys.add(project_key(ref.module, ref.name, ref.path))
+                    elif not deeper and ref.kind == "class":
+                        keys.add(f"{project_key(ref.module, ref.name, ref.path)}::{attr}")
+                    else:
+                        opaque = True
+                elif starred is not None:
+                    opaque = True
+                continue
             if not bindings:
                 # A builtin, or a name of the calling function (a parameter, a local): data.
                 continue
@@ -1007,6 +1081,9 @@ class Resolver:
     def _resolve_self_attr(self, attr: str, depth: int) -> Value:
         entries = self.index.self_attrs.get((self.current_class or "", attr))
         if not entries:
+            inherited = self._inherited_attr(attr, depth) if self.current_class else None
+            if inherited is not None:
+                return inherited.with_aliases(f"self.{attr}")
             return Value.unknown("config").with_aliases(f"self.{attr}")
         options: List[Possible] = []
         source: Optional[str] = None
@@ -1022,6 +1099,74 @@ class Resolver:
         finally:
             self._params_as_defaults = saved
         return Value(tuple(_dedupe(options)), source).with_aliases(f"self.{attr}")
+
+    def _inherited_attr(self, attr: str, depth: int) -> Optional[Value]:
+        """``self.attr`` read in a class that never sets it, where its one base, a project class,
+        sets it in ``__init__`` (``ClassRecord.init_attrs``): a literal or module constant there
+        is that value; a parameter of the base's ``__init__`` is what this class's ``__init__``
+        passes for it in its one ``super().__init__(...)`` (or ``Base.__init__(self, ...)``) call,
+        a statement of its own body, resolved there (its own parameter stays a configurable
+        value, its default), or the base's default (configurable) when the call leaves it out or
+        the class has no ``__init__``. None (unknown): several bases, a base that is not a
+        project class or does not set it that way, an ``__init__`` without that one call, an
+        argument hidden in ``*args``."""
+        if depth > MAX_DEPTH:
+            return None
+        ask = getattr(self.project, "init_attribute", None)
+        classes = [c for c in self.index.module_classes if c.name == self.current_class]
+        if ask is None or len(classes) != 1 or len(classes[0].bases) != 1 or classes[0].keywords:
+            return None
+        node = classes[0]
+        ref = self.resolve(node.bases[0], END, depth + 1).single
+        target = ref.value if ref is not None else None
+        if not isinstance(target, FunctionRef) or target.kind != "class" or not target.path:
+            return None
+        found = ask(target.module, target.name, attr, depth + 1, target.path)
+        if found is None:
+            return None
+        kind, param, position, value = found
+        inits = [s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"]
+        if len(inits) > 1:
+            return None
+        if not inits:
+            return value  # the construction's arguments go to the base's ``__init__``
+        init = inits[0]
+        base_text = self.code(node.bases[0])
+        calls = []
+        for statement in ast.walk(init):
+            if not isinstance(statement, ast.Call) or not isinstance(statement.func, ast.Attribute):
+                continue
+            func = statement.func
+            if func.attr != "__init__":
+                continue
+            if isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name) and func.value.func.id == "super":
+                calls.append((statement, 0))
+            elif self.code(func.value) == base_text:
+                calls.append((statement, 1))
+        if len(calls) != 1 or not any(isinstance(s, ast.Expr) and s.value is calls[0][0] for s in init.body):
+            return None  # the base's ``__init__`` may not run, or twice
+        if kind == "value":
+            return value
+        call, skip = calls[0]
+        args = call.args[skip:]
+        expr: Optional[ast.expr] = next((k.value for k in call.keywords if k.arg == param), None)
+        if expr is None and 0 <= position:
+            if any(isinstance(a, ast.Starred) for a in args[: position + 1]):
+                return None
+            if position < len(args):
+                expr = args[position]
+        if expr is None:
+            return value  # left to the base's default (or to what ``**kwargs`` carries)
+        site = next((where for c, where, _scope, _cls in self.index.calls if c is call), None)
+        if site is None:
+            return None
+        saved = self._params_as_defaults
+        self._params_as_defaults = True
+        try:
+            passed = self.resolve(expr, site, depth + 1)
+        finally:
+            self._params_as_defaults = saved
+        return None if passed.is_unknown else passed
 
     def _instance_attr(self, instance: Instance, attr: str, base: ast.Name, site: Site, depth: int) -> Optional[Value]:
         """``data_iter.num_workers`` where ``data_iter = DataIter(...)`` (a class of this module,

@@ -196,6 +196,8 @@ class ModuleIndex:
         self.uses: Dict[int, FunctionUse] = {}  # id(function node) -> what its body uses
         self.attr_used: Dict[str, Set[str]] = {}  # ``self.attr = value``: names the values mention
         self.star_import = False  # ``from m import *`` at module level: names may come from it
+        # Each star import in order: (base as written, whether an ``if``/``try``/loop holds it).
+        self.stars: List[Tuple[str, bool]] = []
 
     def release(self) -> None:
         """Break the reference cycles (scope -> binding -> site -> scope), so that the module's
@@ -396,6 +398,9 @@ class Collector:
             if alias.name == "*":
                 if self.scope.kind == "module":
                     self.index.star_import = True
+                    if isinstance(node, ast.ImportFrom):
+                        base = "." * (node.level or 0) + (node.module or "")
+                        self.index.stars.append((base, bool(site.conds)))
                 continue
             bound = alias.asname or (alias.name.split(".")[0] if isinstance(node, ast.Import) else alias.name)
             self.bind(Binding(bound, "import", node, site=site, alias=alias))

@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 11
+SUMMARY_FORMAT = 13
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -93,7 +93,7 @@ class ClassRecord(Record):
     __slots__ = (
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
         "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores", "init_objects",
-        "method_returns",
+        "method_returns", "init_attrs",
     )  # fmt: skip
 
     def __init__(
@@ -132,7 +132,14 @@ class ClassRecord(Record):
         # function: (name, ((text, line) of each ``return``'s value, ...), its local functions);
         # no entry when a ``return`` has no value or its text is too long.
         method_returns: Tuple[Tuple[str, Tuple[Tuple[str, int], ...], Tuple[str, ...]], ...] = (),
+        # What ``__init__`` stores on self for a subclass's methods to read (``self.num_workers``
+        # set by a base class): (attr, "param", parameter, position after self or -1, default
+        # text or "", line) for ``self.attr = parameter``, (attr, "value", text, -1, "", line)
+        # for a literal or a module-level name; only for an attribute that one unconditional
+        # statement of ``__init__``'s own body sets, and nothing else in the class.
+        init_attrs: Tuple[Tuple[str, str, str, int, str, int], ...] = (),
     ) -> None:
+        self.init_attrs = init_attrs
         self.name = name
         self.line = line
         self.init_objects = init_objects
@@ -203,7 +210,7 @@ class FunctionRecord(Record):
 class ModuleSummary(Record):
     __slots__ = (
         "path", "module", "is_package", "bindings", "conds", "mutations", "classes", "functions", "star_import",
-        "arguments",
+        "arguments", "stars", "all_names",
     )  # fmt: skip
 
     def __init__(
@@ -221,7 +228,17 @@ class ModuleSummary(Record):
         # one of its functions returns a namespace or a parser (``namespaces``): its importers
         # read those defaults.
         arguments: Tuple[Tuple[str, int], ...] = (),
+        # Each ``from BASE import *`` in order, as (BASE as written, conditional): a name no
+        # statement binds may come from one (``Resolver.starred``).
+        stars: Tuple[Tuple[str, bool], ...] = (),
+        # What ``from this import *`` binds, when the module sets ``__all__``: its names when one
+        # unconditional assignment of a literal list or tuple of strings sets it and nothing
+        # changes it, ``("*",)`` when it is set otherwise (unknown); ``None`` without
+        # ``__all__`` (the module's public names, as Python does).
+        all_names: Optional[Tuple[str, ...]] = None,
     ) -> None:
+        self.all_names = all_names
+        self.stars = stars
         self.arguments = arguments
         self.path = path
         self.module = module
@@ -287,6 +304,7 @@ class ModuleSummary(Record):
                         "init_stores": _deep_tuple(c.get("init_stores", ())),
                         "init_objects": _deep_tuple(c.get("init_objects", ())),
                         "method_returns": _deep_tuple(c.get("method_returns", ())),
+                        "init_attrs": _deep_tuple(c.get("init_attrs", ())),
                     }
                 )
                 for c in data["classes"]
@@ -310,6 +328,8 @@ class ModuleSummary(Record):
             ),
             star_import=bool(data.get("star_import", False)),
             arguments=tuples(data.get("arguments", ())),
+            stars=tuple((str(b), bool(c)) for b, c in data.get("stars", ())),
+            all_names=tuple(data["all_names"]) if data.get("all_names") is not None else None,
         )
 
     # -- the module-level index, rebuilt -----------------------------------------------------
@@ -318,6 +338,7 @@ class ModuleSummary(Record):
         ``Resolver`` (values are parsed from their text when first resolved)."""
         index = ModuleIndex()
         index.star_import = self.star_import
+        index.stars = list(self.stars)
         scope = index.module_scope
         conds: List[Cond] = []
         for kind, text, polarity in self.conds:
@@ -493,7 +514,35 @@ def build_summary(
         functions=functions,
         star_import=index.star_import,
         arguments=tuple(arguments),
+        stars=tuple(index.stars),
+        all_names=_all_names(index),
     )
+
+
+def _all_names(index: ModuleIndex) -> Optional[Tuple[str, ...]]:
+    """``summary.ModuleSummary.all_names``: a module's ``__all__``, read from its one
+    unconditional assignment of a literal list or tuple of strings (``__all__ = classes =
+    [...]`` too); ``("*",)`` for any other way of setting it (a sum, a call, ``+=``,
+    ``.append``, two assignments, one under ``if``); None when the module never binds it."""
+    bindings = index.module_scope.bindings.get("__all__")
+    if not bindings:
+        return None
+    if len(bindings) != 1 or (None, "__all__") in index.mutations:
+        return ("*",)
+    for call, _site, _scope, _cls in index.calls:  # ``__all__.append(...)``, ``.extend(...)``
+        func = call.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "__all__":
+            return ("*",)
+    binding = bindings[0]
+    value = binding.value if binding.kind == "assign" else None
+    if binding.site is None or binding.site.conds or not isinstance(value, (ast.List, ast.Tuple)):
+        return ("*",)
+    names = []
+    for element in value.elts:
+        if not isinstance(element, ast.Constant) or not isinstance(element.value, str):
+            return ("*",)
+        names.append(element.value)
+    return tuple(names)
 
 
 def _text(text: SourceText, node: Optional[ast.AST]) -> Optional[str]:
@@ -645,7 +694,49 @@ def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, shar
         init=_loader_init(node, text),
         **_kept_in_init(node, init, text),
         **_objects_in_init(nodes, text),
+        init_attrs=_init_attrs(node, nodes.get("__init__"), init, index, text),
     )
+
+
+def _init_attrs(node: ast.ClassDef, function: Optional[ast.AST], use: Optional[FunctionUse], index: ModuleIndex, text: SourceText):
+    """``ClassRecord.init_attrs``: the attributes ``__init__`` sets once, unconditionally, to a
+    parameter of its own (not rebound) or to a literal or module-level name."""
+    if use is None or not use.self_assigns or not isinstance(function, ast.FunctionDef):
+        return ()
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)][1:]
+    defaults: Dict[str, Optional[ast.expr]] = {a: None for a in positional}
+    for arg, default in zip(reversed((*args.posonlyargs, *args.args)), reversed(args.defaults)):
+        defaults[arg.arg] = default
+    for arg, default in zip(args.kwonlyargs, args.kw_defaults):
+        defaults[arg.arg] = default
+    out = []
+    for attr, value in use.self_assigns:
+        entries = index.self_attrs.get((node.name, attr), ())
+        if len(entries) != 1 or entries[0][2] != "__init__":
+            continue
+        _expr, site, _method = entries[0]
+        if site.conds or site.scope is not function or not any(
+            isinstance(s, ast.Assign) and s.value is value for s in function.body
+        ):
+            continue
+        scope = site.names
+        if isinstance(value, ast.Name) and value.id in defaults:
+            if scope is None or len(scope.bindings.get(value.id, ())) != 1:
+                continue  # rebound in ``__init__``
+            default = defaults[value.id]
+            kept = _text(text, default) if default is not None else ""
+            if kept is None:
+                continue
+            position = positional.index(value.id) if value.id in positional else -1
+            out.append((attr, "param", value.id, position, kept, value.lineno))
+        elif isinstance(value, ast.Constant) or (
+            isinstance(value, ast.Name) and scope is not None and not scope.bindings.get(value.id)
+        ):
+            kept = _text(text, value)
+            if kept is not None:
+                out.append((attr, "value", kept, -1, "", value.lineno))
+    return tuple(out)
 
 
 # DL101: the fields of one sample of a map-style dataset. A field is ("t", dims, dtype): a
