@@ -2,7 +2,7 @@ import os
 
 from dl_lint.analysis.values import FunctionRef, Instance, Opaque
 from dl_lint.model import Related, Severity
-from dl_lint.rules.base import MESSAGE_LIMIT, Rule, call_scenarios, certainty, every, has_workers, value_of
+from dl_lint.rules.base import MESSAGE_LIMIT, Rule, call_scenarios, certainty, every, has_workers, no_workers, value_of
 
 
 class UnpicklableWorkerCallable(Rule):
@@ -93,8 +93,14 @@ All versions; the default start method depends on the platform and Python versio
             if not call.given(option):
                 continue
             found = call_scenarios(call, "num_workers", option, "multiprocessing_context")
-            if not every(found, lambda s: has_workers(s) and _unpicklable(value_of(s, option), ctx) is not None):
+            # Every path that starts workers gives them the unpicklable value; a path without
+            # workers (num_workers certainly 0: `0 if remote else 1`, or `fn if workers > 0
+            # else None`) is harmless, and at least one path has workers.
+            crashing = [s for s in found or () if has_workers(s) and _unpicklable(value_of(s, option), ctx) is not None]
+            if not crashing or not every(found, lambda s: no_workers(s) or s in crashing):
                 continue
+            some_path = len(crashing) < len(found)
+            found = crashing
             what, held = _unpicklable(value_of(found[0], option), ctx)
             contexts = [value_of(s, "multiprocessing_context") for s in found]
             certain = certainty(call, ctx, contexts)
@@ -125,6 +131,10 @@ All versions; the default start method depends on the platform and Python versio
                 note = f"{what}, {origin.what}" if origin is not None and origin.what else what
                 related = (Related(os.path.abspath(ref.path), ref.line, 1, note),) + related
                 what = f"{what} ({origin.what if origin is not None else 'not written here'})"  # its line: a related location
+            paths = ""
+            if some_path:
+                workers = " or ".join(sorted({repr(value_of(s, "num_workers")) for s in found}))
+                paths = f"On the paths with num_workers={workers} (another path has none) the workers receive it. "
             message = f"{option} is {what}: not picklable, so spawn/forkserver workers fail."
             if len(message) > MESSAGE_LIMIT:  # a long name: what it is stays in the detail
                 runtime = f"{option[0].upper()}{option[1:]} is {what}. {runtime}"
@@ -134,8 +144,9 @@ All versions; the default start method depends on the platform and Python versio
                 option,
                 message,
                 related=related,
-                severity=Severity.ERROR if certain.spawn or certain.target is not None else None,
-                detail=f"{runtime}{when} every worker receives it pickled, and the first iteration raises \"AttributeError: Can't "
+                # another path runs without workers: not certain to fail, a warning
+                severity=Severity.ERROR if (certain.spawn or certain.target is not None) and not some_path else None,
+                detail=f"{paths}{runtime}{when} every worker receives it pickled, and the first iteration raises \"AttributeError: Can't "
                 "pickle local object\". Define it at module level (use functools.partial(top_level_function, "
                 "...) to bind arguments).",
                 cite=(found, ("num_workers", "multiprocessing_context")),
