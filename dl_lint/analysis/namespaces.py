@@ -251,20 +251,38 @@ def namespace_return(function: ast.AST) -> Optional[int]:
     return kinds.pop()
 
 
+# At most this many constructions make a factory (a registry of a few dozen datasets is
+# judged as each of them; beyond it, unknown).
+MAX_BUILT = 32
+
+
 def built_by(function: ast.AST) -> List[Tuple[ast.Call, int]]:
     """A factory's constructions: (call, row) of each ``return Name(...)`` or ``return
     module.Name(...)`` when every ``return`` (one to four) is one and the function is not a
-    generator; [] otherwise. Importers resolve the callee (a project class: the dataset is an
+    generator; a ``return NAME`` stands for every value assigned to the local ``NAME``, when each
+    is such a call (``dataset = VQADataset(...)`` under one ``if``, ``dataset =
+    CaptionDataset(...)`` under another); [] otherwise. Importers resolve the callee (a project class: the dataset is an
     instance of it, as if built at their call)."""
     returns = returns_of(function)
     if not returns or len(returns) > 4 or isinstance(function, ast.AsyncFunctionDef):
         return []
     found = []
+    parameters = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}  # type: ignore[attr-defined]
     for statement in returns:
         value = statement.value
+        if isinstance(value, ast.Name) and value.id not in parameters:
+            # ``dataset = VQA(...)`` / ``dataset = Caption(...)`` on branches, then ``return
+            # dataset``: each construction assigned to the name (every binding of it one)
+            assigned = _assigned(function, value.id)
+            if not assigned or not all(isinstance(v, ast.Call) and _dotted(v.func) for v in assigned):
+                return []
+            found.extend((v, v.lineno) for v in assigned)  # type: ignore[union-attr]
+            continue
         if not isinstance(value, ast.Call) or not _dotted(value.func):
             return []
         found.append((value, statement.lineno))
+    if len(found) > MAX_BUILT:
+        return []
     if any(isinstance(node, (ast.Yield, ast.YieldFrom)) for node in ast.walk(function)):
         return []
     return found
