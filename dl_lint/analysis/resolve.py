@@ -2296,6 +2296,7 @@ class Resolver:
         """Apply ``d.update(...)`` / ``d[k] = v`` between the dict's assignment and its use."""
         mutations = self.index.mutations.get((start.scope, name), [])
         current: DictValue = value.single.value
+        arms: Dict[Tuple[str, tuple, int], Tuple[bool, Value]] = {}
         for kind, node, where in sorted(mutations, key=lambda m: m[2].line):
             if where.line <= start.line:
                 continue
@@ -2310,6 +2311,22 @@ class Resolver:
             dominates = use is not END and conds == plain_conds(use.conds)[: len(conds)] and not where.in_loop()
             guard = None if dominates else self._extra_guard(where, use) if use is not END else None
             current = _overlay(current, update, dominates, guard)
+            if dominates or use is END or where.in_loop() or not conds or conds[-1].kind != "if":
+                continue
+            # ``if flag: d["collate_fn"] = a`` / ``else: d["collate_fn"] = b``: together the two
+            # arms set the key on every path that reaches the use (the key's value is a or b).
+            arm, rest = conds[-1], conds[:-1]
+            if rest != plain_conds(use.conds)[: len(rest)]:
+                continue
+            for key, new in update.entries:
+                new = _guarded(new, guard) if guard is not None else new
+                other = arms.get((key, rest, id(arm.test)))
+                if other is not None and other[0] != arm.polarity:
+                    entries = dict(current.entries)
+                    entries[key] = _union(other[1], new)
+                    current = DictValue(tuple(entries.items()), current.complete)
+                else:
+                    arms[(key, rest, id(arm.test))] = (arm.polarity, new)
         return Value.known(current)
 
     def _mutation_entries(self, kind: str, node: ast.AST, where: Site, depth: int) -> Optional[DictValue]:
