@@ -26,7 +26,7 @@ namespace passed through more than one helper call, and ``vars(args)``.
 from __future__ import annotations
 
 import ast
-from typing import Iterator, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from dl_lint.record import Record
 
@@ -268,6 +268,7 @@ def built_by(function: ast.AST) -> List[Tuple[ast.Call, int]]:
         return []
     found = []
     parameters = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}  # type: ignore[attr-defined]
+    reads: Optional[Dict[str, int]] = None
     for statement in returns:
         value = statement.value
         if isinstance(value, ast.Name) and value.id not in parameters:
@@ -275,6 +276,12 @@ def built_by(function: ast.AST) -> List[Tuple[ast.Call, int]]:
             # dataset``: each construction assigned to the name (every binding of it one)
             assigned = _assigned(function, value.id)
             if not assigned or not all(isinstance(v, ast.Call) and _dotted(v.func) for v in assigned):
+                return []
+            if reads is None:
+                reads = _loads(function)
+            if reads.get(value.id, 0) != sum(isinstance(r.value, ast.Name) and r.value.id == value.id for r in returns):
+                # read elsewhere too (``functools.update_wrapper(result, f)``, ``result.x = y``):
+                # what it is when returned is not only the construction
                 return []
             found.extend((v, v.lineno) for v in assigned)  # type: ignore[union-attr]
             continue
@@ -286,6 +293,15 @@ def built_by(function: ast.AST) -> List[Tuple[ast.Call, int]]:
     if any(isinstance(node, (ast.Yield, ast.YieldFrom)) for node in ast.walk(function)):
         return []
     return found
+
+
+def _loads(function: ast.AST) -> Dict[str, int]:
+    """How many times each name is read in a function (nested scopes included)."""
+    counts: Dict[str, int] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            counts[node.id] = counts.get(node.id, 0) + 1
+    return counts
 
 
 def _dotted(node: ast.AST) -> bool:
