@@ -578,21 +578,25 @@ def held_returns(function: ast.AST, text: SourceText) -> Optional[Tuple[Tuple[Tu
     it defines, when its lines hold ``lambda`` or a nested ``def`` (a byte check before any
     walk) and every ``return`` has a value; None otherwise (also for a generator). Read when an
     object a dataset keeps is built by calling it (``pickling.held_callable`` on each)."""
-    lines = text.lines[function.lineno : function.end_lineno or function.lineno]  # type: ignore[attr-defined]
-    if not any("lambda" in line or "def " in line for line in lines):
+    body = "\n".join(text.lines[function.lineno : function.end_lineno or function.lineno])  # type: ignore[attr-defined]
+    if "lambda" not in body and "def " not in body:
         return None
     from dl_lint.analysis.namespaces import returns_of
 
     returns = returns_of(function)
-    if not returns or any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(function)):
+    if not returns:
         return None
+    local = _nested_functions(function)
     values = []
     for statement in returns:
         found = _text(text, statement.value) if statement.value is not None else None
-        if found is None:
+        # a value holds one only if its text names a lambda or a function defined here
+        if found is None or ("lambda" not in found and not any(name in found for name in local)):
             return None
         values.append((found, statement.value.lineno))  # type: ignore[union-attr]
-    return tuple(values), tuple(sorted(_nested_functions(function)))
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(function)):
+        return None
+    return tuple(values), tuple(sorted(local))
 
 
 def hands_back(function: ast.AST) -> Optional[Tuple[str, str, int]]:
