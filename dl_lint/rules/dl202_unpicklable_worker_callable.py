@@ -36,14 +36,30 @@ ExtractorCV2`) whose `__init__` keeps a lambda, directly or as what a method ret
 or a method's result counts when its assignment is a statement of `__init__`'s own body (not
 under an `if`, a loop or a `try`) and the only one of that attribute there; a method a subclass overrides counts as
 the subclass's; a class that defines `__getstate__`, `__reduce__` or `__reduce_ex__` decides
-itself what is pickled (silent). A callable chosen by a conditional expression or looked up in
+itself what is pickled (silent). A transform object that keeps what a module-level helper
+returns counts when every `return` of the helper holds a lambda or a function it defines
+(`self._transform = _build_transform(size)` returning `T.Compose([..., T.Lambda(lambda img:
+...)])` or a nested `def transform`), and a dataset built by a factory of another module is
+each class it may build (`dataset = VQADataset(...)` on one branch, `CaptionDataset(...)` on
+another, then `return dataset`): every one must keep such a callable. A subclass's own
+`__init__` replaces its base's: the base's objects and helper results do not count then.
+
+A callable chosen by a conditional expression, an `if`/`else` assignment, or looked up in
 a dict of callables (`COLLATES[args.kind]`) is reported when every candidate is a lambda or a
-local function; a mixed choice stays silent. A callable a project
+local function; a mixed choice stays silent (`fn if args.seed else None`, a `collate_fn` a
+keyword dict receives only under a flag). It is reported when every path that starts workers
+gets an unpicklable callable: `fn if args.num_workers > 0 else None` gives the nested function to
+every worker, and `num_workers = 0 if remote else 1` with a lambda `collate_fn` fails on the
+path with one worker (a warning then, even under spawn: the other path runs without workers).
+Keyword dicts spread into the call (`DataLoader(ds, **extra_kwargs)`, `DataLoader(**loader_kwargs)`
+with `loader_kwargs = dict(..., collate_fn=lambda x: x)`) are read entry by entry; a key set on
+both arms of one `if` is set on every path. A callable a project
 function returns counts as built at the call (`worker_init_fn=get_seed_worker(seed)`, in this
 module or another) when every `return` of it hands back a lambda or a function it defines; a
-factory that may return a module-level function stays silent. Not followed (silent): the
-result of a function that builds a transform (`self.transform = get_transform(opt)`), a
-parameter passed on to a base class's `__init__`, torchvision's own datasets, an object a
+factory that may return a module-level function stays silent. Not followed (silent): a
+helper's result kept under an `if` or by a method of another class, a parameter passed on to a
+base class's `__init__`, a dict chosen whole under a flag (`extra = {"collate_fn": ...}` in an
+`if`), a dataset handed to a library function through a provider callback (`pretrain(provider)`), torchvision's own datasets, an object a
 constructor argument hands in (`self.extractor = extractor`), a library class's instance. It is an **error** when the start method is certainly spawn or forkserver: a
 `multiprocessing_context` on the call, `set_start_method("spawn")` / `get_context("spawn")` in
 the loader's module or in a module it imports, or a target where no Python defaults to fork:
