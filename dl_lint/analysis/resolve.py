@@ -324,9 +324,9 @@ class Resolver:
         return Value.unknown("expression")
 
     # -- names --------------------------------------------------------------------------------
-    def _reaching(self, bindings: Sequence[Binding], site: Site) -> List[Tuple[Binding, Optional[Guard]]]:
-        """The bindings that can reach ``site``, each with the guard it holds under (if a single
-        ``if`` separates it from the use)."""
+    def _reaching(self, bindings: Sequence[Binding], site: Site) -> List[Tuple[Binding, Tuple[Guard, ...]]]:
+        """The bindings that can reach ``site``, each with the guards it holds under (its own,
+        if a single ``if`` separates it from the use; the negations of later such bindings')."""
         sites = [b.site if b.kind in _SITED else None for b in bindings]
         if any(s is not None and s.scope is site.scope for s in sites) and site.scope is not None:
             # ``def main(args): args = parse_args()``: the parameters of the function the name
@@ -335,20 +335,27 @@ class Resolver:
             sites = [entry if b.kind == "param" else s for b, s in zip(bindings, sites)]
         same = all(s is not None and s.scope is site.scope for s in sites)
         if not same or site.in_loop() or site is END:
-            return [(b, None) for b in bindings]
+            return [(b, ()) for b in bindings]
         before = sorted(
             ((b, s) for b, s in zip(bindings, sites) if s.line < site.line), key=lambda pair: pair[1].line
         )
         if not before:
-            return [(b, None) for b in bindings]
-        chosen: List[Tuple[Binding, Optional[Guard]]] = []
+            return [(b, ()) for b in bindings]
+        chosen: List[Tuple[Binding, Tuple[Guard, ...]]] = []
         use_conds = plain_conds(site.conds)
+        # ``extra = {}`` then ``if nw > 0: extra = {...}``: the earlier binding reaches the use
+        # only where the later one's ``if`` did not hold (the negations of the guards of the
+        # later bindings one ``if`` deeper than the use).
+        overridden: List[Guard] = []
         for binding, where in reversed(before):
             conds = plain_conds(where.conds)
             if conds == use_conds[: len(conds)]:
-                chosen.append((binding, None))
+                chosen.append((binding, tuple(g.negate() for g in overridden)))
                 break  # dominates: nothing earlier reaches
-            chosen.append((binding, self._extra_guard(where, site)))
+            guard = self._extra_guard(where, site)
+            chosen.append((binding, (guard, *(g.negate() for g in overridden)) if guard is not None else ()))
+            if guard is not None and guard.subject != binding.name and binding.name not in guard.aliases:
+                overridden.append(guard)  # (``if w > 1: w = 0`` tests the name it rebinds: not kept)
         return chosen
 
     def _extra_guard(self, where: Site, use: Site) -> Optional[Guard]:
@@ -374,13 +381,15 @@ class Resolver:
         aliases: List[str] = []
         source: Optional[str] = None
         reaching = self._reaching(bindings, site)
-        for binding, guard in reaching:
+        for binding, guards in reaching:
             value = self.resolve_binding(binding, node.id, site, depth)
             if value.is_unknown:
                 return Value.unknown(value.source).with_aliases(*value.aliases)
             source = source or value.source
             for p in value.options or ():
-                options.append(p.with_guard(guard) if guard is not None else p)
+                for guard in guards:
+                    p = p.with_guard(guard)
+                options.append(p)
             aliases.extend(value.aliases)
         if len(reaching) > 1:
             options = _dedupe(options)

@@ -53,13 +53,13 @@ every worker, and `num_workers = 0 if remote else 1` with a lambda `collate_fn` 
 path with one worker (a warning then, even under spawn: the other path runs without workers).
 Keyword dicts spread into the call (`DataLoader(ds, **extra_kwargs)`, `DataLoader(**loader_kwargs)`
 with `loader_kwargs = dict(..., collate_fn=lambda x: x)`) are read entry by entry; a key set on
-both arms of one `if` is set on every path. A callable a project
+both arms of one `if` is set on every path, and a dict chosen whole under `if num_workers > 0:`
+(`extra = {}` before it) gives its callable to every path with workers. A callable a project
 function returns counts as built at the call (`worker_init_fn=get_seed_worker(seed)`, in this
 module or another) when every `return` of it hands back a lambda or a function it defines; a
 factory that may return a module-level function stays silent. Not followed (silent): a
 helper's result kept under an `if` or by a method of another class, a parameter passed on to a
-base class's `__init__`, a dict chosen whole under a flag (`extra = {"collate_fn": ...}` in an
-`if`), a dataset handed to a library function through a provider callback (`pretrain(provider)`), torchvision's own datasets, an object a
+base class's `__init__`, a dataset handed to a library function through a provider callback (`pretrain(provider)`), torchvision's own datasets, an object a
 constructor argument hands in (`self.extractor = extractor`), a library class's instance. It is an **error** when the start method is certainly spawn or forkserver: a
 `multiprocessing_context` on the call, `set_start_method("spawn")` / `get_context("spawn")` in
 the loader's module or in a module it imports, or a target where no Python defaults to fork:
