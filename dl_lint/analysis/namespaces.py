@@ -258,13 +258,13 @@ MAX_BUILT = 32
 
 def built_by(function: ast.AST) -> List[Tuple[ast.Call, int]]:
     """A factory's constructions: (call, row) of each ``return Name(...)`` or ``return
-    module.Name(...)`` when every ``return`` (one to four) is one and the function is not a
+    module.Name(...)`` when every ``return`` (at most ``MAX_BUILT``) is one and the function is not a
     generator; a ``return NAME`` stands for every value assigned to the local ``NAME``, when each
     is such a call (``dataset = VQADataset(...)`` under one ``if``, ``dataset =
     CaptionDataset(...)`` under another); [] otherwise. Importers resolve the callee (a project class: the dataset is an
     instance of it, as if built at their call)."""
     returns = returns_of(function)
-    if not returns or len(returns) > 4 or isinstance(function, ast.AsyncFunctionDef):
+    if not returns or len(returns) > MAX_BUILT or isinstance(function, ast.AsyncFunctionDef):
         return []
     found = []
     parameters = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}  # type: ignore[attr-defined]

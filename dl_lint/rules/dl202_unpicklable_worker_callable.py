@@ -113,7 +113,8 @@ All versions; the default start method depends on the platform and Python versio
             # workers (num_workers certainly 0: `0 if remote else 1`, or `fn if workers > 0
             # else None`) is harmless, and at least one path has workers.
             crashing = [s for s in found or () if has_workers(s) and _unpicklable(value_of(s, option), ctx) is not None]
-            if not crashing or not every(found, lambda s: no_workers(s) or s in crashing):
+            fails = {id(s) for s in crashing}
+            if not crashing or not every(found, lambda s: no_workers(s) or id(s) in fails):
                 continue
             some_path = len(crashing) < len(found)
             found = crashing
