@@ -153,10 +153,14 @@ class DatasetIndex:
         classes: Callable[[str, str, str], Optional[ClassFacts]],
         functions: Callable[[str, str, str], Optional[FunctionFacts]],
         objects: Optional[Callable[[str, str, str], Tuple[Tuple[str, str, str, str, int], ...]]] = None,
+        results: Optional[Callable[[str, str, str], Tuple[Tuple[str, str, str, str, int], ...]]] = None,
+        returned: Optional[Callable[[str, str, str], Optional[Tuple[str, str, int]]]] = None,
     ) -> None:
         self._classes = classes
         self._functions = functions
         self._objects = objects
+        self._results = results
+        self._returned = returned
         self._held: Dict[Tuple[str, str, str, int], Optional[Tuple[str, str, str, int]]] = {}
 
     def unpicklable(self, cls: ClassFacts, depth: int = 0) -> Optional[Tuple[str, str, str, int]]:
@@ -188,9 +192,20 @@ class DatasetIndex:
                 owner = next((k for k in classes if method in k.methods), None)
                 if owner is c:
                     return attr, what, path, line
+        # The ``__init__`` that runs is the first one along the MRO: a base's objects and
+        # helper results count up to it (a subclass's own ``__init__`` replaces the base's;
+        # whether it calls ``super().__init__`` is not read: the base's stay unknown).
+        first = next((i for i, c in enumerate(classes) if "__init__" in c.methods), len(classes) - 1)
+        running = classes[: first + 1]
+        if self._results is not None and self._returned is not None:
+            for c in running:  # ``self.transform = _build_transform(size)``: a helper's result
+                for attr, module, name, path, _line in self._results(c.module, c.name, c.path):
+                    found = self._returned(module, name, path)
+                    if found is not None:
+                        return (attr, *found)
         if depth >= MAX_OBJECT_DEPTH or self._objects is None:
             return None
-        for c in classes:
+        for c in running:
             for attr, module, name, path, _line in self._objects(c.module, c.name, c.path):
                 inner = self._classes(module, name, path)
                 if inner is None or inner.local:

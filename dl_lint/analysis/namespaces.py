@@ -26,7 +26,7 @@ namespace passed through more than one helper call, and ``vars(args)``.
 from __future__ import annotations
 
 import ast
-from typing import Iterator, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from dl_lint.record import Record
 
@@ -292,23 +292,57 @@ def namespace_return(function: ast.AST) -> Optional[int]:
     return kinds.pop()
 
 
+# At most this many constructions make a factory (a registry of a few dozen datasets is
+# judged as each of them; beyond it, unknown).
+MAX_BUILT = 32
+
+
 def built_by(function: ast.AST) -> List[Tuple[ast.Call, int]]:
     """A factory's constructions: (call, row) of each ``return Name(...)`` or ``return
-    module.Name(...)`` when every ``return`` (one to four) is one and the function is not a
-    generator; [] otherwise. Importers resolve the callee (a project class: the dataset is an
+    module.Name(...)`` when every ``return`` (at most ``MAX_BUILT``) is one and the function is not a
+    generator; a ``return NAME`` stands for every value assigned to the local ``NAME``, when each
+    is such a call (``dataset = VQADataset(...)`` under one ``if``, ``dataset =
+    CaptionDataset(...)`` under another); [] otherwise. Importers resolve the callee (a project class: the dataset is an
     instance of it, as if built at their call)."""
     returns = returns_of(function)
-    if not returns or len(returns) > 4 or isinstance(function, ast.AsyncFunctionDef):
+    if not returns or len(returns) > MAX_BUILT or isinstance(function, ast.AsyncFunctionDef):
         return []
     found = []
+    parameters = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}  # type: ignore[attr-defined]
+    reads: Optional[Dict[str, int]] = None
     for statement in returns:
         value = statement.value
+        if isinstance(value, ast.Name) and value.id not in parameters:
+            # ``dataset = VQA(...)`` / ``dataset = Caption(...)`` on branches, then ``return
+            # dataset``: each construction assigned to the name (every binding of it one)
+            assigned = _assigned(function, value.id)
+            if not assigned or not all(isinstance(v, ast.Call) and _dotted(v.func) for v in assigned):
+                return []
+            if reads is None:
+                reads = _loads(function)
+            if reads.get(value.id, 0) != sum(isinstance(r.value, ast.Name) and r.value.id == value.id for r in returns):
+                # read elsewhere too (``functools.update_wrapper(result, f)``, ``result.x = y``):
+                # what it is when returned is not only the construction
+                return []
+            found.extend((v, v.lineno) for v in assigned)  # type: ignore[union-attr]
+            continue
         if not isinstance(value, ast.Call) or not _dotted(value.func):
             return []
         found.append((value, statement.lineno))
+    if len(found) > MAX_BUILT:
+        return []
     if any(isinstance(node, (ast.Yield, ast.YieldFrom)) for node in ast.walk(function)):
         return []
     return found
+
+
+def _loads(function: ast.AST) -> Dict[str, int]:
+    """How many times each name is read in a function (nested scopes included)."""
+    counts: Dict[str, int] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            counts[node.id] = counts.get(node.id, 0) + 1
+    return counts
 
 
 def _dotted(node: ast.AST) -> bool:

@@ -150,6 +150,9 @@ class SummaryModule:
         self._class_facts: Dict[str, Optional["ClassFacts"]] = {}
         self._function_facts: Dict[str, Optional["FunctionFacts"]] = {}
         self._objects: Dict[str, Tuple[Tuple[str, str, str, str, int], ...]] = {}
+        self._results: Dict[str, Tuple[Tuple[str, str, str, str, int], ...]] = {}
+        self._held_returns: Dict[str, Optional[Tuple[str, str, int]]] = {}
+        self.project = project
 
     def global_value(self, name: str, depth: int) -> "Value":
         """The value of a module-level name, as another module importing it sees it."""
@@ -424,6 +427,7 @@ class SummaryModule:
         self._objects[name] = ()
         record = self._classes_by_name.get(name)
         out = []
+        results = []
         for attr, callee, line in record.init_objects if record is not None else ():
             if callee.startswith("self."):
                 continue
@@ -432,8 +436,43 @@ class SummaryModule:
             ref = single.value if single is not None else None
             if isinstance(ref, FunctionRef) and ref.kind == "class" and ref.path:
                 out.append((attr, ref.module, ref.name, ref.path, line))
+            elif isinstance(ref, FunctionRef) and ref.kind == "function" and ref.path:
+                results.append((attr, ref.module, ref.name, ref.path, line))
         self._objects[name] = tuple(out)
+        self._results[name] = tuple(results)
         return self._objects[name]
+
+    def attribute_results(self, name: str) -> Tuple[Tuple[str, str, str, str, int], ...]:
+        """DL202: (attr, module, function, path, line) of each project function whose result the
+        ``__init__`` of class ``name`` keeps (``self.transform = _build_transform(size)``),
+        resolved with ``attribute_objects``."""
+        self.attribute_objects(name)
+        return self._results.get(name, ())
+
+    def returned_held(self, name: str) -> Optional[Tuple[str, str, int]]:
+        """DL202: (what, path, line) of the lambda or local function that every ``return`` of
+        the module-level function ``name`` holds (``return T.Compose([..., T.Lambda(lambda img:
+        ...)])``, ``return transform`` of a nested ``def``, as ``pickling.held_callable`` reads
+        them in this module); None when one ``return`` may hand back something picklable."""
+        if name in self._held_returns:
+            return self._held_returns[name]
+        from dl_lint.analysis.pickling import held_callable
+        from dl_lint.analysis.syntax import parse_expression
+
+        self._held_returns[name] = None
+        record = self._functions_by_name.get(name)
+        if record is None or record.returns_held is None:
+            return None
+        values, local = record.returns_held
+        held = []
+        for text, line in values:
+            node = parse_expression(text, line)
+            found = held_callable(node, self.path, lambda _: None, self._qualname, local) if node is not None else None
+            if found is None:
+                return None
+            held.append(found)
+        self._held_returns[name] = held[0] if held else None
+        return self._held_returns[name]
 
     def _qualname(self, func) -> Optional[str]:
         from dl_lint.analysis.scopes import END
@@ -577,7 +616,9 @@ class Project:
         if self._datasets is None:
             from dl_lint.analysis.datasets import DatasetIndex
 
-            self._datasets = DatasetIndex(self.class_facts, self.function_facts, self.attribute_objects)
+            self._datasets = DatasetIndex(
+                self.class_facts, self.function_facts, self.attribute_objects, self.attribute_results, self.returned_held
+            )
         return self._datasets
 
     # -- the project's environment: its Pythons ---------------------------------------------------
@@ -1343,6 +1384,18 @@ class Project:
     def function_facts(self, module: str, name: str, near: str = "") -> Optional["FunctionFacts"]:
         found = self.summary(module, near)
         return found.function_facts(name) if found is not None else None
+
+    def attribute_results(self, module: str, name: str, near: str = "") -> Tuple[Tuple[str, str, str, str, int], ...]:
+        """DL202: the project functions whose results a class's ``__init__`` keeps
+        (``SummaryModule.attribute_results``)."""
+        found = self.summary(module, near)
+        return found.attribute_results(name) if found is not None else ()
+
+    def returned_held(self, module: str, name: str, near: str = "") -> Optional[Tuple[str, str, int]]:
+        """DL202: the lambda or local function every ``return`` of a project function holds
+        (``SummaryModule.returned_held``)."""
+        found = self.summary(module, near)
+        return found.returned_held(name) if found is not None and found.path == near else None
 
     def batch_transfers(self, module: str, name: str, near: str = "") -> Tuple[Tuple[str, int, int, int], ...]:
         found = self.summary(module, near)

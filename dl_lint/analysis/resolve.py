@@ -345,9 +345,9 @@ class Resolver:
         return Value.unknown("expression")
 
     # -- names --------------------------------------------------------------------------------
-    def _reaching(self, bindings: Sequence[Binding], site: Site) -> List[Tuple[Binding, Optional[Guard]]]:
-        """The bindings that can reach ``site``, each with the guard it holds under (if a single
-        ``if`` separates it from the use)."""
+    def _reaching(self, bindings: Sequence[Binding], site: Site) -> List[Tuple[Binding, Tuple[Guard, ...]]]:
+        """The bindings that can reach ``site``, each with the guards it holds under (its own,
+        if a single ``if`` separates it from the use; the negations of later such bindings')."""
         sites = [b.site if b.kind in _SITED else None for b in bindings]
         if any(s is not None and s.scope is site.scope for s in sites) and site.scope is not None:
             # ``def main(args): args = parse_args()``: the parameters of the function the name
@@ -356,20 +356,27 @@ class Resolver:
             sites = [entry if b.kind == "param" else s for b, s in zip(bindings, sites)]
         same = all(s is not None and s.scope is site.scope for s in sites)
         if not same or site.in_loop() or site is END:
-            return [(b, None) for b in bindings]
+            return [(b, ()) for b in bindings]
         before = sorted(
             ((b, s) for b, s in zip(bindings, sites) if s.line < site.line), key=lambda pair: pair[1].line
         )
         if not before:
-            return [(b, None) for b in bindings]
-        chosen: List[Tuple[Binding, Optional[Guard]]] = []
+            return [(b, ()) for b in bindings]
+        chosen: List[Tuple[Binding, Tuple[Guard, ...]]] = []
         use_conds = plain_conds(site.conds)
+        # ``extra = {}`` then ``if nw > 0: extra = {...}``: the earlier binding reaches the use
+        # only where the later one's ``if`` did not hold (the negations of the guards of the
+        # later bindings one ``if`` deeper than the use).
+        overridden: List[Guard] = []
         for binding, where in reversed(before):
             conds = plain_conds(where.conds)
             if conds == use_conds[: len(conds)]:
-                chosen.append((binding, None))
+                chosen.append((binding, tuple(g.negate() for g in overridden)))
                 break  # dominates: nothing earlier reaches
-            chosen.append((binding, self._extra_guard(where, site)))
+            guard = self._extra_guard(where, site)
+            chosen.append((binding, (guard, *(g.negate() for g in overridden)) if guard is not None else ()))
+            if guard is not None and guard.subject != binding.name and binding.name not in guard.aliases:
+                overridden.append(guard)  # (``if w > 1: w = 0`` tests the name it rebinds: not kept)
         return chosen
 
     def _extra_guard(self, where: Site, use: Site) -> Optional[Guard]:
@@ -400,13 +407,15 @@ class Resolver:
         aliases: List[str] = []
         source: Optional[str] = None
         reaching = self._reaching(bindings, site)
-        for binding, guard in reaching:
+        for binding, guards in reaching:
             value = self.resolve_binding(binding, node.id, site, depth)
             if value.is_unknown:
                 return Value.unknown(value.source).with_aliases(*value.aliases)
             source = source or value.source
             for p in value.options or ():
-                options.append(p.with_guard(guard) if guard is not None else p)
+                for guard in guards:
+                    p = p.with_guard(guard)
+                options.append(p)
             aliases.extend(value.aliases)
         if len(reaching) > 1:
             options = _dedupe(options)
@@ -2498,6 +2507,7 @@ class Resolver:
         """Apply ``d.update(...)`` / ``d[k] = v`` between the dict's assignment and its use."""
         mutations = self.index.mutations.get((start.scope, name), [])
         current: DictValue = value.single.value
+        arms: Dict[Tuple[str, tuple, int], Tuple[bool, Value]] = {}
         for kind, node, where in sorted(mutations, key=lambda m: m[2].line):
             if where.line <= start.line:
                 continue
@@ -2512,6 +2522,22 @@ class Resolver:
             dominates = use is not END and conds == plain_conds(use.conds)[: len(conds)] and not where.in_loop()
             guard = None if dominates else self._extra_guard(where, use) if use is not END else None
             current = _overlay(current, update, dominates, guard)
+            if dominates or use is END or where.in_loop() or not conds or conds[-1].kind != "if":
+                continue
+            # ``if flag: d["collate_fn"] = a`` / ``else: d["collate_fn"] = b``: together the two
+            # arms set the key on every path that reaches the use (the key's value is a or b).
+            arm, rest = conds[-1], conds[:-1]
+            if rest != plain_conds(use.conds)[: len(rest)]:
+                continue
+            for key, new in update.entries:
+                new = _guarded(new, guard) if guard is not None else new
+                other = arms.get((key, rest, id(arm.test)))
+                if other is not None and other[0] != arm.polarity:
+                    entries = dict(current.entries)
+                    entries[key] = _union(other[1], new)
+                    current = DictValue(tuple(entries.items()), current.complete)
+                else:
+                    arms[(key, rest, id(arm.test))] = (arm.polarity, new)
         return Value.known(current)
 
     def _mutation_entries(self, kind: str, node: ast.AST, where: Site, depth: int) -> Optional[DictValue]:

@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 13
+SUMMARY_FORMAT = 14
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -162,7 +162,7 @@ class ClassRecord(Record):
 class FunctionRecord(Record):
     __slots__ = (
         "name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes", "namespace",
-        "edited", "builds", "collates", "hands_back",
+        "edited", "builds", "collates", "hands_back", "returns_held",
     )  # fmt: skip
 
     def __init__(
@@ -190,8 +190,13 @@ class FunctionRecord(Record):
         collates: Optional[Tuple[Tuple[Any, ...], ...]] = None,
         # DL202: the local callable every ``return`` hands back (``hands_back``): (kind, name, row).
         hands_back: Optional[Tuple[str, str, int]] = None,
+        # DL202, a helper whose result an object keeps (``self.transform =
+        # _build_transform(size)``): ((text, line) of each ``return``'s value, the functions it
+        # defines), when its source holds a lambda or a nested ``def`` (``held_returns``).
+        returns_held: Optional[Tuple[Tuple[Tuple[str, int], ...], Tuple[str, ...]]] = None,
     ) -> None:
         self.collates = collates
+        self.returns_held = returns_held
         self.hands_back = hands_back
         self.builds = builds
         self.passes = passes
@@ -321,6 +326,7 @@ class ModuleSummary(Record):
                         "edited": tuple(f.get("edited", ())),
                         "builds": tuples(f.get("builds", ())),
                         "hands_back": tuple(f["hands_back"]) if f.get("hands_back") else None,
+                        "returns_held": _deep_tuple(f["returns_held"]) if f.get("returns_held") else None,
                         "collates": _deep_tuple(f["collates"]) if f.get("collates") is not None else None,
                     }
                 )
@@ -612,7 +618,34 @@ def _function_record(
         # walked only when it calls len() and a constructor that takes a shape (cheap to ask)
         collates=collate_fields(node) if _may_collate(node, use) else None,
         hands_back=hands_back(node),
+        returns_held=held_returns(node, text),
     )
+
+
+def held_returns(function: ast.AST, text: SourceText) -> Optional[Tuple[Tuple[Tuple[str, int], ...], Tuple[str, ...]]]:
+    """DL202: the values a function's ``return``s hand back, as (text, line), and the functions
+    it defines, when its lines hold ``lambda`` or a nested ``def`` (a byte check before any
+    walk) and every ``return`` has a value; None otherwise (also for a generator). Read when an
+    object a dataset keeps is built by calling it (``pickling.held_callable`` on each)."""
+    body = "\n".join(text.lines[function.lineno : function.end_lineno or function.lineno])  # type: ignore[attr-defined]
+    if "lambda" not in body and "def " not in body:
+        return None
+    from dl_lint.analysis.namespaces import returns_of
+
+    returns = returns_of(function)
+    if not returns:
+        return None
+    local = _nested_functions(function)
+    values = []
+    for statement in returns:
+        found = _text(text, statement.value) if statement.value is not None else None
+        # a value holds one only if its text names a lambda or a function defined here
+        if found is None or ("lambda" not in found and not any(name in found for name in local)):
+            return None
+        values.append((found, statement.value.lineno))  # type: ignore[union-attr]
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(function)):
+        return None
+    return tuple(values), tuple(sorted(local))
 
 
 def hands_back(function: ast.AST) -> Optional[Tuple[str, str, int]]:

@@ -2,7 +2,7 @@ import os
 
 from dl_lint.analysis.values import FunctionRef, Instance, Opaque
 from dl_lint.model import Related, Severity
-from dl_lint.rules.base import MESSAGE_LIMIT, Rule, call_scenarios, certainty, every, has_workers, value_of
+from dl_lint.rules.base import MESSAGE_LIMIT, Rule, call_scenarios, certainty, every, has_workers, no_workers, value_of
 
 
 class UnpicklableWorkerCallable(Rule):
@@ -36,9 +36,25 @@ ExtractorCV2`) whose `__init__` keeps a lambda, directly or as what a method ret
 or a method's result counts when its assignment is a statement of `__init__`'s own body (not
 under an `if`, a loop or a `try`) and the only one of that attribute there; a method a subclass overrides counts as
 the subclass's; a class that defines `__getstate__`, `__reduce__` or `__reduce_ex__` decides
-itself what is pickled (silent). A callable chosen by a conditional expression or looked up in
+itself what is pickled (silent). A transform object that keeps what a module-level helper
+returns counts when every `return` of the helper holds a lambda or a function it defines
+(`self._transform = _build_transform(size)` returning `T.Compose([..., T.Lambda(lambda img:
+...)])` or a nested `def transform`), and a dataset built by a factory of another module is
+each class it may build (`dataset = VQADataset(...)` on one branch, `CaptionDataset(...)` on
+another, then `return dataset`): every one must keep such a callable. A subclass's own
+`__init__` replaces its base's: the base's objects and helper results do not count then.
+
+A callable chosen by a conditional expression, an `if`/`else` assignment, or looked up in
 a dict of callables (`COLLATES[args.kind]`) is reported when every candidate is a lambda or a
-local function; a mixed choice stays silent. A callable a project
+local function; a mixed choice stays silent (`fn if args.seed else None`, a `collate_fn` a
+keyword dict receives only under a flag). It is reported when every path that starts workers
+gets an unpicklable callable: `fn if args.num_workers > 0 else None` gives the nested function to
+every worker, and `num_workers = 0 if remote else 1` with a lambda `collate_fn` fails on the
+path with one worker (a warning then, even under spawn: the other path runs without workers).
+Keyword dicts spread into the call (`DataLoader(ds, **extra_kwargs)`, `DataLoader(**loader_kwargs)`
+with `loader_kwargs = dict(..., collate_fn=lambda x: x)`) are read entry by entry; a key set on
+both arms of one `if` is set on every path, and a dict chosen whole under `if num_workers > 0:`
+(`extra = {}` before it) gives its callable to every path with workers. A callable a project
 function returns counts as built at the call (`worker_init_fn=get_seed_worker(seed)`, in this
 module or another) when every `return` of it hands back a lambda or a function it defines; a
 factory that may return a module-level function stays silent. A webdataset pipeline keeps
@@ -51,9 +67,9 @@ display bound once that nothing may shorten (`pop`, `remove`, a subscript writte
 handed to a call): a lambda, a nested function or a torchvision `Compose` holding
 `T.Lambda(lambda ...)` there is reported at the `WebLoader` or `DataLoader` that gets the
 pipeline with workers. A `WebLoader`'s own stages (`wds.WebLoader(...).map(f)`) run in the main
-process and are not pickled. Not followed (silent): the
-result of a function that builds a transform (`self.transform = get_transform(opt)`), a
-parameter passed on to a base class's `__init__`, torchvision's own datasets, an object a
+process and are not pickled. Not followed (silent): a
+helper's result kept under an `if` or by a method of another class, a parameter passed on to a
+base class's `__init__`, a dataset handed to a library function through a provider callback (`pretrain(provider)`), torchvision's own datasets, an object a
 constructor argument hands in (`self.extractor = extractor`), a library class's instance. It is an **error** when the start method is certainly spawn or forkserver: a
 `multiprocessing_context` on the call, `set_start_method("spawn")` / `get_context("spawn")` in
 the loader's module or in a module it imports, or a target where no Python defaults to fork:
@@ -106,8 +122,15 @@ All versions; the default start method depends on the platform and Python versio
             if not call.given(option):
                 continue
             found = call_scenarios(call, "num_workers", option, "multiprocessing_context")
-            if not every(found, lambda s: has_workers(s) and _unpicklable(value_of(s, option), ctx) is not None):
+            # Every path that starts workers gives them the unpicklable value; a path without
+            # workers (num_workers certainly 0: `0 if remote else 1`, or `fn if workers > 0
+            # else None`) is harmless, and at least one path has workers.
+            crashing = [s for s in found or () if has_workers(s) and _unpicklable(value_of(s, option), ctx) is not None]
+            fails = {id(s) for s in crashing}
+            if not crashing or not every(found, lambda s: no_workers(s) or id(s) in fails):
                 continue
+            some_path = len(crashing) < len(found)
+            found = crashing
             what, held = _unpicklable(value_of(found[0], option), ctx)
             contexts = [value_of(s, "multiprocessing_context") for s in found]
             certain = certainty(call, ctx, contexts)
@@ -138,6 +161,10 @@ All versions; the default start method depends on the platform and Python versio
                 note = f"{what}, {origin.what}" if origin is not None and origin.what else what
                 related = (Related(os.path.abspath(ref.path), ref.line, 1, note),) + related
                 what = f"{what} ({origin.what if origin is not None else 'not written here'})"  # its line: a related location
+            paths = ""
+            if some_path:
+                workers = " or ".join(sorted({repr(value_of(s, "num_workers")) for s in found}))
+                paths = f"On the paths with num_workers={workers} (another path has none) the workers receive it. "
             message = f"{option} is {what}: not picklable, so spawn/forkserver workers fail."
             if len(message) > MESSAGE_LIMIT:  # a long name: what it is stays in the detail
                 runtime = f"{option[0].upper()}{option[1:]} is {what}. {runtime}"
@@ -147,8 +174,9 @@ All versions; the default start method depends on the platform and Python versio
                 option,
                 message,
                 related=related,
-                severity=Severity.ERROR if certain.spawn or certain.target is not None else None,
-                detail=f"{runtime}{when} every worker receives it pickled, and the first iteration raises \"AttributeError: Can't "
+                # another path runs without workers: not certain to fail, a warning
+                severity=Severity.ERROR if (certain.spawn or certain.target is not None) and not some_path else None,
+                detail=f"{paths}{runtime}{when} every worker receives it pickled, and the first iteration raises \"AttributeError: Can't "
                 "pickle local object\". Define it at module level (use functools.partial(top_level_function, "
                 "...) to bind arguments).",
                 cite=(found, ("num_workers", "multiprocessing_context")),
