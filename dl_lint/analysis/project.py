@@ -1630,10 +1630,7 @@ class SignalGraph:
                         continue
                     parent[importer] = current
                     if self.evidence(importer, kind):
-                        chain = [importer]
-                        while parent[chain[-1]]:
-                            chain.append(parent[chain[-1]])
-                        return True, chain
+                        return True, _chain(parent, importer)
                     todo.append(importer)
         clean.update(parent)
         return False, []
@@ -1680,10 +1677,7 @@ class SignalGraph:
                         continue
                     parent[dep] = current
                     if self.evidence(dep, kind):
-                        chain = [dep]
-                        while parent[chain[-1]]:
-                            chain.append(parent[chain[-1]])
-                        return chain[::-1]
+                        return _chain(parent, dep)[::-1]
                     todo.append(dep)
         return []
 
@@ -1710,6 +1704,15 @@ class SignalGraph:
                 for one in paths:
                     self._by_path.setdefault(one, []).append(name)
         return [module, *(name for name in self._by_path.get(own[0], ()) if name != module)]
+
+
+def _chain(parent: Dict[str, str], end: str) -> List[str]:
+    """The modules from ``end`` back to where a search of the import graph started (``parent``
+    maps each module found to the one it was reached from; a start maps to "")."""
+    chain = [end]
+    while parent[chain[-1]]:
+        chain.append(parent[chain[-1]])
+    return chain
 
 
 def raw_imports(data: bytes) -> Tuple[Tuple[str, ...], Tuple[Tuple[str, Tuple[str, ...]], ...]]:
