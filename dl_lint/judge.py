@@ -627,7 +627,13 @@ def judge_call_sites(
                 rules, ctx, own = judged[callee_file.key]
                 undecided: Set[int] = set()
                 iterated = _iterated_from(analysis, call, site, caller.is_notebook or has_cell_markers(caller.data or b""))
-                loaders = callee.loader_calls_with(function, env, undecided, iterated)
+                loaders = []
+                for loader in callee.loader_calls_with(function, env, undecided, iterated):
+                    # judged as part of the caller's program: its start-method evidence is the caller's
+                    at_call = loader.replace(extra={**loader.extra, "caller": caller.key})
+                    if id(loader) in undecided:
+                        undecided.add(id(at_call))
+                    loaders.append(at_call)
                 # Loaders under ``if``s this call does not decide are alternatives (one branch
                 # of several may run): a rule is reported for them only when every one of them
                 # breaks it, once, citing each; a loader that certainly runs is judged alone.

@@ -106,3 +106,39 @@ def test_dl203_cites_what_makes_it_certain(tmp_path):
     assert diag.severity is Severity.ERROR
     assert "(line 3)" in diag.full_message
     assert [(Path(r.path).name, r.row) for r in diag.related] == [("script.py", 3)]
+
+
+FACTORY = (
+    "from torch.utils.data import DataLoader\n"
+    "\n"
+    "\n"
+    "def loader(ds, num_workers):\n"
+    "    return DataLoader(ds, num_workers=num_workers)\n"
+)
+SCRIPT = "from data import loader\n\nfor batch in loader([1, 2], num_workers=2):\n    print(batch)\n"
+
+
+def test_at_a_call_site_another_importer_of_the_factory_is_not_this_programs_evidence(tmp_path):
+    """pytorch_geometric's shape: a test conftest imports the library and sets spawn in a fixture;
+    an example script calls the library's factory at import. The DL203 at the script's call
+    concerns the script's program: the conftest is neither cited nor part of its evidence (a run
+    naming only the conftest would not report it)."""
+    conftest = "import multiprocessing\nimport data\n\n\ndef fixture():\n    multiprocessing.set_start_method('spawn', force=True)\n"
+    root = _project(tmp_path, {"data.py": FACTORY, "example.py": SCRIPT, "conftest.py": conftest})
+    for paths in ([root], [root / "example.py"]):
+        found = [d for d in lint_paths(paths).diagnostics if d.code == "DL203"]
+        assert [(Path(d.filename).name, d.location.row) for d in found] == [("example.py", 3)]
+        assert found[0].severity is Severity.WARNING
+        assert "importing" not in found[0].full_message.lower()
+        assert [Path(r.path).name for r in found[0].related] == ["data.py"]
+        assert not any(Path(p).name == "conftest.py" for p in found[0].evidence)
+
+
+def test_at_a_call_site_the_callers_own_spawn_is_cited(tmp_path):
+    """The calling script is itself an importer of the factory's module: its own spawn stays
+    cited (a warning: the loader's module does not decide it)."""
+    script = "import multiprocessing\n" + SCRIPT.replace("for batch", "multiprocessing.set_start_method('spawn')\nfor batch")
+    root = _project(tmp_path, {"data.py": FACTORY, "example.py": script})
+    found = [d for d in lint_paths([root]).diagnostics if d.code == "DL203"]
+    assert len(found) == 1
+    assert ("example.py", 4) in [(Path(r.path).name, r.row) for r in found[0].related]

@@ -352,6 +352,11 @@ def certainty(call: LoaderCall, ctx: "RuleContext", contexts: Sequence[Any]) -> 
     if not all(c is None for c in contexts):
         return Certainty(False, None, "", ())  # the call names fork (or something unknown)
     evidence = ctx.evidence("spawn")
+    caller = call.extra.get("caller")
+    if evidence is not None and evidence.scope == "importer" and caller and os.path.abspath(evidence.path) != caller:
+        # judged at a call in ``caller``'s program: another importer of the factory's module (a
+        # test's conftest importing the library) says nothing about how this program starts
+        evidence = None
     cited: Tuple[Related, ...] = ()
     where = ""
     if evidence is not None:
