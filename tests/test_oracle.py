@@ -263,6 +263,8 @@ def _ddp_script(name: str):
         ("train_rebuilt_ok", False),  # seed=epoch
         ("train_generator", True),  # a factory's sampler, the epochs in an endless generator
         ("train_generator_set_epoch", False),  # the generator calls set_epoch per pass
+        ("train_progress_bar", True),  # another module's factory; the epoch wraps the loader in tqdm
+        ("train_progress_bar_set_epoch", False),
     ],
 )
 def test_a_distributed_sampler_without_set_epoch_repeats_its_order(script, repeats) -> None:

@@ -692,11 +692,27 @@ class ModuleAnalysis:
         from dl_lint.analysis.epochs import DISTRIBUTED_SAMPLERS, sampler_epochs
 
         bound = args.get("sampler")
-        if sampler is None or bound is None or bound.value.options is None:
+        if sampler is None or bound is None:
             return None
-        if not any(getattr(p.value, "qualname", None) in DISTRIBUTED_SAMPLERS for p in bound.value.options):
+        if bound.value.options is None:
+            # A project factory choosing among samplers (``return DistributedSampler(...)`` on
+            # one branch: vq-vae-2-pytorch's ``dist.data_sampler``) resolves to no one value;
+            # ``sampler_epochs`` reads its returns (``_factory_samplers``).
+            if not self._may_call_function(sampler, site):
+                return None
+        elif not any(getattr(p.value, "qualname", None) in DISTRIBUTED_SAMPLERS for p in bound.value.options):
             return None
         return sampler_epochs(self, call, site, sampler)
+
+    def _may_call_function(self, sampler: ast.AST, site: Site) -> bool:
+        """Whether the sampler argument is, or a name of this scope bound to, a call of a
+        function by name or through an imported module (``_may_be_function``)."""
+        if isinstance(sampler, ast.Name):
+            scope = self.index.scopes.get(id(site.scope)) if site.scope is not None else self.index.module_scope
+            bindings = scope.bindings.get(sampler.id, ()) if scope is not None else ()
+            values = [b.value for b in bindings if b.kind == "assign"]
+            return any(isinstance(v, ast.Call) and self._may_be_function(v.func, site) for v in values)
+        return isinstance(sampler, ast.Call) and self._may_be_function(sampler.func, site)
 
     def site_of(self, node: ast.AST) -> Optional[Site]:
         """Where a call or a ``for`` loop of this module is (its conditions and function)."""
