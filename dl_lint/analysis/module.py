@@ -240,15 +240,13 @@ class ModuleAnalysis:
         return self._facts
 
     def _runs_loader_with_workers(self, call: ast.Call, site: Site, function: ast.AST, bound: LoaderCall) -> bool:
-        """Whether ``function`` (``_factory_of``) builds a loader that certainly has workers and
-        iterates it (itself or in a function it hands it to) or returns it whole, where this
-        module does not iterate it at import itself: a call of ``function`` at import in another
-        module (a script's ``runner.train_test()``, with ``DataLoader(ds, num_workers=8)`` inside)
-        iterates a loader with workers there, whatever it passes (DL203 at that call,
-        ``judge.judge_call_sites``). Asked after the cheaper tests of ``facts``."""
-        if bound.unguarded_iteration is not None or self._runs(site) is not True:
-            return False  # built on one branch of several: not certainly this call's loader
-        if self._use_in(call, site, function) is None:
+        """Whether ``function`` (``_factory_of``) builds a loader that certainly has workers, on
+        every path through it, and iterates it (itself or in a function it hands it to) or
+        returns it whole, where this module does not iterate it at import itself: a call of
+        ``function`` at import in another module (a script's ``runner.train_test()``, with
+        ``DataLoader(ds, num_workers=8)`` inside) iterates a loader with workers there, whatever
+        it passes (DL203 at that call, ``judge.judge_call_sites``). The cheap tests first."""
+        if bound.unguarded_iteration is not None:
             return False
         from dl_lint.analysis.loaders import DEFAULTS
         from dl_lint.analysis.values import scenarios
@@ -261,7 +259,9 @@ class ModuleAnalysis:
             workers = DEFAULTS.get("num_workers") if possible.value is ABSENT else possible.value
             if not (isinstance(workers, (int, float)) and not isinstance(workers, bool) and workers > 0):
                 return False
-        return True
+        if self._use_in(call, site, function) is None:
+            return False
+        return self._runs(site) is True  # built on one branch of several: not certainly this call's loader
 
     def _own_flags(self):
         """The dests of this module's argparse options (empty without a parser)."""
