@@ -24,6 +24,8 @@ def iteration(body: str):
         ("loader = DataLoader(range(8), num_workers=2)\ndataset = loader\nbatches = iter(dataset)\n", 4),
         # the second name rebound to something else: which object the loop walks is not followed
         ("loader = DataLoader(range(8), num_workers=2)\ndataset = loader\ndataset = range(3)\nfor batch in dataset:\n    pass\n", None),
+        # the loader's own name rebound: which object the second name got is not followed
+        ("loader = DataLoader(range(8), num_workers=2)\nloader = range(3)\ndataset = loader\nfor batch in dataset:\n    pass\n", None),
         # bound before the loader exists: not its alias
         ("loader = None\ndataset = loader\nloader = DataLoader(range(8), num_workers=2)\nfor batch in dataset:\n    pass\n", None),
         (  # handed on under its second name (the row of the loop statement holding the call)

@@ -1186,7 +1186,13 @@ class ModuleAnalysis:
             return []
         found = [(target, site.line)]
         scope = id(site.scope) if site.scope is not None else None
-        for alias, row in self._aliases.get((scope, target), ()):
+        aliases = self._aliases.get((scope, target), ())
+        if not aliases:
+            return found
+        names = self.index.scopes.get(scope) if scope is not None else self.index.module_scope
+        if names is None or len(names.bindings.get(target, ())) != 1:
+            return found  # the loader's name rebound: which object the second name got is not followed
+        for alias, row in aliases:
             if row > site.line and alias != target:
                 found.append((alias, row))
         return found
