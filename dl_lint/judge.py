@@ -671,11 +671,18 @@ def judge_call_sites(
                 which = loop.format(number, row_text) if number else ""
                 # The concise line names the function; the detail says the values are this
                 # call's and that the code it quotes is the function's (where to change it).
-                detail = (
-                    f"With the arguments of this call{which}, in the DataLoader {factory}() builds (cited): "
-                    f"{diag.detail} Code in backquotes goes in {factory}(), where it builds the DataLoader; "
-                    "or change what this call passes."
-                )
+                if _takes_from_call(callee_file, loader):
+                    detail = (
+                        f"With the arguments of this call{which}, in the DataLoader {factory}() builds (cited): "
+                        f"{diag.detail} Code in backquotes goes in {factory}(), where it builds the DataLoader; "
+                        "or change what this call passes."
+                    )
+                else:  # a loader of the function's own (``module._runs_loader_with_workers``)
+                    detail = (
+                        f"This call runs {factory}(), which builds the DataLoader (cited) and iterates or "
+                        f"returns it. {diag.detail} Code in backquotes goes in {factory}(), where it "
+                        "builds the DataLoader."
+                    )
                 moved = Diagnostic(
                     code=diag.code,
                     name=diag.name,
@@ -696,6 +703,15 @@ def judge_call_sites(
                 elif UNUSED_NOQA in enabled_codes(caller.settings, codes):
                     out.append(moved.replace(suppressed_at=(caller.key, *suppressions.rows_of(moved))))
     return out
+
+
+def _takes_from_call(callee_file: SourceFile, loader: "LoaderCall") -> bool:
+    """Whether the factory's loader at ``loader``'s place takes a value from its function's
+    parameters (else the function builds it from its own values, and a call changes nothing)."""
+    for own in callee_file.facts.calls:
+        if own.location == loader.location:
+            return bool(own.opaque) or any(own.value(name).source == "parameter" for name in own.args)
+    return True
 
 
 def _factory_key(analysis: "ModuleAnalysis", call, site):

@@ -188,3 +188,39 @@ def test_the_epoch_function_of_another_module_is_followed_whatever_files_are_nam
         "        model(batch)\n"
     )
     assert lint_paths([tmp_path / "main.py"], cache=True, cache_dir=cache).diagnostics == []
+
+
+@pytest.mark.parametrize(
+    "rebinding, use, escapes",
+    [
+        ("loader = tqdm(loader)", "loader.set_description('loss')", False),
+        ("loader = tqdm(loader, total=len(loader))", "loader.set_postfix(loss=1.0)", False),
+        ("loader = tqdm(loader)", "loader.sampler.set_epoch(0)", False),  # still a set_epoch: silences
+        ("loader = tqdm(loader)", "print(loader.n)", False),
+        ("loader = tqdm(loader)", "loader.collate_fn", True),  # not the bar's: the loader is used
+        ("loader = Prefetcher(loader)", "loader.set_description('loss')", True),  # not a progress bar
+        ("loader = tqdm(loader, loader)", "print(0)", True),  # the loader in another argument too
+    ],
+)
+def test_a_progress_bar_over_the_parameter_is_the_loader(rebinding, use, escapes):
+    """``if primary: loader = tqdm(loader)`` in the epoch function (vq-vae-2-pytorch's train()):
+    the name holds the loader or a bar iterating it, and the bar's own methods are not uses of
+    the sampler."""
+    found = facts(
+        f"""
+        def run(loader, primary):
+            if primary:
+                {rebinding}
+            for batch in loader:
+                {use}
+
+        def train(ds, epochs):
+            sampler = DistributedSampler(ds)
+            loader = DataLoader(ds, sampler=sampler)
+            for epoch in range(epochs):
+                run(loader, epoch == 0)
+        """
+    )
+    assert (found.escape is not None) == escapes, found.escape
+    if not escapes and "set_epoch" not in use:
+        assert found.set_epoch is None and found.epoch.through == "run"

@@ -266,6 +266,8 @@ def _ddp_script(name: str):
         ("train_passthrough", True),  # iterated as what backends.py's pass-through calls give back
         ("train_passthrough_set_epoch", False),
         ("train_chosen", True),  # the epoch loop iterates `(other if use_other else loader)`
+        ("train_progress_bar", True),  # another module's factory; the epoch wraps the loader in tqdm
+        ("train_progress_bar_set_epoch", False),
     ],
 )
 def test_a_distributed_sampler_without_set_epoch_repeats_its_order(script, repeats) -> None:

@@ -368,3 +368,30 @@ def test_a_dispatched_factory_and_an_attribute_object_whichever_file_is_named(tm
     on pkg/extract.py (the lambda, cited): naming any of them reports it."""
     root = _project(tmp_path / "proj", DISPATCH)
     assert _found(run_cli, root, *named) == [("main.py", 11, "DL202")]
+
+
+RUNNER = (
+    "from torch.utils.data import DataLoader\n\n\nclass Runner:\n    def __init__(self, workers):\n"
+    "        self.workers = workers\n\n    def train(self):\n"
+    "        loader = DataLoader(range(8), batch_size=2, num_workers=WORKERS)\n"
+    "        for batch in loader:\n            pass\n\n    def maybe(self):\n        if self.workers:\n"
+    "            loader = DataLoader(range(8), batch_size=2, num_workers=2)\n"
+    "            for batch in loader:\n                pass\n\n    def keep(self):\n"
+    "        self.loader = DataLoader(range(8), batch_size=2, num_workers=2)\n"
+)
+RUN = "from pkg.runner import Runner\n\nrunner = Runner(2)\nrunner.train()\nrunner.maybe()\nrunner.keep()\n"
+
+
+@pytest.mark.parametrize("named", [["."], ["run.py"], ["pkg/runner.py"]])
+@pytest.mark.parametrize("workers, reported", [("4", True), ("0", False), ("self.workers", False)])
+def test_a_method_building_its_own_loader_runs_it_at_the_call(tmp_path, run_cli, named, workers, reported):
+    """DIG's GraphAug runners: ``runner.train()`` at module level of a script runs
+    ``Runner.train`` of another module, which builds a loader with workers from nothing of the
+    call's and loops over it: DL203 at the call, whichever file is named. Not when the workers
+    are 0 or unknown, on a branch the object decides (``maybe``), for a loader only stored
+    (``keep``), nor under the main guard."""
+    root = _project(tmp_path / "proj", {"pkg/__init__.py": "", "pkg/runner.py": RUNNER.replace("WORKERS", workers), "run.py": RUN})
+    assert _found(run_cli, root, *named) == ([("run.py", 4, "DL203")] if reported else [])
+    if reported:
+        (root / "run.py").write_text(RUN.replace("runner = ", "if __name__ == '__main__':\n    runner = ").replace("\nrunner.", "\n    runner."))
+        assert _found(run_cli, root, *named) == []

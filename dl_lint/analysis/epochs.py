@@ -33,6 +33,15 @@ _WRAPPERS = frozenset({"enumerate", "tqdm", "zip", "islice"})
 _LOOKS = frozenset({"len", "print", "str", "repr", "isinstance", "type", "id", "hasattr"})
 # Attributes of a loader that only read it (``len(loader.dataset)``).
 _READS = frozenset({"dataset", "batch_size", "num_workers", "drop_last", "pin_memory"})
+# A progress bar over the loader (``loader = tqdm(loader)``): iterating it iterates the loader,
+# and its own methods and counters (tqdm 4's API) never touch the loader's sampler.
+_PROGRESS_BARS = frozenset({"tqdm"})
+_PROGRESS_READS = frozenset(
+    {
+        "set_description", "set_description_str", "set_postfix", "set_postfix_str", "update", "close",
+        "refresh", "clear", "reset", "write", "display", "unpause", "n", "total", "desc", "postfix",
+    }
+)  # fmt: skip
 FOLLOW_DEPTH = 3
 _COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # DistributedSampler(dataset, num_replicas=None, rank=None, shuffle=True, seed=0, drop_last=False)
@@ -171,8 +180,8 @@ def _factory_samplers(analysis, call: ast.Call, site) -> list:
     arguments (``ModuleAnalysis.bind_parameters``; unknown when they cannot be bound)."""
     from dl_lint.analysis.values import FunctionRef
 
-    if not isinstance(call.func, ast.Name) or not analysis._may_be_function(call.func, site):
-        return []
+    if not isinstance(call.func, (ast.Name, ast.Attribute)) or not analysis._may_be_function(call.func, site):
+        return []  # ``data_sampler(...)``, or ``dist.data_sampler(...)`` of an imported module
     single = analysis.resolver.resolve(call.func, site).single
     ref = single.value if single is not None else None
     if not isinstance(ref, FunctionRef) or ref.kind != "function":
@@ -261,6 +270,7 @@ class _Uses:
         self.set_epochs: List[Tuple[int, Tuple[Tuple[str, bool], ...]]] = []  # (row, conditions)
         self.escape: Optional[str] = None
         self.consumed = False  # the generator over the loader is taken from repeatedly
+        self.bar = False  # the name may hold a progress bar over the loader (``_rebound_to_bar``)
 
     def add_set_epoch(self, row: int, conds: Tuple[Tuple[str, bool], ...]) -> None:
         self.set_epoch = self.set_epoch or row
@@ -361,7 +371,7 @@ def _attribute_read(analysis, node: ast.Name, parents, found: _Uses, sampler: bo
     holder = parents.get(id(top))
     if "set_epoch" in chain and isinstance(holder, ast.Call) and holder.func is top and chain[-1] == "set_epoch":
         found.add_set_epoch(node.lineno, _conds(analysis, analysis.site_of(holder)))
-    elif not sampler and chain[0] not in _READS:
+    elif not sampler and chain[0] not in _READS and not (found.bar and chain[0] in _PROGRESS_READS and len(chain) == 1):
         found.escape = found.escape or f"loader.{chain[0]} is used on line {node.lineno}"
 
 
@@ -435,11 +445,16 @@ def _handed_to(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, depth: 
     if depth < FOLLOW_DEPTH and _passed_back(analysis, owner, call, node, where, function, parameter, depth, found):
         return
     rebound = None
+    bar: Optional[ast.Name] = None
     if parameter is not None and depth < FOLLOW_DEPTH and not _bound_once_in(where, function, parameter):
         rebound = _rebound_to_generator(where, function, parameter, depth)
-    if parameter is not None and depth < FOLLOW_DEPTH and (rebound is not None or _bound_once_in(where, function, parameter)):
+        bar = _rebound_to_bar(where, function, parameter) if rebound is None else None
+    if parameter is not None and depth < FOLLOW_DEPTH and (
+        rebound is not None or bar is not None or _bound_once_in(where, function, parameter)
+    ):
         inner = _Uses()
-        _collect(where, function, {parameter: "loader"}, set(), depth + 1, inner, rebound)
+        inner.bar = bar is not None
+        _collect(where, function, {parameter: "loader"}, {id(bar)} if bar is not None else set(), depth + 1, inner, rebound)
         if inner.set_epoch:  # its own conditions are the function's: not compared
             found.add_set_epoch(call.lineno, _conds(analysis, analysis.site_of(call)))
         found.escape = found.escape or inner.escape
@@ -573,6 +588,28 @@ def _rebound_to_generator(analysis, function: ast.AST, parameter: str, depth: in
     if generator is None or not _yields(generator):
         return None
     return parameter, getattr(value, "end_lineno", None) or value.lineno, value
+
+
+def _rebound_to_bar(analysis, function: ast.AST, parameter: str) -> Optional[ast.Name]:
+    """The read of ``parameter`` in its one rebinding to a progress bar over itself, on any path
+    (``if dist.is_primary(): loader = tqdm(loader)``: vq-vae-2-pytorch's train()), else None.
+    The name then holds the loader or a bar that iterates it; that read is the wrapping, not a
+    use of the loader (``_collect`` skips it)."""
+    scope = analysis.index.scopes.get(id(function))
+    bindings = scope.bindings.get(parameter, ()) if scope is not None else ()
+    if len(bindings) != 2 or bindings[0].kind != "param" or bindings[1].kind != "assign":
+        return None
+    value = bindings[1].value
+    if not (isinstance(value, ast.Call) and terminal(value.func) in _PROGRESS_BARS and value.args):
+        return None
+    first = value.args[0]
+    if not (isinstance(first, ast.Name) and first.id == parameter):
+        return None
+    rest = [n for a in (*value.args[1:], *value.keywords) for n in ast.walk(a)]
+    looked = {id(arg) for n in rest if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _LOOKS for arg in n.args}
+    if any(isinstance(n, ast.Name) and n.id == parameter and id(n) not in looked for n in rest):
+        return None  # the loader handed on in another argument too (``total=len(loader)`` only looks)
+    return first
 
 
 def _yields(function: ast.AST) -> bool:

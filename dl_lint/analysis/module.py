@@ -118,6 +118,7 @@ class ModuleAnalysis:
         self._facts: Optional[ModuleFacts] = None
         self._summary: Optional[ModuleSummary] = None
         self._assigned_by_value: Optional[Dict[int, str]] = None
+        self._aliases: Dict[Tuple[Optional[int], str], List[Tuple[str, int]]] = {}  # see assigned_name
         self._returns: Dict[int, List[ast.expr]] = {}  # id(function) -> what its returns give
         # DL306: (id(scope), name) -> calls in that scope taking the bare name as an argument,
         # with the position (or -1) and keyword ("" when positional) it is passed as.
@@ -219,6 +220,7 @@ class ModuleAnalysis:
                         and (module_level or _mentions_own_parameter(call, function))
                     )
                     or (module_level and _reads_namespace_parameter(call, function, self._own_flags))
+                    or self._runs_loader_with_workers(call, site, function, bound)
                 ):
                     factories[name] = tuple(_param_names(function))
             if factories:
@@ -236,6 +238,30 @@ class ModuleAnalysis:
                 has_main_guard=bool(self.index.main_guard_lines),
             )
         return self._facts
+
+    def _runs_loader_with_workers(self, call: ast.Call, site: Site, function: ast.AST, bound: LoaderCall) -> bool:
+        """Whether ``function`` (``_factory_of``) builds a loader that certainly has workers, on
+        every path through it, and iterates it (itself or in a function it hands it to) or
+        returns it whole, where this module does not iterate it at import itself: a call of
+        ``function`` at import in another module (a script's ``runner.train_test()``, with
+        ``DataLoader(ds, num_workers=8)`` inside) iterates a loader with workers there, whatever
+        it passes (DL203 at that call, ``judge.judge_call_sites``). The cheap tests first."""
+        if bound.unguarded_iteration is not None:
+            return False
+        from dl_lint.analysis.loaders import DEFAULTS
+        from dl_lint.analysis.values import scenarios
+
+        found = scenarios({"num_workers": bound.value("num_workers")}, DEFAULTS, holds=bound.extra.get("holds", ()))
+        if not found:
+            return False
+        for scenario in found:
+            possible = scenario["num_workers"]
+            workers = DEFAULTS.get("num_workers") if possible.value is ABSENT else possible.value
+            if not (isinstance(workers, (int, float)) and not isinstance(workers, bool) and workers > 0):
+                return False
+        if self._use_in(call, site, function) is None:
+            return False
+        return self._runs(site) is True  # built on one branch of several: not certainly this call's loader
 
     def _own_flags(self):
         """The dests of this module's argparse options (empty without a parser)."""
@@ -666,11 +692,27 @@ class ModuleAnalysis:
         from dl_lint.analysis.epochs import DISTRIBUTED_SAMPLERS, sampler_epochs
 
         bound = args.get("sampler")
-        if sampler is None or bound is None or bound.value.options is None:
+        if sampler is None or bound is None:
             return None
-        if not any(getattr(p.value, "qualname", None) in DISTRIBUTED_SAMPLERS for p in bound.value.options):
+        if bound.value.options is None:
+            # A project factory choosing among samplers (``return DistributedSampler(...)`` on
+            # one branch: vq-vae-2-pytorch's ``dist.data_sampler``) resolves to no one value;
+            # ``sampler_epochs`` reads its returns (``_factory_samplers``).
+            if not self._may_call_function(sampler, site):
+                return None
+        elif not any(getattr(p.value, "qualname", None) in DISTRIBUTED_SAMPLERS for p in bound.value.options):
             return None
         return sampler_epochs(self, call, site, sampler)
+
+    def _may_call_function(self, sampler: ast.AST, site: Site) -> bool:
+        """Whether the sampler argument is, or a name of this scope bound to, a call of a
+        function by name or through an imported module (``_may_be_function``)."""
+        if isinstance(sampler, ast.Name):
+            scope = self.index.scopes.get(id(site.scope)) if site.scope is not None else self.index.module_scope
+            bindings = scope.bindings.get(sampler.id, ()) if scope is not None else ()
+            values = [b.value for b in bindings if b.kind == "assign"]
+            return any(isinstance(v, ast.Call) and self._may_be_function(v.func, site) for v in values)
+        return isinstance(sampler, ast.Call) and self._may_be_function(sampler.func, site)
 
     def site_of(self, node: ast.AST) -> Optional[Site]:
         """Where a call or a ``for`` loop of this module is (its conditions and function)."""
@@ -860,9 +902,16 @@ class ModuleAnalysis:
         function or method that iterates its parameter (``model.inference(x, subgraph_loader)``),
         where unguarded module-level code calls that function after the loader exists: the row
         of that call."""
-        target = self.assigned_name(call)
-        if target is None:
-            return None
+        ix = self.ix
+        for target, after in self.loader_names(call, site):
+            row = self._global_iteration(target, after)
+            if row is not None:
+                return row
+        return None
+
+    def _global_iteration(self, target: str, after: int) -> Optional[int]:
+        """``_iterated_in_a_function`` for the module-level name ``target``, holding the loader
+        from row ``after`` on."""
         ix = self.ix
         uses = [(loop_site, None) for _, loop_site in ix.loops_over_any.get(target, ())]
         uses += [(other_site, None) for _, _, other_site in ix.iterating_any.get(target, ())]
@@ -877,7 +926,7 @@ class ModuleAnalysis:
             if handing is not None and not self._iterates_argument(handing, target, use_site):
                 continue
             row = self._unguarded_call_of(function, MAX_CALL_DEPTH, set())
-            if row is not None and row > site.line:
+            if row is not None and row > after:
                 return row
         return None
 
@@ -1002,22 +1051,27 @@ class ModuleAnalysis:
         found = ix.loop_over_node.get(id(call))
         if found is not None and found[1].scope is site.scope:
             return found[1].line
-        target = self.assigned_name(call)
-        if target is None:
-            return None
-        row = self._loop_over(site.scope, target, site.line)
+        rows = [self._name_iteration(site.scope, name, after) for name, after in self.loader_names(call, site)]
+        rows = [row for row in rows if row is not None]
+        return min(rows) if rows else None
+
+    def _name_iteration(self, scope: Optional[ast.AST], target: str, after: int) -> Optional[int]:
+        """``_iteration_line`` for the loader held by the name ``target`` of ``scope`` from row
+        ``after`` on."""
+        ix = self.ix
+        row = self._loop_over(scope, target, after)
         if row is not None:
             return row
-        key = (id(site.scope), target)
+        key = (id(scope), target)
         best: Optional[Tuple[int, int]] = None  # (position in the scope's calls, row)
         for position, other, other_site in ix.iterating_calls.get(key, ()):
-            if other_site.line >= site.line:
+            if other_site.line >= after:
                 best = (position, other_site.line)
                 break
         for position, other, other_site in ix.handing_calls.get(key, ()):
             if best is not None and position > best[0]:
                 break
-            if other_site.line >= site.line and self._iterates_argument(other, target, other_site):
+            if other_site.line >= after and self._iterates_argument(other, target, other_site):
                 best = (position, other_site.line)  # train(loader), where train loops over its parameter
                 break
         return best[1] if best is not None else None
@@ -1111,12 +1165,37 @@ class ModuleAnalysis:
         """The name ``call``'s value is assigned to (``loader = DataLoader(...)``), if any."""
         if self._assigned_by_value is None:
             self._assigned_by_value = {}
+            self._aliases = {}
             for scope in (self.index.module_scope, *self.index.scopes.values()):
                 for name, bindings in scope.bindings.items():
                     for binding in bindings:
                         if binding.kind == "assign" and binding.value is not None:
                             self._assigned_by_value[id(binding.value)] = name
+                    if len(bindings) == 1 and bindings[0].kind == "assign" and isinstance(bindings[0].value, ast.Name):
+                        key = (id(scope.node) if scope.node is not None else None, bindings[0].value.id)
+                        self._aliases.setdefault(key, []).append((name, bindings[0].site.line))
         return self._assigned_by_value.get(id(call))
+
+    def loader_names(self, call: ast.Call, site: Site) -> List[Tuple[str, int]]:
+        """(name, row) of each name of ``call``'s scope that holds its loader from that row on:
+        the name it is assigned to, then each name bound once, later, to that name
+        (``dataset = data_loader``: pix2pixHD's scripts loop over the second name). Empty when
+        the call is not assigned to a name."""
+        target = self.assigned_name(call)
+        if target is None:
+            return []
+        found = [(target, site.line)]
+        scope = id(site.scope) if site.scope is not None else None
+        aliases = self._aliases.get((scope, target), ())
+        if not aliases:
+            return found
+        names = self.index.scopes.get(scope) if scope is not None else self.index.module_scope
+        if names is None or len(names.bindings.get(target, ())) != 1:
+            return found  # the loader's name rebound: which object the second name got is not followed
+        for alias, row in aliases:
+            if row > site.line and alias != target:
+                found.append((alias, row))
+        return found
 
     def _batch_bytes_comment(self, first: int, last: int) -> Optional[int]:
         from dl_lint.config import parse_size

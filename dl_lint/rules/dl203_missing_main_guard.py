@@ -27,7 +27,12 @@ or over the loader handed to it, from `test()` in the epoch loop), or on `self` 
 method. A loader a function returns is the loader of each call of that function
 (`train_loader = get_loader(...)` at module level, looped in `train()`); at a call of a factory
 whose loader depends on its arguments, possibly in another module, the call's own iteration
-decides. A loop over a conditional expression walks both of its loaders (`for batch in (dl if
+decides. So it does at a call of a function or method of another module that builds a loader
+from nothing of the call's (literal options, values on `self`), with workers on every path, and
+iterates or returns it: `runner.train_test()` at module level of a script, where
+`Runner.train_test` builds `DataLoader(self.train_set, num_workers=16)` and loops over it. A name
+bound to the loader's name (`dataset = data_loader`, then `for batch in dataset:`) is the loader
+too. A loop over a conditional expression walks both of its loaders (`for batch in (dl if
 use_wds else distr_dl):` iterates `dl` on the runs where `use_wds` holds), and a library loader
 read as torch's (webdataset's `WebLoader`) counts like a DataLoader. It stays silent when the
 call is under the main guard, when the module has no unguarded top-level call, in notebooks and

@@ -57,7 +57,12 @@ The sampler may come from a project factory (`sampler=data_sampler(dataset, shuf
 distributed=args.distributed)` whose body returns `DistributedSampler(dataset, shuffle=shuffle)`
 when distributed): its `shuffle` and `seed` are read with the factory's parameters bound to the
 call, and any `set_epoch` on the sampler or the loader silences it (the factory's conditions are
-not compared). The epoch loop may live in an endless generator the loader is handed to and
+not compared). The factory may be in another module, called through it
+(`dist.data_sampler(...)` with `import distributed as dist`), and return another sampler on
+other paths. The function the loader is handed to may wrap it in a progress bar on some path
+(`if dist.is_primary(): loader = tqdm(loader)`, then `loader.set_description(...)`): the bar
+iterates the loader, and its own methods (`set_description`, `set_postfix`, `update`, ...) do
+not touch the sampler. The epoch loop may live in an endless generator the loader is handed to and
 rebound to (`loader = sample_data(loader)`, `def sample_data(loader): while True: for batch in
 loader: yield batch`, then `next(loader)` per training step): the generator's `while True` runs
 the iteration again. It stays silent when the generator is taken from only outside loops, and a
