@@ -268,6 +268,9 @@ def _ddp_script(name: str):
         ("train_chosen", True),  # the epoch loop iterates `(other if use_other else loader)`
         ("train_progress_bar", True),  # another module's factory; the epoch wraps the loader in tqdm
         ("train_progress_bar_set_epoch", False),
+        ("train_returned", True),  # returned in a tuple by its factory, iterated by the caller
+        ("train_returned_whole", True),  # returned whole; another caller only takes its length
+        ("train_returned_set_epoch", False),  # the caller calls train_loader.sampler.set_epoch
     ],
 )
 def test_a_distributed_sampler_without_set_epoch_repeats_its_order(script, repeats) -> None:

@@ -70,9 +70,13 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
     if sampler_name is not None:
         names[sampler_name] = "sampler"
     found = _Uses()
+    if site.scope is not None:
+        found.returners.add(id(site.scope))  # ``return loader``: followed to its callers
     _collect(analysis, owner, names, {id(sampler)}, 0, found)
     epoch = next((loop for loop in found.iterations if loop.epoch_row is not None), None)
     set_epoch, narrow = found.set_epoch, None
+    # A loader its function returns: the callers' conditions are their own (not compared).
+    factory = factory or found.returned
     if epoch is not None and found.set_epochs and not factory:
         mentioned = set(names) | {"sampler"}
         uncovered = [
@@ -271,6 +275,9 @@ class _Uses:
         self.escape: Optional[str] = None
         self.consumed = False  # the generator over the loader is taken from repeatedly
         self.bar = False  # the name may hold a progress bar over the loader (``_rebound_to_bar``)
+        self.returners: Set[int] = set()  # functions whose ``return loader`` is followed to their callers
+        self.followed: Set[int] = set()  # ... and already followed
+        self.returned = False  # the loader reached a caller through a return
 
     def add_set_epoch(self, row: int, conds: Tuple[Tuple[str, bool], ...]) -> None:
         self.set_epoch = self.set_epoch or row
@@ -403,6 +410,8 @@ def _loader_read(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, 
         _attribute_read(analysis, node, parents, found, sampler=False)
     elif _looked_at(node, parent) or _tested(node, parent):
         pass
+    elif isinstance(parent, (ast.Return, ast.Tuple)) and _returned_to_callers(analysis, owner, node, parents, depth, found):
+        pass
     elif isinstance(parent, ast.Call) and parent.func is not node:
         _handed_to(analysis, owner, parent, node, depth, found)
     elif isinstance(parent, ast.keyword) and parent.arg is not None and isinstance(parents.get(id(parent)), ast.Call):
@@ -520,6 +529,76 @@ def _passed_back(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, where
     if inner.iterations:
         found.escape = found.escape or f"{analysis.text.segment(call.func)}() iterates the loader it gives back"
     _collect(analysis, owner, {alias: "loader"}, set(), depth + 1, found)
+    return True
+
+
+def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, found: _Uses) -> bool:
+    """``return loader`` or ``return loader, valset, collate_fn`` in the function that builds
+    the loader (or a caller it was followed to): when every ``return`` of that function gives
+    the loader at the same place (whole, or one position of a tuple display of one length),
+    each call of the function in this module (``ModuleAnalysis._callers``) whose result lands
+    in a name bound once (or the element at that position of a tuple target of that length)
+    binds the loader there, and that name's reads in the caller are collected like the
+    loader's own. Any other use of a call's result, a caller calling it in a loop (a new
+    loader and sampler per pass), a caller naming it for evaluation, or no caller in the
+    module makes the answer unknown. False when this is no such return."""
+    from dl_lint.analysis.namespaces import WHOLE
+
+    if id(owner) not in found.returners or depth >= FOLLOW_DEPTH:
+        return False
+    parent = parents.get(id(node))
+    if isinstance(parent, ast.Return):
+        position, length = WHOLE, 0
+    elif isinstance(parent, ast.Tuple) and isinstance(parents.get(id(parent)), ast.Return):
+        if any(isinstance(e, ast.Starred) for e in parent.elts):
+            return False
+        position, length = next(i for i, e in enumerate(parent.elts) if e is node), len(parent.elts)
+    else:
+        return False
+    if id(owner) in found.followed:
+        return True  # another ``return`` of the same shape: its callers are already read
+    found.followed.add(id(owner))
+    name = node.id
+    for value in analysis._whole_returned(owner):
+        if position == WHOLE:
+            same = isinstance(value, ast.Name) and value.id == name
+        else:
+            same = isinstance(value, ast.Tuple) and len(value.elts) == length
+            same = same and isinstance(value.elts[position], ast.Name) and value.elts[position].id == name
+        if not same:
+            found.escape = found.escape or f"{owner.name}() does not return the loader on every path"
+            return True
+    function = analysis._runner(owner)
+    callers = analysis._callers(function) if function is not None else []
+    if not callers:
+        found.escape = found.escape or f"the loader {owner.name}() returns goes to callers not read"
+        return True
+    for call, call_site in callers:
+        caller = analysis.tree if call_site.scope is None else call_site.scope
+        statement = analysis_parent_assign(analysis, caller, call)
+        target = statement.targets[0] if statement is not None else None
+        alias = None
+        if position == WHOLE and isinstance(target, ast.Name):
+            alias = target.id
+        elif position != WHOLE and isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == length:
+            element = target.elts[position]
+            alias = element.id if isinstance(element, ast.Name) else None
+        why = None
+        if alias is None or not _bound_once(analysis, call_site, alias):
+            why = f"the loader {owner.name}() returns is not bound to one name on line {call.lineno}"
+        elif _EVALUATION.match(alias):
+            why = f"a caller names the loader {owner.name}() returns for evaluation ({alias})"
+        else:
+            where = analysis.loops_around(caller, statement)
+            if where is None or any(_may_repeat(analysis, loop) for loop in where[0]):
+                why = f"{owner.name}() is called in a loop on line {call.lineno}: a new loader per pass"
+        if why is not None:
+            found.escape = found.escape or why
+            return True
+        found.returned = True
+        if call_site.scope is not None:
+            found.returners.add(id(call_site.scope))
+        _collect(analysis, caller, {alias: "loader"}, set(), depth + 1, found)
     return True
 
 
