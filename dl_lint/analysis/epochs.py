@@ -76,7 +76,7 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
     epoch = next((loop for loop in found.iterations if loop.epoch_row is not None), None)
     set_epoch, narrow = found.set_epoch, None
     # A loader its function returns: the callers' conditions are their own (not compared).
-    factory = factory or found.returned
+    factory = factory or bool(found.returned)
     if epoch is not None and found.set_epochs and not factory:
         mentioned = set(names) | {"sampler"}
         uncovered = [
@@ -95,7 +95,7 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
                 dataset = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "dataset"), None)
                 if dataset is None or any(isinstance(n, ast.Name) and n.id in bound for n in ast.walk(dataset)):
                     escape = "the sampler is built on every pass over what the loop's pass gives"
-    return SamplerEpochs(uses, epoch, set_epoch, escape, narrow, rebuilt)
+    return SamplerEpochs(uses, epoch, set_epoch, escape, narrow, rebuilt, found.returned)
 
 
 def _conds(analysis, site) -> Tuple[Tuple[str, bool], ...]:
@@ -277,7 +277,7 @@ class _Uses:
         self.bar = False  # the name may hold a progress bar over the loader (``_rebound_to_bar``)
         self.returners: Set[int] = set()  # functions whose ``return loader`` is followed to their callers
         self.followed: Set[int] = set()  # ... and already followed
-        self.returned = False  # the loader reached a caller through a return
+        self.returned = ""  # the function whose ``return`` took the loader to a caller
 
     def add_set_epoch(self, row: int, conds: Tuple[Tuple[str, bool], ...]) -> None:
         self.set_epoch = self.set_epoch or row
@@ -569,13 +569,16 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
             found.escape = found.escape or f"{owner.name}() does not return the loader on every path"
             return True
     function = analysis._runner(owner)
-    callers = analysis._callers(function) if function is not None else []
+    callers = [(analysis, call, site) for call, site in analysis._callers(function)] if function is not None else []
+    external = analysis.returned_to
+    if external is not None and external[3] is owner:
+        callers.append(external[:3])  # the call of another module being judged (``judge_call_sites``)
     if not callers:
         found.escape = found.escape or f"the loader {owner.name}() returns goes to callers not read"
         return True
-    for call, call_site in callers:
-        caller = analysis.tree if call_site.scope is None else call_site.scope
-        statement = analysis_parent_assign(analysis, caller, call)
+    for where, call, call_site in callers:
+        caller = where.tree if call_site.scope is None else call_site.scope
+        statement = analysis_parent_assign(where, caller, call)
         target = statement.targets[0] if statement is not None else None
         alias = None
         if position == WHOLE and isinstance(target, ast.Name):
@@ -584,21 +587,31 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
             element = target.elts[position]
             alias = element.id if isinstance(element, ast.Name) else None
         why = None
-        if alias is None or not _bound_once(analysis, call_site, alias):
+        if alias is None or not _bound_once(where, call_site, alias):
             why = f"the loader {owner.name}() returns is not bound to one name on line {call.lineno}"
         elif _EVALUATION.match(alias):
             why = f"a caller names the loader {owner.name}() returns for evaluation ({alias})"
         else:
-            where = analysis.loops_around(caller, statement)
-            if where is None or any(_may_repeat(analysis, loop) for loop in where[0]):
+            loops = where.loops_around(caller, statement)
+            if loops is None or any(_may_repeat(where, loop) for loop in loops[0]):
                 why = f"{owner.name}() is called in a loop on line {call.lineno}: a new loader per pass"
         if why is not None:
             found.escape = found.escape or why
             return True
-        found.returned = True
+        found.returned = found.returned or owner.name
         if call_site.scope is not None:
             found.returners.add(id(call_site.scope))
-        _collect(analysis, caller, {alias: "loader"}, set(), depth + 1, found)
+        if where is analysis:
+            _collect(where, caller, {alias: "loader"}, set(), depth + 1, found)
+            continue
+        inner = _Uses()
+        inner.returners, inner.followed, inner.returned = found.returners, found.followed, found.returned
+        _collect(where, caller, {alias: "loader"}, set(), depth + 1, inner)
+        for row, conds in inner.set_epochs:
+            found.add_set_epoch(row, conds)
+        found.escape = found.escape or inner.escape
+        for loop in inner.iterations:  # in the caller's module
+            found.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through, loop.path or where.path, loop.conds))
     return True
 
 

@@ -120,8 +120,12 @@ All versions with `DistributedSampler.set_epoch` (torch ≥ 1.0).
         here = os.path.abspath(call.path)
         loop_path = os.path.abspath(epoch.path) if epoch.path else here
         loop = f"line {epoch.epoch_row}" if loop_path == here else "in another module"
+        if facts.returned and loop_path != here:
+            loop = f"line {epoch.epoch_row} of {os.path.basename(loop_path)}"
         through = f" through {epoch.through}()" if epoch.through else ""
         seed = f"seed {sampler.seed}" if sampler.seed is not None else "seed 0"
+        returned = f", which {facts.returned}() returns," if facts.returned else ""
+        caller = " by a caller" if facts.returned else ""
         related = [Related(here, sampler.row, 1, "the DistributedSampler"), Related(loop_path, epoch.epoch_row, 1, "the epoch loop")]
         if facts.rebuilt:
             message = "a shuffling DistributedSampler is rebuilt on every pass with one seed: every pass has the same order."
@@ -146,7 +150,7 @@ All versions with `DistributedSampler.set_epoch` (torch ≥ 1.0).
         else:
             message = "a shuffling DistributedSampler is never given set_epoch: every epoch visits the data in the same order."
             detail = (
-                f"The DistributedSampler (line {sampler.row}) shuffles, and this loader is iterated{through} in the "
+                f"The DistributedSampler (line {sampler.row}) shuffles, and this loader{returned} is iterated{through}{caller} in the "
                 f"epoch loop ({loop}), which never calls set_epoch. "
                 "DistributedSampler seeds its shuffle with seed + epoch, and epoch stays 0 until set_epoch is called, so "
                 "each rank gets the same permutation every epoch. Call sampler.set_epoch(epoch) at the start of each "
