@@ -6,7 +6,8 @@ loader) and the module-level functions of the same module it is handed to, three
 where the loader is iterated and whether a loop runs that iteration again (the epoch loop);
 whether ``set_epoch`` is called on the sampler, on ``loader.sampler`` or on
 ``loader.batch_sampler.sampler``; and whether either object leaves what can be seen (handed to
-another callee, returned, stored, aliased, wrapped), which makes the answer unknown. The rule
+another callee, stored, aliased, wrapped), which makes the answer unknown. A loader its function
+returns is followed into the callers that bind it (``_returned_to_callers``). The rule
 (``dl206_distributed_sampler_without_set_epoch``) decides.
 """
 

@@ -53,6 +53,17 @@ backend.distribute(training_data=dl)`): that name is followed as the loader. A f
 returns something else on any path, an object whose class is chosen at run time, and a result
 bound more than once are not followed (silent).
 
+A loader its function returns, whole (`return loader`) or at one position of a returned tuple
+(`return train_loader, valset, collate_fn`, the same place on every `return`), is followed to
+the calls of that function: the name the caller binds it to (`train_loader, valset, collate_fn =
+prepare_dataloaders(hparams)`, bound once) is read as the loader, so `for epoch in
+range(epochs): for batch in train_loader:` in the caller is its epoch loop, and
+`train_loader.sampler.set_epoch(epoch)` there counts. Callers in the loader's module are read at
+the loader: any of them calling set_epoch, handing the loader to a library, calling the
+function inside a loop, binding the result another way or to an evaluation name
+(`val_loader`) silences it. A caller in another module is judged at its call (reported there,
+`prepare_dataloaders(): ...`, citing the loader), like other findings of a factory.
+
 The sampler may come from a project factory (`sampler=data_sampler(dataset, shuffle=True,
 distributed=args.distributed)` whose body returns `DistributedSampler(dataset, shuffle=shuffle)`
 when distributed): its `shuffle` and `seed` are read with the factory's parameters bound to the
@@ -70,7 +81,7 @@ the iteration again. It stays silent when the generator is taken from only outsi
 
 It fires only when all of this is visible. It is silent when the loader or its sampler goes
 anywhere it cannot follow: handed to a library or to something that is not a project function,
-returned, stored on `self`, wrapped or aliased. That includes the
+returned where the callers cannot be read, stored on `self`, wrapped or aliased. That includes the
 libraries that call `set_epoch` themselves (checked in their source; the table in
 `dl_lint/analysis/libraries.py`): Lightning's `Trainer.fit` (and Fabric's
 `setup_dataloaders`), accelerate's `Accelerator.prepare`, and HuggingFace's `Trainer`, which
