@@ -273,6 +273,8 @@ def _ddp_script(name: str):
         ("train_returned_set_epoch", False),  # the caller calls train_loader.sampler.set_epoch
         ("train_returned_elsewhere", True),  # factories.py's loader, reported at this module's call
         ("train_returned_elsewhere_set_epoch", False),
+        ("train_returned_sampler", True),  # the sampler returned beside the loader, unused
+        ("train_returned_sampler_set_epoch", False),  # the caller's train_sampler.set_epoch(epoch)
     ],
 )
 def test_a_distributed_sampler_without_set_epoch_repeats_its_order(script, repeats) -> None:

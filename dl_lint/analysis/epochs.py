@@ -277,7 +277,7 @@ class _Uses:
         self.consumed = False  # the generator over the loader is taken from repeatedly
         self.bar = False  # the name may hold a progress bar over the loader (``_rebound_to_bar``)
         self.returners: Set[int] = set()  # functions whose ``return loader`` is followed to their callers
-        self.followed: Set[int] = set()  # ... and already followed
+        self.followed: Set[Tuple[int, int]] = set()  # ... (function, position) already followed
         self.returned = ""  # the function whose ``return`` took the loader to a caller
 
     def add_set_epoch(self, row: int, conds: Tuple[Tuple[str, bool], ...]) -> None:
@@ -305,7 +305,7 @@ def _collect(
         elif names[node.id] == "loader":
             _loader_read(analysis, owner, node, parents, depth, found)
         else:
-            _sampler_read(analysis, node, parents, found)
+            _sampler_read(analysis, owner, node, parents, depth, found)
     if rebound is not None and not found.consumed:
         found.escape = found.escape or "the generator over the loader is not taken from in a loop"
 
@@ -358,12 +358,14 @@ def _tested(node: ast.Name, parent: Optional[ast.AST]) -> bool:
     return isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
 
 
-def _sampler_read(analysis, node: ast.Name, parents, found: _Uses) -> None:
+def _sampler_read(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, found: _Uses) -> None:
     parent = parents.get(id(node))
     if isinstance(parent, ast.Attribute) and parent.value is node:
         _attribute_read(analysis, node, parents, found, sampler=True)
     elif _looked_at(node, parent) or _tested(node, parent):
         pass
+    elif isinstance(parent, (ast.Return, ast.Tuple)) and _returned_to_callers(analysis, owner, node, parents, depth, found, "sampler"):
+        pass  # ``return loader, len(dataset), sampler``: the callers' name for it is the sampler
     else:
         found.escape = found.escape or f"the sampler is used on line {node.lineno}"
 
@@ -533,7 +535,7 @@ def _passed_back(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, where
     return True
 
 
-def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, found: _Uses) -> bool:
+def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, found: _Uses, role: str = "loader") -> bool:
     """``return loader`` or ``return loader, valset, collate_fn`` in the function that builds
     the loader (or a caller it was followed to): when every ``return`` of that function gives
     the loader at the same place (whole, or one position of a tuple display of one length),
@@ -542,7 +544,9 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
     binds the loader there, and that name's reads in the caller are collected like the
     loader's own. Any other use of a call's result, a caller calling it in a loop (a new
     loader and sampler per pass), a caller naming it for evaluation, or no caller in the
-    module makes the answer unknown. False when this is no such return."""
+    module makes the answer unknown. ``role``: "sampler" for the loader's sampler returned
+    beside it (``return loader, len(dataset), sampler``), followed the same way. False when
+    this is no such return."""
     from dl_lint.analysis.namespaces import WHOLE
 
     if id(owner) not in found.returners or depth >= FOLLOW_DEPTH:
@@ -556,9 +560,9 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
         position, length = next(i for i, e in enumerate(parent.elts) if e is node), len(parent.elts)
     else:
         return False
-    if id(owner) in found.followed:
+    if (id(owner), position) in found.followed:
         return True  # another ``return`` of the same shape: its callers are already read
-    found.followed.add(id(owner))
+    found.followed.add((id(owner), position))
     name = node.id
     for value in analysis._whole_returned(owner):
         if position == WHOLE:
@@ -589,8 +593,8 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
             alias = element.id if isinstance(element, ast.Name) else None
         why = None
         if alias is None or not _bound_once(where, call_site, alias):
-            why = f"the loader {owner.name}() returns is not bound to one name on line {call.lineno}"
-        elif _EVALUATION.match(alias):
+            why = f"the {role} {owner.name}() returns is not bound to one name on line {call.lineno}"
+        elif role == "loader" and _EVALUATION.match(alias):
             why = f"a caller names the loader {owner.name}() returns for evaluation ({alias})"
         else:
             loops = where.loops_around(caller, statement)
@@ -603,11 +607,11 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
         if call_site.scope is not None:
             found.returners.add(id(call_site.scope))
         if where is analysis:
-            _collect(where, caller, {alias: "loader"}, set(), depth + 1, found)
+            _collect(where, caller, {alias: role}, set(), depth + 1, found)
             continue
         inner = _Uses()
         inner.returners, inner.followed, inner.returned = found.returners, found.followed, found.returned
-        _collect(where, caller, {alias: "loader"}, set(), depth + 1, inner)
+        _collect(where, caller, {alias: role}, set(), depth + 1, inner)
         for row, conds in inner.set_epochs:
             found.add_set_epoch(row, conds)
         found.escape = found.escape or inner.escape

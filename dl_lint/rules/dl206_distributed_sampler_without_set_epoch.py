@@ -62,7 +62,10 @@ range(epochs): for batch in train_loader:` in the caller is its epoch loop, and
 the loader: any of them calling set_epoch, handing the loader to a library, calling the
 function inside a loop, binding the result another way or to an evaluation name
 (`val_loader`) silences it. A caller in another module is judged at its call (reported there,
-`prepare_dataloaders(): ...`, citing the loader), like other findings of a factory.
+`prepare_dataloaders(): ...`, citing the loader), like other findings of a factory. A
+sampler returned beside the loader (`return dataloader, len(dataset), train_sampler`) is
+followed the same way: `train_sampler.set_epoch(epoch)` in the caller counts, and any other
+use of it there silences.
 
 The sampler may come from a project factory (`sampler=data_sampler(dataset, shuffle=True,
 distributed=args.distributed)` whose body returns `DistributedSampler(dataset, shuffle=shuffle)`
