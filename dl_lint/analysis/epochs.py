@@ -591,6 +591,8 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
         elif position != WHOLE and isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == length:
             element = target.elts[position]
             alias = element.id if isinstance(element, ast.Name) else None
+        if alias is not None and not where.name_reads(caller)[1].get(alias):
+            continue  # never read there (``_, _, train_loader = make(...)``): nothing it does
         why = None
         if alias is None or not _bound_once(where, call_site, alias):
             why = f"the {role} {owner.name}() returns is not bound to one name on line {call.lineno}"

@@ -135,7 +135,7 @@ All versions with `DistributedSampler.set_epoch` (torch ≥ 1.0).
         loop_path = os.path.abspath(epoch.path) if epoch.path else here
         loop = f"line {epoch.epoch_row}" if loop_path == here else "in another module"
         if facts.returned and loop_path != here:
-            loop = f"line {epoch.epoch_row} of {os.path.basename(loop_path)}"
+            loop = f"line {epoch.epoch_row} of the caller's module, cited"
         through = f" through {epoch.through}()" if epoch.through else ""
         seed = f"seed {sampler.seed}" if sampler.seed is not None else "seed 0"
         returned = f", which {facts.returned}() returns," if facts.returned else ""
@@ -163,6 +163,8 @@ All versions with `DistributedSampler.set_epoch` (torch ≥ 1.0).
             related.append(Related(here, row, 1, "set_epoch, on a narrower condition"))
         else:
             message = "a shuffling DistributedSampler is never given set_epoch: every epoch visits the data in the same order."
+            if facts.returned:  # reported at a caller's call too, after ``factory(): ``: kept shorter
+                message = "a shuffling DistributedSampler is never given set_epoch: every epoch has the same order."
             detail = (
                 f"The DistributedSampler (line {sampler.row}) shuffles, and this loader{returned} is iterated{through}{caller} in the "
                 f"epoch loop ({loop}), which never calls set_epoch. "
