@@ -628,7 +628,7 @@ def judge_call_sites(
                 undecided: Set[int] = set()
                 iterated = _iterated_from(analysis, call, site, caller.is_notebook or has_cell_markers(caller.data or b""))
                 loaders = []
-                for loader in callee.loader_calls_with(function, env, undecided, iterated):
+                for loader in callee.loader_calls_with(function, env, undecided, iterated, (analysis, call, site)):
                     # judged as part of the caller's program: its start-method evidence is the caller's
                     at_call = loader.replace(extra={**loader.extra, "caller": caller.key})
                     if id(loader) in undecided:

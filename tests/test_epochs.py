@@ -65,7 +65,8 @@ def test_set_epoch_on_the_sampler_or_through_the_loader(epoch_body):
         ("loader = Accelerator().prepare(loader)", "the loader is not bound to one name"),
         ("accelerator = Accelerator()\n            other = accelerator.prepare(loader)", "accelerate's prepared loader calls set_epoch"),
         ("engine.run(loader)", "passed to engine.run()"),
-        ("return loader", "the loader is used on line"),
+        ("return loader", "the loader train() returns goes to callers not read"),
+        ("return loader, sampler", "the loader train() returns goes to callers not read"),
         ("pbar = tqdm(loader)", "the loader is wrapped on line"),
         ("batches = loader.sampler", "loader.sampler is used on line"),
         ("helper(sampler)", "the sampler is used on line"),
@@ -84,6 +85,71 @@ def test_a_loader_or_sampler_out_of_sight_is_unknown(use, reason):
         """
     )
     assert found.escape is not None and reason in found.escape, found.escape
+
+
+def test_a_returned_loader_is_followed_into_the_callers_that_bind_it():
+    found = facts(
+        """
+        def make(ds):
+            sampler = DistributedSampler(ds) if ds.distributed else None
+            loader = DataLoader(ds, sampler=sampler, shuffle=sampler is None)
+            return loader, ds, None
+
+        def train(ds, epochs):
+            train_loader, valset, collate_fn = make(ds)
+            for epoch in range(epochs):
+                for batch in enumerate(train_loader):
+                    pass
+        """
+    )
+    assert found.escape is None and found.set_epoch is None and found.returned == "make"
+    assert (found.epoch.epoch_row, found.epoch.iteration_row) == (13, 14)
+
+
+@pytest.mark.parametrize(
+    "caller, reason",
+    [
+        ("loader, _, _ = make(ds)\n    for e in range(9):\n        loader.sampler.set_epoch(e)\n        for b in loader: pass", None),
+        ("_, _, sampler = make(ds)\n    sampler.set_epoch(0)\n    loader = make(ds)[0]", "not bound to one name"),
+        ("for e in range(9):\n        loader, _, _ = make(ds)\n        for b in loader: pass", "called in a loop"),
+        ("val_loader, _, _ = make(ds)\n    for e in range(9):\n        for b in val_loader: pass", "for evaluation"),
+        ("loader, _ = make(ds)", "not bound to one name"),
+        ("loader, _, _ = make(ds)\n    engine.run(loader)", "passed to engine.run()"),
+    ],
+)
+def test_a_returned_loader_with_callers_that_cannot_be_read_or_call_set_epoch(caller, reason):
+    found = facts(
+        "def make(ds):\n"
+        "    sampler = DistributedSampler(ds)\n"
+        "    loader = DataLoader(ds, sampler=sampler)\n"
+        "    return loader, ds, sampler\n"
+        "\n"
+        "def train(ds, engine):\n"
+        f"    {caller}\n"
+    )
+    if reason is None:  # the caller calls set_epoch through the loader
+        assert found.escape is None and found.set_epoch == 13 and found.epoch is not None
+    else:
+        assert found.escape is not None and reason in found.escape, found.escape
+
+
+def test_a_sampler_returned_beside_the_loader_takes_the_callers_set_epoch():
+    found = facts(
+        """
+        def make(ds):
+            sampler = DistributedSampler(ds)
+            loader = DataLoader(ds, sampler=sampler)
+            return loader, len(ds), sampler
+
+        def train(ds, epochs):
+            loader, length, train_sampler = make(ds)
+            for epoch in range(epochs):
+                train_sampler.set_epoch(epoch)
+                for batch in loader:
+                    pass
+        """
+    )
+    assert found.escape is None and found.set_epoch == 14 and found.epoch is not None
 
 
 def test_helpers_of_the_module_are_followed_and_single_passes_have_no_epoch_loop():

@@ -239,7 +239,7 @@ def test_a_fresh_iterator_at_every_step_repeats_the_first_batch_and_restarts_the
 def _ddp_script(name: str):
     """A script of fixtures/rules/dl206_ddp, imported with its folder on the path (for ``data``)."""
     folder = RULE_FIXTURES / "dl206_ddp"
-    for module in ("data", "engine", name):
+    for module in ("data", "engine", "factories", name):
         sys.modules.pop(module, None)
     sys.path.insert(0, str(folder))
     try:
@@ -268,6 +268,13 @@ def _ddp_script(name: str):
         ("train_chosen", True),  # the epoch loop iterates `(other if use_other else loader)`
         ("train_progress_bar", True),  # another module's factory; the epoch wraps the loader in tqdm
         ("train_progress_bar_set_epoch", False),
+        ("train_returned", True),  # returned in a tuple by its factory, iterated by the caller
+        ("train_returned_whole", True),  # returned whole; another caller only takes its length
+        ("train_returned_set_epoch", False),  # the caller calls train_loader.sampler.set_epoch
+        ("train_returned_elsewhere", True),  # factories.py's loader, reported at this module's call
+        ("train_returned_elsewhere_set_epoch", False),
+        ("train_returned_sampler", True),  # the sampler returned beside the loader, unused
+        ("train_returned_sampler_set_epoch", False),  # the caller's train_sampler.set_epoch(epoch)
     ],
 )
 def test_a_distributed_sampler_without_set_epoch_repeats_its_order(script, repeats) -> None:

@@ -6,7 +6,8 @@ loader) and the module-level functions of the same module it is handed to, three
 where the loader is iterated and whether a loop runs that iteration again (the epoch loop);
 whether ``set_epoch`` is called on the sampler, on ``loader.sampler`` or on
 ``loader.batch_sampler.sampler``; and whether either object leaves what can be seen (handed to
-another callee, returned, stored, aliased, wrapped), which makes the answer unknown. The rule
+another callee, stored, aliased, wrapped), which makes the answer unknown. A loader its function
+returns is followed into the callers that bind it (``_returned_to_callers``). The rule
 (``dl206_distributed_sampler_without_set_epoch``) decides.
 """
 
@@ -70,9 +71,13 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
     if sampler_name is not None:
         names[sampler_name] = "sampler"
     found = _Uses()
+    if site.scope is not None:
+        found.returners.add(id(site.scope))  # ``return loader``: followed to its callers
     _collect(analysis, owner, names, {id(sampler)}, 0, found)
     epoch = next((loop for loop in found.iterations if loop.epoch_row is not None), None)
     set_epoch, narrow = found.set_epoch, None
+    # A loader its function returns: the callers' conditions are their own (not compared).
+    factory = factory or bool(found.returned)
     if epoch is not None and found.set_epochs and not factory:
         mentioned = set(names) | {"sampler"}
         uncovered = [
@@ -91,7 +96,7 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
                 dataset = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "dataset"), None)
                 if dataset is None or any(isinstance(n, ast.Name) and n.id in bound for n in ast.walk(dataset)):
                     escape = "the sampler is built on every pass over what the loop's pass gives"
-    return SamplerEpochs(uses, epoch, set_epoch, escape, narrow, rebuilt)
+    return SamplerEpochs(uses, epoch, set_epoch, escape, narrow, rebuilt, found.returned)
 
 
 def _conds(analysis, site) -> Tuple[Tuple[str, bool], ...]:
@@ -271,6 +276,9 @@ class _Uses:
         self.escape: Optional[str] = None
         self.consumed = False  # the generator over the loader is taken from repeatedly
         self.bar = False  # the name may hold a progress bar over the loader (``_rebound_to_bar``)
+        self.returners: Set[int] = set()  # functions whose ``return loader`` is followed to their callers
+        self.followed: Set[Tuple[int, int]] = set()  # ... (function, position) already followed
+        self.returned = ""  # the function whose ``return`` took the loader to a caller
 
     def add_set_epoch(self, row: int, conds: Tuple[Tuple[str, bool], ...]) -> None:
         self.set_epoch = self.set_epoch or row
@@ -297,7 +305,7 @@ def _collect(
         elif names[node.id] == "loader":
             _loader_read(analysis, owner, node, parents, depth, found)
         else:
-            _sampler_read(analysis, node, parents, found)
+            _sampler_read(analysis, owner, node, parents, depth, found)
     if rebound is not None and not found.consumed:
         found.escape = found.escape or "the generator over the loader is not taken from in a loop"
 
@@ -350,12 +358,14 @@ def _tested(node: ast.Name, parent: Optional[ast.AST]) -> bool:
     return isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
 
 
-def _sampler_read(analysis, node: ast.Name, parents, found: _Uses) -> None:
+def _sampler_read(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, found: _Uses) -> None:
     parent = parents.get(id(node))
     if isinstance(parent, ast.Attribute) and parent.value is node:
         _attribute_read(analysis, node, parents, found, sampler=True)
     elif _looked_at(node, parent) or _tested(node, parent):
         pass
+    elif isinstance(parent, (ast.Return, ast.Tuple)) and _returned_to_callers(analysis, owner, node, parents, depth, found, "sampler"):
+        pass  # ``return loader, len(dataset), sampler``: the callers' name for it is the sampler
     else:
         found.escape = found.escape or f"the sampler is used on line {node.lineno}"
 
@@ -402,6 +412,8 @@ def _loader_read(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, 
     elif isinstance(parent, ast.Attribute) and parent.value is node:
         _attribute_read(analysis, node, parents, found, sampler=False)
     elif _looked_at(node, parent) or _tested(node, parent):
+        pass
+    elif isinstance(parent, (ast.Return, ast.Tuple)) and _returned_to_callers(analysis, owner, node, parents, depth, found):
         pass
     elif isinstance(parent, ast.Call) and parent.func is not node:
         _handed_to(analysis, owner, parent, node, depth, found)
@@ -520,6 +532,93 @@ def _passed_back(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, where
     if inner.iterations:
         found.escape = found.escape or f"{analysis.text.segment(call.func)}() iterates the loader it gives back"
     _collect(analysis, owner, {alias: "loader"}, set(), depth + 1, found)
+    return True
+
+
+def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, found: _Uses, role: str = "loader") -> bool:
+    """``return loader`` or ``return loader, valset, collate_fn`` in the function that builds
+    the loader (or a caller it was followed to): when every ``return`` of that function gives
+    the loader at the same place (whole, or one position of a tuple display of one length),
+    each call of the function in this module (``ModuleAnalysis._callers``) whose result lands
+    in a name bound once (or the element at that position of a tuple target of that length)
+    binds the loader there, and that name's reads in the caller are collected like the
+    loader's own. Any other use of a call's result, a caller calling it in a loop (a new
+    loader and sampler per pass), a caller naming it for evaluation, or no caller in the
+    module makes the answer unknown. ``role``: "sampler" for the loader's sampler returned
+    beside it (``return loader, len(dataset), sampler``), followed the same way. False when
+    this is no such return."""
+    from dl_lint.analysis.namespaces import WHOLE
+
+    if id(owner) not in found.returners or depth >= FOLLOW_DEPTH:
+        return False
+    parent = parents.get(id(node))
+    if isinstance(parent, ast.Return):
+        position, length = WHOLE, 0
+    elif isinstance(parent, ast.Tuple) and isinstance(parents.get(id(parent)), ast.Return):
+        if any(isinstance(e, ast.Starred) for e in parent.elts):
+            return False
+        position, length = next(i for i, e in enumerate(parent.elts) if e is node), len(parent.elts)
+    else:
+        return False
+    if (id(owner), position) in found.followed:
+        return True  # another ``return`` of the same shape: its callers are already read
+    found.followed.add((id(owner), position))
+    name = node.id
+    for value in analysis._whole_returned(owner):
+        if position == WHOLE:
+            same = isinstance(value, ast.Name) and value.id == name
+        else:
+            same = isinstance(value, ast.Tuple) and len(value.elts) == length
+            same = same and isinstance(value.elts[position], ast.Name) and value.elts[position].id == name
+        if not same:
+            found.escape = found.escape or f"{owner.name}() does not return the loader on every path"
+            return True
+    function = analysis._runner(owner)
+    callers = [(analysis, call, site) for call, site in analysis._callers(function)] if function is not None else []
+    external = analysis.returned_to
+    if external is not None and external[3] is owner:
+        callers.append(external[:3])  # the call of another module being judged (``judge_call_sites``)
+    if not callers:
+        found.escape = found.escape or f"the loader {owner.name}() returns goes to callers not read"
+        return True
+    for where, call, call_site in callers:
+        caller = where.tree if call_site.scope is None else call_site.scope
+        statement = analysis_parent_assign(where, caller, call)
+        target = statement.targets[0] if statement is not None else None
+        alias = None
+        if position == WHOLE and isinstance(target, ast.Name):
+            alias = target.id
+        elif position != WHOLE and isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == length:
+            element = target.elts[position]
+            alias = element.id if isinstance(element, ast.Name) else None
+        if alias is not None and not where.name_reads(caller)[1].get(alias):
+            continue  # never read there (``_, _, train_loader = make(...)``): nothing it does
+        why = None
+        if alias is None or not _bound_once(where, call_site, alias):
+            why = f"the {role} {owner.name}() returns is not bound to one name on line {call.lineno}"
+        elif role == "loader" and _EVALUATION.match(alias):
+            why = f"a caller names the loader {owner.name}() returns for evaluation ({alias})"
+        else:
+            loops = where.loops_around(caller, statement)
+            if loops is None or any(_may_repeat(where, loop) for loop in loops[0]):
+                why = f"{owner.name}() is called in a loop on line {call.lineno}: a new loader per pass"
+        if why is not None:
+            found.escape = found.escape or why
+            return True
+        found.returned = found.returned or owner.name
+        if call_site.scope is not None:
+            found.returners.add(id(call_site.scope))
+        if where is analysis:
+            _collect(where, caller, {alias: role}, set(), depth + 1, found)
+            continue
+        inner = _Uses()
+        inner.returners, inner.followed, inner.returned = found.returners, found.followed, found.returned
+        _collect(where, caller, {alias: role}, set(), depth + 1, inner)
+        for row, conds in inner.set_epochs:
+            found.add_set_epoch(row, conds)
+        found.escape = found.escape or inner.escape
+        for loop in inner.iterations:  # in the caller's module
+            found.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through, loop.path or where.path, loop.conds))
     return True
 
 

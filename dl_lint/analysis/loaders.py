@@ -161,7 +161,7 @@ class SamplerEpochs(Record):
     (or ``loader.sampler``, ``loader.batch_sampler.sampler``); ``escape``: why the loader or its
     sampler leaves the code that can be read (then nothing is known), None when it does not."""
 
-    __slots__ = ("samplers", "epoch", "set_epoch", "escape", "narrow", "rebuilt")
+    __slots__ = ("samplers", "epoch", "set_epoch", "escape", "narrow", "rebuilt", "returned")
 
     def __init__(
         self,
@@ -174,6 +174,8 @@ class SamplerEpochs(Record):
         narrow: Optional[Tuple[int, str]] = None,
         # The sampler is built anew inside the epoch loop, over the same dataset on every pass.
         rebuilt: bool = False,
+        # The function that returns the loader, when it is followed into its callers.
+        returned: str = "",
     ) -> None:
         self.samplers = samplers
         self.epoch = epoch
@@ -181,6 +183,7 @@ class SamplerEpochs(Record):
         self.escape = escape
         self.narrow = narrow
         self.rebuilt = rebuilt
+        self.returned = returned
 
 
 _ABSENT_VALUES: dict = {}  # parameter -> the Value of its absence (LoaderCall.value)

@@ -134,6 +134,9 @@ class ModuleAnalysis:
         self._unguarded_rows: Dict[int, Optional[int]] = {}
         self._whole_returns: Dict[int, List[ast.expr]] = {}  # id(function) -> its ``return`` values
         self._argument_loops: Dict[Tuple[int, str], bool] = {}
+        # (caller's analysis, call, site, function) while ``loader_calls_with`` judges a call of
+        # ``function`` from another module: DL206 follows a loader it returns into that caller.
+        self.returned_to: Optional[tuple] = None
 
     @property
     def callees(self) -> LoaderCallees:
@@ -1271,16 +1274,20 @@ class ModuleAnalysis:
         return out
 
     def loader_calls_with(
-        self, function: ast.AST, env: Dict[int, Value], undecided: Optional[Set[int]] = None, iterated=None
+        self, function: ast.AST, env: Dict[int, Value], undecided: Optional[Set[int]] = None, iterated=None, caller=None
     ) -> List[LoaderCall]:
         """The loader calls of ``function`` re-resolved with its parameters bound to ``env``;
         ``undecided`` collects the ids of those under an ``if`` (or after an early exit) whose
         test these values do not decide (``if process_group is None:`` with an unknown group):
         one branch of several, which may not run. ``iterated(use)``, when given, says where the
         calling module iterates each at import (DL203: ``unguarded_use``), from ``use``: "runs"
-        for a loader ``function`` iterates itself, "returns" for one it returns, None otherwise."""
+        for a loader ``function`` iterates itself, "returns" for one it returns, None otherwise.
+        ``caller``: (analysis, call, site) of the call in another module, where a loader
+        ``function`` returns lands (DL206: ``epochs._returned_to_callers``)."""
         saved = self.resolver.param_env
         self.resolver.param_env = env
+        saved_caller = self.returned_to
+        self.returned_to = (*caller, function) if caller is not None and caller[0] is not self else None
         try:
             out = []
             for call, site, scope_name, cls in self._calls_in(function):
@@ -1298,6 +1305,7 @@ class ModuleAnalysis:
             return out
         finally:
             self.resolver.param_env = saved
+            self.returned_to = saved_caller
 
     def _use_in(self, call: ast.Call, site: Site, function: ast.AST) -> Optional[str]:
         """What ``function`` does with a loader it builds: "runs" (iterates it, in its own body

@@ -53,6 +53,20 @@ backend.distribute(training_data=dl)`): that name is followed as the loader. A f
 returns something else on any path, an object whose class is chosen at run time, and a result
 bound more than once are not followed (silent).
 
+A loader its function returns, whole (`return loader`) or at one position of a returned tuple
+(`return train_loader, valset, collate_fn`, the same place on every `return`), is followed to
+the calls of that function: the name the caller binds it to (`train_loader, valset, collate_fn =
+prepare_dataloaders(hparams)`, bound once) is read as the loader, so `for epoch in
+range(epochs): for batch in train_loader:` in the caller is its epoch loop, and
+`train_loader.sampler.set_epoch(epoch)` there counts. Callers in the loader's module are read at
+the loader: any of them calling set_epoch, handing the loader to a library, calling the
+function inside a loop, binding the result another way or to an evaluation name
+(`val_loader`) silences it. A caller in another module is judged at its call (reported there,
+`prepare_dataloaders(): ...`, citing the loader), like other findings of a factory. A
+sampler returned beside the loader (`return dataloader, len(dataset), train_sampler`) is
+followed the same way: `train_sampler.set_epoch(epoch)` in the caller counts, and any other
+use of it there silences.
+
 The sampler may come from a project factory (`sampler=data_sampler(dataset, shuffle=True,
 distributed=args.distributed)` whose body returns `DistributedSampler(dataset, shuffle=shuffle)`
 when distributed): its `shuffle` and `seed` are read with the factory's parameters bound to the
@@ -70,7 +84,7 @@ the iteration again. It stays silent when the generator is taken from only outsi
 
 It fires only when all of this is visible. It is silent when the loader or its sampler goes
 anywhere it cannot follow: handed to a library or to something that is not a project function,
-returned, stored on `self`, wrapped or aliased. That includes the
+returned where the callers cannot be read, stored on `self`, wrapped or aliased. That includes the
 libraries that call `set_epoch` themselves (checked in their source; the table in
 `dl_lint/analysis/libraries.py`): Lightning's `Trainer.fit` (and Fabric's
 `setup_dataloaders`), accelerate's `Accelerator.prepare`, and HuggingFace's `Trainer`, which
@@ -120,8 +134,12 @@ All versions with `DistributedSampler.set_epoch` (torch ≥ 1.0).
         here = os.path.abspath(call.path)
         loop_path = os.path.abspath(epoch.path) if epoch.path else here
         loop = f"line {epoch.epoch_row}" if loop_path == here else "in another module"
+        if facts.returned and loop_path != here:
+            loop = f"line {epoch.epoch_row} of the caller's module, cited"
         through = f" through {epoch.through}()" if epoch.through else ""
         seed = f"seed {sampler.seed}" if sampler.seed is not None else "seed 0"
+        returned = f", which {facts.returned}() returns," if facts.returned else ""
+        caller = " by a caller" if facts.returned else ""
         related = [Related(here, sampler.row, 1, "the DistributedSampler"), Related(loop_path, epoch.epoch_row, 1, "the epoch loop")]
         if facts.rebuilt:
             message = "a shuffling DistributedSampler is rebuilt on every pass with one seed: every pass has the same order."
@@ -145,8 +163,10 @@ All versions with `DistributedSampler.set_epoch` (torch ≥ 1.0).
             related.append(Related(here, row, 1, "set_epoch, on a narrower condition"))
         else:
             message = "a shuffling DistributedSampler is never given set_epoch: every epoch visits the data in the same order."
+            if facts.returned:  # reported at a caller's call too, after ``factory(): ``: kept shorter
+                message = "a shuffling DistributedSampler is never given set_epoch: every epoch has the same order."
             detail = (
-                f"The DistributedSampler (line {sampler.row}) shuffles, and this loader is iterated{through} in the "
+                f"The DistributedSampler (line {sampler.row}) shuffles, and this loader{returned} is iterated{through}{caller} in the "
                 f"epoch loop ({loop}), which never calls set_epoch. "
                 "DistributedSampler seeds its shuffle with seed + epoch, and epoch stays 0 until set_epoch is called, so "
                 "each rank gets the same permutation every epoch. Call sampler.set_epoch(epoch) at the start of each "
