@@ -626,7 +626,10 @@ def judge_call_sites(
                     judged[callee_file.key] = (rules, ctx, own)
                 rules, ctx, own = judged[callee_file.key]
                 undecided: Set[int] = set()
-                iterated = _iterated_from(analysis, call, site, caller.is_notebook or has_cell_markers(caller.data or b""))
+                # A function started in other processes runs there, not at this module's import
+                # (an unguarded ``mp.spawn`` fails for a reason of its own): no DL203 at the call.
+                started = bound_call is not call
+                iterated = _iterated_from(analysis, call, site, started or caller.is_notebook or has_cell_markers(caller.data or b""))
                 loaders = []
                 for loader in callee.loader_calls_with(function, env, undecided, iterated):
                     # judged as part of the caller's program: its start-method evidence is the caller's
