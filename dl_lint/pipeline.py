@@ -698,17 +698,26 @@ def _may_reach(raw, names: Set[str], packages: Set[str]) -> bool:
 # A subscripted name: an identifier (not preceded by another word character) followed by "[".
 _SUBSCRIPTED = re.compile(rb"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\s*\[")
 # A function started in other processes: ``spawn(fn``, ``start_processes(fn=fn``, ``target=fn``
-# (``analysis.spawns``).
-_STARTED = re.compile(
-    rb"(?:(?<![A-Za-z0-9_])(?:spawn|start_processes)\s*\(\s*(?:fn\s*=\s*)?|(?<![A-Za-z0-9_])target\s*=\s*)([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])"
+# (``analysis.spawns``). Each pattern starts with a literal, which the regex engine scans for.
+_STARTED = (
+    re.compile(rb"spawn\s*\(\s*(?:fn\s*=\s*)?([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])"),
+    re.compile(rb"start_processes\s*\(\s*(?:fn\s*=\s*)?([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])"),
+    re.compile(rb"target\s*=\s*([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])"),
 )
+_STARTED_WORDS = (b"spawn", b"start_processes", b"target")
 
 
 def _started(data: bytes) -> List[bytes]:
-    """The names ``data`` starts in other processes (``_STARTED``), after a byte check."""
-    if b"spawn" not in data and b"start_processes" not in data and b"target" not in data:
-        return []
-    return _STARTED.findall(data)
+    """The names ``data`` starts in other processes (``_STARTED``), each pattern tried only
+    where its word occurs."""
+    found: List[bytes] = []
+    for word, pattern in zip(_STARTED_WORDS, _STARTED):
+        if word in data:
+            for match in pattern.finditer(data):
+                start = match.start()
+                if start == 0 or not _is_word_byte(data[start - 1]):
+                    found.append(match.group(1))
+    return found
 
 
 # A called name: an identifier (not preceded by another word character) followed by "(".
