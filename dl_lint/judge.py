@@ -598,7 +598,7 @@ def judge_call_sites(
         if analysis is None:
             continue
         suppressions = None
-        for call, site, key in _factory_calls(analysis, names, dicts):
+        for call, site, key, bound_call in _factory_calls(analysis, names, dicts):
             if key not in factories:
                 continue
             callee_file = factories[key]
@@ -614,7 +614,7 @@ def judge_call_sites(
                 saved = analysis.resolver.param_env
                 analysis.resolver.param_env = {**saved, **row_env}
                 try:
-                    env = callee.bind_parameters(call, site, analysis, function)
+                    env = callee.bind_parameters(bound_call, site, analysis, function)
                 finally:
                     analysis.resolver.param_env = saved
                 if env is None:
@@ -626,7 +626,10 @@ def judge_call_sites(
                     judged[callee_file.key] = (rules, ctx, own)
                 rules, ctx, own = judged[callee_file.key]
                 undecided: Set[int] = set()
-                iterated = _iterated_from(analysis, call, site, caller.is_notebook or has_cell_markers(caller.data or b""))
+                # A function started in other processes runs there, not at this module's import
+                # (an unguarded ``mp.spawn`` fails for a reason of its own): no DL203 at the call.
+                started = bound_call is not call
+                iterated = _iterated_from(analysis, call, site, started or caller.is_notebook or has_cell_markers(caller.data or b""))
                 loaders = []
                 for loader in callee.loader_calls_with(function, env, undecided, iterated, (analysis, call, site)):
                     # judged as part of the caller's program: its start-method evidence is the caller's
@@ -754,21 +757,45 @@ def _iterated_from(analysis: "ModuleAnalysis", call, site, notebook: bool):
 
 
 def _factory_calls(analysis: "ModuleAnalysis", names: Set[str], dicts: Set[str]):
-    """(call, site, (file, factory name)) for each call in ``analysis`` that may call a factory:
-    by name (``make_loader(args)``, ``model.loader(...)``: ``_factory_key``), or through
-    subscripts of a dict (``LOADERS[args.data]["train"](args)``): each function the dict holds at
-    the subscripted place is a candidate, every one when a key is unknown
-    (``dispatch.dispatched``)."""
+    """(call, site, (file, factory name), bound call) for each call in ``analysis`` that may
+    call a factory: by name (``make_loader(args)``, ``model.loader(...)``: ``_factory_key``),
+    through subscripts of a dict (``LOADERS[args.data]["train"](args)``): each function the dict
+    holds at the subscripted place is a candidate, every one when a key is unknown
+    (``dispatch.dispatched``), or started in other processes (``mp.spawn(main_worker,
+    args=(n, args))``, ``Process(target=fn, args=...)``: ``spawns.called_by_process``). The bound
+    call is the one whose arguments the factory's parameters take: the call itself, or the call
+    of the started function a spawning call stands for."""
     from dl_lint.analysis.dispatch import dispatched
+    from dl_lint.analysis.spawns import NAMES
+    from dl_lint.analysis.syntax import terminal
 
-    for call, site in analysis.calls_named(names, dicts):
+    for call, site in analysis.calls_named(names | NAMES, dicts):
         if isinstance(call.func, ast.Subscript):
             for ref in dispatched(analysis.resolver, call.func, site):
-                yield call, site, (os.path.abspath(ref.path), ref.name)
+                yield call, site, (os.path.abspath(ref.path), ref.name), call
             continue
+        if terminal(call.func) in NAMES:
+            started = _process_call(analysis, call, site)
+            if started is not None:
+                key = _factory_key(analysis, started, site)
+                if key is not None:
+                    yield call, site, key, started
+                continue
+            if terminal(call.func) not in names:
+                continue
         key = _factory_key(analysis, call, site)
         if key is not None:
-            yield call, site, key
+            yield call, site, key, call
+
+
+def _process_call(analysis: "ModuleAnalysis", call, site):
+    """The call of a function that ``call`` starts in other processes (``spawns``), or None."""
+    from dl_lint.analysis.spawns import called_by_process
+    from dl_lint.analysis.values import External
+
+    found = analysis.resolver.resolve(call.func, site).single
+    qualname = found.value.qualname if found is not None and isinstance(found.value, External) else None
+    return called_by_process(call, qualname)
 
 
 def _analysis_of(file: SourceFile, project: "Project") -> Optional["ModuleAnalysis"]:

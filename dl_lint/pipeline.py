@@ -566,6 +566,9 @@ class _FactoryCalls:
         # A dict holding factories (``LOADERS[``, see ``module._dispatch_dicts``) is called
         # through its subscripts.
         self.dicts = {n[:-1]: n for n in self.encoded if n.endswith(b"[")}
+        # A module-level function is also called where a process starts it (``mp.spawn(name,
+        # ...)``, ``Process(target=name, ...)``: ``analysis.spawns``).
+        self.plain = {n for n in self.encoded if b"." not in n and not n.endswith(b"[")}
         self.patterns = {
             n: re.compile(re.escape(n[:-1]) + rb"\s*\[" if n.endswith(b"[") else re.escape(self.called_as[n]) + rb"\s*\(")
             for n in self.encoded
@@ -599,6 +602,7 @@ class _FactoryCalls:
                 if not name.endswith(b"[") and (name not in self.classes or _holds_word(data, self.classes[name])):
                     wanted.setdefault(called, []).append(name)
             found = [name for called in _CALLED.findall(data) for name in wanted.get(called, ())]
+            found.extend(name for name in _started(data) if name in self.plain)
             if self.dicts and b"[" in data:
                 found.extend(self.dicts[name] for name in _SUBSCRIPTED.findall(data) if name in self.dicts)
             return found
@@ -615,6 +619,7 @@ class _FactoryCalls:
                     if name in self.classes and data[max(0, start - 5) : start] == b"self.":
                         continue  # a method called on the object itself: not a call site (``judge._factory_key``)
                     found.append(name)
+        found.extend(name for name in _started(data) if name in self.plain)
         return found
 
     def _calls(self, file: SourceFile) -> List[bytes]:
@@ -692,6 +697,29 @@ def _may_reach(raw, names: Set[str], packages: Set[str]) -> bool:
 
 # A subscripted name: an identifier (not preceded by another word character) followed by "[".
 _SUBSCRIPTED = re.compile(rb"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\s*\[")
+# A function started in other processes: ``spawn(fn``, ``start_processes(fn=fn``, ``target=fn``
+# (``analysis.spawns``). Each pattern starts with a literal, which the regex engine scans for.
+_STARTED = (
+    re.compile(rb"spawn\s*\(\s*(?:fn\s*=\s*)?([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])"),
+    re.compile(rb"start_processes\s*\(\s*(?:fn\s*=\s*)?([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])"),
+    re.compile(rb"target\s*=\s*([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])"),
+)
+_STARTED_WORDS = (b"spawn", b"start_processes", b"target")
+
+
+def _started(data: bytes) -> List[bytes]:
+    """The names ``data`` starts in other processes (``_STARTED``), each pattern tried only
+    where its word occurs."""
+    found: List[bytes] = []
+    for word, pattern in zip(_STARTED_WORDS, _STARTED):
+        if word in data:
+            for match in pattern.finditer(data):
+                start = match.start()
+                if start == 0 or not _is_word_byte(data[start - 1]):
+                    found.append(match.group(1))
+    return found
+
+
 # A called name: an identifier (not preceded by another word character) followed by "(".
 _CALLED = re.compile(rb"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 

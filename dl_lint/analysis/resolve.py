@@ -262,6 +262,7 @@ class Resolver:
         self._with_loops: Optional[Dict[int, ast.AST]] = None  # see _dataclass_arguments
         self._loads_configs: Optional[bool] = None  # see _may_load_configs
         self._namespaces: Dict[Tuple[str, str], Tuple[Optional[int], Tuple[str, ...]]] = {}  # see namespace_kind
+        self._edits_by_function: Optional[List[Tuple[ast.AST, Set[str]]]] = None  # see _set_elsewhere
         self._factories: Dict[Tuple[str, str], Optional[Value]] = {}  # see _factory_result
         self._removals: Dict[Tuple[int, str], bool] = {}  # see _held_in_display
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
@@ -300,6 +301,7 @@ class Resolver:
         self._factories = {}
         self._namespaces = {}
         self._starred = {}
+        self._edits_by_function = None
 
     # -- entry point --------------------------------------------------------------------------
     def resolve(self, node: ast.AST, site: Site = END, depth: int = 0) -> Value:
@@ -1292,6 +1294,8 @@ class Resolver:
             if binding.kind == "param":
                 if name.id not in NAMESPACE_NAMES or attr not in self._argparse_options():
                     return False
+                if attr in self._set_elsewhere(binding):
+                    return False
             elif binding.kind == "assign":
                 if not _is_parse_args(binding.value, known=False):
                     return False
@@ -1301,6 +1305,26 @@ class Resolver:
             else:
                 return False
         return True
+
+    def _set_elsewhere(self, binding: Binding) -> Set[str]:
+        """The attributes that the module-level functions of this module, other than the one
+        ``binding`` is a parameter in, set on anything (``args.workers = int(args.workers /
+        ngpus_per_node)`` in ``main_worker``, which then calls ``validate(..., args)``): a
+        namespace parameter may hold such an attribute as its caller changed it, so it is not
+        the parser's default there. Writes in the function itself are paths; ``setattr`` and
+        ``vars(args)[...]`` are not followed (as there). The writes of each function are read
+        once per module."""
+        if self._edits_by_function is None:
+            # explicit writes only (``names=set()``): ``setattr``/``vars(args)`` are not followed,
+            # as in the function itself; ``config=vars(args)`` to log the options is common
+            self._edits_by_function = [(f, set(edited_attributes(f, set()))) for f in self.index.module_functions]
+        row = getattr(binding.node, "lineno", 0)
+        out: Set[str] = set()
+        for function, edited in self._edits_by_function:
+            if not edited or function.lineno <= row <= (function.end_lineno or function.lineno):
+                continue
+            out |= edited
+        return out
 
     def _simple_parsing_dests(self) -> Dict[str, Any]:
         """``parser.add_arguments(Config, dest="cfg")`` calls of this module on a
