@@ -30,6 +30,7 @@ from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, collect
 from dl_lint.analysis.summary import ModuleSummary, build_summary
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse, terminal
 from dl_lint.analysis.transfers import loop_copy, module_helpers, transparent_leaves
+from dl_lint.analysis.project import function_copy
 from dl_lint.analysis.values import ABSENT, DictValue, FunctionRef, Guard, Origin, Possible, Value
 from dl_lint.analysis.namespaces import ParsedArgs, edited_attributes
 from dl_lint.analysis.configs.keypaths import LoadedConfig
@@ -581,17 +582,17 @@ class ModuleAnalysis:
             names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
             if names is None or len(names.bindings.get(name, ())) != 1:
                 name = None  # rebound (``loader = accelerator.prepare(loader)``): not this loader's batches
-        if self.ix.words(self.source)[1]:
-            loops = [
-                loop
-                for loop, loop_site in self.ix.batch_loops(call, scope, name)
-                if loop.lineno >= site.line
-            ]
-            if loops:
-                found = loop_copy(loops, self.ix.helpers)
-                if found is not None:
-                    start = self.text.start(found)
-                    return self.path, start.row, start.column
+        entries = [entry for entry in self.ix.batch_loops(call, scope, name) if entry[0].lineno >= site.line]
+        for loop, loop_site in entries:
+            # copies written here, through helpers of this module, or (when another module of
+            # the project may copy: a call given the batches) through an imported function
+            remote = self._remote_copy(loop_site)
+            found = loop_copy([loop], self.ix.helpers if self.ix.words(self.source)[1] else _no_helpers, remote)
+            if isinstance(found, tuple):
+                return found
+            if found is not None:
+                start = self.text.start(found)
+                return self.path, start.row, start.column
         if name is None:
             return None
         for other, other_site, position, keyword in self._passed_names().get((id(scope), name), ()):
@@ -609,7 +610,26 @@ class ModuleAnalysis:
             for param, index, row, column in transfers:
                 if (keyword and param == keyword) or (not keyword and index == position):
                     return ref.path, row, column
+            for param, index, where in self.resolver.project.batch_handoffs(ref.module, ref.name, ref.path or self.path):
+                if (keyword and param == keyword) or (not keyword and index == position):
+                    return where
         return None
+
+    def _remote_copy(self, site: Site):
+        """``transfers.Remote`` for a loop at ``site``: a call of a module-level function of
+        another module of the project (``to_gpu(x)``, ``utils.to_gpu(x)``) that copies one of
+        the arguments given the batches (``project.function_copy``)."""
+
+        def remote(call: ast.Call, positions: Tuple[int, ...]) -> Optional[Tuple[str, int, int]]:
+            if not self._may_be_function(call.func, site):
+                return None
+            target = self.resolver.resolve(call.func, site).single
+            ref = target.value if target is not None else None
+            if not isinstance(ref, FunctionRef) or ref.kind != "function" or ref.path == self.path:
+                return None
+            return function_copy(self.resolver.project, ref, positions, self.path)
+
+        return remote
 
     def _may_be_function(self, func: ast.AST, site: Site) -> bool:
         """Whether a callee can resolve to a module-level function: a name, or an attribute of
@@ -1645,6 +1665,11 @@ class _Index:
                 out.append(loops[position])
             position = parents[position]
         return out
+
+
+def _no_helpers(name: str) -> None:
+    """No helper of a module that never writes ``non_blocking`` copies non-blocking itself."""
+    return None
 
 
 def _mentioned(expr: ast.AST) -> List[ast.AST]:

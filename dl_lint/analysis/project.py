@@ -511,6 +511,38 @@ class SummaryModule:
         record = self._functions_by_name.get(name)
         return record.transfers if record is not None else ()
 
+    def transfer_calls(self, name: str) -> Tuple[Tuple[str, int, str, Tuple[int, ...]], ...]:
+        """DL306: the imported functions function ``name``'s loops over a parameter hand the
+        batches to (``summary.FunctionRecord.transfer_calls``)."""
+        record = self._functions_by_name.get(name)
+        return record.transfer_calls if record is not None else ()
+
+    def parameter_copy(self, name: str, position: int) -> Optional[Tuple[str, int, int]]:
+        """DL306: (path, row, column) of the non-blocking copy function ``name`` makes of its
+        positional parameter ``position`` (``summary.FunctionRecord.copies``), or None."""
+        record = self._functions_by_name.get(name)
+        for index, row, column in record.copies if record is not None else ():
+            if index == position:
+                return self.path, row, column
+        return None
+
+    def callee_copy(self, text: str, positions: Tuple[int, ...]) -> Optional[Tuple[str, int, int]]:
+        """DL306: where the function this module imports as ``text`` (``to_gpu``,
+        ``utils.to_gpu``) copies one of the arguments at ``positions``; None when it does not
+        certainly resolve to one module-level function of the project that does."""
+        head, _, attr = text.partition(".")
+        value = self.global_value(head, 0).single
+        ref = value.value if value is not None else None
+        if attr:
+            from dl_lint.analysis.values import ModuleRef
+
+            if not isinstance(ref, ModuleRef):
+                return None
+            found = self.project.summary(ref.module, self.path)
+            ref = found.global_value(attr, 0).single if found is not None else None
+            ref = ref.value if ref is not None else None
+        return function_copy(self.project, ref, positions, self.path)
+
     def _targets(self, called: Sequence[str]) -> Tuple[FrozenSet[str], bool]:
         """The project functions and methods these calls lead to, and whether some call
         cannot be followed (``Resolver.call_targets``)."""
@@ -537,6 +569,23 @@ class SummaryModule:
 
 
 DEFAULT_MAX_FILE_SIZE = 32 * 1024 * 1024  # ``config.DEFAULT_MAX_FILE_SIZE``, for a Project made without settings
+
+
+def function_copy(project: Any, ref: Any, positions: Tuple[int, ...], near: str) -> Optional[Tuple[str, int, int]]:
+    """DL306: where the module-level function ``ref`` (a ``FunctionRef``) copies one of its
+    positional parameters ``positions`` non-blocking (``summary.FunctionRecord.copies``)."""
+    from dl_lint.analysis.values import FunctionRef
+
+    if not isinstance(ref, FunctionRef) or ref.kind != "function":
+        return None
+    found = project.summary(ref.module, ref.path or near)
+    if found is None or (ref.path and found.path != ref.path):
+        return None
+    for position in positions:
+        where = found.parameter_copy(ref.name, position)
+        if where is not None:
+            return where
+    return None
 
 
 class Project:
@@ -1400,6 +1449,19 @@ class Project:
     def batch_transfers(self, module: str, name: str, near: str = "") -> Tuple[Tuple[str, int, int, int], ...]:
         found = self.summary(module, near)
         return found.transfers(name) if found is not None else ()
+
+    def batch_handoffs(self, module: str, name: str, near: str = "") -> Tuple[Tuple[str, int, Optional[Tuple[str, int, int]]], ...]:
+        """DL306: for function ``name``'s parameters that it iterates, where an imported
+        function its loop hands the batches to copies them: (parameter, position, location)."""
+        found = self.summary(module, near)
+        if found is None:
+            return ()
+        out = []
+        for param, index, text, positions in found.transfer_calls(name):
+            where = found.callee_copy(text, positions)
+            if where is not None:
+                out.append((param, index, where))
+        return tuple(out)
 
     # -- DL102: accelerator evidence along the import graph -------------------------------------
     def neighbourhood(self, keys: Iterable[str]) -> Set[str]:

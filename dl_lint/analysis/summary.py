@@ -162,7 +162,7 @@ class ClassRecord(Record):
 class FunctionRecord(Record):
     __slots__ = (
         "name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes", "namespace",
-        "edited", "builds", "collates", "hands_back", "returns_held",
+        "edited", "builds", "collates", "hands_back", "returns_held", "copies", "transfer_calls",
     )  # fmt: skip
 
     def __init__(
@@ -194,7 +194,15 @@ class FunctionRecord(Record):
         # _build_transform(size)``): ((text, line) of each ``return``'s value, the functions it
         # defines), when its source holds a lambda or a nested ``def`` (``held_returns``).
         returns_held: Optional[Tuple[Tuple[Tuple[str, int], ...], Tuple[str, ...]]] = None,
+        # DL306: (position, row, column) of the positional parameters the function copies to a
+        # device with non_blocking=True (``transfers.parameter_copies``).
+        copies: Tuple[Tuple[int, int, int], ...] = (),
+        # DL306: calls of imported functions its loops over a parameter give the batches to:
+        # (parameter, position or -1, callee text, argument positions) (``transfers.transfer_calls``).
+        transfer_calls: Tuple[Tuple[str, int, str, Tuple[int, ...]], ...] = (),
     ) -> None:
+        self.copies = copies
+        self.transfer_calls = transfer_calls
         self.collates = collates
         self.returns_held = returns_held
         self.hands_back = hands_back
@@ -321,6 +329,10 @@ class ModuleSummary(Record):
                         "params": tuples(f["params"]),
                         "called": tuple(f["called"]),
                         "transfers": tuples(f["transfers"]),
+                        "copies": tuples(f.get("copies", ())),
+                        "transfer_calls": tuple(
+                            (str(a), int(b), str(c), tuple(d)) for a, b, c, d in f.get("transfer_calls", ())
+                        ),
                         "passes": tuple(f.get("passes", ())),
                         "namespace": f.get("namespace"),
                         "edited": tuple(f.get("edited", ())),
@@ -493,7 +505,8 @@ def build_summary(
     sharding = _sharding_names(index)
     classes = tuple(_class_record(node, index, text, sharding) for node in index.module_classes)
     transfers = _transfers_of(index, text)
-    functions = tuple(_function_record(node, index, text, sharding, transfers) for node in index.module_functions)
+    copies = _copies_of(index, text)
+    functions = tuple(_function_record(node, index, text, sharding, transfers, copies) for node in index.module_functions)
     arguments: List[Tuple[str, int]] = []
     # Kept for importers where a namespace can leave the module: a helper returning it, or a
     # ``parser.parse_args()`` whose result a function hands to another module's factory.
@@ -590,8 +603,42 @@ def _transfers_of(index: ModuleIndex, text: SourceText):
     return lambda function: function_transfers(function, helpers, span)
 
 
+def _copies_of(index: ModuleIndex, text: SourceText):
+    """DL306's copies and hand-offs per module-level function (``transfers.parameter_copies``,
+    ``transfers.transfer_calls``): copies only in modules that write ``non_blocking``, hand-offs
+    only from functions that call a name the module imports and loop (a ``for`` in the source)."""
+    has_copies = "non_blocking" in text.source and ".pin_memory(" not in text.source
+    imported = {
+        name for name, bindings in index.module_scope.bindings.items() if any(b.kind == "import" for b in bindings)
+    }
+    if not has_copies and (not imported or "for " not in text.source or ".pin_memory(" in text.source):
+        return lambda function: ((), ())
+    from dl_lint.analysis.transfers import module_helpers, parameter_copies, transfer_calls
+
+    helpers = module_helpers(index.module_functions)
+
+    def span(node: ast.AST) -> Tuple[int, int]:
+        where = text.start(node)
+        return where.row, where.column
+
+    def facts(function: ast.AST):
+        copies = parameter_copies(function, helpers, span) if has_copies else ()
+        use = index.uses.get(id(function))
+        calls = ()
+        if use is not None and any(c.partition(".")[0] in imported for c in use.called):
+            calls = tuple(c for c in transfer_calls(function, helpers) if c[2].partition(".")[0] in imported)
+        return copies, calls
+
+    return facts
+
+
 def _function_record(
-    node: ast.AST, index: ModuleIndex, text: SourceText, sharding: FrozenSet[str] = SHARDING_NAMES, transfers=None
+    node: ast.AST,
+    index: ModuleIndex,
+    text: SourceText,
+    sharding: FrozenSet[str] = SHARDING_NAMES,
+    transfers=None,
+    copies=None,
 ) -> FunctionRecord:
     use = index.uses.get(id(node)) or FunctionUse()
     args = node.args
@@ -611,6 +658,7 @@ def _function_record(
         uses_cuda=use.cuda,
         reseeds=any("seed" in n.lower() or "rng" in n.lower() or "random" in n.lower() for n in use.names),
         transfers=transfers(node) if transfers is not None else (),
+        **dict(zip(("copies", "transfer_calls"), copies(node) if copies is not None else ((), ()))),
         passes=passes_through(node),
         namespace=namespace,
         edited=edited_attributes(node, use.names) if namespace is not None else (),

@@ -20,7 +20,7 @@ Anything else (a method, a wrapper object, a name bound twice) is not followed: 
 from __future__ import annotations
 
 import ast
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from dl_lint.analysis.syntax import literal, terminal
 
@@ -44,6 +44,13 @@ _MOVES = frozenset({"to", "cuda", "xpu", "npu", "mps"})
 # (param name, position among positional parameters or -1, row, column of the copy)
 Transfer = Tuple[str, int, int, int]
 Helpers = Callable[[str], Optional[ast.AST]]  # a module-level function of this module by name
+# Where a copy is when another module makes it: (path, row, column).
+Location = Tuple[str, int, int]
+# A call this module cannot follow (a function of another module): given the call and the
+# positions of its arguments derived from a batch, where that function copies one of them
+# non-blocking, or None (``module.ModuleAnalysis``, ``project.SummaryModule.callee_copy``).
+Remote = Callable[[ast.Call, Tuple[int, ...]], Optional[Location]]
+Found = Union[ast.Call, Location]
 
 
 def iterates(expr: ast.AST, node: Optional[ast.AST], name: Optional[str]) -> bool:
@@ -78,7 +85,9 @@ def target_names(target: ast.AST) -> Set[str]:
     return set()
 
 
-def batch_copy(body: Sequence[ast.stmt], batch: Set[str], helpers: Helpers, depth: int = 1) -> Optional[ast.Call]:
+def batch_copy(
+    body: Sequence[ast.stmt], batch: Set[str], helpers: Helpers, depth: int = 1, remote: Optional[Remote] = None
+) -> Optional[Found]:
     """The first non-blocking device copy of a value derived from the names ``batch`` in the
     statements ``body`` (nested functions and classes excluded), or None. ``depth`` helper
     calls are followed (``to_device(batch)`` where the helper copies its parameter)."""
@@ -87,7 +96,7 @@ def batch_copy(body: Sequence[ast.stmt], batch: Set[str], helpers: Helpers, dept
     names = set(batch)
     for statement in _statements(body):
         for expr in _expressions(statement):
-            found = _copy_in(expr, names, helpers, depth)
+            found = _copy_in(expr, names, helpers, depth, remote)
             if found is not None:
                 return found
         if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
@@ -102,10 +111,10 @@ def batch_copy(body: Sequence[ast.stmt], batch: Set[str], helpers: Helpers, dept
     return None
 
 
-def loop_copy(loops: Iterable[ast.AST], helpers: Helpers) -> Optional[ast.Call]:
+def loop_copy(loops: Iterable[ast.AST], helpers: Helpers, remote: Optional[Remote] = None) -> Optional[Found]:
     """The first copy in the bodies of ``loops`` (``for`` statements over a loader)."""
     for loop in loops:
-        found = batch_copy(loop.body, target_names(loop.target), helpers)
+        found = batch_copy(loop.body, target_names(loop.target), helpers, 1, remote)
         if found is not None:
             return found
     return None
@@ -132,14 +141,63 @@ def function_transfers(function: ast.AST, helpers: Helpers, span: Callable[[ast.
     return tuple(out)
 
 
-def copies_parameter(function: ast.AST, position: int, helpers: Helpers, depth: int) -> Optional[ast.Call]:
+def copies_parameter(
+    function: ast.AST, position: int, helpers: Helpers, depth: int, remote: Optional[Remote] = None
+) -> Optional[Found]:
     """The first non-blocking copy a function makes of its positional parameter ``position``
     (itself or what is derived from it), when the parameter is never rebound."""
     args = function.args
     positional = [a.arg for a in (*args.posonlyargs, *args.args)]
     if position >= len(positional) or positional[position] in _bound_names(function.body):
         return None
-    return batch_copy(function.body, {positional[position]}, helpers, depth)
+    return batch_copy(function.body, {positional[position]}, helpers, depth, remote)
+
+
+def parameter_copies(function: ast.AST, helpers: Helpers, span: Callable[[ast.AST], Tuple[int, int]]) -> Tuple[Tuple[int, int, int], ...]:
+    """``summary.FunctionRecord.copies``: (position, row, column) of each positional parameter
+    the function copies non-blocking, itself or through helpers of its module (two calls deep:
+    ``async_copy_to`` recursing over a dict's values copies its parameter on the first call)."""
+    args = function.args
+    count = len(args.posonlyargs) + len(args.args)
+    out = []
+    for position in range(count):
+        found = copies_parameter(function, position, helpers, 2)
+        if isinstance(found, ast.AST):
+            out.append((position, *span(found)))
+    return tuple(out)
+
+
+def transfer_calls(function: ast.AST, helpers: Helpers) -> Tuple[Tuple[str, int, str, Tuple[int, ...]], ...]:
+    """``summary.FunctionRecord.transfer_calls``: for each parameter the function iterates (never
+    rebound), the calls of its loops' bodies this module cannot follow that are given the
+    batches: (parameter, position or -1, callee text, argument positions). Whether the callee
+    copies them is asked when a loader is passed (``project.SummaryModule.callee_copy``)."""
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    names = [*positional, *(a.arg for a in args.kwonlyargs)]
+    if not names:
+        return ()
+    loops = _loops(function.body)
+    if not loops:
+        return ()
+    rebound = _bound_names(function.body)
+    out: List[Tuple[str, int, str, Tuple[int, ...]]] = []
+    for name in names:
+        if name in rebound:
+            continue
+        mine = [loop for loop in loops if iterates(loop.iter, None, name)]
+        if not mine:
+            continue
+        seen: List[Tuple[str, Tuple[int, ...]]] = []
+
+        def record(call: ast.Call, positions: Tuple[int, ...]) -> None:
+            seen.append((callee_text(call.func) or "", positions))
+            return None
+
+        loop_copy(mine, helpers, record)
+        index = positional.index(name) if name in positional else -1
+        out.extend((name, index, text, positions) for text, positions in dict.fromkeys(seen))
+    return tuple(out)
 
 
 # -- what counts as a batch, and as a copy ------------------------------------------------------
@@ -162,7 +220,7 @@ def derived(expr: ast.AST, names: Set[str]) -> bool:
             return False
 
 
-def _copy_in(expr: ast.AST, names: Set[str], helpers: Helpers, depth: int) -> Optional[ast.Call]:
+def _copy_in(expr: ast.AST, names: Set[str], helpers: Helpers, depth: int, remote: Optional[Remote]) -> Optional[Found]:
     """The first copy inside one expression (comprehensions over a batch included)."""
     stack: List[Tuple[ast.AST, Set[str]]] = [(expr, names)]
     while stack:
@@ -181,25 +239,50 @@ def _copy_in(expr: ast.AST, names: Set[str], helpers: Helpers, depth: int) -> Op
         if isinstance(node, ast.Call):
             if _is_copy(node, known):
                 return node
-            if depth > 0 and isinstance(node.func, ast.Name):
-                found = _helper_copy(node, known, helpers, depth)
+            if depth > 0 and isinstance(node.func, ast.Name) and helpers(node.func.id) is not None:
+                found = _helper_copy(node, known, helpers, depth, remote)
                 if found is not None:
                     return found
+            elif remote is not None and callee_text(node.func) is not None:
+                positions = _derived_positions(node, known)
+                if positions:
+                    found = remote(node, positions)
+                    if found is not None:
+                        return found
         stack.extend((child, known) for child in reversed(list(ast.iter_child_nodes(node))))
     return None
 
 
-def _helper_copy(call: ast.Call, names: Set[str], helpers: Helpers, depth: int) -> Optional[ast.Call]:
+def _helper_copy(call: ast.Call, names: Set[str], helpers: Helpers, depth: int, remote: Optional[Remote]) -> Optional[Found]:
     function = helpers(call.func.id)
     if function is None:
         return None
+    for position in _derived_positions(call, names):
+        found = copies_parameter(function, position, helpers, depth - 1, remote)
+        if found is not None:
+            return found
+    return None
+
+
+def _derived_positions(call: ast.Call, names: Set[str]) -> Tuple[int, ...]:
+    """The positions of the call's arguments derived from a batch, up to the first ``*args``
+    (after it, positions are unknown)."""
+    out = []
     for position, argument in enumerate(call.args):
         if isinstance(argument, ast.Starred):
-            return None
+            break
         if derived(argument, names):
-            found = copies_parameter(function, position, helpers, depth - 1)
-            if found is not None:
-                return found
+            out.append(position)
+    return tuple(out)
+
+
+def callee_text(func: ast.AST) -> Optional[str]:
+    """A callee another module may define: a name (``to_gpu``) or an attribute of a name
+    (``utils.to_gpu``, resolved later only when the name is an imported module)."""
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id != "self":
+        return f"{func.value.id}.{func.attr}"
     return None
 
 
