@@ -517,16 +517,34 @@ class SummaryModule:
         record = self._functions_by_name.get(name)
         return record.transfer_calls if record is not None else ()
 
-    def parameter_copy(self, name: str, position: int) -> Optional[Tuple[str, int, int]]:
+    def parameter_copy(self, name: str, position: int, depth: int = 1) -> Optional[Tuple[str, int, int]]:
         """DL306: (path, row, column) of the non-blocking copy function ``name`` makes of its
-        positional parameter ``position`` (``summary.FunctionRecord.copies``), or None."""
-        record = self._functions_by_name.get(name)
-        for index, row, column in record.copies if record is not None else ():
+        positional parameter ``position`` (``summary.FunctionRecord.copies``), or through an
+        imported function it hands the parameter to (``.hands``, ``depth`` such steps), or None."""
+        return self._record_copy(self._functions_by_name.get(name), position, depth)
+
+    def method_copy(self, cls: str, method: str, position: int, depth: int = 1) -> Optional[Tuple[str, int, int]]:
+        """DL306: as ``parameter_copy``, for method ``method`` of class ``cls`` defined in this
+        module (position after self); None when the class does not define it itself."""
+        record = self._classes_by_name.get(cls)
+        found = next((m for m in record.methods if m.name == method), None) if record is not None else None
+        return self._record_copy(found, position, depth)
+
+    def _record_copy(self, record, position: int, depth: int) -> Optional[Tuple[str, int, int]]:
+        if record is None:
+            return None
+        for index, row, column in record.copies:
             if index == position:
                 return self.path, row, column
+        if depth > 0:
+            for index, text, positions in record.hands:
+                if index == position:
+                    where = self.callee_copy(text, positions, depth - 1)
+                    if where is not None:
+                        return where
         return None
 
-    def callee_copy(self, text: str, positions: Tuple[int, ...]) -> Optional[Tuple[str, int, int]]:
+    def callee_copy(self, text: str, positions: Tuple[int, ...], depth: int = 0) -> Optional[Tuple[str, int, int]]:
         """DL306: where the function this module imports as ``text`` (``to_gpu``,
         ``utils.to_gpu``) copies one of the arguments at ``positions``; None when it does not
         certainly resolve to one module-level function of the project that does."""
@@ -541,7 +559,7 @@ class SummaryModule:
             found = self.project.summary(ref.module, self.path)
             ref = found.global_value(attr, 0).single if found is not None else None
             ref = ref.value if ref is not None else None
-        return function_copy(self.project, ref, positions, self.path)
+        return function_copy(self.project, ref, positions, self.path, depth)
 
     def _targets(self, called: Sequence[str]) -> Tuple[FrozenSet[str], bool]:
         """The project functions and methods these calls lead to, and whether some call
@@ -571,9 +589,10 @@ class SummaryModule:
 DEFAULT_MAX_FILE_SIZE = 32 * 1024 * 1024  # ``config.DEFAULT_MAX_FILE_SIZE``, for a Project made without settings
 
 
-def function_copy(project: Any, ref: Any, positions: Tuple[int, ...], near: str) -> Optional[Tuple[str, int, int]]:
+def function_copy(project: Any, ref: Any, positions: Tuple[int, ...], near: str, depth: int = 1) -> Optional[Tuple[str, int, int]]:
     """DL306: where the module-level function ``ref`` (a ``FunctionRef``) copies one of its
-    positional parameters ``positions`` non-blocking (``summary.FunctionRecord.copies``)."""
+    positional parameters ``positions`` non-blocking (``summary.FunctionRecord.copies``), itself
+    or through ``depth`` more imported functions it hands them to."""
     from dl_lint.analysis.values import FunctionRef
 
     if not isinstance(ref, FunctionRef) or ref.kind != "function":
@@ -582,7 +601,21 @@ def function_copy(project: Any, ref: Any, positions: Tuple[int, ...], near: str)
     if found is None or (ref.path and found.path != ref.path):
         return None
     for position in positions:
-        where = found.parameter_copy(ref.name, position)
+        where = found.parameter_copy(ref.name, position, depth)
+        if where is not None:
+            return where
+    return None
+
+
+def method_copy(project: Any, instance: Any, method: str, positions: Tuple[int, ...], near: str) -> Optional[Tuple[str, int, int]]:
+    """DL306: where method ``method`` of ``instance`` (an ``Instance`` of a project class) copies
+    one of the arguments at ``positions`` (after self) non-blocking, itself or through one
+    imported function (``SummaryModule.method_copy``). Only a method the class defines itself."""
+    found = project.summary(instance.module, instance.path or near)
+    if found is None or (instance.path and found.path != instance.path):
+        return None
+    for position in positions:
+        where = found.method_copy(instance.name, method, position)
         if where is not None:
             return where
     return None

@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 14
+SUMMARY_FORMAT = 15
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -77,11 +77,21 @@ class MutationRecord(Record):
 
 
 class MethodRecord(Record):
-    __slots__ = ("name", "shards", "self_calls", "called", "passes")
+    __slots__ = ("name", "shards", "self_calls", "called", "passes", "copies", "hands")
 
     def __init__(
-        self, name: str, shards: bool, self_calls: Tuple[str, ...], called: Tuple[str, ...], passes: Tuple[int, ...] = ()
+        self,
+        name: str,
+        shards: bool,
+        self_calls: Tuple[str, ...],
+        called: Tuple[str, ...],
+        passes: Tuple[int, ...] = (),
+        # DL306, as ``FunctionRecord.copies`` and ``.hands`` (positions after self).
+        copies: Tuple[Tuple[int, int, int], ...] = (),
+        hands: Tuple[Tuple[int, str, Tuple[int, ...]], ...] = (),
     ) -> None:
+        self.copies = copies
+        self.hands = hands
         self.name = name
         self.shards = shards
         self.self_calls = self_calls
@@ -93,7 +103,7 @@ class ClassRecord(Record):
     __slots__ = (
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
         "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores", "init_objects",
-        "method_returns", "init_attrs",
+        "method_returns", "init_attrs", "iter_copies",
     )  # fmt: skip
 
     def __init__(
@@ -138,7 +148,12 @@ class ClassRecord(Record):
         # for a literal or a module-level name; only for an attribute that one unconditional
         # statement of ``__init__``'s own body sets, and nothing else in the class.
         init_attrs: Tuple[Tuple[str, str, str, int, str, int], ...] = (),
+        # DL306, a wrapper of a loader (``PrefetchLoader(loader)``): the attributes of self its
+        # ``__iter__`` loops over, copying the batches with non_blocking=True: (attr, row, column)
+        # of the copy (``transfers.iter_copies``); what ``__init__`` stores there is ``init_attrs``.
+        iter_copies: Tuple[Tuple[str, int, int], ...] = (),
     ) -> None:
+        self.iter_copies = iter_copies
         self.init_attrs = init_attrs
         self.name = name
         self.line = line
@@ -162,7 +177,7 @@ class ClassRecord(Record):
 class FunctionRecord(Record):
     __slots__ = (
         "name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes", "namespace",
-        "edited", "builds", "collates", "hands_back", "returns_held", "copies", "transfer_calls",
+        "edited", "builds", "collates", "hands_back", "returns_held", "copies", "transfer_calls", "hands",
     )  # fmt: skip
 
     def __init__(
@@ -200,7 +215,11 @@ class FunctionRecord(Record):
         # DL306: calls of imported functions its loops over a parameter give the batches to:
         # (parameter, position or -1, callee text, argument positions) (``transfers.transfer_calls``).
         transfer_calls: Tuple[Tuple[str, int, str, Tuple[int, ...]], ...] = (),
+        # DL306: imported functions it hands a positional parameter to: (position, callee text,
+        # argument positions) (``transfers.parameter_handoffs``).
+        hands: Tuple[Tuple[int, str, Tuple[int, ...]], ...] = (),
     ) -> None:
+        self.hands = hands
         self.copies = copies
         self.transfer_calls = transfer_calls
         self.collates = collates
@@ -301,7 +320,13 @@ class ModuleSummary(Record):
                         "bases": tuple(c["bases"]),
                         "methods": tuple(
                             MethodRecord(
-                                m["name"], bool(m["shards"]), tuple(m["self_calls"]), tuple(m["called"]), tuple(m.get("passes", ()))
+                                m["name"],
+                                bool(m["shards"]),
+                                tuple(m["self_calls"]),
+                                tuple(m["called"]),
+                                tuple(m.get("passes", ())),
+                                tuples(m.get("copies", ())),
+                                _hands(m.get("hands", ())),
                             )
                             for m in c["methods"]
                         ),
@@ -318,6 +343,7 @@ class ModuleSummary(Record):
                         "init_objects": _deep_tuple(c.get("init_objects", ())),
                         "method_returns": _deep_tuple(c.get("method_returns", ())),
                         "init_attrs": _deep_tuple(c.get("init_attrs", ())),
+                        "iter_copies": tuples(c.get("iter_copies", ())),
                     }
                 )
                 for c in data["classes"]
@@ -330,6 +356,7 @@ class ModuleSummary(Record):
                         "called": tuple(f["called"]),
                         "transfers": tuples(f["transfers"]),
                         "copies": tuples(f.get("copies", ())),
+                        "hands": _hands(f.get("hands", ())),
                         "transfer_calls": tuple(
                             (str(a), int(b), str(c), tuple(d)) for a, b, c, d in f.get("transfer_calls", ())
                         ),
@@ -503,9 +530,9 @@ def build_summary(
             kept = _text(text, node) if kind in ("update", "setitem") else None
             mutations.append(MutationRecord(name, kind if kept is not None else "other", site.line, cond_indices(site), kept))
     sharding = _sharding_names(index)
-    classes = tuple(_class_record(node, index, text, sharding) for node in index.module_classes)
-    transfers = _transfers_of(index, text)
     copies = _copies_of(index, text)
+    classes = tuple(_class_record(node, index, text, sharding, copies) for node in index.module_classes)
+    transfers = _transfers_of(index, text)
     functions = tuple(_function_record(node, index, text, sharding, transfers, copies) for node in index.module_functions)
     arguments: List[Tuple[str, int]] = []
     # Kept for importers where a namespace can leave the module: a helper returning it, or a
@@ -603,6 +630,34 @@ def _transfers_of(index: ModuleIndex, text: SourceText):
     return lambda function: function_transfers(function, helpers, span)
 
 
+def _iter_copies(node: Optional[ast.AST], index: ModuleIndex, text: SourceText) -> Tuple[Tuple[str, int, int], ...]:
+    """``ClassRecord.iter_copies``, read only in a module that writes ``non_blocking`` and never
+    pins by hand."""
+    if node is None or "non_blocking" not in text.source or ".pin_memory(" in text.source:
+        return ()
+    from dl_lint.analysis.transfers import iter_copies, module_helpers
+
+    def span(found: ast.AST) -> Tuple[int, int]:
+        where = text.start(found)
+        return where.row, where.column
+
+    return iter_copies(node, module_helpers(index.module_functions), span)
+
+
+def _hands(data) -> Tuple[Tuple[int, str, Tuple[int, ...]], ...]:
+    return tuple((int(a), str(b), tuple(c)) for a, b, c in data)
+
+
+def _method_copies(node: ast.AST, copies) -> Tuple[Tuple, Tuple]:
+    """``MethodRecord.copies`` and ``.hands`` of a method that takes ``self`` (not a static
+    method): its parameters after the first."""
+    decorators = {getattr(d, "id", getattr(d, "attr", "")) for d in node.decorator_list}
+    if decorators & {"staticmethod", "classmethod", "property"}:
+        return (), ()
+    found, _calls, hands = copies(node, 1)
+    return found, hands
+
+
 def _copies_of(index: ModuleIndex, text: SourceText):
     """DL306's copies and hand-offs per module-level function (``transfers.parameter_copies``,
     ``transfers.transfer_calls``): copies only in modules that write ``non_blocking``, hand-offs
@@ -611,9 +666,9 @@ def _copies_of(index: ModuleIndex, text: SourceText):
     imported = {
         name for name, bindings in index.module_scope.bindings.items() if any(b.kind == "import" for b in bindings)
     }
-    if not has_copies and (not imported or "for " not in text.source or ".pin_memory(" in text.source):
-        return lambda function: ((), ())
-    from dl_lint.analysis.transfers import module_helpers, parameter_copies, transfer_calls
+    if ".pin_memory(" in text.source or not (has_copies or imported):
+        return lambda function, skip=0: ((), (), ())
+    from dl_lint.analysis.transfers import module_helpers, parameter_copies, parameter_handoffs, transfer_calls
 
     helpers = module_helpers(index.module_functions)
 
@@ -621,13 +676,18 @@ def _copies_of(index: ModuleIndex, text: SourceText):
         where = text.start(node)
         return where.row, where.column
 
-    def facts(function: ast.AST):
-        copies = parameter_copies(function, helpers, span) if has_copies else ()
+    def accept(callee: str) -> bool:
+        return callee.partition(".")[0] in imported
+
+    def facts(function: ast.AST, skip: int = 0):
+        copies = parameter_copies(function, helpers, span, skip) if has_copies else ()
         use = index.uses.get(id(function))
-        calls = ()
-        if use is not None and any(c.partition(".")[0] in imported for c in use.called):
-            calls = tuple(c for c in transfer_calls(function, helpers) if c[2].partition(".")[0] in imported)
-        return copies, calls
+        calls = hands = ()
+        if use is not None and any(accept(c) for c in use.called):
+            if not skip and "for " in text.source:
+                calls = tuple(c for c in transfer_calls(function, helpers) if accept(c[2]))
+            hands = parameter_handoffs(function, helpers, accept, skip)
+        return copies, calls, hands
 
     return facts
 
@@ -658,7 +718,7 @@ def _function_record(
         uses_cuda=use.cuda,
         reseeds=any("seed" in n.lower() or "rng" in n.lower() or "random" in n.lower() for n in use.names),
         transfers=transfers(node) if transfers is not None else (),
-        **dict(zip(("copies", "transfer_calls"), copies(node) if copies is not None else ((), ()))),
+        **dict(zip(("copies", "transfer_calls", "hands"), copies(node) if copies is not None else ((), (), ()))),
         passes=passes_through(node),
         namespace=namespace,
         edited=edited_attributes(node, use.names) if namespace is not None else (),
@@ -732,7 +792,9 @@ def hands_back(function: ast.AST) -> Optional[Tuple[str, str, int]]:
     return found[0]
 
 
-def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, sharding: FrozenSet[str] = SHARDING_NAMES) -> ClassRecord:
+def _class_record(
+    node: ast.ClassDef, index: ModuleIndex, text: SourceText, sharding: FrozenSet[str] = SHARDING_NAMES, copies=None
+) -> ClassRecord:
     methods: Dict[str, FunctionUse] = {}
     nodes: Dict[str, ast.AST] = {}
     for statement in node.body:
@@ -762,6 +824,7 @@ def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, shar
                 tuple(sorted(use.self_calls)),
                 tuple(dict.fromkeys(use.called)),
                 passes_through(nodes[name], skip=1),
+                *(_method_copies(nodes[name], copies) if copies is not None else ()),
             )
             for name, use in methods.items()
         ),
@@ -776,6 +839,7 @@ def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, shar
         **_kept_in_init(node, init, text),
         **_objects_in_init(nodes, text),
         init_attrs=_init_attrs(node, nodes.get("__init__"), init, index, text),
+        iter_copies=_iter_copies(nodes.get("__iter__"), index, text),
     )
 
 

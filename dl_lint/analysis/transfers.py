@@ -145,26 +145,93 @@ def copies_parameter(
     function: ast.AST, position: int, helpers: Helpers, depth: int, remote: Optional[Remote] = None
 ) -> Optional[Found]:
     """The first non-blocking copy a function makes of its positional parameter ``position``
-    (itself or what is derived from it), when the parameter is never rebound."""
+    (itself or what is derived from it). A parameter rebound to what is derived from it stays
+    followed (``x = x.contiguous()``, tacotron2's ``to_gpu``); rebound to anything else, it is
+    not followed from there on (``batch_copy``)."""
     args = function.args
     positional = [a.arg for a in (*args.posonlyargs, *args.args)]
-    if position >= len(positional) or positional[position] in _bound_names(function.body):
+    if position >= len(positional):
         return None
     return batch_copy(function.body, {positional[position]}, helpers, depth, remote)
 
 
-def parameter_copies(function: ast.AST, helpers: Helpers, span: Callable[[ast.AST], Tuple[int, int]]) -> Tuple[Tuple[int, int, int], ...]:
+def parameter_copies(
+    function: ast.AST, helpers: Helpers, span: Callable[[ast.AST], Tuple[int, int]], skip: int = 0
+) -> Tuple[Tuple[int, int, int], ...]:
     """``summary.FunctionRecord.copies``: (position, row, column) of each positional parameter
-    the function copies non-blocking, itself or through helpers of its module (two calls deep:
-    ``async_copy_to`` recursing over a dict's values copies its parameter on the first call)."""
+    (after the first ``skip``: ``self``) the function copies non-blocking, itself or through
+    helpers of its module (two calls deep: ``async_copy_to`` recursing over a dict's values
+    copies its parameter on the first call)."""
     args = function.args
     count = len(args.posonlyargs) + len(args.args)
     out = []
-    for position in range(count):
+    for position in range(skip, count):
         found = copies_parameter(function, position, helpers, 2)
         if isinstance(found, ast.AST):
-            out.append((position, *span(found)))
+            out.append((position - skip, *span(found)))
     return tuple(out)
+
+
+def parameter_handoffs(
+    function: ast.AST, helpers: Helpers, accept: Callable[[str], bool], skip: int = 0
+) -> Tuple[Tuple[int, str, Tuple[int, ...]], ...]:
+    """``summary.FunctionRecord.hands``: the calls this module cannot follow (accepted by
+    ``accept``: a name the module imports) that are given a positional parameter (after the
+    first ``skip``) or a value derived from it: (position, callee text, argument positions).
+    ``Tacotron2.parse_batch(self, batch)`` calling ``to_gpu(text_padded)``, imported from utils.py."""
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)][skip:]
+    if not positional:
+        return ()
+    everything: List[ast.Call] = []
+
+    def any_call(call: ast.Call, positions: Tuple[int, ...]) -> None:
+        if accept(callee_text(call.func) or ""):
+            everything.append(call)
+        return None
+
+    batch_copy(function.body, set(positional), _none, 0, any_call)  # one walk: any hand-off at all?
+    if not everything:
+        return ()
+    out: List[Tuple[int, str, Tuple[int, ...]]] = []
+    for position in range(len(positional)):
+        seen: List[Tuple[str, Tuple[int, ...]]] = []
+
+        def record(call: ast.Call, positions: Tuple[int, ...]) -> None:
+            text = callee_text(call.func) or ""
+            if accept(text):
+                seen.append((text, positions))
+            return None
+
+        copies_parameter(function, position + skip, helpers, 1, record)
+        out.extend((position, text, positions) for text, positions in dict.fromkeys(seen))
+    return tuple(out)
+
+
+def _none(name: str) -> None:
+    return None
+
+
+def iter_copies(function: ast.AST, helpers: Helpers, span: Callable[[ast.AST], Tuple[int, int]]) -> Tuple[Tuple[str, int, int], ...]:
+    """``summary.ClassRecord.iter_copies``: the attributes of self an ``__iter__`` loops over
+    (``for x, y in self.loader``, also through ``enumerate`` and the like), copying the batches
+    with non_blocking=True: (attr, row, column) of the first copy. effdet's and timm's
+    ``PrefetchLoader``, which copy each batch on a side stream."""
+    positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    if not positional:
+        return ()
+    me = positional[0]
+    out: Dict[str, Tuple[int, int]] = {}
+    for loop in _loops(function.body):
+        iterable = transparent_leaves(loop.iter)[-1]
+        if not (isinstance(iterable, ast.Attribute) and isinstance(iterable.value, ast.Name) and iterable.value.id == me):
+            continue
+        if iterable.attr in out:
+            continue
+        found = batch_copy(loop.body, target_names(loop.target), helpers)
+        if isinstance(found, ast.AST):
+            out[iterable.attr] = span(found)
+    return tuple((attr, row, column) for attr, (row, column) in out.items())
 
 
 def transfer_calls(function: ast.AST, helpers: Helpers) -> Tuple[Tuple[str, int, str, Tuple[int, ...]], ...]:
