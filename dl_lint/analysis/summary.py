@@ -663,8 +663,14 @@ def _copies_of(index: ModuleIndex, text: SourceText):
     ``transfers.transfer_calls``): copies only in modules that write ``non_blocking``, hand-offs
     only from functions that call a name the module imports and loop (a ``for`` in the source)."""
     has_copies = "non_blocking" in text.source and ".pin_memory(" not in text.source
+    # Hand-offs are kept for names imported one by one (``from utils import to_gpu``, ``from
+    # .parallel import async_copy_to``): a call of a module's attribute (``torch.cat(x)``,
+    # ``utils.to_gpu(x)``) is asked of the loop's own module, not kept here (a cost filter:
+    # walking every function that calls ``torch.*`` with a parameter slowed a cold run by half).
     imported = {
-        name for name, bindings in index.module_scope.bindings.items() if any(b.kind == "import" for b in bindings)
+        name
+        for name, bindings in index.module_scope.bindings.items()
+        if any(b.kind == "import" and isinstance(b.node, ast.ImportFrom) for b in bindings)
     }
     if ".pin_memory(" in text.source or not (has_copies or imported):
         return lambda function, skip=0: ((), (), ())
@@ -677,16 +683,22 @@ def _copies_of(index: ModuleIndex, text: SourceText):
         return where.row, where.column
 
     def accept(callee: str) -> bool:
-        return callee.partition(".")[0] in imported
+        return callee in imported
+
+    handed: Dict[int, List[ast.Call]] = {}  # the calls of imported names, per function (no walk)
+    for call, site, _scope, _cls in index.calls if imported else ():
+        if isinstance(call.func, ast.Name) and call.func.id in imported and call.args and site.scope is not None:
+            handed.setdefault(id(site.scope), []).append(call)
 
     def facts(function: ast.AST, skip: int = 0):
         copies = parameter_copies(function, helpers, span, skip) if has_copies else ()
-        use = index.uses.get(id(function))
         calls = hands = ()
-        if use is not None and any(accept(c) for c in use.called):
+        mine = handed.get(id(function))
+        if mine:
             if not skip and "for " in text.source:
                 calls = tuple(c for c in transfer_calls(function, helpers) if accept(c[2]))
-            hands = parameter_handoffs(function, helpers, accept, skip)
+            scope = index.scopes.get(id(function))
+            hands = parameter_handoffs(function, mine, scope.bindings if scope is not None else {}, skip)
         return copies, calls, hands
 
     return facts

@@ -14,7 +14,14 @@ pageable memory, and a loop body that calls ``pin_memory`` anywhere is not judge
 Helper functions of the same module are followed one call deep: ``batch = to_device(batch)``
 where ``to_device`` copies its parameter, and ``train(model, loader)`` where ``train`` loops over
 its parameter (``function_transfers``, also kept in module summaries for other modules).
-Anything else (a method, a wrapper object, a name bound twice) is not followed: no fact.
+Calls this module cannot follow go to a ``Remote`` callback: the module analysis resolves them
+(a function of another module, a method of a project object) and asks that module's summary,
+which keeps per function and method the parameters it copies (``parameter_copies``) and the
+imported callees it hands them to (``parameter_handoffs``), per function the imported callees
+its loops over a parameter hand the batches to (``transfer_calls``), and per class the
+attributes of self its ``__iter__`` copies the batches of (``iter_copies``: a wrapper of a
+loader). Anything else (an object that cannot be named, a name bound twice) is not followed: no
+fact.
 """
 
 from __future__ import annotations
@@ -173,43 +180,76 @@ def parameter_copies(
 
 
 def parameter_handoffs(
-    function: ast.AST, helpers: Helpers, accept: Callable[[str], bool], skip: int = 0
+    function: ast.AST, calls: Sequence[ast.Call], bindings: Dict[str, list], skip: int = 0
 ) -> Tuple[Tuple[int, str, Tuple[int, ...]], ...]:
-    """``summary.FunctionRecord.hands``: the calls this module cannot follow (accepted by
-    ``accept``: a name the module imports) that are given a positional parameter (after the
-    first ``skip``) or a value derived from it: (position, callee text, argument positions).
-    ``Tacotron2.parse_batch(self, batch)`` calling ``to_gpu(text_padded)``, imported from utils.py."""
+    """``summary.FunctionRecord.hands``: of ``calls`` (the function's calls of names its module
+    imports one by one, from the module index: no walk), those given a positional parameter
+    (after the first ``skip``) or a value derived from it: (position, callee text, argument
+    positions). A local name counts when the function binds it once, to such a value
+    (``text_padded, ... = batch``: ``Tacotron2.parse_batch`` calling ``to_gpu(text_padded)``,
+    imported from utils.py); a parameter the function rebinds does not."""
     args = function.args
     positional = [a.arg for a in (*args.posonlyargs, *args.args)][skip:]
-    if not positional:
+    if not positional or not calls:
         return ()
-    everything: List[ast.Call] = []
+    params = {name: index for index, name in enumerate(positional)}
 
-    def any_call(call: ast.Call, positions: Tuple[int, ...]) -> None:
-        if accept(callee_text(call.func) or ""):
-            everything.append(call)
-        return None
+    def origins(expr: ast.AST, depth: int, line: int) -> Set[int]:
+        """The parameters every binding of each name ``expr`` reads, before ``line``, derives
+        from (a binding after it in a loop may reach back: then none)."""
+        out: Set[int] = set()
+        for name in _roots(expr):
+            found = bindings.get(name, ())
+            if any(b.site is None or (b.site.line >= line and b.site.in_loop()) for b in found):
+                continue
+            earlier = [b for b in found if b.site.line < line]
+            if name in params and len(earlier) == 1 and earlier[0].kind == "param":
+                out.add(params[name])
+                continue
+            if depth <= 0 or not earlier:
+                continue
+            common: Optional[Set[int]] = None
+            for binding in earlier:
+                if binding.kind == "param" and name in params:
+                    reached = {params[name]}
+                elif binding.kind in ("assign", "unpack") and binding.value is not None:
+                    reached = origins(binding.value, depth - 1, binding.site.line)
+                else:
+                    reached = set()
+                common = reached if common is None else common & reached
+            out |= common or set()
+        return out
 
-    batch_copy(function.body, set(positional), _none, 0, any_call)  # one walk: any hand-off at all?
-    if not everything:
-        return ()
-    out: List[Tuple[int, str, Tuple[int, ...]]] = []
-    for position in range(len(positional)):
-        seen: List[Tuple[str, Tuple[int, ...]]] = []
-
-        def record(call: ast.Call, positions: Tuple[int, ...]) -> None:
-            text = callee_text(call.func) or ""
-            if accept(text):
-                seen.append((text, positions))
-            return None
-
-        copies_parameter(function, position + skip, helpers, 1, record)
-        out.extend((position, text, positions) for text, positions in dict.fromkeys(seen))
-    return tuple(out)
+    found: Dict[Tuple[int, str], Set[int]] = {}
+    for call in calls:
+        for position, argument in enumerate(call.args):
+            if isinstance(argument, ast.Starred):
+                break
+            for param in origins(argument, 3, call.lineno):
+                found.setdefault((param, call.func.id), set()).add(position)
+    return tuple((param, callee, tuple(sorted(positions))) for (param, callee), positions in found.items())
 
 
-def _none(name: str) -> None:
-    return None
+def _roots(expr: ast.AST) -> List[str]:
+    """The names ``expr`` is derived from (``derived``): the name an item, attribute or method
+    result (not ``.to()``/``.cuda()``) is of, each element's for a tuple or list display."""
+    out: List[str] = []
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        while True:
+            if isinstance(node, ast.Name):
+                out.append(node.id)
+                break
+            if isinstance(node, (ast.Attribute, ast.Subscript, ast.Starred)):
+                node = node.value
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr not in _MOVES:
+                node = node.func.value
+            else:
+                if isinstance(node, (ast.Tuple, ast.List)):
+                    stack.extend(node.elts)
+                break
+    return out
 
 
 def iter_copies(function: ast.AST, helpers: Helpers, span: Callable[[ast.AST], Tuple[int, int]]) -> Tuple[Tuple[str, int, int], ...]:
