@@ -690,8 +690,27 @@ def _copies_of(index: ModuleIndex, text: SourceText):
         if isinstance(call.func, ast.Name) and call.func.id in imported and call.args and site.scope is not None:
             handed.setdefault(id(site.scope), []).append(call)
 
+    # Only a function whose own lines write ``non_blocking``, or that calls one of the module's
+    # functions that do (or one calling those), can copy a parameter: the others are not walked.
+    lines = text.source.splitlines() if has_copies else []
+
+    def writes(node: ast.AST) -> bool:
+        return any("non_blocking" in line for line in lines[node.lineno - 1 : node.end_lineno or node.lineno])
+
+    copying: Set[str] = {f.name for f in index.module_functions if writes(f)} if has_copies else set()
+    for _ in range(2):
+        copying |= {
+            f.name
+            for f in index.module_functions
+            if any(c in copying for c in (index.uses.get(id(f)) or FunctionUse()).called)
+        }
+
+    def may_copy(function: ast.AST) -> bool:
+        use = index.uses.get(id(function))
+        return writes(function) or (use is not None and any(c in copying for c in use.called))
+
     def facts(function: ast.AST, skip: int = 0):
-        copies = parameter_copies(function, helpers, span, skip) if has_copies else ()
+        copies = parameter_copies(function, helpers, span, skip) if has_copies and may_copy(function) else ()
         calls = hands = ()
         mine = handed.get(id(function))
         if mine:

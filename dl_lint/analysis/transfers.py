@@ -166,14 +166,17 @@ def parameter_copies(
     function: ast.AST, helpers: Helpers, span: Callable[[ast.AST], Tuple[int, int]], skip: int = 0
 ) -> Tuple[Tuple[int, int, int], ...]:
     """``summary.FunctionRecord.copies``: (position, row, column) of each positional parameter
-    (after the first ``skip``: ``self``) the function copies non-blocking, itself or through
-    helpers of its module (two calls deep: ``async_copy_to`` recursing over a dict's values
-    copies its parameter on the first call)."""
+    (after the first ``skip``: ``self``) the function copies non-blocking, itself or through a
+    helper of its module (one call deep; ``async_copy_to`` recursing over a dict's values copies
+    its parameter itself)."""
     args = function.args
-    count = len(args.posonlyargs) + len(args.args)
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    count = len(positional)
+    if count <= skip or batch_copy(function.body, set(positional[skip:]), helpers, 1) is None:
+        return ()  # one walk for all the parameters: most functions copy none of them
     out = []
     for position in range(skip, count):
-        found = copies_parameter(function, position, helpers, 2)
+        found = copies_parameter(function, position, helpers, 1)
         if isinstance(found, ast.AST):
             out.append((position - skip, *span(found)))
     return tuple(out)
