@@ -30,7 +30,6 @@ from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, collect
 from dl_lint.analysis.summary import ModuleSummary, build_summary
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse, terminal
 from dl_lint.analysis.transfers import loop_copy, module_helpers, transparent_leaves
-from dl_lint.analysis.project import function_copy, method_copy
 from dl_lint.analysis.values import ABSENT, DictValue, FunctionRef, Guard, Instance, Origin, Possible, Value
 from dl_lint.analysis.namespaces import ParsedArgs, edited_attributes
 from dl_lint.analysis.configs.keypaths import LoadedConfig
@@ -664,7 +663,7 @@ class ModuleAnalysis:
                 owner = self.resolver.resolve(func.value, site).single
                 instance = owner.value if owner is not None else None
                 if isinstance(instance, Instance) and not instance.local:
-                    return method_copy(self.resolver.project, instance, func.attr, positions, self.path)
+                    return self.resolver.project.method_copy(instance, func.attr, positions, self.path)
                 return None
             if not self._may_be_function(func, site):
                 return None
@@ -672,7 +671,7 @@ class ModuleAnalysis:
             ref = target.value if target is not None else None
             if not isinstance(ref, FunctionRef) or ref.kind != "function" or ref.path == self.path:
                 return None
-            return function_copy(self.resolver.project, ref, positions, self.path)
+            return self.resolver.project.function_copy(ref, positions, self.path)
 
         return remote
 

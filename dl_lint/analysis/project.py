@@ -559,7 +559,7 @@ class SummaryModule:
             found = self.project.summary(ref.module, self.path)
             ref = found.global_value(attr, 0).single if found is not None else None
             ref = ref.value if ref is not None else None
-        return function_copy(self.project, ref, positions, self.path, depth)
+        return self.project.function_copy(ref, positions, self.path, depth)
 
     def _targets(self, called: Sequence[str]) -> Tuple[FrozenSet[str], bool]:
         """The project functions and methods these calls lead to, and whether some call
@@ -587,38 +587,6 @@ class SummaryModule:
 
 
 DEFAULT_MAX_FILE_SIZE = 32 * 1024 * 1024  # ``config.DEFAULT_MAX_FILE_SIZE``, for a Project made without settings
-
-
-def function_copy(project: Any, ref: Any, positions: Tuple[int, ...], near: str, depth: int = 1) -> Optional[Tuple[str, int, int]]:
-    """DL306: where the module-level function ``ref`` (a ``FunctionRef``) copies one of its
-    positional parameters ``positions`` non-blocking (``summary.FunctionRecord.copies``), itself
-    or through ``depth`` more imported functions it hands them to."""
-    from dl_lint.analysis.values import FunctionRef
-
-    if not isinstance(ref, FunctionRef) or ref.kind != "function":
-        return None
-    found = project.summary(ref.module, ref.path or near)
-    if found is None or (ref.path and found.path != ref.path):
-        return None
-    for position in positions:
-        where = found.parameter_copy(ref.name, position, depth)
-        if where is not None:
-            return where
-    return None
-
-
-def method_copy(project: Any, instance: Any, method: str, positions: Tuple[int, ...], near: str) -> Optional[Tuple[str, int, int]]:
-    """DL306: where method ``method`` of ``instance`` (an ``Instance`` of a project class) copies
-    one of the arguments at ``positions`` (after self) non-blocking, itself or through one
-    imported function (``SummaryModule.method_copy``). Only a method the class defines itself."""
-    found = project.summary(instance.module, instance.path or near)
-    if found is None or (instance.path and found.path != instance.path):
-        return None
-    for position in positions:
-        where = found.method_copy(instance.name, method, position)
-        if where is not None:
-            return where
-    return None
 
 
 class Project:
@@ -1495,6 +1463,37 @@ class Project:
             if where is not None:
                 out.append((param, index, where))
         return tuple(out)
+
+    def function_copy(self, ref: Any, positions: Tuple[int, ...], near: str, depth: int = 1) -> Optional[Tuple[str, int, int]]:
+        """DL306: where the module-level function ``ref`` (a ``FunctionRef``) copies one of its
+        positional parameters ``positions`` non-blocking (``summary.FunctionRecord.copies``), itself
+        or through ``depth`` more imported functions it hands them to."""
+        from dl_lint.analysis.values import FunctionRef
+
+        if not isinstance(ref, FunctionRef) or ref.kind != "function":
+            return None
+        found = self.summary(ref.module, ref.path or near)
+        if found is None or (ref.path and found.path != ref.path):
+            return None
+        for position in positions:
+            where = found.parameter_copy(ref.name, position, depth)
+            if where is not None:
+                return where
+        return None
+
+
+    def method_copy(self, instance: Any, method: str, positions: Tuple[int, ...], near: str) -> Optional[Tuple[str, int, int]]:
+        """DL306: where method ``method`` of ``instance`` (an ``Instance`` of a project class) copies
+        one of the arguments at ``positions`` (after self) non-blocking, itself or through one
+        imported function (``SummaryModule.method_copy``). Only a method the class defines itself."""
+        found = self.summary(instance.module, instance.path or near)
+        if found is None or (instance.path and found.path != instance.path):
+            return None
+        for position in positions:
+            where = found.method_copy(instance.name, method, position)
+            if where is not None:
+                return where
+        return None
 
     # -- DL102: accelerator evidence along the import graph -------------------------------------
     def neighbourhood(self, keys: Iterable[str]) -> Set[str]:
