@@ -113,8 +113,7 @@ All versions.
         yield self.finding(
             call,
             "pin_memory",
-            f"{describe('pin_memory', found)} but the batches are copied with non_blocking=True: the copy cannot "
-            "overlap with compute.",
+            f"{describe('pin_memory', found)} but the batches are copied with non_blocking=True: the copy cannot overlap.",
             _fix(call),
             detail="This loader's batches are copied to the device with non_blocking=True (the copy is cited). "
             "non_blocking=True is asynchronous only from pinned (page-locked) memory; from pageable memory "
