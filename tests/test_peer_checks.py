@@ -70,6 +70,51 @@ def test_dl306_is_silent_when_the_loader_name_is_rebound_before_the_loop():
     assert lint_source(source, "t.py", Settings(select=("DL306",))) == []
 
 
+def test_dl306_follows_a_wrapper_class_and_a_method_of_the_module_only_when_they_copy_the_batch():
+    source = textwrap.dedent(
+        """\
+        import torch
+        from torch.utils.data import DataLoader
+
+        class Prefetcher:
+            def __init__(self, loader, device="cuda"):
+                self.loader = loader
+                self.device = device
+            def __iter__(self):
+                for x, y in self.loader:
+                    yield x.to(self.device, non_blocking=True), y
+
+        class Model:
+            def parse_batch(self, batch):
+                x, y = batch
+                return x.cuda(non_blocking=True), y
+            def parse_other(self, batch):
+                z = torch.zeros(2)
+                return batch, z.cuda(non_blocking=True)
+
+        def fit(ds, unknown):
+            model = Model()
+            wrapped = DataLoader(ds, batch_size=8)
+            wrapped = Prefetcher(wrapped)
+            method = DataLoader(ds, batch_size=8)
+            for batch in method:
+                model.parse_batch(batch)
+            other = DataLoader(ds, batch_size=8)
+            for batch in other:
+                model.parse_other(batch)
+            unknown_object = DataLoader(ds, batch_size=8)
+            for batch in unknown_object:
+                unknown.parse_batch(batch)
+            later = DataLoader(ds, batch_size=8)
+            later = list(later)
+            later = Prefetcher(later)
+            return wrapped
+        """
+    )
+    found = lint_source(source, "t.py", Settings(select=("DL306",)))
+    assert [(d.location.row, [r.row for r in d.related]) for d in found] == [(22, [10]), (24, [15])]
+
+
 def test_dl307_never_reports_train_dataloader_and_needs_lightning_ancestry():
     source = textwrap.dedent(
         """\

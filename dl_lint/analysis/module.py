@@ -30,7 +30,7 @@ from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, collect
 from dl_lint.analysis.summary import ModuleSummary, build_summary
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse, terminal
 from dl_lint.analysis.transfers import loop_copy, module_helpers, transparent_leaves
-from dl_lint.analysis.values import ABSENT, DictValue, FunctionRef, Guard, Origin, Possible, Value
+from dl_lint.analysis.values import ABSENT, DictValue, FunctionRef, Guard, Instance, Origin, Possible, Value
 from dl_lint.analysis.namespaces import ParsedArgs, edited_attributes
 from dl_lint.analysis.configs.keypaths import LoadedConfig
 from dl_lint.record import Record
@@ -580,29 +580,47 @@ class ModuleAnalysis:
             return None  # the module pins by hand (a collate_fn, a prefetcher): not judged
         scope = site.scope
         name = self.assigned_name(call)
+        until = None  # the line of the name's next binding, when it is rebound
         if name is not None:
             names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
-            if names is None or len(names.bindings.get(name, ())) != 1:
-                name = None  # rebound (``loader = accelerator.prepare(loader)``): not this loader's batches
-        if self.ix.words(self.source)[1]:
-            loops = [
-                loop
-                for loop, loop_site in self.ix.batch_loops(call, scope, name)
-                if loop.lineno >= site.line
-            ]
-            if loops:
-                found = loop_copy(loops, self.ix.helpers)
-                if found is not None:
-                    start = self.text.start(found)
-                    return self.path, start.row, start.column
+            bindings = names.bindings.get(name, ()) if names is not None else ()
+            if len(bindings) != 1:
+                # rebound (``loader = accelerator.prepare(loader)``): not this loader's batches,
+                # but the rebinding may hand it to a wrapper (``loader = PrefetchLoader(loader)``)
+                later = sorted(b.site.line for b in bindings if b.site is not None and b.site.line > site.line)
+                until = later[0] if later and all(b.site is not None for b in bindings) else None
+                if until is None:
+                    name = None
+        entries = [
+            entry
+            for entry in self.ix.batch_loops(call, scope, name if until is None else None)
+            if entry[0].lineno >= site.line
+        ]
+        for loop, loop_site in entries:
+            # copies written here, through helpers of this module, or (when another module of
+            # the project may copy: a call given the batches) through an imported function
+            remote = self._remote_copy(loop_site)
+            found = loop_copy([loop], self.ix.helpers if self.ix.words(self.source)[1] else _no_helpers, remote)
+            if isinstance(found, tuple):
+                return found
+            if found is not None:
+                start = self.text.start(found)
+                return self.path, start.row, start.column
         if name is None:
             return None
         for other, other_site, position, keyword in self._passed_names().get((id(scope), name), ()):
             if other_site.line < site.line or not self._may_be_function(other.func, other_site):
                 continue
+            if until is not None and other_site.line > until:
+                continue
             target = self.resolver.resolve(other.func, other_site).single
             ref = target.value if target is not None else None
-            if not isinstance(ref, FunctionRef) or ref.kind != "function":
+            if isinstance(ref, FunctionRef) and ref.kind == "class":
+                where = self._wrapper_copy(ref, position, keyword)
+                if where is not None:
+                    return where
+                continue
+            if not isinstance(ref, FunctionRef) or ref.kind != "function" or until is not None:
                 continue
             if ref.path == self.path:
                 record = self._function_records().get(ref.name)
@@ -612,7 +630,53 @@ class ModuleAnalysis:
             for param, index, row, column in transfers:
                 if (keyword and param == keyword) or (not keyword and index == position):
                     return ref.path, row, column
+            for param, index, where in self.resolver.project.batch_handoffs(ref.module, ref.name, ref.path or self.path):
+                if (keyword and param == keyword) or (not keyword and index == position):
+                    return where
         return None
+
+    def _wrapper_copy(self, ref: FunctionRef, position: int, keyword: str) -> Optional[Tuple[str, int, int]]:
+        """A project class handed the loader (``PrefetchLoader(loader)``): its ``__init__`` keeps
+        the argument as ``self.attr`` and its ``__iter__`` loops over ``self.attr``, copying the
+        batches non-blocking (``summary.ClassRecord.init_attrs``, ``.iter_copies``)."""
+        found = self.resolver.project.summary(ref.module, ref.path or self.path)
+        if found is None or (ref.path and found.path != ref.path):
+            return None
+        record = found.class_record(ref.name)
+        if record is None or not record.iter_copies:
+            return None
+        copies = {attr: (row, column) for attr, row, column in record.iter_copies}
+        for attr, kind, param, index, _default, _line in record.init_attrs:
+            if kind != "param" or attr not in copies:
+                continue
+            # positions are counted after self; the call passes the loader at ``position``
+            if (keyword and keyword == param) or (not keyword and index >= 0 and index == position):
+                return (found.path, *copies[attr])
+        return None
+
+    def _remote_copy(self, site: Site):
+        """``transfers.Remote`` for a loop at ``site``: a call of a module-level function of
+        another module of the project (``to_gpu(x)``, ``utils.to_gpu(x)``) that copies one of
+        the arguments given the batches (``project.function_copy``)."""
+
+        def remote(call: ast.Call, positions: Tuple[int, ...]) -> Optional[Tuple[str, int, int]]:
+            func = call.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and not self._may_be_function(func, site):
+                # a method of an object of the project (``model.parse_batch(batch)``)
+                owner = self.resolver.resolve(func.value, site).single
+                instance = owner.value if owner is not None else None
+                if isinstance(instance, Instance) and not instance.local:
+                    return self.resolver.project.method_copy(instance, func.attr, positions, self.path)
+                return None
+            if not self._may_be_function(func, site):
+                return None
+            target = self.resolver.resolve(call.func, site).single
+            ref = target.value if target is not None else None
+            if not isinstance(ref, FunctionRef) or ref.kind != "function" or ref.path == self.path:
+                return None
+            return self.resolver.project.function_copy(ref, positions, self.path)
+
+        return remote
 
     def _may_be_function(self, func: ast.AST, site: Site) -> bool:
         """Whether a callee can resolve to a module-level function: a name, or an attribute of
@@ -1653,6 +1717,11 @@ class _Index:
                 out.append(loops[position])
             position = parents[position]
         return out
+
+
+def _no_helpers(name: str) -> None:
+    """No helper of a module that never writes ``non_blocking`` copies non-blocking itself."""
+    return None
 
 
 def _mentioned(expr: ast.AST) -> List[ast.AST]:

@@ -511,6 +511,56 @@ class SummaryModule:
         record = self._functions_by_name.get(name)
         return record.transfers if record is not None else ()
 
+    def transfer_calls(self, name: str) -> Tuple[Tuple[str, int, str, Tuple[int, ...]], ...]:
+        """DL306: the imported functions function ``name``'s loops over a parameter hand the
+        batches to (``summary.FunctionRecord.transfer_calls``)."""
+        record = self._functions_by_name.get(name)
+        return record.transfer_calls if record is not None else ()
+
+    def parameter_copy(self, name: str, position: int, depth: int = 1) -> Optional[Tuple[str, int, int]]:
+        """DL306: (path, row, column) of the non-blocking copy function ``name`` makes of its
+        positional parameter ``position`` (``summary.FunctionRecord.copies``), or through an
+        imported function it hands the parameter to (``.hands``, ``depth`` such steps), or None."""
+        return self._record_copy(self._functions_by_name.get(name), position, depth)
+
+    def method_copy(self, cls: str, method: str, position: int, depth: int = 1) -> Optional[Tuple[str, int, int]]:
+        """DL306: as ``parameter_copy``, for method ``method`` of class ``cls`` defined in this
+        module (position after self); None when the class does not define it itself."""
+        record = self._classes_by_name.get(cls)
+        found = next((m for m in record.methods if m.name == method), None) if record is not None else None
+        return self._record_copy(found, position, depth)
+
+    def _record_copy(self, record, position: int, depth: int) -> Optional[Tuple[str, int, int]]:
+        if record is None:
+            return None
+        for index, row, column in record.copies:
+            if index == position:
+                return self.path, row, column
+        if depth > 0:
+            for index, text, positions in record.hands:
+                if index == position:
+                    where = self.callee_copy(text, positions, depth - 1)
+                    if where is not None:
+                        return where
+        return None
+
+    def callee_copy(self, text: str, positions: Tuple[int, ...], depth: int = 0) -> Optional[Tuple[str, int, int]]:
+        """DL306: where the function this module imports as ``text`` (``to_gpu``,
+        ``utils.to_gpu``) copies one of the arguments at ``positions``; None when it does not
+        certainly resolve to one module-level function of the project that does."""
+        head, _, attr = text.partition(".")
+        value = self.global_value(head, 0).single
+        ref = value.value if value is not None else None
+        if attr:
+            from dl_lint.analysis.values import ModuleRef
+
+            if not isinstance(ref, ModuleRef):
+                return None
+            found = self.project.summary(ref.module, self.path)
+            ref = found.global_value(attr, 0).single if found is not None else None
+            ref = ref.value if ref is not None else None
+        return self.project.function_copy(ref, positions, self.path, depth)
+
     def _targets(self, called: Sequence[str]) -> Tuple[FrozenSet[str], bool]:
         """The project functions and methods these calls lead to, and whether some call
         cannot be followed (``Resolver.call_targets``)."""
@@ -1400,6 +1450,50 @@ class Project:
     def batch_transfers(self, module: str, name: str, near: str = "") -> Tuple[Tuple[str, int, int, int], ...]:
         found = self.summary(module, near)
         return found.transfers(name) if found is not None else ()
+
+    def batch_handoffs(self, module: str, name: str, near: str = "") -> Tuple[Tuple[str, int, Optional[Tuple[str, int, int]]], ...]:
+        """DL306: for function ``name``'s parameters that it iterates, where an imported
+        function its loop hands the batches to copies them: (parameter, position, location)."""
+        found = self.summary(module, near)
+        if found is None:
+            return ()
+        out = []
+        for param, index, text, positions in found.transfer_calls(name):
+            where = found.callee_copy(text, positions)
+            if where is not None:
+                out.append((param, index, where))
+        return tuple(out)
+
+    def function_copy(self, ref: Any, positions: Tuple[int, ...], near: str, depth: int = 1) -> Optional[Tuple[str, int, int]]:
+        """DL306: where the module-level function ``ref`` (a ``FunctionRef``) copies one of its
+        positional parameters ``positions`` non-blocking (``summary.FunctionRecord.copies``), itself
+        or through ``depth`` more imported functions it hands them to."""
+        from dl_lint.analysis.values import FunctionRef
+
+        if not isinstance(ref, FunctionRef) or ref.kind != "function":
+            return None
+        found = self.summary(ref.module, ref.path or near)
+        if found is None or (ref.path and found.path != ref.path):
+            return None
+        for position in positions:
+            where = found.parameter_copy(ref.name, position, depth)
+            if where is not None:
+                return where
+        return None
+
+
+    def method_copy(self, instance: Any, method: str, positions: Tuple[int, ...], near: str) -> Optional[Tuple[str, int, int]]:
+        """DL306: where method ``method`` of ``instance`` (an ``Instance`` of a project class) copies
+        one of the arguments at ``positions`` (after self) non-blocking, itself or through one
+        imported function (``SummaryModule.method_copy``). Only a method the class defines itself."""
+        found = self.summary(instance.module, instance.path or near)
+        if found is None or (instance.path and found.path != instance.path):
+            return None
+        for position in positions:
+            where = found.method_copy(instance.name, method, position)
+            if where is not None:
+                return where
+        return None
 
     # -- DL102: accelerator evidence along the import graph -------------------------------------
     def neighbourhood(self, keys: Iterable[str]) -> Set[str]:

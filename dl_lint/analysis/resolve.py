@@ -197,6 +197,22 @@ class ProjectHook:
         copies of the batches (``summary.FunctionRecord.transfers``)."""
         return ()
 
+    def batch_handoffs(self, module: str, name: str, near: str = "") -> Tuple[Any, ...]:  # pragma: no cover
+        """DL306: where imported functions a function's loops hand the batches to copy them."""
+        return ()
+
+    def function_copy(self, ref: Any, positions: Tuple[int, ...], near: str, depth: int = 1) -> Optional[Tuple[str, int, int]]:  # pragma: no cover
+        """DL306: where a project function copies one of its parameters non-blocking."""
+        return None
+
+    def method_copy(self, instance: Any, method: str, positions: Tuple[int, ...], near: str) -> Optional[Tuple[str, int, int]]:  # pragma: no cover
+        """DL306: where a method of a project object copies one of its parameters non-blocking."""
+        return None
+
+    def summary(self, module: str, near: str = "") -> Any:  # pragma: no cover
+        """Another module's summary (none without a project)."""
+        return None
+
     def config_composed(self, config: Any, near: str = "") -> Any:
         """The composed Hydra config of a ``HydraConfig`` (``analysis.configs.hydra.Composed``),
         its YAML files read once per run (the project caches them, records them as

@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 14
+SUMMARY_FORMAT = 15
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -77,11 +77,21 @@ class MutationRecord(Record):
 
 
 class MethodRecord(Record):
-    __slots__ = ("name", "shards", "self_calls", "called", "passes")
+    __slots__ = ("name", "shards", "self_calls", "called", "passes", "copies", "hands")
 
     def __init__(
-        self, name: str, shards: bool, self_calls: Tuple[str, ...], called: Tuple[str, ...], passes: Tuple[int, ...] = ()
+        self,
+        name: str,
+        shards: bool,
+        self_calls: Tuple[str, ...],
+        called: Tuple[str, ...],
+        passes: Tuple[int, ...] = (),
+        # DL306, as ``FunctionRecord.copies`` and ``.hands`` (positions after self).
+        copies: Tuple[Tuple[int, int, int], ...] = (),
+        hands: Tuple[Tuple[int, str, Tuple[int, ...]], ...] = (),
     ) -> None:
+        self.copies = copies
+        self.hands = hands
         self.name = name
         self.shards = shards
         self.self_calls = self_calls
@@ -93,7 +103,7 @@ class ClassRecord(Record):
     __slots__ = (
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
         "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores", "init_objects",
-        "method_returns", "init_attrs",
+        "method_returns", "init_attrs", "iter_copies",
     )  # fmt: skip
 
     def __init__(
@@ -138,7 +148,12 @@ class ClassRecord(Record):
         # for a literal or a module-level name; only for an attribute that one unconditional
         # statement of ``__init__``'s own body sets, and nothing else in the class.
         init_attrs: Tuple[Tuple[str, str, str, int, str, int], ...] = (),
+        # DL306, a wrapper of a loader (``PrefetchLoader(loader)``): the attributes of self its
+        # ``__iter__`` loops over, copying the batches with non_blocking=True: (attr, row, column)
+        # of the copy (``transfers.iter_copies``); what ``__init__`` stores there is ``init_attrs``.
+        iter_copies: Tuple[Tuple[str, int, int], ...] = (),
     ) -> None:
+        self.iter_copies = iter_copies
         self.init_attrs = init_attrs
         self.name = name
         self.line = line
@@ -162,7 +177,7 @@ class ClassRecord(Record):
 class FunctionRecord(Record):
     __slots__ = (
         "name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes", "namespace",
-        "edited", "builds", "collates", "hands_back", "returns_held",
+        "edited", "builds", "collates", "hands_back", "returns_held", "copies", "transfer_calls", "hands",
     )  # fmt: skip
 
     def __init__(
@@ -194,7 +209,19 @@ class FunctionRecord(Record):
         # _build_transform(size)``): ((text, line) of each ``return``'s value, the functions it
         # defines), when its source holds a lambda or a nested ``def`` (``held_returns``).
         returns_held: Optional[Tuple[Tuple[Tuple[str, int], ...], Tuple[str, ...]]] = None,
+        # DL306: (position, row, column) of the positional parameters the function copies to a
+        # device with non_blocking=True (``transfers.parameter_copies``).
+        copies: Tuple[Tuple[int, int, int], ...] = (),
+        # DL306: calls of imported functions its loops over a parameter give the batches to:
+        # (parameter, position or -1, callee text, argument positions) (``transfers.transfer_calls``).
+        transfer_calls: Tuple[Tuple[str, int, str, Tuple[int, ...]], ...] = (),
+        # DL306: imported functions it hands a positional parameter to: (position, callee text,
+        # argument positions) (``transfers.parameter_handoffs``).
+        hands: Tuple[Tuple[int, str, Tuple[int, ...]], ...] = (),
     ) -> None:
+        self.hands = hands
+        self.copies = copies
+        self.transfer_calls = transfer_calls
         self.collates = collates
         self.returns_held = returns_held
         self.hands_back = hands_back
@@ -293,7 +320,13 @@ class ModuleSummary(Record):
                         "bases": tuple(c["bases"]),
                         "methods": tuple(
                             MethodRecord(
-                                m["name"], bool(m["shards"]), tuple(m["self_calls"]), tuple(m["called"]), tuple(m.get("passes", ()))
+                                m["name"],
+                                bool(m["shards"]),
+                                tuple(m["self_calls"]),
+                                tuple(m["called"]),
+                                tuple(m.get("passes", ())),
+                                tuples(m.get("copies", ())),
+                                _hands(m.get("hands", ())),
                             )
                             for m in c["methods"]
                         ),
@@ -310,6 +343,7 @@ class ModuleSummary(Record):
                         "init_objects": _deep_tuple(c.get("init_objects", ())),
                         "method_returns": _deep_tuple(c.get("method_returns", ())),
                         "init_attrs": _deep_tuple(c.get("init_attrs", ())),
+                        "iter_copies": tuples(c.get("iter_copies", ())),
                     }
                 )
                 for c in data["classes"]
@@ -321,6 +355,11 @@ class ModuleSummary(Record):
                         "params": tuples(f["params"]),
                         "called": tuple(f["called"]),
                         "transfers": tuples(f["transfers"]),
+                        "copies": tuples(f.get("copies", ())),
+                        "hands": _hands(f.get("hands", ())),
+                        "transfer_calls": tuple(
+                            (str(a), int(b), str(c), tuple(d)) for a, b, c, d in f.get("transfer_calls", ())
+                        ),
                         "passes": tuple(f.get("passes", ())),
                         "namespace": f.get("namespace"),
                         "edited": tuple(f.get("edited", ())),
@@ -491,9 +530,10 @@ def build_summary(
             kept = _text(text, node) if kind in ("update", "setitem") else None
             mutations.append(MutationRecord(name, kind if kept is not None else "other", site.line, cond_indices(site), kept))
     sharding = _sharding_names(index)
-    classes = tuple(_class_record(node, index, text, sharding) for node in index.module_classes)
+    copies = _copies_of(index, text)
+    classes = tuple(_class_record(node, index, text, sharding, copies) for node in index.module_classes)
     transfers = _transfers_of(index, text)
-    functions = tuple(_function_record(node, index, text, sharding, transfers) for node in index.module_functions)
+    functions = tuple(_function_record(node, index, text, sharding, transfers, copies) for node in index.module_functions)
     arguments: List[Tuple[str, int]] = []
     # Kept for importers where a namespace can leave the module: a helper returning it, or a
     # ``parser.parse_args()`` whose result a function hands to another module's factory.
@@ -590,8 +630,106 @@ def _transfers_of(index: ModuleIndex, text: SourceText):
     return lambda function: function_transfers(function, helpers, span)
 
 
+def _iter_copies(node: Optional[ast.AST], index: ModuleIndex, text: SourceText) -> Tuple[Tuple[str, int, int], ...]:
+    """``ClassRecord.iter_copies``, read only in a module that writes ``non_blocking`` and never
+    pins by hand."""
+    if node is None or "non_blocking" not in text.source or ".pin_memory(" in text.source:
+        return ()
+    from dl_lint.analysis.transfers import iter_copies, module_helpers
+
+    def span(found: ast.AST) -> Tuple[int, int]:
+        where = text.start(found)
+        return where.row, where.column
+
+    return iter_copies(node, module_helpers(index.module_functions), span)
+
+
+def _hands(data) -> Tuple[Tuple[int, str, Tuple[int, ...]], ...]:
+    return tuple((int(a), str(b), tuple(c)) for a, b, c in data)
+
+
+def _method_copies(node: ast.AST, copies) -> Tuple[Tuple, Tuple]:
+    """``MethodRecord.copies`` and ``.hands`` of a method that takes ``self`` (not a static
+    method): its parameters after the first."""
+    decorators = {getattr(d, "id", getattr(d, "attr", "")) for d in node.decorator_list}
+    if decorators & {"staticmethod", "classmethod", "property"}:
+        return (), ()
+    found, _calls, hands = copies(node, 1)
+    return found, hands
+
+
+def _copies_of(index: ModuleIndex, text: SourceText):
+    """DL306's copies and hand-offs per module-level function (``transfers.parameter_copies``,
+    ``transfers.transfer_calls``): copies only in modules that write ``non_blocking``, hand-offs
+    only from functions that call a name the module imports and loop (a ``for`` in the source)."""
+    has_copies = "non_blocking" in text.source and ".pin_memory(" not in text.source
+    # Hand-offs are kept for names imported one by one (``from utils import to_gpu``, ``from
+    # .parallel import async_copy_to``): a call of a module's attribute (``torch.cat(x)``,
+    # ``utils.to_gpu(x)``) is asked of the loop's own module, not kept here (a cost filter:
+    # walking every function that calls ``torch.*`` with a parameter slowed a cold run by half).
+    imported = {
+        name
+        for name, bindings in index.module_scope.bindings.items()
+        if any(b.kind == "import" and isinstance(b.node, ast.ImportFrom) for b in bindings)
+    }
+    if ".pin_memory(" in text.source or not (has_copies or imported):
+        return lambda function, skip=0: ((), (), ())
+    from dl_lint.analysis.transfers import module_helpers, parameter_copies, parameter_handoffs, transfer_calls
+
+    helpers = module_helpers(index.module_functions)
+
+    def span(node: ast.AST) -> Tuple[int, int]:
+        where = text.start(node)
+        return where.row, where.column
+
+    def accept(callee: str) -> bool:
+        return callee in imported
+
+    handed: Dict[int, List[ast.Call]] = {}  # the calls of imported names, per function (no walk)
+    for call, site, _scope, _cls in index.calls if imported else ():
+        if isinstance(call.func, ast.Name) and call.func.id in imported and call.args and site.scope is not None:
+            handed.setdefault(id(site.scope), []).append(call)
+
+    # Only a function whose own lines write ``non_blocking``, or that calls one of the module's
+    # functions that do (or one calling those), can copy a parameter: the others are not walked.
+    lines = text.source.splitlines() if has_copies else []
+
+    def writes(node: ast.AST) -> bool:
+        return any("non_blocking" in line for line in lines[node.lineno - 1 : node.end_lineno or node.lineno])
+
+    copying: Set[str] = {f.name for f in index.module_functions if writes(f)} if has_copies else set()
+    for _ in range(2):
+        copying |= {
+            f.name
+            for f in index.module_functions
+            if any(c in copying for c in (index.uses.get(id(f)) or FunctionUse()).called)
+        }
+
+    def may_copy(function: ast.AST) -> bool:
+        use = index.uses.get(id(function))
+        return writes(function) or (use is not None and any(c in copying for c in use.called))
+
+    def facts(function: ast.AST, skip: int = 0):
+        copies = parameter_copies(function, helpers, span, skip) if has_copies and may_copy(function) else ()
+        calls = hands = ()
+        mine = handed.get(id(function))
+        if mine:
+            if not skip and "for " in text.source:
+                calls = tuple(c for c in transfer_calls(function, helpers) if accept(c[2]))
+            scope = index.scopes.get(id(function))
+            hands = parameter_handoffs(function, mine, scope.bindings if scope is not None else {}, skip)
+        return copies, calls, hands
+
+    return facts
+
+
 def _function_record(
-    node: ast.AST, index: ModuleIndex, text: SourceText, sharding: FrozenSet[str] = SHARDING_NAMES, transfers=None
+    node: ast.AST,
+    index: ModuleIndex,
+    text: SourceText,
+    sharding: FrozenSet[str] = SHARDING_NAMES,
+    transfers=None,
+    copies=None,
 ) -> FunctionRecord:
     use = index.uses.get(id(node)) or FunctionUse()
     args = node.args
@@ -611,6 +749,7 @@ def _function_record(
         uses_cuda=use.cuda,
         reseeds=any("seed" in n.lower() or "rng" in n.lower() or "random" in n.lower() for n in use.names),
         transfers=transfers(node) if transfers is not None else (),
+        **dict(zip(("copies", "transfer_calls", "hands"), copies(node) if copies is not None else ((), (), ()))),
         passes=passes_through(node),
         namespace=namespace,
         edited=edited_attributes(node, use.names) if namespace is not None else (),
@@ -684,7 +823,9 @@ def hands_back(function: ast.AST) -> Optional[Tuple[str, str, int]]:
     return found[0]
 
 
-def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, sharding: FrozenSet[str] = SHARDING_NAMES) -> ClassRecord:
+def _class_record(
+    node: ast.ClassDef, index: ModuleIndex, text: SourceText, sharding: FrozenSet[str] = SHARDING_NAMES, copies=None
+) -> ClassRecord:
     methods: Dict[str, FunctionUse] = {}
     nodes: Dict[str, ast.AST] = {}
     for statement in node.body:
@@ -714,6 +855,7 @@ def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, shar
                 tuple(sorted(use.self_calls)),
                 tuple(dict.fromkeys(use.called)),
                 passes_through(nodes[name], skip=1),
+                *(_method_copies(nodes[name], copies) if copies is not None else ()),
             )
             for name, use in methods.items()
         ),
@@ -728,6 +870,7 @@ def _class_record(node: ast.ClassDef, index: ModuleIndex, text: SourceText, shar
         **_kept_in_init(node, init, text),
         **_objects_in_init(nodes, text),
         init_attrs=_init_attrs(node, nodes.get("__init__"), init, index, text),
+        iter_copies=_iter_copies(nodes.get("__iter__"), index, text),
     )
 
 

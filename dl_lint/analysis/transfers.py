@@ -14,13 +14,20 @@ pageable memory, and a loop body that calls ``pin_memory`` anywhere is not judge
 Helper functions of the same module are followed one call deep: ``batch = to_device(batch)``
 where ``to_device`` copies its parameter, and ``train(model, loader)`` where ``train`` loops over
 its parameter (``function_transfers``, also kept in module summaries for other modules).
-Anything else (a method, a wrapper object, a name bound twice) is not followed: no fact.
+Calls this module cannot follow go to a ``Remote`` callback: the module analysis resolves them
+(a function of another module, a method of a project object) and asks that module's summary,
+which keeps per function and method the parameters it copies (``parameter_copies``) and the
+imported callees it hands them to (``parameter_handoffs``), per function the imported callees
+its loops over a parameter hand the batches to (``transfer_calls``), and per class the
+attributes of self its ``__iter__`` copies the batches of (``iter_copies``: a wrapper of a
+loader). Anything else (an object that cannot be named, a name bound twice) is not followed: no
+fact.
 """
 
 from __future__ import annotations
 
 import ast
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from dl_lint.analysis.syntax import literal, terminal
 
@@ -44,6 +51,13 @@ _MOVES = frozenset({"to", "cuda", "xpu", "npu", "mps"})
 # (param name, position among positional parameters or -1, row, column of the copy)
 Transfer = Tuple[str, int, int, int]
 Helpers = Callable[[str], Optional[ast.AST]]  # a module-level function of this module by name
+# Where a copy is when another module makes it: (path, row, column).
+Location = Tuple[str, int, int]
+# A call this module cannot follow (a function of another module): given the call and the
+# positions of its arguments derived from a batch, where that function copies one of them
+# non-blocking, or None (``module.ModuleAnalysis``, ``project.SummaryModule.callee_copy``).
+Remote = Callable[[ast.Call, Tuple[int, ...]], Optional[Location]]
+Found = Union[ast.Call, Location]
 
 
 def iterates(expr: ast.AST, node: Optional[ast.AST], name: Optional[str]) -> bool:
@@ -78,7 +92,9 @@ def target_names(target: ast.AST) -> Set[str]:
     return set()
 
 
-def batch_copy(body: Sequence[ast.stmt], batch: Set[str], helpers: Helpers, depth: int = 1) -> Optional[ast.Call]:
+def batch_copy(
+    body: Sequence[ast.stmt], batch: Set[str], helpers: Helpers, depth: int = 1, remote: Optional[Remote] = None
+) -> Optional[Found]:
     """The first non-blocking device copy of a value derived from the names ``batch`` in the
     statements ``body`` (nested functions and classes excluded), or None. ``depth`` helper
     calls are followed (``to_device(batch)`` where the helper copies its parameter)."""
@@ -87,7 +103,7 @@ def batch_copy(body: Sequence[ast.stmt], batch: Set[str], helpers: Helpers, dept
     names = set(batch)
     for statement in _statements(body):
         for expr in _expressions(statement):
-            found = _copy_in(expr, names, helpers, depth)
+            found = _copy_in(expr, names, helpers, depth, remote)
             if found is not None:
                 return found
         if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
@@ -102,10 +118,10 @@ def batch_copy(body: Sequence[ast.stmt], batch: Set[str], helpers: Helpers, dept
     return None
 
 
-def loop_copy(loops: Iterable[ast.AST], helpers: Helpers) -> Optional[ast.Call]:
+def loop_copy(loops: Iterable[ast.AST], helpers: Helpers, remote: Optional[Remote] = None) -> Optional[Found]:
     """The first copy in the bodies of ``loops`` (``for`` statements over a loader)."""
     for loop in loops:
-        found = batch_copy(loop.body, target_names(loop.target), helpers)
+        found = batch_copy(loop.body, target_names(loop.target), helpers, 1, remote)
         if found is not None:
             return found
     return None
@@ -132,14 +148,166 @@ def function_transfers(function: ast.AST, helpers: Helpers, span: Callable[[ast.
     return tuple(out)
 
 
-def copies_parameter(function: ast.AST, position: int, helpers: Helpers, depth: int) -> Optional[ast.Call]:
+def copies_parameter(
+    function: ast.AST, position: int, helpers: Helpers, depth: int, remote: Optional[Remote] = None
+) -> Optional[Found]:
     """The first non-blocking copy a function makes of its positional parameter ``position``
-    (itself or what is derived from it), when the parameter is never rebound."""
+    (itself or what is derived from it). A parameter rebound to what is derived from it stays
+    followed (``x = x.contiguous()``, tacotron2's ``to_gpu``); rebound to anything else, it is
+    not followed from there on (``batch_copy``)."""
     args = function.args
     positional = [a.arg for a in (*args.posonlyargs, *args.args)]
-    if position >= len(positional) or positional[position] in _bound_names(function.body):
+    if position >= len(positional):
         return None
-    return batch_copy(function.body, {positional[position]}, helpers, depth)
+    return batch_copy(function.body, {positional[position]}, helpers, depth, remote)
+
+
+def parameter_copies(
+    function: ast.AST, helpers: Helpers, span: Callable[[ast.AST], Tuple[int, int]], skip: int = 0
+) -> Tuple[Tuple[int, int, int], ...]:
+    """``summary.FunctionRecord.copies``: (position, row, column) of each positional parameter
+    (after the first ``skip``: ``self``) the function copies non-blocking, itself or through a
+    helper of its module (one call deep; ``async_copy_to`` recursing over a dict's values copies
+    its parameter itself)."""
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    count = len(positional)
+    if count <= skip or batch_copy(function.body, set(positional[skip:]), helpers, 1) is None:
+        return ()  # one walk for all the parameters: most functions copy none of them
+    out = []
+    for position in range(skip, count):
+        found = copies_parameter(function, position, helpers, 1)
+        if isinstance(found, ast.AST):
+            out.append((position - skip, *span(found)))
+    return tuple(out)
+
+
+def parameter_handoffs(
+    function: ast.AST, calls: Sequence[ast.Call], bindings: Dict[str, list], skip: int = 0
+) -> Tuple[Tuple[int, str, Tuple[int, ...]], ...]:
+    """``summary.FunctionRecord.hands``: of ``calls`` (the function's calls of names its module
+    imports one by one, from the module index: no walk), those given a positional parameter
+    (after the first ``skip``) or a value derived from it: (position, callee text, argument
+    positions). A local name counts when the function binds it once, to such a value
+    (``text_padded, ... = batch``: ``Tacotron2.parse_batch`` calling ``to_gpu(text_padded)``,
+    imported from utils.py); a parameter the function rebinds does not."""
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)][skip:]
+    if not positional or not calls:
+        return ()
+    params = {name: index for index, name in enumerate(positional)}
+
+    def origins(expr: ast.AST, depth: int, line: int) -> Set[int]:
+        """The parameters every binding of each name ``expr`` reads, before ``line``, derives
+        from (a binding after it in a loop may reach back: then none)."""
+        out: Set[int] = set()
+        for name in _roots(expr):
+            found = bindings.get(name, ())
+            if any(b.site is None or (b.site.line >= line and b.site.in_loop()) for b in found):
+                continue
+            earlier = [b for b in found if b.site.line < line]
+            if name in params and len(earlier) == 1 and earlier[0].kind == "param":
+                out.add(params[name])
+                continue
+            if depth <= 0 or not earlier:
+                continue
+            common: Optional[Set[int]] = None
+            for binding in earlier:
+                if binding.kind == "param" and name in params:
+                    reached = {params[name]}
+                elif binding.kind in ("assign", "unpack") and binding.value is not None:
+                    reached = origins(binding.value, depth - 1, binding.site.line)
+                else:
+                    reached = set()
+                common = reached if common is None else common & reached
+            out |= common or set()
+        return out
+
+    found: Dict[Tuple[int, str], Set[int]] = {}
+    for call in calls:
+        for position, argument in enumerate(call.args):
+            if isinstance(argument, ast.Starred):
+                break
+            for param in origins(argument, 3, call.lineno):
+                found.setdefault((param, call.func.id), set()).add(position)
+    return tuple((param, callee, tuple(sorted(positions))) for (param, callee), positions in found.items())
+
+
+def _roots(expr: ast.AST) -> List[str]:
+    """The names ``expr`` is derived from (``derived``): the name an item, attribute or method
+    result (not ``.to()``/``.cuda()``) is of, each element's for a tuple or list display."""
+    out: List[str] = []
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        while True:
+            if isinstance(node, ast.Name):
+                out.append(node.id)
+                break
+            if isinstance(node, (ast.Attribute, ast.Subscript, ast.Starred)):
+                node = node.value
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr not in _MOVES:
+                node = node.func.value
+            else:
+                if isinstance(node, (ast.Tuple, ast.List)):
+                    stack.extend(node.elts)
+                break
+    return out
+
+
+def iter_copies(function: ast.AST, helpers: Helpers, span: Callable[[ast.AST], Tuple[int, int]]) -> Tuple[Tuple[str, int, int], ...]:
+    """``summary.ClassRecord.iter_copies``: the attributes of self an ``__iter__`` loops over
+    (``for x, y in self.loader``, also through ``enumerate`` and the like), copying the batches
+    with non_blocking=True: (attr, row, column) of the first copy. effdet's and timm's
+    ``PrefetchLoader``, which copy each batch on a side stream."""
+    positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    if not positional:
+        return ()
+    me = positional[0]
+    out: Dict[str, Tuple[int, int]] = {}
+    for loop in _loops(function.body):
+        iterable = transparent_leaves(loop.iter)[-1]
+        if not (isinstance(iterable, ast.Attribute) and isinstance(iterable.value, ast.Name) and iterable.value.id == me):
+            continue
+        if iterable.attr in out:
+            continue
+        found = batch_copy(loop.body, target_names(loop.target), helpers)
+        if isinstance(found, ast.AST):
+            out[iterable.attr] = span(found)
+    return tuple((attr, row, column) for attr, (row, column) in out.items())
+
+
+def transfer_calls(function: ast.AST, helpers: Helpers) -> Tuple[Tuple[str, int, str, Tuple[int, ...]], ...]:
+    """``summary.FunctionRecord.transfer_calls``: for each parameter the function iterates (never
+    rebound), the calls of its loops' bodies this module cannot follow that are given the
+    batches: (parameter, position or -1, callee text, argument positions). Whether the callee
+    copies them is asked when a loader is passed (``project.SummaryModule.callee_copy``)."""
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    names = [*positional, *(a.arg for a in args.kwonlyargs)]
+    if not names:
+        return ()
+    loops = _loops(function.body)
+    if not loops:
+        return ()
+    rebound = _bound_names(function.body)
+    out: List[Tuple[str, int, str, Tuple[int, ...]]] = []
+    for name in names:
+        if name in rebound:
+            continue
+        mine = [loop for loop in loops if iterates(loop.iter, None, name)]
+        if not mine:
+            continue
+        seen: List[Tuple[str, Tuple[int, ...]]] = []
+
+        def record(call: ast.Call, positions: Tuple[int, ...]) -> None:
+            seen.append((callee_text(call.func) or "", positions))
+            return None
+
+        loop_copy(mine, helpers, record)
+        index = positional.index(name) if name in positional else -1
+        out.extend((name, index, text, positions) for text, positions in dict.fromkeys(seen))
+    return tuple(out)
 
 
 # -- what counts as a batch, and as a copy ------------------------------------------------------
@@ -162,7 +330,7 @@ def derived(expr: ast.AST, names: Set[str]) -> bool:
             return False
 
 
-def _copy_in(expr: ast.AST, names: Set[str], helpers: Helpers, depth: int) -> Optional[ast.Call]:
+def _copy_in(expr: ast.AST, names: Set[str], helpers: Helpers, depth: int, remote: Optional[Remote]) -> Optional[Found]:
     """The first copy inside one expression (comprehensions over a batch included)."""
     stack: List[Tuple[ast.AST, Set[str]]] = [(expr, names)]
     while stack:
@@ -181,25 +349,50 @@ def _copy_in(expr: ast.AST, names: Set[str], helpers: Helpers, depth: int) -> Op
         if isinstance(node, ast.Call):
             if _is_copy(node, known):
                 return node
-            if depth > 0 and isinstance(node.func, ast.Name):
-                found = _helper_copy(node, known, helpers, depth)
+            if depth > 0 and isinstance(node.func, ast.Name) and helpers(node.func.id) is not None:
+                found = _helper_copy(node, known, helpers, depth, remote)
                 if found is not None:
                     return found
+            elif remote is not None and callee_text(node.func) is not None:
+                positions = _derived_positions(node, known)
+                if positions:
+                    found = remote(node, positions)
+                    if found is not None:
+                        return found
         stack.extend((child, known) for child in reversed(list(ast.iter_child_nodes(node))))
     return None
 
 
-def _helper_copy(call: ast.Call, names: Set[str], helpers: Helpers, depth: int) -> Optional[ast.Call]:
+def _helper_copy(call: ast.Call, names: Set[str], helpers: Helpers, depth: int, remote: Optional[Remote]) -> Optional[Found]:
     function = helpers(call.func.id)
     if function is None:
         return None
+    for position in _derived_positions(call, names):
+        found = copies_parameter(function, position, helpers, depth - 1, remote)
+        if found is not None:
+            return found
+    return None
+
+
+def _derived_positions(call: ast.Call, names: Set[str]) -> Tuple[int, ...]:
+    """The positions of the call's arguments derived from a batch, up to the first ``*args``
+    (after it, positions are unknown)."""
+    out = []
     for position, argument in enumerate(call.args):
         if isinstance(argument, ast.Starred):
-            return None
+            break
         if derived(argument, names):
-            found = copies_parameter(function, position, helpers, depth - 1)
-            if found is not None:
-                return found
+            out.append(position)
+    return tuple(out)
+
+
+def callee_text(func: ast.AST) -> Optional[str]:
+    """A callee another module may define: a name (``to_gpu``) or an attribute of a name
+    (``utils.to_gpu``, resolved later only when the name is an imported module)."""
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id != "self":
+        return f"{func.value.id}.{func.attr}"
     return None
 
 

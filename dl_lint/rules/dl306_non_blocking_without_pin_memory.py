@@ -30,12 +30,20 @@ Reports a DataLoader whose `pin_memory` is False in every case dl-lint can see (
 resolved to False) when its batches are copied to a device with `non_blocking=True`:
 `batch.to(device, non_blocking=True)` or `batch.cuda(non_blocking=True)`, on a batch from a
 `for` loop over the loader (or something taken from it: `images, labels = batch`,
-`batch["image"]`, a comprehension over `batch.items()`), in the function that builds the loader
-or in a function of the project it is passed to (`train(model, loader)`). The diagnostic is
-at the loader, with the copy as related location. It is silent when pinning is unknown, in a
+`batch["image"]`, `batch[0].copy()`, a comprehension over `batch.items()`), in the function
+that builds the loader or in a function of the project it is passed to (`train(model, loader)`).
+The copy may be made by project code the batch is given to: a function of any module of the
+project that copies its parameter (`feed_dict = async_copy_to(feed_dict, gpu)`, recursing over a
+dict; `utils.to_gpu(x)`), or a method of an object dl-lint knows is an instance of a project
+class, handing the batch to such a function (`x, y = model.parse_batch(batch)`). It may also be
+made by a project class the loader is handed to (`loader = PrefetchLoader(loader)`) whose
+`__iter__` loops over the loader it keeps and copies the batches with `non_blocking=True`. The
+diagnostic is at the loader, with the copy as related location. It is silent when pinning is unknown, in a
 module that pins by hand (`.pin_memory()` anywhere in it, a custom collate_fn that pins for
 instance), for copies to the CPU, dtype conversions and values already moved with
-`.to()`/`.cuda()`, and when the batches may already be on the device: a `TensorDataset` whose
+`.to()`/`.cuda()`, for helpers that copy something other than what they are given, for a
+method of an object it cannot name (a `model` parameter), and when the batches may already be
+on the device: a `TensorDataset` whose
 tensors may have been created on the GPU, a dataset whose `__getitem__` or a collate_fn that
 moves tensors to CUDA. A `TensorDataset` is judged when each of its tensors is certainly made on
 the CPU: by a torch constructor from shapes or NumPy (`torch.randn(50_000, 512)`,
@@ -62,6 +70,20 @@ workers (torch's caching host allocator rounds each tensor up to a power of two)
 loader = DataLoader(dataset, batch_size=64, num_workers=4)
 for images, labels in loader:
     images = images.to(device, non_blocking=True)
+```
+
+Through a helper of another module:
+```python
+# lib/parallel.py
+def async_copy_to(obj, dev):
+    if torch.is_tensor(obj):
+        return obj.cuda(dev, non_blocking=True)
+    return {k: async_copy_to(o, dev) for k, o in obj.items()}
+
+# eval.py
+loader = DataLoader(dataset_val, batch_size=1, num_workers=5)
+for batch_data in loader:
+    feed_dict = async_copy_to(batch_data[0].copy(), gpu)
 ```
 
 ## Use instead
@@ -91,8 +113,7 @@ All versions.
         yield self.finding(
             call,
             "pin_memory",
-            f"{describe('pin_memory', found)} but the batches are copied with non_blocking=True: the copy cannot "
-            "overlap with compute.",
+            f"{describe('pin_memory', found)} but the batches are copied with non_blocking=True: the copy cannot overlap.",
             _fix(call),
             detail="This loader's batches are copied to the device with non_blocking=True (the copy is cited). "
             "non_blocking=True is asynchronous only from pinned (page-locked) memory; from pageable memory "
