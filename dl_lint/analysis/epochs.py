@@ -498,7 +498,7 @@ def _passed_back(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, where
     once: that name is the loader. Its reads are followed here, and what the callee does with
     the loader besides returning it (``set_epoch``, an iteration, a use that takes it away) is
     read as for any function the loader is handed to. False when it is no such call."""
-    from dl_lint.analysis.namespaces import WHOLE, returned_argument
+    from dl_lint.analysis.namespaces import returned_argument
 
     if function is None:
         where, function, parameter = _method_of_instance(analysis, call, node)
@@ -511,13 +511,7 @@ def _passed_back(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, where
     if passed is None:
         return False
     position, length, returned = passed
-    target = statement.targets[0]
-    alias = None
-    if position == WHOLE and isinstance(target, ast.Name):
-        alias = target.id
-    elif position != WHOLE and isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == length:
-        element = target.elts[position]
-        alias = element.id if isinstance(element, ast.Name) else None
+    alias = _bound_at(statement.targets[0], position, length)
     if alias is None:
         return False
     site = analysis.site_of(call)
@@ -584,13 +578,7 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
     for where, call, call_site in callers:
         caller = where.tree if call_site.scope is None else call_site.scope
         statement = analysis_parent_assign(where, caller, call)
-        target = statement.targets[0] if statement is not None else None
-        alias = None
-        if position == WHOLE and isinstance(target, ast.Name):
-            alias = target.id
-        elif position != WHOLE and isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == length:
-            element = target.elts[position]
-            alias = element.id if isinstance(element, ast.Name) else None
+        alias = _bound_at(statement.targets[0], position, length) if statement is not None else None
         if alias is not None and not where.name_reads(caller)[1].get(alias):
             continue  # never read there (``_, _, train_loader = make(...)``): nothing it does
         why = None
@@ -739,6 +727,20 @@ def _evaluates(function: ast.AST) -> bool:
         if terminal(target) in _NO_GRAD:
             return True
     return False
+
+
+def _bound_at(target: ast.AST, position: int, length: int) -> Optional[str]:
+    """The name an assignment target binds to what a function returns at ``position`` of a
+    returned tuple of ``length`` (``WHOLE``: the whole return value): ``loader = make()``,
+    ``_, loader, _ = make()``; None for any other target."""
+    from dl_lint.analysis.namespaces import WHOLE
+
+    if position == WHOLE:
+        return target.id if isinstance(target, ast.Name) else None
+    if isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == length:
+        element = target.elts[position]
+        return element.id if isinstance(element, ast.Name) else None
+    return None
 
 
 def _without_grad(node: ast.AST, parents) -> bool:

@@ -969,7 +969,6 @@ class ModuleAnalysis:
         function or method that iterates its parameter (``model.inference(x, subgraph_loader)``),
         where unguarded module-level code calls that function after the loader exists: the row
         of that call."""
-        ix = self.ix
         for target, after in self.loader_names(call, site):
             row = self._global_iteration(target, after)
             if row is not None:
