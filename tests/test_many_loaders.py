@@ -65,3 +65,18 @@ def test_two_thousand_loaders_each_iterated(tmp_path: Path) -> None:
     path = tmp_path / "iterated.py"
     path.write_text("\n".join(lines) + "\n")
     assert _lint(path, "--select", "ALL") == expected
+
+
+def test_four_thousand_loaders_in_one_loop(tmp_path: Path) -> None:
+    """4,000 loaders built in one epoch loop (DL302 asks, for each, what the loop changes before
+    it: walked once per loader, that took 200 s): one DL302 each, and none for the one that
+    reads the loop's variable."""
+    lines = ["from torch.utils.data import DataLoader", "def run(ds, datasets):", "    for epoch in datasets:"]
+    expected = []
+    for i in range(4_000):
+        lines.append(f"        x{i} = DataLoader(ds, num_workers=2)")
+        expected.append(("DL302", len(lines)))
+    lines.append("        per_item = DataLoader(epoch, num_workers=2)")
+    path = tmp_path / "in_loop.py"
+    path.write_text("\n".join(lines) + "\n")
+    assert _lint(path, "--select", "DL302") == expected

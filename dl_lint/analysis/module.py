@@ -131,6 +131,7 @@ class ModuleAnalysis:
         # the questions below are asked once per loader, and a module may hold thousands.
         self._ix: Optional[_Index] = None
         self._loop_maps: Dict[int, Dict[int, Tuple[Tuple[ast.AST, ...], bool]]] = {}
+        self._loop_changes: Dict[int, Tuple[Dict[str, int], Set[int]]] = {}  # DL302, per loop
         self._unguarded_rows: Dict[int, Optional[int]] = {}
         self._whole_returns: Dict[int, List[ast.expr]] = {}  # id(function) -> its ``return`` values
         self._argument_loops: Dict[Tuple[int, str], bool] = {}
@@ -195,6 +196,7 @@ class ModuleAnalysis:
         self._by_scope = None
         self._ix = None
         self._loop_maps = {}
+        self._loop_changes = {}
 
     def summary(self) -> ModuleSummary:
         if self._summary is None:
@@ -801,36 +803,17 @@ class ModuleAnalysis:
         if where is None or not where[0]:
             return False
         loop = where[0][-1]
-        if _once_in(loop, call):
-            return True
-        target = getattr(loop, "target", None)
-        if target is None:
-            return False
-        changing = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
-        if not changing:
-            return False
+        found = self._loop_changes.get(id(loop))
+        if found is None:  # once per loop, however many loaders it holds
+            found = self._loop_changes[id(loop)] = _loop_changes(loop)
+        changed_at, once = found
         row = call.lineno
-        writes = []
-        for node in ast.walk(loop):
-            if getattr(node, "lineno", row) >= row or node is loop:
-                continue
-            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None:
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                writes.append((node.lineno, getattr(node, "col_offset", 0), targets, node.value))
-            elif isinstance(node, (ast.For, ast.AsyncFor)):
-                writes.append((node.lineno, node.col_offset, [node.target], node.iter))
-            elif isinstance(node, (ast.With, ast.AsyncWith)):
-                for item in node.items:  # ``with open(fn) as f``
-                    if item.optional_vars is not None:
-                        writes.append((node.lineno, node.col_offset, [item.optional_vars], item.context_expr))
-            elif isinstance(node, ast.NamedExpr):
-                writes.append((node.lineno, node.col_offset, [node.target], node.value))
-        writes.sort(key=lambda w: (w[0], w[1]))
-        for _, _, targets, value in writes:  # in source order: a chain of assignments follows in one pass
-            if any(isinstance(n, ast.Name) and n.id in changing for n in ast.walk(value)):
-                changing.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        if row in once:
+            return True
         reads = [*call.args, *(k.value for k in call.keywords)]
-        return any(isinstance(n, ast.Name) and n.id in changing for arg in reads for n in ast.walk(arg))
+        return any(
+            isinstance(n, ast.Name) and changed_at.get(n.id, row) < row for arg in reads for n in ast.walk(arg)
+        )
 
     def _fresh_iterators(self, call: ast.Call, site: Site) -> Tuple[FreshIterator, ...]:
         """``next(iter(name))`` of this loader's only name in its scope, later in the same scope,
@@ -1767,31 +1750,57 @@ def _first_param(function: ast.AST) -> Optional[str]:
     return args[0].arg if args else None
 
 
-def _once_in(loop: ast.AST, call: ast.Call) -> bool:
-    """Whether ``call`` sits in a block of ``loop`` that runs at most once: an ``if`` whose test
-    requires ``not flag`` and whose body sets ``flag = True`` (the unfreeze step of many
-    detection repositories: ``if epoch >= freeze and not unfrozen: ...; unfrozen = True``)."""
-    row = call.lineno
+def _loop_changes(loop: ast.AST) -> Tuple[Dict[str, int], Set[int]]:
+    """DL302, for one loop: the row from which each name holds what the loop changes (its
+    variable: 0; a name the body assigns from such a value: that assignment's row), followed in
+    source order through assignments, ``for`` targets, ``with ... as`` names and ``:=``; and
+    the rows of blocks that run at most once (an ``if`` whose test requires ``not flag`` and
+    whose body sets ``flag = True``: the unfreeze step of many detection repositories). One
+    walk of the loop serves every loader in it."""
+    target = getattr(loop, "target", None)
+    changed_at: Dict[str, int] = {n.id: 0 for n in ast.walk(target) if isinstance(n, ast.Name)} if target is not None else {}
+    writes = []
+    once: Set[int] = set()
     for node in ast.walk(loop):
-        if not isinstance(node, ast.If) or not node.body:
+        if node is loop:
             continue
-        if not (node.body[0].lineno <= row <= (node.body[-1].end_lineno or node.body[-1].lineno)):
-            continue
-        tests = node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) else [node.test]
-        flags = {
-            t.operand.id
-            for t in tests
-            if isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and isinstance(t.operand, ast.Name)
-        }
-        for statement in node.body:
-            if (
-                isinstance(statement, ast.Assign)
-                and isinstance(statement.value, ast.Constant)
-                and statement.value.value is True
-                and any(isinstance(t, ast.Name) and t.id in flags for t in statement.targets)
-            ):
-                return True
-    return False
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            writes.append((node.lineno, node.col_offset, targets, node.value))
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            writes.append((node.lineno, node.col_offset, [node.target], node.iter))
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:  # ``with open(fn) as f``
+                if item.optional_vars is not None:
+                    writes.append((node.lineno, node.col_offset, [item.optional_vars], item.context_expr))
+        elif isinstance(node, ast.NamedExpr):
+            writes.append((node.lineno, node.col_offset, [node.target], node.value))
+        if isinstance(node, ast.If) and node.body and _runs_once(node):
+            once.update(range(node.body[0].lineno, (node.body[-1].end_lineno or node.body[-1].lineno) + 1))
+    if changed_at:
+        writes.sort(key=lambda w: (w[0], w[1]))
+        for row, _, targets, value in writes:  # in source order: a chain of assignments follows in one pass
+            if any(isinstance(n, ast.Name) and n.id in changed_at for n in ast.walk(value)):
+                for t in targets:
+                    for n in ast.walk(t):
+                        if isinstance(n, ast.Name):
+                            changed_at.setdefault(n.id, row)
+    return changed_at, once
+
+
+def _runs_once(node: ast.If) -> bool:
+    """``if ... and not flag:`` whose body sets ``flag = True``."""
+    tests = node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) else [node.test]
+    flags = {
+        t.operand.id for t in tests if isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and isinstance(t.operand, ast.Name)
+    }
+    return bool(flags) and any(
+        isinstance(statement, ast.Assign)
+        and isinstance(statement.value, ast.Constant)
+        and statement.value.value is True
+        and any(isinstance(t, ast.Name) and t.id in flags for t in statement.targets)
+        for statement in node.body
+    )
 
 
 def _static(function: ast.AST) -> bool:
