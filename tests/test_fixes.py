@@ -457,3 +457,27 @@ def test_guarded_fixes_parenthesise_operands_that_are_not_atoms():
     assert fixes["DL001"].edits[0].content == "prefetch_factor=(lambda: 2) if (0 if [] else 0) > 0 else None"
     for fix in fixes.values():
         ast.parse(apply_edits(source, fix.edits))
+
+
+def test_dl011_guarded_fixes_parenthesise_operands_that_are_not_atoms():
+    """DL011's fixes and the form its message shows, built from a conditional num_workers: the
+    fuzz test found ``multiprocessing_context=0 if 1 if nw else 0 > 0 else None``, which does not
+    parse; ``persistent_workers=a or b`` becomes ``(a or b) and (...) > 0``, keeping its meaning."""
+    import ast
+
+    source = (
+        "import os\n"
+        "from torch.utils.data import DataLoader\n"
+        "nw = os.environ.get('W')\n"
+        "loader = DataLoader([1], num_workers=(2 if nw else 0), multiprocessing_context='spawn', timeout=5,\n"
+        "                    persistent_workers=bool(nw) or True)\n"
+    )
+    found = [d for d in lint_source(source, "train.py", Settings().with_overrides(select=("ALL",))) if d.code == "DL011"]
+    fixes = {d.fix.edits[0].content.split("=", 1)[0]: d for d in found if d.fix}
+    assert fixes["multiprocessing_context"].fix.edits[0].content == (
+        "multiprocessing_context='spawn' if (2 if nw else 0) > 0 else None"
+    )
+    assert fixes["timeout"].fix.edits[0].content == "timeout=5 if (2 if nw else 0) > 0 else 0"
+    assert "`multiprocessing_context='spawn' if (2 if nw else 0) > 0 else None`" in fixes["multiprocessing_context"].detail
+    for diag in fixes.values():
+        ast.parse(apply_edits(source, diag.fix.edits))

@@ -413,7 +413,7 @@ def guard_worker_option(call: LoaderCall, name: str, form: str, message: str) ->
     bound = call.args.get(name)
     if workers is None or bound is None or not bound.text or "\n" in bound.text:
         return None
-    new = form.format(value=_operand(bound.text), workers=_operand(workers))
+    new = form.format(value=operand(bound.text), workers=operand(workers))
     return replace_value(call, name, new, message.format(new=new, option=f"{name}={new}"))
 
 
@@ -421,7 +421,7 @@ def guard_worker_option(call: LoaderCall, name: str, form: str, message: str) ->
 _ATOMS = ("Name", "Attribute", "Constant", "Call", "Subscript", "List", "Dict", "Set", "JoinedStr")
 
 
-def _operand(text: str) -> str:
+def operand(text: str) -> str:
     """``text`` as an operand of a conditional expression: a conditional, lambda, named
     expression, comparison or other operator expression is parenthesised (``0 if [] else 0``
     written into ``... if 0 if [] else 0 > 0 else None`` did not parse; a lambda would swallow

@@ -1,6 +1,6 @@
 from dl_lint.analysis.values import ABSENT, CONFIGURABLE
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, call_scenarios, concrete, every, excluded_by_site, replace_value, workers_text
+from dl_lint.rules.base import Rule, call_scenarios, concrete, every, excluded_by_site, operand, replace_value, workers_text
 
 # option -> (is it active for this value?, what torch does with num_workers=0, torch's error,
 # the guarded form)
@@ -93,7 +93,9 @@ persistent_workers (1.7+), multiprocessing_context and timeout behave the same o
             return  # a known value: one that crashes is an error rule's, one that does not is fine
         if excluded_by_site(call, "num_workers", 0):
             return  # under ``if num_workers > 0:``, or after ``if num_workers == 0: return``
-        workers_code = call.args["num_workers"].code if call.given("num_workers") else "num_workers"
+        # as written (one line) for the message and the guarded form it shows; the whitespace-free
+        # key (``2ifnwelse0``) only when the text spans lines
+        workers_code = (workers_text(call) or call.args["num_workers"].code) if call.given("num_workers") else "num_workers"
         for option, (active, failure, error, guarded) in _OPTIONS.items():
             if not call.given(option):
                 continue
@@ -109,7 +111,7 @@ persistent_workers (1.7+), multiprocessing_context and timeout behave the same o
                 if on_a_path and not any(concrete("num_workers", s["num_workers"]) == 0 for s in found or ()):
                     continue  # no path gives num_workers=0 here
             shown = value.options[0].value
-            fix = guarded.format(value=repr(shown), workers=workers_code)
+            fix = guarded.format(value=repr(shown), workers=operand(workers_code))
             message = f"{option}={shown!r} is unguarded but num_workers can be 0: {failure}."
             when = "at the first iteration" if option == "timeout" else "at construction"
             if on_a_path:
@@ -141,6 +143,7 @@ def _fix(call, option, guarded):
     value = call.args[option].text
     if workers is None or not value or "\n" in value:
         return None
+    value, workers = operand(value), operand(workers)
     if option == "persistent_workers" and value.strip() != "True":
         new = f"{value} and {workers} > 0"
     else:
