@@ -197,11 +197,24 @@ class ParserRef(Record):
 def statements_of(function: ast.AST) -> Iterator[ast.stmt]:
     """The statements of a function's body, at any depth of its blocks, not those of the
     functions and classes it defines (expressions are not walked: a body of a thousand
-    ``add_argument`` calls costs one step per statement)."""
+    ``add_argument`` calls costs one step per statement). Listed once per function and kept on
+    its node: a function's summary asks five questions of the same statements."""
+    found = getattr(function, "_dl_statements", None)
+    if found is None:
+        found = _statements_of(function)
+        try:
+            function._dl_statements = found  # type: ignore[attr-defined]
+        except AttributeError:  # not an ast node (no attributes of its own): not kept
+            pass
+    return iter(found)
+
+
+def _statements_of(function: ast.AST) -> Tuple[ast.stmt, ...]:
+    out: List[ast.stmt] = []
     stack: List[ast.stmt] = list(getattr(function, "body", ()))
     while stack:
         node = stack.pop()
-        yield node
+        out.append(node)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         for field in ("body", "orelse", "finalbody"):
@@ -210,6 +223,7 @@ def statements_of(function: ast.AST) -> Iterator[ast.stmt]:
             stack.extend(handler.body)
         for case in getattr(node, "cases", ()):
             stack.extend(case.body)
+    return tuple(out)
 
 
 def returns_of(function: ast.AST) -> List[ast.Return]:

@@ -99,17 +99,33 @@ class SourceText:
         return "\n".join(parts)
 
 
+_PLAIN_BASES = (ast.Name, ast.Attribute, ast.Call, ast.Subscript)
+
+
 def code(node: ast.AST) -> str:
     """Source text without whitespace: how guards and aliases are matched. Computed from the
     tree (not the file), so that the same expression gives the same key whether it was parsed
     from a whole module or from a summary's text."""
     if isinstance(node, ast.Name):
         return node.id
-    if isinstance(node, ast.Attribute):
-        base = code(node.value)
+    if isinstance(node, ast.Attribute) and type(node.value) in _PLAIN_BASES:
+        base = code(node.value)  # ``(a - b).abs`` goes to the unparser, which keeps the parentheses
         return f"{base}.{node.attr}"
     if isinstance(node, ast.Constant) and (node.value is None or type(node.value) in (int, bool)):
         return repr(node.value)  # what ast.unparse writes for them, without its visitor
+    # Displays and calls of the above, joined as ast.unparse joins them (each element stands
+    # alone between commas, so no parentheses change): a loader's ``[1]`` or ``range(n)`` without
+    # the unparser, which cost 14 us a node (tests/test_syntax.py compares both).
+    kind = type(node)
+    if kind is ast.List:
+        return f"[{','.join(map(code, node.elts))}]"
+    if kind is ast.Tuple:
+        inner = ",".join(map(code, node.elts))
+        return f"({inner},)" if len(node.elts) == 1 else f"({inner})"
+    if kind is ast.Call and type(node.func) in (ast.Name, ast.Attribute):
+        parts = [code(a) for a in node.args]
+        parts.extend(f"{k.arg}={code(k.value)}" if k.arg else f"**{code(k.value)}" for k in node.keywords)
+        return f"{code(node.func)}({','.join(parts)})"
     return "".join(ast.unparse(node).split())
 
 

@@ -135,13 +135,16 @@ def function_transfers(function: ast.AST, helpers: Helpers, span: Callable[[ast.
     names = [*positional, *(a.arg for a in args.kwonlyargs)]
     if not names:
         return ()
+    every = _loops(function.body)
+    iterated = {name: [loop for loop in every if iterates(loop.iter, None, name)] for name in names}
+    if not any(iterated.values()):
+        return ()  # before the walk for rebound names: most functions iterate no parameter
     rebound = _bound_names(function.body)
     out: List[Transfer] = []
     for name in names:
-        if name in rebound:
+        if name in rebound or not iterated[name]:
             continue
-        loops = [loop for loop in _loops(function.body) if iterates(loop.iter, None, name)]
-        found = loop_copy(loops, helpers)
+        found = loop_copy(iterated[name], helpers)
         if found is not None:
             row, column = span(found)
             out.append((name, positional.index(name) if name in positional else -1, row, column))
@@ -290,13 +293,14 @@ def transfer_calls(function: ast.AST, helpers: Helpers) -> Tuple[Tuple[str, int,
     loops = _loops(function.body)
     if not loops:
         return ()
+    iterated = {name: [loop for loop in loops if iterates(loop.iter, None, name)] for name in names}
+    if not any(iterated.values()):
+        return ()  # before the walk for rebound names
     rebound = _bound_names(function.body)
     out: List[Tuple[str, int, str, Tuple[int, ...]]] = []
     for name in names:
-        if name in rebound:
-            continue
-        mine = [loop for loop in loops if iterates(loop.iter, None, name)]
-        if not mine:
+        mine = iterated[name]
+        if name in rebound or not mine:
             continue
         seen: List[Tuple[str, Tuple[int, ...]]] = []
 
