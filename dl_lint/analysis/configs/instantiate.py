@@ -1,0 +1,579 @@
+"""Configs the project instantiates itself: the taming-transformers / latent-diffusion family.
+
+Shape (CompVis taming-transformers, and the many diffusion and generative repositories built
+on it)::
+
+    def get_obj_from_str(string):
+        module, cls = string.rsplit(".", 1)
+        return getattr(importlib.import_module(module), cls)
+
+    def instantiate_from_config(config):
+        return get_obj_from_str(config["target"])(**config.get("params", dict()))
+
+    configs = [OmegaConf.load(c) for c in opt.base]          # ``--base``: nargs list of YAML files
+    config = OmegaConf.merge(*configs, OmegaConf.from_dotlist(unknown))
+    data = instantiate_from_config(config.data)
+
+with ``data: {target: main.DataModuleFromConfig, params: {batch_size: 12, num_workers: 24}}``.
+The class a YAML node names is built with its ``params`` as keyword arguments; its methods'
+DataLoaders read them through ``self`` (``self.num_workers = num_workers``).
+
+**The helper** is recognised by what it does, not by its name: a function (of any module of the
+project) whose body, after guards (``if`` statements that only raise or return a constant), is
+``return G(config[K])(**config.get(P, {}))`` where ``config`` is its first parameter, ``G`` is a
+project function that returns ``getattr(importlib.import_module(...), ...)`` (it imports a dotted
+string), ``K`` is read as ``config[K]``, ``config.K`` or ``config.get(K)``, and the mapping spread
+is ``config.get(P, {})`` / ``config.get(P, dict())`` (a node without ``P`` gives no arguments)
+or ``config[P]`` / ``config.P`` (a node without ``P`` raises: no run). ``K`` and ``P`` are the
+helper's own string constants (``"target"``/``"params"`` in the family, any others work). Checked
+once per function and run.
+
+**The config** given to the helper is a key path (``config.data``, ``config["data"]``) of a name
+bound once to ``OmegaConf.load(P)`` or to ``OmegaConf.merge(...)`` of one source of loaded files
+(``*[OmegaConf.load(c) for c in opt.base]``, a name bound to that list, or one
+``OmegaConf.load(P)``) and any number of command-line dotlists (``OmegaConf.from_dotlist``,
+``OmegaConf.from_cli``). Nothing of the module may edit the key path (an assignment below or
+above it, ``OmegaConf.update``, ``merge_with``): then it is unknown.
+
+**Which YAML files are this project's configs** (the rule of ``configs.keypaths``, shared): a
+literal path names that file only; a path the command line picks (``opt.base``, an argparse
+option, a ``--base`` list) names its default's file and folder, and every ``.yaml``/``.yml``
+file under a config folder (``config``, ``configs``, ``conf``, ``confs``, ``cfg``, ``cfgs``,
+``hparams``) beside the script or at the project root, recursively, at most 500 files a folder;
+inside the project root only, each read through the guarded door. Of those, a file is a run
+when its bytes hold the key path and the helper's two keys, and it holds a mapping at the key
+path whose ``K`` is a string naming a project class.
+
+**Several files merged** (``--base a.yaml b.yaml``, later files overriding earlier ones) and the
+command line's dotlist (``data.params.num_workers=0``) are not enumerated: each file present is
+judged as the run that gives it alone, its values being the defaults of that run (as Hydra's).
+A file without a ``K`` at the key path (a fragment meant to be merged over another) is no run.
+
+**Binding**: the class named by ``K`` (``main.DataModuleFromConfig``: the project module
+``main``, as ``importlib`` finds it from the root) with its own ``__init__`` (an inherited one
+is not followed) takes the params by name; a key it has no parameter for (and no ``**kwargs``)
+or a missing required parameter is a TypeError: no run. Parameters not given take their
+defaults. Each method's loaders are re-resolved with those values (as LightningCLI's data
+modules are: ``ModuleAnalysis.loader_calls_with``). A value that is a mapping (a nested
+``target`` node: a dataset this data module instantiates itself), a list, an interpolation
+``${...}`` or a tag is unknown.
+
+**What is judged**: the rules of ``JUDGED_BY`` (they read argument values), and only findings
+that a value of the YAML file decides, reported at that value's line with the loader as related
+location; what the Python decides alone is the loader's own file's.
+
+Unknown (silent): a target that is not a project class (a library class, a module not in the
+project, a typo), a helper that passes anything else (``**kwargs`` of its own, positional
+arguments), a config built any other way.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from typing import Any, Dict, List, Optional, Tuple
+
+from dl_lint.analysis.configs.yamlfile import UNKNOWN, Leaf, Tree
+from dl_lint.analysis.scopes import END
+
+__all__ = ["candidate", "loader_calls", "JUDGED_BY", "relocate"]
+
+# The rules whose findings a YAML value decides (they read argument values only).
+# DL011 (an option unguarded while num_workers can be 0) is about the Python call: not here.
+JUDGED_BY = frozenset({"DL001", "DL002", "DL003", "DL004", "DL005", "DL006", "DL007", "DL008", "DL009", "DL010", "DL101"})
+_LOAD_NAMES = frozenset({"load", "merge"})
+_OVERRIDES = frozenset({"from_dotlist", "from_cli"})
+_LOAD = re.compile(rb"\bOmegaConf\s*\.\s*load\s*\(")
+
+
+def candidate(data: bytes) -> bool:
+    """From bytes: a Python file that may instantiate a class from a YAML node it loads with
+    OmegaConf (``OmegaConf.load(``)."""
+    return b"OmegaConf" in data and _LOAD.search(data) is not None
+
+
+def loader_calls(analysis: Any) -> list:
+    """The loader calls of the project classes this module instantiates from YAML nodes, once
+    per config file (``LoaderCall.extra["instantiated"]``: the script)."""
+    if not analysis.path or "OmegaConf" not in analysis.source:
+        return []
+    roots = _config_roots(analysis)
+    if not roots:
+        return []
+    out: list = []
+    seen = set()
+    for call, site, _scope, _cls in analysis.index.calls:
+        if len(call.args) != 1 or call.keywords or isinstance(call.args[0], ast.Starred):
+            continue
+        chain = _chain(call.args[0])
+        if chain is None or chain[0] not in roots or not chain[1]:
+            continue
+        try:
+            found = _instantiated(analysis, call, site, chain)
+        except RecursionError:
+            continue
+        for loader in found:
+            key = (loader.path, loader.location, tuple(sorted((n, repr(a.value)) for n, a in loader.args.items())))
+            if key not in seen:
+                seen.add(key)
+                out.append(loader)
+    return out
+
+
+# -- the config ----------------------------------------------------------------------------------
+def _omegaconf_call(node: Any, names: frozenset) -> Optional[str]:
+    """``OmegaConf.<name>(...)`` for a name of ``names``: that name, else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in names:
+        base = node.func.value
+        if (isinstance(base, ast.Name) and base.id == "OmegaConf") or (isinstance(base, ast.Attribute) and base.attr == "OmegaConf"):
+            return node.func.attr
+    return None
+
+
+def _config_roots(analysis: Any) -> set:
+    """Names the module binds to ``OmegaConf.load(...)`` or ``OmegaConf.merge(...)`` (cheap:
+    from the syntax; the resolver confirms which OmegaConf it is)."""
+    out = set()
+    for node in ast.walk(analysis.tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if _omegaconf_call(node.value, _LOAD_NAMES):
+                out.add(node.targets[0].id)
+    return out
+
+
+def _chain(expr: ast.AST) -> Optional[Tuple[str, Tuple[str, ...]]]:
+    """``config.data`` / ``config["data"]["x"]``: (root name, keys)."""
+    keys: List[str] = []
+    while True:
+        if isinstance(expr, ast.Attribute):
+            keys.append(expr.attr)
+            expr = expr.value
+        elif isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) and isinstance(expr.slice.value, str):
+            keys.append(expr.slice.value)
+            expr = expr.value
+        elif isinstance(expr, ast.Name):
+            return expr.id, tuple(reversed(keys))
+        else:
+            return None
+
+
+def _is_omegaconf(analysis: Any, func: ast.AST, site: Any) -> bool:
+    target = analysis.resolver.resolve(func.value, site).single
+    qualname = getattr(target.value, "qualname", None) if target is not None else None
+    return qualname in ("omegaconf.OmegaConf", "omegaconf.omegaconf.OmegaConf")
+
+
+def _config_files(analysis: Any, name: str, site: Any) -> Optional[Tuple[str, ...]]:
+    """The YAML files the config bound to ``name`` may be (each a run), or None (unknown)."""
+    _, bindings = analysis.resolver.lookup(name, site)
+    if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Call):
+        return None
+    value, where = bindings[0].value, bindings[0].site or END
+    kind = _omegaconf_call(value, _LOAD_NAMES)
+    if kind is None or not _is_omegaconf(analysis, value.func, where):
+        return None
+    if kind == "load":
+        return _loaded(analysis, value, where)
+    if value.keywords:
+        return None
+    sources: List[Tuple[str, ...]] = []
+    for arg in value.args:
+        inner = arg.value if isinstance(arg, ast.Starred) else arg
+        if isinstance(inner, ast.Name):  # ``cli = OmegaConf.from_dotlist(unknown)``, ``configs = [...]``
+            _, found = analysis.resolver.lookup(inner.id, where)
+            if len(found) != 1 or found[0].kind != "assign":
+                return None
+            inner = found[0].value
+        if not isinstance(arg, ast.Starred) and _omegaconf_call(inner, _OVERRIDES):
+            continue  # the command line's dotlist: values stay the file's defaults
+        if isinstance(arg, ast.Starred) and isinstance(inner, ast.ListComp):
+            if len(inner.generators) != 1 or inner.generators[0].ifs or inner.generators[0].is_async:
+                return None
+            generator = inner.generators[0]
+            load = inner.elt
+            if (
+                _omegaconf_call(load, frozenset({"load"})) is None
+                or len(load.args) != 1
+                or not isinstance(generator.target, ast.Name)
+                or not isinstance(load.args[0], ast.Name)
+                or load.args[0].id != generator.target.id
+            ):
+                return None
+            files = _picked(analysis, generator.iter, where)
+        elif not isinstance(arg, ast.Starred) and _omegaconf_call(inner, frozenset({"load"})):
+            files = _loaded(analysis, inner, where)
+        else:
+            return None  # OmegaConf.create(...), a config built by code: unknown
+        if files is None:
+            return None
+        sources.append(files)
+    if len(sources) != 1:
+        return None  # a fixed base merged with picked files: not enumerated
+    return sources[0]
+
+
+def _loaded(analysis: Any, call: ast.Call, site: Any) -> Optional[Tuple[str, ...]]:
+    if len(call.args) != 1 or call.keywords or isinstance(call.args[0], ast.Starred):
+        return None
+    return _picked(analysis, call.args[0], site)
+
+
+def _picked(analysis: Any, expr: ast.AST, site: Any) -> Optional[Tuple[str, ...]]:
+    """The files a path expression (or a list of paths: ``opt.base``) may name."""
+    resolver = analysis.resolver
+    named, fixed = resolver._path_texts(expr, site, 1)
+    if not fixed:
+        value = resolver.resolve(expr, site)
+        for option in value.options or ():
+            if isinstance(option.value, (list, tuple)):  # ``--base`` with a list default
+                named = named + tuple(v for v in option.value if isinstance(v, str))
+    files = resolver.project.keypath_files(analysis.path, named, fixed, "omegaconf")
+    return files or None
+
+
+def _edited(analysis: Any, name: str, keys: Tuple[str, ...]) -> bool:
+    """Whether the module may change ``name``'s key path (a store at, above or below it, or a
+    call that merges or updates the whole config)."""
+    for node in ast.walk(analysis.tree):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+            for target in targets:
+                for sub in ast.walk(target):
+                    if isinstance(sub, (ast.Attribute, ast.Subscript)) and isinstance(sub.ctx, (ast.Store, ast.Del)):
+                        chain = _chain(sub)
+                        if chain is not None and chain[0] == name:
+                            written = chain[1]
+                            if written[: len(keys)] == keys or keys[: len(written)] == written:
+                                return True
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            attr = node.func.attr
+            if attr in ("update", "merge_with", "set_struct", "set_readonly", "pop", "setdefault"):
+                base = node.func.value
+                if isinstance(base, ast.Name) and base.id == name:
+                    if attr != "pop" or not node.args or not isinstance(node.args[0], ast.Constant) or node.args[0].value == keys[0]:
+                        return True
+                if attr == "update" and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == name:
+                    return True  # OmegaConf.update(config, "data.params.num_workers", 0)
+    return False
+
+
+# -- the helper ----------------------------------------------------------------------------------
+def _helper(analysis: Any, func: ast.AST, site: Any) -> Optional[Tuple[str, str, bool]]:
+    """(target key, params key, whether params may be absent) when ``func`` is an instantiating
+    helper (see the module's docstring), else None. Once per function and run."""
+    target = analysis.resolver.resolve(func, site).single
+    ref = target.value if target is not None else None
+    if getattr(ref, "kind", None) != "function" or not getattr(ref, "path", ""):
+        return None
+    project = analysis.resolver.project
+    key = ("instantiate-helper", os.path.abspath(ref.path), ref.name)
+    memo = project.config_memo
+    if key not in memo:
+        memo[key] = None
+        owner, node = _function(analysis, ref)
+        if node is not None:
+            try:
+                memo[key] = _helper_shape(owner, node)
+            except RecursionError:
+                memo[key] = None
+    return memo[key]
+
+
+def _function(analysis: Any, ref: Any) -> Tuple[Any, Optional[ast.FunctionDef]]:
+    path = os.path.abspath(ref.path)
+    owner = analysis if path == os.path.abspath(analysis.path) else analysis.resolver.project.analysis_at(path, ref.module)
+    if owner is None:
+        return None, None
+    if owner is not analysis:
+        analysis.resolver.project.read_config_file(path)  # the answer rests on its bytes
+    found = [n for n in owner.tree.body if isinstance(n, ast.FunctionDef) and n.name == ref.name]
+    return (owner, found[0]) if len(found) == 1 else (owner, None)
+
+
+def _guard(statement: ast.stmt) -> bool:
+    """An ``if`` that only raises or returns a constant (``if "target" not in config: raise``)."""
+    if not isinstance(statement, ast.If):
+        return False
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Return) and node.value is not None and not isinstance(node.value, ast.Constant):
+            return False
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.While, ast.With, ast.Yield, ast.YieldFrom)):
+            return False
+    return True
+
+
+def _read_key(expr: ast.AST, param: str) -> Optional[Tuple[str, bool]]:
+    """``config[K]`` / ``config.K`` -> (K, True: required); ``config.get(K, {})`` /
+    ``config.get(K, dict())`` / ``config.get(K)`` -> (K, False)."""
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and expr.value.id == param:
+        if isinstance(expr.slice, ast.Constant) and isinstance(expr.slice.value, str):
+            return expr.slice.value, True
+        return None
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == param and expr.attr != "get":
+        return expr.attr, True
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Attribute)
+        and expr.func.attr == "get"
+        and isinstance(expr.func.value, ast.Name)
+        and expr.func.value.id == param
+        and not expr.keywords
+        and 1 <= len(expr.args) <= 2
+        and isinstance(expr.args[0], ast.Constant)
+        and isinstance(expr.args[0].value, str)
+    ):
+        if len(expr.args) == 2 and not _empty_mapping(expr.args[1]):
+            return None
+        return expr.args[0].value, False
+    return None
+
+
+def _empty_mapping(expr: ast.AST) -> bool:
+    if isinstance(expr, ast.Dict) and not expr.keys:
+        return True
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "dict" and not expr.args and not expr.keywords
+
+
+def _helper_shape(owner: Any, node: ast.FunctionDef) -> Optional[Tuple[str, str, bool]]:
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    if not positional:
+        return None
+    param = positional[0].arg
+    body = list(node.body)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    if not body or not isinstance(body[-1], ast.Return) or not all(_guard(s) for s in body[:-1]):
+        return None
+    built = body[-1].value
+    if not isinstance(built, ast.Call) or built.args or len(built.keywords) != 1 or built.keywords[0].arg is not None:
+        return None
+    spread = _read_key(built.keywords[0].value, param)
+    if spread is None:
+        return None
+    callee = built.func
+    if not isinstance(callee, ast.Call) or not callee.args or isinstance(callee.args[0], ast.Starred):
+        return None
+    named = _read_key(callee.args[0], param)
+    if named is None or not named[1] and isinstance(callee.args[0], ast.Call) and len(callee.args[0].args) != 1:
+        return None
+    if not _imports_dotted(owner, callee.func):
+        return None
+    return named[0], spread[0], not spread[1]
+
+
+def _imports_dotted(owner: Any, func: ast.AST) -> bool:
+    """Whether ``func`` (in ``owner``) is a project function that returns
+    ``getattr(importlib.import_module(...), ...)``."""
+    target = owner.resolver.resolve(func, END).single
+    ref = target.value if target is not None else None
+    if getattr(ref, "kind", None) != "function" or not getattr(ref, "path", ""):
+        return False
+    where, node = _function(owner, ref)
+    if node is None:
+        return False
+    for sub in ast.walk(node):
+        if not isinstance(sub, ast.Return) or not isinstance(sub.value, ast.Call):
+            continue
+        call = sub.value
+        if not (isinstance(call.func, ast.Name) and call.func.id == "getattr" and len(call.args) == 2):
+            continue
+        inner = call.args[0]
+        if isinstance(inner, ast.Name):  # ``module = importlib.import_module(m); return getattr(module, cls)``
+            values = [b.value for b in _local_bindings(node, inner.id)]
+            inner = values[0] if len(values) == 1 else None
+        if isinstance(inner, ast.Call):
+            qualname = getattr((where.resolver.resolve(inner.func, END).single or _NONE).value, "qualname", None)
+            if qualname == "importlib.import_module":
+                return True
+    return False
+
+
+class _NoValue:
+    value = None
+
+
+_NONE = _NoValue()
+
+
+def _local_bindings(function: ast.FunctionDef, name: str) -> List[ast.Assign]:
+    out = []
+    for sub in ast.walk(function):
+        if isinstance(sub, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in sub.targets):
+            out.append(sub)
+    return out
+
+
+# -- the runs ------------------------------------------------------------------------------------
+def _instantiated(analysis: Any, call: ast.Call, site: Any, chain: Tuple[str, Tuple[str, ...]]) -> list:
+    shape = _helper(analysis, call.func, site)
+    if shape is None:
+        return []
+    name, keys = chain
+    if _edited(analysis, name, keys):
+        return []
+    files = _config_files(analysis, name, site)
+    if not files:
+        return []
+    target_key, params_key, optional = shape
+    project = analysis.resolver.project
+    needles = [k.encode("utf-8", "replace") for k in (*keys, target_key)]
+    out: list = []
+    for path in files:
+        project.read_config_file(path)  # the answer rests on its bytes
+        data = project.read_config(path)
+        if data is None or not all(n in data for n in needles):
+            continue
+        tree = project.config_file(path, "omegaconf")[1]
+        node = tree
+        for key in keys:
+            node = node.get(key) if isinstance(node, Tree) else None
+        if not isinstance(node, Tree):
+            continue
+        named = node.get(target_key)
+        if not isinstance(named, Leaf) or not isinstance(named.value, str) or "${" in named.value:
+            continue
+        params = node.get(params_key)
+        if params is None:
+            if not optional:
+                continue  # KeyError in the helper: no run
+            entries: Tuple[Tuple[str, Any], ...] = ()
+        elif isinstance(params, Tree):
+            entries = params.entries
+        else:
+            continue  # null, a list, an interpolation: not followed
+        ref = _class_named(analysis, named.value)
+        if ref is None:
+            continue
+        dotted = ".".join((*keys, params_key))
+        out.extend(_class_loaders(analysis, ref, entries, dotted))
+    return out
+
+
+def _class_named(analysis: Any, dotted: str) -> Any:
+    """The project class an import path names (``main.DataModuleFromConfig``), else None."""
+    module, _, name = dotted.rpartition(".")
+    if not module or not name:
+        return None
+    project = analysis.resolver.project
+    if not project.module_exists(module):
+        return None
+    value = project.import_value(module, name, 1, analysis.path).single
+    found = value.value if value is not None else None
+    if getattr(found, "kind", None) != "class" or not getattr(found, "path", ""):
+        return None
+    return found
+
+
+def _class_loaders(analysis: Any, ref: Any, entries: Tuple[Tuple[str, Any], ...], dotted: str) -> list:
+    """The loader calls of the class's methods with its ``__init__`` bound to ``entries``."""
+    from dl_lint.analysis.configs.lightning_cli import _class_node
+    from dl_lint.analysis.values import Origin, Possible, Value
+
+    owner, cls = _class_node(analysis, ref)
+    if cls is None:
+        return []
+    inits = [n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"]
+    if len(inits) != 1:
+        return []  # an inherited __init__: its parameters are not followed
+    init = inits[0]
+    positional, keyword_only = owner.parameters(init)
+    params = {b.name: b for b in (*positional[1:], *keyword_only)}
+    given = dict(entries)
+    if any(key not in params for key in given) and init.args.kwarg is None:
+        return []  # TypeError: no run
+    env: Dict[int, Any] = {}
+    for pname, binding in params.items():
+        node = given.get(pname)
+        if node is None:
+            if binding.value is None:
+                return []  # a required parameter the node does not give: TypeError, no run
+            default = owner.resolver.resolve(binding.value, binding.site or END)
+            if default.is_unknown:
+                env[id(binding.node)] = Value.unknown("parameter")
+                continue
+            origin = Origin(f"default of parameter {pname}", owner.path, owner.resolver.line(binding.node))
+            env[id(binding.node)] = Value(tuple(Possible(p.value, origin, p.guards) for p in default.options or ()))
+            continue
+        if not isinstance(node, Leaf) or node.value is UNKNOWN or (isinstance(node.value, str) and "${" in node.value):
+            env[id(binding.node)] = Value.unknown("config")  # a nested node, a list, a tag, an interpolation
+            continue
+        origin = Origin(f"{dotted}.{pname}, overridable on the command line", node.path, node.line)
+        # the run's own value (decides the module's tests: ``x if num_workers is not None else y``)
+        env[id(binding.node)] = Value((Possible(node.value, origin),))
+    unused = _unbound_hooks(init, {name: given.get(name) for name in params})
+    out = []
+    for method in cls.body:
+        if not isinstance(method, ast.FunctionDef) or method.name == "__init__" or method.name in unused:
+            continue
+        for loader in owner.loader_calls_with(method, env):
+            out.append(loader.replace(extra={**loader.extra, "instantiated": analysis.path, "reader": f"the DataLoader {ref.name}.{method.name} builds"}))
+    return out
+
+
+def _unbound_hooks(init: ast.FunctionDef, given: Dict[str, Any]) -> set:
+    """Methods ``__init__`` binds as hooks only under ``if P is not None:`` (or ``if P:``) for
+    a parameter ``P`` this run leaves out or sets to null (``self.train_dataloader =
+    self._train_dataloader`` when ``train`` is given): no loader of theirs is built in the run."""
+    out = set()
+    for statement in init.body:
+        if not isinstance(statement, ast.If) or statement.orelse:
+            continue
+        test = statement.test
+        name = None
+        if isinstance(test, ast.Name):
+            name = test.id
+        elif (
+            isinstance(test, ast.Compare)
+            and isinstance(test.left, ast.Name)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.IsNot)
+            and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None
+        ):
+            name = test.left.id
+        if name is None or name not in given:
+            continue
+        node = given[name]
+        if node is not None and not (isinstance(node, Leaf) and node.value is None and node.text.strip() in ("null", "~", "")):
+            continue
+        hooks = set()
+        for sub in statement.body:
+            if isinstance(sub, ast.Assign) and len(sub.targets) == 1:
+                target, value = sub.targets[0], sub.value
+                if (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                    and isinstance(value, ast.Attribute)
+                    and isinstance(value.value, ast.Name)
+                    and value.value.id == "self"
+                ):
+                    hooks.add(value.attr)
+        out |= hooks
+    return out
+
+
+# -- where findings are reported -----------------------------------------------------------------
+_NAMED = re.compile(r"\b([a-z_]+)=")
+
+
+def relocate(finding, call):
+    """A finding placed by its rule (DL001/DL002's YAML line) stays; else at the YAML line of the
+    first argument its message names whose every possibility was set by one line of a YAML file;
+    None when no such argument decides it (the Python decides it: the loader's file reports it)."""
+    if finding.place is not None:
+        return finding
+    for name in _NAMED.findall(finding.message):
+        bound = call.args.get(name)
+        options = bound.value.options if bound is not None else None
+        if not options:
+            continue
+        places = {(p.origin.path, p.origin.line) for p in options if p.origin is not None and p.origin.path}
+        if len(places) == 1 and all(p.origin is not None for p in options):
+            path, line = next(iter(places))
+            if path.endswith((".yaml", ".yml")) and line:
+                return finding.replace(place=(path, line, 1))
+        return None
+    return None
