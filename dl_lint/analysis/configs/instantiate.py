@@ -150,6 +150,8 @@ def _chain(expr: ast.AST) -> Optional[Tuple[str, Tuple[str, ...]]]:
             keys.append(expr.attr)
             expr = expr.value
         elif isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) and isinstance(expr.slice.value, str):
+            if not expr.slice.value.isprintable():
+                return None  # keys are cited in messages: no line breaks from the project's strings
             keys.append(expr.slice.value)
             expr = expr.value
         elif isinstance(expr, ast.Name):
@@ -307,7 +309,7 @@ def _read_key(expr: ast.AST, param: str) -> Optional[Tuple[str, bool]]:
     """``config[K]`` / ``config.K`` -> (K, True: required); ``config.get(K, {})`` /
     ``config.get(K, dict())`` / ``config.get(K)`` -> (K, False)."""
     if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and expr.value.id == param:
-        if isinstance(expr.slice, ast.Constant) and isinstance(expr.slice.value, str):
+        if isinstance(expr.slice, ast.Constant) and isinstance(expr.slice.value, str) and expr.slice.value.isprintable():
             return expr.slice.value, True
         return None
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == param and expr.attr != "get":
@@ -322,6 +324,7 @@ def _read_key(expr: ast.AST, param: str) -> Optional[Tuple[str, bool]]:
         and 1 <= len(expr.args) <= 2
         and isinstance(expr.args[0], ast.Constant)
         and isinstance(expr.args[0].value, str)
+        and expr.args[0].value.isprintable()
     ):
         if len(expr.args) == 2 and not _empty_mapping(expr.args[1]):
             return None
