@@ -428,7 +428,7 @@ def _check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Itera
                 from dl_lint.analysis.configs.instantiate import relocate as at_value
 
                 # one config file's run: only what a YAML value decides, at its line
-                findings = [f for f in (at_value(f.replace(fix=None), call) for f in findings) if f is not None]
+                findings = [f for f in (at_value(f.replace(fix=None), call, rule.code) for f in findings) if f is not None]
             if hf_args:
                 from dl_lint.analysis.configs.transformers import rephrase
 

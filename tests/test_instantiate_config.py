@@ -201,3 +201,39 @@ def test_the_byte_gate():
     assert candidate(b"from omegaconf import OmegaConf\nc = OmegaConf.load(p)\n")
     assert not candidate(b"from omegaconf import OmegaConf\nc = OmegaConf.create({})\n")
     assert not candidate(b"import yaml\nc = yaml.safe_load(f)\n")
+
+
+DATASETS = FIXTURES / "rules" / "instantiate_datasets"
+
+
+def test_datasets_a_data_module_instantiates_from_nested_nodes():
+    assert sorted(_found(DATASETS)) == [
+        ("configs/big.yaml", 7, "DL101"),  # 3 x 2048 x 2048 float32 samples, 32 a batch, 8 workers
+        ("configs/lambdas.yaml", 7, "DL202"),  # the dataset's __init__ keeps a lambda
+        ("configs/stream.yaml", 5, "DL201"),  # an IterableDataset without sharding, 2 workers
+        ("configs/stream.yaml", 7, "DL009"),  # ... and shuffle=True in the train loader
+    ]  # small.yaml: 49 MiB at the peak; wrapped.yaml: a WrappedDataset (constructor argument); no_workers.yaml: no workers
+
+
+def test_datasets_real_runs_agree(project_on_path):
+    """The crash (DL009) raises, the duplicate samples (DL201) are there, and the dataset that
+    keeps a lambda (DL202) fails to pickle under spawn while the plain one iterates."""
+    import pickle
+
+    from omegaconf import OmegaConf
+
+    project_on_path(DATASETS, {"main", "data"})
+    main = importlib.import_module("main")
+    checked = _run(DATASETS, lambda c: c.get("data"), main.instantiate_from_config, [DATASETS / "configs" / n for n in ("stream.yaml", "no_workers.yaml")])
+    assert checked == 4  # stream: train raises (DL009), validation iterates; no_workers: both iterate
+
+    stream = main.instantiate_from_config(OmegaConf.load(DATASETS / "configs" / "stream.yaml").data)
+    stream.setup()
+    samples = sorted(int(x) for batch in stream.val_dataloader() for x in batch)
+    assert samples == sorted([*range(8)] * 2)  # every sample twice: one copy per worker
+    lambdas = main.instantiate_from_config(OmegaConf.load(DATASETS / "configs" / "lambdas.yaml").data)
+    lambdas.setup()
+    with pytest.raises((AttributeError, pickle.PicklingError, TypeError)):
+        iter(lambdas._train_dataloader().__class__(lambdas.datasets["train"], num_workers=2, multiprocessing_context="spawn"))
+    for _ in type(lambdas._val_dataloader())(lambdas.datasets["validation"], num_workers=1, multiprocessing_context="spawn"):
+        pass

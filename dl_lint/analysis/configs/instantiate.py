@@ -54,13 +54,14 @@ A file without a ``K`` at the key path (a fragment meant to be merged over anoth
 is not followed) takes the params by name; a key it has no parameter for (and no ``**kwargs``)
 or a missing required parameter is a TypeError: no run. Parameters not given take their
 defaults. Each method's loaders are re-resolved with those values (as LightningCLI's data
-modules are: ``ModuleAnalysis.loader_calls_with``). A value that is a mapping (a nested
-``target`` node: a dataset this data module instantiates itself), a list, an interpolation
-``${...}`` or a tag is unknown.
+modules are: ``ModuleAnalysis.loader_calls_with``). A value that is a mapping, a list, an
+interpolation ``${...}`` or a tag is unknown as a value; a mapping with the helper's keys that
+the data module instantiates itself is its dataset (``_Datasets``).
 
-**What is judged**: the rules of ``JUDGED_BY`` (they read argument values), and only findings
-that a value of the YAML file decides, reported at that value's line with the loader as related
-location; what the Python decides alone is the loader's own file's.
+**What is judged**: the rules of ``JUDGED_BY`` (they read argument values and the dataset), and
+only findings that a value of the YAML file decides, reported at that value's line (or the
+dataset node's key line) with the loader as related location; what the Python decides alone is
+the loader's own file's.
 
 Unknown (silent): a target that is not a project class (a library class, a module not in the
 project, a typo), a helper that passes anything else (``**kwargs`` of its own, positional
@@ -81,7 +82,8 @@ __all__ = ["candidate", "loader_calls", "JUDGED_BY", "relocate"]
 
 # The rules whose findings a YAML value decides (they read argument values only).
 # DL011 (an option unguarded while num_workers can be 0) is about the Python call: not here.
-JUDGED_BY = frozenset({"DL001", "DL002", "DL003", "DL004", "DL005", "DL006", "DL007", "DL008", "DL009", "DL010", "DL101"})
+# DL201/DL202 read the dataset a nested node instantiates (``_Datasets``).
+JUDGED_BY = frozenset({"DL001", "DL002", "DL003", "DL004", "DL005", "DL006", "DL007", "DL008", "DL009", "DL010", "DL101", "DL201", "DL202"})
 _LOAD_NAMES = frozenset({"load", "merge"})
 _OVERRIDES = frozenset({"from_dotlist", "from_cli"})
 _LOAD = re.compile(rb"\bOmegaConf\s*\.\s*load\s*\(")
@@ -505,14 +507,271 @@ def _class_loaders(analysis: Any, ref: Any, entries: Tuple[Tuple[str, Any], ...]
         origin = Origin(f"{dotted}.{pname}, overridable on the command line", node.path, node.line)
         # the run's own value (decides the module's tests: ``x if num_workers is not None else y``)
         env[id(binding.node)] = Value((Possible(node.value, origin),))
-    unused = _unbound_hooks(init, {name: given.get(name) for name in params})
+    run = {name: given.get(name) for name in params}
+    unused = _unbound_hooks(init, run)
+    datasets = _Datasets(owner, cls, init, run, params, dotted)
     out = []
     for method in cls.body:
         if not isinstance(method, ast.FunctionDef) or method.name == "__init__" or method.name in unused:
             continue
         for loader in owner.loader_calls_with(method, env):
+            loader = datasets.bind(loader)
             out.append(loader.replace(extra={**loader.extra, "instantiated": analysis.path, "reader": f"the DataLoader {ref.name}.{method.name} builds"}))
     return out
+
+
+class _Datasets:
+    """The datasets a data module instantiates from nested nodes of its own params, read from
+    its methods' syntax (the family's shapes):
+
+    - ``self.A = P`` / ``self.A[K] = P`` / ``self.A = {K: P}`` in ``__init__`` for a parameter
+      ``P`` the run gives a mapping: attribute ``A`` holds that node (or a table of them);
+    - ``self.B = H(X)``, ``self.B = dict((k, H(self.A[k])) for k in self.A)`` or ``{k:
+      H(self.A[k]) for k in self.A}`` in any method, with ``H`` an instantiating helper: ``B``
+      holds the instance (or a table of them);
+    - a loader's dataset ``self.B``, ``self.B[K]`` or ``H(X)`` is then an instance of the class
+      the node's key names, built with its params (``Instance.given``: the ints it is handed).
+
+    Any other write of ``self.B`` (or of an item of it) anywhere in the class makes ``B``
+    unknown, unless under ``if self.W:`` with ``W`` a parameter kept on self that is false in
+    the run (taming's ``if self.wrap:``)."""
+
+    def __init__(self, owner: Any, cls: ast.ClassDef, init: ast.FunctionDef, run: Dict[str, Any], params: Dict[str, Any], dotted: str) -> None:
+        self.owner = owner
+        self.cls = cls
+        self.run = run
+        self.dotted = dotted
+        self.nodes: Dict[str, Any] = {}  # attr -> (key path, node) or {K: (key path, node)}
+        self.kept: Dict[str, str] = {}  # attr -> the parameter ``self.attr = param`` keeps
+        self._built: Optional[Dict[str, Any]] = None
+        for statement in init.body:
+            self._read_init(statement)
+
+    def _param_node(self, expr: ast.AST) -> Optional[Tuple[str, Tree]]:
+        if isinstance(expr, ast.Name) and isinstance(self.run.get(expr.id), Tree):
+            return f"{self.dotted}.{expr.id}", self.run[expr.id]
+        return None
+
+    def _read_init(self, statement: ast.stmt) -> None:
+        if isinstance(statement, ast.If):  # ``if train is not None: self.dataset_configs["train"] = train``
+            for sub in statement.body:
+                self._read_init(sub)
+            return
+        if not isinstance(statement, (ast.Assign, ast.AnnAssign)):
+            return
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        if len(targets) != 1 or statement.value is None:
+            return
+        target, value = targets[0], statement.value
+        attr = _self_attr(target)
+        if attr is not None:
+            if isinstance(value, ast.Name) and value.id in self.run:
+                self.kept[attr] = value.id
+            node = self._param_node(value)
+            if node is not None:
+                self.nodes[attr] = node
+            elif _empty_mapping(value):
+                self.nodes[attr] = {}  # ``self.dataset_configs = dict()``, filled below
+            elif isinstance(value, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in value.keys):
+                table = {}
+                for key, item in zip(value.keys, value.values):
+                    found = self._param_node(item)
+                    if found is not None:
+                        table[key.value] = found
+                self.nodes[attr] = table
+            return
+        if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str):
+            attr = _self_attr(target.value)
+            node = self._param_node(value)
+            if attr is not None and node is not None and isinstance(self.nodes.get(attr), dict):
+                self.nodes[attr][target.slice.value] = node
+
+    def _off(self, test: ast.AST) -> bool:
+        """``self.W`` (or ``W``) false in the run: a kept parameter whose value is false."""
+        name = _self_attr(test)
+        param = self.kept.get(name) if name is not None else (test.id if isinstance(test, ast.Name) else None)
+        if param is None or param not in self.run:
+            return False
+        node = self.run[param]
+        if node is None:
+            default = self._default(param)
+            return default is not None and not default
+        return isinstance(node, Leaf) and node.value is not UNKNOWN and not isinstance(node.value, str) and not node.value
+
+    def _default(self, param: str) -> Any:
+        init = next(n for n in self.cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+        args = init.args
+        positional = [*args.posonlyargs, *args.args]
+        defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
+        defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+        found = defaults.get(param)
+        return found.value if isinstance(found, ast.Constant) else None
+
+    def built(self) -> Dict[str, Any]:
+        """attr -> (key path, node) or {K: (key path, node)} of the instances the class keeps."""
+        if self._built is not None:
+            return self._built
+        built: Dict[str, Any] = {}
+        spoiled = set()
+        for method in self.cls.body:
+            if not isinstance(method, ast.FunctionDef):
+                continue
+            for statement, off in _statements(method.body, self._off):
+                targets = statement.targets if isinstance(statement, ast.Assign) else [getattr(statement, "target", None)]
+                for target in targets:
+                    for sub in ast.walk(target) if target is not None else ():
+                        if not isinstance(getattr(sub, "ctx", None), (ast.Store, ast.Del)):
+                            continue
+                        attr = _self_attr(sub) if isinstance(sub, ast.Attribute) else (_self_attr(sub.value) if isinstance(sub, ast.Subscript) else None)
+                        if attr is None or off:
+                            continue
+                        found = self._instances(statement.value) if sub is target and isinstance(statement, ast.Assign) and isinstance(sub, ast.Attribute) else None
+                        if found is None or attr in built:
+                            spoiled.add(attr)
+                        else:
+                            built[attr] = found
+        self._built = {attr: found for attr, found in built.items() if attr not in spoiled}
+        return self._built
+
+    def _helper_call(self, expr: ast.AST) -> Optional[Tuple[ast.AST, Tuple[str, str, bool]]]:
+        if not isinstance(expr, ast.Call) or len(expr.args) != 1 or expr.keywords or isinstance(expr.args[0], ast.Starred):
+            return None
+        shape = _helper(self.owner, expr.func, END)
+        return (expr.args[0], shape) if shape is not None else None
+
+    def _node_of(self, expr: ast.AST) -> Optional[Tuple[str, Tree]]:
+        found = self._param_node(expr)
+        if found is not None:
+            return found
+        attr = _self_attr(expr)
+        if attr is not None and isinstance(self.nodes.get(attr), tuple):
+            return self.nodes[attr]
+        if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant):
+            attr = _self_attr(expr.value)
+            table = self.nodes.get(attr) if attr is not None else None
+            if isinstance(table, dict):
+                return table.get(expr.slice.value)
+        return None
+
+    def _instances(self, value: ast.AST) -> Optional[Any]:
+        """What ``self.B = value`` keeps: (key path, node, shape) of one instance, or a table
+        {K: ...} for ``dict((k, H(self.A[k])) for k in self.A)`` / ``{k: H(self.A[k]) for k in
+        self.A}``; None otherwise."""
+        call = self._helper_call(value)
+        if call is not None:
+            node = self._node_of(call[0])
+            return (*node, call[1]) if node is not None else None
+        element = generator = None
+        if isinstance(value, ast.DictComp) and len(value.generators) == 1:
+            element, generator = (value.key, value.value), value.generators[0]
+        elif (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id == "dict"
+            and len(value.args) == 1
+            and not value.keywords
+            and isinstance(value.args[0], (ast.GeneratorExp, ast.ListComp))
+            and len(value.args[0].generators) == 1
+            and isinstance(value.args[0].elt, ast.Tuple)
+            and len(value.args[0].elt.elts) == 2
+        ):
+            element, generator = tuple(value.args[0].elt.elts), value.args[0].generators[0]
+        if element is None or generator.ifs or not isinstance(generator.target, ast.Name):
+            return None
+        source = _self_attr(generator.iter)
+        table = self.nodes.get(source) if source is not None else None
+        key, item = element
+        call = self._helper_call(item)
+        if not isinstance(table, dict) or call is None or not (isinstance(key, ast.Name) and key.id == generator.target.id):
+            return None
+        arg = call[0]
+        if not (
+            isinstance(arg, ast.Subscript)
+            and _self_attr(arg.value) == source
+            and isinstance(arg.slice, ast.Name)
+            and arg.slice.id == generator.target.id
+        ):
+            return None
+        return {k: (*node, call[1]) for k, node in table.items()}
+
+    def bind(self, loader: Any) -> Any:
+        """The loader with its dataset argument an instance of the class a node names, when
+        its expression reads one (else as it is)."""
+        arg = loader.args.get("dataset")
+        if arg is None or not arg.code or not arg.value.is_unknown:
+            return loader
+        try:
+            expr = ast.parse(arg.code.strip(), mode="eval").body
+        except SyntaxError:
+            return loader
+        found = None
+        call = self._helper_call(expr)
+        if call is not None:
+            node = self._node_of(call[0])
+            found = (*node, call[1]) if node is not None else None
+        else:
+            attr = _self_attr(expr)
+            if attr is None and isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant):
+                table = self.built().get(_self_attr(expr.value) or "")
+                found = table.get(expr.slice.value) if isinstance(table, dict) else None
+            elif attr is not None and isinstance(self.built().get(attr), tuple):
+                found = self.built()[attr]
+        value = _instance_value(self.owner, found) if found is not None else None
+        if value is None:
+            return loader
+        return loader.replace(args={**loader.args, "dataset": arg.replace(value=value)})
+
+
+def _self_attr(expr: ast.AST) -> Optional[str]:
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "self":
+        return expr.attr
+    return None
+
+
+def _statements(body: List[ast.stmt], off) -> List[Tuple[ast.stmt, bool]]:
+    """Every assignment-like statement of ``body`` (nested blocks included), each with whether
+    it sits under an ``if`` whose test ``off`` says is false in the run."""
+    out: List[Tuple[ast.stmt, bool]] = []
+
+    def walk(statements, under_off):
+        for statement in statements:
+            if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+                out.append((statement, under_off))
+            if isinstance(statement, ast.If):
+                walk(statement.body, under_off or off(statement.test))
+                walk(statement.orelse, under_off)
+            elif isinstance(statement, (ast.For, ast.While, ast.With, ast.Try)):
+                for field in ("body", "orelse", "finalbody"):
+                    walk(getattr(statement, field, []) or [], under_off)
+                for handler in getattr(statement, "handlers", []) or []:
+                    walk(handler.body, under_off)
+
+    walk(body, False)
+    return out
+
+
+def _instance_value(owner: Any, found: Tuple[str, Tree, Tuple[str, str, bool]]) -> Optional[Any]:
+    """The Value of the instance a node builds: its class must be a project class; the ints of
+    its params are what the construction hands its ``__init__`` (DL101's sample sizes)."""
+    from dl_lint.analysis.values import Instance, Origin, Possible, Value
+
+    dotted, node, (target_key, params_key, optional) = found
+    named = node.get(target_key)
+    if not isinstance(named, Leaf) or not isinstance(named.value, str) or "${" in named.value:
+        return None
+    params = node.get(params_key)
+    if params is None and not optional or params is not None and not isinstance(params, Tree):
+        return None
+    ref = _class_named(owner, named.value)
+    if ref is None:
+        return None
+    given = tuple(
+        (key, leaf.value)
+        for key, leaf in (params.entries if isinstance(params, Tree) else ())
+        if isinstance(leaf, Leaf) and isinstance(leaf.value, int) and not isinstance(leaf.value, bool)
+    )
+    origin = Origin(f"{dotted}.{target_key}: {ref.name}", named.path, named.line)
+    return Value((Possible(Instance(ref.module, ref.name, ref.line, ref.path, given=given), origin),))
 
 
 def _unbound_hooks(init: ast.FunctionDef, given: Dict[str, Any]) -> set:
@@ -562,21 +821,38 @@ def _unbound_hooks(init: ast.FunctionDef, given: Dict[str, Any]) -> set:
 _NAMED = re.compile(r"\b([a-z_]+)=")
 
 
-def relocate(finding, call):
-    """A finding placed by its rule (DL001/DL002's YAML line) stays; else at the YAML line of the
-    first argument its message names whose every possibility was set by one line of a YAML file;
-    None when no such argument decides it (the Python decides it: the loader's file reports it)."""
+def relocate(finding, call, code: str = ""):
+    """A finding placed by its rule (DL001/DL002's YAML line) stays; else it is placed at the
+    YAML line of the first argument its message names whose every possibility was set by one
+    line of a YAML file; else, for a finding about the dataset (DL202's "dataset is ...", a
+    DL101/DL201/DL009 finding naming the dataset's class) whose class a YAML node names, at that
+    node's key line. None when no YAML value decides it (the Python decides it: the loader's
+    file reports it)."""
     if finding.place is not None:
         return finding
     for name in _NAMED.findall(finding.message):
-        bound = call.args.get(name)
-        options = bound.value.options if bound is not None else None
-        if not options:
-            continue
-        places = {(p.origin.path, p.origin.line) for p in options if p.origin is not None and p.origin.path}
-        if len(places) == 1 and all(p.origin is not None for p in options):
-            path, line = next(iter(places))
-            if path.endswith((".yaml", ".yml")) and line:
-                return finding.replace(place=(path, line, 1))
+        place = _yaml_place(call.args.get(name))
+        if place is not None:
+            return finding.replace(place=place)
+    dataset = call.args.get("dataset")
+    place = _yaml_place(dataset)
+    if place is None:
         return None
+    instance = dataset.value.options[0].value
+    name = getattr(instance, "name", "")
+    if code == "DL202" and finding.message.startswith("dataset "):
+        return finding.replace(place=place)
+    if code in ("DL009", "DL101", "DL201") and name and (name in finding.message or name in finding.detail):
+        return finding.replace(place=place)
     return None
+
+
+def _yaml_place(bound) -> Optional[Tuple[str, int, int]]:
+    options = bound.value.options if bound is not None else None
+    if not options or any(p.origin is None for p in options):
+        return None
+    places = {(p.origin.path, p.origin.line) for p in options}
+    if len(places) != 1:
+        return None
+    path, line = next(iter(places))
+    return (path, line, 1) if path and path.endswith((".yaml", ".yml")) and line else None
