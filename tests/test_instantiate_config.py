@@ -182,6 +182,7 @@ def test_edits_of_the_key_path_and_other_config_builds_stay_unknown(tmp_path):
         "updated": "config = OmegaConf.load(args.config)\nOmegaConf.update(config, 'data.params.num_workers', 4)\ndm = make(config.data)\n",
         "created": "config = OmegaConf.merge(OmegaConf.create({'data': {}}), OmegaConf.load(args.config))\ndm = make(config.data)\n",
         "two bases": "config = OmegaConf.merge(OmegaConf.load('configs/run.yaml'), OmegaConf.load(args.config))\ndm = make(config.data)\n",
+        "edited through an alias": "config = OmegaConf.load(args.config)\nparams = config.data.params\nparams.num_workers = 4\ndm = make(config.data)\n",
         "rebound": "config = OmegaConf.load(args.config)\nconfig = other(config)\ndm = make(config.data)\n",
         "read as is": "config = OmegaConf.load(args.config)\ndm = make(config.data)\n",
     }

@@ -239,6 +239,14 @@ def _picked(analysis: Any, expr: ast.AST, site: Any) -> Optional[Tuple[str, ...]
 def _edited(analysis: Any, name: str, keys: Tuple[str, ...]) -> bool:
     """Whether the module may change ``name``'s key path (a store at, above or below it, or a
     call that merges or updates the whole config)."""
+    # names bound to a node of the config (``params = config.data.params``): a store through one
+    # of them writes the config (at the key path or not: not told apart)
+    aliases = set()
+    for node in ast.walk(analysis.tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, (ast.Attribute, ast.Subscript)):
+            chain = _chain(node.value)
+            if chain is not None and chain[0] == name:
+                aliases.update(t.id for t in node.targets if isinstance(t, ast.Name))
     for node in ast.walk(analysis.tree):
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
             targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
@@ -246,6 +254,8 @@ def _edited(analysis: Any, name: str, keys: Tuple[str, ...]) -> bool:
                 for sub in ast.walk(target):
                     if isinstance(sub, (ast.Attribute, ast.Subscript)) and isinstance(sub.ctx, (ast.Store, ast.Del)):
                         chain = _chain(sub)
+                        if chain is not None and chain[0] in aliases:
+                            return True
                         if chain is not None and chain[0] == name:
                             written = chain[1]
                             if written[: len(keys)] == keys or keys[: len(written)] == written:
@@ -254,6 +264,8 @@ def _edited(analysis: Any, name: str, keys: Tuple[str, ...]) -> bool:
             attr = node.func.attr
             if attr in ("update", "merge_with", "set_struct", "set_readonly", "pop", "setdefault"):
                 base = node.func.value
+                if isinstance(base, ast.Name) and base.id in aliases and attr != "set_struct" and attr != "set_readonly":
+                    return True
                 if isinstance(base, ast.Name) and base.id == name:
                     if attr != "pop" or not node.args or not isinstance(node.args[0], ast.Constant) or node.args[0].value == keys[0]:
                         return True
