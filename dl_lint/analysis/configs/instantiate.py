@@ -105,14 +105,17 @@ def loader_calls(analysis: Any) -> list:
         return []
     out: list = []
     seen = set()
+    writes = None
     for call, site, _scope, _cls in analysis.index.calls:
         if len(call.args) != 1 or call.keywords or isinstance(call.args[0], ast.Starred):
             continue
         chain = _chain(call.args[0])
         if chain is None or chain[0] not in roots or not chain[1]:
             continue
+        if writes is None:
+            writes = _Writes(analysis.tree)
         try:
-            found = _instantiated(analysis, call, site, chain)
+            found = _instantiated(analysis, call, site, chain, writes)
         except RecursionError:
             continue
         for loader in found:
@@ -236,42 +239,50 @@ def _picked(analysis: Any, expr: ast.AST, site: Any) -> Optional[Tuple[str, ...]
     return files or None
 
 
-def _edited(analysis: Any, name: str, keys: Tuple[str, ...]) -> bool:
-    """Whether the module may change ``name``'s key path (a store at, above or below it, or a
-    call that merges or updates the whole config)."""
-    # names bound to a node of the config (``params = config.data.params``): a store through one
-    # of them writes the config (at the key path or not: not told apart)
-    aliases = set()
-    for node in ast.walk(analysis.tree):
-        if isinstance(node, ast.Assign) and isinstance(node.value, (ast.Attribute, ast.Subscript)):
-            chain = _chain(node.value)
-            if chain is not None and chain[0] == name:
-                aliases.update(t.id for t in node.targets if isinstance(t, ast.Name))
-    for node in ast.walk(analysis.tree):
-        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
-            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
-            for target in targets:
-                for sub in ast.walk(target):
-                    if isinstance(sub, (ast.Attribute, ast.Subscript)) and isinstance(sub.ctx, (ast.Store, ast.Del)):
-                        chain = _chain(sub)
-                        if chain is not None and chain[0] in aliases:
-                            return True
-                        if chain is not None and chain[0] == name:
-                            written = chain[1]
-                            if written[: len(keys)] == keys or keys[: len(written)] == written:
-                                return True
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            attr = node.func.attr
-            if attr in ("update", "merge_with", "set_struct", "set_readonly", "pop", "setdefault"):
-                base = node.func.value
-                if isinstance(base, ast.Name) and base.id in aliases and attr != "set_struct" and attr != "set_readonly":
+class _Writes:
+    """What the module may write, read once per module: names bound to a key path (``params =
+    config.data.params``), every key path stored or deleted, every call of a method that
+    changes a mapping in place."""
+
+    def __init__(self, tree: ast.AST) -> None:
+        self.bound: List[Tuple[str, str]] = []  # (alias, root)
+        self.stores: List[Tuple[str, Tuple[str, ...]]] = []
+        self.calls: List[Tuple[str, str, Any]] = []  # (base name, method, first argument)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and isinstance(node.value, (ast.Attribute, ast.Subscript)):
+                chain = _chain(node.value)
+                if chain is not None:
+                    self.bound.extend((t.id, chain[0]) for t in node.targets if isinstance(t, ast.Name))
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+                targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+                for target in targets:
+                    for sub in ast.walk(target):
+                        if isinstance(sub, (ast.Attribute, ast.Subscript)) and isinstance(sub.ctx, (ast.Store, ast.Del)):
+                            chain = _chain(sub)
+                            if chain is not None:
+                                self.stores.append(chain)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+                if node.func.attr in ("update", "merge_with", "pop", "setdefault"):
+                    self.calls.append((node.func.value.id, node.func.attr, node.args[0] if node.args else None))
+
+    def edit(self, name: str, keys: Tuple[str, ...]) -> bool:
+        """Whether the module may change ``name``'s key path (a store at, above or below it, a
+        store through a name bound to a node of it, or a call that merges or updates it)."""
+        aliases = {alias for alias, root in self.bound if root == name}
+        for root, written in self.stores:
+            if root in aliases:
+                return True
+            if root == name and (written[: len(keys)] == keys or keys[: len(written)] == written):
+                return True
+        for base, attr, first in self.calls:
+            if base in aliases:
+                return True
+            if base == name:
+                if attr != "pop" or not isinstance(first, ast.Constant) or first.value == keys[0]:
                     return True
-                if isinstance(base, ast.Name) and base.id == name:
-                    if attr != "pop" or not node.args or not isinstance(node.args[0], ast.Constant) or node.args[0].value == keys[0]:
-                        return True
-                if attr == "update" and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == name:
-                    return True  # OmegaConf.update(config, "data.params.num_workers", 0)
-    return False
+            if attr == "update" and isinstance(first, ast.Name) and first.id == name:
+                return True  # OmegaConf.update(config, "data.params.num_workers", 0)
+        return False
 
 
 # -- the helper ----------------------------------------------------------------------------------
@@ -423,12 +434,12 @@ def _local_bindings(function: ast.FunctionDef, name: str) -> List[ast.Assign]:
 
 
 # -- the runs ------------------------------------------------------------------------------------
-def _instantiated(analysis: Any, call: ast.Call, site: Any, chain: Tuple[str, Tuple[str, ...]]) -> list:
+def _instantiated(analysis: Any, call: ast.Call, site: Any, chain: Tuple[str, Tuple[str, ...]], writes: _Writes) -> list:
     shape = _helper(analysis, call.func, site)
     if shape is None:
         return []
     name, keys = chain
-    if _edited(analysis, name, keys):
+    if writes.edit(name, keys):
         return []
     files = _config_files(analysis, name, site)
     if not files:
