@@ -78,9 +78,9 @@ def _run(root: Path, node_of, helper, files, unknown=()):
         if hasattr(obj, "setup"):
             obj.setup()
         for method, row in _loader_rows(source, type(obj).__name__).items():
-            hook = method.lstrip("_")
-            if method.startswith("_") and getattr(obj, hook, None) != getattr(obj, method):
-                continue  # a hook __init__ did not bind in this run
+            hook = getattr(obj, method.lstrip("_"), None)
+            if method.startswith("_") and getattr(hook, "func", hook) != getattr(obj, method):
+                continue  # a hook __init__ did not bind in this run (itself, or a partial of it)
             if (source, row) in predicted.get(config.resolve(), set()):
                 with pytest.raises(ValueError):
                     getattr(obj, method)()
@@ -213,7 +213,20 @@ def test_datasets_a_data_module_instantiates_from_nested_nodes():
         ("configs/lambdas.yaml", 7, "DL202"),  # the dataset's __init__ keeps a lambda
         ("configs/stream.yaml", 5, "DL201"),  # an IterableDataset without sharding, 2 workers
         ("configs/stream.yaml", 7, "DL009"),  # ... and shuffle=True in the train loader
+        ("configs/stream_train_only.yaml", 5, "DL201"),
+        ("configs/stream_train_only.yaml", 7, "DL009"),
     ]  # small.yaml: 49 MiB at the peak; wrapped.yaml: a WrappedDataset (constructor argument); no_workers.yaml: no workers
+
+
+def test_a_hook_bound_only_for_a_given_split_is_not_judged_without_it():
+    """``self.val_dataloader = partial(self._val_dataloader, ...)`` only when ``validation`` is
+    given: the train-only run's finding cites the train loader alone."""
+    rows = {
+        Path(d.filename).name: sorted(r.row for r in d.related if r.path.endswith("main.py"))
+        for d in lint_paths([DATASETS]).diagnostics
+        if d.code == "DL201"
+    }
+    assert rows == {"stream.yaml": [52, 55], "stream_train_only.yaml": [52]}
 
 
 def test_datasets_real_runs_agree(project_on_path):
@@ -225,8 +238,8 @@ def test_datasets_real_runs_agree(project_on_path):
 
     project_on_path(DATASETS, {"main", "data"})
     main = importlib.import_module("main")
-    checked = _run(DATASETS, lambda c: c.get("data"), main.instantiate_from_config, [DATASETS / "configs" / n for n in ("stream.yaml", "no_workers.yaml")])
-    assert checked == 4  # stream: train raises (DL009), validation iterates; no_workers: both iterate
+    checked = _run(DATASETS, lambda c: c.get("data"), main.instantiate_from_config, [DATASETS / "configs" / n for n in ("stream.yaml", "no_workers.yaml", "stream_train_only.yaml")])
+    assert checked == 5  # stream: train raises (DL009), validation iterates; no_workers: both iterate
 
     stream = main.instantiate_from_config(OmegaConf.load(DATASETS / "configs" / "stream.yaml").data)
     stream.setup()

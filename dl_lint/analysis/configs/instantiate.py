@@ -800,7 +800,8 @@ def _instance_value(owner: Any, found: Tuple[str, Tree, Tuple[str, str, bool]]) 
 def _unbound_hooks(init: ast.FunctionDef, given: Dict[str, Any]) -> set:
     """Methods ``__init__`` binds as hooks only under ``if P is not None:`` (or ``if P:``) for
     a parameter ``P`` this run leaves out or sets to null (``self.train_dataloader =
-    self._train_dataloader`` when ``train`` is given): no loader of theirs is built in the run."""
+    self._train_dataloader``, or ``partial(self._val_dataloader, shuffle=...)``, when ``train``
+    is given): no loader of theirs is built in the run."""
     out = set()
     for statement in init.body:
         if not isinstance(statement, ast.If) or statement.orelse:
@@ -827,6 +828,15 @@ def _unbound_hooks(init: ast.FunctionDef, given: Dict[str, Any]) -> set:
         for sub in statement.body:
             if isinstance(sub, ast.Assign) and len(sub.targets) == 1:
                 target, value = sub.targets[0], sub.value
+                if (
+                    isinstance(value, ast.Call)
+                    and value.args
+                    and (
+                        (isinstance(value.func, ast.Name) and value.func.id == "partial")
+                        or (isinstance(value.func, ast.Attribute) and value.func.attr == "partial")
+                    )
+                ):
+                    value = value.args[0]  # ``self.val_dataloader = partial(self._val_dataloader, shuffle=...)``
                 if (
                     isinstance(target, ast.Attribute)
                     and isinstance(target.value, ast.Name)
