@@ -478,7 +478,7 @@ def _config_readers(project: Project) -> List[Path]:
     """The project's Python files that can report a finding in a YAML config: they name Hydra
     (or OmegaConf) and a DataLoader, load a config file themselves, or LightningCLI (whose config files set a DataModule's
     arguments), decided from their bytes; the analysis decides the rest."""
-    from dl_lint.analysis.configs import keypaths, lightning_cli, transformers
+    from dl_lint.analysis.configs import instantiate, keypaths, lightning_cli, transformers
 
     if project.root is None:
         return []
@@ -496,6 +496,7 @@ def _config_readers(project: Project) -> List[Path]:
             or lightning_cli.candidate(data)
             or transformers.candidate(data)  # HF arguments files (JSON/YAML)
             or keypaths.candidate(data)  # loads a YAML/JSON config itself (yaml.safe_load, json.load)
+            or instantiate.candidate(data)  # OmegaConf nodes it instantiates into project classes
         ):
             out.append(Path(path))
         elif b"hydra" in data:

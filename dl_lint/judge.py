@@ -54,7 +54,7 @@ def _config_source(file: SourceFile) -> bool:
     an mmengine config (a loader dict, or a ``_base_`` fragment), a Hydra instantiate, a
     LightningCLI script that may have config files, TrainingArguments, a detectron2 builder
     call. Such a file is parsed."""
-    from dl_lint.analysis.configs import detectron2, hydra_target, lightning_cli, mmengine, transformers
+    from dl_lint.analysis.configs import detectron2, hydra_target, instantiate, lightning_cli, mmengine, transformers
 
     data = file.data
     return (
@@ -63,6 +63,7 @@ def _config_source(file: SourceFile) -> bool:
         or mmengine.fragment_candidate(str(file.path), data)
         or mmengine.plain_candidate(data)  # a plain config Config.fromfile may load
         or hydra_target.candidate(data)
+        or instantiate.candidate(data)  # OmegaConf-loaded nodes the project instantiates itself
         or transformers.candidate(data)
         or (lightning_cli.candidate(data) and lightning_cli.may_have_configs(file.key, file.settings.root, data))
     )
@@ -287,7 +288,7 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
         for call in file.facts.calls:
             for diag in check(call, rules, ctx, file.display):
                 if diag.filename != file.display:
-                    if call.extra.get("lightning_cli"):
+                    if call.extra.get("lightning_cli") or call.extra.get("instantiated"):
                         where = (diag.code, diag.filename, diag.location, call.path, call.location)
                         if where in placed:
                             continue
@@ -368,6 +369,7 @@ def _check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Itera
     config_loader = bool(call.extra.get("mmengine"))
     instantiated = bool(call.extra.get("hydra_target"))
     cli_run = bool(call.extra.get("lightning_cli"))
+    instantiated_run = bool(call.extra.get("instantiated"))
     hf_args = bool(call.extra.get("transformers"))
     built = bool(call.extra.get("detectron2"))
     divided = call.extra.get("divided")
@@ -397,6 +399,11 @@ def _check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Itera
 
             if rule.code not in CLI_JUDGED:
                 continue  # the DataModule's own file reports what its Python decides
+        if instantiated_run:
+            from dl_lint.analysis.configs import instantiate
+
+            if rule.code not in instantiate.JUDGED_BY:
+                continue  # the loader's own file reports what its Python decides
         try:
             findings = list(rule.check_call(crash_call if rule.severity == Severity.ERROR else call, ctx))
             if config_loader:
@@ -417,6 +424,11 @@ def _check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Itera
                 findings = [detectron2.rephrase(at_line(f.replace(fix=None), call), call) for f in findings]
             if cli_run:  # one config file's run: only what a YAML value decides is new
                 findings = [f for f in findings if f.place is not None]
+            if instantiated_run:
+                from dl_lint.analysis.configs.instantiate import relocate as at_value
+
+                # one config file's run: only what a YAML value decides, at its line
+                findings = [f for f in (at_value(f.replace(fix=None), call, rule.code) for f in findings) if f is not None]
             if hf_args:
                 from dl_lint.analysis.configs.transformers import rephrase
 

@@ -319,3 +319,16 @@ def test_python_link_out_of_the_project(tmp_path):
     done = _lint(root, "--output-format", "full", "leak.py")
     assert SECRET not in done.stdout + done.stderr
     assert "outside the project" in done.stdout
+
+
+@posix_only
+def test_instantiated_config_files_found_by_walking_fifo_and_dev_zero_are_unknown(tmp_path):
+    """The YAML files a ``--base`` list may name are found by walking configs/: a FIFO or a link
+    to /dev/zero among them is silently unknown (not named, not referenced), and the run ends."""
+    root = _copy("instantiate_main_module", tmp_path)
+    assert ("configs/debug.yaml", 7, "DL001") in _found(_lint(root, "."))  # positive control
+    _fifo(root / "configs/debug.yaml")
+    _to_zero(root / "configs/zero_batch.yaml")
+    (root / "configs/outside.yaml").symlink_to(FIXTURES / "rules" / "instantiate_helper_module" / "configs" / "train.yaml")
+    found = _found(_lint(root, "."))
+    assert not any(f.startswith("configs/") for f, _, _ in found)

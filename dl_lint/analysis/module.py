@@ -43,6 +43,7 @@ _CONFIG_SOURCES = (
     ("detectron2", "build_detection_t"),
     ("transformers", "TrainingArguments"),
     ("lightning_cli", "LightningCLI("),
+    ("instantiate", "OmegaConf"),
 )
 _BATCH_BYTES_COMMENT = re.compile(r"#\s*dl-lint:\s*batch-bytes\s*=\s*([0-9A-Za-z.]+)")
 # How many calls deep DL203 follows module-level code into the functions of the module.
@@ -168,9 +169,10 @@ class ModuleAnalysis:
             for name, word in _CONFIG_SOURCES:
                 if word not in self.source:
                     continue
-                from dl_lint.analysis.configs import detectron2, hydra_target, lightning_cli, transformers
+                from dl_lint.analysis.configs import detectron2, hydra_target, instantiate, lightning_cli, transformers
 
                 config = {
+                    "instantiate": instantiate,
                     "hydra_target": hydra_target,
                     "detectron2": detectron2,
                     "transformers": transformers,

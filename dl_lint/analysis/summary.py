@@ -1587,13 +1587,20 @@ def _kept_in_init(node: ast.ClassDef, use: Optional[FunctionUse], text: SourceTe
     look = bool(local) or "lambda" in text.source  # else no value can hold one: skip the walks
     held = []
     stores = []
+    plain = set()  # attributes some assignment sets to a value without one: another path (if/else)
     for attr, value in use.self_assigns:
         if isinstance(value, ast.Name) and value.id in names and value.id not in local:
             stores.append((value.id, positional.index(value.id) if value.id in positional else -1))
+            plain.add(attr)
         elif look and any(isinstance(n, ast.Lambda) or (isinstance(n, ast.Name) and n.id in local) for n in ast.walk(value)):
             found = _text(text, value)
             if found is not None:
                 held.append((attr, found, value.lineno, local))
+        else:
+            plain.add(attr)
+    # ``if size: self.pre = Compose(...) else: self.pre = lambda **kw: kw``: the lambda is kept on
+    # one path only (taming-transformers' ImagePaths with every config's size: 256): not counted
+    held = [entry for entry in held if entry[0] not in plain]
     return {"init_held": tuple(held), "init_stores": tuple(dict.fromkeys(stores))}
 
 

@@ -43,6 +43,11 @@ returns counts when every `return` of the helper holds a lambda or a function it
 each class it may build (`dataset = VQADataset(...)` on one branch, `CaptionDataset(...)` on
 another, then `return dataset`): every one must keep such a callable. A subclass's own
 `__init__` replaces its base's: the base's objects and helper results do not count then.
+A lambda kept on one path only (another assignment of the same attribute in `__init__` keeps
+something else: `if size: self.pre = Compose(...)` / `else: self.pre = lambda **kw: kw`) does
+not count. A dataset a config file names (`target: pkg.data.MyDataset` under the `params` of a
+data module the project instantiates from YAML, docs/configuration.md) is judged as built with
+that node's `params`, and reported at the node's `target` line.
 
 A callable chosen by a conditional expression, an `if`/`else` assignment, or looked up in
 a dict of callables (`COLLATES[args.kind]`) is reported when every candidate is a lambda or a
