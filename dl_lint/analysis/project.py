@@ -149,16 +149,16 @@ def _passed_on(init: Tuple, base: Tuple[Tuple[str, int], ...]) -> Tuple[Tuple[st
 
     out = []
     for base_name, base_position in base:
-        index = 0
+        index: Optional[int] = 0
         reached = None
         spread = False
         for kind, keyword, how, payload in entries:
-            if kind == "pos":
+            if kind == "pos" and index is not None:
                 if index == base_position and how == "param":
                     reached = payload
                 index += 1
             elif kind == "*":
-                index = -10**6  # positions after ``*args`` are unknown
+                index = None  # positions after ``*args`` are unknown
             elif kind == "kw" and keyword == base_name and how == "param":
                 reached = payload
             elif kind == "**" and how == "param" and payload == varkw and not kwargs_mutated:
