@@ -168,3 +168,14 @@ def test_project_bases_keep_what_a_subclass_passes_on(tmp_path):
         DataLoader(Other("r", rgb), num_workers=2)
         """,
     ) == [17]
+
+
+def test_a_run_on_the_loader_file_alone_reports_the_same():
+    """Issue 26: the subclasses live in folders.py; train.py linted alone reads them too."""
+    folder = ROOT / "fixtures" / "rules" / "dl202_torchvision_subclass_module"
+
+    def rows(paths):
+        result = lint_paths(paths, overrides={"select": ("DL202",)})
+        return sorted((Path(d.filename).name, d.location.row) for d in result.diagnostics)
+
+    assert rows([folder / "train.py"]) == rows([folder]) == [("train.py", 12), ("train.py", 13)]
