@@ -179,3 +179,30 @@ def test_a_run_on_the_loader_file_alone_reports_the_same():
         return sorted((Path(d.filename).name, d.location.row) for d in result.diagnostics)
 
     assert rows([folder / "train.py"]) == rows([folder]) == [("train.py", 12), ("train.py", 13)]
+
+
+def test_a_dataset_chosen_between_classes_names_both(tmp_path):
+    """stargan-v2's shape: one transform with a lambda, an ImageFolder on one branch and a
+    project dataset keeping it on the other: every path fails, and the message names both."""
+    script = tmp_path / "train.py"
+    script.write_text(
+        HEADER
+        + textwrap.dedent(
+            """\
+            class Pairs:
+                def __init__(self, root, transform=None):
+                    self.transform = transform
+
+            def loader(root, which):
+                if which == "source":
+                    dataset = ImageFolder(root, rgb)
+                else:
+                    dataset = Pairs(root, rgb)
+                return DataLoader(dataset, num_workers=4)
+            """
+        ),
+        encoding="utf-8",
+    )
+    (found,) = lint_paths([script], overrides={"select": ("DL202",)}).diagnostics
+    text = f"{found.message} {found.detail}"
+    assert "an ImageFolder or a Pairs that keeps a lambda in a Lambda" in text, text

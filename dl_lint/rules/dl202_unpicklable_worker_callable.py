@@ -145,6 +145,7 @@ All versions; the default start method depends on the platform and Python versio
             some_path = len(crashing) < len(found)
             found = crashing
             what, held = _unpicklable(value_of(found[0], option), ctx)
+            what = _either(what, [_unpicklable(value_of(s, option), ctx)[0] for s in found[1:]])
             contexts = [value_of(s, "multiprocessing_context") for s in found]
             certain = certainty(call, ctx, contexts)
             if certain.spawn:
@@ -215,6 +216,21 @@ def _unpicklable(value, ctx):
         attr, what, path, line = found
         return f"{_a(value.name)} whose self.{attr} holds {what}", (what, path, line)
     return None
+
+
+def _either(what: str, others) -> str:
+    """``an ImageFolder or a ReferenceDataset that keeps a lambda``: the scenarios' objects when
+    they differ and keep the same callable (one factory choosing the class by an argument)."""
+    head, sep, tail = what.partition(" that keeps ")
+    heads = [head]
+    for other in others:
+        other_head, other_sep, other_tail = other.partition(" that keeps ")
+        if not sep or not other_sep or other_tail != tail:
+            return what
+        if other_head not in heads:
+            heads.append(other_head)
+    heads.sort(key=lambda h: h.split(" ", 1)[-1])  # by the class's name, not its article
+    return f"{' or '.join(heads)}{sep}{tail}" if len(heads) > 1 else what
 
 
 def _a(name: str) -> str:
