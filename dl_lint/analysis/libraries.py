@@ -130,6 +130,100 @@ WEBDATASET_FILTERS = frozenset(
 ) | _names("webdataset.filters", "log_keys") | _names("webdataset.filters", "unlisted")  # not exported
 
 
+# -- torchvision: what a dataset keeps (DL202) ---------------------------------------------------
+# The constructor parameters each class of ``torchvision.datasets`` keeps as attributes, so
+# pickles with the dataset for spawn/forkserver workers: (parameter, position after self, or -1
+# for keyword-only). Written by bench/torchvision_keeping.py from torchvision's source, read
+# the way dl-lint reads a project class (``SummaryModule.kept_parameters``): ``VisionDataset.
+# __init__`` (datasets/vision.py) stores ``self.transform``, ``self.target_transform`` and
+# ``self.transforms`` (a ``StandardTransform`` of the first two when they are given); a class
+# passing them on to ``super().__init__`` keeps them at its own positions (``ImageFolder(root,
+# transform, target_transform, loader, ...)``, folder.py; ``DatasetFolder`` keeps ``loader``
+# too); a class without ``__init__`` keeps its base's (``CIFAR100``).
+# torchvision 0.28.0
+# fmt: off
+TORCHVISION_KEPT = {
+    'CIFAR10': ('cifar', (('root', 0), ('train', 1), ('transform', 2), ('target_transform', 3))),
+    'CIFAR100': ('cifar', (('root', 0), ('train', 1), ('transform', 2), ('target_transform', 3))),
+    'CLEVRClassification': ('clevr', (('root', 0), ('transform', 2), ('target_transform', 3), ('loader', 5))),
+    'CREStereo': ('_stereo_matching', (('transforms', 1),)),
+    'Caltech101': ('caltech', (('transform', 2), ('target_transform', 3))),
+    'Caltech256': ('caltech', (('transform', 1), ('target_transform', 2))),
+    'CarlaStereo': ('_stereo_matching', (('transforms', 1),)),
+    'CelebA': ('celeba', (('root', 0), ('split', 1), ('target_type', 2), ('transform', 3), ('target_transform', 4))),
+    'Cityscapes': ('cityscapes', (('root', 0), ('split', 1), ('target_type', 3), ('transform', 4), ('target_transform', 5), ('transforms', 6))),
+    'CocoCaptions': ('coco', (('root', 0), ('transform', 2), ('target_transform', 3), ('transforms', 4))),
+    'CocoDetection': ('coco', (('root', 0), ('transform', 2), ('target_transform', 3), ('transforms', 4))),
+    'Country211': ('country211', (('transform', 2), ('target_transform', 3), ('loader', 5))),
+    'DTD': ('dtd', (('root', 0), ('partition', 2), ('transform', 3), ('target_transform', 4), ('loader', 6))),
+    'DatasetFolder': ('folder', (('root', 0), ('loader', 1), ('extensions', 2), ('transform', 3), ('target_transform', 4))),
+    'EMNIST': ('mnist', (('root', 0), ('target_transform', -1), ('train', -1), ('transform', -1))),
+    'ETH3DStereo': ('_stereo_matching', (('transforms', 2),)),
+    'EuroSAT': ('eurosat', (('transform', 1), ('target_transform', 2), ('loader', 4))),
+    'FER2013': ('fer2013', (('root', 0), ('transform', 2), ('target_transform', 3))),
+    'FGVCAircraft': ('fgvc_aircraft', (('root', 0), ('transform', 3), ('target_transform', 4), ('loader', 6))),
+    'FakeData': ('fakedata', (('size', 0), ('image_size', 1), ('num_classes', 2), ('transform', 3), ('target_transform', 4), ('random_offset', 5))),
+    'FallingThingsStereo': ('_stereo_matching', (('transforms', 2),)),
+    'FashionMNIST': ('mnist', (('root', 0), ('train', 1), ('transform', 2), ('target_transform', 3))),
+    'Flickr30k': ('flickr', (('root', 0), ('transform', 2), ('target_transform', 3), ('loader', 4))),
+    'Flickr8k': ('flickr', (('root', 0), ('transform', 2), ('target_transform', 3), ('loader', 4))),
+    'Flowers102': ('flowers102', (('root', 0), ('transform', 2), ('target_transform', 3), ('loader', 5))),
+    'FlyingChairs': ('_optical_flow', (('transforms', 2),)),
+    'FlyingThings3D': ('_optical_flow', (('transforms', 4), ('loader', 5))),
+    'Food101': ('food101', (('root', 0), ('transform', 2), ('target_transform', 3), ('loader', 5))),
+    'GTSRB': ('gtsrb', (('root', 0), ('transform', 2), ('target_transform', 3))),
+    'HD1K': ('_optical_flow', (('transforms', 2), ('loader', 3))),
+    'HMDB51': ('hmdb51', (('root', 0), ('fold', 5), ('train', 6), ('transform', 7))),
+    'INaturalist': ('inaturalist', (('transform', 3), ('target_transform', 4), ('loader', 6))),
+    'ImageFolder': ('folder', (('root', 0), ('transform', 1), ('target_transform', 2), ('loader', 3))),
+    'ImageNet': ('imagenet', (('root', 0), ('loader', -1), ('target_transform', -1), ('transform', -1))),
+    'Imagenette': ('imagenette', (('root', 0), ('transform', 4), ('target_transform', 5), ('loader', 6))),
+    'InStereo2k': ('_stereo_matching', (('transforms', 2),)),
+    'KMNIST': ('mnist', (('root', 0), ('train', 1), ('transform', 2), ('target_transform', 3))),
+    'Kinetics': ('kinetics', (('root', 0), ('transform', 6), ('extensions', 7), ('num_download_workers', 9), ('_legacy', 17))),
+    'Kitti': ('kitti', (('root', 0), ('train', 1), ('transform', 2), ('target_transform', 3), ('transforms', 4))),
+    'Kitti2012Stereo': ('_stereo_matching', (('transforms', 2),)),
+    'Kitti2015Stereo': ('_stereo_matching', (('transforms', 2),)),
+    'KittiFlow': ('_optical_flow', (('transforms', 2), ('loader', 3))),
+    'LFWPairs': ('lfw', (('transform', 3), ('target_transform', 4), ('loader', 6))),
+    'LFWPeople': ('lfw', (('transform', 3), ('target_transform', 4), ('loader', 6))),
+    'LSUN': ('lsun', (('root', 0), ('transform', 2), ('target_transform', 3))),
+    'LSUNClass': ('lsun', (('root', 0), ('transform', 1), ('target_transform', 2))),
+    'MNIST': ('mnist', (('root', 0), ('train', 1), ('transform', 2), ('target_transform', 3))),
+    'Middlebury2014Stereo': ('_stereo_matching', (('split', 1), ('use_ambient_views', 3), ('transforms', 4))),
+    'MovingMNIST': ('moving_mnist', (('root', 0), ('split', 1), ('split_ratio', 2), ('transform', 4))),
+    'Omniglot': ('omniglot', (('background', 1), ('transform', 2), ('target_transform', 3), ('loader', 5))),
+    'OxfordIIITPet': ('oxford_iiit_pet', (('root', 0), ('transforms', 3), ('transform', 4), ('target_transform', 5))),
+    'PCAM': ('pcam', (('root', 0), ('transform', 2), ('target_transform', 3))),
+    'PhotoTour': ('phototour', (('root', 0), ('name', 1), ('train', 2), ('transform', 3))),
+    'Places365': ('places365', (('root', 0), ('small', 2), ('transform', 4), ('target_transform', 5), ('loader', 6))),
+    'QMNIST': ('mnist', (('root', 0), ('compat', 2), ('train', 3), ('target_transform', -1), ('transform', -1))),
+    'RenderedSST2': ('rendered_sst2', (('root', 0), ('transform', 2), ('target_transform', 3), ('loader', 5))),
+    'SBDataset': ('sbd', (('root', 0), ('transforms', 4))),
+    'SBU': ('sbu', (('root', 0), ('transform', 1), ('target_transform', 2), ('loader', 4))),
+    'SEMEION': ('semeion', (('root', 0), ('transform', 1), ('target_transform', 2))),
+    'STL10': ('stl10', (('root', 0), ('transform', 3), ('target_transform', 4))),
+    'SUN397': ('sun397', (('root', 0), ('transform', 1), ('target_transform', 2), ('loader', 4))),
+    'SVHN': ('svhn', (('root', 0), ('transform', 2), ('target_transform', 3))),
+    'SceneFlowStereo': ('_stereo_matching', (('transforms', 3),)),
+    'Sintel': ('_optical_flow', (('transforms', 3), ('loader', 4))),
+    'SintelStereo': ('_stereo_matching', (('transforms', 2),)),
+    'StanfordCars': ('stanford_cars', (('root', 0), ('transform', 2), ('target_transform', 3), ('loader', 5))),
+    'UCF101': ('ucf101', (('root', 0), ('fold', 5), ('train', 6), ('transform', 7))),
+    'USPS': ('usps', (('root', 0), ('transform', 2), ('target_transform', 3))),
+    'VOCDetection': ('voc', (('root', 0), ('transform', 4), ('target_transform', 5), ('transforms', 6))),
+    'VOCSegmentation': ('voc', (('root', 0), ('transform', 4), ('target_transform', 5), ('transforms', 6))),
+    'VisionDataset': ('vision', (('root', 0), ('transforms', 1), ('transform', 2), ('target_transform', 3))),
+    'WIDERFace': ('widerface', (('transform', 2), ('target_transform', 3))),
+}
+# fmt: on
+TORCHVISION_KEEPING: Dict[str, Tuple[Tuple[str, int], ...]] = {
+    f"torchvision.datasets{where}.{name}": kept
+    for name, (module, kept) in TORCHVISION_KEPT.items()
+    for where in ("", f".{module}")
+}
+
+
 def library_dataset(qualname: str) -> Optional[LibraryDataset]:
     return BY_QUALNAME.get(qualname)
 

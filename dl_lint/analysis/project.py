@@ -131,6 +131,47 @@ class SummaryStore:
         return None
 
 
+# torchvision's VisionDataset keeps ``transform`` and ``target_transform`` twice: as themselves
+# and in ``self.transforms`` (a ``StandardTransform`` of both; vision.py, torchvision 0.28.0).
+_TRANSFORM_ATTRIBUTES = frozenset({"transform", "target_transform", "transforms"})
+
+
+def _passed_on(init: Tuple, base: Tuple[Tuple[str, int], ...]) -> Tuple[Tuple[str, int], ...]:
+    """The parameters of a class's ``__init__`` (``subclasses.read_init``'s data) that reach
+    the base's kept parameters ``base`` ((name, position) each): passed as that keyword or at
+    that position (before any ``*args``), or a keyword that ``**kwargs`` passes on unchanged."""
+    params, _varargs, varkw, _target, entries, dropped, kwargs_mutated, _varargs_mutated, _line = init
+    positional = [p[0] for p in params if p[1] in ("pos", "posonly")]
+    named = {p[0] for p in params if p[1] != "posonly"}
+
+    def position(param: str) -> int:
+        return positional.index(param) if param in positional else -1
+
+    out = []
+    for base_name, base_position in base:
+        index: Optional[int] = 0
+        reached = None
+        spread = False
+        for kind, keyword, how, payload in entries:
+            if kind == "pos" and index is not None:
+                if index == base_position and how == "param":
+                    reached = payload
+                index += 1
+            elif kind == "*":
+                index = None  # positions after ``*args`` are unknown
+            elif kind == "kw" and keyword == base_name and how == "param":
+                reached = payload
+            elif kind == "**" and how == "param" and payload == varkw and not kwargs_mutated:
+                spread = True
+        if reached is not None:
+            out.append((reached, position(reached)))
+        elif spread and base_name not in named and base_name not in dropped and not any(
+            e[0] == "kw" and e[1] == base_name for e in entries
+        ):
+            out.append((base_name, -1))  # ``MyFolder(root, transform=t)`` through ``**kwargs``
+    return tuple(out)
+
+
 class SummaryModule:
     """Another module's summary, with a resolver over its module-level bindings: answers what an
     importer may ask (a constant's value, whether a class is a loader, dataset class facts)."""
@@ -152,6 +193,7 @@ class SummaryModule:
         self._objects: Dict[str, Tuple[Tuple[str, str, str, str, int], ...]] = {}
         self._results: Dict[str, Tuple[Tuple[str, str, str, str, int], ...]] = {}
         self._held_returns: Dict[str, Optional[Tuple[str, str, int]]] = {}
+        self._kept: Dict[str, Tuple[Tuple[str, int], ...]] = {}
         self.project = project
 
     def global_value(self, name: str, depth: int) -> "Value":
@@ -277,6 +319,78 @@ class SummaryModule:
                     break
         self._loader_classes[name] = result
         return result
+
+    def kept_parameters(self, name: str, depth: int = 0) -> Tuple[Tuple[str, int], ...]:
+        """DL202: the parameters of class ``name``'s constructor an instance keeps, so pickles
+        with itself: (name, position after self or -1). Those its own ``__init__`` stores on
+        self (``ClassRecord.init_stores``), and those it passes on to its base's ``__init__``
+        that the base keeps, read as loader subclasses are (``subclasses.read_init``: a
+        parameter passed by keyword or position, or a keyword ``**kwargs`` passes through);
+        without an ``__init__`` (or with ``__init__(self, *args, **kwargs)`` passing both on)
+        the base's own. The base is the first one (the ``__init__`` that runs): a project class,
+        read the same way, or a torchvision dataset (``libraries.TORCHVISION_KEEPING``, read in
+        its source). A base's parameter is not counted when the class sets that attribute on
+        self in any method (``self.transform = ...``: replaced, maybe by something picklable),
+        nor anything when it defines ``__getstate__``/``__reduce__`` (it decides what is
+        pickled). Memoized per class."""
+        if name in self._kept:
+            return self._kept[name]
+        self._kept[name] = ()  # cycle guard
+        record = self._classes_by_name.get(name)
+        found: Tuple[Tuple[str, int], ...] = ()
+        if record is not None:
+            found = self._kept_by(record, depth)
+        self._kept[name] = found
+        return found
+
+    def _kept_by(self, record, depth: int) -> Tuple[Tuple[str, int], ...]:
+        from dl_lint.analysis.datasets import _PICKLE_METHODS
+        from dl_lint.analysis.subclasses import UNREADABLE, passes_through
+
+        methods = {m.name for m in record.methods}
+        if methods.intersection(_PICKLE_METHODS):
+            return ()
+        own = tuple(record.init_stores)
+        if not record.bases or depth > 8:
+            return own
+        mapped = record.init is not None and record.init != UNREADABLE
+        if "__init__" in methods and not mapped:
+            return own  # an ``__init__`` of its own that cannot be read: the base's stay unknown
+        base_text = record.bases[0]
+        if mapped and record.init[3] != "super":
+            if "".join(base_text.split()) != "".join(record.init[3].split()):
+                return own  # ``Other.__init__(self, ...)``: not the first base's
+        base = self._base_kept(base_text, record.line, depth)
+        if not base:
+            return own
+        replaced = set(record.assigns)
+        if replaced & _TRANSFORM_ATTRIBUTES:
+            replaced |= _TRANSFORM_ATTRIBUTES  # torchvision keeps transform in self.transforms too
+        base = tuple((n, p) for n, p in base if n not in replaced)
+        if "__init__" not in methods or passes_through(record.init):
+            inherited = base
+        else:
+            inherited = _passed_on(record.init, base)
+        return tuple(dict.fromkeys(own + inherited))
+
+    def _base_kept(self, text: str, line: int, depth: int) -> Tuple[Tuple[str, int], ...]:
+        """What the base written ``text`` keeps of its constructor's parameters."""
+        from dl_lint.analysis.libraries import TORCHVISION_KEEPING
+        from dl_lint.analysis.scopes import END
+        from dl_lint.analysis.syntax import parse_expression
+        from dl_lint.analysis.values import External, FunctionRef
+
+        node = parse_expression(text, line)
+        if node is None:
+            return ()
+        single = self.resolver.resolve(node, END, depth + 1).single
+        target = single.value if single is not None else None
+        if isinstance(target, External):
+            return TORCHVISION_KEEPING.get(target.qualname, ())
+        if isinstance(target, FunctionRef) and target.kind == "class":
+            lookup = getattr(self.project, "kept_parameters", None)
+            return lookup(target.module, target.name, target.path, depth + 1) if lookup is not None else ()
+        return ()
 
     def _signature(self, record) -> "Signature":
         """The mapping of a loader class of this module, its defaults and the values it passes
@@ -1420,6 +1534,12 @@ class Project:
         ``class_facts`` for a construction that only needs those."""
         found = self.summary(module, near)
         return found.class_record(name) if found is not None else None
+
+    def kept_parameters(self, module: str, name: str, near: str = "", depth: int = 0) -> Tuple[Tuple[str, int], ...]:
+        """DL202: the constructor parameters an instance of a project class keeps
+        (``SummaryModule.kept_parameters``)."""
+        found = self.summary(module, near)
+        return found.kept_parameters(name, depth) if found is not None else ()
 
     def class_facts(self, module: str, name: str, near: str = "") -> Optional["ClassFacts"]:
         found = self.summary(module, near)

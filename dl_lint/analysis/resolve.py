@@ -1995,9 +1995,11 @@ class Resolver:
 
         return held_callable(node, self.path, value_of, lambda func: self._qualname_of(func, site, depth))
 
-    def _handed_callable(self, target: FunctionRef, node: ast.Call, site: Site, depth: int):
+    def _handed_callable(self, target: Optional[FunctionRef], node: ast.Call, site: Site, depth: int, stores=None):
         """A lambda or local function handed to a project class's constructor for a parameter
-        its ``__init__`` keeps on self (``self.transform = transform``), when certain."""
+        an instance keeps (``SummaryModule.kept_parameters``: ``self.transform = transform``, or
+        passed on to a base's ``__init__`` that keeps it), when certain; ``stores``: the kept
+        parameters of a library class (``libraries.TORCHVISION_KEEPING``) instead."""
         if depth > MAX_DEPTH or not (node.args or node.keywords):
             return None
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
@@ -2012,9 +2014,9 @@ class Resolver:
                 held.append((index, keyword, found))
         if not held:
             return None
-        lookup = getattr(self.project, "class_facts", None)
-        facts = lookup(target.module, target.name, target.path) if lookup is not None else None
-        stores = getattr(facts, "init_stores", ())
+        if stores is None:
+            lookup = getattr(self.project, "kept_parameters", None)
+            stores = lookup(target.module, target.name, target.path, depth) if lookup is not None else ()
         for index, keyword, found in held:
             for name, position in stores:
                 if (keyword is not None and keyword == name) or (keyword is None and index == position >= 0):
@@ -2389,9 +2391,13 @@ class Resolver:
                 if found is not None:
                     return Value.known(found)
             if qualname.startswith("torchvision."):
-                from dl_lint.analysis.libraries import image_value
+                from dl_lint.analysis.libraries import TORCHVISION_KEEPING, image_value
 
                 found = image_value(qualname, node, lambda expr: self.resolve(expr, site, depth + 1), lambda expr: self._qualname_of(expr, site, depth))
+                kept = TORCHVISION_KEEPING.get(qualname)
+                held = self._handed_callable(None, node, site, depth, kept) if kept else None
+                if held is not None:  # DL202: ``ImageFolder(root, transform=t)`` keeps t
+                    return Value.known(Opaque(qualname, sample=found.sample if found is not None else None, holds=held))
                 if found is not None:
                     return Value.known(found)
             return Value.known(Opaque(qualname))

@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 15
+SUMMARY_FORMAT = 16
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -103,7 +103,7 @@ class ClassRecord(Record):
     __slots__ = (
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
         "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores", "init_objects",
-        "method_returns", "init_attrs", "iter_copies",
+        "method_returns", "init_attrs", "iter_copies", "assigns",
     )  # fmt: skip
 
     def __init__(
@@ -152,8 +152,12 @@ class ClassRecord(Record):
         # ``__iter__`` loops over, copying the batches with non_blocking=True: (attr, row, column)
         # of the copy (``transfers.iter_copies``); what ``__init__`` stores there is ``init_attrs``.
         iter_copies: Tuple[Tuple[str, int, int], ...] = (),
+        # DL202: the attributes any method of the class sets on self (``self.transform = ...``):
+        # one a base's ``__init__`` keeps from a parameter is then not certainly that argument.
+        assigns: Tuple[str, ...] = (),
     ) -> None:
         self.iter_copies = iter_copies
+        self.assigns = assigns
         self.init_attrs = init_attrs
         self.name = name
         self.line = line
@@ -344,6 +348,7 @@ class ModuleSummary(Record):
                         "method_returns": _deep_tuple(c.get("method_returns", ())),
                         "init_attrs": _deep_tuple(c.get("init_attrs", ())),
                         "iter_copies": tuples(c.get("iter_copies", ())),
+                        "assigns": tuple(c.get("assigns", ())),
                     }
                 )
                 for c in data["classes"]
@@ -531,7 +536,10 @@ def build_summary(
             mutations.append(MutationRecord(name, kind if kept is not None else "other", site.line, cond_indices(site), kept))
     sharding = _sharding_names(index)
     copies = _copies_of(index, text)
-    classes = tuple(_class_record(node, index, text, sharding, copies) for node in index.module_classes)
+    assigned: Dict[str, List[str]] = {}
+    for cls, attr in index.self_attrs:
+        assigned.setdefault(cls, []).append(attr)
+    classes = tuple(_class_record(node, index, text, sharding, copies, assigned) for node in index.module_classes)
     transfers = _transfers_of(index, text)
     functions = tuple(_function_record(node, index, text, sharding, transfers, copies) for node in index.module_functions)
     arguments: List[Tuple[str, int]] = []
@@ -824,7 +832,12 @@ def hands_back(function: ast.AST) -> Optional[Tuple[str, str, int]]:
 
 
 def _class_record(
-    node: ast.ClassDef, index: ModuleIndex, text: SourceText, sharding: FrozenSet[str] = SHARDING_NAMES, copies=None
+    node: ast.ClassDef,
+    index: ModuleIndex,
+    text: SourceText,
+    sharding: FrozenSet[str] = SHARDING_NAMES,
+    copies=None,
+    assigned: Optional[Dict[str, List[str]]] = None,
 ) -> ClassRecord:
     methods: Dict[str, FunctionUse] = {}
     nodes: Dict[str, ast.AST] = {}
@@ -871,6 +884,7 @@ def _class_record(
         **_objects_in_init(nodes, text),
         init_attrs=_init_attrs(node, nodes.get("__init__"), init, index, text),
         iter_copies=_iter_copies(nodes.get("__iter__"), index, text),
+        assigns=tuple(sorted(set((assigned or {}).get(node.name, ())))) if node.bases else (),
     )
 
 
@@ -1675,14 +1689,22 @@ def _nested_functions(function: ast.AST) -> List[str]:
     return out
 
 
+_INIT_WORDS = ("loader", "sampler", "dataset", "folder")
+
+
 def _loader_init(node: ast.ClassDef, text: SourceText) -> Optional[Tuple]:
-    """``subclasses.read_init`` for a class that may derive from a loader (any base): kept in
-    the summary, read when an importer calls the class."""
+    """``subclasses.read_init`` for a class that may derive from a loader or a dataset (any
+    base): kept in the summary, read when an importer calls the class."""
     if not node.bases:
         return None
     names = [node.name] + [terminal(b) or "" for b in node.bases]
-    if not any("loader" in n.lower() or "sampler" in n.lower() for n in names):
-        return None  # read only where a loader class is named so (the prefilter's rule for callees too)
+    if not any(word in n.lower() for n in names for word in _INIT_WORDS) and not (
+        "torchvision" in text.source or "VisionDataset" in text.source
+    ):
+        # read only where a loader class is named so (the prefilter's rule for callees too), or
+        # a dataset that may derive from one whose constructor arguments it keeps (DL202:
+        # ``SummaryModule.kept_parameters``; torchvision's datasets: ``CIFAR10``, ``MNIST``)
+        return None
     from dl_lint.analysis.subclasses import read_init
 
     return read_init(node, lambda n: _text(text, n))

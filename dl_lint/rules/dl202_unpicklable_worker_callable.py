@@ -25,7 +25,16 @@ with everything it holds): a project dataset whose `__init__` stores a lambda or
 defines (`self.transform = transforms.Lambda(lambda x: x / 255)`, `self.scale = scale` of a
 nested `def scale`, `self.index = defaultdict(lambda: [])`), one built with such a callable for
 a parameter its `__init__` keeps on self (`MyDataset(root, transform=t)` with `t =
-transforms.Compose([transforms.Lambda(lambda x: x)])`), or such a transform itself. Holders
+transforms.Compose([transforms.Lambda(lambda x: x)])`), or such a transform itself. A parameter
+a class passes on to its base's `__init__` is kept when the base keeps it (by keyword, by
+position, or through `**kwargs`; a class without `__init__` keeps what its base keeps).
+torchvision's datasets keep theirs (read in torchvision 0.28.0's source, every class of
+`torchvision.datasets`: `VisionDataset.__init__` stores `transform`, `target_transform` and
+`transforms`, `DatasetFolder` also `loader`): `datasets.ImageFolder(root, transform=t)`,
+`ImageFolder(root, t)`, `CIFAR10(root, True, t)`, and a project `class
+ImageFolderWithPaths(datasets.ImageFolder)` without `__init__`, or whose `__init__` forwards
+the transform to `super().__init__(root, transform=transform)`, built with `t`. A subclass that
+sets `self.transform` (or `self.transforms`) itself is not judged by its base's. Holders
 followed: torchvision's `Lambda`, `Compose`, `RandomApply`, `RandomChoice`, `RandomOrder` (they
 keep their arguments as attributes) and `collections.defaultdict`. The objects a dataset
 builds in its `__init__` and keeps are pickled with it: `self.extractor = Extractor(size=224)`
@@ -73,9 +82,10 @@ handed to a call): a lambda, a nested function or a torchvision `Compose` holdin
 `T.Lambda(lambda ...)` there is reported at the `WebLoader` or `DataLoader` that gets the
 pipeline with workers. A `WebLoader`'s own stages (`wds.WebLoader(...).map(f)`) run in the main
 process and are not pickled. Not followed (silent): a
-helper's result kept under an `if` or by a method of another class, a parameter passed on to a
-base class's `__init__`, a dataset handed to a library function through a provider callback (`pretrain(provider)`), torchvision's own datasets, an object a
-constructor argument hands in (`self.extractor = extractor`), a library class's instance. It is an **error** when the start method is certainly spawn or forkserver: a
+helper's result kept under an `if` or by a method of another class, a parameter an `__init__`
+that cannot be read may pass on (two `super().__init__` calls, one under an `if`), a dataset
+handed to a library function through a provider callback (`pretrain(provider)`), an object a
+constructor argument hands in (`self.extractor = extractor`), another library class's instance. It is an **error** when the start method is certainly spawn or forkserver: a
 `multiprocessing_context` on the call, `set_start_method("spawn")` / `get_context("spawn")` in
 the loader's module or in a module it imports, or a target where no Python defaults to fork:
 every Python the project allows is 3.14 or later (`requires-python` in pyproject.toml, or the
@@ -116,7 +126,10 @@ Proven with torch 2.13: a lambda `collate_fn` under forkserver raises `Attribute
 pickle local object` at the first iteration (tests/test_spawn.py); so do webdataset 1.0.2
 pipelines keeping a lambda in `.map_dict(**mapping)` (spawn), a module-level lambda in
 `.map_tuple` (spawn) and a nested function in `DataPipeline(*stages)` through `wds.map`
-(forkserver), while the same pipelines with module-level functions run.
+(forkserver), while the same pipelines with module-level functions run; and a subclass without
+`__init__` of a dataset that stores its transforms as torchvision's `VisionDataset` does, given
+a lambda (forkserver; torchvision 0.28.0 itself does not import beside the CPU torch 2.13.0,
+`operator torchvision::nms does not exist`, so its datasets' fixtures are linted only).
 
 ## Torch versions
 All versions; the default start method depends on the platform and Python version.
@@ -137,6 +150,7 @@ All versions; the default start method depends on the platform and Python versio
             some_path = len(crashing) < len(found)
             found = crashing
             what, held = _unpicklable(value_of(found[0], option), ctx)
+            what = _either(what, [_unpicklable(value_of(s, option), ctx)[0] for s in found[1:]])
             contexts = [value_of(s, "multiprocessing_context") for s in found]
             certain = certainty(call, ctx, contexts)
             if certain.spawn:
@@ -207,6 +221,21 @@ def _unpicklable(value, ctx):
         attr, what, path, line = found
         return f"{_a(value.name)} whose self.{attr} holds {what}", (what, path, line)
     return None
+
+
+def _either(what: str, others) -> str:
+    """``an ImageFolder or a ReferenceDataset that keeps a lambda``: the scenarios' objects when
+    they differ and keep the same callable (one factory choosing the class by an argument)."""
+    head, sep, tail = what.partition(" that keeps ")
+    heads = [head]
+    for other in others:
+        other_head, other_sep, other_tail = other.partition(" that keeps ")
+        if not sep or not other_sep or other_tail != tail:
+            return what
+        if other_head not in heads:
+            heads.append(other_head)
+    heads.sort(key=lambda h: h.split(" ", 1)[-1])  # by the class's name, not its article
+    return f"{' or '.join(heads)}{sep}{tail}" if len(heads) > 1 else what
 
 
 def _a(name: str) -> str:
