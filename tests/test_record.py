@@ -200,3 +200,22 @@ def test_every_record_takes_its_fields_in_order():
             params = list(inspect.signature(cls.__init__).parameters)[1:]
             assert params == list(cls._fields), cls.__qualname__
     assert len(seen) >= 30  # the walk found them (36 when written)
+
+
+def test_a_module_summary_keeps_dl306_method_calls_and_other_names_through_json():
+    import ast
+
+    from dl_lint.analysis.module import ModuleAnalysis
+    from dl_lint.analysis.summary import ModuleSummary
+
+    source = (
+        "class Model:\n    parse = staticmethod(len)\n    def parse_batch(self, batch):\n        return batch\n"
+        "def train(model, loader, *, other=None):\n    for batch in loader:\n        model.parse_batch(batch)\n"
+        "        other.step(batch[0], 1)\n"
+    )
+    summary = ModuleAnalysis(ast.parse(source), source, "m.py", "m").summary()
+    [function] = summary.functions
+    assert function.method_calls == (("loader", 1, "model", 0, "parse_batch", (0,)), ("loader", 1, "other", -1, "step", (0,)))
+    assert summary.classes[0].other_names == ("parse",)
+    back = ModuleSummary.from_json(summary.to_json())
+    assert back == summary and back.functions[0].method_calls == function.method_calls

@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 15
+SUMMARY_FORMAT = 16
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -103,7 +103,7 @@ class ClassRecord(Record):
     __slots__ = (
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
         "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores", "init_objects",
-        "method_returns", "init_attrs", "iter_copies",
+        "method_returns", "init_attrs", "iter_copies", "other_names",
     )  # fmt: skip
 
     def __init__(
@@ -152,7 +152,12 @@ class ClassRecord(Record):
         # ``__iter__`` loops over, copying the batches with non_blocking=True: (attr, row, column)
         # of the copy (``transfers.iter_copies``); what ``__init__`` stores there is ``init_attrs``.
         iter_copies: Tuple[Tuple[str, int, int], ...] = (),
+        # DL306, a method looked up through the bases (``SummaryModule.method_home``): the names
+        # the class body binds by anything but a ``def`` (``parse_batch = staticmethod(f)``, an
+        # import, a nested class), which a lookup finds before any base's.
+        other_names: Tuple[str, ...] = (),
     ) -> None:
+        self.other_names = other_names
         self.iter_copies = iter_copies
         self.init_attrs = init_attrs
         self.name = name
@@ -178,6 +183,7 @@ class FunctionRecord(Record):
     __slots__ = (
         "name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes", "namespace",
         "edited", "builds", "collates", "hands_back", "returns_held", "copies", "transfer_calls", "hands",
+        "method_calls",
     )  # fmt: skip
 
     def __init__(
@@ -218,7 +224,12 @@ class FunctionRecord(Record):
         # DL306: imported functions it hands a positional parameter to: (position, callee text,
         # argument positions) (``transfers.parameter_handoffs``).
         hands: Tuple[Tuple[int, str, Tuple[int, ...]], ...] = (),
+        # DL306: methods of another parameter its loops over a parameter give the batches to:
+        # (iterated parameter, position or -1, object's parameter, position or -1, method,
+        # argument positions) (``transfers.method_calls``); the class is the caller's.
+        method_calls: Tuple[Tuple[str, int, str, int, str, Tuple[int, ...]], ...] = (),
     ) -> None:
+        self.method_calls = method_calls
         self.hands = hands
         self.copies = copies
         self.transfer_calls = transfer_calls
@@ -344,6 +355,7 @@ class ModuleSummary(Record):
                         "method_returns": _deep_tuple(c.get("method_returns", ())),
                         "init_attrs": _deep_tuple(c.get("init_attrs", ())),
                         "iter_copies": tuples(c.get("iter_copies", ())),
+                        "other_names": tuple(c.get("other_names", ())),
                     }
                 )
                 for c in data["classes"]
@@ -359,6 +371,9 @@ class ModuleSummary(Record):
                         "hands": _hands(f.get("hands", ())),
                         "transfer_calls": tuple(
                             (str(a), int(b), str(c), tuple(d)) for a, b, c, d in f.get("transfer_calls", ())
+                        ),
+                        "method_calls": tuple(
+                            (str(a), int(b), str(c), int(d), str(e), tuple(g)) for a, b, c, d, e, g in f.get("method_calls", ())
                         ),
                         "passes": tuple(f.get("passes", ())),
                         "namespace": f.get("namespace"),
@@ -654,7 +669,7 @@ def _method_copies(node: ast.AST, copies) -> Tuple[Tuple, Tuple]:
     decorators = {getattr(d, "id", getattr(d, "attr", "")) for d in node.decorator_list}
     if decorators & {"staticmethod", "classmethod", "property"}:
         return (), ()
-    found, _calls, hands = copies(node, 1)
+    found, _calls, hands, _methods = copies(node, 1)
     return found, hands
 
 
@@ -672,9 +687,28 @@ def _copies_of(index: ModuleIndex, text: SourceText):
         for name, bindings in index.module_scope.bindings.items()
         if any(b.kind == "import" and isinstance(b.node, ast.ImportFrom) for b in bindings)
     }
-    if ".pin_memory(" in text.source or not (has_copies or imported):
-        return lambda function, skip=0: ((), (), ())
-    from dl_lint.analysis.transfers import module_helpers, parameter_copies, parameter_handoffs, transfer_calls
+    # A loop's batches given to a method of another parameter (``model.parse_batch(batch)`` in
+    # ``def train(model, loader)``): kept for the caller, who may know the object's class.
+    owned: Set[int] = set()
+    if "for " in text.source and ".pin_memory(" not in text.source and index.module_functions:
+        params: Dict[int, Set[str]] = {}
+        functions = {id(f) for f in index.module_functions}
+        for call, site, _scope, _cls in index.calls:
+            func = call.func
+            scope = site.scope
+            if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and call.args and id(scope) in functions):
+                continue
+            names = params.get(id(scope))
+            if names is None:
+                args = getattr(scope, "args", None)
+                names = params[id(scope)] = (
+                    {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} if isinstance(args, ast.arguments) else set()
+                )
+            if func.value.id in names:
+                owned.add(id(scope))
+    if ".pin_memory(" in text.source or not (has_copies or imported or owned):
+        return lambda function, skip=0: ((), (), (), ())
+    from dl_lint.analysis.transfers import method_calls, module_helpers, parameter_copies, parameter_handoffs, transfer_calls
 
     helpers = module_helpers(index.module_functions)
 
@@ -711,14 +745,16 @@ def _copies_of(index: ModuleIndex, text: SourceText):
 
     def facts(function: ast.AST, skip: int = 0):
         copies = parameter_copies(function, helpers, span, skip) if has_copies and may_copy(function) else ()
-        calls = hands = ()
+        calls = hands = methods = ()
         mine = handed.get(id(function))
+        if (mine or id(function) in owned) and not skip and "for " in text.source:
+            found = transfer_calls(function, helpers)
+            calls = tuple(c for c in found if accept(c[2]))
+            methods = method_calls(function, found) if id(function) in owned else ()
         if mine:
-            if not skip and "for " in text.source:
-                calls = tuple(c for c in transfer_calls(function, helpers) if accept(c[2]))
             scope = index.scopes.get(id(function))
             hands = parameter_handoffs(function, mine, scope.bindings if scope is not None else {}, skip)
-        return copies, calls, hands
+        return copies, calls, hands, methods
 
     return facts
 
@@ -749,7 +785,7 @@ def _function_record(
         uses_cuda=use.cuda,
         reseeds=any("seed" in n.lower() or "rng" in n.lower() or "random" in n.lower() for n in use.names),
         transfers=transfers(node) if transfers is not None else (),
-        **dict(zip(("copies", "transfer_calls", "hands"), copies(node) if copies is not None else ((), (), ()))),
+        **dict(zip(("copies", "transfer_calls", "hands", "method_calls"), copies(node) if copies is not None else ((), (), (), ()))),
         passes=passes_through(node),
         namespace=namespace,
         edited=edited_attributes(node, use.names) if namespace is not None else (),
@@ -871,7 +907,23 @@ def _class_record(
         **_objects_in_init(nodes, text),
         init_attrs=_init_attrs(node, nodes.get("__init__"), init, index, text),
         iter_copies=_iter_copies(nodes.get("__iter__"), index, text),
+        other_names=_other_names(node),
     )
+
+
+def _other_names(node: ast.ClassDef) -> Tuple[str, ...]:
+    """``ClassRecord.other_names``: names the class body binds other than by ``def``."""
+    out: List[str] = []
+    for statement in node.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        if isinstance(statement, ast.ClassDef):
+            out.append(statement.name)
+        elif isinstance(statement, (ast.Import, ast.ImportFrom)):
+            out.extend((a.asname or a.name).split(".")[0] for a in statement.names)
+        else:
+            out.extend(n.id for n in ast.walk(statement) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)))
+    return tuple(dict.fromkeys(out))
 
 
 def _init_attrs(node: ast.ClassDef, function: Optional[ast.AST], use: Optional[FunctionUse], index: ModuleIndex, text: SourceText):

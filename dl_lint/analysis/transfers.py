@@ -310,6 +310,32 @@ def transfer_calls(function: ast.AST, helpers: Helpers) -> Tuple[Tuple[str, int,
     return tuple(out)
 
 
+def method_calls(
+    function: ast.AST, found: Sequence[Tuple[str, int, str, Tuple[int, ...]]]
+) -> Tuple[Tuple[str, int, str, int, str, Tuple[int, ...]], ...]:
+    """``summary.FunctionRecord.method_calls``: of ``transfer_calls``' entries, the calls of a
+    method of another parameter of the function, never rebound (``def train(model, loader):
+    for batch in loader: model.parse_batch(batch)``): (iterated parameter, its position or -1,
+    the object's parameter, its position or -1 for keyword-only, method, argument positions).
+    Its class is the caller's to tell (``module.ModuleAnalysis._nonblocking_copy``)."""
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    names = {*positional, *(a.arg for a in args.kwonlyargs)}
+    out = []
+    rebound: Optional[Set[str]] = None
+    for name, index, text, positions in found:
+        head, dot, method = text.partition(".")
+        if not dot or head == name or head not in names:
+            continue
+        if rebound is None:
+            rebound = _bound_names(function.body)
+        if head in rebound:
+            continue
+        owner = positional.index(head) if head in positional else -1
+        out.append((name, index, head, owner, method, positions))
+    return tuple(out)
+
+
 # -- what counts as a batch, and as a copy ------------------------------------------------------
 
 
