@@ -663,7 +663,12 @@ class ModuleAnalysis:
             node = next((k.value for k in call.keywords if k.arg == owner), None)
         if node is None:
             return None
-        value = self.resolver.resolve(node, site)
+        return self._instances_copy(self.resolver.resolve(node, site), method, positions)
+
+    def _instances_copy(self, value: Value, method: str, positions: Tuple[int, ...]) -> Optional[Tuple[str, int, int]]:
+        """Where ``method`` of the object ``value`` copies the arguments at ``positions``: every
+        value it may hold must be an instance of a project class whose method does (the first
+        copy is cited); None otherwise."""
         if value.is_unknown or not value.options:
             return None
         found = None
@@ -704,12 +709,9 @@ class ModuleAnalysis:
         def remote(call: ast.Call, positions: Tuple[int, ...]) -> Optional[Tuple[str, int, int]]:
             func = call.func
             if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and not self._may_be_function(func, site):
-                # a method of an object of the project (``model.parse_batch(batch)``)
-                owner = self.resolver.resolve(func.value, site).single
-                instance = owner.value if owner is not None else None
-                if isinstance(instance, Instance) and not instance.local:
-                    return self.resolver.project.method_copy(instance, func.attr, positions, self.path)
-                return None
+                # a method of an object of the project (``model.parse_batch(batch)``); every
+                # value the name may hold (one per path) must copy
+                return self._instances_copy(self.resolver.resolve(func.value, site), func.attr, positions)
             if not self._may_be_function(func, site):
                 return None
             target = self.resolver.resolve(call.func, site).single

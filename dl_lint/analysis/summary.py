@@ -183,7 +183,7 @@ class FunctionRecord(Record):
     __slots__ = (
         "name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes", "namespace",
         "edited", "builds", "collates", "hands_back", "returns_held", "copies", "transfer_calls", "hands",
-        "method_calls",
+        "method_calls", "returns_param",
     )  # fmt: skip
 
     def __init__(
@@ -228,7 +228,11 @@ class FunctionRecord(Record):
         # (iterated parameter, position or -1, object's parameter, position or -1, method,
         # argument positions) (``transfers.method_calls``); the class is the caller's.
         method_calls: Tuple[Tuple[str, int, str, int, str, Tuple[int, ...]], ...] = (),
+        # The parameters it hands back unchanged (``returned_params``): (index in the returned
+        # tuple, or -1 for the whole value; tuple length or 0; parameter; its position or -1).
+        returns_param: Tuple[Tuple[int, int, str, int], ...] = (),
     ) -> None:
+        self.returns_param = returns_param
         self.method_calls = method_calls
         self.hands = hands
         self.copies = copies
@@ -375,6 +379,7 @@ class ModuleSummary(Record):
                         "method_calls": tuple(
                             (str(a), int(b), str(c), int(d), str(e), tuple(g)) for a, b, c, d, e, g in f.get("method_calls", ())
                         ),
+                        "returns_param": tuples(f.get("returns_param", ())),
                         "passes": tuple(f.get("passes", ())),
                         "namespace": f.get("namespace"),
                         "edited": tuple(f.get("edited", ())),
@@ -790,6 +795,7 @@ def _function_record(
         namespace=namespace,
         edited=edited_attributes(node, use.names) if namespace is not None else (),
         builds=tuple((t, row) for t, row in ((_text(text, call.func), row) for call, row in built_by(node)) if t is not None),
+        returns_param=returned_params(node),
         # walked only when it calls len() and a constructor that takes a shape (cheap to ask)
         collates=collate_fields(node) if _may_collate(node, use) else None,
         hands_back=hands_back(node),
@@ -908,6 +914,52 @@ def _class_record(
         init_attrs=_init_attrs(node, nodes.get("__init__"), init, index, text),
         iter_copies=_iter_copies(nodes.get("__iter__"), index, text),
         other_names=_other_names(node),
+    )
+
+
+def returned_params(function: ast.AST) -> Tuple[Tuple[int, int, str, int], ...]:
+    """``FunctionRecord.returns_param``: the parameters every ``return`` hands back as they came
+    (never rebound in the function, which is not a generator): the whole value (``return model``
+    after ``model.load_state_dict(...)``: tacotron2's ``warm_start_model``, a helper that
+    registers hooks and returns its module), or one position of a tuple every ``return`` builds
+    with the same length (``return model, optimizer, lr, iteration``). A caller takes the
+    argument it passed there as the result (``Resolver._returned_argument``)."""
+    if isinstance(function, ast.AsyncFunctionDef):
+        return ()
+    from dl_lint.analysis.namespaces import returns_of
+
+    returns = returns_of(function)
+    if not returns or any(r.value is None for r in returns):
+        return ()
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    names = {*positional, *(a.arg for a in args.kwonlyargs)}
+    first = returns[0].value
+    if isinstance(first, ast.Name):
+        if first.id not in names or any(not (isinstance(r.value, ast.Name) and r.value.id == first.id) for r in returns):
+            return ()
+        shapes = [(-1, 0, first.id)]
+    elif isinstance(first, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in first.elts):
+        size = len(first.elts)
+        shapes = []
+        for i, element in enumerate(first.elts):
+            if not (isinstance(element, ast.Name) and element.id in names):
+                continue
+            if all(
+                isinstance(r.value, ast.Tuple) and len(r.value.elts) == size
+                and isinstance(r.value.elts[i], ast.Name) and r.value.elts[i].id == element.id
+                for r in returns
+            ):
+                shapes.append((i, size, element.id))
+    else:
+        return ()
+    if not shapes or any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(function)):
+        return ()
+    from dl_lint.analysis.transfers import bound_names
+
+    rebound = bound_names(function.body)
+    return tuple(
+        (i, size, name, positional.index(name) if name in positional else -1) for i, size, name in shapes if name not in rebound
     )
 
 

@@ -135,7 +135,7 @@ def function_transfers(function: ast.AST, helpers: Helpers, span: Callable[[ast.
     names = [*positional, *(a.arg for a in args.kwonlyargs)]
     if not names:
         return ()
-    rebound = _bound_names(function.body)
+    rebound = bound_names(function.body)
     out: List[Transfer] = []
     for name in names:
         if name in rebound:
@@ -290,7 +290,7 @@ def transfer_calls(function: ast.AST, helpers: Helpers) -> Tuple[Tuple[str, int,
     loops = _loops(function.body)
     if not loops:
         return ()
-    rebound = _bound_names(function.body)
+    rebound = bound_names(function.body)
     out: List[Tuple[str, int, str, Tuple[int, ...]]] = []
     for name in names:
         if name in rebound:
@@ -328,7 +328,7 @@ def method_calls(
         if not dot or head == name or head not in names:
             continue
         if rebound is None:
-            rebound = _bound_names(function.body)
+            rebound = bound_names(function.body)
         if head in rebound:
             continue
         owner = positional.index(head) if head in positional else -1
@@ -514,7 +514,7 @@ def _loops(body: Sequence[ast.stmt]) -> List[ast.AST]:
     return [s for s in _statements(body) if isinstance(s, (ast.For, ast.AsyncFor))]
 
 
-def _bound_names(body: Sequence[ast.stmt]) -> Set[str]:
+def bound_names(body: Sequence[ast.stmt]) -> Set[str]:
     """Names (re)bound by the statements: assignments, loop and ``with`` targets, walrus."""
     out: Set[str] = set()
     for statement in _statements(body):
