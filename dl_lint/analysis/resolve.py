@@ -201,6 +201,10 @@ class ProjectHook:
         """DL306: where imported functions a function's loops hand the batches to copy them."""
         return ()
 
+    def method_handoffs(self, module: str, name: str, near: str = "") -> Tuple[Any, ...]:  # pragma: no cover
+        """DL306: the methods of another parameter a function's loops hand the batches to."""
+        return ()
+
     def function_copy(self, ref: Any, positions: Tuple[int, ...], near: str, depth: int = 1) -> Optional[Tuple[str, int, int]]:  # pragma: no cover
         """DL306: where a project function copies one of its parameters non-blocking."""
         return None
