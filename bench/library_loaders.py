@@ -84,6 +84,14 @@ def read_library(package: str, distribution: str) -> Tuple[Dict[str, tuple], Lis
             if init is not None:
                 path = os.path.relpath(summary.path, root.parent)
                 defined[(module, record.name)] = (version, TORCH_LOADER, ((f"{module}.{record.name}", path, init[8], init),))
+    for module in modules:  # ``NeighborSampler = deprecated(...)(NeighborSampler)``
+        summary = project.summary(module)
+        if summary is None:
+            continue
+        for name, target in _kept_classes(summary):
+            ref = _imported_class(summary, target)
+            if ref is not None and (ref.module, ref.name) in defined:
+                defined.setdefault((module, name), defined[(ref.module, ref.name)])
     rows: Dict[str, tuple] = {}
     for (module, name), row in defined.items():
         rows[f"{module}.{name}"] = row
@@ -104,6 +112,62 @@ def read_library(package: str, distribution: str) -> Tuple[Dict[str, tuple], Lis
         if record.init == UNREADABLE and any(b.rsplit(".", 1)[-1] in loaders_by_name | {"DataLoader"} for b in record.bases):
             unreadable.append(f"{key} ({os.path.relpath(summary.path, root.parent)}:{record.line})")
     return rows, unreadable
+
+
+# Decorators that, applied to a class, return a subclass whose ``__init__`` does what the
+# class's does with the same arguments, read in their source: torch_geometric 2.8.1's
+# ``deprecation.deprecated`` makes ``type(name, (cls,), {})`` with ``__init__`` a wrapper that warns
+# and calls ``cls.__init__(*args, **kwargs)`` (deprecation.py:14-19, 21-27). Its aliases
+# (``torch_geometric.data.NeighborSampler``, ``.DataLoader``, ``loader.RandomNodeSampler``, ...,
+# data/__init__.py:89-135, loader/__init__.py:55-58) bind their calls as the class they wrap.
+KEEP_INIT_DECORATORS = frozenset({"torch_geometric.deprecation.deprecated"})
+
+
+def _kept_classes(summary) -> List[Tuple[str, str]]:
+    """(alias, wrapped name) for each module-level ``ALIAS = DECORATOR(...)(NAME)`` of the
+    module, DECORATOR one of ``KEEP_INIT_DECORATORS`` (resolved in the module), bound once."""
+    import ast
+
+    from dl_lint.analysis.scopes import END
+
+    text = Path(summary.path).read_text(encoding="utf-8")
+    if "deprecated" not in text:
+        return []
+    tree = ast.parse(text)
+    counts: Dict[str, int] = {}
+    found = []
+    for statement in tree.body:
+        for target in getattr(statement, "targets", ()):
+            if isinstance(target, ast.Name):
+                counts[target.id] = counts.get(target.id, 0) + 1
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)):
+            continue
+        value = statement.value
+        if not (
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Call) and len(value.args) == 1
+            and not value.keywords and isinstance(value.args[0], ast.Name)
+        ):
+            continue
+        decorator = summary.resolver.resolve(value.func.func, END).single
+        ref = decorator.value if decorator is not None else None
+        if getattr(ref, "kind", None) != "function" or f"{ref.module}.{ref.name}" not in KEEP_INIT_DECORATORS:
+            continue
+        found.append((statement.targets[0].id, value.args[0].id))
+    return [(name, target) for name, target in found if counts.get(name) == 1]
+
+
+def _imported_class(summary, name: str):
+    """The class the module's one import of ``name`` binds (the value an alias wraps, before
+    the alias rebinds the name), or None."""
+    from dl_lint.analysis.scopes import END
+
+    _, bindings = summary.resolver.lookup(name, END)
+    imports = [b for b in bindings if b.kind == "import"]
+    if len(imports) != 1:
+        return None
+    value = summary.resolver.resolve_binding(imports[0], name, END, 0).single
+    ref = value.value if value is not None else None
+    return ref if getattr(ref, "kind", None) == "class" else None
 
 
 def _wrapper_init(summary, record) -> "tuple | None":

@@ -200,3 +200,40 @@ def test_every_record_takes_its_fields_in_order():
             params = list(inspect.signature(cls.__init__).parameters)[1:]
             assert params == list(cls._fields), cls.__qualname__
     assert len(seen) >= 30  # the walk found them (36 when written)
+
+
+def test_a_module_summary_keeps_dl306_method_calls_and_other_names_through_json():
+    import ast
+
+    from dl_lint.analysis.module import ModuleAnalysis
+    from dl_lint.analysis.summary import ModuleSummary
+
+    source = (
+        "class Model:\n    parse = staticmethod(len)\n    def parse_batch(self, batch):\n        return batch\n"
+        "def train(model, loader, *, other=None):\n    for batch in loader:\n        model.parse_batch(batch)\n"
+        "        other.step(batch[0], 1)\n"
+    )
+    summary = ModuleAnalysis(ast.parse(source), source, "m.py", "m").summary()
+    [function] = summary.functions
+    assert function.method_calls == (("loader", 1, "model", 0, "parse_batch", (0,)), ("loader", 1, "other", -1, "step", (0,)))
+    assert summary.classes[0].other_names == ("parse",)
+    back = ModuleSummary.from_json(summary.to_json())
+    assert back == summary and back.functions[0].method_calls == function.method_calls
+
+
+def test_a_module_summary_keeps_the_parameters_a_function_hands_back():
+    import ast
+
+    from dl_lint.analysis.module import ModuleAnalysis
+    from dl_lint.analysis.summary import ModuleSummary
+
+    source = (
+        "def same(module):\n    module.flag = True\n    return module\n"
+        "def restore(path, model, opt):\n    if path:\n        return model, opt, 1\n    return model, None, 0\n"
+        "def rebinds(model):\n    model = wrap(model)\n    return model\n"
+        "def gen(model):\n    yield 1\n    return model\n"
+    )
+    summary = ModuleAnalysis(ast.parse(source), source, "m.py", "m").summary()
+    found = {f.name: f.returns_param for f in summary.functions}
+    assert found == {"same": ((-1, 0, "module", 0),), "restore": ((0, 3, "model", 1),), "rebinds": (), "gen": ()}
+    assert ModuleSummary.from_json(summary.to_json()) == summary

@@ -10,6 +10,6 @@ SHORT_NAMES = frozenset(
  'GraphSAINTNodeSampler', 'GraphSAINTRandomWalkSampler', 'GraphSAINTSampler', 'HGTLoader',
  'IBMBBaseLoader', 'IBMBBatchLoader', 'IBMBNodeLoader', 'KGTripletLoader', 'LinkLoader',
  'LinkNeighborLoader', 'NeighborLoader', 'NeighborSampler', 'NodeLoader', 'RandomNodeLoader',
- 'ShaDowKHopSampler', 'TemporalDataLoader', 'WebLoader', 'ZipLoader'}
+ 'RandomNodeSampler', 'ShaDowKHopSampler', 'TemporalDataLoader', 'WebLoader', 'ZipLoader'}
 )
 # fmt: on

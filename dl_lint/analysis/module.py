@@ -637,7 +637,52 @@ class ModuleAnalysis:
             for param, index, where in self.resolver.project.batch_handoffs(ref.module, ref.name, ref.path or self.path):
                 if (keyword and param == keyword) or (not keyword and index == position):
                     return where
+            for param, index, owner, at, method, positions in self.resolver.project.method_handoffs(
+                ref.module, ref.name, ref.path or self.path
+            ):
+                if (keyword and param == keyword) or (not keyword and index == position):
+                    where = self._passed_object_copy(other, other_site, owner, at, method, positions)
+                    if where is not None:
+                        return where
         return None
+
+    def _passed_object_copy(
+        self, call: ast.Call, site: Site, owner: str, at: int, method: str, positions: Tuple[int, ...]
+    ) -> Optional[Tuple[str, int, int]]:
+        """``train(model, loader)`` where ``train``'s loop gives the batches to
+        ``model.parse_batch``: where that method copies them, for the object this call passes
+        as ``owner`` (at position ``at``, or by keyword). Every value the argument may hold must
+        be an instance of a project class whose method (its own or inherited from a project
+        base) copies them; anything else (a default, ``**kwargs``, a wrapper such as
+        ``DistributedDataParallel(model)``, which does not forward methods) is silence."""
+        node = None
+        if at >= 0:
+            if any(isinstance(a, ast.Starred) for a in call.args[: at + 1]):
+                return None
+            if at < len(call.args):
+                node = call.args[at]
+        if node is None:
+            node = next((k.value for k in call.keywords if k.arg == owner), None)
+        if node is None:
+            return None
+        return self._instances_copy(self.resolver.resolve(node, site), method, positions)
+
+    def _instances_copy(self, value: Value, method: str, positions: Tuple[int, ...]) -> Optional[Tuple[str, int, int]]:
+        """Where ``method`` of the object ``value`` copies the arguments at ``positions``: every
+        value it may hold must be an instance of a project class whose method does (the first
+        copy is cited); None otherwise."""
+        if value.is_unknown or not value.options:
+            return None
+        found = None
+        for option in value.options:
+            instance = option.value
+            if not isinstance(instance, Instance) or instance.local:
+                return None
+            where = self.resolver.project.method_copy(instance, method, positions, self.path)
+            if where is None:
+                return None
+            found = found or where
+        return found
 
     def _wrapper_copy(self, ref: FunctionRef, position: int, keyword: str) -> Optional[Tuple[str, int, int]]:
         """A project class handed the loader (``PrefetchLoader(loader)``): its ``__init__`` keeps
@@ -666,12 +711,9 @@ class ModuleAnalysis:
         def remote(call: ast.Call, positions: Tuple[int, ...]) -> Optional[Tuple[str, int, int]]:
             func = call.func
             if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and not self._may_be_function(func, site):
-                # a method of an object of the project (``model.parse_batch(batch)``)
-                owner = self.resolver.resolve(func.value, site).single
-                instance = owner.value if owner is not None else None
-                if isinstance(instance, Instance) and not instance.local:
-                    return self.resolver.project.method_copy(instance, func.attr, positions, self.path)
-                return None
+                # a method of an object of the project (``model.parse_batch(batch)``); every
+                # value the name may hold (one per path) must copy
+                return self._instances_copy(self.resolver.resolve(func.value, site), func.attr, positions)
             if not self._may_be_function(func, site):
                 return None
             target = self.resolver.resolve(call.func, site).single

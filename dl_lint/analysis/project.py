@@ -639,10 +639,52 @@ class SummaryModule:
 
     def method_copy(self, cls: str, method: str, position: int, depth: int = 1) -> Optional[Tuple[str, int, int]]:
         """DL306: as ``parameter_copy``, for method ``method`` of class ``cls`` defined in this
-        module (position after self); None when the class does not define it itself."""
+        module (position after self), or the project base class it inherits it from
+        (``method_home``); None when the method cannot be found that way."""
+        home = self.method_home(cls, method)
+        if not home:
+            return None
+        module, record = home
+        return module._record_copy(record, position, depth)
+
+    def method_home(self, cls: str, method: str, depth: int = 6):
+        """(the SummaryModule, its ``MethodRecord``) of the ``def`` a lookup of ``method`` on an
+        instance of class ``cls`` of this module finds: the class's own, else its base's,
+        followed while the base is a project class and the only one (Python's C3 order over
+        several bases is not followed) and while the classes on the way bind the name by
+        nothing but a ``def``. None when that cannot be told (a library base such as
+        ``nn.Module``, which may define the name); ``()`` when every class on the way is seen
+        and none defines it."""
         record = self._classes_by_name.get(cls)
-        found = next((m for m in record.methods if m.name == method), None) if record is not None else None
-        return self._record_copy(found, position, depth)
+        if record is None or method in record.other_names:
+            return None
+        found = next((m for m in record.methods if m.name == method), None)
+        if found is not None:
+            return self, found
+        if depth <= 0:
+            return None
+        from dl_lint.analysis.scopes import END
+        from dl_lint.analysis.syntax import parse_expression
+        from dl_lint.analysis.values import FunctionRef
+
+        bases = [
+            t for t in record.bases if "".join(t.split()) not in ("object", "Generic", "typing.Generic") and not t.startswith(("Generic[", "typing.Generic["))
+        ]
+        if len(bases) > 1:
+            return None  # several bases: Python's C3 order is not followed here
+        for text in bases:
+            node = parse_expression(text, record.line)
+            value = self.resolver.resolve(node, END).single if node is not None else None
+            ref = value.value if value is not None else None
+            if not isinstance(ref, FunctionRef) or ref.kind != "class":
+                return None  # a library base (it may define the method) or an unknown one
+            module = self.project.summary(ref.module, ref.path or self.path)
+            if module is None or (ref.path and module.path != ref.path):
+                return None
+            home = module.method_home(ref.name, method, depth - 1)
+            if home != ():
+                return home  # found, or unknown
+        return ()
 
     def _record_copy(self, record, position: int, depth: int) -> Optional[Tuple[str, int, int]]:
         if record is None:
@@ -1583,6 +1625,13 @@ class Project:
             if where is not None:
                 out.append((param, index, where))
         return tuple(out)
+
+    def method_handoffs(self, module: str, name: str, near: str = "") -> Tuple[Tuple[str, int, str, int, str, Tuple[int, ...]], ...]:
+        """DL306: for function ``name``'s parameters that it iterates, the methods of another
+        parameter its loops give the batches to (``summary.FunctionRecord.method_calls``)."""
+        found = self.summary(module, near)
+        record = found._functions_by_name.get(name) if found is not None else None
+        return record.method_calls if record is not None else ()
 
     def function_copy(self, ref: Any, positions: Tuple[int, ...], near: str, depth: int = 1) -> Optional[Tuple[str, int, int]]:
         """DL306: where the module-level function ``ref`` (a ``FunctionRef``) copies one of its

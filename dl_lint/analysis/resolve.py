@@ -201,6 +201,10 @@ class ProjectHook:
         """DL306: where imported functions a function's loops hand the batches to copy them."""
         return ()
 
+    def method_handoffs(self, module: str, name: str, near: str = "") -> Tuple[Any, ...]:  # pragma: no cover
+        """DL306: the methods of another parameter a function's loops hand the batches to."""
+        return ()
+
     def function_copy(self, ref: Any, positions: Tuple[int, ...], near: str, depth: int = 1) -> Optional[Tuple[str, int, int]]:  # pragma: no cover
         """DL306: where a project function copies one of its parameters non-blocking."""
         return None
@@ -439,6 +443,10 @@ class Resolver:
             options = _dedupe(options)
             if all(isinstance(p.value, DictValue) for p in options):
                 options = [Possible(_merge_dict_options(options))]
+            elif len(options) > 1 and isinstance(options[0].value, Instance) and all(p.value == options[0].value for p in options):
+                # the same object on every path (``model = helper(model)`` under ``if``s, each
+                # handing it back): one possibility, whatever the path
+                options = [Possible(options[0].value, options[0].origin)]
         return Value(tuple(options), source).with_aliases(*aliases)
 
     def resolve_binding(self, binding: Binding, name: str, use: Site, depth: int) -> Value:
@@ -498,6 +506,11 @@ class Resolver:
                 target = func.value if func is not None else None
                 if isinstance(target, FunctionRef) and target.kind == "function" and self.namespace_kind(target) == binding.index:
                     return Value.known(self.parsed_by(target))
+                if isinstance(target, (FunctionRef, External)) and binding.site is not None:
+                    # ``model, optimizer, lr, it = load_checkpoint(path, model, optimizer)``
+                    handed = self._unpacked_argument(target, binding, depth)
+                    if handed is not None:
+                        return handed
             return self._hf_dataclass(binding.value, binding.index, binding.site, depth) or Value.unknown("expression")
         if kind == "other" and id(binding.node) in self.param_env:
             return self.param_env[id(binding.node)]  # a loop target, bound to one row of its table
@@ -1452,6 +1465,95 @@ class Resolver:
             env[id(parameter)] = self.resolve(keyword.value, site, depth + 1)
         return env
 
+    def _returned_argument(
+        self, target: FunctionRef, node: ast.Call, site: Site, depth: int, index: int, size: int
+    ) -> Optional[Value]:
+        """What a call of the project function ``target`` hands back at ``index`` of the tuple it
+        returns (``size`` long; -1 and 0: the whole value) when the function returns a parameter
+        as it came (``summary.returned_params``): the value the call passes there, when it is an
+        object a factory may hand back (``_built``). None when the argument is a default, under
+        ``*args``/``**kwargs``, or anything else."""
+        if not hasattr(self.project, "summary") or depth > MAX_DEPTH // 2:
+            return None
+        summary = self.project.summary(target.module, target.path or self.path)
+        if summary is None or (target.path and summary.path != target.path):
+            return None
+        records = [f for f in summary.summary.functions if f.name == target.name]
+        if len(records) != 1:
+            return None
+        entry = next((e for e in records[0].returns_param if e[0] == index and e[1] == size), None)
+        if entry is None:
+            return None
+        return self._argument_value(node, entry[2], entry[3], site, depth)
+
+    def _argument_value(self, node: ast.Call, name: str, position: int, site: Site, depth: int) -> Optional[Value]:
+        """The object ``node`` passes for parameter ``name`` (at ``position``, -1: keyword-only)."""
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return None
+        if 0 <= position < len(node.args):
+            argument = node.args[position]
+        else:
+            argument = next((k.value for k in node.keywords if k.arg == name), None)
+        if argument is None:
+            return None
+        value = self.resolve(argument, site, depth + 1)
+        if value.is_unknown or not value.options or not all(_built(p.value) for p in value.options):
+            return None
+        return value
+
+    def _unpacked_argument(self, target: Any, binding: Binding, depth: int) -> Optional[Value]:
+        """An element of a tuple unpacked from a call (``binding``, a plain tuple target of the
+        returned tuple's length) that is an argument handed back: a project function's
+        (``_returned_argument``), or apex's ``amp.initialize(model, optimizer, ...)``, which
+        returns ``(model, optimizer)`` as given when ``model`` is one module (not a list) and an
+        optimizer is given (apex 007c594 ``amp/_initialize.py``: it casts the model in place and
+        patches its ``forward``)."""
+        call = binding.value
+        if isinstance(target, External):
+            if target.qualname != "apex.amp.initialize" or binding.index != 0:
+                return None
+            statement = self._unpacking(binding)
+            if statement is None or len(statement.targets[0].elts) != 2:
+                return None
+            if len(call.args) < 2 and not any(k.arg == "optimizers" for k in call.keywords):
+                return None
+            value = self._argument_value(call, "models", 0, binding.site, depth)
+            if value is None or not all(isinstance(p.value, Instance) for p in value.options or ()):
+                return None  # a list of models comes back as a list
+            return value
+        if target.kind != "function" or not self._hands_back(target, binding.index):
+            return None
+        statement = self._unpacking(binding)
+        if statement is None:
+            return None
+        return self._returned_argument(target, call, binding.site, depth, binding.index, len(statement.targets[0].elts))
+
+    def _hands_back(self, target: FunctionRef, index: int) -> bool:
+        """Whether the project function ``target`` returns a parameter at ``index`` of a tuple
+        (``summary.returned_params``; cheap: asked before the unpacking statement is looked for)."""
+        if not hasattr(self.project, "summary"):
+            return False
+        summary = self.project.summary(target.module, target.path or self.path)
+        if summary is None or (target.path and summary.path != target.path):
+            return False
+        return any(e[0] == index for f in summary.summary.functions if f.name == target.name for e in f.returns_param)
+
+    def _unpacking(self, binding: Binding) -> Optional[ast.Assign]:
+        """The ``a, b = CALL`` statement of an unpack binding: one target, a tuple or list of
+        names without ``*``."""
+        scope = binding.site.scope if binding.site is not None else None
+        body = getattr(scope, "body", None) if scope is not None else (self.tree.body if self.tree is not None else None)
+        if body is None:
+            return None
+        for node in ast.walk(scope if scope is not None else self.tree):
+            if isinstance(node, ast.Assign) and node.value is binding.value:
+                if len(node.targets) != 1 or not isinstance(node.targets[0], (ast.Tuple, ast.List)):
+                    return None
+                if not all(isinstance(e, ast.Name) for e in node.targets[0].elts):
+                    return None
+                return node
+        return None
+
     def _factory_result(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
         """``DataLoader(make_dataset(...), ...)``: a function of this module whose every
         ``return`` builds an object dl-lint can judge (an instance of a project class, a library
@@ -1462,6 +1564,9 @@ class Resolver:
         if depth > MAX_DEPTH // 2:
             return None
         if target.path != self.path:
+            handed = self._returned_argument(target, node, site, depth, -1, 0)
+            if handed is not None:
+                return handed  # ``model = apply_gradient_allreduce(model)``: the same object
             return self._imported_factory(target, depth)
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             return None
@@ -1916,14 +2021,26 @@ class Resolver:
         return Value.unknown(func.source if func.source in CONFIGURABLE else "expression")
 
     def _module_returns_self(self, instance: "Instance", method: str) -> bool:
-        """Whether ``instance.method(...)`` gives the object back: its class derives directly
-        from ``torch.nn.Module``, whose ``to``, ``cuda``, ``train``, ... return ``self``, and does
-        not define the method itself."""
+        """Whether ``instance.method(...)`` gives the object back: its class derives from
+        ``torch.nn.Module``, whose ``to``, ``cuda``, ``train``, ... return ``self``, directly or
+        through project classes with one base each (``class Tacotron2(Base)``, ``class
+        Base(nn.Module)``), none of which defines the method."""
         lookup = getattr(self.project, "class_facts", None)
         facts = lookup(instance.module, instance.name, instance.path) if lookup is not None and not instance.local else None
-        if facts is None or method in (facts.methods or {}):
-            return False
-        return any(names & _TORCH_MODULE for names in facts.bases)
+        for _ in range(6):
+            if facts is None or method in (facts.methods or {}):
+                return False
+            if any(names & _TORCH_MODULE for names in facts.bases):
+                return True
+            if len(facts.bases) != 1:
+                return False
+            project_bases = [n for n in facts.bases[0] if "@" in n]
+            if len(project_bases) != 1:
+                return False
+            qualname, _, path = project_bases[0].partition("@")
+            module, _, name = qualname.rpartition(".")
+            facts = lookup(module, name, path)
+        return False
 
     def _passed_namespace(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
         """``args = setup(args)`` where ``setup``, a function of this module, hands back the

@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 16
+SUMMARY_FORMAT = 17
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -103,7 +103,7 @@ class ClassRecord(Record):
     __slots__ = (
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
         "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores", "init_objects",
-        "method_returns", "init_attrs", "iter_copies", "assigns",
+        "method_returns", "init_attrs", "iter_copies", "assigns", "other_names",
     )  # fmt: skip
 
     def __init__(
@@ -155,7 +155,12 @@ class ClassRecord(Record):
         # DL202: the attributes any method of the class sets on self (``self.transform = ...``):
         # one a base's ``__init__`` keeps from a parameter is then not certainly that argument.
         assigns: Tuple[str, ...] = (),
+        # DL306, a method looked up through the bases (``SummaryModule.method_home``): the names
+        # the class body binds by anything but a ``def`` (``parse_batch = staticmethod(f)``, an
+        # import, a nested class), which a lookup finds before any base's.
+        other_names: Tuple[str, ...] = (),
     ) -> None:
+        self.other_names = other_names
         self.iter_copies = iter_copies
         self.assigns = assigns
         self.init_attrs = init_attrs
@@ -182,6 +187,7 @@ class FunctionRecord(Record):
     __slots__ = (
         "name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes", "namespace",
         "edited", "builds", "collates", "hands_back", "returns_held", "copies", "transfer_calls", "hands",
+        "method_calls", "returns_param",
     )  # fmt: skip
 
     def __init__(
@@ -222,7 +228,16 @@ class FunctionRecord(Record):
         # DL306: imported functions it hands a positional parameter to: (position, callee text,
         # argument positions) (``transfers.parameter_handoffs``).
         hands: Tuple[Tuple[int, str, Tuple[int, ...]], ...] = (),
+        # DL306: methods of another parameter its loops over a parameter give the batches to:
+        # (iterated parameter, position or -1, object's parameter, position or -1, method,
+        # argument positions) (``transfers.method_calls``); the class is the caller's.
+        method_calls: Tuple[Tuple[str, int, str, int, str, Tuple[int, ...]], ...] = (),
+        # The parameters it hands back unchanged (``returned_params``): (index in the returned
+        # tuple, or -1 for the whole value; tuple length or 0; parameter; its position or -1).
+        returns_param: Tuple[Tuple[int, int, str, int], ...] = (),
     ) -> None:
+        self.returns_param = returns_param
+        self.method_calls = method_calls
         self.hands = hands
         self.copies = copies
         self.transfer_calls = transfer_calls
@@ -349,6 +364,7 @@ class ModuleSummary(Record):
                         "init_attrs": _deep_tuple(c.get("init_attrs", ())),
                         "iter_copies": tuples(c.get("iter_copies", ())),
                         "assigns": tuple(c.get("assigns", ())),
+                        "other_names": tuple(c.get("other_names", ())),
                     }
                 )
                 for c in data["classes"]
@@ -365,6 +381,10 @@ class ModuleSummary(Record):
                         "transfer_calls": tuple(
                             (str(a), int(b), str(c), tuple(d)) for a, b, c, d in f.get("transfer_calls", ())
                         ),
+                        "method_calls": tuple(
+                            (str(a), int(b), str(c), int(d), str(e), tuple(g)) for a, b, c, d, e, g in f.get("method_calls", ())
+                        ),
+                        "returns_param": tuples(f.get("returns_param", ())),
                         "passes": tuple(f.get("passes", ())),
                         "namespace": f.get("namespace"),
                         "edited": tuple(f.get("edited", ())),
@@ -662,7 +682,7 @@ def _method_copies(node: ast.AST, copies) -> Tuple[Tuple, Tuple]:
     decorators = {getattr(d, "id", getattr(d, "attr", "")) for d in node.decorator_list}
     if decorators & {"staticmethod", "classmethod", "property"}:
         return (), ()
-    found, _calls, hands = copies(node, 1)
+    found, _calls, hands, _methods = copies(node, 1)
     return found, hands
 
 
@@ -680,9 +700,28 @@ def _copies_of(index: ModuleIndex, text: SourceText):
         for name, bindings in index.module_scope.bindings.items()
         if any(b.kind == "import" and isinstance(b.node, ast.ImportFrom) for b in bindings)
     }
-    if ".pin_memory(" in text.source or not (has_copies or imported):
-        return lambda function, skip=0: ((), (), ())
-    from dl_lint.analysis.transfers import module_helpers, parameter_copies, parameter_handoffs, transfer_calls
+    # A loop's batches given to a method of another parameter (``model.parse_batch(batch)`` in
+    # ``def train(model, loader)``): kept for the caller, who may know the object's class.
+    owned: Set[int] = set()
+    if "for " in text.source and ".pin_memory(" not in text.source and index.module_functions:
+        params: Dict[int, Set[str]] = {}
+        functions = {id(f) for f in index.module_functions}
+        for call, site, _scope, _cls in index.calls:
+            func = call.func
+            scope = site.scope
+            if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and call.args and id(scope) in functions):
+                continue
+            names = params.get(id(scope))
+            if names is None:
+                args = getattr(scope, "args", None)
+                names = params[id(scope)] = (
+                    {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} if isinstance(args, ast.arguments) else set()
+                )
+            if func.value.id in names:
+                owned.add(id(scope))
+    if ".pin_memory(" in text.source or not (has_copies or imported or owned):
+        return lambda function, skip=0: ((), (), (), ())
+    from dl_lint.analysis.transfers import method_calls, module_helpers, parameter_copies, parameter_handoffs, transfer_calls
 
     helpers = module_helpers(index.module_functions)
 
@@ -719,14 +758,16 @@ def _copies_of(index: ModuleIndex, text: SourceText):
 
     def facts(function: ast.AST, skip: int = 0):
         copies = parameter_copies(function, helpers, span, skip) if has_copies and may_copy(function) else ()
-        calls = hands = ()
+        calls = hands = methods = ()
         mine = handed.get(id(function))
+        if (mine or id(function) in owned) and not skip and "for " in text.source:
+            found = transfer_calls(function, helpers)
+            calls = tuple(c for c in found if accept(c[2]))
+            methods = method_calls(function, found) if id(function) in owned else ()
         if mine:
-            if not skip and "for " in text.source:
-                calls = tuple(c for c in transfer_calls(function, helpers) if accept(c[2]))
             scope = index.scopes.get(id(function))
             hands = parameter_handoffs(function, mine, scope.bindings if scope is not None else {}, skip)
-        return copies, calls, hands
+        return copies, calls, hands, methods
 
     return facts
 
@@ -757,11 +798,12 @@ def _function_record(
         uses_cuda=use.cuda,
         reseeds=any("seed" in n.lower() or "rng" in n.lower() or "random" in n.lower() for n in use.names),
         transfers=transfers(node) if transfers is not None else (),
-        **dict(zip(("copies", "transfer_calls", "hands"), copies(node) if copies is not None else ((), (), ()))),
+        **dict(zip(("copies", "transfer_calls", "hands", "method_calls"), copies(node) if copies is not None else ((), (), (), ()))),
         passes=passes_through(node),
         namespace=namespace,
         edited=edited_attributes(node, use.names) if namespace is not None else (),
         builds=tuple((t, row) for t, row in ((_text(text, call.func), row) for call, row in built_by(node)) if t is not None),
+        returns_param=returned_params(node),
         # walked only when it calls len() and a constructor that takes a shape (cheap to ask)
         collates=collate_fields(node) if _may_collate(node, use) else None,
         hands_back=hands_back(node),
@@ -885,7 +927,69 @@ def _class_record(
         init_attrs=_init_attrs(node, nodes.get("__init__"), init, index, text),
         iter_copies=_iter_copies(nodes.get("__iter__"), index, text),
         assigns=tuple(sorted(set((assigned or {}).get(node.name, ())))) if node.bases else (),
+        other_names=_other_names(node),
     )
+
+
+def returned_params(function: ast.AST) -> Tuple[Tuple[int, int, str, int], ...]:
+    """``FunctionRecord.returns_param``: the parameters every ``return`` hands back as they came
+    (never rebound in the function, which is not a generator): the whole value (``return model``
+    after ``model.load_state_dict(...)``: tacotron2's ``warm_start_model``, a helper that
+    registers hooks and returns its module), or one position of a tuple every ``return`` builds
+    with the same length (``return model, optimizer, lr, iteration``). A caller takes the
+    argument it passed there as the result (``Resolver._returned_argument``)."""
+    if isinstance(function, ast.AsyncFunctionDef):
+        return ()
+    from dl_lint.analysis.namespaces import returns_of
+
+    returns = returns_of(function)
+    if not returns or any(r.value is None for r in returns):
+        return ()
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    names = {*positional, *(a.arg for a in args.kwonlyargs)}
+    first = returns[0].value
+    if isinstance(first, ast.Name):
+        if first.id not in names or any(not (isinstance(r.value, ast.Name) and r.value.id == first.id) for r in returns):
+            return ()
+        shapes = [(-1, 0, first.id)]
+    elif isinstance(first, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in first.elts):
+        size = len(first.elts)
+        shapes = []
+        for i, element in enumerate(first.elts):
+            if not (isinstance(element, ast.Name) and element.id in names):
+                continue
+            if all(
+                isinstance(r.value, ast.Tuple) and len(r.value.elts) == size
+                and isinstance(r.value.elts[i], ast.Name) and r.value.elts[i].id == element.id
+                for r in returns
+            ):
+                shapes.append((i, size, element.id))
+    else:
+        return ()
+    if not shapes or any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(function)):
+        return ()
+    from dl_lint.analysis.transfers import bound_names
+
+    rebound = bound_names(function.body)
+    return tuple(
+        (i, size, name, positional.index(name) if name in positional else -1) for i, size, name in shapes if name not in rebound
+    )
+
+
+def _other_names(node: ast.ClassDef) -> Tuple[str, ...]:
+    """``ClassRecord.other_names``: names the class body binds other than by ``def``."""
+    out: List[str] = []
+    for statement in node.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        if isinstance(statement, ast.ClassDef):
+            out.append(statement.name)
+        elif isinstance(statement, (ast.Import, ast.ImportFrom)):
+            out.extend((a.asname or a.name).split(".")[0] for a in statement.names)
+        else:
+            out.extend(n.id for n in ast.walk(statement) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)))
+    return tuple(dict.fromkeys(out))
 
 
 def _init_attrs(node: ast.ClassDef, function: Optional[ast.AST], use: Optional[FunctionUse], index: ModuleIndex, text: SourceText):

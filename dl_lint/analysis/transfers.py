@@ -139,7 +139,7 @@ def function_transfers(function: ast.AST, helpers: Helpers, span: Callable[[ast.
     iterated = {name: [loop for loop in every if iterates(loop.iter, None, name)] for name in names}
     if not any(iterated.values()):
         return ()  # before the walk for rebound names: most functions iterate no parameter
-    rebound = _bound_names(function.body)
+    rebound = bound_names(function.body)
     out: List[Transfer] = []
     for name in names:
         if name in rebound or not iterated[name]:
@@ -296,7 +296,7 @@ def transfer_calls(function: ast.AST, helpers: Helpers) -> Tuple[Tuple[str, int,
     iterated = {name: [loop for loop in loops if iterates(loop.iter, None, name)] for name in names}
     if not any(iterated.values()):
         return ()  # before the walk for rebound names
-    rebound = _bound_names(function.body)
+    rebound = bound_names(function.body)
     out: List[Tuple[str, int, str, Tuple[int, ...]]] = []
     for name in names:
         mine = iterated[name]
@@ -311,6 +311,32 @@ def transfer_calls(function: ast.AST, helpers: Helpers) -> Tuple[Tuple[str, int,
         loop_copy(mine, helpers, record)
         index = positional.index(name) if name in positional else -1
         out.extend((name, index, text, positions) for text, positions in dict.fromkeys(seen))
+    return tuple(out)
+
+
+def method_calls(
+    function: ast.AST, found: Sequence[Tuple[str, int, str, Tuple[int, ...]]]
+) -> Tuple[Tuple[str, int, str, int, str, Tuple[int, ...]], ...]:
+    """``summary.FunctionRecord.method_calls``: of ``transfer_calls``' entries, the calls of a
+    method of another parameter of the function, never rebound (``def train(model, loader):
+    for batch in loader: model.parse_batch(batch)``): (iterated parameter, its position or -1,
+    the object's parameter, its position or -1 for keyword-only, method, argument positions).
+    Its class is the caller's to tell (``module.ModuleAnalysis._nonblocking_copy``)."""
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    names = {*positional, *(a.arg for a in args.kwonlyargs)}
+    out = []
+    rebound: Optional[Set[str]] = None
+    for name, index, text, positions in found:
+        head, dot, method = text.partition(".")
+        if not dot or head == name or head not in names:
+            continue
+        if rebound is None:
+            rebound = bound_names(function.body)
+        if head in rebound:
+            continue
+        owner = positional.index(head) if head in positional else -1
+        out.append((name, index, head, owner, method, positions))
     return tuple(out)
 
 
@@ -492,7 +518,7 @@ def _loops(body: Sequence[ast.stmt]) -> List[ast.AST]:
     return [s for s in _statements(body) if isinstance(s, (ast.For, ast.AsyncFor))]
 
 
-def _bound_names(body: Sequence[ast.stmt]) -> Set[str]:
+def bound_names(body: Sequence[ast.stmt]) -> Set[str]:
     """Names (re)bound by the statements: assignments, loop and ``with`` targets, walrus."""
     out: Set[str] = set()
     for statement in _statements(body):

@@ -35,14 +35,22 @@ that builds the loader or in a function of the project it is passed to (`train(m
 The copy may be made by project code the batch is given to: a function of any module of the
 project that copies its parameter (`feed_dict = async_copy_to(feed_dict, gpu)`, recursing over a
 dict; `utils.to_gpu(x)`), or a method of an object dl-lint knows is an instance of a project
-class, handing the batch to such a function (`x, y = model.parse_batch(batch)`). It may also be
+class (the class's own method or one inherited from a project base class), handing the batch to
+such a function (`x, y = model.parse_batch(batch)`). The object may be a parameter of the function
+that loops (`def train(model, loader)`, `def validate(model, valset)`): its class is the one the
+call passes (`train(Tacotron2(hparams), loader)`), judged at the loader when the call also passes
+the loader, at the call when the function builds the loader itself. It may also be
 made by a project class the loader is handed to (`loader = PrefetchLoader(loader)`) whose
 `__iter__` loops over the loader it keeps and copies the batches with `non_blocking=True`. The
 diagnostic is at the loader, with the copy as related location. It is silent when pinning is unknown, in a
 module that pins by hand (`.pin_memory()` anywhere in it, a custom collate_fn that pins for
 instance), for copies to the CPU, dtype conversions and values already moved with
 `.to()`/`.cuda()`, for helpers that copy something other than what they are given, for a
-method of an object it cannot name (a `model` parameter), and when the batches may already be
+method of an object it cannot name (a parameter whose call passes an unknown value, leaves the
+default, or passes `DistributedDataParallel(model)` or `DataParallel(model)`, which do not
+forward the wrapped model's methods: torch 2.13's `nn.Module.__getattr__` looks only in
+parameters, buffers and submodules), for a method inherited through several bases or from a
+library base, and when the batches may already be
 on the device: a `TensorDataset` whose
 tensors may have been created on the GPU, a dataset whose `__getitem__` or a collate_fn that
 moves tensors to CUDA. A `TensorDataset` is judged when each of its tensors is certainly made on
