@@ -26,7 +26,7 @@ from dl_lint.analysis.loaders import (
 from dl_lint.analysis.loops import has_inner_loop, loop_count, loop_map, loops_around
 from dl_lint.analysis.prefilter import LoaderCallees
 from dl_lint.analysis.resolve import MODULE_RETURNS_SELF, NAMESPACE_NAMES, LoaderClass, ProjectHook, Resolver
-from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, collect
+from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, alternatives, collect
 from dl_lint.analysis.summary import ModuleSummary, build_summary
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse, terminal
 from dl_lint.analysis.transfers import loop_copy, module_helpers, transparent_leaves
@@ -583,10 +583,12 @@ class ModuleAnalysis:
         scope = site.scope
         name = self.assigned_name(call)
         until = None  # the line of the name's next binding, when it is rebound
+        spans: List[Tuple[int, int]] = []  # the other arms that bind the name (``rival_arms``)
         if name is not None:
             names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
             bindings = names.bindings.get(name, ()) if names is not None else ()
-            if len(bindings) != 1:
+            spans = self.rival_arms(name, site, call) or [] if len(bindings) != 1 else []
+            if len(bindings) != 1 and not spans:
                 # rebound (``loader = accelerator.prepare(loader)``): not this loader's batches,
                 # but the rebinding may hand it to a wrapper (``loader = PrefetchLoader(loader)``)
                 later = sorted(b.site.line for b in bindings if b.site is not None and b.site.line > site.line)
@@ -596,7 +598,7 @@ class ModuleAnalysis:
         entries = [
             entry
             for entry in self.ix.batch_loops(call, scope, name if until is None else None)
-            if entry[0].lineno >= site.line
+            if entry[0].lineno >= site.line and not any(first <= entry[0].lineno <= last for first, last in spans)
         ]
         for loop, loop_site in entries:
             # copies written here, through helpers of this module, or (when another module of
@@ -615,6 +617,8 @@ class ModuleAnalysis:
                 continue
             if until is not None and other_site.line > until:
                 continue
+            if any(first <= other_site.line <= last for first, last in spans):
+                continue  # in another arm: the loader bound there
             target = self.resolver.resolve(other.func, other_site).single
             ref = target.value if target is not None else None
             if isinstance(ref, FunctionRef) and ref.kind == "class":
@@ -1225,6 +1229,32 @@ class ModuleAnalysis:
                         self._aliases.setdefault(key, []).append((name, bindings[0].site.line))
         return self._assigned_by_value.get(id(call))
 
+    def rival_arms(self, name: str, site: Site, value: Optional[ast.AST] = None) -> Optional[List[Tuple[int, int]]]:
+        """When every other binding of ``name`` in the scope of ``site`` (where the name is
+        bound) is in another arm of an ``if`` or ``try`` statement than this one
+        (``scopes.alternatives``: ``try: loader = DataLoader(a)`` / ``except E: loader =
+        DataLoader(b)``), the (first, last) rows of those arms: reads there see the other
+        value, reads after the statement either. [] when the name is bound once; None when
+        another binding may follow this one on a path (a rebinding), or the name is global."""
+        names = self.index.scopes.get(id(site.scope)) if site.scope is not None else self.index.module_scope
+        if names is None or name in names.globals or name in names.nonlocals:
+            return None
+        bindings = names.bindings.get(name, ())
+        if len(bindings) == 1:
+            return []
+        own = [b for b in bindings if (b.value is value or b.node is value if value is not None else b.site is not None and b.site.line == site.line)]
+        if len(own) != 1 or len(bindings) > 8:
+            return None
+        spans = []
+        for other in bindings:
+            if other is own[0]:
+                continue
+            arm = alternatives(own[0].site, other.site) if other.site is not None else None
+            if arm is None:
+                return None
+            spans.append(arm.arm[2:])
+        return spans
+
     def loader_names(self, call: ast.Call, site: Site) -> List[Tuple[str, int]]:
         """(name, row) of each name of ``call``'s scope that holds its loader from that row on:
         the name it is assigned to, then each name bound once, later, to that name
@@ -1238,11 +1268,11 @@ class ModuleAnalysis:
         aliases = self._aliases.get((scope, target), ())
         if not aliases:
             return found
-        names = self.index.scopes.get(scope) if scope is not None else self.index.module_scope
-        if names is None or len(names.bindings.get(target, ())) != 1:
+        spans = self.rival_arms(target, site, call)
+        if spans is None:
             return found  # the loader's name rebound: which object the second name got is not followed
         for alias, row in aliases:
-            if row > site.line and alias != target:
+            if row > site.line and alias != target and not any(first <= row <= last for first, last in spans):
                 found.append((alias, row))
         return found
 
