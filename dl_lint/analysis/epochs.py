@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
 from dl_lint.analysis.loaders import EpochLoop, SamplerEpochs, SamplerUse
 from dl_lint.analysis.loops import loop_count
-from dl_lint.analysis.syntax import terminal
+from dl_lint.analysis.syntax import literal, terminal
 from dl_lint.analysis.values import Origin, Value
 
 if TYPE_CHECKING:
@@ -646,10 +646,10 @@ def _bound_along(where, caller: ast.AST, site, target: ast.AST, path) -> Tuple[O
         for read in by_name.get(target.id, ()):
             holder, parent, rest = read, parents.get(id(read)), list(steps)
             while rest and isinstance(parent, ast.Subscript) and parent.value is holder:
-                index = parent.slice
-                if not (isinstance(index, ast.Constant) and type(index.value) is int):
+                index = literal(parent.slice)
+                if type(index) is not int:
                     return None, None  # loaders[i]: which element is not known
-                if index.value != rest[0][0] and index.value != rest[0][0] - rest[0][1]:
+                if index != rest[0][0] and index != rest[0][0] - rest[0][1]:
                     break  # another element (``val_loader = loaders[1]``)
                 rest.pop(0)
                 holder, parent = parent, parents.get(id(parent))

@@ -37,7 +37,10 @@ project that copies its parameter (`feed_dict = async_copy_to(feed_dict, gpu)`, 
 dict; `utils.to_gpu(x)`), or a method of an object dl-lint knows is an instance of a project
 class, handing the batch to such a function (`x, y = model.parse_batch(batch)`). It may also be
 made by a project class the loader is handed to (`loader = PrefetchLoader(loader)`) whose
-`__iter__` loops over the loader it keeps and copies the batches with `non_blocking=True`. The
+`__iter__` loops over the loader it keeps and copies the batches with `non_blocking=True`. A
+loader name bound in several arms of an `if` or `try` statement (`try: loader = DataLoader(...)`
+/ `except OSError: loader = DataLoader(...)`) holds either arm's loader after the statement: a
+loop there is judged for each, a loop inside one arm for that arm's loader. The
 diagnostic is at the loader, with the copy as related location. It is silent when pinning is unknown, in a
 module that pins by hand (`.pin_memory()` anywhere in it, a custom collate_fn that pins for
 instance), for copies to the CPU, dtype conversions and values already moved with
