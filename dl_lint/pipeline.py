@@ -20,7 +20,7 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.files import SourceFile, is_notebook_path, read, read_module
-from dl_lint.judge import accelerator_for, analyse, construct_evidence, judge, judge_call_sites, merge_repeats
+from dl_lint.judge import accelerator_for, analyse, construct_evidence, judge, judge_call_sites, merge_repeats, parse_only
 from dl_lint.model import Diagnostic
 from dl_lint.reading import Refused
 
@@ -388,13 +388,17 @@ class Run:
         themselves (not parsed before): their factory names, by file. Their callers are then
         call sites too. One step: a builder of a builder is not followed."""
         derived: Dict[str, Tuple[str, ...]] = {}
+        methods = {name.rsplit(".", 1)[1] for names in self.factories.values() for name in names if "." in name}
+        if not methods:
+            return derived
         for file in involved:
             if file.key in self.factories or file.facts is not None or file.errors or not file.data or b"return" not in file.data:
                 continue
-            analyse(file, self.project, self.hashes.get(file.key))  # facts only when the module has builders
-            names = tuple(name for name, _ in file.facts.factories) if file.facts is not None else ()
-            if names:
-                derived[file.key] = names
+            analysis = parse_only(file, self.project, self.hashes.get(file.key))
+            facts = analysis.builder_facts(methods) if analysis is not None else None
+            if facts is not None:
+                file.facts = facts
+                derived[file.key] = tuple(name for name, _ in facts.factories)
         return derived
 
     def may_still_hold(self, file: SourceFile) -> bool:

@@ -119,7 +119,7 @@ class ModuleAnalysis:
         self._summary: Optional[ModuleSummary] = None
         self._assigned_by_value: Optional[Dict[int, str]] = None
         self._aliases: Dict[Tuple[Optional[int], str], List[Tuple[str, int]]] = {}  # see assigned_name
-        self._builder_functions: Optional[List[ast.AST]] = None
+        self._builder_methods: frozenset = frozenset()  # see builder_facts
         self._returns: Dict[int, List[ast.expr]] = {}  # id(function) -> what its returns give
         # DL306: (id(scope), name) -> calls in that scope taking the bare name as an argument,
         # with the position (or -1) and keyword ("" when positional) it is passed as.
@@ -153,14 +153,37 @@ class ModuleAnalysis:
     @property
     def constructs_loader(self) -> bool:
         """Whether any call of this module may construct a loader (else it needs no facts)."""
-        return self.callees.any_call(self.index) or bool(self._config_calls()) or bool(self._builders())
+        return self.callees.any_call(self.index) or bool(self._config_calls())
 
-    def _builders(self) -> List[ast.AST]:
-        """The module-level functions that are builders (``_builder_call``), found once: each is
-        a factory of the loaders its method builds (``_built_through``)."""
-        if self._builder_functions is None:
-            self._builder_functions = [f for f in self.index.module_functions if self._builder_call(f) is not None]
-        return self._builder_functions
+    def _builders(self, factories: Mapping[str, Tuple[str, ...]]) -> List[ast.AST]:
+        """The module-level functions that are builders (``_builder_call``) of a method factory:
+        one of this module's (``factories``, the object a class of this module), or one whose
+        method name ``builder_facts`` was given (a builder in a module that builds no loader,
+        found among a factory's callers). Each is a factory of the loaders its method builds
+        (``_built_through``)."""
+        found = []
+        for function in self.index.module_functions:
+            built = self._builder_call(function)
+            if built is None:
+                continue
+            method = built[1].func.attr
+            if method in self._builder_methods:
+                found.append(function)
+                continue
+            scope = self.index.scopes.get(id(function))
+            made = scope.bindings[built[0]][0].value.func if scope is not None else None
+            bindings = self.index.module_scope.bindings.get(made.id, ()) if isinstance(made, ast.Name) else ()
+            if len(bindings) == 1 and bindings[0].kind == "class" and f"{made.id}.{method}" in factories:
+                found.append(function)
+        return found
+
+    def builder_facts(self, methods: Set[str]) -> Optional[ModuleFacts]:
+        """The facts of a module that builds no loader but may hold builders of the method
+        factories named ``methods`` (``pipeline.Run._derive_builders``): None when it holds none."""
+        if self._facts is None:
+            self._builder_methods = frozenset(methods)
+        facts = self.facts()
+        return facts if facts.factories else None
 
     def _config_calls(self) -> list:
         """The loaders this module builds from configs: the loader dicts of an mmengine config
@@ -203,7 +226,6 @@ class ModuleAnalysis:
         self._passed = None
         self._by_scope = None
         self._ix = None
-        self._builder_functions = None
         self._loop_maps = {}
         self._loop_changes = {}
 
@@ -244,7 +266,7 @@ class ModuleAnalysis:
                     )
                 ):
                     factories[name] = tuple(_param_names(function))
-            for function in self._builders():
+            for function in self._builders(factories):
                 factories.setdefault(function.name, tuple(_param_names(function)))
             if factories:
                 # Dicts of this module holding factories (``LOADERS["msrvtt"]["train"](args)``):
