@@ -129,3 +129,7 @@ def test_a_main_guard_silences(tmp_path):
         """
     )
     assert _dl203([_project(tmp_path, script=script)]) == []
+
+
+def test_a_write_through_another_name_is_not_followed(tmp_path):
+    assert _dl203([_project(tmp_path, before="opt.nThreads = 1\nalias = opt\nalias.nThreads = 0")]) == []

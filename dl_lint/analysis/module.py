@@ -1805,6 +1805,11 @@ class _CallerValues(dict):
             return found
         node = self.nodes.get(key, self.pending.get(key))
         value: Optional[Value] = None
+        writes = self.resolver.index.attr_writes
+        if isinstance(node, ast.Name) and any(
+            scope is self.site.scope and name != node.id and written == attr for scope, name, written in writes
+        ):
+            node = None  # the attribute is set on another name too (an alias?): not followed
         if isinstance(node, (ast.Name, ast.Attribute)):
             read = ast.copy_location(ast.Attribute(value=node, attr=attr, ctx=ast.Load()), node)
             resolver = self.resolver

@@ -1069,7 +1069,7 @@ class Resolver:
             return Value.unknown("argparse")
         value = self.resolve(base, site, depth + 1)
         single = value.single
-        edited = single is not None and isinstance(single.value, ParsedArgs) and (attr in single.value.edited or "*" in single.value.edited)
+        edited = single is not None and isinstance(single.value, ParsedArgs) and attr in single.value.edited and "*" not in single.value.edited
         if isinstance(base, ast.Name) and (single is None or edited) and hasattr(self.param_env, "attribute"):
             # a parameter given an object the caller names (``opt``): its attribute as the
             # caller sees it at the call (``_CallerValues.attribute``), its writes included
