@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
 from dl_lint.analysis.loaders import EpochLoop, SamplerEpochs, SamplerUse
 from dl_lint.analysis.loops import loop_count
-from dl_lint.analysis.syntax import terminal
+from dl_lint.analysis.syntax import literal, terminal
 from dl_lint.analysis.values import Origin, Value
 
 if TYPE_CHECKING:
@@ -62,7 +62,8 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
     # the caller's, nor placed in the caller's loops).
     factory = any(use is not None for *_, use in constructions)
     loader_name = analysis.assigned_name(call)
-    if loader_name is None or not _bound_once(analysis, site, loader_name):
+    others = _other_arms(analysis, site, loader_name, call, sampler_name) if loader_name is not None else None
+    if others is None:
         return SamplerEpochs(uses, escape="the loader is not bound to one name")
     if _EVALUATION.match(loader_name):
         return SamplerEpochs(uses, escape="the loader's name says it evaluates: its order does not change the result")
@@ -73,7 +74,7 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
     found = _Uses()
     if site.scope is not None:
         found.returners.add(id(site.scope))  # ``return loader``: followed to its callers
-    _collect(analysis, owner, names, {id(sampler)}, 0, found)
+    _collect(analysis, owner, names, {id(sampler)} | others, 0, found)
     epoch = next((loop for loop in found.iterations if loop.epoch_row is not None), None)
     set_epoch, narrow = found.set_epoch, None
     # A loader its function returns: the callers' conditions are their own (not compared).
@@ -277,7 +278,7 @@ class _Uses:
         self.consumed = False  # the generator over the loader is taken from repeatedly
         self.bar = False  # the name may hold a progress bar over the loader (``_rebound_to_bar``)
         self.returners: Set[int] = set()  # functions whose ``return loader`` is followed to their callers
-        self.followed: Set[Tuple[int, int]] = set()  # ... (function, position) already followed
+        self.followed: Set[Tuple[int, tuple]] = set()  # ... (function, ``_returned_path``) already followed
         self.returned = ""  # the function whose ``return`` took the loader to a caller
 
     def add_set_epoch(self, row: int, conds: Tuple[Tuple[str, bool], ...]) -> None:
@@ -532,39 +533,29 @@ def _passed_back(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, where
 def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, found: _Uses, role: str = "loader") -> bool:
     """``return loader`` or ``return loader, valset, collate_fn`` in the function that builds
     the loader (or a caller it was followed to): when every ``return`` of that function gives
-    the loader at the same place (whole, or one position of a tuple display of one length),
-    each call of the function in this module (``ModuleAnalysis._callers``) whose result lands
-    in a name bound once (or the element at that position of a tuple target of that length)
-    binds the loader there, and that name's reads in the caller are collected like the
-    loader's own. Any other use of a call's result, a caller calling it in a loop (a new
+    the loader at the same place (whole, or one position of tuple displays of one length,
+    nested ones too: ``return (loader, sampler), val_loader``), each call of the function in
+    this module (``ModuleAnalysis._callers``) whose result lands in a name bound once (or in
+    alternative arms), at once or in a second statement that takes the bound tuple apart
+    (``_bound_along``: ``loaders = make()`` then ``train_loader, val_loader = loaders``), binds
+    the loader there, and that name's reads in the caller are collected like the loader's own. Any other use of a call's result, a caller calling it in a loop (a new
     loader and sampler per pass), a caller naming it for evaluation, or no caller in the
     module makes the answer unknown. ``role``: "sampler" for the loader's sampler returned
     beside it (``return loader, len(dataset), sampler``), followed the same way. False when
     this is no such return."""
-    from dl_lint.analysis.namespaces import WHOLE
-
     if id(owner) not in found.returners or depth >= FOLLOW_DEPTH:
         return False
-    parent = parents.get(id(node))
-    if isinstance(parent, ast.Return):
-        position, length = WHOLE, 0
-    elif isinstance(parent, ast.Tuple) and isinstance(parents.get(id(parent)), ast.Return):
-        if any(isinstance(e, ast.Starred) for e in parent.elts):
-            return False
-        position, length = next(i for i, e in enumerate(parent.elts) if e is node), len(parent.elts)
-    else:
+    path = _returned_path(node, parents)
+    if path is None:
         return False
-    if (id(owner), position) in found.followed:
+    if (id(owner), path) in found.followed:
         return True  # another ``return`` of the same shape: its callers are already read
-    found.followed.add((id(owner), position))
+    found.followed.add((id(owner), path))
     name = node.id
     for value in analysis._whole_returned(owner):
-        if position == WHOLE:
-            same = isinstance(value, ast.Name) and value.id == name
-        else:
-            same = isinstance(value, ast.Tuple) and len(value.elts) == length
-            same = same and isinstance(value.elts[position], ast.Name) and value.elts[position].id == name
-        if not same:
+        for position, length in path:
+            value = value.elts[position] if isinstance(value, ast.Tuple) and len(value.elts) == length else None
+        if not (isinstance(value, ast.Name) and value.id == name):
             found.escape = found.escape or f"{owner.name}() does not return the loader on every path"
             return True
     function = analysis._runner(owner)
@@ -578,11 +569,11 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
     for where, call, call_site in callers:
         caller = where.tree if call_site.scope is None else call_site.scope
         statement = analysis_parent_assign(where, caller, call)
-        alias = _bound_at(statement.targets[0], position, length) if statement is not None else None
-        if alias is not None and not where.name_reads(caller)[1].get(alias):
+        alias, skip = _bound_along(where, caller, call_site, statement.targets[0], path) if statement is not None else (None, None)
+        if alias == "":
             continue  # never read there (``_, _, train_loader = make(...)``): nothing it does
         why = None
-        if alias is None or not _bound_once(where, call_site, alias):
+        if alias is None or skip is None:
             why = f"the {role} {owner.name}() returns is not bound to one name on line {call.lineno}"
         elif role == "loader" and _EVALUATION.match(alias):
             why = f"a caller names the loader {owner.name}() returns for evaluation ({alias})"
@@ -597,17 +588,87 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
         if call_site.scope is not None:
             found.returners.add(id(call_site.scope))
         if where is analysis:
-            _collect(where, caller, {alias: role}, set(), depth + 1, found)
+            _collect(where, caller, {alias: role}, skip, depth + 1, found)
             continue
         inner = _Uses()
         inner.returners, inner.followed, inner.returned = found.returners, found.followed, found.returned
-        _collect(where, caller, {alias: role}, set(), depth + 1, inner)
+        _collect(where, caller, {alias: role}, skip, depth + 1, inner)
         for row, conds in inner.set_epochs:
             found.add_set_epoch(row, conds)
         found.escape = found.escape or inner.escape
         for loop in inner.iterations:  # in the caller's module
             found.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through, loop.path or where.path, loop.conds))
     return True
+
+
+def _returned_path(node: ast.Name, parents) -> Optional[Tuple[Tuple[int, int], ...]]:
+    """Where a ``return`` statement gives ``node``: () for the whole value (``return loader``),
+    else (position, length) per tuple display from the outside in (``return loader, ds`` is
+    ((0, 2),); ``return (loader, sampler), val`` gives the sampler at ((0, 2), (1, 2))). None
+    when ``node`` is not returned that way (a starred element, a list, a call around it)."""
+    path: List[Tuple[int, int]] = []
+    current: ast.AST = node
+    parent = parents.get(id(current))
+    while isinstance(parent, ast.Tuple):
+        if any(isinstance(e, ast.Starred) for e in parent.elts):
+            return None
+        path.append((next(i for i, e in enumerate(parent.elts) if e is current), len(parent.elts)))
+        current, parent = parent, parents.get(id(parent))
+    if not isinstance(parent, ast.Return):
+        return None
+    return tuple(reversed(path))
+
+
+def _bound_along(where, caller: ast.AST, site, target: ast.AST, path) -> Tuple[Optional[str], Optional[Set[int]]]:
+    """The name of ``caller`` that ends up holding the element at ``path`` (``_returned_path``)
+    of a call's result assigned to ``target``, and the reads of it on no path that holds that
+    binding (``_other_arms``). The target may take it apart at once (``train_loader, valset, _
+    = make()``, nested targets: ``(loader, sampler), val = make()``) or bind the whole to a name
+    that a later statement takes apart (``loaders = make()`` then ``train_loader, val_loader =
+    loaders`` or ``train_loader = loaders[0]``); the name the element lands in must be bound
+    once (or in alternative arms). ("", None) when the element is never read; (None, None) when
+    it cannot be followed: another target, a name bound more than once, the whole tuple used
+    some other way (handed on, iterated, a computed index)."""
+    steps = list(path)
+    while steps and isinstance(target, (ast.Tuple, ast.List)):
+        position, length = steps.pop(0)
+        if len(target.elts) != length or any(isinstance(e, ast.Starred) for e in target.elts):
+            return None, None
+        target = target.elts[position]
+    if not isinstance(target, ast.Name):
+        return None, None
+    parents, by_name = where.name_reads(caller)
+    if steps:
+        # ``loaders = make()``: the element is wherever a later statement takes it from
+        if where.rival_arms(target.id, site, target) != []:
+            return None, None
+        found: Optional[Tuple[ast.Assign, ast.AST]] = None
+        for read in by_name.get(target.id, ()):
+            holder, parent, rest = read, parents.get(id(read)), list(steps)
+            while rest and isinstance(parent, ast.Subscript) and parent.value is holder:
+                index = literal(parent.slice)
+                if type(index) is not int:
+                    return None, None  # loaders[i]: which element is not known
+                if index != rest[0][0] and index != rest[0][0] - rest[0][1]:
+                    break  # another element (``val_loader = loaders[1]``)
+                rest.pop(0)
+                holder, parent = parent, parents.get(id(parent))
+            else:
+                if _looked_at(holder, parent):
+                    continue  # ``len(loaders)``
+                if not (isinstance(parent, ast.Assign) and parent.value is holder and len(parent.targets) == 1):
+                    return None, None  # handed on, iterated, returned: out of sight
+                if found is not None:
+                    return None, None  # taken apart twice
+                found = (parent, tuple(rest))
+                continue
+        if found is None:
+            return "", None
+        statement, rest = found
+        return _bound_along(where, caller, site, statement.targets[0], rest)
+    if not by_name.get(target.id):
+        return "", None
+    return target.id, _other_arms(where, site, target.id, target)
 
 
 def analysis_parent_assign(analysis, owner: ast.AST, call: ast.Call) -> Optional[ast.Assign]:
@@ -846,6 +907,23 @@ def _parameter(function: ast.AST, call: ast.Call, node: ast.Name, skip: int = 0)
 
 def _scope(analysis, site):
     return analysis.index.module_scope if site.scope is None else analysis.index.scopes.get(id(site.scope))
+
+
+def _other_arms(analysis, site, name: str, value: Optional[ast.AST] = None, sampler: Optional[str] = None) -> Optional[Set[int]]:
+    """The reads of ``name`` (and of the loader's ``sampler``) on no path that holds the binding
+    at ``site`` (``value``): those in the other arms of the ``if``/``try`` statements that bind
+    the name there too (``ModuleAnalysis.rival_arms``: ``try: loader = DataLoader(ds,
+    sampler=s)`` / ``except E: loader = DataLoader(ds, sampler=s, num_workers=0)``); an empty
+    set when the name is bound once, None when it is rebound (what a read sees is not followed)."""
+    spans = analysis.rival_arms(name, site, value)
+    if spans is None:
+        return None
+    if not spans:
+        return set()
+    owner = analysis.tree if site.scope is None else site.scope
+    _, by_name = analysis.name_reads(owner)
+    reads = [*by_name.get(name, ()), *(by_name.get(sampler, ()) if sampler is not None else ())]
+    return {id(n) for n in reads if any(first <= n.lineno <= last for first, last in spans)}
 
 
 def _bound_once(analysis, site, name: str) -> bool:

@@ -1082,6 +1082,15 @@ class Resolver:
             return Value.unknown("argparse")
         value = self.resolve(base, site, depth + 1)
         single = value.single
+        edited = single is not None and isinstance(single.value, ParsedArgs) and attr in single.value.edited and "*" not in single.value.edited
+        if isinstance(base, ast.Name) and (single is None or edited) and hasattr(self.param_env, "attribute"):
+            # a parameter given an object the caller names (``opt``): its attribute as the
+            # caller sees it at the call (``_CallerValues.attribute``), its writes included
+            _, bindings = self.lookup(base.id, site)
+            if len(bindings) == 1 and bindings[0].kind == "param" and id(bindings[0].node) in self.param_env:
+                found = self.param_env.attribute(id(bindings[0].node), attr)
+                if found is not None:
+                    return found
         if single is not None:
             target = single.value
             if isinstance(target, Instance) and isinstance(base, ast.Name):
