@@ -27,7 +27,7 @@ from dl_lint.config import format_size
 from dl_lint.engine import lint_paths
 
 DATA = Path(__file__).parent / "data" / "batches"
-KNOWN = ["rand_tensor", "numpy_arrays", "token_slices", "tokenizer_padded", "image_transform", "image_v2", "timm_transform", "albumentations_pipeline", "collate_padded", "audio_crops"]
+KNOWN = ["rand_tensor", "numpy_arrays", "token_slices", "tokenizer_padded", "image_transform", "image_v2", "timm_transform", "albumentations_pipeline", "collate_padded", "audio_crops", "albumentations_init"]
 
 
 def _project(tmp_path, *names, budget="1B"):
@@ -76,6 +76,8 @@ def _torch_bytes(name: str, tmp_path: Path) -> list:
 
     if name in ("rand_tensor", "numpy_arrays", "collate_padded"):
         return [_batch_bytes(_first_batch(_import(tmp_path / f"{name}.py").make()))]
+    if name == "albumentations_init":
+        return _albumentations_init_bytes(tmp_path)
     if name == "token_slices":
         np.arange(10_000, dtype=np.uint16).tofile(tmp_path / "train.bin")
         module = _import(tmp_path / f"{name}.py")
@@ -101,6 +103,100 @@ def _torch_bytes(name: str, tmp_path: Path) -> list:
     return [_batch_bytes(b) for b in documented[name]]
 
 
+# A stand-in for the albumentations transforms the fixture uses, as albumentations 2.0.8 defines
+# their output (crops/transforms.py, geometric/resize.py, pixel/transforms.py, pytorch/
+# transforms.py): crops and Resize return exactly height × width, SmallestMaxSize scales the
+# smaller edge to max_size, Normalize returns float32, ToTensorV2 transposes H×W×C to C×H×W;
+# none changes the channels or (but Normalize) the dtype. albumentations itself needs OpenCV, which
+# is not a test dependency. The numpy (astype, uint8 / 127.5, np.eye, np.float32), PIL and the
+# collation are the real ones.
+_ALBUMENTATIONS = """
+import numpy as np
+from PIL import Image
+
+
+class _Transform:
+    def __init__(self, height=None, width=None, max_size=None, p=1.0, **kwargs):
+        self.height, self.width, self.max_size = height, width, max_size
+
+    def __call__(self, image, **targets):
+        return {"image": self.apply(image)}
+
+
+class Compose(_Transform):
+    def __init__(self, transforms, **kwargs):
+        self.transforms = transforms
+
+    def apply(self, image):
+        for t in self.transforms:
+            image = t.apply(image)
+        return image
+
+
+class SmallestMaxSize(_Transform):
+    def apply(self, image):
+        h, w = image.shape[:2]
+        scale = self.max_size / min(h, w)
+        size = (max(self.max_size, round(w * scale)), max(self.max_size, round(h * scale)))
+        return np.asarray(Image.fromarray(image).resize(size))
+
+
+class CenterCrop(_Transform):
+    def apply(self, image):
+        top, left = (image.shape[0] - self.height) // 2, (image.shape[1] - self.width) // 2
+        return image[top : top + self.height, left : left + self.width]
+
+
+RandomCrop = CenterCrop
+
+
+class Resize(_Transform):
+    def apply(self, image):
+        return np.asarray(Image.fromarray(image).resize((self.width, self.height)))
+
+
+class HorizontalFlip(_Transform):
+    def apply(self, image):
+        return image[:, ::-1].copy()
+
+
+class Normalize(_Transform):
+    def apply(self, image):
+        return ((image / 255.0 - 0.5) / 0.25).astype(np.float32)
+"""
+
+
+def _albumentations_init_bytes(tmp_path: Path) -> list:
+    import numpy as np
+    from PIL import Image
+
+    package = tmp_path / "albumentations"
+    (package / "pytorch").mkdir(parents=True)
+    (package / "__init__.py").write_text(_ALBUMENTATIONS)
+    (package / "pytorch" / "__init__.py").write_text(
+        "import torch\n\n\nclass ToTensorV2:\n    def __init__(self, p=1.0):\n        pass\n\n"
+        "    def apply(self, image):\n        return torch.from_numpy(image.transpose(2, 0, 1))\n"
+    )
+    images, maps = [], []
+    for n, mode in enumerate(("RGB", "L", "RGBA")):  # the mode check converts L and RGBA
+        image = tmp_path / f"image{n}.png"
+        Image.fromarray(np.random.randint(0, 256, (300 + n, 280, 3), dtype=np.uint8)).convert(mode).save(image)
+        labels = tmp_path / f"labels{n}.png"
+        Image.fromarray(np.random.randint(0, 20, (90, 70 + n), dtype=np.uint8)).save(labels)
+        images.append(str(image))
+        maps.append(str(labels))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        for cached in [m for m in sys.modules if m == "albumentations" or m.startswith("albumentations.")]:
+            del sys.modules[cached]
+        loaders = _import(tmp_path / "albumentations_init.py").make(images * 2, maps * 2)
+        return [_batch_bytes(_first_batch(loader)) for loader in loaders]
+    finally:
+        sys.path.remove(str(tmp_path))
+        for cached in [m for m in sys.modules if m == "albumentations" or m.startswith("albumentations.")]:
+            del sys.modules[cached]
+
+
 @pytest.mark.torch  # the estimates are checked against batches torch builds
 @pytest.mark.parametrize("name", KNOWN)
 def test_each_estimate_kind_matches_a_real_batch_within_one_percent(name, tmp_path, run_cli, monkeypatch):
@@ -118,7 +214,7 @@ def test_negatives_stay_unknown(tmp_path, run_cli, monkeypatch):
     project = _project(tmp_path, "unknown")
     monkeypatch.chdir(project)
     estimates = _estimates(run_cli, "unknown.py")
-    assert len(estimates) == 16
+    assert len(estimates) == 21
     for est in estimates:
         assert est["batch_bytes"] is None and est["batch_bytes_kind"] is None, est
         assert est["batch_bytes_unknown_because"]
@@ -183,9 +279,9 @@ def test_estimate_over_a_folder_prints_one_row_per_loader(tmp_path, run_cli, mon
     monkeypatch.chdir(project)
     out = run_cli("estimate", ".", "--shm", "1GiB").stdout
     rows = [line for line in out.splitlines() if re.match(r"\S+\.py:\d+ ", line)]
-    assert len(rows) == 17
+    assert len(rows) == 22
     assert any("73.5 MiB" in r and "661.5 MiB" in r and "estimated" in r for r in rows)
-    assert "1 of 17 loaders with workers have known batch bytes" in out
+    assert "1 of 22 loaders with workers have known batch bytes" in out
 
 
 def test_the_results_cache_redoes_a_loader_when_its_measured_figure_changes(tmp_path, monkeypatch):
