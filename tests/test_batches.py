@@ -14,6 +14,7 @@ dataset classes through a real DataLoader."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import re
@@ -27,6 +28,7 @@ from dl_lint.config import format_size
 from dl_lint.engine import lint_paths
 
 DATA = Path(__file__).parent / "data" / "batches"
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "rules"
 KNOWN = ["rand_tensor", "numpy_arrays", "token_slices", "tokenizer_padded", "image_transform", "image_v2", "timm_transform", "albumentations_pipeline", "collate_padded", "audio_crops", "albumentations_init"]
 
 
@@ -166,10 +168,9 @@ class Normalize(_Transform):
 """
 
 
-def _albumentations_init_bytes(tmp_path: Path) -> list:
-    import numpy as np
-    from PIL import Image
-
+@contextlib.contextmanager
+def _stand_in_albumentations(tmp_path: Path):
+    """The stand-in above importable as ``albumentations`` (and ``albumentations.pytorch``)."""
     package = tmp_path / "albumentations"
     (package / "pytorch").mkdir(parents=True)
     (package / "__init__.py").write_text(_ALBUMENTATIONS)
@@ -177,24 +178,72 @@ def _albumentations_init_bytes(tmp_path: Path) -> list:
         "import torch\n\n\nclass ToTensorV2:\n    def __init__(self, p=1.0):\n        pass\n\n"
         "    def apply(self, image):\n        return torch.from_numpy(image.transpose(2, 0, 1))\n"
     )
-    images, maps = [], []
-    for n, mode in enumerate(("RGB", "L", "RGBA")):  # the mode check converts L and RGBA
-        image = tmp_path / f"image{n}.png"
-        Image.fromarray(np.random.randint(0, 256, (300 + n, 280, 3), dtype=np.uint8)).convert(mode).save(image)
-        labels = tmp_path / f"labels{n}.png"
-        Image.fromarray(np.random.randint(0, 20, (90, 70 + n), dtype=np.uint8)).save(labels)
-        images.append(str(image))
-        maps.append(str(labels))
+
+    def forget():
+        for cached in [m for m in sys.modules if m == "albumentations" or m.startswith("albumentations.")]:
+            del sys.modules[cached]
+
+    forget()
     sys.path.insert(0, str(tmp_path))
     try:
-        for cached in [m for m in sys.modules if m == "albumentations" or m.startswith("albumentations.")]:
-            del sys.modules[cached]
-        loaders = _import(tmp_path / "albumentations_init.py").make(images * 2, maps * 2)
-        return [_batch_bytes(_first_batch(loader)) for loader in loaders]
+        yield
     finally:
         sys.path.remove(str(tmp_path))
-        for cached in [m for m in sys.modules if m == "albumentations" or m.startswith("albumentations.")]:
-            del sys.modules[cached]
+        forget()
+
+
+def _images(tmp_path: Path, height: int, width: int, labels: int):
+    """Three images (RGB, L and RGBA: the mode check converts the last two) and label maps."""
+    import numpy as np
+    from PIL import Image
+
+    images, maps = [], []
+    for n, mode in enumerate(("RGB", "L", "RGBA")):
+        image = tmp_path / f"image{n}.png"
+        Image.fromarray(np.random.randint(0, 256, (height + n, width, 3), dtype=np.uint8)).convert(mode).save(image)
+        label_map = tmp_path / f"labels{n}.png"
+        Image.fromarray(np.random.randint(0, labels, (height, width + n), dtype=np.uint8)).save(label_map)
+        images.append(str(image))
+        maps.append(str(label_map))
+    return images, maps
+
+
+def _albumentations_init_bytes(tmp_path: Path) -> list:
+    images, maps = _images(tmp_path, 300, 280, 20)
+    with _stand_in_albumentations(tmp_path):
+        loaders = _import(tmp_path / "albumentations_init.py").make(images * 2, maps * 2)
+        return [_batch_bytes(_first_batch(loader)) for loader in loaders]
+
+
+@pytest.mark.torch  # a real sample of the fixture, collated by torch
+def test_an_albumentations_one_hot_goes_over_the_default_budget(tmp_path, run_cli, monkeypatch):
+    """fixtures/rules/dl101_albumentations.py (the taming-transformers family): DL101 reports the
+    taming-like loader with the estimated figure, `dl-lint estimate` gives the same bytes, and
+    they are batch_size × the bytes of a sample default_collate builds from the fixture's own
+    numpy code (a real batch of 12 would take 1.1 GiB: two samples are collated)."""
+    from torch.utils.data import default_collate
+
+    from dl_lint.config import parse_size
+
+    shutil.copy(FIXTURES / "dl101_albumentations.py", tmp_path / "dl101_albumentations.py")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "demo"\n')
+    monkeypatch.chdir(tmp_path)
+    estimates = {e["line"]: e for e in _estimates(run_cli, "dl101_albumentations.py")}
+    [diag] = lint_paths(["dl101_albumentations.py"], overrides={"select": ["DL101"]}).diagnostics
+    assert "53 GiB at the peak, over the 8 GiB budget" in diag.message
+    assert "256×256×3 float32 + 256×256×183 float64" in diag.detail
+    taming_like = estimates[diag.location.row]
+    assert taming_like["batch_bytes"] == 12 * (256 * 256 * 3 * 4 + 256 * 256 * 183 * 8)
+    assert _FIGURE.search(diag.detail).group(1) == format_size(taming_like["batch_bytes"])
+    assert [e["batch_bytes"] is None for e in estimates.values()] == [False, False, True]
+    images, maps = _images(tmp_path, 300, 280, 183)
+    with _stand_in_albumentations(tmp_path):
+        module = _import(tmp_path / "dl101_albumentations.py")
+        for size, line in ((256, diag.location.row), (64, diag.location.row + 2)):
+            dataset = module.Segmentations(images, maps, size=size)
+            two = _batch_bytes(default_collate([dataset[0], dataset[1]]))
+            assert estimates[line]["batch_bytes"] == 12 * two // 2
+    assert parse_size("8GiB") < 49 * taming_like["batch_bytes"]
 
 
 @pytest.mark.torch  # the estimates are checked against batches torch builds
@@ -214,7 +263,7 @@ def test_negatives_stay_unknown(tmp_path, run_cli, monkeypatch):
     project = _project(tmp_path, "unknown")
     monkeypatch.chdir(project)
     estimates = _estimates(run_cli, "unknown.py")
-    assert len(estimates) == 21
+    assert len(estimates) == 25
     for est in estimates:
         assert est["batch_bytes"] is None and est["batch_bytes_kind"] is None, est
         assert est["batch_bytes_unknown_because"]
@@ -274,14 +323,25 @@ def test_a_measured_figure_is_used_then_reported_stale_when_the_call_changes(tmp
     assert "changed since it was measured" in diag.detail
 
 
+def test_a_subclass_built_without_arguments_keeps_its_bases_estimate(tmp_path, run_cli, monkeypatch):
+    """The negatives' SameBlocks(n=32) and RenamedBlocks(50) stay unknown (their arguments reach
+    Blocks's __init__ through a signature not read: Blocks's default n=64 would be a wrong
+    figure); SameBlocks() built without arguments is Blocks's default sample."""
+    project = _project(tmp_path, "unknown")
+    (project / "unknown.py").write_text((project / "unknown.py").read_text() + "\nt = DataLoader(SameBlocks(), batch_size=8, num_workers=2)\n")
+    monkeypatch.chdir(project)
+    estimates = _estimates(run_cli, "unknown.py")
+    assert [e["batch_bytes"] for e in estimates if e["batch_bytes"] is not None] == [8 * 64 * 4]
+
+
 def test_estimate_over_a_folder_prints_one_row_per_loader(tmp_path, run_cli, monkeypatch):
     project = _project(tmp_path, "rand_tensor", "unknown")
     monkeypatch.chdir(project)
     out = run_cli("estimate", ".", "--shm", "1GiB").stdout
     rows = [line for line in out.splitlines() if re.match(r"\S+\.py:\d+ ", line)]
-    assert len(rows) == 22
+    assert len(rows) == 26
     assert any("73.5 MiB" in r and "661.5 MiB" in r and "estimated" in r for r in rows)
-    assert "1 of 22 loaders with workers have known batch bytes" in out
+    assert "1 of 26 loaders with workers have known batch bytes" in out
 
 
 def test_the_results_cache_redoes_a_loader_when_its_measured_figure_changes(tmp_path, monkeypatch):

@@ -2033,7 +2033,9 @@ class Resolver:
         facts = lookup(target.module, target.name, target.path) if lookup is not None else None
         sample = getattr(facts, "sample", None)
         if not sample:
-            return ()
+            # no ``__getitem__`` of its own: a base class's sample, whose parameters these
+            # arguments may give (``datasets.sample_bytes`` then reads no parameter's value)
+            return (("*", None),) if facts is not None and getattr(facts, "bases", ()) else ()
         wanted = {f[1] for f in sample[0] if f[0] in ("img", "albu")}
         for f in sample[0]:
             if f[0] == "t":

@@ -988,6 +988,8 @@ def sample_bytes(node: ast.ClassDef, init: Optional[FunctionUse] = None, index: 
     found = [_fields(value, assigned, kept, 0) for value in returns]
     if any(f is None for f in found) or any(f != found[0] for f in found):
         return None
+    if kept.pipeline:  # a subclass's own ``__init__`` may build another: only for this class
+        return (tuple(found[0]), _init_defaults(node), True)  # type: ignore[arg-type]
     return (tuple(found[0]), _init_defaults(node))  # type: ignore[arg-type]
 
 
@@ -1059,11 +1061,12 @@ def collate_fields(node: ast.AST) -> Optional[Tuple[Tuple[Any, ...], ...]]:
 class _Kept:
     """``_kept_on_self`` of a class, computed at the first ``get`` (it walks every method)."""
 
-    __slots__ = ("_node", "_init", "_found", "_index", "_albu")
+    __slots__ = ("_node", "_init", "_found", "_index", "_albu", "pipeline")
 
     def __init__(self, node: ast.ClassDef, init: Optional[FunctionUse], index: Optional[ModuleIndex] = None) -> None:
         self._node, self._init, self._found = node, init, None
         self._index, self._albu = index, None
+        self.pipeline = False  # a field rests on a pipeline this class's ``__init__`` builds
 
     @property
     def albu(self) -> Dict[str, str]:
@@ -1938,6 +1941,7 @@ def _albu_applied(node: ast.AST, assigned, kept, depth: int) -> Optional[Tuple[T
     state: List[Any] = [None, None, False]
     if not _albu_steps(call.func, kept, state, 0) or state[0] is None:
         return None
+    kept.pipeline = True
     given = _ndarray(image, assigned, kept, depth + 1)
     if given is None or len(given[0]) not in (2, 3) or _UNSIZED in given[0][2:]:
         return None
@@ -2006,7 +2010,7 @@ def _ndarray(node: ast.AST, assigned, kept, depth: int) -> Optional[Tuple[Tuple[
                 dtype = _dtype_name(node.keywords[0].value)
                 return (inner[0], dtype) if dtype is not None else None
             return inner
-        if func.attr in ITEMSIZE and func.attr not in _CANONICAL and len(node.args) == 1 and not node.keywords:
+        if func.attr in ITEMSIZE and func.attr not in _CANONICAL and func.attr != "bool" and len(node.args) == 1 and not node.keywords:
             inner = _ndarray(node.args[0], assigned, kept, depth + 1)  # np.float32(a): a cast
             return (inner[0], func.attr) if inner is not None and inner[0] else None
     if isinstance(owner, ast.Name) and owner.id == "cv2" and func.attr in ("imread", "cvtColor"):

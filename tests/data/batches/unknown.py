@@ -271,3 +271,59 @@ l = DataLoader(AnyModeCrop(["a.png"]), batch_size=8, num_workers=2)
 m = DataLoader(SometimesCropped(["a.png"]), batch_size=8, num_workers=2)
 n = DataLoader(Unsized(["a.png"], size=int(input())), batch_size=8, num_workers=2)
 o = DataLoader(FilledLater(["a.png"], {"y": [0]}), batch_size=8, num_workers=2)
+
+
+class CroppedBase(Dataset):
+    def __init__(self, paths, size=64):
+        self.paths = paths
+        self.cropper = A.CenterCrop(height=size, width=size)
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, i):
+        return self.cropper(image=np.array(Image.open(self.paths[i]).convert("RGB")))["image"]
+
+
+class Rescaling(CroppedBase):
+    """Its own __init__ replaces the base's crop with a resize of the image's own proportions."""
+
+    def __init__(self, paths):
+        super().__init__(paths)
+        self.cropper = A.SmallestMaxSize(max_size=32)
+
+
+p = DataLoader(Rescaling(["a.png"]), batch_size=8, num_workers=2)
+
+
+class CroppedToo(CroppedBase):
+    """No __init__ of its own: its arguments are CroppedBase's (size=32, not the default 64)."""
+
+
+q = DataLoader(CroppedToo(["a.png"], size=32), batch_size=8, num_workers=2)
+
+
+class Blocks(Dataset):
+    def __init__(self, n=64):
+        self.n = n
+
+    def __len__(self):
+        return 10
+
+    def __getitem__(self, i):
+        return torch.zeros(self.n)
+
+
+class SameBlocks(Blocks):
+    """No __init__ of its own: SameBlocks(n=32) is 32 floats, not Blocks's default 64."""
+
+
+class RenamedBlocks(Blocks):
+    """Its own signature: RenamedBlocks(50) is 50,000 floats."""
+
+    def __init__(self, length):
+        super().__init__(n=length * 1000)
+
+
+r = DataLoader(SameBlocks(n=32), batch_size=8, num_workers=2)
+s = DataLoader(RenamedBlocks(50), batch_size=8, num_workers=2)
