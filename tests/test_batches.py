@@ -209,7 +209,7 @@ def _images(tmp_path: Path, height: int, width: int, labels: int):
 
 
 def _albumentations_init_bytes(tmp_path: Path) -> list:
-    images, maps = _images(tmp_path, 300, 280, 20)
+    images, maps = _images(tmp_path, 300, 280, 7)  # labels under every n_labels of the fixture
     with _stand_in_albumentations(tmp_path):
         loaders = _import(tmp_path / "albumentations_init.py").make(images * 2, maps * 2)
         return [_batch_bytes(_first_batch(loader)) for loader in loaders]

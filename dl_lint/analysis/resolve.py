@@ -2045,6 +2045,8 @@ class Resolver:
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             return tuple((name, None) for name in sorted(wanted))  # *args, **kwargs: any may be given
         positions = dict((name, position) for name, position in getattr(facts, "init_stores", ()))
+        if len(sample) > 3:  # parameters a pipeline built in ``__init__`` uses as they are
+            positions.update((name, position) for name, position in sample[3] if name not in positions)
         found = []
         for name in sorted(wanted):
             if name not in positions:

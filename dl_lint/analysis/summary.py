@@ -988,9 +988,20 @@ def sample_bytes(node: ast.ClassDef, init: Optional[FunctionUse] = None, index: 
     found = [_fields(value, assigned, kept, 0) for value in returns]
     if any(f is None for f in found) or any(f != found[0] for f in found):
         return None
-    if kept.pipeline:  # a subclass's own ``__init__`` may build another: only for this class
-        return (tuple(found[0]), _init_defaults(node), True)  # type: ignore[arg-type]
+    if kept.pipeline:
+        # a subclass's own ``__init__`` may build another pipeline: only for this class. Its dims
+        # may be parameters used as they are (``RandomCrop(height=size, ...)``): their positions.
+        return (tuple(found[0]), _init_defaults(node), True, _init_positions(node))  # type: ignore[arg-type]
     return (tuple(found[0]), _init_defaults(node))  # type: ignore[arg-type]
+
+
+def _init_positions(node: ast.ClassDef) -> Tuple[Tuple[str, int], ...]:
+    """``__init__``'s parameters and their positions after self (-1: keyword-only)."""
+    init = next((s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+    if init is None:
+        return ()
+    positional = [a.arg for a in (*init.args.posonlyargs, *init.args.args)][1:]
+    return tuple((name, at) for at, name in enumerate(positional)) + tuple((a.arg, -1) for a in init.args.kwonlyargs)
 
 
 def _may_collate(node: ast.AST, use: FunctionUse) -> bool:

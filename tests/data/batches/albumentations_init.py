@@ -60,4 +60,6 @@ def make(images, maps):
         DataLoader(Crops(images), batch_size=4, num_workers=2),
         DataLoader(Crops(images, size=96), batch_size=2, num_workers=2),
         DataLoader(Segments(images, maps), batch_size=3, num_workers=2),
+        DataLoader(Segments(images, maps, 32, 10), batch_size=2, num_workers=2),  # by position
+        DataLoader(Segments(images, maps, n_labels=7, size=48), batch_size=2, num_workers=2),
     ]
