@@ -2161,7 +2161,9 @@ class Resolver:
         facts = lookup(target.module, target.name, target.path) if lookup is not None else None
         sample = getattr(facts, "sample", None)
         if not sample:
-            return ()
+            # no ``__getitem__`` of its own: a base class's sample, whose parameters these
+            # arguments may give (``datasets.sample_bytes`` then reads no parameter's value)
+            return (("*", None),) if facts is not None and getattr(facts, "bases", ()) else ()
         wanted = {f[1] for f in sample[0] if f[0] in ("img", "albu")}
         for f in sample[0]:
             if f[0] == "t":
@@ -2171,6 +2173,8 @@ class Resolver:
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             return tuple((name, None) for name in sorted(wanted))  # *args, **kwargs: any may be given
         positions = dict((name, position) for name, position in getattr(facts, "init_stores", ()))
+        if len(sample) > 3:  # parameters a pipeline built in ``__init__`` uses as they are
+            positions.update((name, position) for name, position in sample[3] if name not in positions)
         found = []
         for name in sorted(wanted):
             if name not in positions:
