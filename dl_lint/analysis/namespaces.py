@@ -330,8 +330,8 @@ def built_by(function: ast.AST) -> List[Tuple[ast.Call, int]]:
             # ``dataset = VQA(...)`` / ``dataset = Caption(...)`` on branches, then ``return
             # dataset``: each construction assigned to the name (every binding of it one)
             assigned = _assigned(function, value.id)
-            if not assigned or not all(isinstance(v, ast.Call) and _dotted(v.func) for v in assigned):
-                return []
+            if not assigned or not all(isinstance(v, ast.Call) and v is not _PARSED and _dotted(v.func) for v in assigned):
+                return []  # (``_PARSED``: ``args, _ = parser.parse_known_args()``, no construction)
             if reads is None:
                 reads = _loads(function)
             if reads.get(value.id, 0) != sum(isinstance(r.value, ast.Name) and r.value.id == value.id for r in returns):
