@@ -740,8 +740,6 @@ def estimate(
         except (KeyboardInterrupt, click.exceptions.Exit, click.ClickException):
             raise
         except Exception as exc:  # noqa: BLE001 - never show a traceback; say what failed (as a lint does)
-            from dl_lint import printable
-
             _fail(f"internal error: {type(exc).__name__}: {printable.text(str(exc))}")
         if output_format == "json":
             click.echo(json.dumps({"loaders": [e.as_dict() for e in estimates], "coverage": coverage(estimates)}, indent=2))
