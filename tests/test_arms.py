@@ -157,3 +157,42 @@ def test_nested_returned_tuples_carry_the_loader_and_its_sampler():
         """
     )
     assert facts.escape is None and facts.set_epoch == 11
+
+
+def test_a_long_chain_of_aliases_of_a_returned_tuple_is_unknown_not_a_recursion_error():
+    """``loaders = make(); a0 = loaders; a1 = a0; ...`` (3000 names): ``_bound_along`` followed
+    each alias one frame deeper, a RecursionError that turned the whole file into a DL000."""
+    chain = "\n".join(f"    a{i} = a{i - 1}" for i in range(1, 3000))
+    (facts,) = _epochs(
+        "def make(ds):\n"
+        "    sampler = DistributedSampler(ds)\n"
+        "    loader = DataLoader(ds, sampler=sampler)\n"
+        "    return loader, sampler\n"
+        "\n"
+        "def train(ds):\n"
+        "    loaders = make(ds)\n"
+        "    a0 = loaders\n"
+        f"{chain}\n"
+        "    loader, _ = a2999\n"
+        "    for e in range(9):\n"
+        "        for b in loader: pass\n"
+    )
+    assert facts.escape is not None and "not bound to one name" in facts.escape
+
+
+def test_a_short_chain_of_aliases_of_a_returned_tuple_is_followed():
+    (facts,) = _epochs(
+        "def make(ds):\n"
+        "    sampler = DistributedSampler(ds)\n"
+        "    loader = DataLoader(ds, sampler=sampler)\n"
+        "    return loader, sampler\n"
+        "\n"
+        "def train(ds):\n"
+        "    loaders = make(ds)\n"
+        "    a0 = loaders\n"
+        "    a1 = a0\n"
+        "    loader, _ = a1\n"
+        "    for e in range(9):\n"
+        "        for b in loader: pass\n"
+    )
+    assert facts.escape is None and facts.set_epoch is None and facts.returned == "make"

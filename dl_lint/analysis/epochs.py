@@ -601,6 +601,12 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
     return True
 
 
+# statements ``_bound_along`` follows from a bound tuple to the name its element lands in
+# (``loaders = make()``; ``train_loader, val_loader = loaders`` is one): a chain of plain
+# aliases was followed one frame each, a RecursionError (the whole file DL000) at ~1000
+_ALIAS_DEPTH = 8
+
+
 def _returned_path(node: ast.Name, parents) -> Optional[Tuple[Tuple[int, int], ...]]:
     """Where a ``return`` statement gives ``node``: () for the whole value (``return loader``),
     else (position, length) per tuple display from the outside in (``return loader, ds`` is
@@ -619,7 +625,7 @@ def _returned_path(node: ast.Name, parents) -> Optional[Tuple[Tuple[int, int], .
     return tuple(reversed(path))
 
 
-def _bound_along(where, caller: ast.AST, site, target: ast.AST, path) -> Tuple[Optional[str], Optional[Set[int]]]:
+def _bound_along(where, caller: ast.AST, site, target: ast.AST, path, depth: int = 0) -> Tuple[Optional[str], Optional[Set[int]]]:
     """The name of ``caller`` that ends up holding the element at ``path`` (``_returned_path``)
     of a call's result assigned to ``target``, and the reads of it on no path that holds that
     binding (``_other_arms``). The target may take it apart at once (``train_loader, valset, _
@@ -640,6 +646,8 @@ def _bound_along(where, caller: ast.AST, site, target: ast.AST, path) -> Tuple[O
     parents, by_name = where.name_reads(caller)
     if steps:
         # ``loaders = make()``: the element is wherever a later statement takes it from
+        if depth >= _ALIAS_DEPTH:
+            return None, None  # ``a1 = loaders; a2 = a1; ...``: a chain of names, not followed
         if where.rival_arms(target.id, site, target) != []:
             return None, None
         found: Optional[Tuple[ast.Assign, ast.AST]] = None
@@ -665,7 +673,7 @@ def _bound_along(where, caller: ast.AST, site, target: ast.AST, path) -> Tuple[O
         if found is None:
             return "", None
         statement, rest = found
-        return _bound_along(where, caller, site, statement.targets[0], rest)
+        return _bound_along(where, caller, site, statement.targets[0], rest, depth + 1)
     if not by_name.get(target.id):
         return "", None
     return target.id, _other_arms(where, site, target.id, target)

@@ -121,6 +121,7 @@ class ModuleAnalysis:
         self._assigned_by_value: Optional[Dict[int, str]] = None
         self._aliases: Dict[Tuple[Optional[int], str], List[Tuple[str, int]]] = {}  # see assigned_name
         self._builder_methods: frozenset = frozenset()  # see builder_facts
+        self._getter_calls: Dict[int, Dict[str, List[Tuple[str, str, int]]]] = {}  # see _held_iteration
         self._returns: Dict[int, List[ast.expr]] = {}  # id(function) -> what its returns give
         # DL306: (id(scope), name) -> calls in that scope taking the bare name as an argument,
         # with the position (or -1) and keyword ("" when positional) it is passed as.
@@ -224,6 +225,7 @@ class ModuleAnalysis:
         self.resolver.forget()
         self._callees = None
         self._returns.clear()
+        self._getter_calls.clear()
         self._whole_returns.clear()
         self._passed = None
         self._by_scope = None
@@ -1636,21 +1638,9 @@ class ModuleAnalysis:
         if kind == "held" and len(names.bindings.get(obj, ())) != 1:
             return None
         holders = [(obj, site.line)] if "" in self_getters else []
-        for name, bindings in names.bindings.items():
-            if len(bindings) != 1 or bindings[0].kind != "assign" or bindings[0].site is None:
-                continue
-            value = bindings[0].value
-            if (
-                isinstance(value, ast.Call)
-                and not value.args
-                and not value.keywords
-                and isinstance(value.func, ast.Attribute)
-                and isinstance(value.func.value, ast.Name)
-                and value.func.value.id == obj
-                and (value.func.attr in getters or value.func.attr in self_getters)
-                and bindings[0].site.line >= site.line
-            ):
-                holders.append((name, bindings[0].site.line))
+        for name, method, line in self._getter_bindings(names).get(obj, ()):
+            if (method in getters or method in self_getters) and line >= site.line:
+                holders.append((name, line))
         for name, after in holders:
             row = self._name_iteration(site.scope, name, after)
             if site.scope is None:
@@ -1665,6 +1655,27 @@ class ModuleAnalysis:
                 if found is not None:
                     return found
         return None
+
+    def _getter_bindings(self, names: Any) -> Dict[str, List[Tuple[str, str, int]]]:
+        """The scope's names bound once to a method call without arguments on a name
+        (``dataset = data_loader.load_data()``): object name -> [(name, method, row)], read once
+        per scope (walking every binding at each held call was calls × bindings)."""
+        found = self._getter_calls.get(id(names))
+        if found is None:
+            found = self._getter_calls[id(names)] = {}
+            for name, bindings in names.bindings.items():
+                if len(bindings) != 1 or bindings[0].kind != "assign" or bindings[0].site is None:
+                    continue
+                value = bindings[0].value
+                if (
+                    isinstance(value, ast.Call)
+                    and not value.args
+                    and not value.keywords
+                    and isinstance(value.func, ast.Attribute)
+                    and isinstance(value.func.value, ast.Name)
+                ):
+                    found.setdefault(value.func.value.id, []).append((name, value.func.attr, bindings[0].site.line))
+        return found
 
     def _runs(self, site: Site) -> Optional[bool]:
         """Whether a call at ``site`` runs with the parameters bound as they are now: False when

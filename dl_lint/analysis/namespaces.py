@@ -57,10 +57,20 @@ class ParsedArgs(Record):
 def edited_attributes(function: ast.AST, names: Optional[Set[str]] = None) -> Tuple[str, ...]:
     """The attributes a function sets on any object (``args.workers = 0``, ``args.x += 1``), or
     ``("*",)`` when it may set any (``setattr``, ``vars(...)``, ``__dict__``; ``names``: the
-    names and attributes the function mentions, ``FunctionUse.names``)."""
+    names and attributes the function mentions, ``FunctionUse.names``). Without ``names``,
+    computed once per function and kept on its node: a module-level ``parse_args()`` namespace
+    handed to N calls asked it of the whole module at each call (N walks of the module)."""
     if names is None:
-        names = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)}
-        names |= {n.attr for n in ast.walk(function) if isinstance(n, ast.Attribute)}
+        found = getattr(function, "_dl_edited", None)
+        if found is None:
+            names = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)}
+            names |= {n.attr for n in ast.walk(function) if isinstance(n, ast.Attribute)}
+            found = edited_attributes(function, names)
+            try:
+                function._dl_edited = found  # type: ignore[attr-defined]
+            except AttributeError:  # not an ast node (no attributes of its own): not kept
+                pass
+        return found
     if names & _ANY_ATTRIBUTE:
         return ("*",)
     found = set()

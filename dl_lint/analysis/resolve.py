@@ -285,6 +285,7 @@ class Resolver:
         self._edits_by_function: Optional[List[Tuple[ast.AST, Set[str]]]] = None  # see _set_elsewhere
         self._factories: Dict[Tuple[str, str], Optional[Value]] = {}  # see _factory_result
         self._removals: Dict[Tuple[int, str], bool] = {}  # see _held_in_display
+        self._assigns: Dict[int, Dict[int, ast.Assign]] = {}  # see _unpacking
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
 
     # -- helpers ------------------------------------------------------------------------------
@@ -322,6 +323,7 @@ class Resolver:
         self._namespaces = {}
         self._starred = {}
         self._edits_by_function = None
+        self._assigns = {}
 
     # -- entry point --------------------------------------------------------------------------
     def resolve(self, node: ast.AST, site: Site = END, depth: int = 0) -> Value:
@@ -1554,14 +1556,23 @@ class Resolver:
         body = getattr(scope, "body", None) if scope is not None else (self.tree.body if self.tree is not None else None)
         if body is None:
             return None
-        for node in ast.walk(scope if scope is not None else self.tree):
-            if isinstance(node, ast.Assign) and node.value is binding.value:
-                if len(node.targets) != 1 or not isinstance(node.targets[0], (ast.Tuple, ast.List)):
-                    return None
-                if not all(isinstance(e, ast.Name) for e in node.targets[0].elts):
-                    return None
-                return node
-        return None
+        owner = scope if scope is not None else self.tree
+        assigns = self._assigns.get(id(owner))
+        if assigns is None:
+            # the assignments of the scope by value, walked once per scope: a walk per unpack
+            # binding was quadratic (2,000 ``x, y = helper(ds, 2)`` at module level: 30 s)
+            assigns = self._assigns[id(owner)] = {}
+            for node in ast.walk(owner):
+                if isinstance(node, ast.Assign):
+                    assigns.setdefault(id(node.value), node)
+        node = assigns.get(id(binding.value))
+        if node is None:
+            return None
+        if len(node.targets) != 1 or not isinstance(node.targets[0], (ast.Tuple, ast.List)):
+            return None
+        if not all(isinstance(e, ast.Name) for e in node.targets[0].elts):
+            return None
+        return node
 
     def _factory_result(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
         """``DataLoader(make_dataset(...), ...)``: a function of this module whose every

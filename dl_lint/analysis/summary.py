@@ -1190,11 +1190,13 @@ def collate_fields(node: ast.AST) -> Optional[Tuple[Tuple[Any, ...], ...]]:
 class _Kept:
     """``_kept_on_self`` of a class, computed at the first ``get`` (it walks every method)."""
 
-    __slots__ = ("_node", "_init", "_found", "_index", "_albu", "pipeline")
+    __slots__ = ("_node", "_init", "_found", "_index", "_albu", "_values", "steps", "pipeline")
 
     def __init__(self, node: ast.ClassDef, init: Optional[FunctionUse], index: Optional[ModuleIndex] = None) -> None:
         self._node, self._init, self._found = node, init, None
         self._index, self._albu = index, None
+        self._values: Dict[str, List[ast.expr]] = {}  # ``values``, each attribute's walk once
+        self.steps: Dict[Tuple[Any, ...], Optional[List[Any]]] = {}  # ``_albu_steps`` of an attribute
         self.pipeline = False  # a field rests on a pipeline this class's ``__init__`` builds
 
     @property
@@ -1224,6 +1226,11 @@ class _Kept:
     def values(self, attr: str) -> List[ast.expr]:
         """Every value ``__init__`` gives ``self.attr`` by ``self.attr = value`` (on any path);
         none when it is set any other way or by another method."""
+        if attr not in self._values:
+            self._values[attr] = self._read_values(attr)
+        return self._values[attr]
+
+    def _read_values(self, attr: str) -> List[ast.expr]:
         found: List[ast.expr] = []
         for statement in self._node.body:
             if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -2002,6 +2009,21 @@ def _always(keywords: Dict[str, ast.expr]) -> bool:
     return p is None or (isinstance(p, ast.Constant) and type(p.value) in (int, float) and p.value == 1)
 
 
+def _albu_attribute(attr: str, kept: Any, state: List[Any], depth: int) -> Optional[List[Any]]:
+    """The state after ``self.attr``'s step (every value ``__init__`` gives it must agree), or
+    None when not known."""
+    values = kept.values(attr) if hasattr(kept, "values") else []
+    outcomes = []
+    for value in values:
+        trial = list(state)
+        if not _albu_steps(value, kept, trial, depth + 1):
+            return None
+        outcomes.append(trial)
+    if not outcomes or any(o != outcomes[0] for o in outcomes):
+        return None
+    return outcomes[0]
+
+
 def _albu_steps(node: ast.AST, kept: Any, state: List[Any], depth: int) -> bool:
     """Run one albumentations step (a call, or an attribute kept on self holding one: every
     value ``__init__`` gives it must agree) over ``state`` = [size (h, w) or None, dtype or None
@@ -2010,16 +2032,19 @@ def _albu_steps(node: ast.AST, kept: Any, state: List[Any], depth: int) -> bool:
         return False  # nothing is read after ToTensorV2
     attr = _self_attr(node)
     if attr is not None:
-        values = kept.values(attr) if hasattr(kept, "values") else []
-        outcomes = []
-        for value in values:
-            trial = list(state)
-            if not _albu_steps(value, kept, trial, depth + 1):
-                return False
-            outcomes.append(trial)
-        if not outcomes or any(o != outcomes[0] for o in outcomes):
+        # one answer per attribute, state and depth: a pipeline listing another attribute N times,
+        # itself listing one N times, was N² runs of the innermost (each walking the class)
+        memo = getattr(kept, "steps", None)
+        key = (attr, tuple(state), depth)
+        if memo is not None and key in memo:
+            found = memo[key]
+        else:
+            found = _albu_attribute(attr, kept, state, depth)
+            if memo is not None:
+                memo[key] = found
+        if found is None:
             return False
-        state[:] = outcomes[0]
+        state[:] = found
         return True
     if not isinstance(node, ast.Call) or any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
         return False
