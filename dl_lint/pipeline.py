@@ -394,8 +394,11 @@ class Run:
         for file in involved:
             if file.key in self.factories or file.facts is not None or file.errors or not file.data or b"return" not in file.data:
                 continue
-            analysis = parse_only(file, self.project, self.hashes.get(file.key))
-            facts = analysis.builder_facts(methods) if analysis is not None else None
+            try:
+                analysis = parse_only(file, self.project, self.hashes.get(file.key))
+                facts = analysis.builder_facts(methods) if analysis is not None else None
+            except (RecursionError, MemoryError, Exception):  # noqa: BLE001 - a builder not read is unknown
+                facts = None  # (the file's own findings, and any DL000, come from its own analysis)
             if facts is not None:
                 file.facts = facts
                 derived[file.key] = tuple(name for name, _ in facts.factories)
