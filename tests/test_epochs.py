@@ -290,3 +290,114 @@ def test_a_progress_bar_over_the_parameter_is_the_loader(rebinding, use, escapes
     assert (found.escape is not None) == escapes, found.escape
     if not escapes and "set_epoch" not in use:
         assert found.set_epoch is None and found.epoch.through == "run"
+
+
+KEPT = """
+class Trainer:
+    def __init__(self, train_loader, epochs, hooks=()):
+        self.train_loader = train_loader
+        self.epochs = epochs
+        self.hooks = hooks
+
+    def run_epoch(self, epoch):
+        for step, batch in enumerate(self.train_loader):
+            pass
+
+    def train(self):
+        for epoch in range(self.epochs):
+            {in_loop}
+            self.run_epoch(epoch)
+{more}
+
+def main(ds, epochs):
+    loader = DataLoader(ds, sampler=DistributedSampler(ds))
+    {build}
+"""
+
+
+def kept(in_loop="pass", more="", build="trainer = Trainer(loader, epochs)\n    trainer.train()"):
+    (call,) = [
+        c
+        for c in analyze_source(HEADER + KEPT.format(in_loop=in_loop, more=more, build=build), "train.py", "train").calls
+        if c.sampler_epochs is not None
+    ]
+    return call.sampler_epochs
+
+
+def test_a_loader_kept_by_a_constructor_is_followed_into_the_methods_of_its_class():
+    found = kept()
+    assert found.escape is None and found.set_epoch is None
+    assert (found.epoch.epoch_row, found.epoch.iteration_row, found.epoch.through) == (17, 19, "run_epoch")  # the call of the method that iterates it
+
+
+@pytest.mark.parametrize(
+    "in_loop, more, build, reason",
+    [
+        ("self.train_loader.sampler.set_epoch(epoch)", "", None, None),
+        ("for hook in self.hooks: hook(self)", "", None, "the object is handed on on line 18"),
+        ("pass", "class Other(Trainer):\n    pass", None, "Trainer has a subclass (Other)"),
+        ("pass", "", "trainer = Trainer(loader, epochs)\n    trainer.train_loader = None", "is used on line"),
+        ("pass", "", "trainer = Trainer(loader, epochs)\n    trainer.train_loader.sampler.set_epoch(0)", "is used on line"),
+        ("pass", "", "run(Trainer(loader, epochs))", "is handed on"),
+        ("pass", "", "trainer = Trainer(loader, epochs)\n    run(trainer)", "is used on line"),
+        ("pass", "", "trainer = Trainer(loader, epochs)\n    trainer.train()\n    other.train_loader = None", "assigned again"),
+        ("self.sampler.set_epoch(epoch)", "", None, "Trainer calls set_epoch on something not followed"),
+    ],
+)
+def test_a_kept_loader_that_something_else_may_reach_is_unknown(in_loop, more, build, reason):
+    found = kept(in_loop, more, build) if build is not None else kept(in_loop, more)
+    if reason is None:
+        assert found.set_epoch is not None and found.escape is None
+    else:
+        assert reason in (found.escape or ""), found.escape
+
+
+@pytest.mark.parametrize(
+    "body, reason",
+    [
+        ("self.sampler = DistributedSampler(ds)\n        self.loader = DataLoader(ds, sampler=self.sampler)", None),
+        ("sampler = DistributedSampler(ds)\n        self.sampler = sampler\n        self.loader = DataLoader(ds, sampler=sampler)", "the sampler is used"),
+        ("self.loader = DataLoader(ds, sampler=DistributedSampler(ds))\n        self.loader = self.loader", "assigned again"),
+        ("self.val_loader = DataLoader(ds, sampler=DistributedSampler(ds))", "says it evaluates"),
+    ],
+)
+def test_a_loader_built_in_a_method_is_followed_in_its_class(body, reason):
+    source = HEADER + textwrap.dedent(
+        """
+        class Learner:
+            def __init__(self, ds, epochs):
+                {body}
+                self.epochs = epochs
+
+            def fit(self):
+                for epoch in range(self.epochs):
+                    for batch in self.loader:
+                        pass
+        """
+    ).replace("{body}", body)
+    calls = [c for c in analyze_source(source, "train.py", "train").calls if c.sampler_epochs is not None]
+    if reason is None:
+        assert calls == []  # a sampler kept as an attribute is not read (silent)
+        return
+    assert reason in (calls[0].sampler_epochs.escape or ""), calls[0].sampler_epochs.escape
+
+
+def test_a_loader_built_in_a_method_and_iterated_in_the_epoch_loop():
+    found = facts(
+        """
+        class Learner:
+            def __init__(self, ds, epochs):
+                self.loader = DataLoader(ds, sampler=DistributedSampler(ds))
+                self.epochs = epochs
+
+            def one_epoch(self):
+                for batch in tqdm(self.loader):
+                    pass
+
+            def fit(self):
+                for epoch in range(self.epochs):
+                    self.one_epoch()
+        """
+    )
+    assert found.escape is None and found.set_epoch is None
+    assert (found.epoch.epoch_row, found.epoch.iteration_row) == (16, 17)  # the call of one_epoch()

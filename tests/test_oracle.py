@@ -239,7 +239,7 @@ def test_a_fresh_iterator_at_every_step_repeats_the_first_batch_and_restarts_the
 def _ddp_script(name: str):
     """A script of fixtures/rules/dl206_ddp, imported with its folder on the path (for ``data``)."""
     folder = RULE_FIXTURES / "dl206_ddp"
-    for module in ("data", "engine", "factories", name):
+    for module in ("data", "engine", "factories", "trainers", name):
         sys.modules.pop(module, None)
     sys.path.insert(0, str(folder))
     try:
@@ -275,6 +275,10 @@ def _ddp_script(name: str):
         ("train_returned_elsewhere_set_epoch", False),
         ("train_returned_sampler", True),  # the sampler returned beside the loader, unused
         ("train_returned_sampler_set_epoch", False),  # the caller's train_sampler.set_epoch(epoch)
+        ("train_trainer", True),  # kept by Trainer(...) as self.train_loader, iterated in its epoch loop
+        ("train_trainer_set_epoch", False),  # the trainer's epoch method calls set_epoch
+        ("train_learner", True),  # built in Learner.__init__ as self.train_loader
+        ("train_learner_set_epoch", False),  # self.train_loader.sampler.set_epoch(epoch)
     ],
 )
 def test_a_distributed_sampler_without_set_epoch_repeats_its_order(script, repeats) -> None:

@@ -991,10 +991,18 @@ def _attribute_unknown(where, cls: ast.ClassDef, attribute: str, store: ast.Attr
     another assignment of an attribute of that name anywhere in the module."""
     if any(not (isinstance(base, ast.Name) and base.id == "object") for base in cls.bases) or cls.keywords:
         return f"{cls.name} has a base class whose methods are not read"
+    own = set()  # ``self.<attribute> = ...`` in a method of another class: that class's object
+    for other in where.tree.body:
+        if isinstance(other, ast.ClassDef) and other is not cls:
+            for method in other.body:
+                name = _self_name(method) if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+                for node in ast.walk(method) if name is not None else ():
+                    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
+                        own.add(id(node))
     for statement in ast.walk(where.tree):
         if isinstance(statement, ast.ClassDef) and any(terminal(base) == cls.name for base in statement.bases):
             return f"{cls.name} has a subclass ({statement.name}) that may override its methods"
-        if isinstance(statement, ast.Attribute) and statement.attr == attribute and statement is not store:
+        if isinstance(statement, ast.Attribute) and statement.attr == attribute and statement is not store and id(statement) not in own:
             if not isinstance(statement.ctx, ast.Load):
                 return f"the attribute {attribute} is assigned again on line {statement.lineno}"
         if isinstance(statement, ast.Call) and terminal(statement.func) == "setattr":
