@@ -82,9 +82,27 @@ loader: yield batch`, then `next(loader)` per training step): the generator's `w
 the iteration again. It stays silent when the generator is taken from only outside loops, and a
 `set_epoch` inside the generator counts.
 
+A loader kept on an object is followed in the class that keeps it: handed to the constructor
+of a module-level class of the project (`trainer = Trainer(model, train_loader, ...)`, in any
+module) whose `__init__` only stores that parameter as one attribute (`self.train_loader =
+train_loader`), or built in a method of the class as an attribute (`self.train_loader =
+DataLoader(ds, sampler=DistributedSampler(ds))`). Every method of the class is read: `for batch
+in self.train_loader` (directly, through `enumerate`/`tqdm`, or in a method the loader is handed
+to, `self._run_epoch(epoch, self.train_loader)`) in an epoch loop there, or in a method that
+runs it once per call and is called in an epoch loop of another method (`for epoch in
+range(self.epochs): self._run_epoch(epoch)`, two calls deep), is the loader's epoch; and
+`self.train_loader.sampler.set_epoch(epoch)` anywhere in the class counts. It is silent when
+the class has a base class (its methods are not read) or a subclass in its module (which may
+override the method that iterates), when the class calls `set_epoch` on anything else (a
+sampler kept as another attribute), when the object itself is handed anywhere
+(`callback.on_epoch_start(self)`: a hook may call set_epoch), when an attribute of that name
+is assigned anywhere else in the module (`trainer.train_loader = other`, `setattr`), or when
+the caller uses the object other than by calling its methods (`trainer.train_loader...`,
+`run(trainer)`). Subclasses and assignments in other modules are not searched.
+
 It fires only when all of this is visible. It is silent when the loader or its sampler goes
 anywhere it cannot follow: handed to a library or to something that is not a project function,
-returned where the callers cannot be read, stored on `self`, wrapped or aliased. That includes the
+returned where the callers cannot be read, stored on an object other than as above, wrapped or aliased. That includes the
 libraries that call `set_epoch` themselves (checked in their source; the table in
 `dl_lint/analysis/libraries.py`): Lightning's `Trainer.fit` (and Fabric's
 `setup_dataloaders`), accelerate's `Accelerator.prepare`, and HuggingFace's `Trainer`, which
