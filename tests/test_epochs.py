@@ -401,3 +401,26 @@ def test_a_loader_built_in_a_method_and_iterated_in_the_epoch_loop():
     )
     assert found.escape is None and found.set_epoch is None
     assert (found.epoch.epoch_row, found.epoch.iteration_row) == (16, 17)  # the call of one_epoch()
+
+
+@pytest.mark.parametrize("more, reason", [("", None), ("class Other(Runner):\n    pass", "Runner has a subclass (Other)")])
+def test_a_loader_handed_to_a_method_of_its_own_class(more, reason):
+    source = HEADER + textwrap.dedent(
+        """
+        class Runner:
+            def run_epoch(self, loader):
+                for batch in loader:
+                    pass
+
+            def fit(self, ds, epochs):
+                loader = DataLoader(ds, sampler=DistributedSampler(ds))
+                for epoch in range(epochs):
+                    self.run_epoch(loader)
+        """
+    ) + more
+    (call,) = [c for c in analyze_source(source, "train.py", "train").calls if c.sampler_epochs is not None]
+    found = call.sampler_epochs
+    if reason is None:
+        assert found.escape is None and found.epoch.epoch_row == 13 and found.epoch.through == "run_epoch"
+    else:
+        assert "passed to self.run_epoch()" in (found.escape or ""), found.escape  # not followed: an override may differ

@@ -456,7 +456,7 @@ def _handed_to(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, depth: 
     where, skip = analysis, 0
     if function is None and isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name):
         cls = _class_of(analysis, owner)  # ``self._run_epoch(epoch, self.train_loader)``: a method of the class
-        if cls is not None and callee.value.id == _self_name(owner):
+        if cls is not None and callee.value.id == _self_name(owner) and _class_closed(analysis, cls) is None:
             function, skip = analysis.ix.methods.get((id(cls), callee.attr)), 1
     if function is None and depth < FOLLOW_DEPTH:
         where, function = _function_elsewhere(analysis, call)
@@ -886,10 +886,7 @@ def _bound_once_in(analysis, function: ast.AST, name: str) -> bool:
 
 def _class_of(analysis, function: ast.AST) -> Optional[ast.ClassDef]:
     """The module-level class ``function`` is a method of (defined in its body), or None."""
-    for statement in analysis.tree.body:
-        if isinstance(statement, ast.ClassDef) and any(member is function for member in statement.body):
-            return statement
-    return None
+    return analysis.ix.method_class.get(id(function))
 
 
 def _self_name(method: ast.AST) -> Optional[str]:
@@ -985,12 +982,31 @@ def _instance_kept(analysis, owner: ast.AST, call: ast.Call, attribute: str) -> 
     return None
 
 
+def _class_closed(where, cls: ast.ClassDef) -> Optional[str]:
+    """Why ``self.method(...)`` in ``cls`` may run code not read: a base class (its methods are
+    not read), or a subclass in the module (which may override the method); None otherwise.
+    Subclasses in other modules are not searched."""
+    if any(not (isinstance(base, ast.Name) and base.id == "object") for base in cls.bases) or cls.keywords:
+        return f"{cls.name} has a base class whose methods are not read"
+    subclasses = where.ix.subclasses
+    if subclasses is None:
+        subclasses = where.ix.subclasses = {}
+        for node in ast.walk(where.tree):
+            if isinstance(node, ast.ClassDef):
+                for base in node.bases:
+                    subclasses.setdefault(terminal(base), node.name)
+    if cls.name in subclasses:
+        return f"{cls.name} has a subclass ({subclasses[cls.name]}) that may override its methods"
+    return None
+
+
 def _attribute_unknown(where, cls: ast.ClassDef, attribute: str, store: ast.Attribute) -> Optional[str]:
     """Why the loader kept in ``cls``'s ``attribute`` cannot be followed: a base class (whose
     methods are not read), a subclass in the module (which may override the methods), or
     another assignment of an attribute of that name anywhere in the module."""
-    if any(not (isinstance(base, ast.Name) and base.id == "object") for base in cls.bases) or cls.keywords:
-        return f"{cls.name} has a base class whose methods are not read"
+    why = _class_closed(where, cls)
+    if why is not None:
+        return why
     own = set()  # ``self.<attribute> = ...`` in a method of another class: that class's object
     for other in where.tree.body:
         if isinstance(other, ast.ClassDef) and other is not cls:
@@ -1000,8 +1016,6 @@ def _attribute_unknown(where, cls: ast.ClassDef, attribute: str, store: ast.Attr
                     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
                         own.add(id(node))
     for statement in ast.walk(where.tree):
-        if isinstance(statement, ast.ClassDef) and any(terminal(base) == cls.name for base in statement.bases):
-            return f"{cls.name} has a subclass ({statement.name}) that may override its methods"
         if isinstance(statement, ast.Attribute) and statement.attr == attribute and statement is not store and id(statement) not in own:
             if not isinstance(statement.ctx, ast.Load):
                 return f"the attribute {attribute} is assigned again on line {statement.lineno}"
