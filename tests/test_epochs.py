@@ -328,6 +328,7 @@ def test_a_loader_kept_by_a_constructor_is_followed_into_the_methods_of_its_clas
     found = kept()
     assert found.escape is None and found.set_epoch is None
     assert (found.epoch.epoch_row, found.epoch.iteration_row, found.epoch.through) == (17, 19, "run_epoch")  # the call of the method that iterates it
+    assert found.kept == "Trainer.train_loader"
 
 
 @pytest.mark.parametrize(

@@ -101,7 +101,7 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
                 dataset = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "dataset"), None)
                 if dataset is None or any(isinstance(n, ast.Name) and n.id in bound for n in ast.walk(dataset)):
                     escape = "the sampler is built on every pass over what the loop's pass gives"
-    return SamplerEpochs(uses, epoch, set_epoch, escape, narrow, rebuilt, found.returned)
+    return SamplerEpochs(uses, epoch, set_epoch, escape, narrow, rebuilt, found.returned, found.kept)
 
 
 def _conds(analysis, site) -> Tuple[Tuple[str, bool], ...]:
@@ -284,6 +284,7 @@ class _Uses:
         self.returners: Set[int] = set()  # functions whose ``return loader`` is followed to their callers
         self.followed: Set[Tuple[int, int]] = set()  # ... (function, position) already followed
         self.returned = ""  # the function whose ``return`` took the loader to a caller
+        self.kept = ""  # ``Class.attribute`` the loader is kept in (``_follow_attribute``)
 
     def add_set_epoch(self, row: int, conds: Tuple[Tuple[str, bool], ...]) -> None:
         self.set_epoch = self.set_epoch or row
@@ -1034,6 +1035,7 @@ def _follow_attribute(
     takes the loops around the calls of that method in the class (``self._run_epoch(epoch)`` in
     ``for epoch in range(self.epochs):``), two calls deep. The object itself handed anywhere
     (``callback.on_epoch_start(self)``) may reach the sampler: unknown."""
+    found.kept = found.kept or f"{cls.name}.{attribute}"
     why = _attribute_unknown(where, cls, attribute, store)
     if why is not None:
         found.escape = found.escape or why

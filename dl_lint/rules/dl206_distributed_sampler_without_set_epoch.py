@@ -157,6 +157,9 @@ All versions with `DistributedSampler.set_epoch` (torch ≥ 1.0).
         through = f" through {epoch.through}()" if epoch.through else ""
         seed = f"seed {sampler.seed}" if sampler.seed is not None else "seed 0"
         returned = f", which {facts.returned}() returns," if facts.returned else ""
+        if facts.kept:
+            cls, attribute = facts.kept.split(".", 1)
+            returned += f", kept as self.{attribute} of {cls},"
         caller = " by a caller" if facts.returned else ""
         related = [Related(here, sampler.row, 1, "the DistributedSampler"), Related(loop_path, epoch.epoch_row, 1, "the epoch loop")]
         if facts.rebuilt:
