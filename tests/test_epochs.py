@@ -425,3 +425,70 @@ def test_a_loader_handed_to_a_method_of_its_own_class(more, reason):
         assert found.escape is None and found.epoch.epoch_row == 13 and found.epoch.through == "run_epoch"
     else:
         assert "passed to self.run_epoch()" in (found.escape or ""), found.escape  # not followed: an override may differ
+
+
+@pytest.mark.parametrize("run_epoch, set_epoch", [("", False), ("loader.sampler.set_epoch(epoch)", True)])
+def test_a_loader_a_method_returns_into_an_attribute_of_its_class(run_epoch, set_epoch):
+    """minGPT-ddp's Trainer: ``self.train_loader = self._prepare_dataloader(train_dataset)``,
+    handed to ``self._run_epoch(epoch, self.train_loader)`` in the epoch loop."""
+    found = facts(
+        f"""
+        class Trainer:
+            def __init__(self, train_dataset, epochs):
+                self.train_loader = self._prepare_dataloader(train_dataset)
+                self.epochs = epochs
+
+            def _prepare_dataloader(self, dataset):
+                return DataLoader(dataset, batch_size=8, sampler=DistributedSampler(dataset))
+
+            def _run_epoch(self, epoch, loader):
+                {run_epoch or "pass"}
+                for batch in loader:
+                    pass
+
+            def train(self):
+                for epoch in range(self.epochs):
+                    self._run_epoch(epoch, self.train_loader)
+        """
+    )
+    assert found.escape is None and found.kept == "Trainer.train_loader" and found.returned == "_prepare_dataloader"
+    assert (found.set_epoch is not None) == set_epoch and found.epoch.epoch_row == 20
+
+
+SIMPLE_FACTORY = "return DataLoader(dataset, batch_size=8, sampler=DistributedSampler(dataset))"
+KEEPING_FACTORY = (
+    "sampler = DistributedSampler(dataset)\n" + " " * 16 + "kept.append(sampler)\n" + " " * 16
+    + "return DataLoader(dataset, batch_size=8, sampler=sampler)"
+)
+
+
+@pytest.mark.parametrize(
+    "binding, factory, reason",
+    [
+        ("self.test_loader = self._prepare_dataloader(train_dataset, None)", SIMPLE_FACTORY, "for evaluation"),
+        ("loader = self._prepare_dataloader(train_dataset, None)", SIMPLE_FACTORY, "goes to callers not read"),
+        (
+            "for _ in range(2):\n" + " " * 20 + "self.train_loader = self._prepare_dataloader(train_dataset, None)",
+            SIMPLE_FACTORY,
+            "goes to callers not read",
+        ),
+        ("self.train_loader = self._prepare_dataloader(train_dataset, [])", KEEPING_FACTORY, "the sampler is used on line"),
+    ],
+)
+def test_a_loader_a_method_returns_kept_another_way_is_unknown(binding, factory, reason):
+    found = facts(
+        f"""
+        class Trainer:
+            def __init__(self, train_dataset, epochs):
+                {binding}
+
+            def _prepare_dataloader(self, dataset, kept):
+                {factory}
+
+            def train(self):
+                for epoch in range(self.epochs):
+                    for batch in self.train_loader:
+                        pass
+        """
+    )
+    assert reason in (found.escape or ""), found.escape

@@ -279,6 +279,8 @@ def _ddp_script(name: str):
         ("train_trainer_set_epoch", False),  # the trainer's epoch method calls set_epoch
         ("train_learner", True),  # built in Learner.__init__ as self.train_loader
         ("train_learner_set_epoch", False),  # self.train_loader.sampler.set_epoch(epoch)
+        ("train_prepared", True),  # return DataLoader(...) of a method, kept as self.train_loader
+        ("train_prepared_set_epoch", False),  # minGPT-ddp's _run_epoch: dataloader.sampler.set_epoch
     ],
 )
 def test_a_distributed_sampler_without_set_epoch_repeats_its_order(script, repeats) -> None:

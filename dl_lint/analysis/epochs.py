@@ -64,6 +64,15 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
     loader_name = analysis.assigned_name(call)
     # ``self.train_loader = DataLoader(...)`` in a method: the attribute is followed in the class.
     attribute = _attribute_target(analysis, call, site) if loader_name is None else None
+    if loader_name is None and attribute is None and _returned_whole(analysis, call, site):
+        # ``return DataLoader(...)``, the method's only return: followed into its class's attributes
+        found = _Uses()
+        if sampler_name is not None:  # ``self.sampler = sampler`` beside it: out of sight
+            _collect(analysis, site.scope, {sampler_name: "sampler"}, {id(sampler)}, 0, found)
+        if not _returned_to_attribute(analysis, site.scope, 0, found):
+            return SamplerEpochs(uses, escape=f"the loader {site.scope.name}() returns goes to callers not read")
+        epoch = next((loop for loop in found.iterations if loop.epoch_row is not None), None)
+        return SamplerEpochs(uses, epoch, found.set_epoch, found.escape, None, False, found.returned, found.kept)
     if attribute is None and (loader_name is None or not _bound_once(analysis, site, loader_name)):
         return SamplerEpochs(uses, escape="the loader is not bound to one name")
     if _EVALUATION.match(loader_name or attribute[1]):
@@ -594,6 +603,8 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
     external = analysis.returned_to
     if external is not None and external[3] is owner:
         callers.append(external[:3])  # the call of another module being judged (``judge_call_sites``)
+    if not callers and position == WHOLE and role == "loader" and _returned_to_attribute(analysis, owner, depth, found):
+        return True  # ``self.train_loader = self._prepare_dataloader(ds)`` in its class
     if not callers:
         found.escape = found.escape or f"the loader {owner.name}() returns goes to callers not read"
         return True
@@ -1097,3 +1108,53 @@ def _follow_attribute(
     path = "" if where is here else where.path
     for loop in inner.iterations:
         found.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through, loop.path or path))
+
+
+def _returned_whole(analysis, call: ast.Call, site) -> bool:
+    """``return DataLoader(...)`` as the only ``return`` of a method of a module-level class."""
+    method = site.scope
+    if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or _class_of(analysis, method) is None:
+        return False
+    returns = analysis._whole_returned(method)
+    return len(returns) == 1 and returns[0] is call
+
+
+def _returned_to_attribute(analysis, method: ast.AST, depth: int, found: _Uses) -> bool:
+    """A loader returned whole by a method of a closed class (``_class_closed``) whose every call
+    in the class is ``self.<attr> = self.<method>(...)``, outside loops (minGPT-ddp's
+    ``self.train_loader = self._prepare_dataloader(train_dataset)``): each attribute is followed
+    in the class (``_follow_attribute``). False when the method is called any other way (the
+    caller then says why it is unknown)."""
+    cls = _class_of(analysis, method)
+    if cls is None or _class_closed(analysis, cls) is not None:
+        return False
+    stores = []
+    for other in cls.body:
+        name = _self_name(other) if isinstance(other, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+        if name is None:
+            continue
+        parents, by_name = analysis.name_reads(other)
+        for read in by_name.get(name, ()):
+            parent = parents.get(id(read))
+            call = parents.get(id(parent))
+            if not (isinstance(parent, ast.Attribute) and parent.attr == method.name):
+                continue
+            if not (isinstance(call, ast.Call) and call.func is parent):
+                return False
+            statement = analysis_parent_assign(analysis, other, call)
+            target = statement.targets[0] if statement is not None else None
+            if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == name):
+                return False
+            loops = analysis.loops_around(other, statement)
+            if loops is None or any(_may_repeat(analysis, loop) for loop in loops[0]):
+                return False
+            stores.append(target)
+    if not stores:
+        return False
+    if any(_EVALUATION.match(target.attr) for target in stores):
+        found.escape = found.escape or f"a caller keeps the loader {method.name}() returns for evaluation"
+        return True
+    found.returned = found.returned or method.name
+    for target in stores:
+        _follow_attribute(analysis, analysis, cls, target.attr, target, depth + 1, found)
+    return True

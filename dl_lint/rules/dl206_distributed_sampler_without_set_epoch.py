@@ -85,8 +85,10 @@ the iteration again. It stays silent when the generator is taken from only outsi
 A loader kept on an object is followed in the class that keeps it: handed to the constructor
 of a module-level class of the project (`trainer = Trainer(model, train_loader, ...)`, in any
 module) whose `__init__` only stores that parameter as one attribute (`self.train_loader =
-train_loader`), or built in a method of the class as an attribute (`self.train_loader =
-DataLoader(ds, sampler=DistributedSampler(ds))`). Every method of the class is read: `for batch
+train_loader`), built in a method of the class as an attribute (`self.train_loader =
+DataLoader(ds, sampler=DistributedSampler(ds))`), or returned by a method of the class (its only
+`return`, `return DataLoader(...)` or `return loader`) whose every call in the class is
+`self.train_loader = self._prepare_dataloader(ds)` outside loops (minGPT-ddp's Trainer). Every method of the class is read: `for batch
 in self.train_loader` (directly, through `enumerate`/`tqdm`, or in a method the loader is handed
 to, `self._run_epoch(epoch, self.train_loader)`) in an epoch loop there, or in a method that
 runs it once per call and is called in an epoch loop of another method (`for epoch in
@@ -159,7 +161,8 @@ All versions with `DistributedSampler.set_epoch` (torch ≥ 1.0).
         returned = f", which {facts.returned}() returns," if facts.returned else ""
         if facts.kept:
             cls, attribute = facts.kept.split(".", 1)
-            returned += f", kept as self.{attribute} of {cls},"
+            into = f"which {facts.returned}() returns into" if facts.returned else "kept as"
+            returned = f", {into} self.{attribute} of {cls},"
         caller = " by a caller" if facts.returned else ""
         related = [Related(here, sampler.row, 1, "the DistributedSampler"), Related(loop_path, epoch.epoch_row, 1, "the epoch loop")]
         if facts.rebuilt:
