@@ -341,7 +341,8 @@ def test_a_loader_kept_by_a_constructor_is_followed_into_the_methods_of_its_clas
         ("pass", "", "trainer = Trainer(loader, epochs)\n    trainer.train_loader.sampler.set_epoch(0)", "is used on line"),
         ("pass", "", "run(Trainer(loader, epochs))", "is handed on"),
         ("pass", "", "trainer = Trainer(loader, epochs)\n    run(trainer)", "is used on line"),
-        ("pass", "", "trainer = Trainer(loader, epochs)\n    trainer.train()\n    other.train_loader = None", "assigned again"),
+        ("pass", "", "trainer = Trainer(loader, epochs)\n    trainer.train()\n    other.train_loader = None", "used outside its class"),
+        ("pass", "", "trainer = Trainer(loader, epochs)\n    trainer.train()\n    print(getattr(other, 'train_loader'))", "is named on line"),
         ("self.sampler.set_epoch(epoch)", "", None, "Trainer calls set_epoch on something not followed"),
     ],
 )

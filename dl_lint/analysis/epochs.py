@@ -1019,20 +1019,20 @@ def _attribute_unknown(where, cls: ast.ClassDef, attribute: str, store: ast.Attr
     why = _class_closed(where, cls)
     if why is not None:
         return why
-    own = set()  # ``self.<attribute> = ...`` in a method of another class: that class's object
+    own = set()  # ``self.<attribute>`` in a method of a class: that class's object
     for other in where.tree.body:
-        if isinstance(other, ast.ClassDef) and other is not cls:
+        if isinstance(other, ast.ClassDef):
             for method in other.body:
                 name = _self_name(method) if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
                 for node in ast.walk(method) if name is not None else ():
                     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
                         own.add(id(node))
     for statement in ast.walk(where.tree):
-        if isinstance(statement, ast.Attribute) and statement.attr == attribute and statement is not store and id(statement) not in own:
-            if not isinstance(statement.ctx, ast.Load):
-                return f"the attribute {attribute} is assigned again on line {statement.lineno}"
-        if isinstance(statement, ast.Call) and terminal(statement.func) == "setattr":
-            return f"setattr on line {statement.lineno} may assign the attribute"
+        if isinstance(statement, ast.Attribute) and statement.attr == attribute and id(statement) not in own:
+            # ``trainer.train_loader = other``, ``trainer.train_loader.sampler.set_epoch(e)``
+            return f"the attribute {attribute} is used outside its class on line {statement.lineno}"
+        if isinstance(statement, ast.Constant) and statement.value == attribute:
+            return f"the attribute {attribute} is named on line {statement.lineno} (getattr, setattr)"
     return None
 
 

@@ -98,9 +98,11 @@ the class has a base class (its methods are not read) or a subclass in its modul
 override the method that iterates), when the class calls `set_epoch` on anything else (a
 sampler kept as another attribute), when the object itself is handed anywhere
 (`callback.on_epoch_start(self)`: a hook may call set_epoch), when an attribute of that name
-is assigned anywhere else in the module (`trainer.train_loader = other`, `setattr`), or when
-the caller uses the object other than by calling its methods (`trainer.train_loader...`,
-`run(trainer)`). Subclasses and assignments in other modules are not searched.
+is read or assigned anywhere in the module other than as a class's own `self.<attr>`
+(`trainer.train_loader = other`, `trainer.train_loader.sampler.set_epoch(epoch)`) or its name
+is written as a string (`getattr`, `setattr`), or when the caller uses the object other than by
+calling its methods (`run(trainer)`). Subclasses and uses of the attribute in other modules are
+not searched.
 
 It fires only when all of this is visible. It is silent when the loader or its sampler goes
 anywhere it cannot follow: handed to a library or to something that is not a project function,
