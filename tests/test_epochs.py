@@ -493,3 +493,38 @@ def test_a_loader_a_method_returns_kept_another_way_is_unknown(binding, factory,
         """
     )
     assert reason in (found.escape or ""), found.escape
+
+
+def test_a_trainer_of_another_module_is_followed_whatever_files_are_named(tmp_path):
+    """trainer.py's Trainer keeps the loader and iterates it; read through the project index
+    when only the script is named, and an edit of trainer.py (it calls set_epoch now) changes
+    the cached answer."""
+    from dl_lint import lint_paths
+
+    trainer = (
+        "class Trainer:\n"
+        "    def __init__(self, model, train_loader, epochs):\n"
+        "        self.model, self.epochs = model, epochs\n"
+        "        self.train_loader = train_loader\n\n"
+        "    def train(self):\n"
+        "        for epoch in range(self.epochs):\n"
+        "            {set_epoch}\n"
+        "            for batch in self.train_loader:\n"
+        "                self.model(batch)\n"
+    )
+    (tmp_path / "pyproject.toml").write_text("[tool.dl-lint]\n")
+    (tmp_path / "trainer.py").write_text(trainer.replace("{set_epoch}", "pass"))
+    (tmp_path / "main.py").write_text(
+        "from torch.utils.data import DataLoader, DistributedSampler\n"
+        "from trainer import Trainer\n\n\n"
+        "def main(ds, model, epochs):\n"
+        "    loader = DataLoader(ds, sampler=DistributedSampler(ds))\n"
+        "    Trainer(model, loader, epochs).train()\n"
+    )
+    whole = [(d.filename.rsplit("/", 1)[-1], d.location.row, d.code) for d in lint_paths([tmp_path]).diagnostics]
+    alone = [(d.filename.rsplit("/", 1)[-1], d.location.row, d.code) for d in lint_paths([tmp_path / "main.py"]).diagnostics]
+    assert whole == alone == [("main.py", 6, "DL206")]
+    cache = tmp_path / "cache"
+    assert [d.code for d in lint_paths([tmp_path / "main.py"], cache=True, cache_dir=cache).diagnostics] == ["DL206"]
+    (tmp_path / "trainer.py").write_text(trainer.replace("{set_epoch}", "self.train_loader.sampler.set_epoch(epoch)"))
+    assert lint_paths([tmp_path / "main.py"], cache=True, cache_dir=cache).diagnostics == []
