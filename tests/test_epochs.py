@@ -528,3 +528,22 @@ def test_a_trainer_of_another_module_is_followed_whatever_files_are_named(tmp_pa
     assert [d.code for d in lint_paths([tmp_path / "main.py"], cache=True, cache_dir=cache).diagnostics] == ["DL206"]
     (tmp_path / "trainer.py").write_text(trainer.replace("{set_epoch}", "self.train_loader.sampler.set_epoch(epoch)"))
     assert lint_paths([tmp_path / "main.py"], cache=True, cache_dir=cache).diagnostics == []
+
+
+def test_a_loader_handed_to_a_static_method_of_its_own_class():
+    """A staticmethod gets no object: the loader lands in its first parameter."""
+    found = facts(
+        """
+        class Runner:
+            @staticmethod
+            def run_epoch(loader, scale=1):
+                for batch in loader:
+                    pass
+
+            def fit(self, ds, epochs):
+                loader = DataLoader(ds, sampler=DistributedSampler(ds))
+                for epoch in range(epochs):
+                    self.run_epoch(loader)
+        """
+    )
+    assert found.escape is None and found.epoch.through == "run_epoch" and found.epoch.epoch_row == 14

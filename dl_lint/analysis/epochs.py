@@ -467,7 +467,8 @@ def _handed_to(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, depth: 
     if function is None and isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name):
         cls = _class_of(analysis, owner)  # ``self._run_epoch(epoch, self.train_loader)``: a method of the class
         if cls is not None and callee.value.id == _self_name(owner) and _class_closed(analysis, cls) is None:
-            function, skip = analysis.ix.methods.get((id(cls), callee.attr)), 1
+            function = analysis.ix.methods.get((id(cls), callee.attr))
+            skip = 1 if function is not None and _self_name(function) is not None else 0  # a staticmethod gets no object
     if function is None and depth < FOLLOW_DEPTH:
         where, function = _function_elsewhere(analysis, call)
     if function is None and depth < FOLLOW_DEPTH:
