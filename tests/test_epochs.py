@@ -290,3 +290,260 @@ def test_a_progress_bar_over_the_parameter_is_the_loader(rebinding, use, escapes
     assert (found.escape is not None) == escapes, found.escape
     if not escapes and "set_epoch" not in use:
         assert found.set_epoch is None and found.epoch.through == "run"
+
+
+KEPT = """
+class Trainer:
+    def __init__(self, train_loader, epochs, hooks=()):
+        self.train_loader = train_loader
+        self.epochs = epochs
+        self.hooks = hooks
+
+    def run_epoch(self, epoch):
+        for step, batch in enumerate(self.train_loader):
+            pass
+
+    def train(self):
+        for epoch in range(self.epochs):
+            {in_loop}
+            self.run_epoch(epoch)
+{more}
+
+def main(ds, epochs):
+    loader = DataLoader(ds, sampler=DistributedSampler(ds))
+    {build}
+"""
+
+
+def kept(in_loop="pass", more="", build="trainer = Trainer(loader, epochs)\n    trainer.train()"):
+    (call,) = [
+        c
+        for c in analyze_source(HEADER + KEPT.format(in_loop=in_loop, more=more, build=build), "train.py", "train").calls
+        if c.sampler_epochs is not None
+    ]
+    return call.sampler_epochs
+
+
+def test_a_loader_kept_by_a_constructor_is_followed_into_the_methods_of_its_class():
+    found = kept()
+    assert found.escape is None and found.set_epoch is None
+    assert (found.epoch.epoch_row, found.epoch.iteration_row, found.epoch.through) == (17, 19, "run_epoch")  # the call of the method that iterates it
+    assert found.kept == "Trainer.train_loader"
+
+
+@pytest.mark.parametrize(
+    "in_loop, more, build, reason",
+    [
+        ("self.train_loader.sampler.set_epoch(epoch)", "", None, None),
+        ("for hook in self.hooks: hook(self)", "", None, "the object is handed on on line 18"),
+        ("pass", "class Other(Trainer):\n    pass", None, "Trainer has a subclass (Other)"),
+        ("pass", "", "trainer = Trainer(loader, epochs)\n    trainer.train_loader = None", "is used on line"),
+        ("pass", "", "trainer = Trainer(loader, epochs)\n    trainer.train_loader.sampler.set_epoch(0)", "is used on line"),
+        ("pass", "", "run(Trainer(loader, epochs))", "is handed on"),
+        ("pass", "", "trainer = Trainer(loader, epochs)\n    run(trainer)", "is used on line"),
+        ("pass", "", "trainer = Trainer(loader, epochs)\n    trainer.train()\n    other.train_loader = None", "used outside its class"),
+        ("pass", "", "trainer = Trainer(loader, epochs)\n    trainer.train()\n    print(getattr(other, 'train_loader'))", "is named on line"),
+        ("self.sampler.set_epoch(epoch)", "", None, "Trainer calls set_epoch on something not followed"),
+    ],
+)
+def test_a_kept_loader_that_something_else_may_reach_is_unknown(in_loop, more, build, reason):
+    found = kept(in_loop, more, build) if build is not None else kept(in_loop, more)
+    if reason is None:
+        assert found.set_epoch is not None and found.escape is None
+    else:
+        assert reason in (found.escape or ""), found.escape
+
+
+@pytest.mark.parametrize(
+    "body, reason",
+    [
+        ("self.sampler = DistributedSampler(ds)\n        self.loader = DataLoader(ds, sampler=self.sampler)", None),
+        ("sampler = DistributedSampler(ds)\n        self.sampler = sampler\n        self.loader = DataLoader(ds, sampler=sampler)", "the sampler is used"),
+        ("self.loader = DataLoader(ds, sampler=DistributedSampler(ds))\n        self.loader = self.loader", "assigned again"),
+        ("self.val_loader = DataLoader(ds, sampler=DistributedSampler(ds))", "says it evaluates"),
+    ],
+)
+def test_a_loader_built_in_a_method_is_followed_in_its_class(body, reason):
+    source = HEADER + textwrap.dedent(
+        """
+        class Learner:
+            def __init__(self, ds, epochs):
+                {body}
+                self.epochs = epochs
+
+            def fit(self):
+                for epoch in range(self.epochs):
+                    for batch in self.loader:
+                        pass
+        """
+    ).replace("{body}", body)
+    calls = [c for c in analyze_source(source, "train.py", "train").calls if c.sampler_epochs is not None]
+    if reason is None:
+        assert calls == []  # a sampler kept as an attribute is not read (silent)
+        return
+    assert reason in (calls[0].sampler_epochs.escape or ""), calls[0].sampler_epochs.escape
+
+
+def test_a_loader_built_in_a_method_and_iterated_in_the_epoch_loop():
+    found = facts(
+        """
+        class Learner:
+            def __init__(self, ds, epochs):
+                self.loader = DataLoader(ds, sampler=DistributedSampler(ds))
+                self.epochs = epochs
+
+            def one_epoch(self):
+                for batch in tqdm(self.loader):
+                    pass
+
+            def fit(self):
+                for epoch in range(self.epochs):
+                    self.one_epoch()
+        """
+    )
+    assert found.escape is None and found.set_epoch is None
+    assert (found.epoch.epoch_row, found.epoch.iteration_row) == (16, 17)  # the call of one_epoch()
+
+
+@pytest.mark.parametrize("more, reason", [("", None), ("class Other(Runner):\n    pass", "Runner has a subclass (Other)")])
+def test_a_loader_handed_to_a_method_of_its_own_class(more, reason):
+    source = HEADER + textwrap.dedent(
+        """
+        class Runner:
+            def run_epoch(self, loader):
+                for batch in loader:
+                    pass
+
+            def fit(self, ds, epochs):
+                loader = DataLoader(ds, sampler=DistributedSampler(ds))
+                for epoch in range(epochs):
+                    self.run_epoch(loader)
+        """
+    ) + more
+    (call,) = [c for c in analyze_source(source, "train.py", "train").calls if c.sampler_epochs is not None]
+    found = call.sampler_epochs
+    if reason is None:
+        assert found.escape is None and found.epoch.epoch_row == 13 and found.epoch.through == "run_epoch"
+    else:
+        assert "passed to self.run_epoch()" in (found.escape or ""), found.escape  # not followed: an override may differ
+
+
+@pytest.mark.parametrize("run_epoch, set_epoch", [("", False), ("loader.sampler.set_epoch(epoch)", True)])
+def test_a_loader_a_method_returns_into_an_attribute_of_its_class(run_epoch, set_epoch):
+    """minGPT-ddp's Trainer: ``self.train_loader = self._prepare_dataloader(train_dataset)``,
+    handed to ``self._run_epoch(epoch, self.train_loader)`` in the epoch loop."""
+    found = facts(
+        f"""
+        class Trainer:
+            def __init__(self, train_dataset, epochs):
+                self.train_loader = self._prepare_dataloader(train_dataset)
+                self.epochs = epochs
+
+            def _prepare_dataloader(self, dataset):
+                return DataLoader(dataset, batch_size=8, sampler=DistributedSampler(dataset))
+
+            def _run_epoch(self, epoch, loader):
+                {run_epoch or "pass"}
+                for batch in loader:
+                    pass
+
+            def train(self):
+                for epoch in range(self.epochs):
+                    self._run_epoch(epoch, self.train_loader)
+        """
+    )
+    assert found.escape is None and found.kept == "Trainer.train_loader" and found.returned == "_prepare_dataloader"
+    assert (found.set_epoch is not None) == set_epoch and found.epoch.epoch_row == 20
+
+
+SIMPLE_FACTORY = "return DataLoader(dataset, batch_size=8, sampler=DistributedSampler(dataset))"
+KEEPING_FACTORY = (
+    "sampler = DistributedSampler(dataset)\n" + " " * 16 + "kept.append(sampler)\n" + " " * 16
+    + "return DataLoader(dataset, batch_size=8, sampler=sampler)"
+)
+
+
+@pytest.mark.parametrize(
+    "binding, factory, reason",
+    [
+        ("self.test_loader = self._prepare_dataloader(train_dataset, None)", SIMPLE_FACTORY, "for evaluation"),
+        ("loader = self._prepare_dataloader(train_dataset, None)", SIMPLE_FACTORY, "goes to callers not read"),
+        (
+            "for _ in range(2):\n" + " " * 20 + "self.train_loader = self._prepare_dataloader(train_dataset, None)",
+            SIMPLE_FACTORY,
+            "goes to callers not read",
+        ),
+        ("self.train_loader = self._prepare_dataloader(train_dataset, [])", KEEPING_FACTORY, "the sampler is used on line"),
+    ],
+)
+def test_a_loader_a_method_returns_kept_another_way_is_unknown(binding, factory, reason):
+    found = facts(
+        f"""
+        class Trainer:
+            def __init__(self, train_dataset, epochs):
+                {binding}
+
+            def _prepare_dataloader(self, dataset, kept):
+                {factory}
+
+            def train(self):
+                for epoch in range(self.epochs):
+                    for batch in self.train_loader:
+                        pass
+        """
+    )
+    assert reason in (found.escape or ""), found.escape
+
+
+def test_a_trainer_of_another_module_is_followed_whatever_files_are_named(tmp_path):
+    """trainer.py's Trainer keeps the loader and iterates it; read through the project index
+    when only the script is named, and an edit of trainer.py (it calls set_epoch now) changes
+    the cached answer."""
+    from dl_lint import lint_paths
+
+    trainer = (
+        "class Trainer:\n"
+        "    def __init__(self, model, train_loader, epochs):\n"
+        "        self.model, self.epochs = model, epochs\n"
+        "        self.train_loader = train_loader\n\n"
+        "    def train(self):\n"
+        "        for epoch in range(self.epochs):\n"
+        "            {set_epoch}\n"
+        "            for batch in self.train_loader:\n"
+        "                self.model(batch)\n"
+    )
+    (tmp_path / "pyproject.toml").write_text("[tool.dl-lint]\n")
+    (tmp_path / "trainer.py").write_text(trainer.replace("{set_epoch}", "pass"))
+    (tmp_path / "main.py").write_text(
+        "from torch.utils.data import DataLoader, DistributedSampler\n"
+        "from trainer import Trainer\n\n\n"
+        "def main(ds, model, epochs):\n"
+        "    loader = DataLoader(ds, sampler=DistributedSampler(ds))\n"
+        "    Trainer(model, loader, epochs).train()\n"
+    )
+    whole = [(d.filename.rsplit("/", 1)[-1], d.location.row, d.code) for d in lint_paths([tmp_path]).diagnostics]
+    alone = [(d.filename.rsplit("/", 1)[-1], d.location.row, d.code) for d in lint_paths([tmp_path / "main.py"]).diagnostics]
+    assert whole == alone == [("main.py", 6, "DL206")]
+    cache = tmp_path / "cache"
+    assert [d.code for d in lint_paths([tmp_path / "main.py"], cache=True, cache_dir=cache).diagnostics] == ["DL206"]
+    (tmp_path / "trainer.py").write_text(trainer.replace("{set_epoch}", "self.train_loader.sampler.set_epoch(epoch)"))
+    assert lint_paths([tmp_path / "main.py"], cache=True, cache_dir=cache).diagnostics == []
+
+
+def test_a_loader_handed_to_a_static_method_of_its_own_class():
+    """A staticmethod gets no object: the loader lands in its first parameter."""
+    found = facts(
+        """
+        class Runner:
+            @staticmethod
+            def run_epoch(loader, scale=1):
+                for batch in loader:
+                    pass
+
+            def fit(self, ds, epochs):
+                loader = DataLoader(ds, sampler=DistributedSampler(ds))
+                for epoch in range(epochs):
+                    self.run_epoch(loader)
+        """
+    )
+    assert found.escape is None and found.epoch.through == "run_epoch" and found.epoch.epoch_row == 14

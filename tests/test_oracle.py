@@ -239,7 +239,7 @@ def test_a_fresh_iterator_at_every_step_repeats_the_first_batch_and_restarts_the
 def _ddp_script(name: str):
     """A script of fixtures/rules/dl206_ddp, imported with its folder on the path (for ``data``)."""
     folder = RULE_FIXTURES / "dl206_ddp"
-    for module in ("data", "engine", "factories", name):
+    for module in ("data", "engine", "factories", "trainers", name):
         sys.modules.pop(module, None)
     sys.path.insert(0, str(folder))
     try:
@@ -280,6 +280,12 @@ def _ddp_script(name: str):
         ("train_returned_two_step_set_epoch", False),  # nested unpacking; the sampler's set_epoch
         ("train_try_arms", True),  # the loader bound in ``try:`` and in ``except RuntimeError:``
         ("train_try_arms_set_epoch", False),
+        ("train_trainer", True),  # kept by Trainer(...) as self.train_loader, iterated in its epoch loop
+        ("train_trainer_set_epoch", False),  # the trainer's epoch method calls set_epoch
+        ("train_learner", True),  # built in Learner.__init__ as self.train_loader
+        ("train_learner_set_epoch", False),  # self.train_loader.sampler.set_epoch(epoch)
+        ("train_prepared", True),  # return DataLoader(...) of a method, kept as self.train_loader
+        ("train_prepared_set_epoch", False),  # minGPT-ddp's _run_epoch: dataloader.sampler.set_epoch
     ],
 )
 def test_a_distributed_sampler_without_set_epoch_repeats_its_order(script, repeats) -> None:

@@ -62,19 +62,36 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
     # the caller's, nor placed in the caller's loops).
     factory = any(use is not None for *_, use in constructions)
     loader_name = analysis.assigned_name(call)
+    # ``self.train_loader = DataLoader(...)`` in a method: the attribute is followed in the class.
+    attribute = _attribute_target(analysis, call, site) if loader_name is None else None
+    if loader_name is None and attribute is None and _returned_whole(analysis, call, site):
+        # ``return DataLoader(...)``, the method's only return: followed into its class's attributes
+        found = _Uses()
+        if sampler_name is not None:  # ``self.sampler = sampler`` beside it: out of sight
+            _collect(analysis, site.scope, {sampler_name: "sampler"}, {id(sampler)}, 0, found)
+        if not _returned_to_attribute(analysis, site.scope, 0, found):
+            return SamplerEpochs(uses, escape=f"the loader {site.scope.name}() returns goes to callers not read")
+        epoch = next((loop for loop in found.iterations if loop.epoch_row is not None), None)
+        return SamplerEpochs(uses, epoch, found.set_epoch, found.escape, None, False, found.returned, found.kept)
+    # a name bound in several arms of an ``if``/``try``: the reads in the other arms are theirs
     others = _other_arms(analysis, site, loader_name, call, sampler_name) if loader_name is not None else None
+    if attribute is not None:
+        others = set()
     if others is None:
         return SamplerEpochs(uses, escape="the loader is not bound to one name")
-    if _EVALUATION.match(loader_name):
+    if _EVALUATION.match(loader_name or attribute[1]):
         return SamplerEpochs(uses, escape="the loader's name says it evaluates: its order does not change the result")
     owner = analysis.tree if site.scope is None else site.scope
-    names = {loader_name: "loader"}
+    names = {loader_name: "loader"} if loader_name is not None else {}
     if sampler_name is not None:
         names[sampler_name] = "sampler"
     found = _Uses()
     if site.scope is not None:
         found.returners.add(id(site.scope))  # ``return loader``: followed to its callers
     _collect(analysis, owner, names, {id(sampler)} | others, 0, found)
+    if attribute is not None:
+        _follow_attribute(analysis, analysis, attribute[0], attribute[1], attribute[2], 0, found)
+        factory = True  # its iterations and set_epoch calls are in other methods: conditions not compared
     epoch = next((loop for loop in found.iterations if loop.epoch_row is not None), None)
     set_epoch, narrow = found.set_epoch, None
     # A loader its function returns: the callers' conditions are their own (not compared).
@@ -97,7 +114,7 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
                 dataset = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "dataset"), None)
                 if dataset is None or any(isinstance(n, ast.Name) and n.id in bound for n in ast.walk(dataset)):
                     escape = "the sampler is built on every pass over what the loop's pass gives"
-    return SamplerEpochs(uses, epoch, set_epoch, escape, narrow, rebuilt, found.returned)
+    return SamplerEpochs(uses, epoch, set_epoch, escape, narrow, rebuilt, found.returned, found.kept)
 
 
 def _conds(analysis, site) -> Tuple[Tuple[str, bool], ...]:
@@ -280,6 +297,7 @@ class _Uses:
         self.returners: Set[int] = set()  # functions whose ``return loader`` is followed to their callers
         self.followed: Set[Tuple[int, tuple]] = set()  # ... (function, ``_returned_path``) already followed
         self.returned = ""  # the function whose ``return`` took the loader to a caller
+        self.kept = ""  # ``Class.attribute`` the loader is kept in (``_follow_attribute``)
 
     def add_set_epoch(self, row: int, conds: Tuple[Tuple[str, bool], ...]) -> None:
         self.set_epoch = self.set_epoch or row
@@ -449,10 +467,27 @@ def _handed_to(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, depth: 
 
     callee = call.func
     function = analysis.function_node(callee.id) if isinstance(callee, ast.Name) else None
-    where = analysis
+    where, skip = analysis, 0
+    if function is None and isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name):
+        cls = _class_of(analysis, owner)  # ``self._run_epoch(epoch, self.train_loader)``: a method of the class
+        if cls is not None and callee.value.id == _self_name(owner) and _class_closed(analysis, cls) is None:
+            function = analysis.ix.methods.get((id(cls), callee.attr))
+            skip = 1 if function is not None and _self_name(function) is not None else 0  # a staticmethod gets no object
     if function is None and depth < FOLLOW_DEPTH:
         where, function = _function_elsewhere(analysis, call)
-    parameter = _parameter(function, call, node) if function is not None else None
+    if function is None and depth < FOLLOW_DEPTH:
+        kept = _constructed_class(analysis, call, node)  # ``Trainer(model, train_loader)``
+        if isinstance(kept, tuple):
+            why = _instance_kept(analysis, owner, call, kept[2])
+            if why is not None:
+                found.escape = found.escape or why
+                return
+            _follow_attribute(analysis, *kept, depth + 1, found)
+            return
+        if kept is not None:
+            found.escape = found.escape or kept
+            return
+    parameter = _parameter(function, call, node, skip) if function is not None else None
     if parameter is not None and _evaluates(function):
         return  # an evaluation (``@torch.no_grad()``): its result does not depend on the order
     if depth < FOLLOW_DEPTH and _passed_back(analysis, owner, call, node, where, function, parameter, depth, found):
@@ -563,6 +598,8 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
     external = analysis.returned_to
     if external is not None and external[3] is owner:
         callers.append(external[:3])  # the call of another module being judged (``judge_call_sites``)
+    if not callers and path == () and role == "loader" and _returned_to_attribute(analysis, owner, depth, found):
+        return True  # ``self.train_loader = self._prepare_dataloader(ds)`` in its class
     if not callers:
         found.escape = found.escape or f"the loader {owner.name}() returns goes to callers not read"
         return True
@@ -944,3 +981,270 @@ def _bound_once(analysis, site, name: str) -> bool:
 def _bound_once_in(analysis, function: ast.AST, name: str) -> bool:
     scope = analysis.index.scopes.get(id(function))
     return scope is not None and len(scope.bindings.get(name, ())) == 1
+
+
+# -- loaders kept on an object --------------------------------------------------------------------
+
+
+def _class_of(analysis, function: ast.AST) -> Optional[ast.ClassDef]:
+    """The module-level class ``function`` is a method of (defined in its body), or None."""
+    return analysis.ix.method_class.get(id(function))
+
+
+def _self_name(method: ast.AST) -> Optional[str]:
+    """The name a method's object is bound to (its first positional parameter); None for a
+    static method or a method without parameters."""
+    if any(terminal(d.func if isinstance(d, ast.Call) else d) == "staticmethod" for d in method.decorator_list):
+        return None
+    args = [*method.args.posonlyargs, *method.args.args]
+    return args[0].arg if args else None
+
+
+def _attribute_target(analysis, call: ast.Call, site) -> Optional[Tuple[ast.ClassDef, str, ast.Attribute]]:
+    """(class, attribute, the store) for ``self.train_loader = DataLoader(...)`` in a method of
+    a module-level class of this module; None for anything else."""
+    method = site.scope
+    if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    statement = analysis_parent_assign(analysis, method, call)
+    target = statement.targets[0] if statement is not None else None
+    name = _self_name(method)
+    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == name):
+        return None
+    cls = _class_of(analysis, method)
+    return (cls, target.attr, target) if cls is not None else None
+
+
+def _constructed_class(analysis, call: ast.Call, node: ast.AST):
+    """(module analysis, class, attribute, store) when ``call`` constructs a module-level class
+    of the project (``Trainer(model, train_loader, ...)``) whose ``__init__`` keeps the
+    parameter ``node`` lands in as one attribute of the object (``self.train_loader =
+    train_loader``) and does nothing else with it; a reason (str) when the loader goes to a
+    project class in a way that is not followed; None when the callee is no project class."""
+    from dl_lint.analysis.values import FunctionRef
+
+    site = analysis.site_of(call)
+    if site is None or not isinstance(call.func, (ast.Name, ast.Attribute)):
+        return None
+    single = analysis.resolver.resolve(call.func, site).single
+    ref = single.value if single is not None else None
+    if not isinstance(ref, FunctionRef) or ref.kind != "class":
+        return None
+    where = analysis
+    if ref.path and ref.path != analysis.path:
+        reader = getattr(analysis.resolver.project, "analysis_at", None)
+        where = reader(ref.path, ref.module) if reader is not None else None
+        if where is None:
+            return None
+        analysis.resolver.project.read_config_file(ref.path)  # the answer rests on that module's bytes
+    bindings = where.index.module_scope.bindings.get(ref.name, ())
+    if len(bindings) != 1 or bindings[0].kind != "class":
+        return None
+    cls = bindings[0].node
+    init = where.ix.methods.get((id(cls), "__init__"))
+    if init is None:
+        return f"the loader is passed to {ref.name}(), whose __init__ is not its own"
+    parameter = _parameter(init, call, node, skip=1)
+    if parameter is None or not _bound_once_in(where, init, parameter):
+        return f"the loader is passed to {ref.name}() where it cannot be followed"
+    parents, by_name = where.name_reads(init)
+    self_name, kept = _self_name(init), None
+    for read in by_name.get(parameter, ()):
+        parent = parents.get(id(read))
+        if _looked_at(read, parent) or _tested(read, parent):
+            continue
+        target = parent.targets[0] if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and parent.value is read else None
+        if kept is None and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == self_name:
+            kept = target
+            continue
+        return f"{ref.name}.__init__ uses the loader on line {read.lineno}"
+    if kept is None:
+        return f"{ref.name}.__init__ does not keep the loader"
+    return where, cls, kept.attr, kept
+
+
+def _instance_kept(analysis, owner: ast.AST, call: ast.Call, attribute: str) -> Optional[str]:
+    """Why the object ``call`` constructs may reach its loader attribute outside the class
+    (``trainer.train_loader.sampler.set_epoch(...)``, ``trainer.train_loader = ...``, the object
+    handed on), or None when the caller only calls its methods."""
+    parents, by_name = analysis.name_reads(owner)
+    statement = analysis_parent_assign(analysis, owner, call)
+    if statement is None:
+        parent = parents.get(id(call))
+        return None if isinstance(parent, ast.Attribute) else f"the object built on line {call.lineno} is handed on"
+    target = statement.targets[0]
+    site = analysis.site_of(call)
+    if not isinstance(target, ast.Name) or site is None or not _bound_once(analysis, site, target.id):
+        return f"the object built on line {call.lineno} is not bound to one name"
+    for read in by_name.get(target.id, ()):
+        parent = parents.get(id(read))
+        called = parents.get(id(parent))
+        if not isinstance(parent, ast.Attribute) or parent.attr == attribute or not (isinstance(called, ast.Call) and called.func is parent):
+            return f"the object built on line {call.lineno} is used on line {read.lineno}"
+    return None
+
+
+def _class_closed(where, cls: ast.ClassDef) -> Optional[str]:
+    """Why ``self.method(...)`` in ``cls`` may run code not read: a base class (its methods are
+    not read), or a subclass in the module (which may override the method); None otherwise.
+    Subclasses in other modules are not searched."""
+    if any(not (isinstance(base, ast.Name) and base.id == "object") for base in cls.bases) or cls.keywords:
+        return f"{cls.name} has a base class whose methods are not read"
+    subclasses = where.ix.subclasses
+    if subclasses is None:
+        subclasses = where.ix.subclasses = {}
+        for node in ast.walk(where.tree):
+            if isinstance(node, ast.ClassDef):
+                for base in node.bases:
+                    subclasses.setdefault(terminal(base), node.name)
+    if cls.name in subclasses:
+        return f"{cls.name} has a subclass ({subclasses[cls.name]}) that may override its methods"
+    return None
+
+
+def _attribute_unknown(where, cls: ast.ClassDef, attribute: str, store: ast.Attribute) -> Optional[str]:
+    """Why the loader kept in ``cls``'s ``attribute`` cannot be followed: a base class (whose
+    methods are not read), a subclass in the module (which may override the methods), or
+    another assignment of an attribute of that name anywhere in the module."""
+    why = _class_closed(where, cls)
+    if why is not None:
+        return why
+    own = set()  # ``self.<attribute>`` in a method of a class: that class's object
+    for other in where.tree.body:
+        if isinstance(other, ast.ClassDef):
+            for method in other.body:
+                name = _self_name(method) if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+                for node in ast.walk(method) if name is not None else ():
+                    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
+                        own.add(id(node))
+    for statement in ast.walk(where.tree):
+        if isinstance(statement, ast.Attribute) and statement.attr == attribute and id(statement) not in own:
+            # ``trainer.train_loader = other``, ``trainer.train_loader.sampler.set_epoch(e)``
+            return f"the attribute {attribute} is used outside its class on line {statement.lineno}"
+        if isinstance(statement, ast.Constant) and statement.value == attribute:
+            return f"the attribute {attribute} is named on line {statement.lineno} (getattr, setattr)"
+    return None
+
+
+def _follow_attribute(
+    here, where, cls: ast.ClassDef, attribute: str, store: ast.Attribute, depth: int, found: _Uses
+) -> None:
+    """The loader kept in ``self.<attribute>`` of ``cls`` (in the module of ``where``): its
+    reads in every method of the class are read like a loader's (``for batch in
+    self.train_loader``, ``self.train_loader.sampler.set_epoch(epoch)``, handed to
+    ``self._run_epoch(epoch, self.train_loader)``); an iteration in a method that runs it once
+    takes the loops around the calls of that method in the class (``self._run_epoch(epoch)`` in
+    ``for epoch in range(self.epochs):``), two calls deep. The object itself handed anywhere
+    (``callback.on_epoch_start(self)``) may reach the sampler: unknown."""
+    found.kept = found.kept or f"{cls.name}.{attribute}"
+    why = _attribute_unknown(where, cls, attribute, store)
+    if why is not None:
+        found.escape = found.escape or why
+        return
+    methods = [m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    once: Dict[str, List[EpochLoop]] = {}  # method -> its iterations that run once per call
+    inner = _Uses()
+    for method in methods:
+        name = _self_name(method)
+        if name is None:
+            continue
+        parents, by_name = where.name_reads(method)
+        mine = _Uses()
+        for read in by_name.get(name, ()):
+            parent = parents.get(id(read))
+            if not isinstance(parent, ast.Attribute):
+                inner.escape = inner.escape or f"the object is handed on on line {read.lineno}"
+            elif parent.attr == attribute and parent is not store and not _evaluates(method):
+                if not isinstance(parent.ctx, ast.Load):
+                    inner.escape = inner.escape or f"the attribute {attribute} is assigned again on line {read.lineno}"
+                else:
+                    _loader_read(where, method, parent, parents, depth + 1, mine)
+        for row, conds in mine.set_epochs:
+            inner.add_set_epoch(row, conds)
+        inner.escape = inner.escape or mine.escape
+        for loop in mine.iterations:
+            if loop.epoch_row is None:
+                once.setdefault(method.name, []).append(loop)
+            else:
+                inner.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through or method.name, loop.path))
+    for _ in range(2):  # the methods running the iteration once per call: the loops around their calls
+        if not once:
+            break
+        later: Dict[str, List[EpochLoop]] = {}
+        for method in methods:
+            name = _self_name(method)
+            if name is None:
+                continue
+            parents, by_name = where.name_reads(method)
+            for read in by_name.get(name, ()):
+                parent = parents.get(id(read))
+                called = parents.get(id(parent))
+                if not (isinstance(parent, ast.Attribute) and parent.attr in once and isinstance(called, ast.Call) and called.func is parent):
+                    continue
+                calls = _Uses()
+                _iteration(where, method, called, called.lineno, parent.attr, calls)
+                inner.escape = inner.escape or calls.escape
+                for loop in calls.iterations:
+                    if loop.epoch_row is None:
+                        later.setdefault(method.name, []).append(loop)
+                    else:
+                        inner.iterations.append(loop)
+        once = later
+    if not inner.set_epoch and "set_epoch" in where.text.segment(cls):
+        inner.escape = inner.escape or f"{cls.name} calls set_epoch on something not followed"
+    for row, conds in inner.set_epochs:
+        found.add_set_epoch(row, ())
+    found.escape = found.escape or inner.escape
+    path = "" if where is here else where.path
+    for loop in inner.iterations:
+        found.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through, loop.path or path))
+
+
+def _returned_whole(analysis, call: ast.Call, site) -> bool:
+    """``return DataLoader(...)`` as the only ``return`` of a method of a module-level class."""
+    method = site.scope
+    if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or _class_of(analysis, method) is None:
+        return False
+    returns = analysis._whole_returned(method)
+    return len(returns) == 1 and returns[0] is call
+
+
+def _returned_to_attribute(analysis, method: ast.AST, depth: int, found: _Uses) -> bool:
+    """A loader returned whole by a method of a closed class (``_class_closed``) whose every call
+    in the class is ``self.<attr> = self.<method>(...)``, outside loops (minGPT-ddp's
+    ``self.train_loader = self._prepare_dataloader(train_dataset)``): each attribute is followed
+    in the class (``_follow_attribute``). False when the method is called any other way (the
+    caller then says why it is unknown)."""
+    cls = _class_of(analysis, method)
+    if cls is None or _class_closed(analysis, cls) is not None:
+        return False
+    stores = []
+    for other in cls.body:
+        name = _self_name(other) if isinstance(other, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+        if name is None:
+            continue
+        parents, by_name = analysis.name_reads(other)
+        for read in by_name.get(name, ()):
+            parent = parents.get(id(read))
+            call = parents.get(id(parent))
+            if not (isinstance(parent, ast.Attribute) and parent.attr == method.name):
+                continue
+            if not (isinstance(call, ast.Call) and call.func is parent):
+                return False
+            statement = analysis_parent_assign(analysis, other, call)
+            target = statement.targets[0] if statement is not None else None
+            if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == name):
+                return False
+            loops = analysis.loops_around(other, statement)
+            if loops is None or any(_may_repeat(analysis, loop) for loop in loops[0]):
+                return False
+            stores.append(target)
+    if not stores:
+        return False
+    if any(_EVALUATION.match(target.attr) for target in stores):
+        found.escape = found.escape or f"a caller keeps the loader {method.name}() returns for evaluation"
+        return True
+    found.returned = found.returned or method.name
+    for target in stores:
+        _follow_attribute(analysis, analysis, cls, target.attr, target, depth + 1, found)
+    return True

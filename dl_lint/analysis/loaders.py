@@ -161,7 +161,7 @@ class SamplerEpochs(Record):
     (or ``loader.sampler``, ``loader.batch_sampler.sampler``); ``escape``: why the loader or its
     sampler leaves the code that can be read (then nothing is known), None when it does not."""
 
-    __slots__ = ("samplers", "epoch", "set_epoch", "escape", "narrow", "rebuilt", "returned")
+    __slots__ = ("samplers", "epoch", "set_epoch", "escape", "narrow", "rebuilt", "returned", "kept")
 
     def __init__(
         self,
@@ -176,6 +176,8 @@ class SamplerEpochs(Record):
         rebuilt: bool = False,
         # The function that returns the loader, when it is followed into its callers.
         returned: str = "",
+        # ``Class.attribute``: the object attribute the loader is kept in, when it is followed there.
+        kept: str = "",
     ) -> None:
         self.samplers = samplers
         self.epoch = epoch
@@ -184,6 +186,7 @@ class SamplerEpochs(Record):
         self.narrow = narrow
         self.rebuilt = rebuilt
         self.returned = returned
+        self.kept = kept
 
 
 _ABSENT_VALUES: dict = {}  # parameter -> the Value of its absence (LoaderCall.value)

@@ -1958,6 +1958,7 @@ class _Index:
                 if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     self.methods.setdefault((id(cls), statement.name), statement)
                     self.method_class[id(statement)] = cls
+        self.subclasses: Optional[Dict[str, str]] = None  # base's last name -> a subclass (``epochs._class_closed``)
         self.instances: Dict[str, Optional[ast.ClassDef]] = {}  # ``ModuleAnalysis.instance_class``
         self.runs_at_import: Optional[bool] = None  # ``ModuleAnalysis._runs_at_import``
         self.calls_of_name: Dict[str, List[Tuple[ast.Call, Site]]] = {}

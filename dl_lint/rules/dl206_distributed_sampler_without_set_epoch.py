@@ -88,9 +88,31 @@ loader: yield batch`, then `next(loader)` per training step): the generator's `w
 the iteration again. It stays silent when the generator is taken from only outside loops, and a
 `set_epoch` inside the generator counts.
 
+A loader kept on an object is followed in the class that keeps it: handed to the constructor
+of a module-level class of the project (`trainer = Trainer(model, train_loader, ...)`, in any
+module) whose `__init__` only stores that parameter as one attribute (`self.train_loader =
+train_loader`), built in a method of the class as an attribute (`self.train_loader =
+DataLoader(ds, sampler=DistributedSampler(ds))`), or returned by a method of the class (its only
+`return`, `return DataLoader(...)` or `return loader`) whose every call in the class is
+`self.train_loader = self._prepare_dataloader(ds)` outside loops (minGPT-ddp's Trainer). Every method of the class is read: `for batch
+in self.train_loader` (directly, through `enumerate`/`tqdm`, or in a method the loader is handed
+to, `self._run_epoch(epoch, self.train_loader)`) in an epoch loop there, or in a method that
+runs it once per call and is called in an epoch loop of another method (`for epoch in
+range(self.epochs): self._run_epoch(epoch)`, two calls deep), is the loader's epoch; and
+`self.train_loader.sampler.set_epoch(epoch)` anywhere in the class counts. It is silent when
+the class has a base class (its methods are not read) or a subclass in its module (which may
+override the method that iterates), when the class calls `set_epoch` on anything else (a
+sampler kept as another attribute), when the object itself is handed anywhere
+(`callback.on_epoch_start(self)`: a hook may call set_epoch), when an attribute of that name
+is read or assigned anywhere in the module other than as a class's own `self.<attr>`
+(`trainer.train_loader = other`, `trainer.train_loader.sampler.set_epoch(epoch)`) or its name
+is written as a string (`getattr`, `setattr`), or when the caller uses the object other than by
+calling its methods (`run(trainer)`). Subclasses and uses of the attribute in other modules are
+not searched.
+
 It fires only when all of this is visible. It is silent when the loader or its sampler goes
 anywhere it cannot follow: handed to a library or to something that is not a project function,
-returned where the callers cannot be read, stored on `self`, wrapped or aliased. That includes the
+returned where the callers cannot be read, stored on an object other than as above, wrapped or aliased. That includes the
 libraries that call `set_epoch` themselves (checked in their source; the table in
 `dl_lint/analysis/libraries.py`): Lightning's `Trainer.fit` (and Fabric's
 `setup_dataloaders`), accelerate's `Accelerator.prepare`, and HuggingFace's `Trainer`, which
@@ -145,6 +167,10 @@ All versions with `DistributedSampler.set_epoch` (torch ≥ 1.0).
         through = f" through {epoch.through}()" if epoch.through else ""
         seed = f"seed {sampler.seed}" if sampler.seed is not None else "seed 0"
         returned = f", which {facts.returned}() returns," if facts.returned else ""
+        if facts.kept:
+            cls, attribute = facts.kept.split(".", 1)
+            into = f"which {facts.returned}() returns into" if facts.returned else "kept as"
+            returned = f", {into} self.{attribute} of {cls},"
         caller = " by a caller" if facts.returned else ""
         related = [Related(here, sampler.row, 1, "the DistributedSampler"), Related(loop_path, epoch.epoch_row, 1, "the epoch loop")]
         if facts.rebuilt:
