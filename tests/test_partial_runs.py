@@ -395,3 +395,27 @@ def test_a_method_building_its_own_loader_runs_it_at_the_call(tmp_path, run_cli,
     if reported:
         (root / "run.py").write_text(RUN.replace("runner = ", "if __name__ == '__main__':\n    runner = ").replace("\nrunner.", "\n    runner."))
         assert _found(run_cli, root, *named) == []
+
+
+def test_a_bool_arg_helper_of_a_helper_module(tmp_path, run_cli):
+    """A set_defaults(**{dest_name: default}) of an add_bool_arg helper in the module that builds
+    the parser sets the keys its calls name, whichever file the run names."""
+    helper = (
+        "import argparse\n\n\ndef add_bool_arg(parser, name, default=False):\n"
+        "    dest_name = name.replace('-', '_')\n"
+        "    parser.add_argument('--' + name, dest=dest_name, action='store_true')\n"
+        "    parser.set_defaults(**{dest_name: default})\n\n\n"
+        "def parse_args():\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--workers', type=int, default=0)\n"
+        "    add_bool_arg(parser, 'persistent-workers', default=True)\n    return parser.parse_args()\n"
+    )
+    root = _project(tmp_path / "proj", {
+        "utils/__init__.py": "",
+        "utils/args.py": helper,
+        "train.py": "from torch.utils.data import DataLoader\nfrom utils.args import parse_args\n\n"
+                    "args = parse_args()\nloader = DataLoader([1], num_workers=args.workers, persistent_workers=args.persistent_workers)\n",
+    })
+    full = _found(run_cli, root, ".")
+    assert full == [("train.py", 5, "DL002")]
+    assert _found(run_cli, root, "utils/args.py") == full
+    assert _found(run_cli, root, "train.py") == full

@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
+from dl_lint.analysis.syntax import NO_LITERAL, literal
 from dl_lint.record import Record
 
 NAMESPACE = -1
@@ -363,3 +364,121 @@ def _dotted(node: ast.AST) -> bool:
     while isinstance(node, ast.Attribute):
         node = node.value
     return isinstance(node, ast.Name)
+
+
+# ``parser.set_defaults(**{...})``: the keys a dict display sets, as (key, value node or None
+# when the value is not a literal, line of the statement that sets it). ``None``: some key (or
+# the whole mapping) is unknown, so any default of the parser may be replaced.
+SetDefaults = Optional[List[Tuple[str, Optional[ast.expr], int]]]
+
+
+def expanded_set_defaults(tree: Optional[ast.Module], index: "object", call: ast.Call, scope: Optional[ast.AST]) -> SetDefaults:
+    """The keys ``call`` (a ``set_defaults`` with a ``**`` of a dict display) sets. In a
+    module-level function (timm's ``add_bool_arg(parser, name, default=False)``: ``dest_name =
+    name.replace('-', '_')`` ... ``parser.set_defaults(**{dest_name: default})``) a key or value
+    computed from the function's parameters is evaluated at each call of the function in its
+    module, with the literal arguments of that call (or the parameters' defaults); at module
+    level the keys must be string literals. None (every default unknown) when a key is not a
+    string computed so, a call passes anything but literals for a parameter a key needs (or
+    uses ``*``/``**``), or the function's name is used other than by being called."""
+    entries: List[Tuple[ast.expr, ast.expr]] = []
+    for keyword in call.keywords:
+        if keyword.arg is None:
+            if not isinstance(keyword.value, ast.Dict) or any(k is None for k in keyword.value.keys):
+                return None
+            entries.extend(zip(keyword.value.keys, keyword.value.values))  # type: ignore[arg-type]
+        else:
+            entries.append((ast.Constant(keyword.arg), keyword.value))
+    if scope is None:
+        out: List[Tuple[str, Optional[ast.expr], int]] = []
+        for key, value in entries:
+            name = _string_of(key, {}, None, 0)
+            if name is None:
+                return None
+            out.append((name, value if literal(value) is not NO_LITERAL else None, call.lineno))
+        return out
+    functions = getattr(index, "module_functions", ())
+    if not isinstance(scope, ast.FunctionDef) or not any(f is scope for f in functions) or tree is None:
+        return None
+    name = scope.name
+    calls = [c for c, _site, _n, _cls in getattr(index, "calls", ()) if isinstance(c.func, ast.Name) and c.func.id == name]
+    mentions = sum(1 for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name)
+    if mentions != len(calls):
+        return None  # passed around or rebound: calls not seen here may set other keys
+    params = [*scope.args.posonlyargs, *scope.args.args]
+    by_name = {a.arg: a for a in (*params, *scope.args.kwonlyargs)}
+    defaults: Dict[str, ast.expr] = {}
+    for parameter, default in zip(params[len(params) - len(scope.args.defaults):], scope.args.defaults):
+        defaults[parameter.arg] = default
+    for parameter, default in zip(scope.args.kwonlyargs, scope.args.kw_defaults):
+        if default is not None:
+            defaults[parameter.arg] = default
+    out = []
+    for site_call in calls:
+        if any(isinstance(a, ast.Starred) for a in site_call.args) or any(k.arg is None for k in site_call.keywords):
+            return None
+        if len(site_call.args) > len(params) or any(k.arg not in by_name for k in site_call.keywords):
+            return None
+        bound = dict(defaults)
+        bound.update({p.arg: a for p, a in zip(params, site_call.args)})
+        bound.update({k.arg: k.value for k in site_call.keywords if k.arg is not None})
+        for key, value in entries:
+            text = _string_of(key, bound, scope, 0)
+            if text is None:
+                return None
+            if isinstance(value, ast.Name) and value.id in by_name and _unbound_locally(scope, value.id):
+                value = bound.get(value.id)  # type: ignore[assignment]
+                if value is None:
+                    return None  # a required parameter the call does not pass: it raises anyway
+            out.append((text, value if literal(value) is not NO_LITERAL else None, site_call.lineno))
+    return out
+
+
+def _unbound_locally(function: ast.AST, name: str) -> bool:
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            return False
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return False
+    return True
+
+
+def _string_of(node: Optional[ast.AST], bound: Dict[str, ast.expr], function: Optional[ast.AST], depth: int) -> Optional[str]:
+    """A string key: a literal, a parameter bound to a literal string, a local assigned once from
+    such an expression, ``+`` of them, or ``.replace`` of one with literal arguments."""
+    if node is None or depth > 4:
+        return None
+    value = literal(node)
+    if isinstance(value, str):
+        return value
+    if isinstance(node, ast.Name) and function is not None:
+        if node.id in bound and _unbound_locally(function, node.id):
+            found = literal(bound[node.id])
+            return found if isinstance(found, str) else None
+        assigned = [
+            n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == node.id and not isinstance(n.ctx, ast.Load)
+        ]
+        sources = [
+            s.value
+            for s in ast.walk(function)
+            if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and s.targets[0].id == node.id
+        ]
+        if len(assigned) != 1 or len(sources) != 1 or any(isinstance(n, ast.Global) and node.id in n.names for n in ast.walk(function)):
+            return None
+        return _string_of(sources[0], bound, function, depth + 1)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _string_of(node.left, bound, function, depth + 1), _string_of(node.right, bound, function, depth + 1)
+        return left + right if left is not None and right is not None else None
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "replace"
+        and len(node.args) == 2
+        and not node.keywords
+    ):
+        base = _string_of(node.func.value, bound, function, depth + 1)
+        old, new = literal(node.args[0]), literal(node.args[1])
+        if base is None or not isinstance(old, str) or not isinstance(new, str):
+            return None
+        return base.replace(old, new)
+    return None

@@ -38,6 +38,7 @@ from dl_lint.analysis.namespaces import (
     ParsedArgs,
     ParserRef,
     edited_attributes,
+    expanded_set_defaults,
     namespace_return,
     passed_edits,
     returned_parameter,
@@ -1763,6 +1764,19 @@ class Resolver:
                 continue
             if any(k.arg is None for k in call.keywords) and self._config_file_defaults(call, site, options):
                 continue
+            if any(k.arg is None for k in call.keywords):
+                expanded = expanded_set_defaults(self.tree, self.index, call, site.scope)
+                if expanded is not None:  # ``**{dest_name: default}`` of a helper: the keys its calls set
+                    for dest, value, line in expanded:
+                        if value is not None:
+                            possible = Possible(literal(value), Origin(f"set_defaults({dest}=...)", self.path, line))
+                        else:
+                            possible = Possible(_UNKNOWN_DEFAULT)
+                        if dest not in replaced:
+                            options[dest] = []
+                            replaced.add(dest)
+                        options[dest].append(possible)
+                    continue
             for keyword in call.keywords:
                 dests = [keyword.arg] if keyword.arg is not None else list(options)  # ``**d``: any of them
                 single = self.resolve(keyword.value, END, 1).single if keyword.arg is not None else None
