@@ -517,8 +517,6 @@ def option_classes(tree: ast.Module, index: "object", text_of) -> Tuple[Tuple[An
     calls = getattr(index, "calls", ())
     wanted = [c for c, _s, _n, _k in calls if isinstance(c.func, ast.Attribute) and c.func.attr in ("parse_args", "parse_known_args", "set_defaults")]
     wanted.extend(getattr(index, "add_arguments", ()))
-    if not wanted:
-        return ()
     lines = sorted(c.lineno for c in wanted)
     out = []
     for node in getattr(index, "module_classes", ()):
@@ -589,10 +587,8 @@ def _option_class(node: ast.ClassDef, text_of) -> Optional[Tuple[Any, ...]]:
         if isinstance(func, ast.Attribute) and func.attr in _INITIALIZERS:
             continue
         for argument in (*call.args, *(k.value for k in call.keywords)):
-            if isinstance(argument, ast.Starred):
-                argument = argument.value
-            if _receiver(argument) in receivers:
-                opaque = True  # handed to code that may add or change flags
+            if any(isinstance(p, (ast.Name, ast.Attribute)) and _receiver(p) in receivers for p in ast.walk(argument)):
+                opaque = True  # handed to code that may add or change flags (``setter(self.initialize(parser))``)
     for n in ast.walk(node):
         if isinstance(n, ast.Name) and n.id in ("setattr", "exec", "eval") or isinstance(n, ast.Attribute) and n.attr == "__dict__":
             opaque = True
