@@ -18,6 +18,11 @@ module summary so importers need not parse the module again):
   argparse.ArgumentParser(...)``), whose ``parse_args()`` the caller makes;
 - None: anything else (then the call's result is unknown, as before).
 
+Two more sources live here: ``option_classes`` (pix2pix's ``BaseOptions``/``TrainOptions``:
+``opt = TrainOptions().parse()`` carries the flags the classes of the chain add, read by
+``Resolver.option_parse``) and ``expanded_set_defaults`` (timm's ``add_bool_arg`` helper:
+``parser.set_defaults(**{dest_name: default})`` sets the keys its calls name).
+
 What stays unknown: a parser whose arguments are added in another module than the one that
 builds it, ``parse_args(argv)`` is read like ``parse_args()`` (as for a parser of the script), a
 namespace passed through more than one helper call, and ``vars(args)``.
