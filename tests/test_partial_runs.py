@@ -395,3 +395,56 @@ def test_a_method_building_its_own_loader_runs_it_at_the_call(tmp_path, run_cli,
     if reported:
         (root / "run.py").write_text(RUN.replace("runner = ", "if __name__ == '__main__':\n    runner = ").replace("\nrunner.", "\n    runner."))
         assert _found(run_cli, root, *named) == []
+
+
+def test_a_bool_arg_helper_of_a_helper_module(tmp_path, run_cli):
+    """A set_defaults(**{dest_name: default}) of an add_bool_arg helper in the module that builds
+    the parser sets the keys its calls name, whichever file the run names."""
+    helper = (
+        "import argparse\n\n\ndef add_bool_arg(parser, name, default=False):\n"
+        "    dest_name = name.replace('-', '_')\n"
+        "    parser.add_argument('--' + name, dest=dest_name, action='store_true')\n"
+        "    parser.set_defaults(**{dest_name: default})\n\n\n"
+        "def parse_args():\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--workers', type=int, default=0)\n"
+        "    add_bool_arg(parser, 'persistent-workers', default=True)\n    return parser.parse_args()\n"
+    )
+    root = _project(tmp_path / "proj", {
+        "utils/__init__.py": "",
+        "utils/args.py": helper,
+        "train.py": "from torch.utils.data import DataLoader\nfrom utils.args import parse_args\n\n"
+                    "args = parse_args()\nloader = DataLoader([1], num_workers=args.workers, persistent_workers=args.persistent_workers)\n",
+    })
+    full = _found(run_cli, root, ".")
+    assert full == [("train.py", 5, "DL002")]
+    assert _found(run_cli, root, "utils/args.py") == full
+    assert _found(run_cli, root, "train.py") == full
+
+
+def test_an_option_class_of_other_modules(tmp_path, run_cli):
+    """``opt = TrainOptions().parse()`` (pix2pix's option classes, a base in another module): the
+    flags of the chain's classes, whichever file the run names."""
+    base = (
+        "import argparse\n\n\nclass BaseOptions:\n    def initialize(self, parser):\n"
+        "        parser.add_argument('--nThreads', type=int, default=WORKERS)\n        return parser\n\n"
+        "    def parse(self):\n        parser = self.initialize(argparse.ArgumentParser())\n"
+        "        opt = parser.parse_args()\n        opt.isTrain = self.isTrain\n        return opt\n"
+    )
+    train = (
+        "from .base_options import BaseOptions\n\n\nclass TrainOptions(BaseOptions):\n"
+        "    def initialize(self, parser):\n        parser = BaseOptions.initialize(self, parser)\n"
+        "        parser.add_argument('--persist', default=True)\n        self.isTrain = True\n        return parser\n"
+    )
+    root = _project(tmp_path / "proj", {
+        "options/__init__.py": "",
+        "options/base_options.py": base.replace("WORKERS", "0"),
+        "options/train_options.py": train,
+        "train.py": "from torch.utils.data import DataLoader\nfrom options.train_options import TrainOptions\n\n"
+                    "opt = TrainOptions().parse()\nloader = DataLoader([1], num_workers=opt.nThreads, persistent_workers=opt.persist)\n",
+    })
+    full = _found(run_cli, root, ".")
+    assert full == [("train.py", 5, "DL002")]
+    assert _found(run_cli, root, "train.py") == full
+    assert _found(run_cli, root, "options/base_options.py") == full
+    (root / "options/base_options.py").write_text(base.replace("WORKERS", "4"))
+    assert _found(run_cli, root, "options/base_options.py") == [("train.py", 5, "DL011")]  # 4 by default, 0 settable

@@ -83,6 +83,51 @@ def test_argparse_set_defaults_override_argument_defaults():
     assert values(src, "persistent_workers").options[0].value not in (True, False)  # unknown default
 
 
+BOOL_HELPER = """
+import argparse
+from torch.utils.data import DataLoader
+def add_bool_arg(parser, name, default=False, help=""):
+    dest_name = name.replace("-", "_")
+    group = parser.add_mutually_exclusive_group(required=False)
+    group.add_argument("--" + name, dest=dest_name, action="store_true", help=help)
+    group.add_argument("--no-" + name, dest=dest_name, action="store_false", help=help)
+    parser.set_defaults(**{dest_name: default})
+parser = argparse.ArgumentParser()
+parser.add_argument("--workers", type=int, default=0)
+add_bool_arg(parser, "pin-mem", default=True)
+add_bool_arg(parser, "persist")
+CALLS
+args = parser.parse_args()
+DataLoader(ds, num_workers=args.workers, pin_memory=args.pin_mem, persistent_workers=args.persist)
+"""
+
+
+def test_set_defaults_of_a_bool_arg_helper_sets_only_its_keys():
+    # timm's add_bool_arg: the key is computed from the helper's parameter at each call.
+    src = BOOL_HELPER.replace("CALLS", "")
+    pin = values(src, "pin_memory")
+    assert concrete(pin) == ["True"] and pin.options[0].origin.describe() == "set_defaults(pin_mem=...)"
+    assert pin.options[0].origin.line == 12  # the helper's call
+    assert concrete(values(src, "persistent_workers")) == ["False"]  # the parameter's default
+    assert concrete(values(src, "num_workers")) == ["0"]  # not replaced
+
+
+def test_set_defaults_with_an_unknown_key_leaves_every_default_unknown():
+    unknown = values(BOOL_HELPER.replace("CALLS", "add_bool_arg(parser, flag_name())"), "num_workers")
+    assert unknown.options[0].value not in (0,)  # some call's key is unknown: any dest may change
+    passed = values(BOOL_HELPER.replace("CALLS", "adders = [add_bool_arg]"), "num_workers")
+    assert passed.options[0].value not in (0,)  # calls through another name are not seen
+    starred = values(BOOL_HELPER.replace("CALLS", "add_bool_arg(*spec)"), "num_workers")
+    assert starred.options[0].value not in (0,)
+    computed = BOOL_HELPER.replace("**{dest_name: default}", "**{make_dest(name): default}").replace("CALLS", "")
+    assert values(computed, "num_workers").options[0].value not in (0,)
+    at_module = BOOL_HELPER.replace("CALLS", "parser.set_defaults(**{'workers': 2})")
+    assert concrete(values(at_module, "num_workers")) == ["2"]
+    unknown_value = values(BOOL_HELPER.replace("CALLS", "add_bool_arg(parser, 'persist', default=load())"), "persistent_workers")
+    assert all(p.value not in (True, False) for p in unknown_value.options[1:])
+    assert concrete(values(BOOL_HELPER.replace("CALLS", "add_bool_arg(parser, 'persist', default=load())"), "num_workers")) == ["0"]
+
+
 def test_reaching_assignments():
     src = """
     from torch.utils.data import DataLoader

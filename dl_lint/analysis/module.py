@@ -1815,8 +1815,8 @@ def _as_passed(value: Value, node: ast.AST, site: Site, resolver: Resolver) -> V
     if scope is None:
         return Value.unknown("argparse")
     parsed = single.value
-    edited = tuple(sorted(set(parsed.edited) | set(edited_attributes(scope))))
-    return Value((Possible(ParsedArgs(parsed.module, parsed.path, edited), single.origin, single.guards),), value.source, value.aliases)
+    edited = parsed.with_edits(edited_attributes(scope))
+    return Value((Possible(edited, single.origin, single.guards),), value.source, value.aliases)
 
 
 class _CallerValues(dict):

@@ -18,6 +18,11 @@ module summary so importers need not parse the module again):
   argparse.ArgumentParser(...)``), whose ``parse_args()`` the caller makes;
 - None: anything else (then the call's result is unknown, as before).
 
+Two more sources live here: ``option_classes`` (pix2pix's ``BaseOptions``/``TrainOptions``:
+``opt = TrainOptions().parse()`` carries the flags the classes of the chain add, read by
+``Resolver.option_parse``) and ``expanded_set_defaults`` (timm's ``add_bool_arg`` helper:
+``parser.set_defaults(**{dest_name: default})`` sets the keys its calls name).
+
 What stays unknown: a parser whose arguments are added in another module than the one that
 builds it, ``parse_args(argv)`` is read like ``parse_args()`` (as for a parser of the script), a
 namespace passed through more than one helper call, and ``vars(args)``.
@@ -26,8 +31,10 @@ namespace passed through more than one helper call, and ``vars(args)``.
 from __future__ import annotations
 
 import ast
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+import bisect
+from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
+from dl_lint.analysis.syntax import NO_LITERAL, literal
 from dl_lint.record import Record
 
 NAMESPACE = -1
@@ -46,12 +53,20 @@ class ParsedArgs(Record):
     ``path``): its attributes are that module's argparse options, less ``edited`` (attributes
     the helper that returns it may set itself: unknown; ``"*"``: every one)."""
 
-    __slots__ = ("module", "path", "edited")
+    __slots__ = ("module", "path", "edited", "chain")
 
-    def __init__(self, module: str, path: str, edited: Tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, module: str, path: str, edited: Tuple[str, ...] = (), chain: Tuple[Tuple[str, str, str], ...] = ()
+    ) -> None:
         self.module = module
         self.path = path
         self.edited = edited
+        # An option class's namespace (``TrainOptions().parse()``): its classes, base first, as
+        # (module, path, class); the options are the ``add_argument`` calls of their bodies.
+        self.chain = chain
+
+    def with_edits(self, edited: Tuple[str, ...]) -> "ParsedArgs":
+        return ParsedArgs(self.module, self.path, tuple(sorted(set(self.edited) | set(edited))), self.chain)
 
 
 def edited_attributes(function: ast.AST, names: Optional[Set[str]] = None) -> Tuple[str, ...]:
@@ -373,3 +388,319 @@ def _dotted(node: ast.AST) -> bool:
     while isinstance(node, ast.Attribute):
         node = node.value
     return isinstance(node, ast.Name)
+
+
+# ``parser.set_defaults(**{...})``: the keys a dict display sets, as (key, value node or None
+# when the value is not a literal, line of the statement that sets it). ``None``: some key (or
+# the whole mapping) is unknown, so any default of the parser may be replaced.
+SetDefaults = Optional[List[Tuple[str, Optional[ast.expr], int]]]
+
+
+def expanded_set_defaults(tree: Optional[ast.Module], index: "object", call: ast.Call, scope: Optional[ast.AST]) -> SetDefaults:
+    """The keys ``call`` (a ``set_defaults`` with a ``**`` of a dict display) sets. In a
+    module-level function (timm's ``add_bool_arg(parser, name, default=False)``: ``dest_name =
+    name.replace('-', '_')`` ... ``parser.set_defaults(**{dest_name: default})``) a key or value
+    computed from the function's parameters is evaluated at each call of the function in its
+    module, with the literal arguments of that call (or the parameters' defaults); at module
+    level the keys must be string literals. None (every default unknown) when a key is not a
+    string computed so, a call passes anything but literals for a parameter a key needs (or
+    uses ``*``/``**``), or the function's name is used other than by being called."""
+    entries: List[Tuple[ast.expr, ast.expr]] = []
+    for keyword in call.keywords:
+        if keyword.arg is None:
+            if not isinstance(keyword.value, ast.Dict) or any(k is None for k in keyword.value.keys):
+                return None
+            entries.extend(zip(keyword.value.keys, keyword.value.values))  # type: ignore[arg-type]
+        else:
+            entries.append((ast.Constant(keyword.arg), keyword.value))
+    if scope is None:
+        out: List[Tuple[str, Optional[ast.expr], int]] = []
+        for key, value in entries:
+            name = _string_of(key, {}, None, 0)
+            if name is None:
+                return None
+            out.append((name, value if literal(value) is not NO_LITERAL else None, call.lineno))
+        return out
+    functions = getattr(index, "module_functions", ())
+    if not isinstance(scope, ast.FunctionDef) or not any(f is scope for f in functions) or tree is None:
+        return None
+    name = scope.name
+    calls = [c for c, _site, _n, _cls in getattr(index, "calls", ()) if isinstance(c.func, ast.Name) and c.func.id == name]
+    mentions = sum(1 for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name)
+    if mentions != len(calls):
+        return None  # passed around or rebound: calls not seen here may set other keys
+    params = [*scope.args.posonlyargs, *scope.args.args]
+    by_name = {a.arg: a for a in (*params, *scope.args.kwonlyargs)}
+    defaults: Dict[str, ast.expr] = {}
+    for parameter, default in zip(params[len(params) - len(scope.args.defaults):], scope.args.defaults):
+        defaults[parameter.arg] = default
+    for parameter, default in zip(scope.args.kwonlyargs, scope.args.kw_defaults):
+        if default is not None:
+            defaults[parameter.arg] = default
+    out = []
+    for site_call in calls:
+        if any(isinstance(a, ast.Starred) for a in site_call.args) or any(k.arg is None for k in site_call.keywords):
+            return None
+        if len(site_call.args) > len(params) or any(k.arg not in by_name for k in site_call.keywords):
+            return None
+        bound = dict(defaults)
+        bound.update({p.arg: a for p, a in zip(params, site_call.args)})
+        bound.update({k.arg: k.value for k in site_call.keywords if k.arg is not None})
+        for key, value in entries:
+            text = _string_of(key, bound, scope, 0)
+            if text is None:
+                return None
+            if isinstance(value, ast.Name) and value.id in by_name and _unbound_locally(scope, value.id):
+                value = bound.get(value.id)  # type: ignore[assignment]
+                if value is None:
+                    return None  # a required parameter the call does not pass: it raises anyway
+            out.append((text, value if literal(value) is not NO_LITERAL else None, site_call.lineno))
+    return out
+
+
+def _unbound_locally(function: ast.AST, name: str) -> bool:
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            return False
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return False
+    return True
+
+
+def _string_of(node: Optional[ast.AST], bound: Dict[str, ast.expr], function: Optional[ast.AST], depth: int) -> Optional[str]:
+    """A string key: a literal, a parameter bound to a literal string, a local assigned once from
+    such an expression, ``+`` of them, or ``.replace`` of one with literal arguments."""
+    if node is None or depth > 4:
+        return None
+    value = literal(node)
+    if isinstance(value, str):
+        return value
+    if isinstance(node, ast.Name) and function is not None:
+        if node.id in bound and _unbound_locally(function, node.id):
+            found = literal(bound[node.id])
+            return found if isinstance(found, str) else None
+        assigned = [
+            n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == node.id and not isinstance(n.ctx, ast.Load)
+        ]
+        sources = [
+            s.value
+            for s in ast.walk(function)
+            if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and s.targets[0].id == node.id
+        ]
+        if len(assigned) != 1 or len(sources) != 1 or any(isinstance(n, ast.Global) and node.id in n.names for n in ast.walk(function)):
+            return None
+        return _string_of(sources[0], bound, function, depth + 1)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _string_of(node.left, bound, function, depth + 1), _string_of(node.right, bound, function, depth + 1)
+        return left + right if left is not None and right is not None else None
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "replace"
+        and len(node.args) == 2
+        and not node.keywords
+    ):
+        base = _string_of(node.func.value, bound, function, depth + 1)
+        old, new = literal(node.args[0]), literal(node.args[1])
+        if base is None or not isinstance(old, str) or not isinstance(new, str):
+            return None
+        return base.replace(old, new)
+    return None
+
+
+# -- option classes ---------------------------------------------------------------------------
+# pix2pix / pix2pixHD / CycleGAN's ``class BaseOptions: def initialize(self, parser):
+# parser.add_argument(...)`` ... ``def parse(self): opt = parser.parse_args(); ...; return opt``
+# with ``class TrainOptions(BaseOptions)`` adding its own flags, and ``opt = TrainOptions().parse()``.
+
+_INITIALIZERS = frozenset({"initialize", "__init__"})  # calls a parser may be handed to inside the chain
+_DICT_READS = frozenset({"items", "keys", "values", "get", "copy"})
+_READERS = frozenset({"sorted", "len", "list", "print", "str", "repr", "dict"})
+
+
+def option_classes(tree: ast.Module, index: "object", text_of) -> Tuple[Tuple[Any, ...], ...]:
+    """One record per module-level class whose body holds an ``add_argument`` or a
+    ``parse_args`` call: (name, bases as text, parse methods as ((method, edited attributes),
+    ...), opaque, the ``add_argument`` calls as ((text, line), ...)). ``opaque``: the class hands
+    a parser or argument group to a call other than an ``initialize`` of the chain
+    (``model_option_setter(parser, ...)``), calls ``parse_known_args`` or ``set_defaults``, or a
+    kept call cannot be written back as text: its options are then unknown. A parse method is
+    one whose every ``return`` gives the namespace ``parse_args()`` made in it (``self.opt =
+    self.parser.parse_args()`` ... ``return self.opt``), its ``edited`` the attributes it sets on
+    that namespace (``opt.isTrain = self.isTrain``: unknown), ``("*",)`` when it may change any
+    (``vars(opt).update(...)``, ``setattr``, ``__dict__``)."""
+    calls = getattr(index, "calls", ())
+    wanted = [c for c, _s, _n, _k in calls if isinstance(c.func, ast.Attribute) and c.func.attr in ("parse_args", "parse_known_args", "set_defaults")]
+    wanted.extend(getattr(index, "add_arguments", ()))
+    lines = sorted(c.lineno for c in wanted)
+    out = []
+    for node in getattr(index, "module_classes", ()):
+        at = bisect.bisect_left(lines, node.lineno)
+        if (at >= len(lines) or lines[at] > (node.end_lineno or node.lineno)) and not _mentions_parser(node):
+            continue
+        record = _option_class(node, text_of)
+        if record is not None:
+            out.append(record)
+    return tuple(out)
+
+
+def _mentions_parser(node: ast.ClassDef) -> bool:
+    """A class with a base whose methods take or assign a ``parser`` (a subclass of an option
+    class that hands it on without adding flags itself)."""
+    if not node.bases:
+        return False
+    for method in node.body:
+        if isinstance(method, ast.FunctionDef) and any("parser" in a.arg.lower() for a in method.args.args):
+            return True
+    return False
+
+
+def _receiver(node: ast.AST) -> Optional[str]:
+    """``parser`` or ``self.parser``: a name or an attribute of a name, as text."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return None
+
+
+def _option_class(node: ast.ClassDef, text_of) -> Optional[Tuple[Any, ...]]:
+    receivers: Set[str] = set()
+    arguments: List[Tuple[str, int]] = []
+    opaque = False
+    all_calls = [n for n in ast.walk(node) if isinstance(n, ast.Call)]
+    for call in all_calls:
+        func = call.func
+        if not isinstance(func, ast.Attribute):
+            continue
+        if func.attr in ("add_argument", "add_argument_group", "add_mutually_exclusive_group", "parse_args", "parse_known_args", "set_defaults"):
+            owner = _receiver(func.value)
+            if owner is None:
+                opaque = True
+            else:
+                receivers.add(owner)
+        if func.attr in ("parse_known_args", "set_defaults", "parse_intermixed_args", "parse_known_intermixed_args"):
+            opaque = True
+        if func.attr == "add_argument":
+            kept = text_of(call)
+            if kept is None:
+                opaque = True
+            else:
+                arguments.append((kept, call.lineno))
+    # a method's parameter named like a parser, and what ``initialize`` or ``ArgumentParser``
+    # give, are parsers too (``parser = TrainOptions.initialize(self, parser)``)
+    for n in ast.walk(node):
+        if isinstance(n, ast.arg) and "parser" in n.arg.lower():
+            receivers.add(n.arg)
+        elif isinstance(n, ast.Assign) and isinstance(n.value, ast.Call):
+            callee = n.value.func
+            called = callee.attr if isinstance(callee, ast.Attribute) else callee.id if isinstance(callee, ast.Name) else ""
+            if called in _INITIALIZERS or called in _PARSER_CLASSES or called in ("add_argument_group", "add_mutually_exclusive_group"):
+                receivers.update(r for r in (_receiver(t) for t in n.targets) if r is not None)
+    for call in all_calls:
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in _INITIALIZERS:
+            continue
+        for argument in (*call.args, *(k.value for k in call.keywords)):
+            if any(isinstance(p, (ast.Name, ast.Attribute)) and _receiver(p) in receivers for p in ast.walk(argument)):
+                opaque = True  # handed to code that may add or change flags (``setter(self.initialize(parser))``)
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and n.id in ("setattr", "exec", "eval") or isinstance(n, ast.Attribute) and n.attr == "__dict__":
+            opaque = True
+    parse_methods = []
+    for method in node.body:
+        if isinstance(method, ast.FunctionDef):
+            edited = _parse_method(method)
+            if edited is not None:
+                parse_methods.append((method.name, edited))
+    if not receivers and not parse_methods:
+        return None
+    bases = tuple(text_of(b) or "?" for b in node.bases) + (("?",) if node.keywords else ())
+    methods = tuple(m.name for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    return (node.name, bases, tuple(parse_methods), opaque, tuple(arguments), methods)
+
+
+def _parse_method(method: ast.FunctionDef) -> Optional[Tuple[str, ...]]:
+    """The attributes ``method`` sets on the namespace it returns, when every ``return`` hands
+    back the ``parse_args()`` it makes (through names or ``self`` attributes bound only to it);
+    None when it is not such a method."""
+    holders: Set[str] = set()
+    sources: Dict[str, List[ast.expr]] = {}
+    for statement in statements_of(method):
+        if isinstance(statement, ast.Assign):
+            for target in statement.targets:
+                key = _receiver(target)
+                if key is not None:
+                    sources.setdefault(key, []).append(statement.value)
+                elif not isinstance(target, (ast.Attribute, ast.Subscript)):
+                    for part in ast.walk(target):
+                        key = _receiver(part) if isinstance(part, ast.Name) else None
+                        if key is not None:
+                            sources.setdefault(key, []).append(ast.Constant(None))  # unpacked: not the namespace
+        elif isinstance(statement, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
+            if isinstance(statement, (ast.With, ast.AsyncWith)):
+                bound = [i.optional_vars for i in statement.items if i.optional_vars is not None]
+            else:
+                bound = [statement.target]
+            for target in bound:
+                for part in ast.walk(target):
+                    key = _receiver(part) if isinstance(part, (ast.Name, ast.Attribute)) and isinstance(part.ctx, ast.Store) else None
+                    if key is not None:
+                        sources.setdefault(key, []).append(ast.Constant(None))
+    changed = True
+    while changed:
+        changed = False
+        for key, values in sources.items():
+            if key in holders:
+                continue
+            if all(
+                (isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "parse_args")
+                or _receiver(v) in holders
+                for v in values
+            ):
+                holders.add(key)
+                changed = True
+    returns = returns_of(method)
+    if not holders or not returns or any(r.value is None or _receiver(r.value) not in holders for r in returns):
+        return None
+    edited: Set[str] = set()
+    for statement in statements_of(method):
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target] if isinstance(statement, (ast.AugAssign, ast.AnnAssign)) else []
+        for target in targets:
+            for part in ast.walk(target):
+                if isinstance(part, ast.Attribute) and isinstance(part.ctx, ast.Store) and _receiver(part.value) in holders:
+                    edited.add(part.attr)
+                elif isinstance(part, ast.Subscript) and isinstance(part.ctx, ast.Store):
+                    return ("*",)
+    for n in ast.walk(method):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "vars" and not _read_only_vars(method, n):
+            return ("*",)
+    return tuple(sorted(edited))
+
+
+def _read_only_vars(method: ast.AST, call: ast.Call) -> bool:
+    """``args = vars(self.opt)`` then only ``args.items()``, ``sorted(args)``...: the namespace
+    is read, not changed."""
+    parents: Dict[int, ast.AST] = {}
+    for n in ast.walk(method):
+        for child in ast.iter_child_nodes(n):
+            parents[id(child)] = n
+
+    def harmless(node: ast.AST) -> bool:
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Attribute) and parent.attr in _DICT_READS:
+            return isinstance(parents.get(id(parent)), ast.Call)
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in _READERS:
+            return True
+        if isinstance(parent, ast.Subscript) and isinstance(parent.ctx, ast.Load):
+            return True
+        if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is node:
+            return True
+        return False
+
+    parent = parents.get(id(call))
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        name = parent.targets[0].id
+        uses = [n for n in ast.walk(method) if isinstance(n, ast.Name) and n.id == name and n is not parent.targets[0]]
+        return all(isinstance(n.ctx, ast.Load) and harmless(n) for n in uses)
+    return harmless(call)

@@ -38,6 +38,7 @@ from dl_lint.analysis.namespaces import (
     ParsedArgs,
     ParserRef,
     edited_attributes,
+    expanded_set_defaults,
     namespace_return,
     passed_edits,
     returned_parameter,
@@ -282,6 +283,8 @@ class Resolver:
         self._with_loops: Optional[Dict[int, ast.AST]] = None  # see _dataclass_arguments
         self._loads_configs: Optional[bool] = None  # see _may_load_configs
         self._namespaces: Dict[Tuple[str, str], Tuple[Optional[int], Tuple[str, ...]]] = {}  # see namespace_kind
+        self._option_parses: Dict[Tuple[str, str, str, str], Optional[ParsedArgs]] = {}  # see option_parse
+        self._chains: Dict[Tuple[Tuple[str, str, str], ...], Dict[str, List[Possible]]] = {}
         self._edits_by_function: Optional[List[Tuple[ast.AST, Set[str]]]] = None  # see _set_elsewhere
         self._factories: Dict[Tuple[str, str], Optional[Value]] = {}  # see _factory_result
         self._removals: Dict[Tuple[int, str], bool] = {}  # see _held_in_display
@@ -1659,6 +1662,8 @@ class Resolver:
 
     def parser_options(self, parsed: "ParsedArgs") -> Dict[str, List[Possible]]:
         """The argparse options of the module that builds the parser of ``parsed``."""
+        if parsed.chain:
+            return self._chain_options(parsed.chain)
         if parsed.path == self.path:
             return self._argparse_options()
         summary = self.project.summary(parsed.module, self.path) if hasattr(self.project, "summary") else None
@@ -1670,6 +1675,87 @@ class Resolver:
             read_arguments(summary.index)
             summary.resolver._argparse = None
         return summary.resolver._argparse_options()
+
+    def option_parse(self, func_node: ast.Attribute, site: Site, depth: int) -> Optional[Value]:
+        """``opt = TrainOptions().parse()``: a method of a project option class (found through
+        its project bases, ``namespaces.option_classes``) whose every ``return`` gives the
+        namespace it parses: the namespace of the flags the classes' bodies add, less what the
+        method sets on it. None when the object is not such a class, a class of the chain hands
+        its parser to other code (or calls ``parse_known_args``/``set_defaults``), a base is not
+        a project class, or a class has several bases."""
+        if depth > MAX_DEPTH // 2 or not hasattr(self.project, "summary"):
+            return None
+        owner = self.resolve(func_node.value, site, depth + 1).single
+        instance = owner.value if owner is not None else None
+        if not isinstance(instance, Instance) or instance.local:
+            return None
+        key = (instance.module, instance.path, instance.name, func_node.attr)
+        if key not in self._option_parses:
+            self._option_parses[key] = None  # a chain that loops is not followed
+            self._option_parses[key] = self._option_parse(instance, func_node.attr, depth)
+        found = self._option_parses[key]
+        return Value.known(found) if found is not None else None
+
+    def _option_parse(self, instance: Instance, method: str, depth: int) -> Optional[ParsedArgs]:
+        chain: List[Tuple[str, str, str]] = []
+        records: List[Tuple[Any, ...]] = []
+        module, path, name = instance.module, instance.path, instance.name
+        for _ in range(8):
+            summary = self.project.summary(module, self.path)
+            if summary is None or (path and summary.path != path):
+                return None
+            classes = [c for c in summary.summary.classes if c.name == name]
+            if len(classes) != 1:
+                return None
+            record = next((r for r in summary.summary.option_classes if r[0] == name), None)
+            if record is not None and record[3]:
+                return None  # the parser is handed to code whose flags dl-lint does not read
+            methods = record[5] if record is not None else tuple(m.name for m in classes[0].methods)
+            if record is None and methods:
+                return None  # a class of the chain whose methods may change the parser (``self.parser = ...``)
+            chain.append((summary.module_name, summary.path, name))
+            records.append(record if record is not None else (name, (), (), False, (), methods))
+            bases = [b for b in classes[0].bases if b != "object"]
+            if not bases:
+                break
+            if len(bases) != 1:
+                return None
+            ref = summary.resolver.resolve(parse_expression(bases[0], classes[0].line), END, depth + 1).single
+            target = ref.value if ref is not None else None
+            if not isinstance(target, FunctionRef) or target.kind != "class" or not target.path:
+                return None
+            module, path, name = target.module, target.path, target.name
+        else:
+            return None
+        owner = next((r for r in records if method in r[5]), None)
+        if owner is None:
+            return None
+        edited = next((e for m, e in owner[2] if m == method), None)
+        if edited is None:
+            return None
+        first = chain[0]
+        return ParsedArgs(first[0], first[1], tuple(edited), tuple(reversed(chain)))
+
+    def _chain_options(self, chain: Tuple[Tuple[str, str, str], ...]) -> Dict[str, List[Possible]]:
+        """The options of an option class chain (base first): each class's ``add_argument``
+        calls, read in its own module."""
+        if chain in self._chains:
+            return self._chains[chain]
+        options: Dict[str, List[Possible]] = {}
+        self._chains[chain] = options
+        for module, path, name in chain:
+            summary = self.project.summary(module, self.path)
+            if summary is None or summary.path != path:
+                options.clear()
+                return options
+            record = next((r for r in summary.summary.option_classes if r[0] == name), None)
+            for text, line in record[4] if record is not None else ():
+                call = parse_expression(text, line)
+                parsed = summary.resolver._parse_add_argument(call) if isinstance(call, ast.Call) else None
+                if parsed is not None:
+                    dest, possible = parsed
+                    options.setdefault(dest, []).append(possible)
+        return options
 
     def _argparse_options(self) -> Dict[str, List[Possible]]:
         if self._argparse is None:
@@ -1774,6 +1860,19 @@ class Resolver:
                 continue
             if any(k.arg is None for k in call.keywords) and self._config_file_defaults(call, site, options):
                 continue
+            if any(k.arg is None for k in call.keywords):
+                expanded = expanded_set_defaults(self.tree, self.index, call, site.scope)
+                if expanded is not None:  # ``**{dest_name: default}`` of a helper: the keys its calls set
+                    for dest, value, line in expanded:
+                        if value is not None:
+                            possible = Possible(literal(value), Origin(f"set_defaults({dest}=...)", self.path, line))
+                        else:
+                            possible = Possible(_UNKNOWN_DEFAULT)
+                        if dest not in replaced:
+                            options[dest] = []
+                            replaced.add(dest)
+                        options[dest].append(possible)
+                    continue
             for keyword in call.keywords:
                 dests = [keyword.arg] if keyword.arg is not None else list(options)  # ``**d``: any of them
                 single = self.resolve(keyword.value, END, 1).single if keyword.arg is not None else None
@@ -2009,6 +2108,10 @@ class Resolver:
             owner = self.resolve(func_node.value, site, depth + 1).single
             if owner is not None and isinstance(owner.value, Instance) and self._module_returns_self(owner.value, func_node.attr):
                 return Value.known(owner.value)  # ``Net(...).to(device)``: the same module
+        if isinstance(func_node, ast.Attribute) and _PARSE_LIKE in func_node.attr.lower():
+            parsed_options = self.option_parse(func_node, site, depth)
+            if parsed_options is not None:
+                return parsed_options
         func = self.resolve(node.func, site, depth + 1)
         target = func.single.value if func.single is not None else None
         if isinstance(target, External):
@@ -2080,7 +2183,7 @@ class Resolver:
         if single is None or not isinstance(single.value, ParsedArgs):
             return None
         parsed = single.value
-        return Value.known(ParsedArgs(parsed.module, parsed.path, tuple(sorted(set(parsed.edited) | set(edited)))))
+        return Value.known(parsed.with_edits(edited))
 
     def _get_with_default(self, base_node: ast.AST, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
         """``cfg.get("num_workers", 4)``: of a dict dl-lint reads, the key's value (the default
@@ -2757,6 +2860,7 @@ class Resolver:
 
 
 _UNKNOWN_DEFAULT = object()
+_PARSE_LIKE = "parse"  # ``opt = TrainOptions().parse()``: the method names ``option_parse`` is tried on
 
 
 class _Namespace:

@@ -19,7 +19,7 @@ import ast
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.analysis.datasets import ITEMSIZE, SHARDING_NAMES
-from dl_lint.analysis.namespaces import built_by, edited_attributes, namespace_return, statements_of
+from dl_lint.analysis.namespaces import built_by, edited_attributes, expanded_set_defaults, namespace_return, option_classes, statements_of
 from dl_lint.analysis.scopes import Binding, Cond, FunctionUse, ModuleIndex, Site
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse_expression, terminal
 from dl_lint.record import Record, as_dict
@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 17
+SUMMARY_FORMAT = 18
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -261,7 +261,7 @@ class FunctionRecord(Record):
 class ModuleSummary(Record):
     __slots__ = (
         "path", "module", "is_package", "bindings", "conds", "mutations", "classes", "functions", "star_import",
-        "arguments", "stars", "all_names",
+        "arguments", "stars", "all_names", "option_classes",
     )  # fmt: skip
 
     def __init__(
@@ -287,7 +287,11 @@ class ModuleSummary(Record):
         # changes it, ``("*",)`` when it is set otherwise (unknown); ``None`` without
         # ``__all__`` (the module's public names, as Python does).
         all_names: Optional[Tuple[str, ...]] = None,
+        # ``namespaces.option_classes``: classes that add argparse flags and parse them
+        # (pix2pix's ``BaseOptions``/``TrainOptions``), read by ``Resolver.option_parse``.
+        option_classes: Tuple[Tuple[Any, ...], ...] = (),
     ) -> None:
+        self.option_classes = option_classes
         self.all_names = all_names
         self.stars = stars
         self.arguments = arguments
@@ -400,6 +404,7 @@ class ModuleSummary(Record):
             arguments=tuples(data.get("arguments", ())),
             stars=tuple((str(b), bool(c)) for b, c in data.get("stars", ())),
             all_names=tuple(data["all_names"]) if data.get("all_names") is not None else None,
+            option_classes=_deep_tuple(data.get("option_classes", [])),
         )
 
     # -- the module-level index, rebuilt -----------------------------------------------------
@@ -573,8 +578,15 @@ def build_summary(
             kept = _text(text, call)
             if kept is not None:
                 arguments.append((kept, call.lineno))
-        for call, _site, _scope, _cls in index.calls:
+        for call, site, _scope, _cls in index.calls:
             if isinstance(call.func, ast.Attribute) and call.func.attr == "set_defaults":
+                if any(k.arg is None for k in call.keywords):
+                    expanded = expanded_set_defaults(tree, index, call, site.scope)
+                    if expanded is not None:  # the keys a helper's calls set, as literals at their lines
+                        for dest, value, line in expanded:
+                            shown = _text(text, value) if value is not None else None
+                            arguments.append((f"x.set_defaults(**{{{dest!r}: {shown if shown is not None else '_unknown_()'}}})", line))
+                        continue
                 kept = _text(text, call)
                 arguments.append((kept, call.lineno) if kept is not None else ("x.set_defaults(**_)", call.lineno))
     return ModuleSummary(
@@ -590,6 +602,7 @@ def build_summary(
         arguments=tuple(arguments),
         stars=tuple(index.stars),
         all_names=_all_names(index),
+        option_classes=option_classes(tree, index, lambda node: _text(text, node)),
     )
 
 
