@@ -1081,10 +1081,7 @@ class Resolver:
             if parsed is not None:
                 return parsed
         if isinstance(base, ast.Name) and self._is_namespace(base, site, attr, depth):
-            options = self._argparse_options().get(attr)
-            if options:
-                return Value(tuple(options), "argparse")
-            return Value.unknown("argparse")
+            return _option_value(self._argparse_options().get(attr))
         value = self.resolve(base, site, depth + 1)
         single = value.single
         edited = single is not None and isinstance(single.value, ParsedArgs) and attr in single.value.edited and "*" not in single.value.edited
@@ -1105,10 +1102,7 @@ class Resolver:
             if isinstance(target, ParsedArgs):
                 if attr in target.edited or "*" in target.edited:
                     return Value.unknown("argparse")  # the helper may set it itself
-                options = self.parser_options(target).get(attr)
-                if options:
-                    return Value(tuple(options), "argparse")
-                return Value.unknown("argparse")
+                return _option_value(self.parser_options(target).get(attr))
             if isinstance(target, ModuleRef):
                 return self.project.import_value(target.module, attr, depth + 1, self.path)
             if isinstance(target, External):
@@ -2860,6 +2854,15 @@ class Resolver:
 
 
 _UNKNOWN_DEFAULT = object()
+
+
+def _option_value(options: Optional[List[Possible]]) -> Value:
+    """An option of a parser as a value: unknown (configurable on the command line) when the
+    parser gives it no option or one whose default cannot be read (``set_defaults(**cfg)``,
+    ``default=f()``); the marker itself reached DL011's message as ``<object object at ...>``."""
+    if not options or any(p.value is _UNKNOWN_DEFAULT for p in options):
+        return Value.unknown("argparse")
+    return Value(tuple(options), "argparse")
 _PARSE_LIKE = "parse"  # ``opt = TrainOptions().parse()``: the method names ``option_parse`` is tried on
 
 
