@@ -557,34 +557,13 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
     if (id(owner), position) in found.followed:
         return True  # another ``return`` of the same shape: its callers are already read
     found.followed.add((id(owner), position))
-    name = node.id
-    for value in analysis._whole_returned(owner):
-        if position == WHOLE:
-            same = isinstance(value, ast.Name) and value.id == name
-        else:
-            same = isinstance(value, ast.Tuple) and len(value.elts) == length
-            same = same and isinstance(value.elts[position], ast.Name) and value.elts[position].id == name
-        if not same:
-            found.escape = found.escape or f"{owner.name}() does not return the loader on every path"
-            return True
-    function = analysis._runner(owner)
-    callers = [(analysis, call, site) for call, site in analysis._callers(function)] if function is not None else []
-    external = analysis.returned_to
-    if external is not None and external[3] is owner:
-        callers.append(external[:3])  # the call of another module being judged (``judge_call_sites``)
-    if not callers:
-        found.escape = found.escape or f"the loader {owner.name}() returns goes to callers not read"
+    why, bindings = returned_bindings(analysis, owner, node.id, position, length, role)
+    if why is not None:
+        found.escape = found.escape or why
         return True
-    for where, call, call_site in callers:
-        caller = where.tree if call_site.scope is None else call_site.scope
-        statement = analysis_parent_assign(where, caller, call)
-        alias = _bound_at(statement.targets[0], position, length) if statement is not None else None
-        if alias is not None and not where.name_reads(caller)[1].get(alias):
-            continue  # never read there (``_, _, train_loader = make(...)``): nothing it does
+    for where, caller, call, call_site, statement, alias in bindings:
         why = None
-        if alias is None or not _bound_once(where, call_site, alias):
-            why = f"the {role} {owner.name}() returns is not bound to one name on line {call.lineno}"
-        elif role == "loader" and _EVALUATION.match(alias):
+        if role == "loader" and _EVALUATION.match(alias):
             why = f"a caller names the loader {owner.name}() returns for evaluation ({alias})"
         else:
             loops = where.loops_around(caller, statement)
@@ -608,6 +587,69 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
         for loop in inner.iterations:  # in the caller's module
             found.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through, loop.path or where.path, loop.conds))
     return True
+
+
+def returned_place(analysis, owner: ast.AST, name: str) -> Optional[Tuple[int, int]]:
+    """(position, length) when every ``return`` of ``owner`` gives the name ``name`` at the same
+    place: whole (``namespaces.WHOLE``, 0) or at one position of a tuple display of one length
+    (``return train_loader, valset, collate_fn``); None otherwise."""
+    from dl_lint.analysis.namespaces import WHOLE
+
+    place = None
+    for value in analysis._whole_returned(owner):
+        if isinstance(value, ast.Name) and value.id == name:
+            here = (WHOLE, 0)
+        elif isinstance(value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in value.elts):
+            at = [i for i, e in enumerate(value.elts) if isinstance(e, ast.Name) and e.id == name]
+            if len(at) != 1:
+                return None
+            here = (at[0], len(value.elts))
+        else:
+            return None
+        if place is not None and here != place:
+            return None
+        place = here
+    return place
+
+
+def returned_bindings(analysis, owner: ast.AST, name: str, position: int, length: int, role: str = "loader"):
+    """Where the ``name`` that ``owner`` returns (whole, or at ``position`` of a tuple display
+    of ``length``) lands in its callers: (None, [(module analysis, caller scope, call, call's
+    site, statement, name)]) for each call of ``owner`` in this module (``ModuleAnalysis._callers``)
+    and the call of another module being judged (``analysis.returned_to``, set by
+    ``judge.judge_call_sites``) whose result lands in a name bound once there (or the element at
+    that position of a tuple target of that length), skipping callers that never read it; or
+    (why, []) when some ``return`` gives something else, no caller is read, or a call's result
+    lands elsewhere. One mechanism for "where does a returned loader go", read by DL206
+    (``_returned_to_callers``) and DL306 (``ModuleAnalysis._nonblocking_copy``)."""
+    from dl_lint.analysis.namespaces import WHOLE
+
+    for value in analysis._whole_returned(owner):
+        if position == WHOLE:
+            same = isinstance(value, ast.Name) and value.id == name
+        else:
+            same = isinstance(value, ast.Tuple) and len(value.elts) == length
+            same = same and isinstance(value.elts[position], ast.Name) and value.elts[position].id == name
+        if not same:
+            return f"{owner.name}() does not return the {role} on every path", []
+    function = analysis._runner(owner)
+    callers = [(analysis, call, site) for call, site in analysis._callers(function)] if function is not None else []
+    external = analysis.returned_to
+    if external is not None and external[3] is owner:
+        callers.append(external[:3])  # the call of another module being judged (``judge_call_sites``)
+    if not callers:
+        return f"the {role} {owner.name}() returns goes to callers not read", []
+    out = []
+    for where, call, call_site in callers:
+        caller = where.tree if call_site.scope is None else call_site.scope
+        statement = analysis_parent_assign(where, caller, call)
+        alias = _bound_at(statement.targets[0], position, length) if statement is not None else None
+        if alias is not None and not where.name_reads(caller)[1].get(alias):
+            continue  # never read there (``_, _, train_loader = make(...)``): nothing it does
+        if alias is None or not _bound_once(where, call_site, alias):
+            return f"the {role} {owner.name}() returns is not bound to one name on line {call.lineno}", []
+        out.append((where, caller, call, call_site, statement, alias))
+    return None, out
 
 
 def analysis_parent_assign(analysis, owner: ast.AST, call: ast.Call) -> Optional[ast.Assign]:

@@ -582,8 +582,16 @@ class ModuleAnalysis:
         over that parameter (``analysis.transfers``)."""
         if self.ix.words(self.source)[0]:
             return None  # the module pins by hand (a collate_fn, a prefetcher): not judged
-        scope = site.scope
-        name = self.assigned_name(call)
+        return self._name_copy(call, site.scope, self.assigned_name(call), site.line, 0)
+
+    def _name_copy(
+        self, call: Optional[ast.Call], scope: Optional[ast.AST], name: Optional[str], line: int, depth: int
+    ) -> Optional[Tuple[str, int, int]]:
+        """``_nonblocking_copy`` for the loader ``call`` (None when it is not written here) bound
+        to ``name`` in ``scope`` from ``line`` on; a loader ``scope`` returns is followed to the
+        callers that bind it (``epochs.returned_bindings``, the mechanism DL206 reads), and read
+        there the same way, ``epochs.FOLLOW_DEPTH`` functions deep."""
+        site_line = line
         until = None  # the line of the name's next binding, when it is rebound
         if name is not None:
             names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
@@ -591,14 +599,14 @@ class ModuleAnalysis:
             if len(bindings) != 1:
                 # rebound (``loader = accelerator.prepare(loader)``): not this loader's batches,
                 # but the rebinding may hand it to a wrapper (``loader = PrefetchLoader(loader)``)
-                later = sorted(b.site.line for b in bindings if b.site is not None and b.site.line > site.line)
+                later = sorted(b.site.line for b in bindings if b.site is not None and b.site.line > site_line)
                 until = later[0] if later and all(b.site is not None for b in bindings) else None
                 if until is None:
                     name = None
         entries = [
             entry
             for entry in self.ix.batch_loops(call, scope, name if until is None else None)
-            if entry[0].lineno >= site.line
+            if entry[0].lineno >= site_line
         ]
         for loop, loop_site in entries:
             # copies written here, through helpers of this module, or (when another module of
@@ -613,7 +621,7 @@ class ModuleAnalysis:
         if name is None:
             return None
         for other, other_site, position, keyword in self._passed_names().get((id(scope), name), ()):
-            if other_site.line < site.line or not self._may_be_function(other.func, other_site):
+            if other_site.line < site_line or not self._may_be_function(other.func, other_site):
                 continue
             if until is not None and other_site.line > until:
                 continue
@@ -644,6 +652,31 @@ class ModuleAnalysis:
                     where = self._passed_object_copy(other, other_site, owner, at, method, positions)
                     if where is not None:
                         return where
+        if until is not None or scope is None or depth >= _RETURN_DEPTH:
+            return None
+        return self._returned_copy(scope, name, depth)
+
+    def _returned_copy(self, scope: ast.AST, name: str, depth: int) -> Optional[Tuple[str, int, int]]:
+        """A loader ``scope`` returns (``return train_loader, valset, collate_fn``): where a
+        caller that binds it (``epochs.returned_bindings``) copies its batches non-blocking,
+        read there as in the loader's own function; the first such copy. Callers are read from
+        this module and from the call of another module being judged."""
+        from dl_lint.analysis.epochs import returned_bindings, returned_place
+        from dl_lint.analysis.namespaces import WHOLE
+
+        place = returned_place(self, scope, name)
+        if place is None:
+            return None
+        why, bindings = returned_bindings(self, scope, name, *place)
+        if why is not None:
+            return None
+        for where, caller, call, _call_site, statement, alias in bindings:
+            if where is not self and where.ix.words(where.source)[0]:
+                continue  # the caller's module pins by hand
+            owner = None if caller is where.tree else caller
+            found = where._name_copy(call if place[0] == WHOLE else None, owner, alias, statement.lineno, depth + 1)
+            if found is not None:
+                return found
         return None
 
     def _passed_object_copy(
@@ -1743,6 +1776,10 @@ class _Index:
                 out.append(loops[position])
             position = parents[position]
         return out
+
+
+# How many callers deep DL306 follows a returned loader (DL206's ``epochs.FOLLOW_DEPTH``).
+_RETURN_DEPTH = 3
 
 
 def _no_helpers(name: str) -> None:
