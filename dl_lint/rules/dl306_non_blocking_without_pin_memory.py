@@ -42,6 +42,9 @@ call passes (`train(Tacotron2(hparams), loader)`), judged at the loader when the
 the loader, at the call when the function builds the loader itself. It may also be
 made by a project class the loader is handed to (`loader = PrefetchLoader(loader)`) whose
 `__iter__` loops over the loader it keeps and copies the batches with `non_blocking=True`. The
+loader may reach the loop through the function that returns it (`train_loader, valset,
+collate_fn = prepare_dataloaders(hparams)`, then `for batch in train_loader` in the caller), read
+in each caller that binds what every `return` gives at one place, three functions deep. The
 diagnostic is at the loader, with the copy as related location. It is silent when pinning is unknown, in a
 module that pins by hand (`.pin_memory()` anywhere in it, a custom collate_fn that pins for
 instance), for copies to the CPU, dtype conversions and values already moved with
