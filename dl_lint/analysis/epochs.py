@@ -44,6 +44,8 @@ _PROGRESS_READS = frozenset(
     }
 )  # fmt: skip
 FOLLOW_DEPTH = 3
+# How many (function, place) returns of the loader and its sampler are followed to callers, in all.
+RETURN_HOPS = 8
 _COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # DistributedSampler(dataset, num_replicas=None, rank=None, shuffle=True, seed=0, drop_last=False)
 _SHUFFLE_AT, _SEED_AT = 3, 4
@@ -73,7 +75,9 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
     found = _Uses()
     if site.scope is not None:
         found.returners.add(id(site.scope))  # ``return loader``: followed to its callers
+        found.origin = id(site.scope)
     _collect(analysis, owner, names, {id(sampler)}, 0, found)
+    _settle(found)
     epoch = next((loop for loop in found.iterations if loop.epoch_row is not None), None)
     set_epoch, narrow = found.set_epoch, None
     # A loader its function returns: the callers' conditions are their own (not compared).
@@ -279,6 +283,12 @@ class _Uses:
         self.returners: Set[int] = set()  # functions whose ``return loader`` is followed to their callers
         self.followed: Set[Tuple[int, int]] = set()  # ... (function, position) already followed
         self.returned = ""  # the function whose ``return`` took the loader to a caller
+        self.origin: Optional[int] = None  # the function that builds the loader (its own module's callers only)
+        # A caller judged alone, per function that returns the loader (``_returned_to_callers``),
+        # and the reads of the returned sampler per caller, settled once every read is in
+        # (``_settle``): another call's sampler is another object.
+        self.alone: Dict[int, int] = {}
+        self.sampler_reads: List[Tuple[int, int, "_Uses", str]] = []
 
     def add_set_epoch(self, row: int, conds: Tuple[Tuple[str, bool], ...]) -> None:
         self.set_epoch = self.set_epoch or row
@@ -543,7 +553,7 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
     this is no such return."""
     from dl_lint.analysis.namespaces import WHOLE
 
-    if id(owner) not in found.returners or depth >= FOLLOW_DEPTH:
+    if id(owner) not in found.returners:
         return False
     parent = parents.get(id(node))
     if isinstance(parent, ast.Return):
@@ -556,11 +566,18 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
         return False
     if (id(owner), position) in found.followed:
         return True  # another ``return`` of the same shape: its callers are already read
+    if len(found.followed) >= RETURN_HOPS:
+        found.escape = found.escape or f"the loader {owner.name}() returns is returned on further than is followed"
+        return True
     found.followed.add((id(owner), position))
-    why, bindings = returned_bindings(analysis, owner, node.id, position, length, role)
+    why, bindings = returned_bindings(analysis, owner, node.id, position, length, role, elsewhere=id(owner) != found.origin)
     if why is not None:
         found.escape = found.escape or why
         return True
+    # Each call builds a loader (and sampler) of its own: a caller that takes only the loader
+    # (``data_loader, _ = init_data(...)``), iterates it per epoch and never calls set_epoch
+    # repeats its order whatever the other callers do with theirs.
+    reads: List[Tuple[Any, Any, Any, _Uses]] = []
     for where, caller, call, call_site, statement, alias in bindings:
         why = None
         if role == "loader" and _EVALUATION.match(alias):
@@ -569,23 +586,84 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
             loops = where.loops_around(caller, statement)
             if loops is None or any(_may_repeat(where, loop) for loop in loops[0]):
                 why = f"{owner.name}() is called in a loop on line {call.lineno}: a new loader per pass"
-        if why is not None:
-            found.escape = found.escape or why
-            return True
-        found.returned = found.returned or owner.name
-        if call_site.scope is not None:
-            found.returners.add(id(call_site.scope))
-        if where is analysis:
-            _collect(where, caller, {alias: role}, set(), depth + 1, found)
-            continue
         inner = _Uses()
-        inner.returners, inner.followed, inner.returned = found.returners, found.followed, found.returned
-        _collect(where, caller, {alias: role}, set(), depth + 1, inner)
+        inner.returners, inner.followed, inner.origin = found.returners, found.followed, found.origin
+        inner.alone, inner.sampler_reads = found.alone, found.sampler_reads
+        inner.returned = found.returned or owner.name
+        if why is not None:
+            inner.escape = why
+        else:
+            if call_site.scope is not None:
+                found.returners.add(id(call_site.scope))
+            _collect(where, caller, {alias: role}, set(), depth, inner)  # the same loader, one call up
+        reads.append((where, statement, alias, inner))
+    alone = next(
+        (
+            entry
+            for entry in reads
+            if role == "loader"
+            and entry[3].escape is None
+            and not entry[3].set_epochs
+            and any(loop.epoch_row is not None for loop in entry[3].iterations)
+            and _takes_only(entry[0], entry[1], position)
+        ),
+        None,
+    )
+    if role == "sampler":
+        for where, statement, alias, inner in reads:
+            found.sampler_reads.append((id(owner), id(statement), inner, "" if where is analysis else where.path))
+        found.returned = found.returned or owner.name
+        return True
+    if alone is not None:
+        found.alone[id(owner)] = id(alone[1])
+    for where, statement, alias, inner in [alone] if alone is not None else reads:
+        found.returned = found.returned or inner.returned
         for row, conds in inner.set_epochs:
             found.add_set_epoch(row, conds)
         found.escape = found.escape or inner.escape
         for loop in inner.iterations:  # in the caller's module
-            found.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through, loop.path or where.path, loop.conds))
+            path = loop.path or ("" if where is analysis else where.path)
+            found.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through, path, loop.conds))
+    return True
+
+
+def _settle(found: _Uses) -> None:
+    """Merge the reads of the returned sampler in each caller (``_returned_to_callers``),
+    except those of callers other than the one a function's loader is judged alone at."""
+    for owner, statement, inner, path in found.sampler_reads:
+        chosen = found.alone.get(owner)
+        if chosen is not None and chosen != statement:
+            continue  # another call's sampler: not the one the loader judged alone holds
+        for row, conds in inner.set_epochs:
+            found.add_set_epoch(row, conds)
+        found.escape = found.escape or inner.escape
+        for loop in inner.iterations:
+            found.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through, loop.path or path, loop.conds))
+    found.sampler_reads = []
+
+
+def _takes_only(where, statement: ast.Assign, position: int) -> bool:
+    """Whether the call's other returned elements are never read where it lands (``_``, or
+    names the caller does not read): the caller cannot hold the loader's sampler but through
+    the loader (``loader.sampler``, which the reads of the loader follow)."""
+    from dl_lint.analysis.namespaces import WHOLE
+
+    target = statement.targets[0]
+    if position == WHOLE:
+        return isinstance(target, ast.Name)
+    if not isinstance(target, (ast.Tuple, ast.List)):
+        return False
+    for index, element in enumerate(target.elts):
+        if index == position:
+            continue
+        if not isinstance(element, ast.Name):
+            return False
+        if element.id == "_":
+            continue
+        site = where.site_of(statement.value)
+        holder = where.tree if site is None or site.scope is None else site.scope
+        if where.name_reads(holder)[1].get(element.id):
+            return False
     return True
 
 
@@ -612,7 +690,7 @@ def returned_place(analysis, owner: ast.AST, name: str) -> Optional[Tuple[int, i
     return place
 
 
-def returned_bindings(analysis, owner: ast.AST, name: str, position: int, length: int, role: str = "loader"):
+def returned_bindings(analysis, owner: ast.AST, name: str, position: int, length: int, role: str = "loader", elsewhere: bool = False):
     """Where the ``name`` that ``owner`` returns (whole, or at ``position`` of a tuple display
     of ``length``) lands in its callers: (None, [(module analysis, caller scope, call, call's
     site, statement, name)]) for each call of ``owner`` in this module (``ModuleAnalysis._callers``)
@@ -637,6 +715,10 @@ def returned_bindings(analysis, owner: ast.AST, name: str, position: int, length
     external = analysis.returned_to
     if external is not None and external[3] is owner:
         callers.append(external[:3])  # the call of another module being judged (``judge_call_sites``)
+    if not callers and elsewhere and function is not None and id(owner) not in analysis.ix.method_class:
+        callers = project_callers(analysis, owner)
+        if callers is None:
+            return f"the {role} {owner.name}() returns goes to callers not read", []
     if not callers:
         return f"the {role} {owner.name}() returns goes to callers not read", []
     out = []
@@ -646,10 +728,72 @@ def returned_bindings(analysis, owner: ast.AST, name: str, position: int, length
         alias = _bound_at(statement.targets[0], position, length) if statement is not None else None
         if alias is not None and not where.name_reads(caller)[1].get(alias):
             continue  # never read there (``_, _, train_loader = make(...)``): nothing it does
-        if alias is None or not _bound_once(where, call_site, alias):
+        if alias is None or not (_bound_once(where, call_site, alias) or _bound_on_path(where, caller, call_site, statement, alias)):
             return f"the {role} {owner.name}() returns is not bound to one name on line {call.lineno}", []
         out.append((where, caller, call, call_site, statement, alias))
     return None, out
+
+
+def project_callers(analysis, owner: ast.AST):
+    """The calls of the module-level function ``owner`` in the other modules of the project
+    (``Project.callers_of``: files whose bytes name it, each call resolved to this function):
+    [(module analysis, call, site)], or None when they cannot be listed (a module analysed
+    alone, more callers than are read)."""
+    finder = getattr(analysis.resolver.project, "callers_of", None)
+    if finder is None:
+        return None
+    return finder(analysis.path, owner.name)
+
+
+def _bound_on_path(where, caller: ast.AST, site, statement: ast.Assign, name: str) -> bool:
+    """The name bound at ``statement`` and otherwise only by assignments in the other branches
+    of ``if``s the statement is in (``if data == "image": dataset, loader, sampler =
+    make_image(...)`` / ``elif ...: dataset, loader, sampler = make_video(...)``), and read
+    nowhere inside those other branches: on the path through ``statement`` the name holds
+    what it gives."""
+    scope = _scope(where, site)
+    if scope is None or name in scope.globals or name in scope.nonlocals:
+        return False
+    bindings = scope.bindings.get(name, ())
+    if len(bindings) < 2 or len(bindings) > 8:
+        return False
+    parents, by_name = where.name_reads(caller)
+    ours = _ancestors(parents, statement)
+    others: List[int] = []  # the other branches (statement lists' first statements' ids)
+    for binding in bindings:
+        if binding.kind not in ("assign", "unpack") or binding.value is None:
+            return False
+        other = parents.get(id(binding.value))
+        if other is statement:
+            continue
+        if not isinstance(other, ast.Assign):
+            return False
+        theirs = _ancestors(parents, other)
+        branch = None
+        for node in theirs:
+            if isinstance(node, ast.If) and node in ours:
+                mine_in_body = any(id(n) in {id(b) for b in node.body} for n in ours + [statement])
+                theirs_in_body = any(id(n) in {id(b) for b in node.body} for n in theirs + [other])
+                if mine_in_body != theirs_in_body:
+                    branch = node.orelse if mine_in_body else node.body
+                break
+        if branch is None:
+            return False
+        others.extend(id(b) for b in branch)
+    kept = set(others)
+    for read in by_name.get(name, ()):
+        if any(id(n) in kept for n in _ancestors(parents, read)):
+            return False
+    return True
+
+
+def _ancestors(parents, node: ast.AST) -> List[ast.AST]:
+    out = []
+    current = parents.get(id(node))
+    while current is not None:
+        out.append(current)
+        current = parents.get(id(current))
+    return out
 
 
 def analysis_parent_assign(analysis, owner: ast.AST, call: ast.Call) -> Optional[ast.Assign]:
