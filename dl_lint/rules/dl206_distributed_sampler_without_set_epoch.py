@@ -61,11 +61,16 @@ range(epochs): for batch in train_loader:` in the caller is its epoch loop, and
 `train_loader.sampler.set_epoch(epoch)` there counts. Callers in the loader's module are read at
 the loader: any of them calling set_epoch, handing the loader to a library, calling the
 function inside a loop, binding the result another way or to an evaluation name
-(`val_loader`) silences it. A caller in another module is judged at its call (reported there,
-`prepare_dataloaders(): ...`, citing the loader), like other findings of a factory. A
-sampler returned beside the loader (`return dataloader, len(dataset), train_sampler`) is
-followed the same way: `train_sampler.set_epoch(epoch)` in the caller counts, and any other
-use of it there silences.
+(`val_loader`) silences it, except that a caller taking only the loader (`data_loader, _ =
+init_data(...)`) that iterates it per epoch without set_epoch is reported whatever the other
+callers do: each call builds a loader and a sampler of its own. A caller in another module is
+judged at its call (reported there, `prepare_dataloaders(): ...`, citing the loader), like
+other findings of a factory. A caller that returns the loader again is followed on, across
+modules (the modules that import the function's module and call it), through functions that
+return it whole or in a new tuple (jepa's `make_videodataset` -> `init_data` ->
+`make_dataloader`). A sampler returned beside the loader (`return dataloader, len(dataset),
+train_sampler`) is followed the same way: `train_sampler.set_epoch(epoch)` in the caller counts,
+and any other use of it there silences.
 
 The sampler may come from a project factory (`sampler=data_sampler(dataset, shuffle=True,
 distributed=args.distributed)` whose body returns `DistributedSampler(dataset, shuffle=shuffle)`
