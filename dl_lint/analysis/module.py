@@ -381,7 +381,7 @@ class ModuleAnalysis:
             in_loop=site.in_loop() and not self._loader_per_item(call, site, args),
             unguarded_iteration=self._unguarded_iteration(call, site),
             returned=self._returned(call, site),
-            nonblocking_copy=self._nonblocking_copy(call, site),
+            nonblocking_copy=self._nonblocking_copy(call, site, _never_pins(args, opaque)),
             fresh_iterators=self._fresh_iterators(call, site),
             sampler_epochs=self._sampler_epochs(call, site, sampler_node, args),
             extra=extra,
@@ -575,14 +575,14 @@ class ModuleAnalysis:
         return args, opaque, sampler_node
 
     # -- DL306: where this loader's batches are copied non-blocking ------------------------------
-    def _nonblocking_copy(self, call: ast.Call, site: Site) -> Optional[Tuple[str, int, int]]:
+    def _nonblocking_copy(self, call: ast.Call, site: Site, returned: bool = True) -> Optional[Tuple[str, int, int]]:
         """(path, row, column) of a non-blocking device copy of this loader's batches: in a
         loop of the same function over the loader (or over the one name bound to it), or in a
         function of the project the name is passed to (``train(model, loader)``), which loops
         over that parameter (``analysis.transfers``)."""
         if self.ix.words(self.source)[0]:
             return None  # the module pins by hand (a collate_fn, a prefetcher): not judged
-        return self._name_copy(call, site.scope, self.assigned_name(call), site.line, 0)
+        return self._name_copy(call, site.scope, self.assigned_name(call), site.line, 0 if returned else _RETURN_DEPTH)
 
     def _name_copy(
         self, call: Optional[ast.Call], scope: Optional[ast.AST], name: Optional[str], line: int, depth: int
@@ -1780,6 +1780,19 @@ class _Index:
 
 # How many callers deep DL306 follows a returned loader (DL206's ``epochs.FOLLOW_DEPTH``).
 _RETURN_DEPTH = 3
+
+
+def _never_pins(args: Dict[str, BoundArg], opaque) -> bool:
+    """Whether ``pin_memory`` is False whatever runs (not given, or every value False): only
+    then can DL306 report, so only then is a returned loader followed to its callers (reading
+    them can load other modules' summaries)."""
+    if "pin_memory" in opaque:
+        return False
+    arg = args.get("pin_memory")
+    if arg is None:
+        return True
+    value = arg.value
+    return not value.is_unknown and bool(value.options) and all(option.value is False for option in value.options)
 
 
 def _no_helpers(name: str) -> None:
