@@ -735,7 +735,12 @@ def estimate(
         if batch_size is not None and not samples:
             _fail("--batch-size needs --sample SHAPE:DTYPE")
         option_batch = batch_from_options(batch_bytes, batch_size, samples)
-        estimates = estimate_paths(paths, option_batch, samples, budget, shm)
+        try:
+            estimates = estimate_paths(paths, option_batch, samples, budget, shm)
+        except (KeyboardInterrupt, click.exceptions.Exit, click.ClickException):
+            raise
+        except Exception as exc:  # noqa: BLE001 - never show a traceback; say what failed (as a lint does)
+            _fail(f"internal error: {type(exc).__name__}: {printable.text(str(exc))}")
         if output_format == "json":
             click.echo(json.dumps({"loaders": [e.as_dict() for e in estimates], "coverage": coverage(estimates)}, indent=2))
             return

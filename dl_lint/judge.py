@@ -585,6 +585,7 @@ def judge_call_sites(
     the defaults it relies on)."""
     from dl_lint.config import enabled_codes
     from dl_lint.rules import checking_rules, known_codes
+    from dl_lint.rules.base import MESSAGE_LIMIT
     from dl_lint.suppression import parse_suppressions
 
     factories: Dict = {}
@@ -698,11 +699,14 @@ def judge_call_sites(
                         f"returns it. {diag.detail} Code in backquotes goes in {factory}(), where it "
                         "builds the DataLoader."
                     )
+                shown = factory
+                if len(f"{shown}(): {diag.message}") > MESSAGE_LIMIT:
+                    shown = factory.rsplit(".", 1)[-1]  # ``initialize()``, as the call writes it
                 moved = Diagnostic(
                     code=diag.code,
                     name=diag.name,
                     severity=diag.severity,
-                    message=f"{factory}(): {diag.message}",
+                    message=f"{shown}(): {diag.message}",
                     filename=caller.display,
                     location=start,
                     end_location=end,

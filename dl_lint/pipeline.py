@@ -20,7 +20,7 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.files import SourceFile, is_notebook_path, read, read_module
-from dl_lint.judge import accelerator_for, analyse, construct_evidence, judge, judge_call_sites, merge_repeats
+from dl_lint.judge import accelerator_for, analyse, construct_evidence, judge, judge_call_sites, merge_repeats, parse_only
 from dl_lint.model import Diagnostic
 from dl_lint.reading import Refused
 
@@ -381,6 +381,29 @@ class Run:
             self.factories[key] = tuple(names)
         return diags
 
+    def _derive_builders(self, involved: List[SourceFile]) -> Dict[str, Tuple[str, ...]]:
+        """Builders among the files that call a factory (``ModuleAnalysis._builder_call``:
+        pix2pixHD's ``CreateDataLoader(opt)`` makes a ``CustomDatasetDataLoader``, calls its
+        ``initialize(opt)`` method factory, and returns it), in modules that build no loader
+        themselves (not parsed before): their factory names, by file. Their callers are then
+        call sites too. One step: a builder of a builder is not followed."""
+        derived: Dict[str, Tuple[str, ...]] = {}
+        methods = {name.rsplit(".", 1)[1] for names in self.factories.values() for name in names if "." in name}
+        if not methods:
+            return derived
+        for file in involved:
+            if file.key in self.factories or file.facts is not None or file.errors or not file.data or b"return" not in file.data:
+                continue
+            try:
+                analysis = parse_only(file, self.project, self.hashes.get(file.key))
+                facts = analysis.builder_facts(methods) if analysis is not None else None
+            except (RecursionError, MemoryError, Exception):  # noqa: BLE001 - a builder not read is unknown
+                facts = None  # (the file's own findings, and any DL000, come from its own analysis)
+            if facts is not None:
+                file.facts = facts
+                derived[file.key] = tuple(name for name, _ in facts.factories)
+        return derived
+
     def may_still_hold(self, file: SourceFile) -> bool:
         key = file.key
         return self.store.stale_only_by_summaries(key, self.hashes.get(key), self.fingerprint(file.settings), file.module_name)
@@ -466,6 +489,9 @@ class Run:
 
             record = self.store.callsites
             try:
+                if record is not None and record.get("dv"):
+                    # builders found among the callers last time: a new file calling one is a caller too
+                    search = _FactoryCalls(self, {k: tuple(v) for k, v in record["dv"].items()})
                 if (
                     record is not None
                     and record["fa"] == factories
@@ -479,13 +505,18 @@ class Run:
                     return [diagnostic_from_json(d, self.display.get(p, p)) for p, d in record["d"]]
             except Exception:  # noqa: BLE001 - a malformed record is a miss
                 pass
+        search = _FactoryCalls(self)
         involved = search.involved()
+        derived = self._derive_builders(involved)
+        if derived:
+            search = _FactoryCalls(self, derived)
+            involved = search.involved()
         for file in involved:  # callees need their facts (the cache does not keep them)
             if file.key in self.factories and file.facts is None and not file.errors:
                 if not file.data:
                     read(file)
                 analyse(file, self.project, self.hashes.get(file.key))
-        factory_files = [f for f in involved if f.key in self.factories]
+        factory_files = [f for f in involved if f.key in self.factories or f.key in derived]
         mine = list(involved)
         answers: List[Tuple[List[Diagnostic], Set[str], Set[str]]] = []
         pending = None
@@ -527,6 +558,7 @@ class Run:
             seen, used = self.project.dependencies(touched, uses)
             record = {
                 "fa": factories,
+                "dv": {k: list(v) for k, v in derived.items()},
                 "files": {f.key: self._state(f.key) for f in involved},
                 "d": [[by_display.get(d.filename, d.filename), diagnostic_to_json(d)] for d in diags],
             }
@@ -553,9 +585,10 @@ class _FactoryCalls:
     """Which files call a factory (a module-level function whose loaders take its parameters):
     its name followed by ``(``, in another file, or again in its own."""
 
-    def __init__(self, run: Run) -> None:
+    def __init__(self, run: Run, derived: Optional[Dict[str, Tuple[str, ...]]] = None) -> None:
         self.run = run
-        names = sorted({name for names in run.factories.values() for name in names})
+        self.factories = {**run.factories, **(derived or {})}
+        names = sorted({name for names in self.factories.values() for name in names})
         self.encoded = [n.encode() for n in names]
         # A method factory (``Walker.loader``) is called as ``obj.loader(``, in a file that
         # names the class (it builds the instance): its method's name, with the class's name
@@ -589,7 +622,7 @@ class _FactoryCalls:
         self.reachable: Set[str] = {n.rstrip("[") for n in names}
         self.reachable.update(n.decode() for n in self.classes.values())  # a method factory: its class
         modules = {f.key: f.module_name for f in run.files}
-        for key in run.factories:
+        for key in self.factories:
             module = modules.get(key, "")
             if module:
                 self.reachable.update(module.split("."))
@@ -625,7 +658,7 @@ class _FactoryCalls:
     def _calls(self, file: SourceFile) -> List[bytes]:
         """The factory names ``file`` calls (its own definitions included)."""
         run = self.run
-        checked = file.key in run.factories or file.is_notebook
+        checked = file.key in self.factories or file.is_notebook
         if self.many and not checked:
             if not _may_reach(run.project.raw_imports(file.key), self.reachable, self.packages):
                 return []
@@ -652,7 +685,7 @@ class _FactoryCalls:
         if file.errors:
             return False
         found = self._calls(file)
-        own = {n.encode() for n in self.run.factories.get(file.key, ())}
+        own = {n.encode() for n in self.factories.get(file.key, ())}
         return any(name not in own or found.count(name) > 1 for name in set(found))
 
     def involved(self) -> List[SourceFile]:
@@ -667,7 +700,7 @@ class _FactoryCalls:
             if not found:
                 continue
             occurs[file.key] = set(found)
-            own = {n.encode() for n in self.run.factories.get(file.key, ())}
+            own = {n.encode() for n in self.factories.get(file.key, ())}
             for name in set(found):
                 # In its own file, the definition (``def name(``) matches once.
                 if name not in own or found.count(name) > 1:
@@ -677,7 +710,7 @@ class _FactoryCalls:
         return [
             f
             for f in self.run.files
-            if occurs.get(f.key, set()) & called or any(n.encode() in called for n in self.run.factories.get(f.key, ()))
+            if occurs.get(f.key, set()) & called or any(n.encode() in called for n in self.factories.get(f.key, ()))
         ]
 
 

@@ -14,6 +14,7 @@ dataset classes through a real DataLoader."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import re
@@ -27,7 +28,8 @@ from dl_lint.config import format_size
 from dl_lint.engine import lint_paths
 
 DATA = Path(__file__).parent / "data" / "batches"
-KNOWN = ["rand_tensor", "numpy_arrays", "token_slices", "tokenizer_padded", "image_transform", "image_v2", "timm_transform", "albumentations_pipeline", "collate_padded", "audio_crops"]
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "rules"
+KNOWN = ["rand_tensor", "numpy_arrays", "token_slices", "tokenizer_padded", "image_transform", "image_v2", "timm_transform", "albumentations_pipeline", "collate_padded", "audio_crops", "albumentations_init"]
 
 
 def _project(tmp_path, *names, budget="1B"):
@@ -76,6 +78,8 @@ def _torch_bytes(name: str, tmp_path: Path) -> list:
 
     if name in ("rand_tensor", "numpy_arrays", "collate_padded"):
         return [_batch_bytes(_first_batch(_import(tmp_path / f"{name}.py").make()))]
+    if name == "albumentations_init":
+        return _albumentations_init_bytes(tmp_path)
     if name == "token_slices":
         np.arange(10_000, dtype=np.uint16).tofile(tmp_path / "train.bin")
         module = _import(tmp_path / f"{name}.py")
@@ -101,6 +105,147 @@ def _torch_bytes(name: str, tmp_path: Path) -> list:
     return [_batch_bytes(b) for b in documented[name]]
 
 
+# A stand-in for the albumentations transforms the fixture uses, as albumentations 2.0.8 defines
+# their output (crops/transforms.py, geometric/resize.py, pixel/transforms.py, pytorch/
+# transforms.py): crops and Resize return exactly height × width, SmallestMaxSize scales the
+# smaller edge to max_size, Normalize returns float32, ToTensorV2 transposes H×W×C to C×H×W;
+# none changes the channels or (but Normalize) the dtype. albumentations itself needs OpenCV, which
+# is not a test dependency. The numpy (astype, uint8 / 127.5, np.eye, np.float32), PIL and the
+# collation are the real ones.
+_ALBUMENTATIONS = """
+import numpy as np
+from PIL import Image
+
+
+class _Transform:
+    def __init__(self, height=None, width=None, max_size=None, p=1.0, **kwargs):
+        self.height, self.width, self.max_size = height, width, max_size
+
+    def __call__(self, image, **targets):
+        return {"image": self.apply(image)}
+
+
+class Compose(_Transform):
+    def __init__(self, transforms, **kwargs):
+        self.transforms = transforms
+
+    def apply(self, image):
+        for t in self.transforms:
+            image = t.apply(image)
+        return image
+
+
+class SmallestMaxSize(_Transform):
+    def apply(self, image):
+        h, w = image.shape[:2]
+        scale = self.max_size / min(h, w)
+        size = (max(self.max_size, round(w * scale)), max(self.max_size, round(h * scale)))
+        return np.asarray(Image.fromarray(image).resize(size))
+
+
+class CenterCrop(_Transform):
+    def apply(self, image):
+        top, left = (image.shape[0] - self.height) // 2, (image.shape[1] - self.width) // 2
+        return image[top : top + self.height, left : left + self.width]
+
+
+RandomCrop = CenterCrop
+
+
+class Resize(_Transform):
+    def apply(self, image):
+        return np.asarray(Image.fromarray(image).resize((self.width, self.height)))
+
+
+class HorizontalFlip(_Transform):
+    def apply(self, image):
+        return image[:, ::-1].copy()
+
+
+class Normalize(_Transform):
+    def apply(self, image):
+        return ((image / 255.0 - 0.5) / 0.25).astype(np.float32)
+"""
+
+
+@contextlib.contextmanager
+def _stand_in_albumentations(tmp_path: Path):
+    """The stand-in above importable as ``albumentations`` (and ``albumentations.pytorch``)."""
+    package = tmp_path / "albumentations"
+    (package / "pytorch").mkdir(parents=True)
+    (package / "__init__.py").write_text(_ALBUMENTATIONS)
+    (package / "pytorch" / "__init__.py").write_text(
+        "import torch\n\n\nclass ToTensorV2:\n    def __init__(self, p=1.0):\n        pass\n\n"
+        "    def apply(self, image):\n        return torch.from_numpy(image.transpose(2, 0, 1))\n"
+    )
+
+    def forget():
+        for cached in [m for m in sys.modules if m == "albumentations" or m.startswith("albumentations.")]:
+            del sys.modules[cached]
+
+    forget()
+    sys.path.insert(0, str(tmp_path))
+    try:
+        yield
+    finally:
+        sys.path.remove(str(tmp_path))
+        forget()
+
+
+def _images(tmp_path: Path, height: int, width: int, labels: int):
+    """Three images (RGB, L and RGBA: the mode check converts the last two) and label maps."""
+    import numpy as np
+    from PIL import Image
+
+    images, maps = [], []
+    for n, mode in enumerate(("RGB", "L", "RGBA")):
+        image = tmp_path / f"image{n}.png"
+        Image.fromarray(np.random.randint(0, 256, (height + n, width, 3), dtype=np.uint8)).convert(mode).save(image)
+        label_map = tmp_path / f"labels{n}.png"
+        Image.fromarray(np.random.randint(0, labels, (height, width + n), dtype=np.uint8)).save(label_map)
+        images.append(str(image))
+        maps.append(str(label_map))
+    return images, maps
+
+
+def _albumentations_init_bytes(tmp_path: Path) -> list:
+    images, maps = _images(tmp_path, 300, 280, 7)  # labels under every n_labels of the fixture
+    with _stand_in_albumentations(tmp_path):
+        loaders = _import(tmp_path / "albumentations_init.py").make(images * 2, maps * 2)
+        return [_batch_bytes(_first_batch(loader)) for loader in loaders]
+
+
+@pytest.mark.torch  # a real sample of the fixture, collated by torch
+def test_an_albumentations_one_hot_goes_over_the_default_budget(tmp_path, run_cli, monkeypatch):
+    """fixtures/rules/dl101_albumentations.py (the taming-transformers family): DL101 reports the
+    taming-like loader with the estimated figure, `dl-lint estimate` gives the same bytes, and
+    they are batch_size × the bytes of a sample default_collate builds from the fixture's own
+    numpy code (a real batch of 12 would take 1.1 GiB: two samples are collated)."""
+    from torch.utils.data import default_collate
+
+    from dl_lint.config import parse_size
+
+    shutil.copy(FIXTURES / "dl101_albumentations.py", tmp_path / "dl101_albumentations.py")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "demo"\n')
+    monkeypatch.chdir(tmp_path)
+    estimates = {e["line"]: e for e in _estimates(run_cli, "dl101_albumentations.py")}
+    [diag] = lint_paths(["dl101_albumentations.py"], overrides={"select": ["DL101"]}).diagnostics
+    assert "53 GiB at the peak, over the 8 GiB budget" in diag.message
+    assert "256×256×3 float32 + 256×256×183 float64" in diag.detail
+    taming_like = estimates[diag.location.row]
+    assert taming_like["batch_bytes"] == 12 * (256 * 256 * 3 * 4 + 256 * 256 * 183 * 8)
+    assert _FIGURE.search(diag.detail).group(1) == format_size(taming_like["batch_bytes"])
+    assert [e["batch_bytes"] is None for e in estimates.values()] == [False, False, True]
+    images, maps = _images(tmp_path, 300, 280, 183)
+    with _stand_in_albumentations(tmp_path):
+        module = _import(tmp_path / "dl101_albumentations.py")
+        for size, line in ((256, diag.location.row), (64, diag.location.row + 2)):
+            dataset = module.Segmentations(images, maps, size=size)
+            two = _batch_bytes(default_collate([dataset[0], dataset[1]]))
+            assert estimates[line]["batch_bytes"] == 12 * two // 2
+    assert parse_size("8GiB") < 49 * taming_like["batch_bytes"]
+
+
 @pytest.mark.torch  # the estimates are checked against batches torch builds
 @pytest.mark.parametrize("name", KNOWN)
 def test_each_estimate_kind_matches_a_real_batch_within_one_percent(name, tmp_path, run_cli, monkeypatch):
@@ -118,7 +263,7 @@ def test_negatives_stay_unknown(tmp_path, run_cli, monkeypatch):
     project = _project(tmp_path, "unknown")
     monkeypatch.chdir(project)
     estimates = _estimates(run_cli, "unknown.py")
-    assert len(estimates) == 16
+    assert len(estimates) == 25
     for est in estimates:
         assert est["batch_bytes"] is None and est["batch_bytes_kind"] is None, est
         assert est["batch_bytes_unknown_because"]
@@ -178,14 +323,25 @@ def test_a_measured_figure_is_used_then_reported_stale_when_the_call_changes(tmp
     assert "changed since it was measured" in diag.detail
 
 
+def test_a_subclass_built_without_arguments_keeps_its_bases_estimate(tmp_path, run_cli, monkeypatch):
+    """The negatives' SameBlocks(n=32) and RenamedBlocks(50) stay unknown (their arguments reach
+    Blocks's __init__ through a signature not read: Blocks's default n=64 would be a wrong
+    figure); SameBlocks() built without arguments is Blocks's default sample."""
+    project = _project(tmp_path, "unknown")
+    (project / "unknown.py").write_text((project / "unknown.py").read_text() + "\nt = DataLoader(SameBlocks(), batch_size=8, num_workers=2)\n")
+    monkeypatch.chdir(project)
+    estimates = _estimates(run_cli, "unknown.py")
+    assert [e["batch_bytes"] for e in estimates if e["batch_bytes"] is not None] == [8 * 64 * 4]
+
+
 def test_estimate_over_a_folder_prints_one_row_per_loader(tmp_path, run_cli, monkeypatch):
     project = _project(tmp_path, "rand_tensor", "unknown")
     monkeypatch.chdir(project)
     out = run_cli("estimate", ".", "--shm", "1GiB").stdout
     rows = [line for line in out.splitlines() if re.match(r"\S+\.py:\d+ ", line)]
-    assert len(rows) == 17
+    assert len(rows) == 26
     assert any("73.5 MiB" in r and "661.5 MiB" in r and "estimated" in r for r in rows)
-    assert "1 of 17 loaders with workers have known batch bytes" in out
+    assert "1 of 26 loaders with workers have known batch bytes" in out
 
 
 def test_the_results_cache_redoes_a_loader_when_its_measured_figure_changes(tmp_path, monkeypatch):
@@ -206,3 +362,38 @@ def test_the_results_cache_redoes_a_loader_when_its_measured_figure_changes(tmp_
     assert figure() == "3 MiB"  # measured, though the Python file did not change
     remember.write(str(project), {**entry, "batch_bytes": 5 * 2**20})
     assert figure() == "5 MiB"
+
+
+def test_an_albumentations_pipeline_listing_another_many_times_is_read_once_per_attribute(tmp_path, run_cli, monkeypatch):
+    """self.p2 = Compose([self.p1] * 200), self.p1 = Compose([self.p0] * 200): each attribute's
+    step is run once per state, not once per path to it (was 200² runs of p0's step, each
+    walking the class: 60 s for a 4.5 KB file)."""
+    import time
+
+    def listing(attr):
+        return ", ".join([attr] * 200)
+
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "demo"\n')
+    (tmp_path / "train.py").write_text(
+        "import albumentations\n"
+        "import numpy as np\n"
+        "from PIL import Image\n"
+        "from torch.utils.data import DataLoader, Dataset\n\n\n"
+        "class Crops(Dataset):\n"
+        "    def __init__(self, paths):\n"
+        "        self.paths = paths\n"
+        "        self.p0 = albumentations.Compose([albumentations.CenterCrop(height=64, width=64)])\n"
+        f"        self.p1 = albumentations.Compose([{listing('self.p0')}])\n"
+        f"        self.p2 = albumentations.Compose([{listing('self.p1')}])\n\n"
+        "    def __len__(self):\n"
+        "        return len(self.paths)\n\n"
+        "    def __getitem__(self, i):\n"
+        "        image = np.array(Image.open(self.paths[i]).convert('RGB')).astype(np.uint8)\n"
+        "        return {'image': (self.p2(image=image)['image'] / 127.5 - 1.0).astype(np.float32)}\n\n\n"
+        "loader = DataLoader(Crops([]), batch_size=12, num_workers=24)\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    started = time.monotonic()
+    [estimate] = _estimates(run_cli, "train.py")
+    assert time.monotonic() - started < 15
+    assert estimate["batch_bytes"] == 12 * 64 * 64 * 3 * 4

@@ -445,3 +445,23 @@ def test_help_lists_the_commands_and_measure_warns_it_runs_code(run_cli):
     assert "IMPORTS AND RUNS YOUR CODE" in help_text
     assert "Needs torch (dl-lint's `runtime` extra): pip install torch." in " ".join(help_text.split())
     assert "--batch-bytes" in run_cli("estimate", "-h").stdout
+
+
+def test_estimate_reads_a_function_returning_parse_known_args(tmp_path):
+    """``args, _ = parser.parse_known_args(); return args`` in a project module: the summary's
+    construction reader took the parse marker (a node with no line) for a construction and
+    ``dl-lint estimate .`` ended in a traceback (apex's tests/L0/run_test.py)."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (tmp_path / "runner.py").write_text(
+        "import argparse\n\n\ndef parse_args():\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--x', type=int, default=1)\n    args, _ = parser.parse_known_args()\n    return args\n"
+    )
+    (tmp_path / "train.py").write_text(
+        "from torch.utils.data import DataLoader\n\nloader = DataLoader([1.0] * 8, batch_size=4, num_workers=2)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "dl_lint", "estimate", "."], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "train.py:3" in done.stdout

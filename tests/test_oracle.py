@@ -275,6 +275,11 @@ def _ddp_script(name: str):
         ("train_returned_elsewhere_set_epoch", False),
         ("train_returned_sampler", True),  # the sampler returned beside the loader, unused
         ("train_returned_sampler_set_epoch", False),  # the caller's train_sampler.set_epoch(epoch)
+        ("train_returned_two_step", True),  # ``loaders = build()`` then ``train_loader, val_loader = loaders``
+        ("train_returned_nested", True),  # ``return (loader, sampler), val``; the caller takes ``loaders[0][0]``
+        ("train_returned_two_step_set_epoch", False),  # nested unpacking; the sampler's set_epoch
+        ("train_try_arms", True),  # the loader bound in ``try:`` and in ``except RuntimeError:``
+        ("train_try_arms_set_epoch", False),
     ],
 )
 def test_a_distributed_sampler_without_set_epoch_repeats_its_order(script, repeats) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
 
 from dl_lint import lint_paths
 from dl_lint.analysis.libraries import TORCHVISION_KEEPING, TORCHVISION_KEPT
@@ -177,3 +178,17 @@ def test_a_dataset_chosen_between_classes_names_both(tmp_path):
     (found,) = lint_paths([script], overrides={"select": ("DL202",)}).diagnostics
     text = f"{found.message} {found.detail}"
     assert "an ImageFolder or a Pairs that keeps a lambda in a Lambda" in text, text
+
+
+@pytest.mark.parametrize(
+    "name, said",
+    [("MNIST", "an MNIST"), ("SVHN", "an SVHN"), ("KMNIST", "a KMNIST"), ("USPS", "a USPS"), ("ImageFolder", "an ImageFolder"),
+     ("iBims", "an iBims"), ("FashionMNIST", "a FashionMNIST"), ("CIFAR10", "a CIFAR10"), ("UCF101", "a UCF101")],
+)  # fmt: skip
+def test_dl202_names_a_class_with_the_article_it_is_read_with(name, said):
+    """Initialisms are read letter by letter (``an MNIST``, ``a USPS``), other names by their
+    first letter (``an ImageFolder``, ``a FashionMNIST``): torchvision's dataset names now reach
+    DL202's messages."""
+    from dl_lint.rules.dl202_unpicklable_worker_callable import _a
+
+    assert _a(name) == said

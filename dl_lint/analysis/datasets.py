@@ -309,12 +309,19 @@ class DatasetIndex:
         where the dataset is constructed (``instance.given``), else from the parameter's literal
         default."""
         mro = self.mro(cls)
-        for c in mro or ():
+        for at, c in enumerate(mro or ()):
             if "__getitem__" in c.methods:
                 if c.sample is None:
                     return None
+                if len(c.sample) > 2 and c.sample[2] and any("__init__" in s.methods for s in mro[:at]):  # type: ignore[index]
+                    return None  # a pipeline c's __init__ builds, and a subclass's __init__ of its own
                 given = dict(instance.given) if instance is not None else {}
-                return sample_of(c.sample[0], {**dict(c.sample[1]), **given})
+                values = {**dict(c.sample[1]), **given}
+                if at and ("*" in given or any("__init__" in s.methods for s in mro[:at])):
+                    # a subclass's construction: its arguments reach c's ``__init__`` through a
+                    # signature of its own (or c's, unread): neither they nor c's defaults are known
+                    values = {}
+                return sample_of(c.sample[0], values)
         return None
 
     def function_facts(self, module: str, name: str, path: str = "") -> Optional[FunctionFacts]:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
 from dl_lint.analysis.loaders import EpochLoop, SamplerEpochs, SamplerUse
 from dl_lint.analysis.loops import loop_count
-from dl_lint.analysis.syntax import terminal
+from dl_lint.analysis.syntax import literal, terminal
 from dl_lint.analysis.values import Origin, Value
 
 if TYPE_CHECKING:
@@ -64,7 +64,8 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
     # the caller's, nor placed in the caller's loops).
     factory = any(use is not None for *_, use in constructions)
     loader_name = analysis.assigned_name(call)
-    if loader_name is None or not _bound_once(analysis, site, loader_name):
+    others = _other_arms(analysis, site, loader_name, call, sampler_name) if loader_name is not None else None
+    if others is None:
         return SamplerEpochs(uses, escape="the loader is not bound to one name")
     if _EVALUATION.match(loader_name):
         return SamplerEpochs(uses, escape="the loader's name says it evaluates: its order does not change the result")
@@ -76,7 +77,7 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
     if site.scope is not None:
         found.returners.add(id(site.scope))  # ``return loader``: followed to its callers
         found.origin = id(site.scope)
-    _collect(analysis, owner, names, {id(sampler)}, 0, found)
+    _collect(analysis, owner, names, {id(sampler)} | others, 0, found)
     _settle(found)
     epoch = next((loop for loop in found.iterations if loop.epoch_row is not None), None)
     set_epoch, narrow = found.set_epoch, None
@@ -281,7 +282,7 @@ class _Uses:
         self.consumed = False  # the generator over the loader is taken from repeatedly
         self.bar = False  # the name may hold a progress bar over the loader (``_rebound_to_bar``)
         self.returners: Set[int] = set()  # functions whose ``return loader`` is followed to their callers
-        self.followed: Set[Tuple[int, int]] = set()  # ... (function, position) already followed
+        self.followed: Set[Tuple[int, tuple]] = set()  # ... (function, ``_returned_path``) already followed
         self.returned = ""  # the function whose ``return`` took the loader to a caller
         self.origin: Optional[int] = None  # the function that builds the loader (its own module's callers only)
         # A caller judged alone, per function that returns the loader (``_returned_to_callers``),
@@ -542,35 +543,28 @@ def _passed_back(analysis, owner: ast.AST, call: ast.Call, node: ast.Name, where
 def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, found: _Uses, role: str = "loader") -> bool:
     """``return loader`` or ``return loader, valset, collate_fn`` in the function that builds
     the loader (or a caller it was followed to): when every ``return`` of that function gives
-    the loader at the same place (whole, or one position of a tuple display of one length),
-    each call of the function in this module (``ModuleAnalysis._callers``) whose result lands
-    in a name bound once (or the element at that position of a tuple target of that length)
-    binds the loader there, and that name's reads in the caller are collected like the
-    loader's own. Any other use of a call's result, a caller calling it in a loop (a new
+    the loader at the same place (whole, or one position of tuple displays of one length,
+    nested ones too: ``return (loader, sampler), val_loader``), each call of the function in
+    this module (``ModuleAnalysis._callers``) whose result lands in a name bound once (or in
+    alternative arms), at once or in a second statement that takes the bound tuple apart
+    (``_bound_along``: ``loaders = make()`` then ``train_loader, val_loader = loaders``), binds
+    the loader there, and that name's reads in the caller are collected like the loader's own. Any other use of a call's result, a caller calling it in a loop (a new
     loader and sampler per pass), a caller naming it for evaluation, or no caller in the
     module makes the answer unknown. ``role``: "sampler" for the loader's sampler returned
     beside it (``return loader, len(dataset), sampler``), followed the same way. False when
     this is no such return."""
-    from dl_lint.analysis.namespaces import WHOLE
-
-    if id(owner) not in found.returners:
+    if id(owner) not in found.returners or depth >= FOLLOW_DEPTH:
         return False
-    parent = parents.get(id(node))
-    if isinstance(parent, ast.Return):
-        position, length = WHOLE, 0
-    elif isinstance(parent, ast.Tuple) and isinstance(parents.get(id(parent)), ast.Return):
-        if any(isinstance(e, ast.Starred) for e in parent.elts):
-            return False
-        position, length = next(i for i, e in enumerate(parent.elts) if e is node), len(parent.elts)
-    else:
+    path = _returned_path(node, parents)
+    if path is None:
         return False
-    if (id(owner), position) in found.followed:
+    if (id(owner), path) in found.followed:
         return True  # another ``return`` of the same shape: its callers are already read
     if len(found.followed) >= RETURN_HOPS:
         found.escape = found.escape or f"the loader {owner.name}() returns is returned on further than is followed"
         return True
-    found.followed.add((id(owner), position))
-    why, bindings = returned_bindings(analysis, owner, node.id, position, length, role, elsewhere=id(owner) != found.origin)
+    found.followed.add((id(owner), path))
+    why, bindings = returned_bindings(analysis, owner, node.id, path, role, elsewhere=id(owner) != found.origin)
     if why is not None:
         found.escape = found.escape or why
         return True
@@ -578,7 +572,7 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
     # (``data_loader, _ = init_data(...)``), iterates it per epoch and never calls set_epoch
     # repeats its order whatever the other callers do with theirs.
     reads: List[Tuple[Any, Any, Any, _Uses]] = []
-    for where, caller, call, call_site, statement, alias in bindings:
+    for where, caller, call, call_site, statement, alias, skip in bindings:
         why = None
         if role == "loader" and _EVALUATION.match(alias):
             why = f"a caller names the loader {owner.name}() returns for evaluation ({alias})"
@@ -595,7 +589,8 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
         else:
             if call_site.scope is not None:
                 found.returners.add(id(call_site.scope))
-            _collect(where, caller, {alias: role}, set(), depth, inner)  # the same loader, one call up
+            # the same loader, one call up: a return costs no handed-to depth (RETURN_HOPS bounds them)
+            _collect(where, caller, {alias: role}, skip, depth, inner)
         reads.append((where, statement, alias, inner))
     alone = next(
         (
@@ -605,7 +600,7 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
             and entry[3].escape is None
             and not entry[3].set_epochs
             and any(loop.epoch_row is not None for loop in entry[3].iterations)
-            and _takes_only(entry[0], entry[1], position)
+            and _takes_only(entry[0], entry[1], path)
         ),
         None,
     )
@@ -622,8 +617,8 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
             found.add_set_epoch(row, conds)
         found.escape = found.escape or inner.escape
         for loop in inner.iterations:  # in the caller's module
-            path = loop.path or ("" if where is analysis else where.path)
-            found.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through, path, loop.conds))
+            loop_path = loop.path or ("" if where is analysis else where.path)
+            found.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through, loop_path, loop.conds))
     return True
 
 
@@ -642,16 +637,19 @@ def _settle(found: _Uses) -> None:
     found.sampler_reads = []
 
 
-def _takes_only(where, statement: ast.Assign, position: int) -> bool:
+def _takes_only(where, statement: ast.Assign, path) -> bool:
     """Whether the call's other returned elements are never read where it lands (``_``, or
     names the caller does not read): the caller cannot hold the loader's sampler but through
-    the loader (``loader.sampler``, which the reads of the loader follow)."""
-    from dl_lint.analysis.namespaces import WHOLE
-
+    the loader (``loader.sampler``, which the reads of the loader follow). Only a whole
+    result bound to a name or one level of tuple target is judged (``path``, ``_returned_path``,
+    of length 0 or 1); nested or two-step targets are not."""
     target = statement.targets[0]
-    if position == WHOLE:
+    if not path:
         return isinstance(target, ast.Name)
-    if not isinstance(target, (ast.Tuple, ast.List)):
+    if len(path) != 1 or not isinstance(target, (ast.Tuple, ast.List)):
+        return False
+    position, length = path[0]
+    if len(target.elts) != length:
         return False
     for index, element in enumerate(target.elts):
         if index == position:
@@ -667,48 +665,56 @@ def _takes_only(where, statement: ast.Assign, position: int) -> bool:
     return True
 
 
-def returned_place(analysis, owner: ast.AST, name: str) -> Optional[Tuple[int, int]]:
-    """(position, length) when every ``return`` of ``owner`` gives the name ``name`` at the same
-    place: whole (``namespaces.WHOLE``, 0) or at one position of a tuple display of one length
-    (``return train_loader, valset, collate_fn``); None otherwise."""
-    from dl_lint.analysis.namespaces import WHOLE
+def _path_to(value: ast.AST, name: str, depth: int = 0) -> Optional[list]:
+    """The paths (``_returned_path``) at which the tuple display ``value`` (nested ones too)
+    gives the name ``name``; a starred element makes them unknown (None)."""
+    if isinstance(value, ast.Name):
+        return [()] if value.id == name else []
+    if not isinstance(value, ast.Tuple) or depth >= FOLLOW_DEPTH:
+        return []
+    if any(isinstance(e, ast.Starred) for e in value.elts):
+        return None
+    out = []
+    for index, element in enumerate(value.elts):
+        inner = _path_to(element, name, depth + 1)
+        if inner is None:
+            return None
+        out.extend(((index, len(value.elts)),) + rest for rest in inner)
+    return out
 
+
+def returned_place(analysis, owner: ast.AST, name: str) -> Optional[Tuple[Tuple[int, int], ...]]:
+    """The path (``_returned_path``) when every ``return`` of ``owner`` gives the name ``name``
+    at the same place: () for the whole value, else (position, length) per tuple display
+    (``return train_loader, valset, collate_fn`` gives ((0, 3),)); None otherwise."""
     place = None
     for value in analysis._whole_returned(owner):
-        if isinstance(value, ast.Name) and value.id == name:
-            here = (WHOLE, 0)
-        elif isinstance(value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in value.elts):
-            at = [i for i, e in enumerate(value.elts) if isinstance(e, ast.Name) and e.id == name]
-            if len(at) != 1:
-                return None
-            here = (at[0], len(value.elts))
-        else:
+        paths = _path_to(value, name)
+        if not paths or len(paths) != 1:
             return None
-        if place is not None and here != place:
+        if place is not None and paths[0] != place:
             return None
-        place = here
+        place = paths[0]
     return place
 
 
-def returned_bindings(analysis, owner: ast.AST, name: str, position: int, length: int, role: str = "loader", elsewhere: bool = False):
-    """Where the ``name`` that ``owner`` returns (whole, or at ``position`` of a tuple display
-    of ``length``) lands in its callers: (None, [(module analysis, caller scope, call, call's
-    site, statement, name)]) for each call of ``owner`` in this module (``ModuleAnalysis._callers``)
-    and the call of another module being judged (``analysis.returned_to``, set by
-    ``judge.judge_call_sites``) whose result lands in a name bound once there (or the element at
-    that position of a tuple target of that length), skipping callers that never read it; or
-    (why, []) when some ``return`` gives something else, no caller is read, or a call's result
-    lands elsewhere. One mechanism for "where does a returned loader go", read by DL206
-    (``_returned_to_callers``) and DL306 (``ModuleAnalysis._nonblocking_copy``)."""
-    from dl_lint.analysis.namespaces import WHOLE
-
+def returned_bindings(analysis, owner: ast.AST, name: str, path, role: str = "loader", elsewhere: bool = False):
+    """Where the ``name`` that ``owner`` returns (at ``path``, ``_returned_path``: whole, or
+    nested tuple displays) lands in its callers: (None, [(module analysis, caller scope, call,
+    call's site, statement, name, reads to skip)]) for each call of ``owner`` in this module
+    (``ModuleAnalysis._callers``), the call of another module being judged
+    (``analysis.returned_to``, set by ``judge.judge_call_sites``), and, when ``elsewhere`` (a
+    function the loader was returned on to, not the one that builds it), the calls in the
+    modules that import it (``project_callers``), whose result lands in a name bound once
+    there or in alternative arms (``_bound_along``: at once or in a second statement that takes
+    the bound tuple apart), skipping callers that never read it; or (why, []) when some
+    ``return`` gives something else, no caller is read, or a call's result lands elsewhere.
+    One mechanism for "where does a returned loader go", read by DL206
+    (``_returned_to_callers``) and DL306 (``ModuleAnalysis._returned_copy``)."""
     for value in analysis._whole_returned(owner):
-        if position == WHOLE:
-            same = isinstance(value, ast.Name) and value.id == name
-        else:
-            same = isinstance(value, ast.Tuple) and len(value.elts) == length
-            same = same and isinstance(value.elts[position], ast.Name) and value.elts[position].id == name
-        if not same:
+        for position, length in path:
+            value = value.elts[position] if isinstance(value, ast.Tuple) and len(value.elts) == length else None
+        if not (isinstance(value, ast.Name) and value.id == name):
             return f"{owner.name}() does not return the {role} on every path", []
     function = analysis._runner(owner)
     callers = [(analysis, call, site) for call, site in analysis._callers(function)] if function is not None else []
@@ -725,12 +731,12 @@ def returned_bindings(analysis, owner: ast.AST, name: str, position: int, length
     for where, call, call_site in callers:
         caller = where.tree if call_site.scope is None else call_site.scope
         statement = analysis_parent_assign(where, caller, call)
-        alias = _bound_at(statement.targets[0], position, length) if statement is not None else None
-        if alias is not None and not where.name_reads(caller)[1].get(alias):
+        alias, skip = _bound_along(where, caller, call_site, statement.targets[0], path) if statement is not None else (None, None)
+        if alias == "":
             continue  # never read there (``_, _, train_loader = make(...)``): nothing it does
-        if alias is None or not (_bound_once(where, call_site, alias) or _bound_on_path(where, caller, call_site, statement, alias)):
+        if alias is None or skip is None:
             return f"the {role} {owner.name}() returns is not bound to one name on line {call.lineno}", []
-        out.append((where, caller, call, call_site, statement, alias))
+        out.append((where, caller, call, call_site, statement, alias, skip))
     return None, out
 
 
@@ -745,55 +751,88 @@ def project_callers(analysis, owner: ast.AST):
     return finder(analysis.path, owner.name)
 
 
-def _bound_on_path(where, caller: ast.AST, site, statement: ast.Assign, name: str) -> bool:
-    """The name bound at ``statement`` and otherwise only by assignments in the other branches
-    of ``if``s the statement is in (``if data == "image": dataset, loader, sampler =
-    make_image(...)`` / ``elif ...: dataset, loader, sampler = make_video(...)``), and read
-    nowhere inside those other branches: on the path through ``statement`` the name holds
-    what it gives."""
-    scope = _scope(where, site)
-    if scope is None or name in scope.globals or name in scope.nonlocals:
-        return False
-    bindings = scope.bindings.get(name, ())
-    if len(bindings) < 2 or len(bindings) > 8:
-        return False
+
+# statements ``_bound_along`` follows from a bound tuple to the name its element lands in
+# (``loaders = make()``; ``train_loader, val_loader = loaders`` is one): a chain of plain
+# aliases was followed one frame each, a RecursionError (the whole file DL000) at ~1000
+_ALIAS_DEPTH = 8
+
+
+def _returned_path(node: ast.Name, parents) -> Optional[Tuple[Tuple[int, int], ...]]:
+    """Where a ``return`` statement gives ``node``: () for the whole value (``return loader``),
+    else (position, length) per tuple display from the outside in (``return loader, ds`` is
+    ((0, 2),); ``return (loader, sampler), val`` gives the sampler at ((0, 2), (1, 2))). None
+    when ``node`` is not returned that way (a starred element, a list, a call around it)."""
+    path: List[Tuple[int, int]] = []
+    current: ast.AST = node
+    parent = parents.get(id(current))
+    while isinstance(parent, ast.Tuple):
+        if any(isinstance(e, ast.Starred) for e in parent.elts):
+            return None
+        path.append((next(i for i, e in enumerate(parent.elts) if e is current), len(parent.elts)))
+        current, parent = parent, parents.get(id(parent))
+    if not isinstance(parent, ast.Return):
+        return None
+    return tuple(reversed(path))
+
+
+def _bound_along(where, caller: ast.AST, site, target: ast.AST, path, depth: int = 0) -> Tuple[Optional[str], Optional[Set[int]]]:
+    """The name of ``caller`` that ends up holding the element at ``path`` (``_returned_path``)
+    of a call's result assigned to ``target``, and the reads of it on no path that holds that
+    binding (``_other_arms``). The target may take it apart at once (``train_loader, valset, _
+    = make()``, nested targets: ``(loader, sampler), val = make()``) or bind the whole to a name
+    that a later statement takes apart (``loaders = make()`` then ``train_loader, val_loader =
+    loaders`` or ``train_loader = loaders[0]``); the name the element lands in must be bound
+    once (or in alternative arms). ("", None) when the element is never read; (None, None) when
+    it cannot be followed: another target, a name bound more than once, the whole tuple used
+    some other way (handed on, iterated, a computed index)."""
+    steps = list(path)
+    while steps and isinstance(target, (ast.Tuple, ast.List)):
+        position, length = steps.pop(0)
+        starred = [i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred)]
+        if starred:
+            # ``loader, *rest = make()``: the elements before the starred one are positional
+            if len(starred) != 1 or position >= starred[0] or len(target.elts) - 1 > length:
+                return None, None
+        elif len(target.elts) != length:
+            return None, None
+        target = target.elts[position]
+    if not isinstance(target, ast.Name):
+        return None, None
     parents, by_name = where.name_reads(caller)
-    ours = _ancestors(parents, statement)
-    others: List[int] = []  # the other branches (statement lists' first statements' ids)
-    for binding in bindings:
-        if binding.kind not in ("assign", "unpack") or binding.value is None:
-            return False
-        other = parents.get(id(binding.value))
-        if other is statement:
-            continue
-        if not isinstance(other, ast.Assign):
-            return False
-        theirs = _ancestors(parents, other)
-        branch = None
-        for node in theirs:
-            if isinstance(node, ast.If) and node in ours:
-                mine_in_body = any(id(n) in {id(b) for b in node.body} for n in ours + [statement])
-                theirs_in_body = any(id(n) in {id(b) for b in node.body} for n in theirs + [other])
-                if mine_in_body != theirs_in_body:
-                    branch = node.orelse if mine_in_body else node.body
-                break
-        if branch is None:
-            return False
-        others.extend(id(b) for b in branch)
-    kept = set(others)
-    for read in by_name.get(name, ()):
-        if any(id(n) in kept for n in _ancestors(parents, read)):
-            return False
-    return True
-
-
-def _ancestors(parents, node: ast.AST) -> List[ast.AST]:
-    out = []
-    current = parents.get(id(node))
-    while current is not None:
-        out.append(current)
-        current = parents.get(id(current))
-    return out
+    if steps:
+        # ``loaders = make()``: the element is wherever a later statement takes it from
+        if depth >= _ALIAS_DEPTH:
+            return None, None  # ``a1 = loaders; a2 = a1; ...``: a chain of names, not followed
+        if where.rival_arms(target.id, site, target) != []:
+            return None, None
+        found: Optional[Tuple[ast.Assign, ast.AST]] = None
+        for read in by_name.get(target.id, ()):
+            holder, parent, rest = read, parents.get(id(read)), list(steps)
+            while rest and isinstance(parent, ast.Subscript) and parent.value is holder:
+                index = literal(parent.slice)
+                if type(index) is not int:
+                    return None, None  # loaders[i]: which element is not known
+                if index != rest[0][0] and index != rest[0][0] - rest[0][1]:
+                    break  # another element (``val_loader = loaders[1]``)
+                rest.pop(0)
+                holder, parent = parent, parents.get(id(parent))
+            else:
+                if _looked_at(holder, parent):
+                    continue  # ``len(loaders)``
+                if not (isinstance(parent, ast.Assign) and parent.value is holder and len(parent.targets) == 1):
+                    return None, None  # handed on, iterated, returned: out of sight
+                if found is not None:
+                    return None, None  # taken apart twice
+                found = (parent, tuple(rest))
+                continue
+        if found is None:
+            return "", None
+        statement, rest = found
+        return _bound_along(where, caller, site, statement.targets[0], rest, depth + 1)
+    if not by_name.get(target.id):
+        return "", None
+    return target.id, _other_arms(where, site, target.id, target)
 
 
 def analysis_parent_assign(analysis, owner: ast.AST, call: ast.Call) -> Optional[ast.Assign]:
@@ -1032,6 +1071,23 @@ def _parameter(function: ast.AST, call: ast.Call, node: ast.Name, skip: int = 0)
 
 def _scope(analysis, site):
     return analysis.index.module_scope if site.scope is None else analysis.index.scopes.get(id(site.scope))
+
+
+def _other_arms(analysis, site, name: str, value: Optional[ast.AST] = None, sampler: Optional[str] = None) -> Optional[Set[int]]:
+    """The reads of ``name`` (and of the loader's ``sampler``) on no path that holds the binding
+    at ``site`` (``value``): those in the other arms of the ``if``/``try`` statements that bind
+    the name there too (``ModuleAnalysis.rival_arms``: ``try: loader = DataLoader(ds,
+    sampler=s)`` / ``except E: loader = DataLoader(ds, sampler=s, num_workers=0)``); an empty
+    set when the name is bound once, None when it is rebound (what a read sees is not followed)."""
+    spans = analysis.rival_arms(name, site, value)
+    if spans is None:
+        return None
+    if not spans:
+        return set()
+    owner = analysis.tree if site.scope is None else site.scope
+    _, by_name = analysis.name_reads(owner)
+    reads = [*by_name.get(name, ()), *(by_name.get(sampler, ()) if sampler is not None else ())]
+    return {id(n) for n in reads if any(first <= n.lineno <= last for first, last in spans)}
 
 
 def _bound_once(analysis, site, name: str) -> bool:

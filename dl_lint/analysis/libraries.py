@@ -344,7 +344,7 @@ TIMM_CREATE_TRANSFORM = frozenset({"timm.data.create_transform", "timm.data.tran
 # read: ``summary``), called as ``transform(image=img)["image"]``.
 _ALBU_SIZED = {"Resize": 0, "CenterCrop": 0, "RandomCrop": 0, "RandomResizedCrop": 0, "RandomSizedCrop": 1}
 _ALBU_FLOAT = frozenset({"Normalize", "ToFloat"})
-_ALBU_KEEPING = frozenset({
+ALBU_KEEPING = _ALBU_KEEPING = frozenset({
     "HorizontalFlip", "VerticalFlip", "RandomBrightnessContrast", "ColorJitter", "HueSaturationValue",
     "GaussNoise", "Blur", "GaussianBlur", "MotionBlur", "ShiftScaleRotate", "CoarseDropout", "CLAHE",
     "RandomGamma", "RGBShift", "ChannelShuffle", "ImageCompression", "Sharpen", "Emboss",

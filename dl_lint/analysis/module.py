@@ -26,7 +26,7 @@ from dl_lint.analysis.loaders import (
 from dl_lint.analysis.loops import has_inner_loop, loop_count, loop_map, loops_around
 from dl_lint.analysis.prefilter import LoaderCallees
 from dl_lint.analysis.resolve import MODULE_RETURNS_SELF, NAMESPACE_NAMES, LoaderClass, ProjectHook, Resolver
-from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, collect
+from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, alternatives, collect
 from dl_lint.analysis.summary import ModuleSummary, build_summary
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse, terminal
 from dl_lint.analysis.transfers import loop_copy, module_helpers, transparent_leaves
@@ -120,6 +120,8 @@ class ModuleAnalysis:
         self._summary: Optional[ModuleSummary] = None
         self._assigned_by_value: Optional[Dict[int, str]] = None
         self._aliases: Dict[Tuple[Optional[int], str], List[Tuple[str, int]]] = {}  # see assigned_name
+        self._builder_methods: frozenset = frozenset()  # see builder_facts
+        self._getter_calls: Dict[int, Dict[str, List[Tuple[str, str, int]]]] = {}  # see _held_iteration
         self._returns: Dict[int, List[ast.expr]] = {}  # id(function) -> what its returns give
         # DL306: (id(scope), name) -> calls in that scope taking the bare name as an argument,
         # with the position (or -1) and keyword ("" when positional) it is passed as.
@@ -154,6 +156,36 @@ class ModuleAnalysis:
     def constructs_loader(self) -> bool:
         """Whether any call of this module may construct a loader (else it needs no facts)."""
         return self.callees.any_call(self.index) or bool(self._config_calls())
+
+    def _builders(self, factories: Mapping[str, Tuple[str, ...]]) -> List[ast.AST]:
+        """The module-level functions that are builders (``_builder_call``) of a method factory:
+        one of this module's (``factories``, the object a class of this module), or one whose
+        method name ``builder_facts`` was given (a builder in a module that builds no loader,
+        found among a factory's callers). Each is a factory of the loaders its method builds
+        (``_built_through``)."""
+        found = []
+        for function in self.index.module_functions:
+            built = self._builder_call(function)
+            if built is None:
+                continue
+            method = built[1].func.attr
+            if method in self._builder_methods:
+                found.append(function)
+                continue
+            scope = self.index.scopes.get(id(function))
+            made = scope.bindings[built[0]][0].value.func if scope is not None else None
+            bindings = self.index.module_scope.bindings.get(made.id, ()) if isinstance(made, ast.Name) else ()
+            if len(bindings) == 1 and bindings[0].kind == "class" and f"{made.id}.{method}" in factories:
+                found.append(function)
+        return found
+
+    def builder_facts(self, methods: Set[str]) -> Optional[ModuleFacts]:
+        """The facts of a module that builds no loader but may hold builders of the method
+        factories named ``methods`` (``pipeline.Run._derive_builders``): None when it holds none."""
+        if self._facts is None:
+            self._builder_methods = frozenset(methods)
+        facts = self.facts()
+        return facts if facts.factories else None
 
     def _config_calls(self) -> list:
         """The loaders this module builds from configs: the loader dicts of an mmengine config
@@ -193,6 +225,7 @@ class ModuleAnalysis:
         self.resolver.forget()
         self._callees = None
         self._returns.clear()
+        self._getter_calls.clear()
         self._whole_returns.clear()
         self._passed = None
         self._by_scope = None
@@ -228,8 +261,17 @@ class ModuleAnalysis:
                     )
                     or (module_level and _reads_namespace_parameter(call, function, self._own_flags))
                     or self._runs_loader_with_workers(call, site, function, bound)
+                    or (
+                        # a loader kept on the object and handed out by a getter, built from
+                        # the options the method is given (pix2pixHD's ``initialize(self, opt)``)
+                        function is site.scope
+                        and _mentions_namespace_parameter(call, function)
+                        and self._held(call, site) is not None
+                    )
                 ):
                     factories[name] = tuple(_param_names(function))
+            for function in self._builders(factories):
+                factories.setdefault(function.name, tuple(_param_names(function)))
             if factories:
                 # Dicts of this module holding factories (``LOADERS["msrvtt"]["train"](args)``):
                 # their subscripts are call sites too, searched for as ``NAME[`` (``judge``).
@@ -582,21 +624,23 @@ class ModuleAnalysis:
         over that parameter (``analysis.transfers``)."""
         if self.ix.words(self.source)[0]:
             return None  # the module pins by hand (a collate_fn, a prefetcher): not judged
-        return self._name_copy(call, site.scope, self.assigned_name(call), site.line, 0 if returned else _RETURN_DEPTH)
+        return self._name_copy(call, site, self.assigned_name(call), site.line, 0 if returned else _RETURN_DEPTH)
 
     def _name_copy(
-        self, call: Optional[ast.Call], scope: Optional[ast.AST], name: Optional[str], line: int, depth: int
+        self, call: Optional[ast.Call], site: Site, name: Optional[str], line: int, depth: int
     ) -> Optional[Tuple[str, int, int]]:
         """``_nonblocking_copy`` for the loader ``call`` (None when it is not written here) bound
-        to ``name`` in ``scope`` from ``line`` on; a loader ``scope`` returns is followed to the
+        to ``name`` in the scope of ``site`` from ``line`` on; a loader ``scope`` returns is followed to the
         callers that bind it (``epochs.returned_bindings``, the mechanism DL206 reads), and read
         there the same way, ``epochs.FOLLOW_DEPTH`` functions deep."""
-        site_line = line
+        scope, site_line = site.scope, line
         until = None  # the line of the name's next binding, when it is rebound
+        spans: List[Tuple[int, int]] = []  # the other arms that bind the name (``rival_arms``)
         if name is not None:
             names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
             bindings = names.bindings.get(name, ()) if names is not None else ()
-            if len(bindings) != 1:
+            spans = self.rival_arms(name, site, call) or [] if len(bindings) != 1 else []
+            if len(bindings) != 1 and not spans:
                 # rebound (``loader = accelerator.prepare(loader)``): not this loader's batches,
                 # but the rebinding may hand it to a wrapper (``loader = PrefetchLoader(loader)``)
                 later = sorted(b.site.line for b in bindings if b.site is not None and b.site.line > site_line)
@@ -606,7 +650,7 @@ class ModuleAnalysis:
         entries = [
             entry
             for entry in self.ix.batch_loops(call, scope, name if until is None else None)
-            if entry[0].lineno >= site_line
+            if entry[0].lineno >= site_line and not any(first <= entry[0].lineno <= last for first, last in spans)
         ]
         for loop, loop_site in entries:
             # copies written here, through helpers of this module, or (when another module of
@@ -625,6 +669,8 @@ class ModuleAnalysis:
                 continue
             if until is not None and other_site.line > until:
                 continue
+            if any(first <= other_site.line <= last for first, last in spans):
+                continue  # in another arm: the loader bound there
             target = self.resolver.resolve(other.func, other_site).single
             ref = target.value if target is not None else None
             if isinstance(ref, FunctionRef) and ref.kind == "class":
@@ -662,19 +708,17 @@ class ModuleAnalysis:
         read there as in the loader's own function; the first such copy. Callers are read from
         this module and from the call of another module being judged."""
         from dl_lint.analysis.epochs import returned_bindings, returned_place
-        from dl_lint.analysis.namespaces import WHOLE
 
         place = returned_place(self, scope, name)
         if place is None:
             return None
-        why, bindings = returned_bindings(self, scope, name, *place)
+        why, bindings = returned_bindings(self, scope, name, place)
         if why is not None:
             return None
-        for where, caller, call, _call_site, statement, alias in bindings:
+        for where, _caller, call, call_site, statement, alias, _skip in bindings:
             if where is not self and where.ix.words(where.source)[0]:
                 continue  # the caller's module pins by hand
-            owner = None if caller is where.tree else caller
-            found = where._name_copy(call if place[0] == WHOLE else None, owner, alias, statement.lineno, depth + 1)
+            found = where._name_copy(call if not place else None, call_site, alias, statement.lineno, depth + 1)
             if found is not None:
                 return found
         return None
@@ -1302,6 +1346,32 @@ class ModuleAnalysis:
                         self._aliases.setdefault(key, []).append((name, bindings[0].site.line))
         return self._assigned_by_value.get(id(call))
 
+    def rival_arms(self, name: str, site: Site, value: Optional[ast.AST] = None) -> Optional[List[Tuple[int, int]]]:
+        """When every other binding of ``name`` in the scope of ``site`` (where the name is
+        bound) is in another arm of an ``if`` or ``try`` statement than this one
+        (``scopes.alternatives``: ``try: loader = DataLoader(a)`` / ``except E: loader =
+        DataLoader(b)``), the (first, last) rows of those arms: reads there see the other
+        value, reads after the statement either. [] when the name is bound once; None when
+        another binding may follow this one on a path (a rebinding), or the name is global."""
+        names = self.index.scopes.get(id(site.scope)) if site.scope is not None else self.index.module_scope
+        if names is None or name in names.globals or name in names.nonlocals:
+            return None
+        bindings = names.bindings.get(name, ())
+        if len(bindings) == 1:
+            return []
+        own = [b for b in bindings if (b.value is value or b.node is value if value is not None else b.site is not None and b.site.line == site.line)]
+        if len(own) != 1 or len(bindings) > 8:
+            return None
+        spans = []
+        for other in bindings:
+            if other is own[0]:
+                continue
+            arm = alternatives(own[0].site, other.site) if other.site is not None else None
+            if arm is None:
+                return None
+            spans.append(arm.arm[2:])
+        return spans
+
     def loader_names(self, call: ast.Call, site: Site) -> List[Tuple[str, int]]:
         """(name, row) of each name of ``call``'s scope that holds its loader from that row on:
         the name it is assigned to, then each name bound once, later, to that name
@@ -1315,11 +1385,11 @@ class ModuleAnalysis:
         aliases = self._aliases.get((scope, target), ())
         if not aliases:
             return found
-        names = self.index.scopes.get(scope) if scope is not None else self.index.module_scope
-        if names is None or len(names.bindings.get(target, ())) != 1:
+        spans = self.rival_arms(target, site, call)
+        if spans is None:
             return found  # the loader's name rebound: which object the second name got is not followed
         for alias, row in aliases:
-            if row > site.line and alias != target:
+            if row > site.line and alias != target and not any(first <= row <= last for first, last in spans):
                 found.append((alias, row))
         return found
 
@@ -1425,10 +1495,83 @@ class ModuleAnalysis:
                     out.append(bound)
                     if undecided is not None and runs is None:
                         undecided.add(id(bound))
+            if not out and id(function) in self.ix.function_ids:
+                out = self._built_through(function, undecided, iterated)
             return out
         finally:
             self.resolver.param_env = saved
             self.returned_to = saved_caller
+
+    def _builder_call(self, function: ast.AST) -> Optional[Tuple[str, ast.Call]]:
+        """A builder (pix2pixHD's ``CreateDataLoader(opt)``): a module-level function that binds
+        a name once to a call (``data_loader = CustomDatasetDataLoader()``), calls a method on it
+        with arguments that mention its own parameters as a statement of its body
+        (``data_loader.initialize(opt)``), and returns that name on every ``return``: (the name,
+        the method call), else None. Read from the body's own statements (cheap: asked of every
+        module-level function when the module's facts are built)."""
+        body = function.body
+        last = body[-1] if body else None
+        if not (isinstance(last, ast.Return) and isinstance(last.value, ast.Name)):
+            return None
+        obj = last.value.id
+        params = set(_param_names(function))
+        found = None
+        for statement in body:
+            value = statement.value if isinstance(statement, ast.Expr) else None
+            if (
+                isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Attribute)
+                and isinstance(value.func.value, ast.Name)
+                and value.func.value.id == obj
+                and any(isinstance(n, ast.Name) and n.id in params for a in (*value.args, *value.keywords) for n in ast.walk(a))
+            ):
+                found = value
+                break
+        if found is None:
+            return None
+        scope = self.index.scopes.get(id(function))
+        bindings = scope.bindings.get(obj, ()) if scope is not None else ()
+        if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Call):
+            return None
+        if any(not (isinstance(v, ast.Name) and v.id == obj) for v in self._whole_returned(function)):
+            return None
+        return obj, found
+
+    def _built_through(self, function: ast.AST, undecided, iterated) -> List[LoaderCall]:
+        """``loader_calls_with`` for a builder (``_builder_call``): the loaders the method it
+        calls builds, re-read with that method's parameters bound to the builder's arguments
+        (the builder's own parameters bound as they are now), in the method's module (read
+        through the project). A loader the method keeps on the object (``_held``) is held by
+        what the builder returns ("held-returned": the caller's name for it); one the method
+        iterates itself runs where the builder is called."""
+        built = self._builder_call(function)
+        site = self.site_of(built[1]) if built is not None else None
+        if site is None:
+            return []
+        owner = self.resolver.resolve(built[1].func.value, site).single
+        instance = owner.value if owner is not None else None
+        if not isinstance(instance, Instance) or instance.local:
+            return []
+        where: Optional[ModuleAnalysis] = self
+        if instance.path and instance.path != self.path:
+            reader = getattr(self.resolver.project, "analysis_at", None)
+            where = reader(instance.path, instance.module) if reader is not None else None
+            if where is None:
+                return []
+            self.resolver.project.read_config_file(instance.path)  # the answer rests on that module's bytes
+        method = where.factory_node(f"{instance.name}.{built[1].func.attr}")
+        if method is None or where._runs(site) is False:
+            return []
+        env = where.bind_parameters(built[1], site, self, method)
+        if env is None:
+            return []
+
+        def through(use):
+            if isinstance(use, tuple):
+                return iterated(("held-returned", *use[1:]))
+            return iterated(use) if use == "runs" else None
+
+        return where.loader_calls_with(method, env, undecided, through if iterated is not None else None)
 
     def _use_in(self, call: ast.Call, site: Site, function: ast.AST) -> Optional[str]:
         """What ``function`` does with a loader it builds: "runs" (iterates it, in its own body
@@ -1437,7 +1580,57 @@ class ModuleAnalysis:
             return None
         if self._iteration_line(call, site) is not None:
             return "runs"
-        return "returns" if self._returned_whole(call, site) else None
+        if self._returned_whole(call, site):
+            return "returns"
+        return self._held(call, site)
+
+    def _held(self, call: ast.Call, site: Site) -> Optional[Tuple[str, Tuple[str, ...], Tuple[str, ...]]]:
+        """A loader a method keeps on its object (``self.dataloader = DataLoader(...)`` in
+        ``initialize``, the only assignment of that attribute in the class, made on every path
+        through the method) that the object's class hands out: ("held", getters, self_getters),
+        the getters being the methods whose body is ``return self.dataloader`` (pix2pixHD's
+        ``load_data``), the self-getters those returning ``self`` when the class's ``__iter__``
+        loops over ``self.dataloader`` (iterating the object iterates the loader), ``""`` among
+        them standing for the object itself. None when the class hands it out no such way."""
+        cls = self.ix.method_class.get(id(site.scope)) if site.scope is not None else None
+        if cls is None or _static(site.scope) or any(c.kind != "exit" and c.kind != "divides" for c in site.conds):
+            return None
+        parents, _ = self.name_reads(site.scope)
+        statement = parents.get(id(call))
+        own = _first_param(site.scope)
+        if not (isinstance(statement, ast.Assign) and statement.value is call and len(statement.targets) == 1):
+            return None
+        target = statement.targets[0]
+        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == own):
+            return None
+        attr = target.attr
+        if len(self.index.self_attrs.get((cls.name, attr), ())) != 1:
+            return None  # set elsewhere too: which loader a getter hands out is not followed
+        getters: List[str] = []
+        returns_self: List[str] = []
+        iterates = False
+        for method in cls.body:
+            if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or _static(method):
+                continue
+            me = _first_param(method)
+            body = [b for b in method.body if not docstring_statement(b)]
+            if method.name == "__iter__":
+                iterates = any(
+                    isinstance(node, (ast.For, ast.AsyncFor)) and _is_self_attr(_loop_iterable(node), me, attr)
+                    for node in ast.walk(method)
+                )
+            if len(body) != 1 or not isinstance(body[0], ast.Return) or method.name.startswith("__"):
+                continue
+            value = body[0].value
+            if _is_self_attr(value, me, attr):
+                getters.append(method.name)
+            elif isinstance(value, ast.Name) and value.id == me:
+                returns_self.append(method.name)
+        if iterates:
+            returns_self.append("")
+        else:
+            returns_self = []
+        return ("held", tuple(getters), tuple(returns_self)) if getters or returns_self else None
 
     def unguarded_use(self, call: ast.Call, site: Site, use: Optional[str]) -> Optional[int]:
         """For a call of a factory in this module (``judge.judge_call_sites``): the row where its
@@ -1446,12 +1639,74 @@ class ModuleAnalysis:
         followed from the call as if the call built it (``_unguarded_iteration``)."""
         if use == "returns":
             return self._unguarded_iteration(call, site)
+        if isinstance(use, tuple):
+            return self._held_iteration(call, site, use)
         if use != "runs":
             return None
         if site.scope is None:
             return None if self._guarded(site.line) else site.line
         function = self._runner(site.scope)
         return self._unguarded_call_of(function, MAX_CALL_DEPTH, set()) if function is not None else None
+
+    def _held_iteration(self, call: ast.Call, site: Site, use: Tuple[str, Tuple[str, ...], Tuple[str, ...]]) -> Optional[int]:
+        """``unguarded_use`` for a loader kept on an object (``_held``): the object is the
+        receiver of the call (``data_loader.initialize(opt)``, use "held") or what the call
+        returns (``data_loader = CreateDataLoader(opt)``, "held-returned"), a name bound once;
+        the names bound once, after the call, to one of its getters (``dataset =
+        data_loader.load_data()``) hold the loader, and so does the object itself when its class
+        iterates the loader in ``__iter__``. The row where one of them is iterated at import."""
+        kind, getters, self_getters = use
+        if kind == "held":
+            func = call.func
+            if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+                return None
+            obj = func.value.id
+        else:
+            obj = self.assigned_name(call)
+        names = self.index.scopes.get(id(site.scope)) if site.scope is not None else self.index.module_scope
+        if obj is None or names is None or self.rival_arms(obj, site, None if kind == "held" else call) is None:
+            return None
+        if kind == "held" and len(names.bindings.get(obj, ())) != 1:
+            return None
+        holders = [(obj, site.line)] if "" in self_getters else []
+        for name, method, line in self._getter_bindings(names).get(obj, ()):
+            if (method in getters or method in self_getters) and line >= site.line:
+                holders.append((name, line))
+        for name, after in holders:
+            row = self._name_iteration(site.scope, name, after)
+            if site.scope is None:
+                if row is not None and not self._guarded(row):
+                    return row
+                row = self._global_iteration(name, after)
+                if row is not None:
+                    return row
+            elif row is not None:
+                function = self._runner(site.scope)
+                found = self._unguarded_call_of(function, MAX_CALL_DEPTH, set()) if function is not None else None
+                if found is not None:
+                    return found
+        return None
+
+    def _getter_bindings(self, names: Any) -> Dict[str, List[Tuple[str, str, int]]]:
+        """The scope's names bound once to a method call without arguments on a name
+        (``dataset = data_loader.load_data()``): object name -> [(name, method, row)], read once
+        per scope (walking every binding at each held call was calls × bindings)."""
+        found = self._getter_calls.get(id(names))
+        if found is None:
+            found = self._getter_calls[id(names)] = {}
+            for name, bindings in names.bindings.items():
+                if len(bindings) != 1 or bindings[0].kind != "assign" or bindings[0].site is None:
+                    continue
+                value = bindings[0].value
+                if (
+                    isinstance(value, ast.Call)
+                    and not value.args
+                    and not value.keywords
+                    and isinstance(value.func, ast.Attribute)
+                    and isinstance(value.func.value, ast.Name)
+                ):
+                    found.setdefault(value.func.value.id, []).append((name, value.func.attr, bindings[0].site.line))
+        return found
 
     def _runs(self, site: Site) -> Optional[bool]:
         """Whether a call at ``site`` runs with the parameters bound as they are now: False when
@@ -1607,6 +1862,8 @@ class _CallerValues(dict):
         self.site = site
         self.context = (resolver.param_env, resolver.current_class)
         self.pending: Dict[int, ast.AST] = {}
+        self.nodes: Dict[int, ast.AST] = {}  # the argument expressions already resolved
+        self._attributes: Dict[Tuple[int, str], Optional[Value]] = {}
 
     def __contains__(self, key: object) -> bool:
         return dict.__contains__(self, key) or key in self.pending
@@ -1618,10 +1875,40 @@ class _CallerValues(dict):
             resolver.param_env, resolver.current_class = self.context
             try:
                 node = self.pending.pop(key)
+                self.nodes[key] = node
                 self[key] = _as_passed(resolver.resolve(node, self.site), node, self.site, resolver)
             finally:
                 resolver.param_env, resolver.current_class = saved
         return dict.__getitem__(self, key)
+
+    def attribute(self, key: int, attr: str) -> Optional[Value]:
+        """``param.attr`` read by the callee, for a parameter given a name or an attribute
+        (``CreateDataLoader(opt)``): ``opt.attr`` as the caller sees it at the call, its own
+        writes included (``opt.nThreads = 1`` before the call, pix2pixHD's test.py). None when
+        the argument is any other expression or the caller's answer is unknown."""
+        found = self._attributes.get((key, attr), False)
+        if found is not False:
+            return found
+        node = self.nodes.get(key, self.pending.get(key))
+        value: Optional[Value] = None
+        writes = self.resolver.index.attr_writes
+        if isinstance(node, ast.Name) and any(
+            scope is self.site.scope and name != node.id and written == attr for scope, name, written in writes
+        ):
+            node = None  # the attribute is set on another name too (an alias?): not followed
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            read = ast.copy_location(ast.Attribute(value=node, attr=attr, ctx=ast.Load()), node)
+            resolver = self.resolver
+            saved = resolver.param_env, resolver.current_class
+            resolver.param_env, resolver.current_class = self.context
+            try:
+                value = resolver.resolve(read, self.site)
+            finally:
+                resolver.param_env, resolver.current_class = saved
+            if value.is_unknown:
+                value = None
+        self._attributes[(key, attr)] = value
+        return value
 
     def _all(self) -> None:
         for key in list(self.pending):
@@ -1839,6 +2126,13 @@ def _mentions_own_parameter(call: ast.Call, function: ast.AST) -> bool:
     return bool(own) and any(isinstance(node, ast.Name) and node.id in own for node in ast.walk(call))
 
 
+def _is_self_attr(node: Optional[ast.AST], me: Optional[str], attr: str) -> bool:
+    """``self.attr`` (``me`` the method's first parameter), also inside ``enumerate(...)``."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "enumerate" and node.args:
+        node = node.args[0]
+    return isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.value, ast.Name) and node.value.id == me
+
+
 def _first_param(function: ast.AST) -> Optional[str]:
     args = [*function.args.posonlyargs, *function.args.args]
     return args[0].arg if args else None
@@ -1915,6 +2209,20 @@ def _reads_namespace_parameter(call: ast.Call, function: ast.AST, own_flags) -> 
         while isinstance(value, ast.Attribute):
             attr, value = value.attr, value.value
             if isinstance(value, ast.Name) and value.id in params and attr not in own_flags():
+                return True
+    return False
+
+
+def _mentions_namespace_parameter(call: ast.Call, function: ast.AST) -> bool:
+    """Whether an argument of ``call`` reads an attribute of a parameter of ``function`` named
+    like an argparse namespace anywhere in its expression (``num_workers=int(opt.nThreads)``,
+    ``shuffle=not opt.serial_batches``)."""
+    params = set(_param_names(function)) & NAMESPACE_NAMES
+    if not params:
+        return False
+    for value in (*call.args, *(k.value for k in call.keywords)):
+        for node in ast.walk(value):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in params:
                 return True
     return False
 

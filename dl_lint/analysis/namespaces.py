@@ -57,10 +57,20 @@ class ParsedArgs(Record):
 def edited_attributes(function: ast.AST, names: Optional[Set[str]] = None) -> Tuple[str, ...]:
     """The attributes a function sets on any object (``args.workers = 0``, ``args.x += 1``), or
     ``("*",)`` when it may set any (``setattr``, ``vars(...)``, ``__dict__``; ``names``: the
-    names and attributes the function mentions, ``FunctionUse.names``)."""
+    names and attributes the function mentions, ``FunctionUse.names``). Without ``names``,
+    computed once per function and kept on its node: a module-level ``parse_args()`` namespace
+    handed to N calls asked it of the whole module at each call (N walks of the module)."""
     if names is None:
-        names = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)}
-        names |= {n.attr for n in ast.walk(function) if isinstance(n, ast.Attribute)}
+        found = getattr(function, "_dl_edited", None)
+        if found is None:
+            names = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)}
+            names |= {n.attr for n in ast.walk(function) if isinstance(n, ast.Attribute)}
+            found = edited_attributes(function, names)
+            try:
+                function._dl_edited = found  # type: ignore[attr-defined]
+            except AttributeError:  # not an ast node (no attributes of its own): not kept
+                pass
+        return found
     if names & _ANY_ATTRIBUTE:
         return ("*",)
     found = set()
@@ -330,8 +340,8 @@ def built_by(function: ast.AST) -> List[Tuple[ast.Call, int]]:
             # ``dataset = VQA(...)`` / ``dataset = Caption(...)`` on branches, then ``return
             # dataset``: each construction assigned to the name (every binding of it one)
             assigned = _assigned(function, value.id)
-            if not assigned or not all(isinstance(v, ast.Call) and _dotted(v.func) for v in assigned):
-                return []
+            if not assigned or not all(isinstance(v, ast.Call) and v is not _PARSED and _dotted(v.func) for v in assigned):
+                return []  # (``_PARSED``: ``args, _ = parser.parse_known_args()``, no construction)
             if reads is None:
                 reads = _loads(function)
             if reads.get(value.id, 0) != sum(isinstance(r.value, ast.Name) and r.value.id == value.id for r in returns):

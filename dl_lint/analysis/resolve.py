@@ -285,6 +285,7 @@ class Resolver:
         self._edits_by_function: Optional[List[Tuple[ast.AST, Set[str]]]] = None  # see _set_elsewhere
         self._factories: Dict[Tuple[str, str], Optional[Value]] = {}  # see _factory_result
         self._removals: Dict[Tuple[int, str], bool] = {}  # see _held_in_display
+        self._assigns: Dict[int, Dict[int, ast.Assign]] = {}  # see _unpacking
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
 
     # -- helpers ------------------------------------------------------------------------------
@@ -322,6 +323,7 @@ class Resolver:
         self._namespaces = {}
         self._starred = {}
         self._edits_by_function = None
+        self._assigns = {}
 
     # -- entry point --------------------------------------------------------------------------
     def resolve(self, node: ast.AST, site: Site = END, depth: int = 0) -> Value:
@@ -1082,6 +1084,15 @@ class Resolver:
             return Value.unknown("argparse")
         value = self.resolve(base, site, depth + 1)
         single = value.single
+        edited = single is not None and isinstance(single.value, ParsedArgs) and attr in single.value.edited and "*" not in single.value.edited
+        if isinstance(base, ast.Name) and (single is None or edited) and hasattr(self.param_env, "attribute"):
+            # a parameter given an object the caller names (``opt``): its attribute as the
+            # caller sees it at the call (``_CallerValues.attribute``), its writes included
+            _, bindings = self.lookup(base.id, site)
+            if len(bindings) == 1 and bindings[0].kind == "param" and id(bindings[0].node) in self.param_env:
+                found = self.param_env.attribute(id(bindings[0].node), attr)
+                if found is not None:
+                    return found
         if single is not None:
             target = single.value
             if isinstance(target, Instance) and isinstance(base, ast.Name):
@@ -1545,14 +1556,23 @@ class Resolver:
         body = getattr(scope, "body", None) if scope is not None else (self.tree.body if self.tree is not None else None)
         if body is None:
             return None
-        for node in ast.walk(scope if scope is not None else self.tree):
-            if isinstance(node, ast.Assign) and node.value is binding.value:
-                if len(node.targets) != 1 or not isinstance(node.targets[0], (ast.Tuple, ast.List)):
-                    return None
-                if not all(isinstance(e, ast.Name) for e in node.targets[0].elts):
-                    return None
-                return node
-        return None
+        owner = scope if scope is not None else self.tree
+        assigns = self._assigns.get(id(owner))
+        if assigns is None:
+            # the assignments of the scope by value, walked once per scope: a walk per unpack
+            # binding was quadratic (2,000 ``x, y = helper(ds, 2)`` at module level: 30 s)
+            assigns = self._assigns[id(owner)] = {}
+            for node in ast.walk(owner):
+                if isinstance(node, ast.Assign):
+                    assigns.setdefault(id(node.value), node)
+        node = assigns.get(id(binding.value))
+        if node is None:
+            return None
+        if len(node.targets) != 1 or not isinstance(node.targets[0], (ast.Tuple, ast.List)):
+            return None
+        if not all(isinstance(e, ast.Name) for e in node.targets[0].elts):
+            return None
+        return node
 
     def _factory_result(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
         """``DataLoader(make_dataset(...), ...)``: a function of this module whose every
@@ -2152,7 +2172,9 @@ class Resolver:
         facts = lookup(target.module, target.name, target.path) if lookup is not None else None
         sample = getattr(facts, "sample", None)
         if not sample:
-            return ()
+            # no ``__getitem__`` of its own: a base class's sample, whose parameters these
+            # arguments may give (``datasets.sample_bytes`` then reads no parameter's value)
+            return (("*", None),) if facts is not None and getattr(facts, "bases", ()) else ()
         wanted = {f[1] for f in sample[0] if f[0] in ("img", "albu")}
         for f in sample[0]:
             if f[0] == "t":
@@ -2162,6 +2184,8 @@ class Resolver:
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             return tuple((name, None) for name in sorted(wanted))  # *args, **kwargs: any may be given
         positions = dict((name, position) for name, position in getattr(facts, "init_stores", ()))
+        if len(sample) > 3:  # parameters a pipeline built in ``__init__`` uses as they are
+            positions.update((name, position) for name, position in sample[3] if name not in positions)
         found = []
         for name in sorted(wanted):
             if name not in positions:

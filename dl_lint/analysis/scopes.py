@@ -56,11 +56,18 @@ _CHILD_FIELDS = {
 
 
 class Cond(NamedTuple):
-    # "if" | "loop" | "try" | "exit": the statements after ``if test: return`` (or ``raise``,
-    # ``continue``, ``break``) in the same block run only when ``test`` is false (polarity False).
+    # "if" | "loop" | "try" | "except" | "exit": the statements after ``if test: return`` (or
+    # ``raise``, ``continue``, ``break``) in the same block run only when ``test`` is false
+    # (polarity False). "try": the body and ``else:`` of a ``try`` statement; "except": one of its
+    # handlers (``finally:`` runs on every path: it keeps the conditions around the statement).
     kind: str
     test: Optional[ast.expr]
     polarity: bool
+    # The arm of an ``if`` or ``try`` statement: (id of the statement, which arm, first row, last
+    # row); arm 0 is the ``if`` body (or the ``try`` body and its ``else:``), 1 the ``else:``,
+    # and 1 + i handler i. Two sites whose conditions first differ in two arms of one statement
+    # are alternatives (``alternatives``). None in conditions rebuilt from a summary.
+    arm: Optional[Tuple[int, int, int, int]] = None
 
 
 class Site(NamedTuple):
@@ -75,7 +82,6 @@ class Site(NamedTuple):
 
 END = Site(10**9, (), None)  # "after everything at module level"
 _LOOP = Cond("loop", None, True)
-_TRY = Cond("try", None, True)
 
 
 class Binding:
@@ -333,18 +339,26 @@ class Collector:
                     self.bind_target(item.optional_vars)
             self.statements(node.body)
         elif kind is ast.Try or type(node).__name__ == "TryStar":
+            # Each arm has a condition of its own: a name bound in the body and again in a
+            # handler holds either value after the statement (the handler may run from any
+            # point of the body); ``else:`` runs after the body, ``finally:`` on every path.
             outer = self.conds
-            self.conds = outer + (_TRY,)
+            last = (node.orelse or node.body)[-1]
+            body = Cond("try", None, True, (id(node), 0, node.lineno, last.end_lineno or last.lineno))
+            self.conds = outer + (body,)
             self.statements(node.body)
-            for handler in node.handlers:
+            for number, handler in enumerate(node.handlers, 1):
+                arm = (id(node), number, handler.lineno, handler.end_lineno or handler.lineno)
+                self.conds = outer + (Cond("except", None, True, arm),)
                 if handler.type is not None:
                     self.expr(handler.type)
                 if handler.name:
                     self.bind(Binding(handler.name, "other", handler, site=self.site(handler.lineno)))
                 self.statements(handler.body)
+            self.conds = outer + (body,)
             self.statements(node.orelse)
-            self.statements(node.finalbody)
             self.conds = outer
+            self.statements(node.finalbody)
         elif kind is ast.Global:
             self.scope.globals.update(node.names)
         elif kind is ast.Nonlocal:
@@ -385,10 +399,12 @@ class Collector:
         if not self.names and _is_main_guard(node.test):
             self.index.main_guard_lines.append((node.lineno, node.end_lineno or node.lineno))
         outer = self.conds
-        self.conds = outer + (Cond("if", node.test, True),)
+        last = node.body[-1]
+        self.conds = outer + (Cond("if", node.test, True, (id(node), 0, node.lineno, last.end_lineno or last.lineno)),)
         self.statements(node.body)
         if node.orelse:
-            self.conds = outer + (Cond("if", node.test, False),)
+            first, last = node.orelse[0], node.orelse[-1]
+            self.conds = outer + (Cond("if", node.test, False, (id(node), 1, first.lineno, last.end_lineno or last.lineno)),)
             self.statements(node.orelse)
         self.conds = outer
 
@@ -723,6 +739,24 @@ def _exits(body: List[ast.stmt]) -> bool:
     """Whether a block always leaves the statements after it: it ends in return, raise,
     continue or break."""
     return bool(body) and isinstance(body[-1], _EXITS)
+
+
+def alternatives(first: Site, second: Site) -> Optional[Cond]:
+    """Whether two sites of one scope lie in different arms of one ``if`` statement (its body and
+    its ``else:``) or of one ``try`` statement (its body or ``else:`` and a handler, or two
+    handlers): a name bound at both holds one value or the other after the statement, never the
+    one then the other on the path that reaches it. The arm of ``second`` where they part
+    (its rows say which reads are that arm's), or None."""
+    if first.scope is not second.scope:
+        return None
+    a, b = plain_conds(first.conds), plain_conds(second.conds)
+    for x, y in zip(a, b):
+        if x == y:
+            continue
+        if x.arm is not None and y.arm is not None and x.arm[0] == y.arm[0] and x.arm[1] != y.arm[1]:
+            return y
+        return None
+    return None
 
 
 def plain_conds(conds: Tuple[Cond, ...]) -> Tuple[Cond, ...]:

@@ -920,7 +920,7 @@ def _class_record(
         draws=tuple(sorted({a for m in reached for a in methods[m].attr_calls} - _reseeded(nodes, reached))),
         cuda_methods=tuple(m for m in reached if methods[m].cuda),
         iter_shape=_iter_shape(node, text),
-        sample=sample_bytes(node, init),
+        sample=sample_bytes(node, init, index),
         init=_loader_init(node, text),
         **_kept_in_init(node, init, text),
         **_objects_in_init(nodes, text),
@@ -1051,7 +1051,7 @@ _TOKEN_FIELDS = frozenset({"input_ids", "attention_mask", "token_type_ids", "spe
 _IMAGE_MODES = {"RGB": 3, "L": 1, "RGBA": 4}
 
 
-def sample_bytes(node: ast.ClassDef, init: Optional[FunctionUse] = None) -> Optional[Tuple[Any, ...]]:
+def sample_bytes(node: ast.ClassDef, init: Optional[FunctionUse] = None, index: Optional[ModuleIndex] = None) -> Optional[Tuple[Any, ...]]:
     """The fields of one sample of a map-style dataset (see above), when every ``return`` of its
     ``__getitem__`` is made of tensors of known shapes (torch's and numpy's constructors of literal
     shapes, fixed-length slices of an array of known dtype, a tokenizer's fields padded to a
@@ -1068,7 +1068,7 @@ def sample_bytes(node: ast.ClassDef, init: Optional[FunctionUse] = None) -> Opti
     if len(params) >= 2:  # the index: an int (a number once collated)
         assigned[params[1].arg] = [ast.Constant(0)]
     returns: List[ast.expr] = []
-    todo = list(getitem.body)
+    todo = _sequenced(getitem.body)
     while todo:
         statement = todo.pop()
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
@@ -1102,11 +1102,24 @@ def sample_bytes(node: ast.ClassDef, init: Optional[FunctionUse] = None) -> Opti
                 todo.append(child)
     if not returns:
         return None
-    kept = _Kept(node, init)  # read only when a field names self's attributes
+    kept = _Kept(node, init, index)  # read only when a field names self's attributes
     found = [_fields(value, assigned, kept, 0) for value in returns]
     if any(f is None for f in found) or any(f != found[0] for f in found):
         return None
+    if kept.pipeline:
+        # a subclass's own ``__init__`` may build another pipeline: only for this class. Its dims
+        # may be parameters used as they are (``RandomCrop(height=size, ...)``): their positions.
+        return (tuple(found[0]), _init_defaults(node), True, _init_positions(node))  # type: ignore[arg-type]
     return (tuple(found[0]), _init_defaults(node))  # type: ignore[arg-type]
+
+
+def _init_positions(node: ast.ClassDef) -> Tuple[Tuple[str, int], ...]:
+    """``__init__``'s parameters and their positions after self (-1: keyword-only)."""
+    init = next((s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+    if init is None:
+        return ()
+    positional = [a.arg for a in (*init.args.posonlyargs, *init.args.args)][1:]
+    return tuple((name, at) for at, name in enumerate(positional)) + tuple((a.arg, -1) for a in init.args.kwonlyargs)
 
 
 def _may_collate(node: ast.AST, use: FunctionUse) -> bool:
@@ -1177,15 +1190,63 @@ def collate_fields(node: ast.AST) -> Optional[Tuple[Tuple[Any, ...], ...]]:
 class _Kept:
     """``_kept_on_self`` of a class, computed at the first ``get`` (it walks every method)."""
 
-    __slots__ = ("_node", "_init", "_found")
+    __slots__ = ("_node", "_init", "_found", "_index", "_albu", "_values", "steps", "pipeline")
 
-    def __init__(self, node: ast.ClassDef, init: Optional[FunctionUse]) -> None:
+    def __init__(self, node: ast.ClassDef, init: Optional[FunctionUse], index: Optional[ModuleIndex] = None) -> None:
         self._node, self._init, self._found = node, init, None
+        self._index, self._albu = index, None
+        self._values: Dict[str, List[ast.expr]] = {}  # ``values``, each attribute's walk once
+        self.steps: Dict[Tuple[Any, ...], Optional[List[Any]]] = {}  # ``_albu_steps`` of an attribute
+        self.pipeline = False  # a field rests on a pipeline this class's ``__init__`` builds
+
+    @property
+    def albu(self) -> Dict[str, str]:
+        """The module's names for albumentations (``_albu_names``), read at the first use."""
+        if self._albu is None:
+            self._albu = _albu_names(self._index)
+        return self._albu
 
     def get(self, attr: str, default: Any = None) -> Any:
         if self._found is None:
             self._found = _kept_on_self(self._node, self._init)
         return self._found.get(attr, default)
+
+    def init_param(self, node: ast.AST) -> Optional[str]:
+        """A parameter of ``__init__`` named as it is (never rebound there): its name."""
+        init = next((s for s in self._node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+        if init is None or not isinstance(node, ast.Name):
+            return None
+        if node.id not in [a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs)]:
+            return None
+        for sub in ast.walk(init):
+            if isinstance(sub, ast.Name) and sub.id == node.id and not isinstance(sub.ctx, ast.Load):
+                return None
+        return node.id
+
+    def values(self, attr: str) -> List[ast.expr]:
+        """Every value ``__init__`` gives ``self.attr`` by ``self.attr = value`` (on any path);
+        none when it is set any other way or by another method."""
+        if attr not in self._values:
+            self._values[attr] = self._read_values(attr)
+        return self._values[attr]
+
+    def _read_values(self, attr: str) -> List[ast.expr]:
+        found: List[ast.expr] = []
+        for statement in self._node.body:
+            if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for sub in ast.walk(statement):
+                if not isinstance(sub, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr)):
+                    continue
+                direct = sub.targets if isinstance(sub, ast.Assign) else []
+                targets = sub.targets if isinstance(sub, ast.Assign) else [getattr(sub, "target", None)] + [i.optional_vars for i in getattr(sub, "items", ())]
+                for target in targets:
+                    for node in ast.walk(target) if target is not None else ():
+                        if _self_attr(node) == attr and isinstance(node.ctx, ast.Store):
+                            if statement.name != "__init__" or node not in direct:
+                                return []
+                            found.append(sub.value)  # type: ignore[union-attr]
+        return found
 
 
 def _kept_on_self(node: ast.ClassDef, init: Optional[FunctionUse]) -> Dict[str, ast.expr]:
@@ -1291,7 +1352,10 @@ def _fields(node: ast.expr, assigned: Dict[str, List[ast.expr]], kept: Any, dept
         return [_number()]
     if isinstance(node, (ast.BinOp, ast.UnaryOp)):  # index % 10, -1: numbers of numbers
         parts = [_fields(n, assigned, kept, depth + 1) for n in ((node.left, node.right) if isinstance(node, ast.BinOp) else (node.operand,))]
-        return [_number()] if all(p == [_number()] for p in parts) else None
+        if all(p == [_number()] for p in parts):
+            return [_number()]
+        one = _tensor(node, assigned, kept, depth)  # an array's arithmetic (numpy's casting)
+        return [one] if one is not None else None
     if isinstance(node, ast.Name):
         values = assigned.get(node.id, [])
         if len(values) == 1:
@@ -1400,6 +1464,13 @@ def _tensor(node: ast.AST, assigned, kept, depth: int) -> Optional[Tuple[Any, ..
     image = _image_transform(node, assigned, kept, depth)
     if image is not None:
         return image
+    applied = _albu_applied(node, assigned, kept, depth)
+    if applied is not None:  # a pipeline built in __init__
+        return ("t", applied[0], applied[1]) if _UNSIZED not in applied[0] else None
+    if _numpy_shaped(node):
+        array = _ndarray(node, assigned, kept, depth)
+        if array is not None:
+            return ("t", array[0], array[1]) if array[0] and _UNSIZED not in array[0] else None
     if isinstance(node, ast.Subscript):
         return _subscripted(node, assigned, kept, depth)
     if isinstance(node, ast.Attribute):
@@ -1874,3 +1945,398 @@ __all__ = [
     "LazyBinding",
 ]
 
+
+
+# -- albumentations pipelines built in ``__init__``, and numpy arrays of images -----------------
+# Read off albumentations 2.0.8 (``pip download albumentations==2.0.8 --no-deps``; the same
+# signatures since 1.0 for the transforms below, and 0.4/0.5 for Resize and the crops):
+# - Resize(height, width), CenterCrop(height, width), RandomCrop(height, width) return an image of
+#   exactly height × width (geometric/resize.py, crops/transforms.py; a crop larger than the image
+#   raises unless ``pad_if_needed``, which pads first: height × width either way);
+#   RandomResizedCrop(size=(h, w)) (1.x: height, width) and RandomSizedCrop(min_max_height,
+#   size=(h, w)) (1.x: min_max_height, height, width) resize their crop to (h, w). Their ``p``
+#   defaults to 1: a ``p`` of less leaves the size unfixed.
+# - SmallestMaxSize, LongestMaxSize, RandomScale, PadIfNeeded: sizes that depend on the image.
+# - None of these changes the channels or the dtype (the image's: uint8 from PIL/cv2).
+# - Normalize and ToFloat return float32 (``p`` 1 by default); ToTensorV2 (pytorch/transforms.py)
+#   is ``torch.from_numpy(img.transpose(2, 0, 1))`` (an H×W image gets a channel of 1): C×H×W, the
+#   dtype kept, a torch tensor from then on.
+# numpy's arithmetic (numpy 1.x value-based casting and numpy 2's NEP 50 agree here): an integer
+# or bool array divided by a Python number, or an integer array times/plus/minus a Python float,
+# is float64 (``uint8 / 127.5`` is float64); a float array keeps its dtype; an integer array plus
+# a small Python int (0..127) keeps its dtype. ``np.float32(a)`` is ``a.astype(np.float32)``;
+# ``np.eye(n)[idx]`` of an integer array idx is idx's shape × n, float64.
+_ALBU_RESIZING = frozenset({"SmallestMaxSize", "LongestMaxSize", "RandomScale", "PadIfNeeded"})
+_ALBU_COMPOSE_KEYWORDS = frozenset({"additional_targets", "bbox_params", "keypoint_params", "is_check_shapes"})
+_INTEGER = frozenset({"uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64"})
+_FLOATS = frozenset({"float16", "float32", "float64"})
+_UNSIZED = "?"  # a dim of an image's own (its height, its width): never a figure
+
+
+def _albu_names(index: Optional[ModuleIndex]) -> Dict[str, str]:
+    """The module's names for albumentations: "" for the package (``import albumentations as A``),
+    the class name for ``from albumentations[.pytorch] import CenterCrop``."""
+    if index is None:
+        return {}
+    found = getattr(index, "_albu_names", None)
+    if found is None:
+        found = {}
+        for name, bindings in index.module_scope.bindings.items():
+            if len(bindings) != 1 or bindings[0].kind != "import" or bindings[0].alias is None:
+                continue
+            statement, alias = bindings[0].node, bindings[0].alias
+            if isinstance(statement, ast.Import) and alias.name.split(".")[0] == "albumentations" and (alias.asname is None or alias.name == "albumentations"):
+                found[name] = ""
+            elif isinstance(statement, ast.ImportFrom) and not statement.level and (statement.module or "").split(".")[0] == "albumentations":
+                found[name] = alias.name
+        index._albu_names = found  # type: ignore[attr-defined]
+    return found
+
+
+def _albu_class(func: ast.AST, names: Dict[str, str]) -> Optional[str]:
+    """The albumentations class a call's function names (``A.CenterCrop``, ``CenterCrop``)."""
+    if isinstance(func, ast.Name):
+        return names.get(func.id) or None
+    parts = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    return parts[0] if parts and isinstance(func, ast.Name) and names.get(func.id) == "" else None
+
+
+def _always(keywords: Dict[str, ast.expr]) -> bool:
+    p = keywords.get("p")
+    return p is None or (isinstance(p, ast.Constant) and type(p.value) in (int, float) and p.value == 1)
+
+
+def _albu_attribute(attr: str, kept: Any, state: List[Any], depth: int) -> Optional[List[Any]]:
+    """The state after ``self.attr``'s step (every value ``__init__`` gives it must agree), or
+    None when not known."""
+    values = kept.values(attr) if hasattr(kept, "values") else []
+    outcomes = []
+    for value in values:
+        trial = list(state)
+        if not _albu_steps(value, kept, trial, depth + 1):
+            return None
+        outcomes.append(trial)
+    if not outcomes or any(o != outcomes[0] for o in outcomes):
+        return None
+    return outcomes[0]
+
+
+def _albu_steps(node: ast.AST, kept: Any, state: List[Any], depth: int) -> bool:
+    """Run one albumentations step (a call, or an attribute kept on self holding one: every
+    value ``__init__`` gives it must agree) over ``state`` = [size (h, w) or None, dtype or None
+    (the image's), C×H×W tensor]; False when what it makes is not known."""
+    if depth > 8 or state[2]:
+        return False  # nothing is read after ToTensorV2
+    attr = _self_attr(node)
+    if attr is not None:
+        # one answer per attribute, state and depth: a pipeline listing another attribute N times,
+        # itself listing one N times, was N² runs of the innermost (each walking the class)
+        memo = getattr(kept, "steps", None)
+        key = (attr, tuple(state), depth)
+        if memo is not None and key in memo:
+            found = memo[key]
+        else:
+            found = _albu_attribute(attr, kept, state, depth)
+            if memo is not None:
+                memo[key] = found
+        if found is None:
+            return False
+        state[:] = found
+        return True
+    if not isinstance(node, ast.Call) or any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
+        return False
+    name = _albu_class(node.func, getattr(kept, "albu", {}))
+    keywords = {k.arg: k.value for k in node.keywords}
+    if name == "Compose":
+        if len(node.args) != 1 or not isinstance(node.args[0], (ast.List, ast.Tuple)) or set(keywords) - _ALBU_COMPOSE_KEYWORDS:
+            return False
+        return all(_albu_steps(step, kept, state, depth + 1) for step in node.args[0].elts)
+    if name in ("Resize", "CenterCrop", "RandomCrop", "RandomResizedCrop", "RandomSizedCrop"):
+        if not _always(keywords):
+            return False
+        skip = 1 if name == "RandomSizedCrop" else 0
+        args = node.args[skip:]
+        if "size" in keywords or (args and isinstance(args[0], (ast.Tuple, ast.List))):
+            size = keywords.get("size", args[0] if args else None)
+            pair = list(size.elts) if isinstance(size, (ast.Tuple, ast.List)) and len(size.elts) == 2 else None
+        else:
+            height = args[0] if len(args) > 0 else keywords.get("height")
+            width = args[1] if len(args) > 1 else keywords.get("width")
+            pair = [height, width] if height is not None and width is not None else None
+        dims = [(kept.init_param(d) if hasattr(kept, "init_param") else None) or _dim(d, {}, kept, depth + 1) for d in pair] if pair else []
+        if len(dims) != 2 or not all(type(d) is int and d > 0 or isinstance(d, str) for d in dims):
+            return False
+        state[0] = tuple(dims)
+        return True
+    if name in _ALBU_RESIZING:
+        state[0] = None
+        return True
+    if name in ("Normalize", "ToFloat"):
+        if not _always(keywords):
+            return False
+        state[1] = "float32"
+        return True
+    if name == "ToTensorV2":
+        if not _always(keywords):
+            return False
+        state[2] = True
+        return True
+    from dl_lint.analysis.libraries import ALBU_KEEPING
+
+    return name in ALBU_KEEPING
+
+
+def _albu_applied(node: ast.AST, assigned, kept, depth: int) -> Optional[Tuple[Tuple[Any, ...], str, bool]]:
+    """``self.preprocessor(image=x)["image"]`` of an albumentations pipeline ``__init__`` keeps on
+    self, applied to a numpy image of known channels and dtype: (dims, dtype, torch tensor)."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == "image"):
+        return None
+    call = node.value
+    if not (isinstance(call, ast.Call) and not call.args and _self_attr(call.func) is not None):
+        return None
+    image = next((k.value for k in call.keywords if k.arg == "image"), None)
+    if image is None or any(k.arg is None for k in call.keywords) or not getattr(kept, "albu", None):
+        return None
+    state: List[Any] = [None, None, False]
+    if not _albu_steps(call.func, kept, state, 0) or state[0] is None:
+        return None
+    kept.pipeline = True
+    given = _ndarray(image, assigned, kept, depth + 1)
+    if given is None or len(given[0]) not in (2, 3) or _UNSIZED in given[0][2:]:
+        return None
+    dims, dtype = state[0] + given[0][2:], state[1] or given[1]
+    if state[2]:  # C×H×W (H×W gets a channel of 1)
+        dims = (dims[2] if len(dims) == 3 else 1, dims[0], dims[1])
+    return dims, dtype, state[2]
+
+
+_NUMPY_MADE = frozenset({"array", "asarray", "ascontiguousarray", "astype", "imread", "cvtColor"})
+
+
+def _numpy_shaped(node: ast.AST) -> bool:
+    """Cheap: an expression ``_ndarray`` may know beyond ``_tensor``'s own forms."""
+    if isinstance(node, (ast.BinOp, ast.UnaryOp)):
+        return True
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "eye"
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+        node.func.attr in _NUMPY_MADE or (node.func.attr in ITEMSIZE and isinstance(node.func.value, ast.Name) and node.func.value.id in _NUMPY)
+    )
+
+
+def _ndarray(node: ast.AST, assigned, kept, depth: int) -> Optional[Tuple[Tuple[Any, ...], str]]:
+    """(dims, dtype) of a numpy array: an image read in a known mode (``np.array(Image.open(p)
+    .convert("RGB"))``, ``cv2.imread(p)``: uint8 of the image's own height and width), numpy's
+    constructors, what an albumentations pipeline kept on self makes of an image, ``astype``,
+    ``np.float32(a)``, arithmetic with a Python number and ``np.eye(n)[idx]`` as numpy does them."""
+    if depth > 30:  # a chain of steps, inlined by ``_sequenced``
+        return None
+    if isinstance(node, ast.Name):
+        values = assigned.get(node.id, [])
+        return _ndarray(values[0], assigned, kept, depth + 1) if len(values) == 1 else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _ndarray(node.operand, assigned, kept, depth + 1)
+    if isinstance(node, ast.BinOp):
+        return _numpy_arithmetic(node, assigned, kept, depth)
+    if isinstance(node, ast.Subscript):
+        applied = _albu_applied(node, assigned, kept, depth)
+        if applied is not None:
+            return None if applied[2] else applied[:2]
+        eye = node.value
+        if (isinstance(eye, ast.Call) and isinstance(eye.func, ast.Attribute) and eye.func.attr == "eye"
+                and isinstance(eye.func.value, ast.Name) and eye.func.value.id in _NUMPY and len(eye.args) == 1):  # fmt: skip
+            if any(k.arg != "dtype" for k in eye.keywords):
+                return None
+            dtype = _dtype_name(eye.keywords[0].value) if eye.keywords else "float64"
+            n = _dim(eye.args[0], {}, kept, depth + 1)
+            index = _ndarray(node.slice, assigned, kept, depth + 1)
+            if dtype is None or n is None or isinstance(n, tuple) or index is None or index[1] not in _INTEGER:
+                return None
+            return index[0] + (n,), dtype
+        return None
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        return None
+    func, owner = node.func, node.func.value
+    if isinstance(owner, ast.Name) and owner.id in _NUMPY:
+        if func.attr in ("array", "asarray", "ascontiguousarray") and len(node.args) == 1 and all(k.arg == "dtype" for k in node.keywords):
+            inner = _ndarray(node.args[0], assigned, kept, depth + 1)
+            if inner is None:
+                channels = _image_channels(node.args[0], assigned, 0)  # bounded by its own depth
+                if channels is None:
+                    return None
+                inner = ((_UNSIZED, _UNSIZED, channels) if channels != 1 else (_UNSIZED, _UNSIZED)), "uint8"
+            if node.keywords:
+                dtype = _dtype_name(node.keywords[0].value)
+                return (inner[0], dtype) if dtype is not None else None
+            return inner
+        if func.attr in ITEMSIZE and func.attr not in _CANONICAL and func.attr != "bool" and len(node.args) == 1 and not node.keywords:
+            inner = _ndarray(node.args[0], assigned, kept, depth + 1)  # np.float32(a): a cast
+            return (inner[0], func.attr) if inner is not None and inner[0] else None
+    if isinstance(owner, ast.Name) and owner.id == "cv2" and func.attr in ("imread", "cvtColor"):
+        channels = _image_channels(node, assigned, 0)
+        return ((_UNSIZED, _UNSIZED, channels) if channels != 1 else (_UNSIZED, _UNSIZED), "uint8") if channels else None
+    if func.attr == "astype" and len(node.args) == 1 and all(k.arg == "copy" for k in node.keywords):
+        inner = _ndarray(owner, assigned, kept, depth + 1)
+        dtype = _dtype_name(node.args[0])
+        return (inner[0], dtype) if inner is not None and dtype is not None else None
+    if func.attr == "copy" and not node.args and not node.keywords:
+        return _ndarray(owner, assigned, kept, depth + 1)
+    known = None
+    if any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    if isinstance(owner, ast.Name) and owner.id in _NUMPY and func.attr in _NUMPY_SHAPED:  # np.zeros(...)
+        known = _constructed(node, func.attr, _NUMPY_SHAPED[func.attr], None, assigned, kept, depth + 1)
+    elif (isinstance(owner, ast.Attribute) and owner.attr == "random" and isinstance(owner.value, ast.Name)
+            and owner.value.id in _NUMPY and func.attr in _NUMPY_RANDOM):  # fmt: skip
+        known = _numpy_random(node, func.attr, assigned, kept, depth + 1)
+    return (known[1], known[2]) if known is not None and known[1] else None
+
+
+def _numpy_arithmetic(node: ast.BinOp, assigned, kept, depth: int) -> Optional[Tuple[Tuple[Any, ...], str]]:
+    """A numpy array with a Python number (either side), as numpy casts it (see above)."""
+    left, right = node.left, node.right
+    if isinstance(left, ast.Constant) and not isinstance(right, ast.Constant):
+        left, right = right, left
+        if not isinstance(node.op, (ast.Add, ast.Mult, ast.Sub, ast.Div)):
+            return None
+    if not (isinstance(right, ast.Constant) and type(right.value) in (int, float)):
+        return None
+    array = _ndarray(left, assigned, kept, depth + 1)
+    if array is None:
+        return None
+    dims, dtype = array
+    number = right.value
+    if isinstance(node.op, ast.Div):
+        if dtype not in _FLOATS | _INTEGER | {"bool"}:
+            return None
+        return dims, dtype if dtype in _FLOATS else "float64"
+    if not isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+        return None
+    if dtype in _FLOATS:
+        return dims, dtype
+    if dtype in _INTEGER:
+        if type(number) is float:
+            return dims, "float64"
+        return (dims, dtype) if 0 <= number <= 127 else None
+    return None
+
+
+def _mode_check(statement: ast.stmt) -> Optional[Tuple[str, str]]:
+    """``if not img.mode == "RGB": img = img.convert("RGB")`` (or ``img.mode != "RGB"``): (name,
+    mode). Afterwards the image is in that mode on both paths."""
+    if not isinstance(statement, ast.If) or statement.orelse or len(statement.body) != 1:
+        return None
+    test, body = statement.test, statement.body[0]
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Compare):
+        test, op = test.operand, ast.Eq
+    else:
+        op = ast.NotEq
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], op)):
+        return None
+    left, right = test.left, test.comparators[0]
+    if not (isinstance(left, ast.Attribute) and left.attr == "mode" and isinstance(left.value, ast.Name) and isinstance(right, ast.Constant)):
+        return None
+    name, mode = left.value.id, right.value
+    if not (isinstance(body, ast.Assign) and len(body.targets) == 1 and isinstance(body.targets[0], ast.Name) and body.targets[0].id == name):
+        return None
+    value = body.value
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "convert"
+            and isinstance(value.func.value, ast.Name) and value.func.value.id == name and len(value.args) == 1
+            and not value.keywords and isinstance(value.args[0], ast.Constant) and value.args[0].value == mode):  # fmt: skip
+        return None
+    return (name, mode) if isinstance(mode, str) else None
+
+
+class _Substitute(ast.NodeTransformer):
+    def __init__(self, current: Dict[str, ast.expr]) -> None:
+        self.current = current
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return self.current.get(node.id, node) if isinstance(node.ctx, ast.Load) else node
+
+
+def _sequenced(body: List[ast.stmt]) -> List[ast.stmt]:
+    """``__getitem__``'s statements with the names its top level rebinds in sequence replaced by
+    what they hold at each use: ``img = Image.open(p)``, ``if img.mode != "RGB": img =
+    img.convert("RGB")``, ``img = np.array(img)``, ``img = self.pre(image=img)["image"]``, and a
+    dict filled key by key (``example = {}``, ``example["image"] = img``). Only names every
+    binding of which is such a top-level statement, read nowhere inside a nested block (and a
+    dict read only by ``d[key]`` or returned as it is); the body unchanged otherwise."""
+    top: Dict[str, int] = {}  # name -> bindings at the top level
+    dicts: Set[str] = set()
+    allowed: Set[int] = set()  # the Name nodes of those bindings and of the dicts' reads
+    for statement in body:
+        checked = _mode_check(statement)
+        if checked is not None:
+            top[checked[0]] = top.get(checked[0], 0) + 1
+            allowed.update(id(n) for n in ast.walk(statement) if isinstance(n, ast.Name) and n.id == checked[0])
+        elif isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+            if isinstance(target, ast.Name):
+                top[target.id] = top.get(target.id, 0) + 1
+                allowed.add(id(target))
+            elif (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)
+                    and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str)):  # fmt: skip
+                dicts.add(target.value.id)
+                allowed.add(id(target.value))
+        elif isinstance(statement, ast.Return) and isinstance(statement.value, ast.Name):
+            allowed.add(id(statement.value))
+    candidates = {n for n, count in top.items() if count > 1} | dicts
+    if not candidates:
+        return body
+    for statement in body:
+        nested = not isinstance(statement, (ast.Assign, ast.Return, ast.Expr)) and _mode_check(statement) is None
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.ctx, ast.Load):
+                allowed.add(id(node.value))  # d[key]: a read
+            if not isinstance(node, ast.Name) or node.id not in candidates or id(node) in allowed and not nested:
+                continue
+            if nested or (node.id in dicts) or not isinstance(node.ctx, ast.Load):
+                candidates.discard(node.id)  # bound or read inside a block, a dict passed on
+    candidates -= dicts - set(top)
+    if not candidates:
+        return body
+    current: Dict[str, ast.expr] = {}
+    out: List[ast.stmt] = []
+    import copy
+
+    for statement in body:
+        checked = _mode_check(statement)
+        if checked is not None and checked[0] in candidates:
+            if checked[0] in current:
+                current[checked[0]] = ast.Call(ast.Attribute(current[checked[0]], "convert", ast.Load()), [ast.Constant(checked[1])], [])
+            continue
+        if isinstance(statement, ast.Return) and statement.value is not None:
+            statement = ast.Return(_Substitute(current).visit(copy.deepcopy(statement.value)))
+        elif isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+            value = _Substitute(current).visit(copy.deepcopy(statement.value))
+            if isinstance(target, ast.Name) and target.id in candidates:
+                if target.id in dicts:
+                    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict" and not value.args and not value.keywords:
+                        value = ast.Dict([], [])
+                    if not (isinstance(value, ast.Dict) and all(isinstance(k, ast.Constant) for k in value.keys)):
+                        value = ast.Constant(None)  # not a dict of known keys: unknown
+                current[target.id] = value
+                continue
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in candidates:
+                held = current.get(target.value.id)
+                if isinstance(held, ast.Dict):
+                    keys = [k.value for k in held.keys]  # type: ignore[union-attr]
+                    values = list(held.values)
+                    key = target.slice.value  # type: ignore[attr-defined]
+                    if key in keys:
+                        values[keys.index(key)] = value
+                    else:
+                        keys.append(key)
+                        values.append(value)
+                    current[target.value.id] = ast.Dict([ast.Constant(k) for k in keys], values)
+                else:
+                    current[target.value.id] = ast.Constant(None)
+                continue
+            statement = ast.Assign([target], value)
+        out.append(statement)
+    return out

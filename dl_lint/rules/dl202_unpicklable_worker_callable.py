@@ -239,8 +239,11 @@ def _either(what: str, others) -> str:
 
 
 def _a(name: str) -> str:
-    """``a Dataset``, ``an ImageFolder`` (by the first letter: a class name is read as written)."""
-    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+    """``a Dataset``, ``an ImageFolder`` (by the first letter: a class name is read as written),
+    ``an MNIST``, ``an SVHN`` (a name opening with capitals is an initialism, read letter by
+    letter: A, E, F, H, I, L, M, N, O, R, S and X then sound like a vowel; ``a KMNIST``, ``a USPS``)."""
+    vowel = name[:1] in "AEFHILMNORSX" if name[:2].isupper() else name[:1].lower() in "aeiou"
+    return f"{'an' if vowel else 'a'} {name}"
 
 
 def _local(value):

@@ -32,7 +32,13 @@ from nothing of the call's (literal options, values on `self`), with workers on 
 iterates or returns it: `runner.train_test()` at module level of a script, where
 `Runner.train_test` builds `DataLoader(self.train_set, num_workers=16)` and loops over it. A name
 bound to the loader's name (`dataset = data_loader`, then `for batch in dataset:`) is the loader
-too. A loop over a conditional expression walks both of its loaders (`for batch in (dl if
+too. A loader a method keeps on its object (`self.dataloader = DataLoader(...)` in
+`initialize(self, opt)`) and hands out by a getter (`def load_data(self): return
+self.dataloader`, or `return self` with an `__iter__` looping over it) is followed from the
+object: `data_loader.initialize(opt)` on an instance, or a builder function of any module that
+makes the object, calls that method with its own parameters and returns it (pix2pixHD's
+`data_loader = CreateDataLoader(opt)`), then `dataset = data_loader.load_data()` and a
+module-level loop over `dataset`. A loop over a conditional expression walks both of its loaders (`for batch in (dl if
 use_wds else distr_dl):` iterates `dl` on the runs where `use_wds` holds), and a library loader
 read as torch's (webdataset's `WebLoader`) counts like a DataLoader. It stays silent when the
 call is under the main guard, when the module has no unguarded top-level call, in notebooks and

@@ -171,3 +171,159 @@ def audio():
         DataLoader(Stereo(), batch_size=8, num_workers=2),
         DataLoader(WholeClip(), batch_size=1, num_workers=2),
     )
+
+
+# albumentations pipelines built in __init__ and numpy arrays: unknown whenever a part is
+class Rescaled(Dataset):
+    """No crop after SmallestMaxSize: the other edge is the image's."""
+
+    def __init__(self, paths, size=256):
+        self.paths = paths
+        self.preprocessor = A.Compose([A.SmallestMaxSize(max_size=size)])
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, i):
+        image = np.array(Image.open(self.paths[i]).convert("RGB"))
+        return (self.preprocessor(image=image)["image"] / 127.5 - 1.0).astype(np.float32)
+
+
+class AnyModeCrop(Dataset):
+    """Image.open without convert or a mode check: the channels are the file's."""
+
+    def __init__(self, paths, size=256):
+        self.paths = paths
+        self.cropper = A.CenterCrop(height=size, width=size)
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, i):
+        image = np.array(Image.open(self.paths[i]))
+        return self.cropper(image=image)["image"]
+
+
+class SometimesCropped(Dataset):
+    """A crop applied with p=0.5, a pipeline that is a lambda on another path, an int64-or-int32
+    ``astype(int)``: none is a fixed size."""
+
+    def __init__(self, paths, size=256, crop=True):
+        self.paths = paths
+        self.half = A.Compose([A.RandomCrop(size, size, p=0.5)])
+        if crop:
+            self.preprocessor = A.CenterCrop(height=size, width=size)
+        else:
+            self.preprocessor = lambda **kwargs: kwargs
+        self.cropper = A.CenterCrop(height=size, width=size)
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, i):
+        image = Image.open(self.paths[i])
+        if not image.mode == "RGB":
+            image = image.convert("RGB")
+        image = np.array(image)
+        example = {}
+        example["half"] = self.half(image=image)["image"]
+        example["either"] = self.preprocessor(image=image)["image"]
+        example["ints"] = self.cropper(image=image)["image"].astype(int)
+        return example
+
+
+class Unsized(Dataset):
+    """A crop size kept from a value the construction does not fix."""
+
+    def __init__(self, paths, size):
+        self.paths = paths
+        self.cropper = A.RandomCrop(height=size, width=size)
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, i):
+        image = np.array(Image.open(self.paths[i]).convert("RGB"))
+        return self.cropper(image=image)["image"] / 255.0
+
+
+class FilledLater(Dataset):
+    """A dict filled in a loop: its keys are not known."""
+
+    def __init__(self, paths, labels):
+        self.paths, self.labels = paths, labels
+        self.cropper = A.RandomCrop(height=64, width=64)
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, i):
+        example = dict()
+        image = np.array(Image.open(self.paths[i]).convert("RGB"))
+        example["image"] = self.cropper(image=image)["image"]
+        for k in self.labels:
+            example[k] = self.labels[k][i]
+        return example
+
+
+k = DataLoader(Rescaled(["a.png"]), batch_size=8, num_workers=2)
+l = DataLoader(AnyModeCrop(["a.png"]), batch_size=8, num_workers=2)
+m = DataLoader(SometimesCropped(["a.png"]), batch_size=8, num_workers=2)
+n = DataLoader(Unsized(["a.png"], size=int(input())), batch_size=8, num_workers=2)
+o = DataLoader(FilledLater(["a.png"], {"y": [0]}), batch_size=8, num_workers=2)
+
+
+class CroppedBase(Dataset):
+    def __init__(self, paths, size=64):
+        self.paths = paths
+        self.cropper = A.CenterCrop(height=size, width=size)
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, i):
+        return self.cropper(image=np.array(Image.open(self.paths[i]).convert("RGB")))["image"]
+
+
+class Rescaling(CroppedBase):
+    """Its own __init__ replaces the base's crop with a resize of the image's own proportions."""
+
+    def __init__(self, paths):
+        super().__init__(paths)
+        self.cropper = A.SmallestMaxSize(max_size=32)
+
+
+p = DataLoader(Rescaling(["a.png"]), batch_size=8, num_workers=2)
+
+
+class CroppedToo(CroppedBase):
+    """No __init__ of its own: its arguments are CroppedBase's (size=32, not the default 64)."""
+
+
+q = DataLoader(CroppedToo(["a.png"], size=32), batch_size=8, num_workers=2)
+
+
+class Blocks(Dataset):
+    def __init__(self, n=64):
+        self.n = n
+
+    def __len__(self):
+        return 10
+
+    def __getitem__(self, i):
+        return torch.zeros(self.n)
+
+
+class SameBlocks(Blocks):
+    """No __init__ of its own: SameBlocks(n=32) is 32 floats, not Blocks's default 64."""
+
+
+class RenamedBlocks(Blocks):
+    """Its own signature: RenamedBlocks(50) is 50,000 floats."""
+
+    def __init__(self, length):
+        super().__init__(n=length * 1000)
+
+
+r = DataLoader(SameBlocks(n=32), batch_size=8, num_workers=2)
+s = DataLoader(RenamedBlocks(50), batch_size=8, num_workers=2)
