@@ -709,6 +709,9 @@ class ModuleAnalysis:
         this module and from the call of another module being judged."""
         from dl_lint.analysis.epochs import returned_bindings, returned_place
 
+        writes = getattr(self.resolver.project, "writes_non_blocking", None)
+        if writes is not None and not writes():
+            return None  # no ``non_blocking=True`` in the project: no caller's loop can copy so
         place = returned_place(self, scope, name)
         if place is None:
             return None

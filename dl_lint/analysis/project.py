@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 MAX_PROJECT_FILES = 50_000
 # How many importing modules that name a function ``callers_of`` reads before it gives up.
 _MAX_CALLER_MODULES = 32
+# ``non_blocking=True`` as written (whitespace, parentheses, a line continuation or comments
+# between): the only copy DL306 counts (``transfers``: the keyword's literal value is True)
+_NON_BLOCKING_TRUE = re.compile(rb"non_blocking\s*=(?:[\s(\\]|#[^\n]*)*True\b")
 # The "module" of a dependency on names a module binds only by a lone class statement.
 LONE = "\0lone:"
 ABSENT = "\0absent:"  # + a word: what a question rests on when the file lacks it (``may_hold``)
@@ -776,6 +779,7 @@ class Project:
         self._summaries: Dict[str, Optional[SummaryModule]] = {}  # abspath -> summary (None: unreadable)
         self._names: Dict[str, str] = {}  # abspath -> the module name it was summarised as
         self._callers: Dict[Tuple[str, str], Optional[list]] = {}  # ``callers_of``, per function
+        self._non_blocking: Optional[bool] = None  # ``writes_non_blocking``, once per run
         self._known_names: Set[str] = set()
         self._analyses: "OrderedDict[str, ModuleAnalysis]" = OrderedDict()  # parsed modules, LRU
         self._live_bytes = 0
@@ -1171,6 +1175,19 @@ class Project:
         if key not in self._names:
             self._names[key] = module
             self._known_names.add(module)
+
+    def writes_non_blocking(self) -> bool:
+        """Whether some project file writes ``non_blocking=True`` (searched in bytes, the first
+        hit ends it; once per run): without one no copy of the project can make DL306's case,
+        and following a returned loader into its callers' loops (which resolves the objects
+        the batches are handed to, loading their modules) is skipped."""
+        self._use("graph")
+        if self._non_blocking is None:
+            search = _NON_BLOCKING_TRUE.search
+            self._non_blocking = any(
+                search(self.source_bytes(os.fspath(p))) is not None for paths in self.module_paths().values() for p in paths
+            )
+        return self._non_blocking
 
     def callers_of(self, path: str, name: str):
         """The calls of the module-level function ``name`` of the file at ``path`` made in the

@@ -47,7 +47,8 @@ loader name bound in several arms of an `if` or `try` statement (`try: loader = 
 loop there is judged for each, a loop inside one arm for that arm's loader. The loader may reach
 the loop through the function that returns it (`train_loader, valset, collate_fn =
 prepare_dataloaders(hparams)`, then `for batch in train_loader` in the caller), read in each
-caller that binds what every `return` gives at one place, three functions deep. The
+caller that binds what every `return` gives at one place, three functions deep (only when some
+file of the project writes `non_blocking=True`: the callers' loops are not read otherwise). The
 diagnostic is at the loader, with the copy as related location. It is silent when pinning is unknown, in a
 module that pins by hand (`.pin_memory()` anywhere in it, a custom collate_fn that pins for
 instance), for copies to the CPU, dtype conversions and values already moved with
