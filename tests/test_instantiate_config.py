@@ -108,6 +108,7 @@ def test_helper_module_family_keys_come_from_the_helper():
     ]  # extra: build_with passes its own kwargs; unknown/library: not project classes with their own __init__
 
 
+@pytest.mark.torch  # runs the fixture with real OmegaConf and torch
 def test_real_runs_agree_main_module(project_on_path):
     project_on_path(MAIN, {"main"})
     main = importlib.import_module("main")
@@ -115,6 +116,7 @@ def test_real_runs_agree_main_module(project_on_path):
     assert checked >= 6
 
 
+@pytest.mark.torch
 def test_real_runs_agree_helper_module(project_on_path):
     project_on_path(HELPER, {"gen"})
     util = importlib.import_module("gen.util")
@@ -229,6 +231,7 @@ def test_a_hook_bound_only_for_a_given_split_is_not_judged_without_it():
     assert rows == {"stream.yaml": [52, 55], "stream_train_only.yaml": [52]}
 
 
+@pytest.mark.torch
 def test_datasets_real_runs_agree(project_on_path):
     """The crash (DL009) raises, the duplicate samples (DL201) are there, and the dataset that
     keeps a lambda (DL202) fails to pickle under spawn while the plain one iterates."""
