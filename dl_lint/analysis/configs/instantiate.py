@@ -75,6 +75,7 @@ import os
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
+from dl_lint.analysis.configs.lightning_cli import _class_node, project_class
 from dl_lint.analysis.configs.yamlfile import UNKNOWN, Leaf, Tree
 from dl_lint.analysis.scopes import END
 
@@ -471,7 +472,7 @@ def _instantiated(analysis: Any, call: ast.Call, site: Any, chain: Tuple[str, Tu
             entries = params.entries
         else:
             continue  # null, a list, an interpolation: not followed
-        ref = _class_named(analysis, named.value)
+        ref = project_class(analysis, named.value)
         if ref is None:
             continue
         dotted = ".".join((*keys, params_key))
@@ -479,24 +480,8 @@ def _instantiated(analysis: Any, call: ast.Call, site: Any, chain: Tuple[str, Tu
     return out
 
 
-def _class_named(analysis: Any, dotted: str) -> Any:
-    """The project class an import path names (``main.DataModuleFromConfig``), else None."""
-    module, _, name = dotted.rpartition(".")
-    if not module or not name:
-        return None
-    project = analysis.resolver.project
-    if not project.module_exists(module):
-        return None
-    value = project.import_value(module, name, 1, analysis.path).single
-    found = value.value if value is not None else None
-    if getattr(found, "kind", None) != "class" or not getattr(found, "path", ""):
-        return None
-    return found
-
-
 def _class_loaders(analysis: Any, ref: Any, entries: Tuple[Tuple[str, Any], ...], dotted: str) -> list:
     """The loader calls of the class's methods with its ``__init__`` bound to ``entries``."""
-    from dl_lint.analysis.configs.lightning_cli import _class_node
     from dl_lint.analysis.values import Origin, Possible, Value
 
     owner, cls = _class_node(analysis, ref)
@@ -785,7 +770,7 @@ def _instance_value(owner: Any, found: Tuple[str, Tree, Tuple[str, str, bool]]) 
     params = node.get(params_key)
     if params is None and not optional or params is not None and not isinstance(params, Tree):
         return None
-    ref = _class_named(owner, named.value)
+    ref = project_class(owner, named.value)
     if ref is None:
         return None
     given = tuple(

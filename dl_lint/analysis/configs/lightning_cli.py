@@ -344,12 +344,11 @@ def _group_values(analysis: Any, cli: _Cli, group: str, run: Sequence[Tree]) -> 
     return ref, values
 
 
-def _class_named(analysis: Any, dotted: str, base: Any, group: str) -> Any:
-    """The project class a ``class_path`` names (``pkg.mod.Class``, or the base class's own name)."""
-    if base and dotted == base.name:
-        return base
+def project_class(analysis: Any, dotted: str) -> Any:
+    """The project class an import path names (``pkg.mod.Class``), else None. Shared by the
+    config readers that name classes by path (LightningCLI's ``class_path``, ``target:``)."""
     module, _, name = dotted.rpartition(".")
-    if not module:
+    if not module or not name:
         return None
     project = analysis.resolver.project
     if not project.module_exists(module):
@@ -357,6 +356,16 @@ def _class_named(analysis: Any, dotted: str, base: Any, group: str) -> Any:
     value = project.import_value(module, name, 1, analysis.path).single
     found = value.value if value is not None else None
     if getattr(found, "kind", None) != "class" or not getattr(found, "path", ""):
+        return None
+    return found
+
+
+def _class_named(analysis: Any, dotted: str, base: Any, group: str) -> Any:
+    """The project class a ``class_path`` names (``pkg.mod.Class``, or the base class's own name)."""
+    if base and dotted == base.name:
+        return base
+    found = project_class(analysis, dotted)
+    if found is None:
         return None
     if not _derives(analysis, found, base or _ROOTS[group], 4):
         return None  # jsonargparse 4.53.0: "Import path ... does not correspond to a subclass of ..."
