@@ -104,8 +104,21 @@ def concrete(name: str, possible: Possible) -> Any:
 
 
 def call_scenarios(call: LoaderCall, *names: str) -> Optional[List[dict]]:
-    """Consistent combinations of the named arguments (None if any is unknown)."""
-    return scenarios({n: call.value(n) for n in names}, DEFAULTS, holds=call.extra.get("holds", ()))
+    """Consistent combinations of the named arguments (None if any is unknown). Several rules
+    ask for the same names of the same call: the answer is kept for the last few calls (the
+    entry holds the call itself, so an id is never taken for a later object's)."""
+    key = (id(call), names)
+    kept = _SCENARIOS.get(key)
+    if kept is not None and kept[0] is call:
+        return None if kept[1] is None else list(kept[1])
+    found = scenarios({n: call.value(n) for n in names}, DEFAULTS, holds=call.extra.get("holds", ()))
+    if len(_SCENARIOS) >= 256:
+        _SCENARIOS.clear()
+    _SCENARIOS[key] = (call, found)
+    return None if found is None else list(found)
+
+
+_SCENARIOS: dict = {}  # (id(call), names) -> (call, scenarios): call_scenarios' answers
 
 
 def excluded_by_site(call: LoaderCall, name: str, value: Any) -> bool:
