@@ -13,6 +13,7 @@ and follows the import graph, also built from bytes.
 
 from __future__ import annotations
 
+import ast
 import functools
 import os
 import re
@@ -36,6 +37,11 @@ if TYPE_CHECKING:
 
 
 MAX_PROJECT_FILES = 50_000
+# How many importing modules that name a function ``callers_of`` reads before it gives up.
+_MAX_CALLER_MODULES = 32
+# ``non_blocking=True`` as written (whitespace, parentheses, a line continuation or comments
+# between): the only copy DL306 counts (``transfers``: the keyword's literal value is True)
+_NON_BLOCKING_TRUE = re.compile(rb"non_blocking\s*=(?:[\s(\\]|#[^\n]*)*True\b")
 # The "module" of a dependency on names a module binds only by a lone class statement.
 LONE = "\0lone:"
 ABSENT = "\0absent:"  # + a word: what a question rests on when the file lacks it (``may_hold``)
@@ -772,6 +778,8 @@ class Project:
         self._paths: Optional[Dict[str, List[Path]]] = None
         self._summaries: Dict[str, Optional[SummaryModule]] = {}  # abspath -> summary (None: unreadable)
         self._names: Dict[str, str] = {}  # abspath -> the module name it was summarised as
+        self._callers: Dict[Tuple[str, str], Optional[list]] = {}  # ``callers_of``, per function
+        self._non_blocking: Optional[bool] = None  # ``writes_non_blocking``, once per run
         self._known_names: Set[str] = set()
         self._analyses: "OrderedDict[str, ModuleAnalysis]" = OrderedDict()  # parsed modules, LRU
         self._live_bytes = 0
@@ -1167,6 +1175,66 @@ class Project:
         if key not in self._names:
             self._names[key] = module
             self._known_names.add(module)
+
+    def writes_non_blocking(self) -> bool:
+        """Whether some project file writes ``non_blocking=True`` (searched in bytes, the first
+        hit ends it; once per run): without one no copy of the project can make DL306's case,
+        and following a returned loader into its callers' loops (which resolves the objects
+        the batches are handed to, loading their modules) is skipped."""
+        self._use("graph")
+        if self._non_blocking is None:
+            search = _NON_BLOCKING_TRUE.search
+            self._non_blocking = any(
+                search(self.source_bytes(os.fspath(p))) is not None for paths in self.module_paths().values() for p in paths
+            )
+        return self._non_blocking
+
+    def callers_of(self, path: str, name: str):
+        """The calls of the module-level function ``name`` of the file at ``path`` made in the
+        other modules of the project that import that module (the import graph, read from
+        bytes; ``SignalGraph.importers``), each call resolved to that function: [(module
+        analysis, call, site)]. Found once per function (DL206 and DL306 follow a loader a
+        function returns to these callers); None past ``_MAX_CALLER_MODULES`` importers naming
+        it (the answer would not be complete)."""
+        key = (os.path.abspath(path), name)
+        if key in self._callers:
+            return self._callers[key]
+        from dl_lint.analysis.values import FunctionRef
+
+        if self._graph is None:
+            self._graph = SignalGraph(self)
+        graph = self._graph
+        self._use("graph")
+        own = key[0]
+        names = [module for module, paths in graph.paths.items() if own in paths]
+        importers: Set[str] = set()
+        for module in names:
+            importers |= graph.importers(module)
+        encoded = name.encode()
+        found: Optional[list] = []
+        modules = 0
+        for module in sorted(importers):
+            for other in graph.paths_of(module):
+                if other == own or encoded not in self.source_bytes(other):
+                    continue
+                modules += 1
+                if modules > _MAX_CALLER_MODULES:
+                    self._callers[key] = None
+                    return None
+                analysis = self.analysis_at(other, module)
+                self._touch(other, content=True)
+                if analysis is None:
+                    continue
+                for call, site in analysis.calls_named({name}):
+                    if not isinstance(call.func, (ast.Name, ast.Attribute)) or not analysis._may_be_function(call.func, site):
+                        continue
+                    single = analysis.resolver.resolve(call.func, site).single
+                    ref = single.value if single is not None else None
+                    if isinstance(ref, FunctionRef) and ref.kind == "function" and ref.name == name and ref.path and os.path.abspath(ref.path) == own:
+                        if not any(c is call for _, c, _ in found):
+                            found.append((analysis, call, site))
+        self._callers[key] = found
+        return found
 
     def analysis_at(self, path: str, module: str) -> Optional["ModuleAnalysis"]:
         """The full analysis of the file at ``path``: kept from earlier in the run, else parsed
