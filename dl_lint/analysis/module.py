@@ -709,12 +709,12 @@ class ModuleAnalysis:
         this module and from the call of another module being judged."""
         from dl_lint.analysis.epochs import returned_bindings, returned_place
 
+        place = returned_place(self, scope, name)  # first: a local question, resting on nothing else
+        if place is None:
+            return None
         writes = getattr(self.resolver.project, "writes_non_blocking", None)
         if writes is not None and not writes():
             return None  # no ``non_blocking=True`` in the project: no caller's loop can copy so
-        place = returned_place(self, scope, name)
-        if place is None:
-            return None
         why, bindings = returned_bindings(self, scope, name, place)
         if why is not None:
             return None
