@@ -1207,8 +1207,17 @@ class Project:
         which any edit changes)."""
         if self._non_blocking is None:
             search = _NON_BLOCKING_TRUE.search
-            self._non_blocking = any(
-                search(self.source_bytes(os.fspath(p))) is not None for paths in self.module_paths().values() for p in paths
+
+            def writes(data: bytes) -> bool:
+                return b"non_blocking" in data and search(data) is not None
+
+            # the bytes the run holds first (the files that mention a loader: copies are near
+            # their loops), then each other file once (``module_paths`` names a file several times)
+            held = self.sources
+            self._non_blocking = any(writes(data) for data in held.values()) or any(
+                writes(self.source_bytes(key))
+                for key in dict.fromkeys(absolute_path(os.fspath(p), self._cwd) for p in self.files())
+                if key.endswith(".py") and key not in held
             )
         if not self._non_blocking:
             self._use(f"{MENTION}{NON_BLOCKING_WORD}")
