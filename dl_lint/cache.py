@@ -526,7 +526,7 @@ class ResultsCache:
                 return None
             if "gs" in entry and entry["gs"] != context.graph_hash():
                 return None
-            if "nw" in entry and not context.words_hold(entry):
+            if ("nw" in entry or "nm" in entry) and not context.words_hold(entry):
                 return None
             if "cl" in entry and not context.listings_hold(entry):
                 return None

@@ -202,6 +202,7 @@ class Run:
         self._graph_files: Optional[Dict[str, Optional[str]]] = None
         self._changed: Optional[List[str]] = None  # files changed since the stored snapshot
         self._word_found: Dict[str, bool] = {}
+        self._mentioned: Dict[str, bool] = {}  # word -> written by a file changed since the snapshot
         self.word_entries = False  # an entry rests on names ("nw"): keep a snapshot
         self._listing_hashes: Dict[str, str] = {}  # config folder -> its listing's hash ("cl")
         if store is not None:
@@ -265,9 +266,13 @@ class Run:
         """An entry that rests on names no project file made a loader class ("nw", looked up
         when the files were in state "ng"): still valid when no file that changed since then
         binds one of those names (a file that lost a binding cannot make one a loader class).
-        Brought up to date with the current state when it holds."""
-        words = entry.get("nw")
-        if not words:
+        Likewise an entry that rests on words no other file writes ("nm": the callers of a
+        function, ``Project.callers_of``; no ``non_blocking=True``): valid while no file that
+        changed since writes one (``project.mentions``). Brought up to date with the current
+        state when it holds."""
+        words = entry.get("nw") or ()
+        mentioned = entry.get("nm") or ()
+        if not words and not mentioned:
             return True
         current = self.graph_hash()
         self.word_entries = True
@@ -276,24 +281,45 @@ class Run:
         snapshot = self.store.graph_snapshot
         if not isinstance(snapshot, dict) or snapshot.get("h") != entry.get("ng") or not isinstance(snapshot.get("f"), dict):
             return False
-        if not self._unchanged_words(snapshot, words):
+        if not self._unchanged_words(snapshot, words) or not self._unmentioned(snapshot, mentioned):
             return False
         entry["ng"] = current
         self.store.dirty = True
         return True
+
+    def _changed_since(self, snapshot: Dict[str, Any]) -> List[str]:
+        """The files changed (or new) since ``snapshot`` (the same snapshot all run)."""
+        if self._changed is None:
+            old = snapshot["f"]
+            self._changed = [p for p, h in self.graph_files().items() if old.get(p) != h]
+        return self._changed
 
     def _unchanged_words(self, snapshot: Dict[str, Any], words) -> bool:
         """No file that changed since ``snapshot`` (or is new) binds one of ``words``
         (``prefilter.binds_any``)."""
         from dl_lint.analysis.prefilter import binds_any
 
-        if self._changed is None:
-            old = snapshot["f"]
-            self._changed = [p for p, h in self.graph_files().items() if old.get(p) != h]
+        changed = self._changed_since(snapshot)
         for word in words:
             if word not in self._word_found:
-                self._word_found[word] = any(binds_any(self.project.source_bytes(p), (word,)) for p in self._changed)
+                self._word_found[word] = any(binds_any(self.project.source_bytes(p), (word,)) for p in changed)
             if self._word_found[word]:
+                return False
+        return True
+
+    def _unmentioned(self, snapshot: Dict[str, Any], words) -> bool:
+        """No file that changed since ``snapshot`` (or is new) writes one of ``words``
+        (``project.mentions``)."""
+        if not words:
+            return True
+        from dl_lint.analysis.project import mentions
+
+        changed = self._changed_since(snapshot)
+        for word in words:
+            found = self._mentioned.get(word)
+            if found is None:
+                found = self._mentioned[word] = any(mentions(self.project.source_bytes(p), word) for p in changed)
+            if found:
                 return False
         return True
 
@@ -470,6 +496,12 @@ class Run:
         words = sorted(u[5:] for u in uses if u.startswith("word:"))
         if words:
             entry["nw"] = words
+        from dl_lint.analysis.project import MENTION  # (the analysis ran: it is imported)
+
+        mentioned = sorted(u[len(MENTION) :] for u in uses if u.startswith(MENTION))
+        if mentioned:  # answers that hold while no file changed since writes these words
+            entry["nm"] = mentioned
+        if words or mentioned:
             entry["ng"] = self.graph_hash()
             self.word_entries = True
 

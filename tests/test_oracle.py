@@ -307,6 +307,47 @@ def test_a_distributed_sampler_without_set_epoch_repeats_its_order(script, repea
     assert first_rank.isdisjoint(second_rank) and len(first_rank | second_rank) == 64
 
 
+def _chain_script(folder: str, name: str):
+    """A script of fixtures/rules/<folder> (the loader returned through loading/manager.py)."""
+    root = RULE_FIXTURES / folder
+    for module in ("data", "loading", "loading.factory", "loading.manager", name):
+        sys.modules.pop(module, None)
+    sys.path.insert(0, str(root))
+    try:
+        importlib.import_module("loading.factory")  # init_data imports it when called
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(root))
+
+
+@pytest.mark.parametrize(
+    "folder, script, function, repeats",
+    [
+        ("dl206_chain", "train_eval", "train", True),  # the sampler dropped two functions up
+        ("dl206_chain", "train_pretrain", "train", False),  # its own sampler's set_epoch
+        ("dl206_chain_ok", "train_eval", "train", False),  # the sampler kept and given set_epoch
+        ("dl206_chain_ok", "train_eval", "train_loader_sampler", False),  # through loader.sampler
+        ("dl206_chain_ok", "train_pretrain", "train", False),
+    ],
+)
+def test_a_loader_returned_through_a_chain_of_functions_repeats_where_dl206_cites(folder, script, function, repeats) -> None:
+    """DL206 through a loader several project functions of several modules return (jepa's
+    init_data): reported at the factory's call in loading/manager.py, citing the epoch loop of
+    the one caller that repeats its order; each call builds its own loader and sampler, so the
+    other caller's set_epoch does not help it. Run for two ranks."""
+    root = RULE_FIXTURES / folder
+    found = [d for d in lint_paths([root]).diagnostics if d.code == "DL206"]
+    cited = {Path(r.path).stem for d in found for r in d.related}
+    assert (script in cited and function == "train") == repeats
+    assert [Path(d.filename).name for d in found] == (["manager.py"] if folder == "dl206_chain" else [])
+    module = _chain_script(folder, script)
+    for rank in (0, 1):
+        torch.manual_seed(0)
+        orders = getattr(module, function)(torch.nn.Linear(4, 1), rank, 2, 3)
+        assert len(orders) == 3 and len(orders[0]) == 32
+        assert all(order == orders[0] for order in orders) == repeats, (script, function, rank, orders)
+
+
 def test_the_never_none_table_holds() -> None:
     """The calls dl-lint takes as never None (``libraries.NEVER_NONE``; DL006 fires on a sampler
     made by one of them): each builtin is a type (a call constructs an instance of it) or one of

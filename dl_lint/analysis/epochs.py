@@ -44,6 +44,8 @@ _PROGRESS_READS = frozenset(
     }
 )  # fmt: skip
 FOLLOW_DEPTH = 3
+# How many (function, place) returns of the loader and its sampler are followed to callers, in all.
+RETURN_HOPS = 8
 _COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # DistributedSampler(dataset, num_replicas=None, rank=None, shuffle=True, seed=0, drop_last=False)
 _SHUFFLE_AT, _SEED_AT = 3, 4
@@ -71,6 +73,7 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
             _collect(analysis, site.scope, {sampler_name: "sampler"}, {id(sampler)}, 0, found)
         if not _returned_to_attribute(analysis, site.scope, 0, found):
             return SamplerEpochs(uses, escape=f"the loader {site.scope.name}() returns goes to callers not read")
+        _settle(found)
         epoch = next((loop for loop in found.iterations if loop.epoch_row is not None), None)
         return SamplerEpochs(uses, epoch, found.set_epoch, found.escape, None, False, found.returned, found.kept)
     # a name bound in several arms of an ``if``/``try``: the reads in the other arms are theirs
@@ -88,10 +91,12 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
     found = _Uses()
     if site.scope is not None:
         found.returners.add(id(site.scope))  # ``return loader``: followed to its callers
+        found.origin = id(site.scope)
     _collect(analysis, owner, names, {id(sampler)} | others, 0, found)
     if attribute is not None:
         _follow_attribute(analysis, analysis, attribute[0], attribute[1], attribute[2], 0, found)
         factory = True  # its iterations and set_epoch calls are in other methods: conditions not compared
+    _settle(found)
     epoch = next((loop for loop in found.iterations if loop.epoch_row is not None), None)
     set_epoch, narrow = found.set_epoch, None
     # A loader its function returns: the callers' conditions are their own (not compared).
@@ -298,6 +303,12 @@ class _Uses:
         self.followed: Set[Tuple[int, tuple]] = set()  # ... (function, ``_returned_path``) already followed
         self.returned = ""  # the function whose ``return`` took the loader to a caller
         self.kept = ""  # ``Class.attribute`` the loader is kept in (``_follow_attribute``)
+        self.origin: Optional[int] = None  # the function that builds the loader (its own module's callers only)
+        # A caller judged alone, per function that returns the loader (``_returned_to_callers``),
+        # and the reads of the returned sampler per caller, settled once every read is in
+        # (``_settle``): another call's sampler is another object.
+        self.alone: Dict[int, int] = {}
+        self.sampler_reads: List[Tuple[int, int, "_Uses", str]] = []
 
     def add_set_epoch(self, row: int, conds: Tuple[Tuple[str, bool], ...]) -> None:
         self.set_epoch = self.set_epoch or row
@@ -585,57 +596,199 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
         return False
     if (id(owner), path) in found.followed:
         return True  # another ``return`` of the same shape: its callers are already read
+    if len(found.followed) >= RETURN_HOPS:
+        found.escape = found.escape or f"the loader {owner.name}() returns is returned on further than is followed"
+        return True
     found.followed.add((id(owner), path))
-    name = node.id
+    why, bindings = returned_bindings(analysis, owner, node.id, path, role, elsewhere=id(owner) != found.origin)
+    if why is not None and why.endswith("returns goes to callers not read") and path == () and role == "loader":
+        if _returned_to_attribute(analysis, owner, depth, found):
+            return True  # ``self.train_loader = self._prepare_dataloader(ds)`` in its class
+    if why is not None:
+        found.escape = found.escape or why
+        return True
+    # Each call builds a loader (and sampler) of its own: a caller that takes only the loader
+    # (``data_loader, _ = init_data(...)``), iterates it per epoch and never calls set_epoch
+    # repeats its order whatever the other callers do with theirs.
+    reads: List[Tuple[Any, Any, Any, _Uses]] = []
+    for where, caller, call, call_site, statement, alias, skip in bindings:
+        why = None
+        if role == "loader" and _EVALUATION.match(alias):
+            why = f"a caller names the loader {owner.name}() returns for evaluation ({alias})"
+        else:
+            loops = where.loops_around(caller, statement)
+            if loops is None or any(_may_repeat(where, loop) for loop in loops[0]):
+                why = f"{owner.name}() is called in a loop on line {call.lineno}: a new loader per pass"
+        inner = _Uses()
+        inner.returners, inner.followed, inner.origin = found.returners, found.followed, found.origin
+        inner.alone, inner.sampler_reads = found.alone, found.sampler_reads
+        inner.returned = found.returned or owner.name
+        if why is not None:
+            inner.escape = why
+        else:
+            if call_site.scope is not None:
+                found.returners.add(id(call_site.scope))
+            # the same loader, one call up: a return costs no handed-to depth (RETURN_HOPS bounds them)
+            _collect(where, caller, {alias: role}, skip, depth, inner)
+        reads.append((where, statement, alias, inner))
+    alone = next(
+        (
+            entry
+            for entry in reads
+            if role == "loader"
+            and entry[3].escape is None
+            and not entry[3].set_epochs
+            and any(loop.epoch_row is not None for loop in entry[3].iterations)
+            and _takes_only(entry[0], entry[1], path)
+        ),
+        None,
+    )
+    if role == "sampler":
+        for where, statement, alias, inner in reads:
+            found.sampler_reads.append((id(owner), id(statement), inner, "" if where is analysis else where.path))
+        found.returned = found.returned or owner.name
+        return True
+    if alone is not None:
+        found.alone[id(owner)] = id(alone[1])
+    for where, statement, alias, inner in [alone] if alone is not None else reads:
+        found.returned = found.returned or inner.returned
+        for row, conds in inner.set_epochs:
+            found.add_set_epoch(row, conds)
+        found.escape = found.escape or inner.escape
+        for loop in inner.iterations:  # in the caller's module
+            loop_path = loop.path or ("" if where is analysis else where.path)
+            found.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through, loop_path, loop.conds))
+    return True
+
+
+def _settle(found: _Uses) -> None:
+    """Merge the reads of the returned sampler in each caller (``_returned_to_callers``),
+    except those of callers other than the one a function's loader is judged alone at."""
+    for owner, statement, inner, path in found.sampler_reads:
+        chosen = found.alone.get(owner)
+        if chosen is not None and chosen != statement:
+            continue  # another call's sampler: not the one the loader judged alone holds
+        for row, conds in inner.set_epochs:
+            found.add_set_epoch(row, conds)
+        found.escape = found.escape or inner.escape
+        for loop in inner.iterations:
+            found.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through, loop.path or path, loop.conds))
+    found.sampler_reads = []
+
+
+def _takes_only(where, statement: ast.Assign, path) -> bool:
+    """Whether the call's other returned elements are never read where it lands (``_``, or
+    names the caller does not read): the caller cannot hold the loader's sampler but through
+    the loader (``loader.sampler``, which the reads of the loader follow). Only a whole
+    result bound to a name or one level of tuple target is judged (``path``, ``_returned_path``,
+    of length 0 or 1); nested or two-step targets are not."""
+    target = statement.targets[0]
+    if not path:
+        return isinstance(target, ast.Name)
+    if len(path) != 1 or not isinstance(target, (ast.Tuple, ast.List)):
+        return False
+    position, length = path[0]
+    if len(target.elts) != length:
+        return False
+    for index, element in enumerate(target.elts):
+        if index == position:
+            continue
+        if not isinstance(element, ast.Name):
+            return False
+        if element.id == "_":
+            continue
+        site = where.site_of(statement.value)
+        holder = where.tree if site is None or site.scope is None else site.scope
+        if where.name_reads(holder)[1].get(element.id):
+            return False
+    return True
+
+
+def _path_to(value: ast.AST, name: str, depth: int = 0) -> Optional[list]:
+    """The paths (``_returned_path``) at which the tuple display ``value`` (nested ones too)
+    gives the name ``name``; a starred element makes them unknown (None)."""
+    if isinstance(value, ast.Name):
+        return [()] if value.id == name else []
+    if not isinstance(value, ast.Tuple) or depth >= FOLLOW_DEPTH:
+        return []
+    if any(isinstance(e, ast.Starred) for e in value.elts):
+        return None
+    out = []
+    for index, element in enumerate(value.elts):
+        inner = _path_to(element, name, depth + 1)
+        if inner is None:
+            return None
+        out.extend(((index, len(value.elts)),) + rest for rest in inner)
+    return out
+
+
+def returned_place(analysis, owner: ast.AST, name: str) -> Optional[Tuple[Tuple[int, int], ...]]:
+    """The path (``_returned_path``) when every ``return`` of ``owner`` gives the name ``name``
+    at the same place: () for the whole value, else (position, length) per tuple display
+    (``return train_loader, valset, collate_fn`` gives ((0, 3),)); None otherwise."""
+    place = None
+    for value in analysis._whole_returned(owner):
+        paths = _path_to(value, name)
+        if not paths or len(paths) != 1:
+            return None
+        if place is not None and paths[0] != place:
+            return None
+        place = paths[0]
+    return place
+
+
+def returned_bindings(analysis, owner: ast.AST, name: str, path, role: str = "loader", elsewhere: bool = False):
+    """Where the ``name`` that ``owner`` returns (at ``path``, ``_returned_path``: whole, or
+    nested tuple displays) lands in its callers: (None, [(module analysis, caller scope, call,
+    call's site, statement, name, reads to skip)]) for each call of ``owner`` in this module
+    (``ModuleAnalysis._callers``), the call of another module being judged
+    (``analysis.returned_to``, set by ``judge.judge_call_sites``), and, when ``elsewhere`` (a
+    function the loader was returned on to, not the one that builds it), the calls in the
+    modules that import it (``project_callers``), whose result lands in a name bound once
+    there or in alternative arms (``_bound_along``: at once or in a second statement that takes
+    the bound tuple apart), skipping callers that never read it; or (why, []) when some
+    ``return`` gives something else, no caller is read, or a call's result lands elsewhere.
+    One mechanism for "where does a returned loader go", read by DL206
+    (``_returned_to_callers``) and DL306 (``ModuleAnalysis._returned_copy``)."""
     for value in analysis._whole_returned(owner):
         for position, length in path:
             value = value.elts[position] if isinstance(value, ast.Tuple) and len(value.elts) == length else None
         if not (isinstance(value, ast.Name) and value.id == name):
-            found.escape = found.escape or f"{owner.name}() does not return the loader on every path"
-            return True
+            return f"{owner.name}() does not return the {role} on every path", []
     function = analysis._runner(owner)
     callers = [(analysis, call, site) for call, site in analysis._callers(function)] if function is not None else []
     external = analysis.returned_to
     if external is not None and external[3] is owner:
         callers.append(external[:3])  # the call of another module being judged (``judge_call_sites``)
-    if not callers and path == () and role == "loader" and _returned_to_attribute(analysis, owner, depth, found):
-        return True  # ``self.train_loader = self._prepare_dataloader(ds)`` in its class
+    if not callers and elsewhere and function is not None and id(owner) not in analysis.ix.method_class:
+        callers = project_callers(analysis, owner)
+        if callers is None:
+            return f"the {role} {owner.name}() returns goes to callers not read", []
     if not callers:
-        found.escape = found.escape or f"the loader {owner.name}() returns goes to callers not read"
-        return True
+        return f"the {role} {owner.name}() returns goes to callers not read", []
+    out = []
     for where, call, call_site in callers:
         caller = where.tree if call_site.scope is None else call_site.scope
         statement = analysis_parent_assign(where, caller, call)
         alias, skip = _bound_along(where, caller, call_site, statement.targets[0], path) if statement is not None else (None, None)
         if alias == "":
             continue  # never read there (``_, _, train_loader = make(...)``): nothing it does
-        why = None
         if alias is None or skip is None:
-            why = f"the {role} {owner.name}() returns is not bound to one name on line {call.lineno}"
-        elif role == "loader" and _EVALUATION.match(alias):
-            why = f"a caller names the loader {owner.name}() returns for evaluation ({alias})"
-        else:
-            loops = where.loops_around(caller, statement)
-            if loops is None or any(_may_repeat(where, loop) for loop in loops[0]):
-                why = f"{owner.name}() is called in a loop on line {call.lineno}: a new loader per pass"
-        if why is not None:
-            found.escape = found.escape or why
-            return True
-        found.returned = found.returned or owner.name
-        if call_site.scope is not None:
-            found.returners.add(id(call_site.scope))
-        if where is analysis:
-            _collect(where, caller, {alias: role}, skip, depth + 1, found)
-            continue
-        inner = _Uses()
-        inner.returners, inner.followed, inner.returned = found.returners, found.followed, found.returned
-        _collect(where, caller, {alias: role}, skip, depth + 1, inner)
-        for row, conds in inner.set_epochs:
-            found.add_set_epoch(row, conds)
-        found.escape = found.escape or inner.escape
-        for loop in inner.iterations:  # in the caller's module
-            found.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through, loop.path or where.path, loop.conds))
-    return True
+            return f"the {role} {owner.name}() returns is not bound to one name on line {call.lineno}", []
+        out.append((where, caller, call, call_site, statement, alias, skip))
+    return None, out
+
+
+def project_callers(analysis, owner: ast.AST):
+    """The calls of the module-level function ``owner`` in the other modules of the project
+    (``Project.callers_of``: files whose bytes name it, each call resolved to this function):
+    [(module analysis, call, site)], or None when they cannot be listed (a module analysed
+    alone, more callers than are read)."""
+    finder = getattr(analysis.resolver.project, "callers_of", None)
+    if finder is None:
+        return None
+    return finder(analysis.path, owner.name)
+
 
 
 # statements ``_bound_along`` follows from a bound tuple to the name its element lands in
@@ -675,7 +828,12 @@ def _bound_along(where, caller: ast.AST, site, target: ast.AST, path, depth: int
     steps = list(path)
     while steps and isinstance(target, (ast.Tuple, ast.List)):
         position, length = steps.pop(0)
-        if len(target.elts) != length or any(isinstance(e, ast.Starred) for e in target.elts):
+        starred = [i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred)]
+        if starred:
+            # ``loader, *rest = make()``: the elements before the starred one are positional
+            if len(starred) != 1 or position >= starred[0] or len(target.elts) - 1 > length:
+                return None, None
+        elif len(target.elts) != length:
             return None, None
         target = target.elts[position]
     if not isinstance(target, ast.Name):

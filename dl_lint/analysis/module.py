@@ -423,7 +423,7 @@ class ModuleAnalysis:
             in_loop=site.in_loop() and not self._loader_per_item(call, site, args),
             unguarded_iteration=self._unguarded_iteration(call, site),
             returned=self._returned(call, site),
-            nonblocking_copy=self._nonblocking_copy(call, site),
+            nonblocking_copy=self._nonblocking_copy(call, site, _never_pins(args, opaque)),
             fresh_iterators=self._fresh_iterators(call, site),
             sampler_epochs=self._sampler_epochs(call, site, sampler_node, args),
             extra=extra,
@@ -617,15 +617,23 @@ class ModuleAnalysis:
         return args, opaque, sampler_node
 
     # -- DL306: where this loader's batches are copied non-blocking ------------------------------
-    def _nonblocking_copy(self, call: ast.Call, site: Site) -> Optional[Tuple[str, int, int]]:
+    def _nonblocking_copy(self, call: ast.Call, site: Site, returned: bool = True) -> Optional[Tuple[str, int, int]]:
         """(path, row, column) of a non-blocking device copy of this loader's batches: in a
         loop of the same function over the loader (or over the one name bound to it), or in a
         function of the project the name is passed to (``train(model, loader)``), which loops
         over that parameter (``analysis.transfers``)."""
         if self.ix.words(self.source)[0]:
             return None  # the module pins by hand (a collate_fn, a prefetcher): not judged
-        scope = site.scope
-        name = self.assigned_name(call)
+        return self._name_copy(call, site, self.assigned_name(call), site.line, 0 if returned else _RETURN_DEPTH)
+
+    def _name_copy(
+        self, call: Optional[ast.Call], site: Site, name: Optional[str], line: int, depth: int
+    ) -> Optional[Tuple[str, int, int]]:
+        """``_nonblocking_copy`` for the loader ``call`` (None when it is not written here) bound
+        to ``name`` in the scope of ``site`` from ``line`` on; a loader ``scope`` returns is followed to the
+        callers that bind it (``epochs.returned_bindings``, the mechanism DL206 reads), and read
+        there the same way, ``epochs.FOLLOW_DEPTH`` functions deep."""
+        scope, site_line = site.scope, line
         until = None  # the line of the name's next binding, when it is rebound
         spans: List[Tuple[int, int]] = []  # the other arms that bind the name (``rival_arms``)
         if name is not None:
@@ -635,14 +643,14 @@ class ModuleAnalysis:
             if len(bindings) != 1 and not spans:
                 # rebound (``loader = accelerator.prepare(loader)``): not this loader's batches,
                 # but the rebinding may hand it to a wrapper (``loader = PrefetchLoader(loader)``)
-                later = sorted(b.site.line for b in bindings if b.site is not None and b.site.line > site.line)
+                later = sorted(b.site.line for b in bindings if b.site is not None and b.site.line > site_line)
                 until = later[0] if later and all(b.site is not None for b in bindings) else None
                 if until is None:
                     name = None
         entries = [
             entry
             for entry in self.ix.batch_loops(call, scope, name if until is None else None)
-            if entry[0].lineno >= site.line and not any(first <= entry[0].lineno <= last for first, last in spans)
+            if entry[0].lineno >= site_line and not any(first <= entry[0].lineno <= last for first, last in spans)
         ]
         for loop, loop_site in entries:
             # copies written here, through helpers of this module, or (when another module of
@@ -657,7 +665,7 @@ class ModuleAnalysis:
         if name is None:
             return None
         for other, other_site, position, keyword in self._passed_names().get((id(scope), name), ()):
-            if other_site.line < site.line or not self._may_be_function(other.func, other_site):
+            if other_site.line < site_line or not self._may_be_function(other.func, other_site):
                 continue
             if until is not None and other_site.line > until:
                 continue
@@ -690,6 +698,32 @@ class ModuleAnalysis:
                     where = self._passed_object_copy(other, other_site, owner, at, method, positions)
                     if where is not None:
                         return where
+        if until is not None or scope is None or depth >= _RETURN_DEPTH:
+            return None
+        return self._returned_copy(scope, name, depth)
+
+    def _returned_copy(self, scope: ast.AST, name: str, depth: int) -> Optional[Tuple[str, int, int]]:
+        """A loader ``scope`` returns (``return train_loader, valset, collate_fn``): where a
+        caller that binds it (``epochs.returned_bindings``) copies its batches non-blocking,
+        read there as in the loader's own function; the first such copy. Callers are read from
+        this module and from the call of another module being judged."""
+        from dl_lint.analysis.epochs import returned_bindings, returned_place
+
+        place = returned_place(self, scope, name)  # first: a local question, resting on nothing else
+        if place is None:
+            return None
+        writes = getattr(self.resolver.project, "writes_non_blocking", None)
+        if writes is not None and not writes():
+            return None  # no ``non_blocking=True`` in the project: no caller's loop can copy so
+        why, bindings = returned_bindings(self, scope, name, place)
+        if why is not None:
+            return None
+        for where, _caller, call, call_site, statement, alias, _skip in bindings:
+            if where is not self and where.ix.words(where.source)[0]:
+                continue  # the caller's module pins by hand
+            found = where._name_copy(call if not place else None, call_site, alias, statement.lineno, depth + 1)
+            if found is not None:
+                return found
         return None
 
     def _passed_object_copy(
@@ -2033,6 +2067,23 @@ class _Index:
                 out.append(loops[position])
             position = parents[position]
         return out
+
+
+# How many callers deep DL306 follows a returned loader (DL206's ``epochs.FOLLOW_DEPTH``).
+_RETURN_DEPTH = 3
+
+
+def _never_pins(args: Dict[str, BoundArg], opaque) -> bool:
+    """Whether ``pin_memory`` is False whatever runs (not given, or every value False): only
+    then can DL306 report, so only then is a returned loader followed to its callers (reading
+    them can load other modules' summaries)."""
+    if "pin_memory" in opaque:
+        return False
+    arg = args.get("pin_memory")
+    if arg is None:
+        return True
+    value = arg.value
+    return not value.is_unknown and bool(value.options) and all(option.value is False for option in value.options)
 
 
 def _no_helpers(name: str) -> None:

@@ -13,6 +13,7 @@ and follows the import graph, also built from bytes.
 
 from __future__ import annotations
 
+import ast
 import functools
 import os
 import re
@@ -36,8 +37,17 @@ if TYPE_CHECKING:
 
 
 MAX_PROJECT_FILES = 50_000
+# How many importing modules that name a function ``callers_of`` reads before it gives up.
+_MAX_CALLER_MODULES = 32
+# ``non_blocking=True`` as written (whitespace, parentheses, a line continuation or comments
+# between): the only copy DL306 counts (``transfers``: the keyword's literal value is True)
+_NON_BLOCKING_TRUE = re.compile(rb"non_blocking\s*=(?:[\s(\\]|#[^\n]*)*True\b")
 # The "module" of a dependency on names a module binds only by a lone class statement.
 LONE = "\0lone:"
+# A use ``MENTION + word``: the answer holds while no file changed since writes ``word`` (its
+# bytes; ``mentions``), checked against the files changed since the state it was given in.
+MENTION = "mention:"
+NON_BLOCKING_WORD = "\0non_blocking=True"  # ... the word ``_NON_BLOCKING_TRUE`` matches
 ABSENT = "\0absent:"  # + a word: what a question rests on when the file lacks it (``may_hold``)
 # A parsed module (its ``ast`` tree and index) takes about 30-40 bytes of memory per byte of
 # source. Parsed modules beyond this many bytes of source are dropped, least recently used
@@ -90,6 +100,18 @@ def _package_of(folder: str) -> str:
 def forget_folders() -> None:
     """Forget what folders were found to be packages (a long-running process: ``--watch``)."""
     _package_of.cache_clear()
+
+
+_STAR_IMPORT = re.compile(rb"\bimport[ \t]*\*")
+
+
+def mentions(data: bytes, word: str) -> bool:
+    """Whether a file's bytes may undo an answer that rests on ``MENTION + word``: they write
+    ``non_blocking=True`` (``NON_BLOCKING_WORD``), else the name ``word`` (anywhere: a call, an
+    import, a re-export) or a star import (which re-exports names without writing them)."""
+    if word == NON_BLOCKING_WORD:
+        return _NON_BLOCKING_TRUE.search(data) is not None
+    return word.encode() in data or (b"*" in data and _STAR_IMPORT.search(data) is not None)
 
 
 class _Tracked:
@@ -772,6 +794,9 @@ class Project:
         self._paths: Optional[Dict[str, List[Path]]] = None
         self._summaries: Dict[str, Optional[SummaryModule]] = {}  # abspath -> summary (None: unreadable)
         self._names: Dict[str, str] = {}  # abspath -> the module name it was summarised as
+        self._callers: Dict[Tuple[str, str], Optional[list]] = {}  # ``callers_of``, per function
+        self._caller_files: Dict[Tuple[str, str], List[Tuple[str, bool]]] = {}  # ... and the files each rests on
+        self._non_blocking: Optional[bool] = None  # ``writes_non_blocking``, once per run
         self._known_names: Set[str] = set()
         self._analyses: "OrderedDict[str, ModuleAnalysis]" = OrderedDict()  # parsed modules, LRU
         self._live_bytes = 0
@@ -1167,6 +1192,106 @@ class Project:
         if key not in self._names:
             self._names[key] = module
             self._known_names.add(module)
+
+    def writes_non_blocking(self) -> bool:
+        """Whether some project file writes ``non_blocking=True`` (searched in bytes, the first
+        hit ends it; once per run): without one no copy of the project can make DL306's case,
+        and following a returned loader into its callers' loops (which resolves the objects
+        the batches are handed to, loading their modules) is skipped.
+
+        A yes rests on no file: it only lets the callers be read, and what they give rests on
+        the files read (a copy found is in one of them; none found is what a no gives). A no
+        rests on the files that change later: it holds while none of them writes the literal
+        (``MENTION``, checked against the files changed since, as the names of a no of
+        ``may_name_loader_class`` are), not on every file's bytes (the import graph's state,
+        which any edit changes)."""
+        if self._non_blocking is None:
+            search = _NON_BLOCKING_TRUE.search
+
+            def writes(data: bytes) -> bool:
+                return b"non_blocking" in data and search(data) is not None
+
+            # the bytes the run holds first (the files that mention a loader: copies are near
+            # their loops), then each other file once (``module_paths`` names a file several times)
+            held = self.sources
+            self._non_blocking = any(writes(data) for data in held.values()) or any(
+                writes(self.source_bytes(key))
+                for key in dict.fromkeys(absolute_path(os.fspath(p), self._cwd) for p in self.files())
+                if key.endswith(".py") and key not in held
+            )
+        if not self._non_blocking:
+            self._use(f"{MENTION}{NON_BLOCKING_WORD}")
+        return self._non_blocking
+
+    def callers_of(self, path: str, name: str):
+        """The calls of the module-level function ``name`` of the file at ``path`` made in the
+        other modules of the project that import that module (the import graph, read from
+        bytes; ``SignalGraph.importers``), each call resolved to that function: [(module
+        analysis, call, site)]. Found once per function (DL206 and DL306 follow a loader a
+        function returns to these callers); None past ``_MAX_CALLER_MODULES`` importers naming
+        it (the answer would not be complete).
+
+        The answer rests on the files that hold a call of it (their bytes), on the set of
+        project files, and on no file gaining a call: a new caller writes the name, and so
+        does a module that comes to re-export it (a star import aside), so the answer holds
+        while no file changed since mentions it (``MENTION``), as the names of a no of
+        ``may_name_loader_class`` are checked. An edit elsewhere leaves it, and the results
+        that rest on it, valid (depending on the import graph would re-judge them after any
+        edit)."""
+        key = (os.path.abspath(path), name)
+        self._use("files")
+        self._use(f"{MENTION}{name}")
+        if key in self._callers:
+            for other, content in self._caller_files.get(key, ()):
+                self._touch(other, content=content)
+            return self._callers[key]
+        from dl_lint.analysis.values import FunctionRef
+
+        if self._graph is None:
+            self._graph = SignalGraph(self)
+        graph = self._graph
+        own = key[0]
+        names = [module for module, paths in graph.paths.items() if own in paths]
+        importers: Set[str] = set()
+        for module in names:
+            importers |= graph.importers(module)
+        encoded = name.encode()
+        found: Optional[list] = []
+        # (file, whether the answer rests on its bytes): a file that calls it, or any file
+        # that names it when the answer is incomplete; the other files that name it through
+        # their summaries (what their calls resolved through: a package that comes to bind a
+        # submodule may make one resolve to it).
+        held: List[Tuple[str, bool]] = []
+        self._caller_files[key] = held
+        modules = 0
+        for module in sorted(importers):
+            for other in graph.paths_of(module):
+                if other == own or encoded not in self.source_bytes(other):
+                    continue
+                modules += 1
+                if modules > _MAX_CALLER_MODULES:
+                    # incomplete: holds while these files name it (a new one only adds to them)
+                    named = [path for path, _ in held] + [other]
+                    held[:] = [(path, True) for path in named]
+                    for path in named:
+                        self._touch(path, content=True)
+                    self._callers[key] = None
+                    return None
+                analysis = self.analysis_at(other, module)
+                calls = analysis is None  # unreadable now: its bytes decide
+                for call, site in analysis.calls_named({name}) if analysis is not None else ():
+                    if not isinstance(call.func, (ast.Name, ast.Attribute)) or not analysis._may_be_function(call.func, site):
+                        continue
+                    single = analysis.resolver.resolve(call.func, site).single
+                    ref = single.value if single is not None else None
+                    if isinstance(ref, FunctionRef) and ref.kind == "function" and ref.name == name and ref.path and os.path.abspath(ref.path) == own:
+                        calls = True
+                        if not any(c is call for _, c, _ in found):
+                            found.append((analysis, call, site))
+                held.append((other, calls))
+                self._touch(other, content=calls)
+        self._callers[key] = found
+        return found
 
     def analysis_at(self, path: str, module: str) -> Optional["ModuleAnalysis"]:
         """The full analysis of the file at ``path``: kept from earlier in the run, else parsed

@@ -61,17 +61,21 @@ range(epochs): for batch in train_loader:` in the caller is its epoch loop, and
 `train_loader.sampler.set_epoch(epoch)` there counts. Callers in the loader's module are read at
 the loader: any of them calling set_epoch, handing the loader to a library, calling the
 function inside a loop, binding the result another way or to an evaluation name
-(`val_loader`) silences it. Returned tuples may nest (`return (loader, sampler), val_loader`),
-and the caller may bind the tuple to one name and take it apart in a later statement
-(`loaders = build(args)` then `train_loader, val_loader = loaders` or `train_loader =
-loaders[0]`); the tuple handed on or indexed by a computed value silences it. The loader's
-name may be bound in several arms of an `if` or `try` statement (`try: loader =
+(`val_loader`) silences it, except that a caller taking only the loader (`data_loader, _ =
+init_data(...)`) that iterates it per epoch without set_epoch is reported whatever the other
+callers do: each call builds a loader and a sampler of its own. Returned tuples may nest
+(`return (loader, sampler), val_loader`), and the caller may bind the tuple to one name and take
+it apart in a later statement (`loaders = build(args)` then `train_loader, val_loader = loaders`
+or `train_loader = loaders[0]`); the tuple handed on or indexed by a computed value silences it.
+The loader's name may be bound in several arms of an `if` or `try` statement (`try: loader =
 DataLoader(...)` / `except OSError: loader = DataLoader(...)`): after the statement it holds
-either arm's loader, and each is judged. A caller in another module is judged at its call (reported there,
-`prepare_dataloaders(): ...`, citing the loader), like other findings of a factory. A
-sampler returned beside the loader (`return dataloader, len(dataset), train_sampler`) is
-followed the same way: `train_sampler.set_epoch(epoch)` in the caller counts, and any other
-use of it there silences.
+either arm's loader, and each is judged. A caller in another module is judged at its call
+(reported there, `prepare_dataloaders(): ...`, citing the loader), like other findings of a
+factory. A caller that returns the loader again is followed on, across modules (the modules that
+import the function's module and call it), through functions that return it whole or in a new
+tuple (jepa's `make_videodataset` -> `init_data` -> `make_dataloader`). A sampler returned beside
+the loader (`return dataloader, len(dataset), train_sampler`) is followed the same way:
+`train_sampler.set_epoch(epoch)` in the caller counts, and any other use of it there silences.
 
 The sampler may come from a project factory (`sampler=data_sampler(dataset, shuffle=True,
 distributed=args.distributed)` whose body returns `DistributedSampler(dataset, shuffle=shuffle)`

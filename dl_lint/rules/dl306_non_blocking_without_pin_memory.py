@@ -44,7 +44,11 @@ made by a project class the loader is handed to (`loader = PrefetchLoader(loader
 `__iter__` loops over the loader it keeps and copies the batches with `non_blocking=True`. A
 loader name bound in several arms of an `if` or `try` statement (`try: loader = DataLoader(...)`
 / `except OSError: loader = DataLoader(...)`) holds either arm's loader after the statement: a
-loop there is judged for each, a loop inside one arm for that arm's loader. The
+loop there is judged for each, a loop inside one arm for that arm's loader. The loader may reach
+the loop through the function that returns it (`train_loader, valset, collate_fn =
+prepare_dataloaders(hparams)`, then `for batch in train_loader` in the caller), read in each
+caller that binds what every `return` gives at one place, three functions deep (only when some
+file of the project writes `non_blocking=True`: the callers' loops are not read otherwise). The
 diagnostic is at the loader, with the copy as related location. It is silent when pinning is unknown, in a
 module that pins by hand (`.pin_memory()` anywhere in it, a custom collate_fn that pins for
 instance), for copies to the CPU, dtype conversions and values already moved with
