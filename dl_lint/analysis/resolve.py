@@ -281,6 +281,7 @@ class Resolver:
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
         self._with_targets: Optional[Dict[int, ast.AST]] = None  # see _opened_path
         self._with_loops: Optional[Dict[int, ast.AST]] = None  # see _dataclass_arguments
+        self._object_edits: Optional[Tuple[Set[str], Set[str]]] = None  # see _config_edited
         self._loads_configs: Optional[bool] = None  # see _may_load_configs
         self._namespaces: Dict[Tuple[str, str], Tuple[Optional[int], Tuple[str, ...]]] = {}  # see namespace_kind
         self._option_parses: Dict[Tuple[str, str, str, str], Optional[ParsedArgs]] = {}  # see option_parse
@@ -321,6 +322,7 @@ class Resolver:
         self._decorated = None
         self._with_targets = None
         self._with_loops = None
+        self._object_edits = None
         self._simple_parsing = None
         self._factories = {}
         self._namespaces = {}
@@ -1114,6 +1116,8 @@ class Resolver:
             if isinstance(target, LoadedConfig):
                 return self._keypath_value(target, attr)
             if isinstance(target, DataclassConfig):
+                if isinstance(base, ast.Name) and self._config_edited(base, attr, site):
+                    return Value.unknown("config")
                 entry = target.get(attr)
                 return entry if entry is not None else Value.unknown("config")
         # An attribute of an object we cannot see: a config value, settable at run time; a key of
@@ -1125,6 +1129,41 @@ class Resolver:
             if found is not None:
                 return found
         return Value.unknown("config")
+
+    def _config_edited(self, base: ast.Name, attr: str, site: Site) -> bool:
+        """Whether ``base.attr`` of a config object may have been set after its construction in
+        a way ``_written_attribute`` does not read: ``.attr`` written in another function of the
+        module (a helper, the global edited) or on an alias of it (``g = f``), on an attribute chain
+        (``trainer.config.attr = ...``), or the object handed to ``setattr``/``vars`` or its
+        ``__dict__`` touched. Indexed once per module."""
+        for scope, name, written in self.index.attr_writes:
+            if written != attr or (scope is site.scope and name == base.id):
+                continue
+            if scope is not site.scope:
+                names = self.index.scopes.get(id(scope)) if scope is not None else None
+                local = names.bindings.get(name, ()) if names is not None else ()
+                if (not local and name == base.id) or any(b.kind == "param" or (isinstance(b.value, ast.Name) and b.value.id == base.id) for b in local):
+                    return True  # a function that may be handed the object, or edits the global
+                continue  # a local object of that function
+            _, bindings = self.lookup(name, site)
+            if any(isinstance(b.value, ast.Name) and b.value.id == base.id for b in bindings):
+                return True  # an alias of it
+        if self._object_edits is None:
+            opaque: Set[str] = set()
+            deep: Set[str] = set()
+            if self.tree is not None:
+                for node in ast.walk(self.tree):
+                    if isinstance(node, ast.Attribute):
+                        if isinstance(node.ctx, (ast.Store, ast.Del)) and not isinstance(node.value, ast.Name):
+                            deep.add(node.attr)
+                        elif node.attr == "__dict__" and isinstance(node.value, ast.Name):
+                            opaque.add(node.value.id)
+                    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr", "vars"):
+                        if node.args and isinstance(node.args[0], ast.Name):
+                            opaque.add(node.args[0].id)
+            self._object_edits = (opaque, deep)
+        opaque, deep = self._object_edits
+        return base.id in opaque or attr in deep
 
     def _resolve_self_attr(self, attr: str, depth: int) -> Value:
         entries = self.index.self_attrs.get((self.current_class or "", attr))
@@ -2130,6 +2169,8 @@ class Resolver:
                     return library
             if not local:
                 config = self._dataclass_value(target, node, site, depth, parser=None)
+                if config is None:
+                    config = self._setattr_config_value(target, node, site, depth)
                 if config is not None:
                     return config
             holds = None if local else self._handed_callable(target, node, site, depth)
@@ -2395,6 +2436,66 @@ class Resolver:
                 value = Value.unknown("argparse" if parser is not None else "expression")
             entries.append((field.name, value))
         return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, None, (), tuple(entries)))
+
+    def _setattr_config_value(self, target: Any, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
+        """``TrainerConfig(max_epochs=2, num_workers=4)`` of a class whose ``__init__`` sets its
+        keywords on self (``configs.setattr_configs``): each attribute the keyword given, else
+        the class attribute (a DataclassConfig: read like a dataclass's fields). None (an
+        Instance) when the class is not one or the construction cannot be read (``*``/``**``,
+        a dict argument whose keys are not all known)."""
+        if not isinstance(target, FunctionRef) or target.kind != "class" or depth > MAX_DEPTH:
+            return None
+        shape = None
+        if target.module == self.module_name and target.path == self.path:
+            cls = next((c for c in self.index.module_classes if c.name == target.name and c.lineno == target.line), None)
+            if cls is not None and "__init__" in self._class_method_names(cls):
+                from dl_lint.analysis.configs.setattr_configs import setattr_shape
+
+                found = setattr_shape(cls)
+                if found is not None:
+                    mode, checked, fields, unknown = found
+                    entries = []
+                    for attr, expr, line in fields:
+                        value = self.resolve(expr, END, depth + 1)
+                        if not value.is_unknown:
+                            origin = Origin(f"class attribute {cls.name}.{attr}", self.path, line)
+                            value = Value(tuple(Possible(p.value, origin, p.guards) for p in value.options or ()), value.source)
+                        entries.append((attr, value))
+                    shape = (mode, checked, tuple(entries), unknown)
+        elif target.path:
+            ask = getattr(self.project, "setattr_config", None)
+            shape = ask(target.module, target.name, depth + 1, target.path) if ask is not None else None
+        if shape is None:
+            return None
+        mode, checked, entries, unknown = shape
+        given: List[Tuple[str, Value]] = []
+        if mode == "kwargs":
+            if node.args or any(k.arg is None for k in node.keywords):
+                return None
+            given = [(k.arg, self.resolve(k.value, site, depth + 1)) for k in node.keywords if k.arg]
+        else:
+            if node.keywords or len(node.args) != 1 or isinstance(node.args[0], ast.Starred):
+                return None
+            single = self.resolve(node.args[0], site, depth + 1).single
+            if single is None or not isinstance(single.value, DictValue) or not single.value.complete:
+                return None
+            for key, value in single.value.entries:
+                if value.options is None or any(p.value is ABSENT for p in value.options):
+                    return None  # a key set on some paths only
+                given.append((key, value))
+        fields = dict(entries)
+        out = dict(entries)
+        for key, value in given:
+            if checked and key not in fields and key not in unknown:
+                continue  # ``if hasattr(self, k)``: a name the class does not have is dropped
+            out[key] = value
+        for name in unknown:
+            out[name] = Value.unknown("config")
+        return Value.known(DataclassConfig(target.module, target.name, target.line, target.path, False, None, (), tuple(out.items())))
+
+    @staticmethod
+    def _class_method_names(cls: ast.ClassDef) -> Set[str]:
+        return {s.name for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
     def _hf_dataclass(self, expr: ast.AST, index: int, site: Site, depth: int) -> Optional[Value]:
         """``model_args, data_args, training_args = parser.parse_args_into_dataclasses()`` of an
