@@ -518,6 +518,18 @@ class Resolver:
                     handed = self._unpacked_argument(target, binding, depth)
                     if handed is not None:
                         return handed
+            if isinstance(binding.value, (ast.Tuple, ast.List)) and binding.site is not None:
+                # ``model, config = self.model, self.config`` (minGPT's ``Trainer.train``): the
+                # element at the name's place, both sides of one length without ``*``
+                statement = self._unpacking(binding)
+                elts = binding.value.elts
+                if (
+                    statement is not None
+                    and len(statement.targets[0].elts) == len(elts)
+                    and not any(isinstance(e, ast.Starred) for e in elts)
+                    and 0 <= binding.index < len(elts)
+                ):
+                    return self.resolve(elts[binding.index], binding.site, depth + 1)
             return self._hf_dataclass(binding.value, binding.index, binding.site, depth) or Value.unknown("expression")
         if kind == "other" and id(binding.node) in self.param_env:
             return self.param_env[id(binding.node)]  # a loop target, bound to one row of its table
