@@ -1932,16 +1932,19 @@ class ModuleAnalysis:
         for key, value in dict.items(built):
             node = built.nodes.get(key)
             if isinstance(node, ast.Name):
-                value = self._handed_config(node, value, made, where, site, caller) or value
+                value = self._handed_config(node, value, made, where, site, caller, func.value.id) or value
             dict.__setitem__(env, key, value)
 
     @staticmethod
-    def _handed_config(node: ast.Name, value: Value, made: ast.Call, where: Site, site: Site, caller: "ModuleAnalysis") -> Optional[Value]:
+    def _handed_config(
+        node: ast.Name, value: Value, made: ast.Call, where: Site, site: Site, caller: "ModuleAnalysis", receiver: str
+    ) -> Optional[Value]:
         """A config object (``tconf = TrainerConfig(num_workers=4)``, a DataclassConfig) handed
         by name to the construction ``made``: the resolver leaves an object handed to any call
         an opaque Instance; here the call is the one whose ``__init__`` is read. The config as
         built, less what the caller may set on it (every field when it sets one it cannot
-        place, or hands the object to another call). None: not such a config."""
+        place, hands the object to another call or keeps it in another object or a container).
+        None: not such a config."""
         from dl_lint.analysis.configs.dataclasses import DataclassConfig
         from dl_lint.analysis.resolve import _edited_config_keys
 
@@ -1966,6 +1969,9 @@ class ModuleAnalysis:
                     arg = arg.value if isinstance(arg, ast.Starred) else arg
                     if isinstance(arg, ast.Name) and arg.id == node.id:
                         return None  # handed to something else too, which may set anything
+            elif isinstance(other, ast.Assign) and not all(isinstance(t, ast.Name) for t in other.targets):
+                if any(isinstance(n, ast.Name) and n.id == node.id for n in ast.walk(other.value)):
+                    return None  # kept in another object or a container (``args.config = tconf``)
         edited = _edited_config_keys(within, node.id, skip=binding.value)
         if any(not keys for keys in edited):
             return None
@@ -1973,7 +1979,7 @@ class ModuleAnalysis:
         writes = resolver.index.attr_writes
         fields = []
         for name, field in config.fields:
-            if name in gone or resolver._config_edited(node, name, site) or any(
+            if name in gone or resolver._config_edited(node, name, site, (receiver,)) or any(
                 written == name and n == node.id for _scope, n, written in writes
             ):
                 field = Value.unknown("config")

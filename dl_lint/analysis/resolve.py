@@ -281,7 +281,7 @@ class Resolver:
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
         self._with_targets: Optional[Dict[int, ast.AST]] = None  # see _opened_path
         self._with_loops: Optional[Dict[int, ast.AST]] = None  # see _dataclass_arguments
-        self._object_edits: Optional[Tuple[Set[str], Set[str]]] = None  # see _config_edited
+        self._object_edits: Optional[Tuple[Set[str], Dict[str, Set[Tuple[str, Optional[int]]]]]] = None  # see _config_edited
         self._loads_configs: Optional[bool] = None  # see _may_load_configs
         self._namespaces: Dict[Tuple[str, str], Tuple[Optional[int], Tuple[str, ...]]] = {}  # see namespace_kind
         self._option_parses: Dict[Tuple[str, str, str, str], Optional[ParsedArgs]] = {}  # see option_parse
@@ -1142,40 +1142,61 @@ class Resolver:
                 return found
         return Value.unknown("config")
 
-    def _config_edited(self, base: ast.Name, attr: str, site: Site) -> bool:
+    def _config_edited(self, base: ast.Name, attr: str, site: Site, holders: Sequence[str] = ()) -> bool:
         """Whether ``base.attr`` of a config object may have been set after its construction in
         a way ``_written_attribute`` does not read: ``.attr`` written in another function of the
-        module (a helper, the global edited) or on an alias of it (``g = f``), on an attribute chain
-        (``trainer.config.attr = ...``), or the object handed to ``setattr``/``vars`` or its
-        ``__dict__`` touched. Indexed once per module."""
-        for scope, name, written in self.index.attr_writes:
-            if written != attr or (scope is site.scope and name == base.id):
+        module on the global, or on an alias of it (``g = f``), on an attribute chain from it or
+        from one of the names ``holders`` that hold it (``trainer.config.attr = ...``) or from
+        something else than a name, the object handed to ``setattr``/``vars`` or its ``__dict__``
+        touched. Indexed once per module."""
+        home, _ = self.lookup(base.id, site)
+        for (scope, name, written), entries in self.index.attr_writes.items():
+            if written != attr or (scope is site.scope and name == base.id) or not entries:
                 continue
-            if scope is not site.scope:
-                names = self.index.scopes.get(id(scope)) if scope is not None else None
-                local = names.bindings.get(name, ()) if names is not None else ()
-                if (not local and name == base.id) or any(b.kind == "param" or (isinstance(b.value, ast.Name) and b.value.id == base.id) for b in local):
-                    return True  # a function that may be handed the object, or edits the global
-                continue  # a local object of that function
-            _, bindings = self.lookup(name, site)
-            if any(isinstance(b.value, ast.Name) and b.value.id == base.id for b in bindings):
-                return True  # an alias of it
+            where = entries[0][1]
+            found, bindings = self.lookup(name, where)
+            if name == base.id and found is home:
+                return True  # the same variable, written elsewhere (a global set in a function)
+            for binding in bindings:
+                value = binding.value if binding.kind == "assign" else None
+                if isinstance(value, ast.Name) and value.id == base.id and binding.site is not None and self.lookup(value.id, binding.site)[0] is home:
+                    return True  # an alias of it (``other = tconf``)
         if self._object_edits is None:
             opaque: Set[str] = set()
-            deep: Set[str] = set()
-            if self.tree is not None:
-                for node in ast.walk(self.tree):
-                    if isinstance(node, ast.Attribute):
-                        if isinstance(node.ctx, (ast.Store, ast.Del)) and not isinstance(node.value, ast.Name):
-                            deep.add(node.attr)
-                        elif node.attr == "__dict__" and isinstance(node.value, ast.Name):
-                            opaque.add(node.value.id)
-                    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr", "vars"):
-                        if node.args and isinstance(node.args[0], ast.Name):
-                            opaque.add(node.args[0].id)
+            deep: Dict[str, Set[Tuple[str, Optional[int]]]] = {}
+            functions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+            stack = [(self.tree, None)] if self.tree is not None else []
+            while stack:
+                node, function = stack.pop()
+                if isinstance(node, ast.Attribute):
+                    if isinstance(node.ctx, (ast.Store, ast.Del)) and not isinstance(node.value, ast.Name):
+                        root = node.value
+                        while isinstance(root, (ast.Attribute, ast.Subscript)):
+                            root = root.value
+                        deep.setdefault(node.attr, set()).add((root.id if isinstance(root, ast.Name) else "", function))
+                    elif node.attr == "__dict__" and isinstance(node.value, ast.Name):
+                        opaque.add(node.value.id)
+                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr", "vars"):
+                    if node.args and isinstance(node.args[0], ast.Name):
+                        opaque.add(node.args[0].id)
+                inner = id(node) if isinstance(node, functions) else function
+                stack.extend((child, inner) for child in ast.iter_child_nodes(node))
             self._object_edits = (opaque, deep)
         opaque, deep = self._object_edits
-        return base.id in opaque or attr in deep
+        if base.id in opaque:
+            return True
+        own = id(site.scope) if site.scope is not None else None
+        for root, function in deep.get(attr, ()):
+            if root == "":
+                return True
+            if root != base.id and root not in holders:
+                continue
+            if function == own:
+                return True
+            names = self.index.scopes.get(function) if function is not None else None
+            if names is None or root not in names.bindings:
+                return True  # a global, or a name of an enclosing function: maybe the same object
+        return False
 
     def _resolve_self_attr(self, attr: str, depth: int) -> Value:
         entries = self.index.self_attrs.get((self.current_class or "", attr))
@@ -1289,6 +1310,11 @@ class Resolver:
         inits = [f for f in (classes[0].body if len(classes) == 1 else ()) if isinstance(f, ast.FunctionDef) and f.name == "__init__"]
         if len(inits) != 1:
             return None
+        if any(method != "__init__" for _expr, _where, method in entries) and any(
+            isinstance(s, (ast.Assign, ast.AnnAssign)) and attr in {n.id for t in (s.targets if isinstance(s, ast.Assign) else [s.target]) for n in ast.walk(t) if isinstance(n, ast.Name)}
+            for s in classes[0].body
+        ):
+            return None  # a class attribute until that method runs (``num_workers = 0`` then ``def tune``)
         env = self._bound_arguments(inits[0], call, where, depth, skip=1)
         if env is None:
             return None
