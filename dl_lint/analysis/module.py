@@ -130,6 +130,7 @@ class ModuleAnalysis:
         self._by_scope: Optional[Dict[int, list]] = None  # id(scope) -> its calls (``_calls_in``)
         self._helpers: Dict[int, Optional[ast.AST]] = {}  # id(nested function) -> its method (``_helper_method``)
         self._wrapped: Dict[Optional[int], Dict[str, List[Tuple[str, int]]]] = {}  # ``_wrapped_aliases``
+        self._kept: Dict[int, Set[str]] = {}  # id(class) -> attributes __init__ keeps from parameters
         self._next_iters: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None
         self._sites: Optional[Dict[int, Site]] = None
         self._configs: Optional[list] = None  # loaders built from configs (``_config_calls``)
@@ -234,6 +235,7 @@ class ModuleAnalysis:
         self._by_scope = None
         self._helpers = {}
         self._wrapped = {}
+        self._kept = {}
         self._ix = None
         self._loop_maps = {}
         self._loop_changes = {}
@@ -424,16 +426,17 @@ class ModuleAnalysis:
         cls = self.ix.method_class.get(id(function))
         if cls is None or all(not bound.value(arg).is_unknown for arg in bound.args):
             return False
-        init = self.ix.methods.get((id(cls), "__init__"))
-        if init is None:
-            return False
-        params = set(_param_names(init)[1:])
-        kept = set()
-        for (owner, attr), entries in self.index.self_attrs.items():
-            if owner == cls.name and len(entries) == 1 and entries[0][2] == "__init__":
-                expr = entries[0][0]
-                if isinstance(expr, ast.Name) and expr.id in params:
-                    kept.add(attr)
+        kept = self._kept.get(id(cls))
+        if kept is None:
+            init = self.ix.methods.get((id(cls), "__init__"))
+            params = set(_param_names(init)[1:]) if init is not None else set()
+            kept = set()
+            for (owner, attr), entries in self.index.self_attrs.items() if params else ():
+                if owner == cls.name and len(entries) == 1 and entries[0][2] == "__init__":
+                    expr = entries[0][0]
+                    if isinstance(expr, ast.Name) and expr.id in params:
+                        kept.add(attr)
+            self._kept[id(cls)] = kept
         if not kept:
             return False
         own = _first_param(function)
@@ -1297,14 +1300,15 @@ class ModuleAnalysis:
         for alias, bindings in (names.bindings.items() if names is not None else ()):
             if len(bindings) != 1 or bindings[0].kind != "assign" or isinstance(bindings[0].value, ast.Name):
                 continue
-            branches, leaves = [bindings[0].value], set()
+            branches, leaves = [(bindings[0].value, True)], set()
             while branches:
-                expr = branches.pop()
+                expr, top = branches.pop()
                 if isinstance(expr, ast.IfExp):
-                    branches += [expr.body, expr.orelse]
+                    branches += [(expr.body, False), (expr.orelse, False)]
                     continue
                 leaf = transparent_leaves(expr)[-1]
-                leaves.add(leaf.id if isinstance(leaf, ast.Name) and leaf is not expr else None)
+                # a branch may be the name itself (``tqdm(loader) if verbose else loader``)
+                leaves.add(leaf.id if isinstance(leaf, ast.Name) and (leaf is not expr or not top) else None)
             if len(leaves) == 1 and None not in leaves:
                 found.setdefault(leaves.pop(), []).append((alias, bindings[0].site.line))
         self._wrapped[key] = found
