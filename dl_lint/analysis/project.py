@@ -1536,9 +1536,9 @@ class Project:
 
     def setattr_config(self, module: str, name: str, depth: int, near: str = ""):
         """``SummaryModule.setattr_config`` of class ``name`` of ``module``; None without a
-        parse when the module's bytes hold neither ``setattr`` nor ``__dict__``."""
-        if not (self.may_hold(module, near, b"setattr") or self.may_hold(module, near, b"__dict__")):
-            return None
+        parse when the module's bytes hold neither ``setattr(self,`` nor ``__dict__.update(``."""
+        if not (self.may_hold(module, near, b"setattr(self,") or self.may_hold(module, near, b"__dict__.update(")):
+            return None  # no such setter: the module is not parsed for a construction of its class
         found = self.summary(module, near)
         return found.setattr_config(name, depth) if found is not None else None
 

@@ -281,6 +281,7 @@ class Resolver:
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
         self._with_targets: Optional[Dict[int, ast.AST]] = None  # see _opened_path
         self._with_loops: Optional[Dict[int, ast.AST]] = None  # see _dataclass_arguments
+        self._setattr_shapes: Dict[int, Any] = {}  # id(class) -> its ``setattr_configs.setattr_shape``
         self._object_edits: Optional[Tuple[Set[str], Dict[str, Set[Tuple[str, Optional[int]]]]]] = None  # see _config_edited
         self._loads_configs: Optional[bool] = None  # see _may_load_configs
         self._namespaces: Dict[Tuple[str, str], Tuple[Optional[int], Tuple[str, ...]]] = {}  # see namespace_kind
@@ -323,6 +324,7 @@ class Resolver:
         self._with_targets = None
         self._with_loops = None
         self._object_edits = None
+        self._setattr_shapes = {}
         self._simple_parsing = None
         self._factories = {}
         self._namespaces = {}
@@ -2486,20 +2488,21 @@ class Resolver:
         shape = None
         if target.module == self.module_name and target.path == self.path:
             cls = next((c for c in self.index.module_classes if c.name == target.name and c.lineno == target.line), None)
-            if cls is not None and "__init__" in self._class_method_names(cls):
+            if cls is not None and id(cls) not in self._setattr_shapes:
                 from dl_lint.analysis.configs.setattr_configs import setattr_shape
 
-                found = setattr_shape(cls)
-                if found is not None:
-                    mode, checked, fields, unknown = found
-                    entries = []
-                    for attr, expr, line in fields:
-                        value = self.resolve(expr, END, depth + 1)
-                        if not value.is_unknown:
-                            origin = Origin(f"class attribute {cls.name}.{attr}", self.path, line)
-                            value = Value(tuple(Possible(p.value, origin, p.guards) for p in value.options or ()), value.source)
-                        entries.append((attr, value))
-                    shape = (mode, checked, tuple(entries), unknown)
+                self._setattr_shapes[id(cls)] = setattr_shape(cls) if "__init__" in self._class_method_names(cls) else None
+            found = self._setattr_shapes.get(id(cls)) if cls is not None else None
+            if found is not None:
+                mode, checked, fields, unknown = found
+                entries = []
+                for attr, expr, line in fields:
+                    value = self.resolve(expr, END, depth + 1)
+                    if not value.is_unknown:
+                        origin = Origin(f"class attribute {cls.name}.{attr}", self.path, line)
+                        value = Value(tuple(Possible(p.value, origin, p.guards) for p in value.options or ()), value.source)
+                    entries.append((attr, value))
+                shape = (mode, checked, tuple(entries), unknown)
         elif target.path:
             ask = getattr(self.project, "setattr_config", None)
             shape = ask(target.module, target.name, depth + 1, target.path) if ask is not None else None
