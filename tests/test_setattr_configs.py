@@ -178,3 +178,24 @@ def test_a_progress_bar_or_the_loader_itself_on_either_branch_iterates_it(tmp_pa
     )
     root = _project(tmp_path, SCRIPT, trainer)
     assert _dl203([root]) == [("run.py", 6)]
+
+
+WRAPPED = '''
+from torch.utils.data import DataLoader
+
+loader = DataLoader(range(8), batch_size=2, num_workers=2)
+REBIND
+bar = tqdm(enumerate(loader)) if verbose else loader
+for i, batch in bar:
+    pass
+'''
+
+
+@pytest.mark.parametrize("rebind, reported", [("", True), ("if private:\n    loader = make_private(loader)", False)])
+def test_a_wrapper_of_the_loader_iterated_at_import(tmp_path, rebind, reported):
+    """A name bound to the loader in wrappers (on each branch) iterates it; not when the
+    loader's name is rebound on some path first (opacus' dcgan.py: ``dataloader =
+    privacy_engine.make_private(...)`` under an ``if``), as for a plain second name."""
+    (tmp_path / "pyproject.toml").write_text("[tool.dl-lint]\n")
+    (tmp_path / "train.py").write_text(WRAPPED.replace("REBIND", rebind))
+    assert _dl203([tmp_path]) == ([("train.py", 4)] if reported else [])

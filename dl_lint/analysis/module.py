@@ -1276,8 +1276,9 @@ class ModuleAnalysis:
         if found is not None and found[1].scope is site.scope:
             return found[1].line
         names = self.loader_names(call, site)
-        if names:
-            wrapped = self._wrapped_aliases(site.scope)
+        wrapped = self._wrapped_aliases(site.scope) if names else {}
+        if any(name in wrapped for name, _ in names) and self.rival_arms(names[0][0], site, call) is not None:
+            # (the loader's name rebound on a path: which object the wrapper got is not followed)
             names = [*names, *((alias, row) for name, after in names for alias, row in wrapped.get(name, ()) if row > after)]
         rows = [self._name_iteration(site.scope, name, after) for name, after in names]
         rows = [row for row in rows if row is not None]
