@@ -1312,10 +1312,7 @@ class Resolver:
         inits = [f for f in (classes[0].body if len(classes) == 1 else ()) if isinstance(f, ast.FunctionDef) and f.name == "__init__"]
         if len(inits) != 1:
             return None
-        if any(method != "__init__" for _expr, _where, method in entries) and any(
-            isinstance(s, (ast.Assign, ast.AnnAssign)) and attr in {n.id for t in (s.targets if isinstance(s, ast.Assign) else [s.target]) for n in ast.walk(t) if isinstance(n, ast.Name)}
-            for s in classes[0].body
-        ):
+        if any(method != "__init__" for _expr, _where, method in entries) and attr in _class_level_names(classes[0]):
             return None  # a class attribute until that method runs (``num_workers = 0`` then ``def tune``)
         env = self._bound_arguments(inits[0], call, where, depth, skip=1)
         if env is None:
@@ -3085,6 +3082,15 @@ def _edited_config_keys(function: ast.AST, name: str, skip: Optional[ast.AST] = 
                     edited.add(found)
                     break
     return tuple(sorted(edited))
+
+
+def _class_level_names(cls: ast.ClassDef) -> Set[str]:
+    """The names a class body assigns (class attributes), not its methods."""
+    names: Set[str] = set()
+    for statement in cls.body:
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target] if isinstance(statement, ast.AnnAssign) else []
+        names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    return names
 
 
 def _handed_over(tree: ast.AST, name: str) -> bool:

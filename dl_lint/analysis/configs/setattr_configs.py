@@ -36,7 +36,9 @@ from typing import Optional, Tuple
 # unknown: names something else may set.
 Shape = Tuple[str, bool, Tuple[Tuple[str, ast.expr, int], ...], Tuple[str, ...]]
 
-_OPAQUE_METHODS = frozenset({"__setattr__", "__getattr__", "__getattribute__", "__new__", "__init_subclass__", "__post_init__", "__slots__"})
+_OPAQUE_METHODS = frozenset(
+    {"__setattr__", "__getattr__", "__getattribute__", "__new__", "__init_subclass__", "__post_init__", "__slots__"}
+)
 
 
 def _is_self(node: ast.AST) -> bool:
@@ -73,8 +75,15 @@ def _hasattr_test(test: ast.AST, key: str) -> bool:
 
 
 def _raises_only(body) -> bool:
-    return all(isinstance(s, (ast.Raise, ast.Pass)) or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
-               and isinstance(s.value.func, ast.Name) and s.value.func.id == "print") for s in body)  # fmt: skip
+    """An ``else:`` of ``if hasattr(self, k):`` that sets nothing (raise, pass, print)."""
+
+    def harmless(statement: ast.stmt) -> bool:
+        if isinstance(statement, (ast.Raise, ast.Pass)):
+            return True
+        call = statement.value if isinstance(statement, ast.Expr) else None
+        return isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "print"
+
+    return all(harmless(s) for s in body)
 
 
 def _setter(statement: ast.stmt, source: str) -> Optional[bool]:
@@ -165,6 +174,8 @@ def setattr_shape(cls: ast.ClassDef) -> Optional[Shape]:
     fields = {}
     for statement in cls.body:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+            if statement.targets[0].id in _OPAQUE_METHODS:
+                return None  # ``__slots__``: setting another name raises
             fields[statement.targets[0].id] = (statement.value, statement.lineno)
         elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name) and statement.value is not None:
             fields[statement.target.id] = (statement.value, statement.lineno)
