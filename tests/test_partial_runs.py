@@ -383,12 +383,17 @@ RUN = "from pkg.runner import Runner\n\nrunner = Runner(2)\nrunner.train()\nrunn
 
 
 @pytest.mark.parametrize("named", [["."], ["run.py"], ["pkg/runner.py"]])
-@pytest.mark.parametrize("workers, reported", [("4", True), ("0", False), ("self.workers", False)])
+@pytest.mark.parametrize(
+    "workers, reported",
+    # ``self.workers``: what ``runner = Runner(2)`` hands ``__init__`` (issue 25 §3); ``self.count``
+    # is set nowhere: unknown
+    [("4", True), ("0", False), ("self.workers", True), ("self.count", False)],
+)
 def test_a_method_building_its_own_loader_runs_it_at_the_call(tmp_path, run_cli, named, workers, reported):
     """DIG's GraphAug runners: ``runner.train()`` at module level of a script runs
     ``Runner.train`` of another module, which builds a loader with workers from nothing of the
-    call's and loops over it: DL203 at the call, whichever file is named. Not when the workers
-    are 0 or unknown, on a branch the object decides (``maybe``), for a loader only stored
+    call's and loops over it (or with workers its construction passes): DL203 at the call,
+    whichever file is named. Not when the workers are 0 or unknown, on a branch the object decides (``maybe``), for a loader only stored
     (``keep``), nor under the main guard."""
     root = _project(tmp_path / "proj", {"pkg/__init__.py": "", "pkg/runner.py": RUNNER.replace("WORKERS", workers), "run.py": RUN})
     assert _found(run_cli, root, *named) == ([("run.py", 4, "DL203")] if reported else [])

@@ -10,6 +10,7 @@ the same tree, never on a second parse.
 from __future__ import annotations
 
 import ast
+import os
 import re
 from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
@@ -127,6 +128,9 @@ class ModuleAnalysis:
         # with the position (or -1) and keyword ("" when positional) it is passed as.
         self._passed: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site, int, str]]]] = None
         self._by_scope: Optional[Dict[int, list]] = None  # id(scope) -> its calls (``_calls_in``)
+        self._helpers: Dict[int, Optional[ast.AST]] = {}  # id(nested function) -> its method (``_helper_method``)
+        self._wrapped: Dict[Optional[int], Dict[str, List[Tuple[str, int]]]] = {}  # ``_wrapped_aliases``
+        self._kept: Dict[int, Set[str]] = {}  # id(class) -> attributes __init__ keeps from parameters
         self._next_iters: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None
         self._sites: Optional[Dict[int, Site]] = None
         self._configs: Optional[list] = None  # loaders built from configs (``_config_calls``)
@@ -229,6 +233,9 @@ class ModuleAnalysis:
         self._whole_returns.clear()
         self._passed = None
         self._by_scope = None
+        self._helpers = {}
+        self._wrapped = {}
+        self._kept = {}
         self._ix = None
         self._loop_maps = {}
         self._loop_changes = {}
@@ -261,6 +268,7 @@ class ModuleAnalysis:
                     )
                     or (module_level and _reads_namespace_parameter(call, function, self._own_flags))
                     or self._runs_loader_with_workers(call, site, function, bound)
+                    or self._kept_by_construction(call, site, function, bound)
                     or (
                         # a loader kept on the object and handed out by a getter, built from
                         # the options the method is given (pix2pixHD's ``initialize(self, opt)``)
@@ -355,6 +363,7 @@ class ModuleAnalysis:
         if function is not None:
             return function, function.name
         scope = site.scope
+        scope = self._helper_method(scope) or scope
         cls = self.ix.method_class.get(id(scope)) if scope is not None else None
         if cls is None or _static(scope) or not _first_param(scope) or scope.name.startswith("__"):
             return None, ""  # dunder and private-mangled methods are not called by their name
@@ -369,6 +378,82 @@ class ModuleAnalysis:
             if cls.name == class_name:
                 return self.ix.methods.get((id(cls), method))
         return None
+
+    def _helper_method(self, scope: Optional[ast.AST]) -> Optional[ast.AST]:
+        """The method a nested helper belongs to (minGPT's ``def run_epoch(split)`` in
+        ``Trainer.train``): a function defined by a statement of the method's own body, bound
+        once there, whose every use in the method is a call of it, one of them on every path
+        (under no ``if`` or early exit; a loop around it is fine). Its loaders are the method's:
+        built and iterated when the method runs. None otherwise."""
+        if scope is None or id(scope) in self.ix.method_class or id(scope) in self.ix.function_ids:
+            return None
+        found = self._helpers.get(id(scope), False)
+        if found is not False:
+            return found
+        found = None
+        names = self.index.scopes.get(id(scope))
+        parent = names.parent if names is not None else None
+        method = parent.node if parent is not None and parent.kind == "function" else None
+        if (
+            method is not None
+            and id(method) in self.ix.method_class
+            and not _static(method)
+            and any(statement is scope for statement in method.body)
+            and len(parent.bindings.get(scope.name, ())) == 1
+        ):
+            uses = sum(1 for n in ast.walk(method) if isinstance(n, ast.Name) and n.id == scope.name)
+            calls = [
+                (c, where) for c, where, _, _ in self._calls_in(method) if isinstance(c.func, ast.Name) and c.func.id == scope.name
+            ]
+            inner = sum(1 for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == scope.name)
+            if calls and uses - inner == len(calls) and any(
+                not any(c.kind in ("if", "exit") for c in where.conds) for _, where in calls
+            ):
+                found = method
+        self._helpers[id(scope)] = found
+        return found
+
+    def _helpers_of(self, function: ast.AST) -> List[ast.AST]:
+        """The nested helpers (``_helper_method``) of a method."""
+        return [s for s in function.body if isinstance(s, ast.FunctionDef) and self._helper_method(s) is function]
+
+    def _kept_by_construction(self, call: ast.Call, site: Site, function: ast.AST, bound: LoaderCall) -> bool:
+        """Whether a method's loader (or its helper's) reads what ``__init__`` keeps from its
+        parameters (``self.config = config``, then ``config.num_workers`` through ``config =
+        self.config`` or ``self.config.num_workers``) and some value is unknown here: the
+        method is judged at each call on an instance whose construction the caller shows
+        (``bind_parameters``: ``trainer = Trainer(model, ds, None, tconf)``)."""
+        cls = self.ix.method_class.get(id(function))
+        if cls is None or all(not bound.value(arg).is_unknown for arg in bound.args):
+            return False
+        kept = self._kept.get(id(cls))
+        if kept is None:
+            init = self.ix.methods.get((id(cls), "__init__"))
+            params = set(_param_names(init)[1:]) if init is not None else set()
+            kept = set()
+            for (owner, attr), entries in self.index.self_attrs.items() if params else ():
+                if owner == cls.name and len(entries) == 1 and entries[0][2] == "__init__":
+                    expr = entries[0][0]
+                    if isinstance(expr, ast.Name) and expr.id in params:
+                        kept.add(attr)
+            self._kept[id(cls)] = kept
+        if not kept:
+            return False
+        own = _first_param(function)
+
+        def reads_kept(node: ast.AST) -> bool:
+            return any(
+                isinstance(n, ast.Attribute) and n.attr in kept and isinstance(n.value, ast.Name) and n.value.id == own
+                for n in ast.walk(node)
+            )
+
+        aliases = set()
+        for scope in {id(function): function, id(site.scope): site.scope}.values():
+            names = self.index.scopes.get(id(scope))
+            for name, bindings in (names.bindings.items() if names is not None else ()):
+                if any(b.kind in ("assign", "unpack") and b.value is not None and reads_kept(b.value) for b in bindings):
+                    aliases.add(name)
+        return reads_kept(call) or any(isinstance(n, ast.Name) and n.id in aliases for n in ast.walk(call))
 
     @staticmethod
     def _forwards_kwargs(call: ast.Call, function: ast.AST) -> bool:
@@ -1224,9 +1309,45 @@ class ModuleAnalysis:
         found = ix.loop_over_node.get(id(call))
         if found is not None and found[1].scope is site.scope:
             return found[1].line
-        rows = [self._name_iteration(site.scope, name, after) for name, after in self.loader_names(call, site)]
+        names = self.loader_names(call, site)
+        wrapped = self._wrapped_aliases(site.scope) if names else {}
+        if any(name in wrapped for name, _ in names) and self.rival_arms(names[0][0], site, call) is not None:
+            # (the loader's name rebound on a path: which object the wrapper got is not followed)
+            names = [*names, *((alias, row) for name, after in names for alias, row in wrapped.get(name, ()) if row > after)]
+        rows = [self._name_iteration(site.scope, name, after) for name, after in names]
         rows = [row for row in rows if row is not None]
         return min(rows) if rows else None
+
+    def _wrapped_aliases(self, scope: Optional[ast.AST]) -> Dict[str, List[Tuple[str, int]]]:
+        """DL203: the names of ``scope`` bound once to the loader's name in transparent wrappers
+        (``enumerate``, ``tqdm``, ``iter``, ``islice``), on every branch of a conditional
+        expression (minGPT's ``pbar = tqdm(enumerate(loader), total=len(loader)) if is_train
+        else enumerate(loader)``, then ``for it, (x, y) in pbar``): iterating one iterates the
+        loader. By wrapped name, (alias, row); indexed once per scope."""
+        key = id(scope) if scope is not None else None
+        found = self._wrapped.get(key)
+        if found is not None:
+            return found
+        from dl_lint.analysis.transfers import transparent_leaves
+
+        found = {}
+        names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
+        for alias, bindings in (names.bindings.items() if names is not None else ()):
+            if len(bindings) != 1 or bindings[0].kind != "assign" or isinstance(bindings[0].value, ast.Name):
+                continue
+            branches, leaves = [(bindings[0].value, True)], set()
+            while branches:
+                expr, top = branches.pop()
+                if isinstance(expr, ast.IfExp):
+                    branches += [(expr.body, False), (expr.orelse, False)]
+                    continue
+                leaf = transparent_leaves(expr)[-1]
+                # a branch may be the name itself (``tqdm(loader) if verbose else loader``)
+                leaves.add(leaf.id if isinstance(leaf, ast.Name) and (leaf is not expr or not top) else None)
+            if len(leaves) == 1 and None not in leaves:
+                found.setdefault(leaves.pop(), []).append((alias, bindings[0].site.line))
+        self._wrapped[key] = found
+        return found
 
     def _name_iteration(self, scope: Optional[ast.AST], target: str, after: int) -> Optional[int]:
         """``_iteration_line`` for the loader held by the name ``target`` of ``scope`` from row
@@ -1486,7 +1607,11 @@ class ModuleAnalysis:
         self.returned_to = (*caller, function) if caller is not None and caller[0] is not self else None
         try:
             out = []
-            for call, site, scope_name, cls in self._calls_in(function):
+            calls = self._calls_in(function)
+            if id(function) in self.ix.method_class:
+                for helper in self._helpers_of(function):
+                    calls = [*calls, *self._calls_in(helper)]
+            for call, site, scope_name, cls in calls:
                 runs = self._runs(site)
                 if runs is False:
                     continue
@@ -1580,6 +1705,8 @@ class ModuleAnalysis:
         """What ``function`` does with a loader it builds: "runs" (iterates it, in its own body
         or a function it hands it to), "returns" (its whole return value), or None."""
         if site.scope is not function:
+            if self._helper_method(site.scope) is function and self._iteration_line(call, site) is not None:
+                return "runs"  # a nested helper the method calls on every path iterates it
             return None
         if self._iteration_line(call, site) is not None:
             return "runs"
@@ -1809,7 +1936,95 @@ class ModuleAnalysis:
                     dict.pop(env, ("**", key))
                 entries.append((key, given))
             env[id(kwarg.node)] = Value.known(DictValue(tuple(entries), True))
+        cls = self.ix.method_class.get(id(function))
+        if cls is not None and not _static(function):
+            self._bind_construction(call, site, caller, cls, env)
         return env
+
+    def _bind_construction(self, call: ast.Call, site: Site, caller: "ModuleAnalysis", cls: ast.ClassDef, env: "_CallerValues") -> None:
+        """For ``trainer.train()`` on ``trainer = Trainer(model, ds, None, tconf)`` (the name
+        bound once, to a construction of the method's own class): ``__init__``'s parameters
+        bound to that construction's arguments too, so that what ``__init__`` keeps on self
+        (``self.config = config``) is what the caller handed it. A config object handed by name
+        has each attribute the caller may set after building it (``tconf.num_workers = 0``,
+        ``trainer.config.num_workers = 0``, ``Resolver._config_edited``) unknown. Nothing is
+        added when the construction cannot be read (then ``self.config`` stays unknown)."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+            return
+        _, bindings = caller.resolver.lookup(func.value.id, site)
+        if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Call):
+            return
+        made, where = bindings[0].value, bindings[0].site
+        ref = caller.resolver.resolve(made.func, where).single
+        target = ref.value if ref is not None else None
+        if not (isinstance(target, FunctionRef) and target.kind == "class" and target.name == cls.name and target.line == cls.lineno):
+            return
+        if not target.path or os.path.abspath(target.path) != os.path.abspath(self.path):
+            return
+        init = self.ix.methods.get((id(cls), "__init__"))
+        built = self.bind_parameters(made, where, caller, init) if init is not None else None
+        if built is None:
+            return
+        for key in list(built.pending):
+            built[key]
+        for key, value in dict.items(built):
+            node = built.nodes.get(key)
+            if isinstance(node, ast.Name):
+                value = self._handed_config(node, value, made, where, site, caller, func.value.id) or value
+            dict.__setitem__(env, key, value)
+
+    @staticmethod
+    def _handed_config(
+        node: ast.Name, value: Value, made: ast.Call, where: Site, site: Site, caller: "ModuleAnalysis", receiver: str
+    ) -> Optional[Value]:
+        """A config object (``tconf = TrainerConfig(num_workers=4)``, a DataclassConfig) handed
+        by name to the construction ``made``: the resolver leaves an object handed to any call
+        an opaque Instance; here the call is the one whose ``__init__`` is read. The config as
+        built, less what the caller may set on it (every field when it sets one it cannot
+        place, hands the object to another call or keeps it in another object or a container).
+        None: not such a config."""
+        from dl_lint.analysis.configs.dataclasses import DataclassConfig
+        from dl_lint.analysis.resolve import _edited_config_keys
+
+        single = value.single
+        if single is None or not isinstance(single.value, Instance):
+            return None
+        resolver = caller.resolver
+        _, bindings = resolver.lookup(node.id, where)
+        if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Call):
+            return None
+        binding = bindings[0]
+        built = resolver.resolve(binding.value, binding.site or END).single
+        config = built.value if built is not None else None
+        if not isinstance(config, DataclassConfig):
+            return None
+        within = binding.site.scope if binding.site is not None and binding.site.scope is not None else resolver.tree
+        if within is None:
+            return None
+        for other in ast.walk(within):
+            if isinstance(other, ast.Call) and other is not made:
+                for arg in (*other.args, *(k.value for k in other.keywords)):
+                    arg = arg.value if isinstance(arg, ast.Starred) else arg
+                    if isinstance(arg, ast.Name) and arg.id == node.id:
+                        return None  # handed to something else too, which may set anything
+            elif isinstance(other, ast.Assign) and not all(isinstance(t, ast.Name) for t in other.targets):
+                if any(isinstance(n, ast.Name) and n.id == node.id for n in ast.walk(other.value)):
+                    return None  # kept in another object or a container (``args.config = tconf``)
+        edited = _edited_config_keys(within, node.id, skip=binding.value)
+        if any(not keys for keys in edited):
+            return None
+        gone = {keys[0] for keys in edited}
+        writes = resolver.index.attr_writes
+        fields = []
+        for name, field in config.fields:
+            if name in gone or resolver._config_edited(node, name, site, (receiver,)) or any(
+                written == name and n == node.id for _scope, n, written in writes
+            ):
+                field = Value.unknown("config")
+            fields.append((name, field))
+        kept = DataclassConfig(config.module, config.name, config.line, config.path, config.local, config.holds, config.given, tuple(fields))
+        return Value((Possible(kept, single.origin, single.guards),), value.source, value.aliases)
 
     def _kwarg_binding(self, function: ast.AST) -> Optional[Binding]:
         """The binding of ``function``'s ``**kwargs`` parameter, if it has one."""

@@ -278,6 +278,29 @@ class SummaryModule:
             return ("value", "", -1, Value(options, value.source))
         return None
 
+    def setattr_config(self, name: str, depth: int):
+        """Class ``name`` as a keyword-setting config (``ClassRecord.setattr_config``): (mode,
+        checked, ((attr, Value of the class attribute), ...), names left unknown), each default
+        resolved here; None when the class is not one."""
+        from dl_lint.analysis.scopes import END
+        from dl_lint.analysis.syntax import parse_expression
+        from dl_lint.analysis.values import Origin, Possible, Value
+
+        record = self._classes_by_name.get(name)
+        shape = record.setattr_config if record is not None else None
+        if shape is None:
+            return None
+        mode, checked, fields, unknown = shape
+        entries = []
+        for attr, text, line in fields:
+            node = parse_expression(text, line)
+            value = self.resolver.resolve(node, END, depth + 1) if node is not None else Value.unknown("config")
+            if not value.is_unknown:
+                origin = Origin(f"class attribute {name}.{attr}", self.path, line)
+                value = Value(tuple(Possible(p.value, origin, p.guards) for p in value.options or ()), value.source)
+            entries.append((attr, value))
+        return mode, checked, tuple(entries), unknown
+
     def exports(self, name: str, depth: int) -> Optional[bool]:
         """Whether ``from <this module> import *`` binds ``name`` (None: unknown): a literal
         ``__all__`` decides; without one, the module's public names, its own bindings and those
@@ -1635,6 +1658,14 @@ class Project:
         """``SummaryModule.init_attribute`` of class ``name`` of ``module``."""
         found = self.summary(module, near)
         return found.init_attribute(name, attr, depth) if found is not None else None
+
+    def setattr_config(self, module: str, name: str, depth: int, near: str = ""):
+        """``SummaryModule.setattr_config`` of class ``name`` of ``module``; None without a
+        parse when the module's bytes hold neither ``setattr(self,`` nor ``__dict__.update(``."""
+        if not (self.may_hold(module, near, b"setattr(self,") or self.may_hold(module, near, b"__dict__.update(")):
+            return None  # no such setter: the module is not parsed for a construction of its class
+        found = self.summary(module, near)
+        return found.setattr_config(name, depth) if found is not None else None
 
     def star_exports(self, module: str, name: str, depth: int, near: str = "") -> Optional[bool]:
         """Whether ``from module import *`` binds ``name`` (``SummaryModule.exports``)."""

@@ -281,6 +281,8 @@ class Resolver:
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
         self._with_targets: Optional[Dict[int, ast.AST]] = None  # see _opened_path
         self._with_loops: Optional[Dict[int, ast.AST]] = None  # see _dataclass_arguments
+        self._setattr_shapes: Dict[int, Any] = {}  # id(class) -> its ``setattr_configs.setattr_shape``
+        self._object_edits: Optional[Tuple[Set[str], Dict[str, Set[Tuple[str, Optional[int]]]]]] = None  # see _config_edited
         self._loads_configs: Optional[bool] = None  # see _may_load_configs
         self._namespaces: Dict[Tuple[str, str], Tuple[Optional[int], Tuple[str, ...]]] = {}  # see namespace_kind
         self._option_parses: Dict[Tuple[str, str, str, str], Optional[ParsedArgs]] = {}  # see option_parse
@@ -321,6 +323,8 @@ class Resolver:
         self._decorated = None
         self._with_targets = None
         self._with_loops = None
+        self._object_edits = None
+        self._setattr_shapes = {}
         self._simple_parsing = None
         self._factories = {}
         self._namespaces = {}
@@ -516,6 +520,18 @@ class Resolver:
                     handed = self._unpacked_argument(target, binding, depth)
                     if handed is not None:
                         return handed
+            if isinstance(binding.value, (ast.Tuple, ast.List)) and binding.site is not None:
+                # ``model, config = self.model, self.config`` (minGPT's ``Trainer.train``): the
+                # element at the name's place, both sides of one length without ``*``
+                statement = self._unpacking(binding)
+                elts = binding.value.elts
+                if (
+                    statement is not None
+                    and len(statement.targets[0].elts) == len(elts)
+                    and not any(isinstance(e, ast.Starred) for e in elts)
+                    and 0 <= binding.index < len(elts)
+                ):
+                    return self.resolve(elts[binding.index], binding.site, depth + 1)
             return self._hf_dataclass(binding.value, binding.index, binding.site, depth) or Value.unknown("expression")
         if kind == "other" and id(binding.node) in self.param_env:
             return self.param_env[id(binding.node)]  # a loop target, bound to one row of its table
@@ -1114,6 +1130,8 @@ class Resolver:
             if isinstance(target, LoadedConfig):
                 return self._keypath_value(target, attr)
             if isinstance(target, DataclassConfig):
+                if isinstance(base, ast.Name) and self._config_edited(base, attr, site):
+                    return Value.unknown("config")
                 entry = target.get(attr)
                 return entry if entry is not None else Value.unknown("config")
         # An attribute of an object we cannot see: a config value, settable at run time; a key of
@@ -1125,6 +1143,62 @@ class Resolver:
             if found is not None:
                 return found
         return Value.unknown("config")
+
+    def _config_edited(self, base: ast.Name, attr: str, site: Site, holders: Sequence[str] = ()) -> bool:
+        """Whether ``base.attr`` of a config object may have been set after its construction in
+        a way ``_written_attribute`` does not read: ``.attr`` written in another function of the
+        module on the global, or on an alias of it (``g = f``), on an attribute chain from it or
+        from one of the names ``holders`` that hold it (``trainer.config.attr = ...``) or from
+        something else than a name, the object handed to ``setattr``/``vars`` or its ``__dict__``
+        touched. Indexed once per module."""
+        home, _ = self.lookup(base.id, site)
+        for (scope, name, written), entries in self.index.attr_writes.items():
+            if written != attr or (scope is site.scope and name == base.id) or not entries:
+                continue
+            where = entries[0][1]
+            found, bindings = self.lookup(name, where)
+            if name == base.id and found is home:
+                return True  # the same variable, written elsewhere (a global set in a function)
+            for binding in bindings:
+                value = binding.value if binding.kind == "assign" else None
+                if isinstance(value, ast.Name) and value.id == base.id and binding.site is not None and self.lookup(value.id, binding.site)[0] is home:
+                    return True  # an alias of it (``other = tconf``)
+        if self._object_edits is None:
+            opaque: Set[str] = set()
+            deep: Dict[str, Set[Tuple[str, Optional[int]]]] = {}
+            functions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+            stack = [(self.tree, None)] if self.tree is not None else []
+            while stack:
+                node, function = stack.pop()
+                if isinstance(node, ast.Attribute):
+                    if isinstance(node.ctx, (ast.Store, ast.Del)) and not isinstance(node.value, ast.Name):
+                        root = node.value
+                        while isinstance(root, (ast.Attribute, ast.Subscript)):
+                            root = root.value
+                        deep.setdefault(node.attr, set()).add((root.id if isinstance(root, ast.Name) else "", function))
+                    elif node.attr == "__dict__" and isinstance(node.value, ast.Name):
+                        opaque.add(node.value.id)
+                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr", "vars"):
+                    if node.args and isinstance(node.args[0], ast.Name):
+                        opaque.add(node.args[0].id)
+                inner = id(node) if isinstance(node, functions) else function
+                stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+            self._object_edits = (opaque, deep)
+        opaque, deep = self._object_edits
+        if base.id in opaque:
+            return True
+        own = id(site.scope) if site.scope is not None else None
+        for root, function in deep.get(attr, ()):
+            if root == "":
+                return True
+            if root != base.id and root not in holders:
+                continue
+            if function == own:
+                return True
+            names = self.index.scopes.get(function) if function is not None else None
+            if names is None or root not in names.bindings:
+                return True  # a global, or a name of an enclosing function: maybe the same object
+        return False
 
     def _resolve_self_attr(self, attr: str, depth: int) -> Value:
         entries = self.index.self_attrs.get((self.current_class or "", attr))
@@ -1238,6 +1312,8 @@ class Resolver:
         inits = [f for f in (classes[0].body if len(classes) == 1 else ()) if isinstance(f, ast.FunctionDef) and f.name == "__init__"]
         if len(inits) != 1:
             return None
+        if any(method != "__init__" for _expr, _where, method in entries) and attr in _class_level_names(classes[0]):
+            return None  # a class attribute until that method runs (``num_workers = 0`` then ``def tune``)
         env = self._bound_arguments(inits[0], call, where, depth, skip=1)
         if env is None:
             return None
@@ -2130,6 +2206,8 @@ class Resolver:
                     return library
             if not local:
                 config = self._dataclass_value(target, node, site, depth, parser=None)
+                if config is None:
+                    config = self._setattr_config_value(target, node, site, depth)
                 if config is not None:
                     return config
             holds = None if local else self._handed_callable(target, node, site, depth)
@@ -2395,6 +2473,67 @@ class Resolver:
                 value = Value.unknown("argparse" if parser is not None else "expression")
             entries.append((field.name, value))
         return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, None, (), tuple(entries)))
+
+    def _setattr_config_value(self, target: Any, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
+        """``TrainerConfig(max_epochs=2, num_workers=4)`` of a class whose ``__init__`` sets its
+        keywords on self (``configs.setattr_configs``): each attribute the keyword given, else
+        the class attribute (a DataclassConfig: read like a dataclass's fields). None (an
+        Instance) when the class is not one or the construction cannot be read (``*``/``**``,
+        a dict argument whose keys are not all known)."""
+        if not isinstance(target, FunctionRef) or target.kind != "class" or depth > MAX_DEPTH:
+            return None
+        shape = None
+        if target.module == self.module_name and target.path == self.path:
+            cls = next((c for c in self.index.module_classes if c.name == target.name and c.lineno == target.line), None)
+            if cls is not None and id(cls) not in self._setattr_shapes:
+                from dl_lint.analysis.configs.setattr_configs import setattr_shape
+
+                self._setattr_shapes[id(cls)] = setattr_shape(cls) if "__init__" in self._class_method_names(cls) else None
+            found = self._setattr_shapes.get(id(cls)) if cls is not None else None
+            if found is not None:
+                mode, checked, fields, unknown = found
+                entries = []
+                for attr, expr, line in fields:
+                    value = self.resolve(expr, END, depth + 1)
+                    if not value.is_unknown:
+                        origin = Origin(f"class attribute {cls.name}.{attr}", self.path, line)
+                        value = Value(tuple(Possible(p.value, origin, p.guards) for p in value.options or ()), value.source)
+                    entries.append((attr, value))
+                shape = (mode, checked, tuple(entries), unknown)
+        elif target.path:
+            ask = getattr(self.project, "setattr_config", None)
+            shape = ask(target.module, target.name, depth + 1, target.path) if ask is not None else None
+        if shape is None:
+            return None
+        mode, checked, entries, unknown = shape
+        given: List[Tuple[str, Value]] = []
+        if mode == "kwargs":
+            if node.args or any(k.arg is None for k in node.keywords):
+                return None
+            given = [(k.arg, self.resolve(k.value, site, depth + 1)) for k in node.keywords if k.arg]
+        else:
+            if node.keywords or len(node.args) != 1 or isinstance(node.args[0], ast.Starred):
+                return None
+            single = self.resolve(node.args[0], site, depth + 1).single
+            if single is None or not isinstance(single.value, DictValue) or not single.value.complete:
+                return None
+            for key, value in single.value.entries:
+                if value.options is None or any(p.value is ABSENT for p in value.options):
+                    return None  # a key set on some paths only
+                given.append((key, value))
+        fields = dict(entries)
+        out = dict(entries)
+        for key, value in given:
+            if checked and key not in fields and key not in unknown:
+                continue  # ``if hasattr(self, k)``: a name the class does not have is dropped
+            out[key] = value
+        for name in unknown:
+            out[name] = Value.unknown("config")
+        return Value.known(DataclassConfig(target.module, target.name, target.line, target.path, False, None, (), tuple(out.items())))
+
+    @staticmethod
+    def _class_method_names(cls: ast.ClassDef) -> Set[str]:
+        return {s.name for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
     def _hf_dataclass(self, expr: ast.AST, index: int, site: Site, depth: int) -> Optional[Value]:
         """``model_args, data_args, training_args = parser.parse_args_into_dataclasses()`` of an
@@ -2943,6 +3082,15 @@ def _edited_config_keys(function: ast.AST, name: str, skip: Optional[ast.AST] = 
                     edited.add(found)
                     break
     return tuple(sorted(edited))
+
+
+def _class_level_names(cls: ast.ClassDef) -> Set[str]:
+    """The names a class body assigns (class attributes), not its methods."""
+    names: Set[str] = set()
+    for statement in cls.body:
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target] if isinstance(statement, ast.AnnAssign) else []
+        names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    return names
 
 
 def _handed_over(tree: ast.AST, name: str) -> bool:

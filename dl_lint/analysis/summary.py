@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 18
+SUMMARY_FORMAT = 19
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -103,7 +103,7 @@ class ClassRecord(Record):
     __slots__ = (
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
         "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores", "init_objects",
-        "method_returns", "init_attrs", "iter_copies", "assigns", "other_names",
+        "method_returns", "init_attrs", "iter_copies", "assigns", "other_names", "setattr_config",
     )  # fmt: skip
 
     def __init__(
@@ -159,8 +159,12 @@ class ClassRecord(Record):
         # the class body binds by anything but a ``def`` (``parse_batch = staticmethod(f)``, an
         # import, a nested class), which a lookup finds before any base's.
         other_names: Tuple[str, ...] = (),
+        # A config whose ``__init__`` sets attributes from keywords (``configs.setattr_configs``):
+        # (mode, checked, ((attr, default text, line), ...), names something else may set).
+        setattr_config: Optional[Tuple] = None,
     ) -> None:
         self.other_names = other_names
+        self.setattr_config = setattr_config
         self.iter_copies = iter_copies
         self.assigns = assigns
         self.init_attrs = init_attrs
@@ -369,6 +373,7 @@ class ModuleSummary(Record):
                         "iter_copies": tuples(c.get("iter_copies", ())),
                         "assigns": tuple(c.get("assigns", ())),
                         "other_names": tuple(c.get("other_names", ())),
+                        "setattr_config": _deep_tuple(c["setattr_config"]) if c.get("setattr_config") is not None else None,
                     }
                 )
                 for c in data["classes"]
@@ -941,7 +946,28 @@ def _class_record(
         iter_copies=_iter_copies(nodes.get("__iter__"), index, text),
         assigns=tuple(sorted(set((assigned or {}).get(node.name, ())))) if node.bases else (),
         other_names=_other_names(node),
+        setattr_config=_setattr_config(node, text),
     )
+
+
+def _setattr_config(node: ast.ClassDef, text: SourceText) -> Optional[Tuple]:
+    """``ClassRecord.setattr_config``: a default too long to keep is unknown."""
+    if not node.body or not any(isinstance(s, ast.FunctionDef) and s.name == "__init__" for s in node.body):
+        return None
+    from dl_lint.analysis.configs.setattr_configs import setattr_shape
+
+    shape = setattr_shape(node)
+    if shape is None:
+        return None
+    mode, checked, fields, unknown = shape
+    kept, lost = [], list(unknown)
+    for name, value, line in fields:
+        written = _text(text, value)
+        if written is None:
+            lost.append(name)
+        else:
+            kept.append((name, written, line))
+    return (mode, checked, tuple(kept), tuple(sorted(lost)))
 
 
 def returned_params(function: ast.AST) -> Tuple[Tuple[int, int, str, int], ...]:
