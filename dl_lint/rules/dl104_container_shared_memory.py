@@ -151,8 +151,9 @@ def _container_fix(definition, needed: int) -> str:
         return f'shm_size: "{text}" (or ipc: host) on the service'
     if definition.what.startswith("container "):
         return f"an emptyDir with medium: Memory (sizeLimit: {text.upper()}i) mounted at /dev/shm"
-    if definition.what.startswith("docker run"):
-        return f"docker run --shm-size={text} (or --ipc=host)"
+    if definition.what.startswith(("docker run", "podman run")):
+        tool = definition.what.split()[0]
+        return f"{tool} run --shm-size={text} (or --ipc=host)"
     return f'"runArgs": ["--shm-size={text}"] (or "--ipc=host")'
 
 
