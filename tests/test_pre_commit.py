@@ -110,7 +110,8 @@ def test_manifest_matches_ruffs_conventions():
     assert hooks["dl-lint-fix"]["entry"] == "dl-lint check --fix --force-exclude"
     for hook in hooks.values():
         assert hook["language"] == "python"
-        assert hook["types_or"] == ["python", "jupyter", "yaml", "json"]  # findings in Hydra configs, HF arguments files
+        # findings in Hydra configs, HF arguments files; container definitions (compose, Makefiles: DL104)
+        assert hook["types_or"] == ["python", "jupyter", "yaml", "json", "makefile"]
         assert hook["require_serial"] is True
         assert hook["minimum_pre_commit_version"] == "2.9.2"
         assert hook.get("pass_filenames", True) is True  # files come from pre-commit, never `.`

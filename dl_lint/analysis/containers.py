@@ -10,7 +10,7 @@ Only a few well-known places are read, at the project root: compose files
 (``docker-compose*.y[a]ml``, ``compose*.y[a]ml``), ``.devcontainer.json`` and
 ``devcontainer.json`` files, Kubernetes manifests (YAML files holding ``containers:``), shell
 scripts that call ``docker run`` and Makefiles (``Makefile``, ``makefile``, ``GNUmakefile``,
-``*.mk``) whose recipes call it, in the root and in ``docker/``, ``.devcontainer/`` (and its
+``*.mk``, ``*.make``) whose recipes call it, in the root and in ``docker/``, ``.devcontainer/`` (and its
 subfolders), ``k8s/``, ``kubernetes/``, ``deploy/`` and ``scripts/``. ``docker run`` stands for
 ``docker container run``, ``nvidia-docker run`` and ``podman run`` too (podman's default
 ``--shm-size`` is 64m as well). A Makefile's recipe is read as the shell text make hands over:
@@ -144,7 +144,7 @@ def kind_by_name(name: str) -> Optional[str]:
         return "kubernetes"
     if lower.endswith(".sh"):
         return "script"
-    if lower in ("makefile", "gnumakefile") or lower.endswith(".mk"):
+    if lower in ("makefile", "gnumakefile") or lower.endswith((".mk", ".make")):
         return "makefile"
     return None
 
