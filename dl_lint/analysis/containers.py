@@ -10,8 +10,8 @@ Only a few well-known places are read, at the project root: compose files
 (``docker-compose*.y[a]ml``, ``compose*.y[a]ml``), ``.devcontainer.json`` and
 ``devcontainer.json`` files, Kubernetes manifests (YAML files holding ``containers:``), shell
 scripts that call ``docker run`` and Makefiles (``Makefile``, ``makefile``, ``GNUmakefile``,
-``*.mk``, ``*.make``) whose recipes call it, in the root and in ``docker/``, ``.devcontainer/`` (and its
-subfolders), ``k8s/``, ``kubernetes/``, ``deploy/`` and ``scripts/``. ``docker run`` stands for
+``*.mk``, ``*.make``) whose recipes call it, in the root and in ``docker/``, ``.devcontainer/``
+(and its subfolders), ``k8s/``, ``kubernetes/``, ``deploy/`` and ``scripts/``. ``docker run`` stands for
 ``docker container run``, ``nvidia-docker run`` and ``podman run`` too (podman's default
 ``--shm-size`` is 64m as well). A Makefile's recipe is read as the shell text make hands over:
 ``$(VAR)``/``${VAR}`` is the value the Makefile assigns it once, unconditionally, with ``=``,
@@ -509,9 +509,11 @@ def _docker_run(path: str, line: int, command: str, where: str, of: str = "") ->
 
 # -- Makefiles ------------------------------------------------------------------------------------
 
-_MAKE_ASSIGNMENT = re.compile(r"^((?:(?:export|override|private)\s+)*)([A-Za-z_][\w.-]*)\s*(:::=|::=|:=|\?=|\+=|!=|=)(.*)$", re.S)
-_MAKE_TARGET_VARIABLE = re.compile(r"^[^=#]*?[^:=]:\s*(?:(?:export|override|private)\s+)*([A-Za-z_][\w.-]*)\s*(?:::?=|\?=|\+=|!=|=)")
-_MAKE_DEFINE = re.compile(r"^(?:(?:export|override|private)\s+)*define\s+([A-Za-z_][\w.-]*)")
+_MAKE_PREFIXES = r"(?:(?:export|override|private)\s+)*"
+_MAKE_ASSIGNMENT = re.compile(rf"^{_MAKE_PREFIXES}([A-Za-z_][\w.-]*)\s*(:::=|::=|:=|\?=|\+=|!=|=)(.*)$", re.S)
+# ``train: SHM = 8g``: a value for one target (and what it makes)
+_MAKE_TARGET_VARIABLE = re.compile(rf"^[^=#]*?[^:=]:\s*{_MAKE_PREFIXES}([A-Za-z_][\w.-]*)\s*(?:::?=|\?=|\+=|!=|=)")
+_MAKE_DEFINE = re.compile(rf"^{_MAKE_PREFIXES}define\s+([A-Za-z_][\w.-]*)")
 _MAKE_CONDITIONAL = re.compile(r"^(?:ifeq|ifneq|ifdef|ifndef)\b")
 _MAKE_WORKING_FOLDER = re.compile(r"^(?:CURDIR|PWD|shell\s+pwd|abspath\s+\.|realpath\s+\.)$")
 _MAKE_LONGEST = 64 * 1024  # a variable's expansion longer than this is not a docker option
@@ -559,7 +561,7 @@ def _makefile(path: str, text: str) -> List[RunDefinition]:
         assignment = _MAKE_ASSIGNMENT.match(stripped)
         if assignment is not None:
             target = None
-            name, operator, value = assignment.group(2), assignment.group(3), assignment.group(4).strip()
+            name, operator, value = assignment.group(1), assignment.group(2), assignment.group(3).strip()
             plain = depth == 0 and operator in ("=", ":=", "::=", ":::=") and name not in variables
             variables[name] = value if plain else _UNKNOWN
             continue
@@ -602,9 +604,8 @@ def _make_expand(text: str, variables: Dict[str, Any], expanded: Dict[str, str])
     """``text`` with make's references replaced: a known variable by its expanded value, the
     working folder (``$(CURDIR)``, ``$(shell pwd)``) by ``$PWD``, ``$$`` by ``$``, anything else by
     a shell variable ``${NAME}`` (a function's result by ``${MAKE_UNKNOWN_OPTIONS}``), whose value
-    is unknown where it is read. ``expanded`` keeps each
-    variable's expansion (each is expanded once; one that refers to itself, or grows past
-    ``_MAKE_LONGEST``, is unknown)."""
+    is unknown where it is read. ``expanded`` keeps each variable's expansion (each is expanded
+    once; one that refers to itself, or grows past ``_MAKE_LONGEST``, is unknown)."""
     out = []
     i, n = 0, len(text)
     while i < n:

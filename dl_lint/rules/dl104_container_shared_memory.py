@@ -34,8 +34,9 @@ commands or recipes call `docker run` (`docker container run`, `nvidia-docker ru
 it once and unconditionally (`SHM = 8g`); one from the environment, the command line, `?=`, a
 conditional or an `include` is unknown. Only definitions that run the project's code count (a
 compose service that builds or mounts the repository or runs Python, a pod container or
-`docker run` that runs Python or mounts the working folder, a devcontainer). Each leaves 64 MiB unless it sets a size; `ipc: host`, a
-memory-backed mount at `/dev/shm`, or anything it cannot read lifts the limit (silent). With
+`docker run` that runs Python or mounts the working folder, a devcontainer). Each leaves 64 MiB
+unless it sets a size; `ipc: host`, a memory-backed mount at `/dev/shm`, or anything it cannot
+read lifts the limit (silent). With
 several definitions, the largest `/dev/shm` is compared.
 
 The bytes are the memory estimator's: `(num_workers × prefetch_factor + 1) × batch bytes`, with
@@ -78,8 +79,9 @@ services:
     build: .
     shm_size: "1gb"      # or: ipc: host
 ```
-`docker run --shm-size=1g` (or `--ipc=host`), in a script or a Makefile recipe; in Kubernetes an `emptyDir` with
-`medium: Memory` mounted at `/dev/shm`; in devcontainer.json `"runArgs": ["--shm-size=1g"]`.
+`docker run --shm-size=1g` (or `--ipc=host`) in a script or a Makefile recipe; in Kubernetes an
+`emptyDir` with `medium: Memory` mounted at `/dev/shm`; in devcontainer.json
+`"runArgs": ["--shm-size=1g"]`.
 Or hold fewer batches: fewer workers, `prefetch_factor=1`, smaller batches.
 
 ## Torch versions
