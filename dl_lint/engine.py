@@ -190,6 +190,9 @@ def lint_paths(
     # YAML files named explicitly (pre-commit passes the staged ones): not Python. Their
     # findings come from the Python files that read them (see ``_config_readers``).
     named_configs = [p for p in paths if os.fspath(p).endswith(CONFIG_SUFFIXES) and os.path.isfile(p)]
+    # Makefiles and shell scripts named (a staged one): not Python either. They may be container
+    # definitions (DL104), whose findings are reported at the loaders they rest on.
+    named_configs += [p for p in paths if _shell_source(p) and os.path.isfile(p)]
     if named_configs:
         paths = [p for p in paths if p not in named_configs]
         if not paths:
@@ -315,15 +318,31 @@ def _dependencies(project: Project, files: List[SourceFile], named_configs, cwd:
     neighbour) keeps the neighbourhood, which is small there. The answer is the same either
     way; only the work differs. With cached imports the neighbourhood is cheap and always used."""
     keys = {f.key for f in files if not f.errors}
-    readers = {absolute_path(os.fspath(p), cwd) for p in _config_readers(project)} if named_configs else set()
+    configs = [p for p in named_configs if not _shell_source(p)]
+    readers = {absolute_path(os.fspath(p), cwd) for p in _config_readers(project)} if configs else set()
     if not is_project_root(project.root):
         return readers
     index = {absolute_path(os.fspath(p), cwd) for p in project.files()}
     if index <= keys:
         return readers
+    if named_configs and _names_a_container(project, named_configs, cwd):
+        return readers | index  # DL104 may report at any loader of the project: every file is judged
     if (store is None or not store.imports) and any(_in_package(key) for key in keys):
         return readers | index
     return readers | project.neighbourhood(keys | readers)
+
+
+def _shell_source(path) -> bool:
+    """A Makefile or shell script (by its name): never Python, maybe a container definition."""
+    from dl_lint.analysis.containers import kind_by_name
+
+    return kind_by_name(os.path.basename(os.fspath(path))) in ("makefile", "script")
+
+
+def _names_a_container(project: Project, named, cwd: str) -> bool:
+    """Whether a named file is one of the project's container definitions (DL104's evidence)."""
+    definitions = {absolute_path(path, cwd) for path in project.container_files()}
+    return any(absolute_path(os.fspath(p), cwd) in definitions for p in named)
 
 
 def _in_package(path: str) -> bool:

@@ -158,6 +158,40 @@ def test_run_definition_fifo(tmp_path):
 
 
 @posix_only
+@pytest.mark.parametrize("hostile", ["fifo", "dev_zero", "huge", "outside"])
+def test_makefile_run_definition_fifo_dev_zero_huge_or_outside(tmp_path, hostile):
+    """A Makefile that runs ``docker run`` is a container definition (DL104): one that is a FIFO, a
+    link to /dev/zero or to a file outside the project, or too large, is not read (no
+    definition, no DL104 from it), and the run ends; named, a special file is a DL000."""
+    root = _copy("dl104_makefile", tmp_path)
+    makefile = root / "docker/Makefile"
+    assert _found(_lint(root, ".")) == [("train.py", 19, "DL104")]  # the reader under attack reads it
+    if hostile == "fifo":
+        _fifo(makefile)
+    elif hostile == "dev_zero":
+        _to_zero(makefile)
+    elif hostile == "huge":
+        from dl_lint.analysis.containers import MAX_DEFINITION_BYTES
+
+        makefile.write_text(makefile.read_text() + "# padding\n" * (MAX_DEFINITION_BYTES // 10 + 1))
+    else:
+        home = _outside(tmp_path)
+        (home / "Makefile").write_text(makefile.read_text().replace("/bin/bash", f"/bin/bash {SECRET}"))
+        makefile.unlink()
+        makefile.symlink_to(home / "Makefile")
+    started = time.monotonic()
+    assert _found(_lint(root, ".")) == []
+    assert time.monotonic() - started < 20
+    named = _found(_lint(root, "docker/Makefile"))
+    if hostile in ("fifo", "dev_zero"):
+        assert named == [("docker/Makefile", 1, "DL000")]
+    else:
+        assert named == []
+    if hostile == "outside":
+        assert SECRET not in _every_output(root)
+
+
+@posix_only
 def test_python_module_links_to_devices_and_fifos(tmp_path):
     """A module an import reaches, which is a FIFO or a link to /dev/zero: the walker never lists
     such files, and the index reads only regular files."""

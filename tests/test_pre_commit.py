@@ -110,7 +110,8 @@ def test_manifest_matches_ruffs_conventions():
     assert hooks["dl-lint-fix"]["entry"] == "dl-lint check --fix --force-exclude"
     for hook in hooks.values():
         assert hook["language"] == "python"
-        assert hook["types_or"] == ["python", "jupyter", "yaml", "json"]  # findings in Hydra configs, HF arguments files
+        # findings in Hydra configs, HF arguments files; container definitions (compose, Makefiles: DL104)
+        assert hook["types_or"] == ["python", "jupyter", "yaml", "json", "makefile"]
         assert hook["require_serial"] is True
         assert hook["minimum_pre_commit_version"] == "2.9.2"
         assert hook.get("pass_filenames", True) is True  # files come from pre-commit, never `.`
@@ -165,6 +166,21 @@ def test_hook_on_a_staged_json_arguments_file_reports_at_its_line(project, hook_
     assert result.returncode == 1, result.stdout + result.stderr
     assert "args.json:2:2: DL002 " in result.stdout or "args.json:2:1: DL002 " in result.stdout, result.stdout
     assert "package.json" not in result.stdout.split("Failed", 1)[1]
+
+
+def test_hook_on_a_staged_makefile_reports_the_loaders_its_container_limits(project, hook_repo):
+    """Only docker/Makefile changed (its `docker run` lost `--shm-size`): pre-commit passes the
+    Makefile (type makefile), and dl-lint reports DL104 at the loader it now limits (issue 26)."""
+    fixture = ROOT / "fixtures/rules/dl104_makefile"
+    makefile = (fixture / "docker/Makefile").read_text()
+    stage(project, hook_repo, {"train.py": (fixture / "train.py").read_text(),
+                               "docker/Makefile": makefile.replace("-it -d", "-it -d --shm-size 8g")})
+    _git(project, "commit", "-qm", "a container with 8 GiB of /dev/shm", env=hook_repo[2])
+    assert run_hook(project, hook_repo, "dl-lint").returncode == 0  # nothing staged: skipped
+    stage(project, hook_repo, {"docker/Makefile": makefile})
+    result = run_hook(project, hook_repo, "dl-lint")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "train.py:19:64: DL104 " in result.stdout, result.stdout
 
 
 def test_hook_passes_on_a_clean_file(project, hook_repo):

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -123,17 +124,68 @@ def test_devcontainers_with_comments_and_docker_run_scripts():
     ]
 
 
+def test_makefile_recipes_that_run_docker_with_the_makefile_s_variables():
+    """CM-1 of held-out set 3: ``make run`` from docker/ starts the container that mounts the
+    repository, ``docker container run`` in a recipe with continuations and make variables."""
+    cm1 = (
+        "NAME=consistency_models\nTAG=0.1\nPROJECT_DIRECTORY = $(shell pwd)/..\n\nbuild:\n"
+        "\tdocker build -t ${NAME}:${TAG} -f Dockerfile .\n\nrun:\n\tdocker container run --gpus all\\\n"
+        "\t\t--restart=always\\\n\t\t-it -d \\\n\t\t-v $(PROJECT_DIRECTORY):/home/${NAME}\\\n"
+        "\t\t--name ${NAME} ${NAME}:${TAG} /bin/bash\n"
+    )
+    run = "docker run of target run in Makefile"
+    assert definitions(docker__Makefile=cm1) == [(run, DOCKER_DEFAULT_SHM, "no --shm-size or --ipc=host")]
+    assert definitions(docker__Makefile=cm1.replace("-it -d", "-it -d --shm-size 8g")) == [(run, 8 * 1024**3, "--shm-size 8g")]
+    assert definitions(docker__Makefile=cm1.replace("-it -d", "--ipc=host")) == [(run, None, "--ipc=host")]
+    assert definitions(docker__Makefile=cm1.replace("-it -d", "--ipc host")) == [(run, None, "--ipc=host")]
+    # without the mount, /bin/bash in an image: not the project's code
+    assert definitions(docker__Makefile=cm1.replace("-v $(PROJECT_DIRECTORY):/home/${NAME}", "")) == []
+    # the mount's folder from a function dl-lint does not evaluate: not known to be the project
+    assert definitions(docker__Makefile=cm1.replace("$(shell pwd)/..", "$(dir $(lastword $(MAKEFILE_LIST)))")) == []
+
+    def size(makefile: str):
+        [(_, shm, how)] = definitions(**{"Makefile": makefile})
+        return shm, how
+
+    recipe = "train:\n\t@docker run --rm --shm-size $(SHM) -v $(CURDIR):/ws img python train.py\n"
+    assert size("SHM = 8g\n" + recipe) == (8 * 1024**3, "--shm-size 8g")
+    assert size("SHM := 512m # enough\n" + recipe) == (512 * MIB, "--shm-size 512m")
+    assert size("S = 2g\nSHM = $(S)\n" + recipe) == (2 * 1024**3, "--shm-size 2g")
+    assert size(recipe) == (None, "--shm-size ${SHM} (not read)")  # from the environment or `make SHM=...`
+    assert size("SHM ?= 8g\n" + recipe)[0] is None  # the environment may set it
+    assert size("SHM = 8g\nSHM += x\n" + recipe)[0] is None
+    assert size("ifeq ($(GPU),1)\nSHM = 8g\nendif\n" + recipe)[0] is None
+    assert size("train: SHM = 1g\nSHM = 8g\n" + recipe)[0] is None  # target-specific
+    assert size("include common.mk\nSHM = 8g\n" + recipe)[0] is None  # may be set again there
+    assert size("SHM = $(SHM)\n" + recipe)[0] is None  # refers to itself
+    assert size("OPTS = --shm-size 1g\ntrain:\n\tdocker run $(OPTS) -v $(PWD):/ws img python x.py\n") == (1024**3, "--shm-size 1g")
+    # options a variable or a function may hold are unknown, as in a shell script
+    assert size("train:\n\tdocker run $(DOCKER_ARGS) -v $(PWD):/ws img python x.py\n")[0] is None
+    assert size("train:\n\tdocker run $(shell cat opts) -v $(PWD):/ws img python x.py\n")[0] is None
+    # $$ is the shell's $; podman and nvidia-docker run containers the same way
+    assert size("t:\n\tpodman run -v $$(pwd):/ws img bash\n") == (DOCKER_DEFAULT_SHM, "no --shm-size or --ipc=host")
+    assert definitions(**{"docker__gpu.mk": "t: ; nvidia-docker run img python x.py\n"}) == [
+        ("docker run of target t in gpu.mk", DOCKER_DEFAULT_SHM, "no --shm-size or --ipc=host")
+    ]
+    # not a recipe: a variable holding the command, a define block, a comment; a recipe running
+    # something else, or a container of another program
+    assert definitions(**{"Makefile": "RUN = docker run img python x.py\n# docker run img python\n"
+                                      "define R\n\tdocker run img python x.py\nendef\n"
+                                      "test:\n\tpython -m pytest\ndb:\n\tdocker run -d postgres\n"}) == []
+
+
 def test_candidates_are_a_few_well_known_names(tmp_path):
     for name in ("docker-compose.yml", "compose.override.yaml", "Dockerfile", "setup.py", "docker/run.sh",
-                 ".devcontainer/gpu/devcontainer.json", "deep/down/docker-compose.yml", "k8s/job.yaml"):
+                 ".devcontainer/gpu/devcontainer.json", "deep/down/docker-compose.yml", "k8s/job.yaml",
+                 "Makefile", "docker/GNUmakefile", "scripts/train.mk", "docs/Makefile", "Makefile.am"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("")
     listings = {}
     paths, changed = candidate_files(str(tmp_path), listings)
     found = sorted(Path(p).relative_to(tmp_path).as_posix() for p in paths)
     assert changed and candidate_files(str(tmp_path))[0] == paths
-    assert found == [".devcontainer/gpu/devcontainer.json", "compose.override.yaml", "docker-compose.yml",
-                     "docker/run.sh", "k8s/job.yaml"]
+    assert found == [".devcontainer/gpu/devcontainer.json", "Makefile", "compose.override.yaml", "docker-compose.yml",
+                     "docker/GNUmakefile", "docker/run.sh", "k8s/job.yaml", "scripts/train.mk"]
 
 
 def test_yaml_is_imported_only_when_a_yaml_run_definition_exists(tmp_path):
@@ -199,3 +251,33 @@ def test_the_loader_fails_in_docker_s_64_mib_and_runs_with_the_suggested_size():
     assert "unable to allocate shared memory" in failed.stderr or "Bus error" in failed.stderr, failed.stderr[-2000:]
     enough = subprocess.run(_private_shm(suggested) + script, cwd=folder, capture_output=True, text=True, timeout=300)
     assert enough.returncode == 0 and "trained" in enough.stdout, enough.stderr[-2000:]
+
+
+@pytest.mark.parametrize(
+    "fixture, named",
+    [("dl104_makefile", "docker/Makefile"), ("dl104_compose", "docker-compose.yml"), ("dl104_docker_run", "scripts/train.sh")],
+)
+def test_a_run_naming_only_the_container_definition_reports_its_findings(fixture, named, tmp_path, monkeypatch):
+    """Issue 26: a commit that only changes the container (a staged Makefile, compose file or
+    script) is reported at the loaders it now limits, as a full run reports them."""
+    project = tmp_path / "p"
+    shutil.copytree(FIXTURES / "rules" / fixture, project)
+    monkeypatch.chdir(project)
+    assert (project / named).is_file()
+    full = [(d.filename, d.location.row, d.code, d.message) for d in lint_paths(["."]).diagnostics]
+    assert [code for _, _, code, _ in full] == ["DL104"]
+    for cache in (False, True):
+        found = lint_paths([named], cache=cache, cache_dir=tmp_path / "cache")
+        assert [(d.filename, d.location.row, d.code, d.message) for d in found.diagnostics] == full
+        assert [os.path.relpath(r.path) for d in found.diagnostics for r in d.related] == [named]
+    # a Makefile that defines no container of the code: nothing to report, and it is not Python
+    (project / "Makefile").write_text("docs:\n\t$(MAKE) -C docs html  # from torch.utils.data import DataLoader\n")
+    assert lint_paths(["Makefile"]).diagnostics == []
+
+
+def test_the_makefile_definition_is_cited_at_its_line(tmp_path):
+    [diagnostic] = lint_paths([FIXTURES / "rules" / "dl104_makefile"]).diagnostics
+    [cited] = diagnostic.related
+    assert cited.path.endswith(os.path.join("docker", "Makefile")) and cited.row == 13
+    assert "docker run of target run" in cited.note and "64 MiB" in diagnostic.message
+    assert "docker run --shm-size=512m" in diagnostic.detail

@@ -8,9 +8,16 @@ Kubernetes pods get (``defaultShmSize = int64(1024 * 1024 * 64)``).
 
 Only a few well-known places are read, at the project root: compose files
 (``docker-compose*.y[a]ml``, ``compose*.y[a]ml``), ``.devcontainer.json`` and
-``devcontainer.json`` files, Kubernetes manifests (YAML files holding ``containers:``) and shell
-scripts that call ``docker run``, in the root and in ``docker/``, ``.devcontainer/`` (and its
-subfolders), ``k8s/``, ``kubernetes/``, ``deploy/`` and ``scripts/``. A Dockerfile cannot set
+``devcontainer.json`` files, Kubernetes manifests (YAML files holding ``containers:``), shell
+scripts that call ``docker run`` and Makefiles (``Makefile``, ``makefile``, ``GNUmakefile``,
+``*.mk``, ``*.make``) whose recipes call it, in the root and in ``docker/``, ``.devcontainer/``
+(and its subfolders), ``k8s/``, ``kubernetes/``, ``deploy/`` and ``scripts/``. ``docker run`` stands for
+``docker container run``, ``nvidia-docker run`` and ``podman run`` too (podman's default
+``--shm-size`` is 64m as well). A Makefile's recipe is read as the shell text make hands over:
+``$(VAR)``/``${VAR}`` is the value the Makefile assigns it once, unconditionally, with ``=``,
+``:=`` or ``::=`` (``$(shell pwd)``, ``$(CURDIR)`` and ``$(PWD)`` are the working folder);
+anything else (``?=``, ``+=``, a conditional, target-specific or ``define``d value, an
+``include``, a function) is unknown, which leaves a size it gives unknown. A Dockerfile cannot set
 shared memory, so it is not one. Each definition that runs the project's code (a compose service
 that builds the repository, mounts it or runs Python; a pod container or ``docker run`` that runs
 Python or mounts the working folder; any devcontainer) gives the /dev/shm size it leaves:
@@ -42,7 +49,7 @@ _RUNS_PYTHON = re.compile(r"python|\.py\b|torchrun|accelerate\s+launch|deepspeed
 _WORKING_FOLDER = re.compile(r"^(\.|\./|\.\./|\$\(pwd\)|\$PWD|\$\{PWD\}|`pwd`)")
 _SIZE = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([bkmgtp]?)(?:i?b)?\s*$", re.I)
 _RACY_NS = 2_000_000_000  # a listing younger than this after its folder's mtime is not trusted
-_DOCKER_RUN = re.compile(r"\b(?:nvidia-)?docker\s+(?:container\s+)?run\b")
+_DOCKER_RUN = re.compile(r"\b(?:(?:nvidia-)?docker|podman)\s+(?:container\s+)?run\b")
 # A variable that may carry docker options (``$DOCKER_ARGS``, ``"$@"``): the options are unknown.
 # A variable that names the image or a path (``$IMAGE``) cannot set shared memory.
 _VARIABLE_ARGUMENTS = re.compile(r"^\$(?:[@*]|\{[@*]\}|\{?\w*(?:ARG|OPT|FLAG|EXTRA)\w*\}?)$", re.I)
@@ -111,7 +118,7 @@ def _listing(folder: str, listings: Optional[Dict[str, list]]) -> Tuple[List[str
                 try:
                     if entry.is_dir(follow_symlinks=False):
                         subfolders.append(entry.name)
-                    elif entry.is_file() and _kind_by_name(entry.name) is not None:
+                    elif entry.is_file() and kind_by_name(entry.name) is not None:
                         names.append(entry.name)
                 except OSError:
                     continue
@@ -127,7 +134,7 @@ def _listing(folder: str, listings: Optional[Dict[str, list]]) -> Tuple[List[str
     return names, subfolders, True
 
 
-def _kind_by_name(name: str) -> Optional[str]:
+def kind_by_name(name: str) -> Optional[str]:
     lower = name.lower()
     if _COMPOSE_NAME.match(lower):
         return "compose"
@@ -137,16 +144,18 @@ def _kind_by_name(name: str) -> Optional[str]:
         return "kubernetes"
     if lower.endswith(".sh"):
         return "script"
+    if lower in ("makefile", "gnumakefile") or lower.endswith((".mk", ".make")):
+        return "makefile"
     return None
 
 
 def relevant(path: str, data: bytes) -> bool:
     """Whether a candidate's bytes can hold a run definition (a YAML file that is not a compose
     file must name ``containers:``; a script must call ``docker run``)."""
-    kind = _kind_by_name(os.path.basename(path))
+    kind = kind_by_name(os.path.basename(path))
     if kind == "kubernetes":
         return b"containers:" in data
-    if kind == "script":
+    if kind in ("script", "makefile"):
         return _DOCKER_RUN.search(data.decode("utf-8", "replace")) is not None
     return kind is not None
 
@@ -167,7 +176,7 @@ def run_definitions(files: Dict[str, bytes]) -> Tuple[RunDefinition, ...]:
 
 
 def _read(path: str, data: bytes, files: Dict[str, bytes]) -> List[RunDefinition]:
-    kind = _kind_by_name(os.path.basename(path))
+    kind = kind_by_name(os.path.basename(path))
     text = data.decode("utf-8", "replace")
     if kind == "compose":
         documents = _yaml(text, many=False)
@@ -183,6 +192,8 @@ def _read(path: str, data: bytes, files: Dict[str, bytes]) -> List[RunDefinition
         return _devcontainer(path, text, files)
     if kind == "script":
         return _scripts(path, text)
+    if kind == "makefile":
+        return _makefile(path, text)
     return []
 
 
@@ -448,9 +459,8 @@ def _docker_flags(tokens: Sequence[str]) -> Tuple[Optional[int], str]:
     return DOCKER_DEFAULT_SHM, "no --shm-size or --ipc=host"
 
 
-def _scripts(path: str, text: str) -> List[RunDefinition]:
-    out = []
-    lines = text.split("\n")
+def _logical_lines(lines: Sequence[str]) -> Iterator[Tuple[int, str]]:
+    """(index of the first line, the line with its backslash continuations joined)."""
     row = 0
     while row < len(lines):
         first = row
@@ -459,24 +469,186 @@ def _scripts(path: str, text: str) -> List[RunDefinition]:
             row += 1
             logical = logical.rstrip()[:-1] + " " + lines[row]
         row += 1
-        match = _DOCKER_RUN.search(logical)
-        if match is None or logical.lstrip().startswith("#"):
-            continue
-        what = f"docker run in {os.path.basename(path)}"
-        try:
-            import shlex
+        yield first, logical
 
-            tokens = shlex.split(logical[match.end() :], comments=True)
-        except ValueError:
-            out.append(RunDefinition(path, first + 1, what, None, "the command could not be read"))
+
+def _scripts(path: str, text: str) -> List[RunDefinition]:
+    out = []
+    for first, logical in _logical_lines(text.split("\n")):
+        if logical.lstrip().startswith("#"):
             continue
-        mounts_here = any(
-            _WORKING_FOLDER.match(tokens[i + 1]) for i, t in enumerate(tokens[:-1]) if t in ("-v", "--volume")
-        ) or any(t.startswith(("-v=", "--volume=")) and _WORKING_FOLDER.match(t.split("=", 1)[1]) for t in tokens)
-        if not (mounts_here or _mentions(tokens, _RUNS_PYTHON)):
-            continue
-        if any(_VARIABLE_ARGUMENTS.match(t) for t in tokens):
-            out.append(RunDefinition(path, first + 1, what, None, "its arguments come from a variable"))
-            continue
-        out.append(RunDefinition(path, first + 1, what, *_docker_flags(tokens)))
+        found = _docker_run(path, first + 1, logical, os.path.basename(path))
+        if found is not None:
+            out.append(found)
     return out
+
+
+def _docker_run(path: str, line: int, command: str, where: str, of: str = "") -> Optional[RunDefinition]:
+    """The definition a shell command line that calls ``docker run`` gives: None when it calls
+    none, or one that neither mounts the working folder nor runs Python (not the project's)."""
+    match = _DOCKER_RUN.search(command)
+    if match is None:
+        return None
+    tool = "podman" if match.group(0).startswith("podman") else "docker"
+    what = f"{tool} run{of} in {where}"
+    try:
+        import shlex
+
+        tokens = shlex.split(command[match.end() :], comments=True)
+    except ValueError:
+        return RunDefinition(path, line, what, None, "the command could not be read")
+    mounts_here = any(
+        _WORKING_FOLDER.match(tokens[i + 1]) for i, t in enumerate(tokens[:-1]) if t in ("-v", "--volume")
+    ) or any(t.startswith(("-v=", "--volume=")) and _WORKING_FOLDER.match(t.split("=", 1)[1]) for t in tokens)
+    if not (mounts_here or _mentions(tokens, _RUNS_PYTHON)):
+        return None
+    if any(_VARIABLE_ARGUMENTS.match(t) for t in tokens):
+        return RunDefinition(path, line, what, None, "its arguments come from a variable")
+    return RunDefinition(path, line, what, *_docker_flags(tokens))
+
+
+# -- Makefiles ------------------------------------------------------------------------------------
+
+_MAKE_PREFIXES = r"(?:(?:export|override|private)\s+)*"
+_MAKE_ASSIGNMENT = re.compile(rf"^{_MAKE_PREFIXES}([A-Za-z_][\w.-]*)\s*(:::=|::=|:=|\?=|\+=|!=|=)(.*)$", re.S)
+# ``train: SHM = 8g``: a value for one target (and what it makes)
+_MAKE_TARGET_VARIABLE = re.compile(rf"^[^=#]*?[^:=]:\s*{_MAKE_PREFIXES}([A-Za-z_][\w.-]*)\s*(?:::?=|\?=|\+=|!=|=)")
+_MAKE_DEFINE = re.compile(rf"^{_MAKE_PREFIXES}define\s+([A-Za-z_][\w.-]*)")
+_MAKE_CONDITIONAL = re.compile(r"^(?:ifeq|ifneq|ifdef|ifndef)\b")
+_MAKE_WORKING_FOLDER = re.compile(r"^(?:CURDIR|PWD|shell\s+pwd|abspath\s+\.|realpath\s+\.)$")
+_MAKE_LONGEST = 64 * 1024  # a variable's expansion longer than this is not a docker option
+_UNKNOWN = object()
+
+
+def _makefile(path: str, text: str) -> List[RunDefinition]:
+    """The ``docker run`` commands of a Makefile's recipes (lines after a rule that start with a
+    tab; ``@``, ``-`` and ``+`` prefixes dropped), with its variables expanded as make does."""
+    variables: Dict[str, Any] = {}
+    recipes: List[Tuple[int, str, str]] = []
+    depth = 0
+    defining: Optional[str] = None
+    target: Optional[str] = None
+    includes = False
+    for first, logical in _logical_lines(text.split("\n")):
+        stripped = logical.strip()
+        if defining is not None:
+            if stripped.startswith("endef"):
+                defining = None
+            continue
+        if logical.startswith("\t") and target is not None:
+            recipes.append((first + 1, target, logical.lstrip("\t").lstrip(" @-+")))
+            continue
+        stripped = _make_comment(stripped)
+        if not stripped:
+            continue
+        words = stripped.split(None, 1)
+        if _MAKE_CONDITIONAL.match(stripped):
+            depth += 1
+            continue
+        if words[0] == "endif":
+            depth = max(0, depth - 1)
+            continue
+        if words[0] == "else":
+            continue
+        if words[0] in ("include", "-include", "sinclude"):
+            includes = True
+            continue
+        defined = _MAKE_DEFINE.match(stripped)
+        if defined is not None:  # a multi-line value: not read
+            variables[defined.group(1)] = _UNKNOWN
+            defining = defined.group(1)
+            continue
+        assignment = _MAKE_ASSIGNMENT.match(stripped)
+        if assignment is not None:
+            target = None
+            name, operator, value = assignment.group(1), assignment.group(2), assignment.group(3).strip()
+            plain = depth == 0 and operator in ("=", ":=", "::=", ":::=") and name not in variables
+            variables[name] = value if plain else _UNKNOWN
+            continue
+        scoped = _MAKE_TARGET_VARIABLE.match(stripped)
+        if scoped is not None:  # ``train: SHM = 8g``: the variable differs by target
+            variables[scoped.group(1)] = _UNKNOWN
+            continue
+        if ":" in stripped:  # a rule; a recipe may follow after ``;``
+            target = stripped.split(":", 1)[0].strip() or "?"
+            head, semicolon, inline = stripped.partition(";")
+            if semicolon and ":" in head:
+                recipes.append((first + 1, target, inline.strip().lstrip("@-+")))
+        else:
+            target = None
+    out = []
+    where = os.path.basename(path)
+    for row, name, command in recipes:
+        if _DOCKER_RUN.search(command) is None:
+            continue
+        shell = _make_expand(command, {} if includes else variables, {})
+        found = _docker_run(path, row, shell, where, f" of target {name}")
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def _make_comment(line: str) -> str:
+    """A makefile line without its comment (an unescaped ``#``)."""
+    at = 0
+    while True:
+        at = line.find("#", at)
+        if at < 0:
+            return line
+        if at == 0 or line[at - 1] != "\\":
+            return line[:at].rstrip()
+        at += 1
+
+
+def _make_expand(text: str, variables: Dict[str, Any], expanded: Dict[str, str]) -> str:
+    """``text`` with make's references replaced: a known variable by its expanded value, the
+    working folder (``$(CURDIR)``, ``$(shell pwd)``) by ``$PWD``, ``$$`` by ``$``, anything else by
+    a shell variable ``${NAME}`` (a function's result by ``${MAKE_UNKNOWN_OPTIONS}``), whose value
+    is unknown where it is read. ``expanded`` keeps each variable's expansion (each is expanded
+    once; one that refers to itself, or grows past ``_MAKE_LONGEST``, is unknown)."""
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c != "$" or i + 1 >= n:
+            out.append(c)
+            i += 1
+            continue
+        following = text[i + 1]
+        if following == "$":
+            out.append("$")
+            i += 2
+            continue
+        if following not in "({":
+            out.append(f"${{{following}}}" if following.isalnum() else "${MAKE_AUTOMATIC}")
+            i += 2
+            continue
+        close = ")" if following == "(" else "}"
+        level, j = 0, i + 1
+        while j < n:
+            if text[j] == following:
+                level += 1
+            elif text[j] == close:
+                level -= 1
+                if level == 0:
+                    break
+            j += 1
+        if j >= n:
+            out.append("${MAKE_UNKNOWN_OPTIONS}")
+            break
+        inner = text[i + 2 : j].strip()
+        value = variables.get(inner)
+        # a function's result may be any options (``$(shell cat opts)``): as an option variable is
+        unknown = f"${{{inner}}}" if re.fullmatch(r"[A-Za-z_]\w*", inner) else "${MAKE_UNKNOWN_OPTIONS}"
+        if isinstance(value, str):
+            if inner not in expanded:
+                expanded[inner] = unknown  # while it expands: a reference to itself is unknown
+                done = _make_expand(value, variables, expanded)
+                expanded[inner] = done if len(done) <= _MAKE_LONGEST else unknown
+            out.append(expanded[inner])
+        elif inner not in variables and _MAKE_WORKING_FOLDER.match(inner):
+            out.append("$PWD")
+        else:
+            out.append(unknown)
+        i = j + 1
+    return "".join(out)

@@ -27,12 +27,16 @@ The containers are read at the project root (`dl_lint/analysis/containers.py`): 
 (`docker-compose*.yml`, `compose*.yaml`; the service-level `shm_size` and `ipc`, not
 `build.shm_size`), Kubernetes manifests (a pod's containers, and whether an `emptyDir` with
 `medium: Memory` is mounted at `/dev/shm`, or `hostIPC: true`), `devcontainer.json` (`runArgs`;
-comments allowed) and shell scripts that call `docker run` (`--shm-size`, `--ipc=host`), in the
-root and in `docker/`, `.devcontainer/`, `k8s/`, `kubernetes/`, `deploy/` and `scripts/`. Only
-definitions that run the project's code count (a compose service that builds or mounts the
-repository or runs Python, a pod container or `docker run` that runs Python or mounts the
-working folder, a devcontainer). Each leaves 64 MiB unless it sets a size; `ipc: host`, a
-memory-backed mount at `/dev/shm`, or anything it cannot read lifts the limit (silent). With
+comments allowed), and shell scripts and Makefiles (`Makefile`, `GNUmakefile`, `*.mk`) whose
+commands or recipes call `docker run` (`docker container run`, `nvidia-docker run`, `podman run`;
+`--shm-size`, `--ipc=host`), in the root and in `docker/`, `.devcontainer/`, `k8s/`,
+`kubernetes/`, `deploy/` and `scripts/`. A Makefile's `$(VAR)` is the value the Makefile assigns
+it once and unconditionally (`SHM = 8g`); one from the environment, the command line, `?=`, a
+conditional or an `include` is unknown. Only definitions that run the project's code count (a
+compose service that builds or mounts the repository or runs Python, a pod container or
+`docker run` that runs Python or mounts the working folder, a devcontainer). Each leaves 64 MiB
+unless it sets a size; `ipc: host`, a memory-backed mount at `/dev/shm`, or anything it cannot
+read lifts the limit (silent). With
 several definitions, the largest `/dev/shm` is compared.
 
 The bytes are the memory estimator's: `(num_workers × prefetch_factor + 1) × batch bytes`, with
@@ -75,8 +79,9 @@ services:
     build: .
     shm_size: "1gb"      # or: ipc: host
 ```
-`docker run --shm-size=1g` (or `--ipc=host`); in Kubernetes an `emptyDir` with
-`medium: Memory` mounted at `/dev/shm`; in devcontainer.json `"runArgs": ["--shm-size=1g"]`.
+`docker run --shm-size=1g` (or `--ipc=host`) in a script or a Makefile recipe; in Kubernetes an
+`emptyDir` with `medium: Memory` mounted at `/dev/shm`; in devcontainer.json
+`"runArgs": ["--shm-size=1g"]`.
 Or hold fewer batches: fewer workers, `prefetch_factor=1`, smaller batches.
 
 ## Torch versions
@@ -151,8 +156,9 @@ def _container_fix(definition, needed: int) -> str:
         return f'shm_size: "{text}" (or ipc: host) on the service'
     if definition.what.startswith("container "):
         return f"an emptyDir with medium: Memory (sizeLimit: {text.upper()}i) mounted at /dev/shm"
-    if definition.what.startswith("docker run"):
-        return f"docker run --shm-size={text} (or --ipc=host)"
+    if definition.what.startswith(("docker run", "podman run")):
+        tool = definition.what.split()[0]
+        return f"{tool} run --shm-size={text} (or --ipc=host)"
     return f'"runArgs": ["--shm-size={text}"] (or "--ipc=host")'
 
 
