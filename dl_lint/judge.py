@@ -682,6 +682,17 @@ def judge_call_sites(
             start, end = analysis.text.span(call)
             loop = " (row {} of the table it loops over: {})"
             for loader, diag, number, row_text, others in reported.values():
+                if diag.filename != caller.display:
+                    # decided by a config file's line (a config the caller loaded, through a
+                    # helper, and handed to the factory): reported there, the loader cited
+                    placed = diag.replace(detail=f"{diag.detail} The config reaches {factory}() at its call in {caller.display}:{start.row}.")
+                    placed = placed.replace(evidence=evidence_of(loader, placed, (*diag.evidence, caller.key)))
+                    silenced = _suppressed_at_config(placed, project, callee_file, loader)
+                    if silenced is None:
+                        out.append(placed)
+                    elif UNUSED_NOQA in enabled_codes(caller.settings, codes):
+                        out.append(placed.replace(suppressed_at=silenced))
+                    continue
                 at = loader.location
                 loader_at = Related(callee_file.key, at.row, at.column, f"the DataLoader {factory}() builds")
                 which = loop.format(number, row_text) if number else ""
