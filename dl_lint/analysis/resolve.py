@@ -27,6 +27,7 @@ from dl_lint.analysis.configs.hydra import LOAD_QUALNAMES, MAIN_QUALNAMES, Hydra
 from dl_lint.analysis.configs.keypaths import LOADERS as _CONFIG_LOADERS
 from dl_lint.analysis.configs.keypaths import WRAPPERS as _CONFIG_WRAPPERS
 from dl_lint.analysis.configs.keypaths import LoadedConfig
+from dl_lint.analysis.configs.keypaths import edited_config_keys as _edited_config_keys
 from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
@@ -2949,71 +2950,6 @@ def _is_parse_args(expr: Optional[ast.AST], known: bool) -> bool:
 _PATH_JOIN = frozenset({"os.path.join", "posixpath.join"})
 
 # Calls that may change a config's keys: ``OmegaConf.update(cfg, ...)``, ``cfg.merge_with(...)``.
-_CONFIG_EDITS = frozenset(
-    {"update", "merge_with", "merge_with_cli", "merge_with_dotlist", "merge", "set_struct", "setdefault", "pop"}
-)
-
-
-def _edited_config_keys(
-    function: ast.AST, name: str, skip: Optional[ast.AST] = None, skip_ids: Optional[Set[int]] = None
-) -> Tuple[Tuple[str, ...], ...]:
-    """The keys of the config parameter ``name`` that ``function`` sets itself
-    (``cfg.data.num_workers = 0``, ``cfg["data"]["x"] += 1``); ``()`` in the result (every key)
-    for edits dl-lint cannot place (``OmegaConf.update(cfg, ...)``, ``cfg.merge_with(...)``,
-    ``setattr(cfg, ...)``, a computed subscript). ``skip_ids``: nodes not read (the key-by-key
-    copy that fills a config, ``keypaths.returned_config``)."""
-    edited = set()
-
-    def path_of(node: ast.AST) -> Optional[Tuple[str, ...]]:
-        keys: List[str] = []
-        while True:
-            if isinstance(node, ast.Attribute):
-                keys.append(node.attr)
-                node = node.value
-            elif isinstance(node, ast.Subscript):
-                key = node.slice
-                if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
-                    keys = []  # a computed key: any key may be set
-                else:
-                    keys.append(key.value)
-                node = node.value
-            else:
-                break
-        if isinstance(node, ast.Name) and node.id == name:
-            return tuple(reversed(keys))
-        return None
-
-    for node in ast.walk(function):
-        targets: List[ast.AST] = []
-        if skip_ids and id(node) in skip_ids:
-            continue
-        if isinstance(node, ast.Assign):
-            targets = list(node.targets) if node.value is not skip else []  # skip: the binding itself
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-            targets = [node.target]
-        elif isinstance(node, ast.Delete):
-            targets = list(node.targets)
-        elif isinstance(node, ast.Call):
-            func = node.func
-            mentions = any(isinstance(a, ast.Name) and a.id == name for a in node.args)
-            if isinstance(func, ast.Attribute) and func.attr in _CONFIG_EDITS:
-                if mentions or path_of(func.value) is not None:
-                    edited.add(())
-            elif isinstance(func, ast.Name) and func.id in ("setattr", "delattr") and mentions:
-                edited.add(())
-        for target in targets:
-            if isinstance(target, ast.Name) and target.id == name:
-                edited.add(())  # the parameter itself is rebound
-                continue
-            for element in ast.walk(target):
-                found = path_of(element) if isinstance(element, (ast.Attribute, ast.Subscript)) else None
-                if found is not None and found:
-                    edited.add(found)
-                    break
-    return tuple(sorted(edited))
-
-
-edited_config_keys = _edited_config_keys
 
 
 def _handed_over(tree: ast.AST, name: str) -> bool:

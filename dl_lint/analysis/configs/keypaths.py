@@ -38,6 +38,7 @@ when it is fixed (``os.path.join(args.dir, "config.yaml")`` is a picked path: fo
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -145,6 +146,70 @@ def helper_names(datas: Iterable[bytes]) -> Tuple[bytes, ...]:
                 if not match.group(1).startswith(b"_") and match.group(1) != b"main":
                     out[match.group(1) + b"("] = None
     return tuple(out)
+
+
+_CONFIG_EDITS = frozenset(
+    {"update", "merge_with", "merge_with_cli", "merge_with_dotlist", "merge", "set_struct", "setdefault", "pop"}
+)
+
+
+def edited_config_keys(
+    function: Any, name: str, skip: Optional[Any] = None, skip_ids: Optional[set] = None
+) -> Tuple[Tuple[str, ...], ...]:
+    """The keys of the config parameter ``name`` that ``function`` sets itself
+    (``cfg.data.num_workers = 0``, ``cfg["data"]["x"] += 1``); ``()`` in the result (every key)
+    for edits dl-lint cannot place (``OmegaConf.update(cfg, ...)``, ``cfg.merge_with(...)``,
+    ``setattr(cfg, ...)``, a computed subscript). ``skip_ids``: nodes not read (the key-by-key
+    copy that fills a config, ``keypaths.returned_config``)."""
+    edited = set()
+
+    def path_of(node: Any) -> Optional[Tuple[str, ...]]:
+        keys: List[str] = []
+        while True:
+            if isinstance(node, ast.Attribute):
+                keys.append(node.attr)
+                node = node.value
+            elif isinstance(node, ast.Subscript):
+                key = node.slice
+                if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                    keys = []  # a computed key: any key may be set
+                else:
+                    keys.append(key.value)
+                node = node.value
+            else:
+                break
+        if isinstance(node, ast.Name) and node.id == name:
+            return tuple(reversed(keys))
+        return None
+
+    for node in ast.walk(function):
+        targets: List[Any] = []
+        if skip_ids and id(node) in skip_ids:
+            continue
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets) if node.value is not skip else []  # skip: the binding itself
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Delete):
+            targets = list(node.targets)
+        elif isinstance(node, ast.Call):
+            func = node.func
+            mentions = any(isinstance(a, ast.Name) and a.id == name for a in node.args)
+            if isinstance(func, ast.Attribute) and func.attr in _CONFIG_EDITS:
+                if mentions or path_of(func.value) is not None:
+                    edited.add(())
+            elif isinstance(func, ast.Name) and func.id in ("setattr", "delattr") and mentions:
+                edited.add(())
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id == name:
+                edited.add(())  # the parameter itself is rebound
+                continue
+            for element in ast.walk(target):
+                found = path_of(element) if isinstance(element, (ast.Attribute, ast.Subscript)) else None
+                if found is not None and found:
+                    edited.add(found)
+                    break
+    return tuple(sorted(edited))
 
 
 # -- which files ----------------------------------------------------------------------------------
@@ -377,7 +442,6 @@ def returned_config(
     (``Resolver._returned_config``). None for anything else: a path built from pieces, two loaded
     files merged, a name bound twice, a generator. ``qualname_of``: a callee's qualified name
     from the module's imports."""
-    import ast
 
     from dl_lint.analysis.namespaces import returns_of, statements_of
 
@@ -510,8 +574,6 @@ def returned_config(
         where = (-1, None, path.value)
     else:
         return None
-    from dl_lint.analysis.resolve import edited_config_keys
-
     inside = {id(n) for statement in skipped for n in ast.walk(statement)}
     edited: set = set()
     for name, binding in names.items():
@@ -521,7 +583,6 @@ def returned_config(
 
 def _copy_loop(statement: Any) -> Optional[Tuple[str, Any]]:
     """``for k, v in SOURCE.items(): OUT[k] = v`` (the whole body): (OUT, SOURCE)."""
-    import ast
 
     target, it = statement.target, statement.iter
     if statement.orelse or len(statement.body) != 1 or not isinstance(target, ast.Tuple) or len(target.elts) != 2:
@@ -544,7 +605,6 @@ def _copy_loop(statement: Any) -> Optional[Tuple[str, Any]]:
 
 def _empty(expr: Any) -> bool:
     """``{}``, ``dict()``, ``EasyDict()``: an empty mapping."""
-    import ast
 
     if isinstance(expr, ast.Dict):
         return not expr.keys
