@@ -30,6 +30,10 @@ values whose spelling means the same in every dialect are taken (decimal integer
 are given (``EasyDict``, ``OmegaConf.create``, ``munchify``, ``addict.Dict``, ``Box``,
 ``ConfigDict``) are followed.
 
+A project function that loads such a file from one of its parameters and returns it (as loaded,
+wrapped, or copied key by key into an empty mapping: ``returned_config``) gives each of its callers
+the config its argument names, with the same rule; the keys the function sets are edited.
+
 Unknown (silent): a config the module edits (``cfg["data"]["num_workers"] = 0``, ``.update``,
 ``merge_with``), a file PyYAML cannot read (no DL000: it was found by walking), strings and
 floats, custom tags (``!ref``), merges, interpolations, a path built from pieces not all known
