@@ -269,3 +269,21 @@ def test_the_results_cache_follows_the_helper_and_the_file(tmp_path):
     (root / "helpers.py").write_text(helpers)
     (root / "configs/a.yaml").write_text("data:\n  workers: 2\n")
     assert ("configs/a.yaml", 2, "DL002") not in _found(root, cache=True, cache_dir=cache)
+
+
+def test_get_of_a_config_handed_to_a_factory(tmp_path):
+    """``cfg.get("num_workers", 2)`` in a factory of another module: a file that sets the key
+    is a run; a file without it takes the fallback (not judged)."""
+    files = {
+        "helpers.py": "import yaml\n\n\ndef load(path):\n    with open(path) as f:\n        return yaml.safe_load(f)\n",
+        "factory.py": (
+            "from torch.utils.data import DataLoader\n\n\ndef make(cfg, ds):\n"
+            "    return DataLoader(ds, num_workers=cfg.get('num_workers', 2), persistent_workers=True)\n"
+        ),
+        "train.py": SCRIPT.split("DataLoader(range(8)")[0].replace("from helpers import load\n", "from helpers import load\nfrom factory import make\n") + "make(cfg, range(8))\n",
+        "configs/a.yaml": "num_workers: 0\n",
+        "configs/b.yaml": "other: 1\n",
+    }
+    found = _found(_project(tmp_path, files))
+    assert ("configs/a.yaml", 1, "DL002") in found
+    assert not [f for f in found if f[0] == "configs/b.yaml"]

@@ -2117,7 +2117,7 @@ class Resolver:
             and node.args
             and len(node.args) <= 2
             and not node.keywords
-            and self._may_load_configs()
+            and (self._may_load_configs() or bool(self.param_env))  # or a config handed to a factory
         ):
             key = literal(node.args[0])
             if isinstance(key, str):
