@@ -110,7 +110,8 @@ def test_crashes_are_reported_at_the_config_line_with_the_loader_cited():
     ]
     for diag in diags:
         assert any(Path(r.path).name == "loaders.py" for r in diag.related), diag.related
-        assert "scan.py:" in diag.detail  # the call that hands the factory the config
+        calls = [(Path(r.path).name, r.row) for r in diag.related if Path(r.path).suffix == ".py" and Path(r.path).name != "loaders.py"]
+        assert calls == [("scan.py", 16 if diag.code == "DL002" else 17)]  # the call that hands the factory the config
 
 
 @pytest.mark.torch
@@ -287,3 +288,17 @@ def test_get_of_a_config_handed_to_a_factory(tmp_path):
     found = _found(_project(tmp_path, files))
     assert ("configs/a.yaml", 1, "DL002") in found
     assert not [f for f in found if f[0] == "configs/b.yaml"]
+
+
+def test_several_calls_one_config_line_one_diagnostic_citing_each_call(tmp_path):
+    helpers = "import yaml\n\n\ndef load(path):\n    with open(path) as f:\n        return yaml.safe_load(f)\n"
+    factory = (
+        "from torch.utils.data import DataLoader\n\n\ndef make(cfg, ds):\n"
+        "    return DataLoader(ds, num_workers=cfg['num_workers'], persistent_workers=True)\n"
+    )
+    script = "import sys\nfrom helpers import load\nfrom factory import make\n\nmake(load(sys.argv[1]), range(8))\n"
+    files = {"helpers.py": helpers, "factory.py": factory, "a.py": script, "b.py": script, "configs/x.yaml": "num_workers: 0\n"}
+    root = _project(tmp_path, files)
+    found = [d for d in lint_paths([root]).diagnostics if d.code == "DL002"]
+    assert len(found) == 1 and Path(found[0].filename).name == "x.yaml"
+    assert sorted(Path(r.path).name for r in found[0].related if Path(r.path).name in ("a.py", "b.py")) == ["a.py", "b.py"]
