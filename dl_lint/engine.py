@@ -506,8 +506,14 @@ def _config_readers(project: Project) -> List[Path]:
     # A project decorator that wraps hydra.main (``return hydra.main(...)``): its scripts need not
     # name Hydra; any script with a decorated function and a DataLoader may reach a config.
     wrapped = any(_HYDRA_WRAPPER.search(data) for _, data in readable if b"hydra" in data)
+    # Module-level functions of modules that load a config file and may return it
+    # (``keypaths.returned_config``): a file calling one may hand the config to a loader factory.
+    helpers = keypaths.helper_names(data for _, data in readable)
     for path, data in readable:
         if wrapped and b"DataLoader" in data and b"@" in data:
+            out.append(Path(path))
+            continue
+        if helpers and any(name in data for name in helpers):
             out.append(Path(path))
             continue
         if (

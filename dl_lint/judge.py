@@ -604,6 +604,7 @@ def judge_call_sites(
     codes = known_codes()
     out: List[Diagnostic] = []
     judged: Dict = {}
+    placed_at: Dict = {}  # a config line's finding -> its place in ``out`` (several calls, one line)
     for caller in callers:
         if not caller.data or not any(n in caller.data for n in encoded):
             continue
@@ -682,6 +683,31 @@ def judge_call_sites(
             start, end = analysis.text.span(call)
             loop = " (row {} of the table it loops over: {})"
             for loader, diag, number, row_text, others in reported.values():
+                if diag.filename != caller.display:
+                    # decided by a config file's line (a config the caller loaded, through a
+                    # helper, and handed to the factory): reported there, the loader cited, and
+                    # every call that hands the factory such a config (one diagnostic per line)
+                    call_at = Related(caller.key, start.row, start.column, f"a call of {factory}() that hands it the config")
+                    key = (diag.filename, diag.location, diag.code, diag.message, loader.location, callee_file.key)
+                    if key in placed_at:
+                        index = placed_at[key]
+                        first = out[index]
+                        if call_at not in first.related:
+                            evidence = tuple(sorted({*first.evidence, caller.key}))
+                            out[index] = first.replace(related=(*first.related, call_at), evidence=evidence)
+                        continue
+                    placed = diag.replace(
+                        detail=f"{diag.detail} The config reaches {factory}() through the call cited.",
+                        related=(*diag.related, call_at),
+                    )
+                    placed = placed.replace(evidence=evidence_of(loader, placed, (*diag.evidence, caller.key)))
+                    silenced = _suppressed_at_config(placed, project, callee_file, loader)
+                    if silenced is None:
+                        placed_at[key] = len(out)
+                        out.append(placed)
+                    elif UNUSED_NOQA in enabled_codes(caller.settings, codes):
+                        out.append(placed.replace(suppressed_at=silenced))
+                    continue
                 at = loader.location
                 loader_at = Related(callee_file.key, at.row, at.column, f"the DataLoader {factory}() builds")
                 which = loop.format(number, row_text) if number else ""

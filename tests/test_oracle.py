@@ -46,6 +46,7 @@ PROVEN_ELSEWHERE = (CONFIG_FIXTURES, RULE_FIXTURES / "transformers_args", RULE_F
 # HfArgumentParser, argparse, Hydra, mmengine) and torch.
 KEYPATH_FIXTURES = (
     RULE_FIXTURES / "config_keypaths",
+    RULE_FIXTURES / "config_helper",  # tests/test_config_helpers.py builds each crash through the fixture's code
     RULE_FIXTURES / "mmengine_fromfile",
     RULE_FIXTURES / "hydra_wrapper",
     RULE_FIXTURES / "resolve_hf_dataclasses.py",
@@ -165,7 +166,7 @@ def test_every_error_rule_is_proven() -> None:
         if HYDRA_TARGET_FIXTURE in path.parents:
             continue  # tests/test_hydra_target.py runs each statement through the real instantiate and torch
         if path in KEYPATH_FIXTURES or any(folder in path.parents for folder in KEYPATH_FIXTURES):
-            continue  # tests/test_keypaths.py
+            continue  # tests/test_keypaths.py, tests/test_config_helpers.py
         functions = _case_functions(path)
         proven_by = _proven_by(path)
         for row, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):

@@ -27,6 +27,7 @@ from dl_lint.analysis.configs.hydra import LOAD_QUALNAMES, MAIN_QUALNAMES, Hydra
 from dl_lint.analysis.configs.keypaths import LOADERS as _CONFIG_LOADERS
 from dl_lint.analysis.configs.keypaths import WRAPPERS as _CONFIG_WRAPPERS
 from dl_lint.analysis.configs.keypaths import LoadedConfig
+from dl_lint.analysis.configs.keypaths import edited_config_keys as _edited_config_keys
 from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
@@ -496,6 +497,7 @@ class Resolver:
                 if self.tree is None:
                     return Value.unknown("config")
                 edited = _edited_config_keys(self.tree, name, skip=binding.value)
+                edited = tuple(sorted({*single.value.edited, *edited}))  # a helper's edits stay
                 return Value.known(single.value.replace(edited=edited)).with_aliases(*value.aliases)
             if value.single is not None and isinstance(value.single.value, DictValue):
                 value = self._apply_mutations(value, name, where, use, depth)
@@ -779,6 +781,65 @@ class Resolver:
             return Value.unknown("config")
         overridable = dialect == "hyperpyyaml" and (len(node.args) > 1 or any(k.arg == "overrides" for k in node.keywords))
         return Value.known(LoadedConfig(files, (), dialect, overridable))
+
+    def _returned_config(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
+        """``p = create_config(args.config_env, args.config_exp)``: a project function (this
+        module's or another's, ``keypaths.returned_config``) that loads the config file one of
+        its parameters names and returns it: the files the argument of this call may name, as
+        if the script loaded them (an argparse default, a literal, the config folders for a path
+        the command line picks), less the keys the function sets itself. None otherwise."""
+        if not self.path or depth > MAX_DEPTH // 2 or not hasattr(self.project, "keypath_files"):
+            return None
+        if target.path == self.path:
+            functions = [f for f in self.index.module_functions if getattr(f, "name", None) == target.name]
+            if len(functions) != 1:
+                return None
+            key = ("config", target.name)
+            if key not in self._factories:
+                from dl_lint.analysis.summary import config_return
+
+                self._factories[key] = config_return(functions[0], self.index)
+            fact = self._factories[key]
+            if fact is None:
+                return None
+            args = functions[0].args
+            positional = [*args.posonlyargs, *args.args]
+            defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+            params = [(a.arg, d) for a, d in zip(positional, defaults)] + list(zip((a.arg for a in args.kwonlyargs), args.kw_defaults))
+            default = dict(params).get(fact[2]) if fact[2] is not None else None
+            default_text = literal(default) if default is not None else None
+        else:
+            summary = self.project.summary(target.module, self.path) if hasattr(self.project, "summary") else None
+            if summary is None or summary.path != target.path:
+                return None
+            records = [f for f in summary.summary.functions if f.name == target.name]
+            if len(records) != 1 or records[0].returns_config is None:
+                return None
+            fact = records[0].returns_config
+            text = dict(records[0].params).get(fact[2]) if fact[2] is not None else None
+            expression = parse_expression(text) if text else None
+            default_text = literal(expression) if expression is not None else None
+        dialect, position, param, text, edited = fact
+        if param is None:
+            named, fixed = (text,), True
+        else:
+            arg = next((k.value for k in node.keywords if k.arg == param), None)
+            if arg is None and 0 <= position < len(node.args):
+                if any(isinstance(a, ast.Starred) for a in node.args[: position + 1]):
+                    return None
+                arg = node.args[position]
+            if arg is None:
+                if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+                    return None
+                if not isinstance(default_text, str):
+                    return None
+                named, fixed = (default_text,), True
+            else:
+                named, fixed = self._path_texts(arg, site, depth)
+        files = self.project.keypath_files(self.path, named, fixed, dialect)
+        if not files:
+            return None
+        return Value.known(LoadedConfig(files, (), dialect, False, tuple(edited)))
 
     def _opened_path(self, expr: ast.AST, site: Site, depth: int, hops: int = 0) -> Optional[ast.AST]:
         """The path expression of a stream handed to a loading function: ``open(P)``,
@@ -2132,7 +2193,7 @@ class Resolver:
             and node.args
             and len(node.args) <= 2
             and not node.keywords
-            and self._may_load_configs()
+            and (self._may_load_configs() or bool(self.param_env))  # or a config handed to a factory
         ):
             key = literal(node.args[0])
             if isinstance(key, str):
@@ -2195,6 +2256,9 @@ class Resolver:
             passed = self._passed_namespace(target, node, site, depth)
             if passed is not None:
                 return passed
+            returned = self._returned_config(target, node, site, depth)
+            if returned is not None:
+                return returned
             built = self._factory_result(target, node, site, depth)
             if built is not None:
                 return built
@@ -3025,63 +3089,6 @@ def _is_parse_args(expr: Optional[ast.AST], known: bool) -> bool:
 _PATH_JOIN = frozenset({"os.path.join", "posixpath.join"})
 
 # Calls that may change a config's keys: ``OmegaConf.update(cfg, ...)``, ``cfg.merge_with(...)``.
-_CONFIG_EDITS = frozenset(
-    {"update", "merge_with", "merge_with_cli", "merge_with_dotlist", "merge", "set_struct", "setdefault", "pop"}
-)
-
-
-def _edited_config_keys(function: ast.AST, name: str, skip: Optional[ast.AST] = None) -> Tuple[Tuple[str, ...], ...]:
-    """The keys of the config parameter ``name`` that ``function`` sets itself
-    (``cfg.data.num_workers = 0``, ``cfg["data"]["x"] += 1``); ``()`` in the result (every key)
-    for edits dl-lint cannot place (``OmegaConf.update(cfg, ...)``, ``cfg.merge_with(...)``,
-    ``setattr(cfg, ...)``, a computed subscript)."""
-    edited = set()
-
-    def path_of(node: ast.AST) -> Optional[Tuple[str, ...]]:
-        keys: List[str] = []
-        while True:
-            if isinstance(node, ast.Attribute):
-                keys.append(node.attr)
-                node = node.value
-            elif isinstance(node, ast.Subscript):
-                key = node.slice
-                if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
-                    keys = []  # a computed key: any key may be set
-                else:
-                    keys.append(key.value)
-                node = node.value
-            else:
-                break
-        if isinstance(node, ast.Name) and node.id == name:
-            return tuple(reversed(keys))
-        return None
-
-    for node in ast.walk(function):
-        targets: List[ast.AST] = []
-        if isinstance(node, ast.Assign):
-            targets = list(node.targets) if node.value is not skip else []  # skip: the binding itself
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-            targets = [node.target]
-        elif isinstance(node, ast.Delete):
-            targets = list(node.targets)
-        elif isinstance(node, ast.Call):
-            func = node.func
-            mentions = any(isinstance(a, ast.Name) and a.id == name for a in node.args)
-            if isinstance(func, ast.Attribute) and func.attr in _CONFIG_EDITS:
-                if mentions or path_of(func.value) is not None:
-                    edited.add(())
-            elif isinstance(func, ast.Name) and func.id in ("setattr", "delattr") and mentions:
-                edited.add(())
-        for target in targets:
-            if isinstance(target, ast.Name) and target.id == name:
-                edited.add(())  # the parameter itself is rebound
-                continue
-            for element in ast.walk(target):
-                found = path_of(element) if isinstance(element, (ast.Attribute, ast.Subscript)) else None
-                if found is not None and found:
-                    edited.add(found)
-                    break
-    return tuple(sorted(edited))
 
 
 def _class_level_names(cls: ast.ClassDef) -> Set[str]:

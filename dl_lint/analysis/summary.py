@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 19
+SUMMARY_FORMAT = 20
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -191,7 +191,7 @@ class FunctionRecord(Record):
     __slots__ = (
         "name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes", "namespace",
         "edited", "builds", "collates", "hands_back", "returns_held", "copies", "transfer_calls", "hands",
-        "method_calls", "returns_param",
+        "method_calls", "returns_param", "returns_config",
     )  # fmt: skip
 
     def __init__(
@@ -239,7 +239,11 @@ class FunctionRecord(Record):
         # The parameters it hands back unchanged (``returned_params``): (index in the returned
         # tuple, or -1 for the whole value; tuple length or 0; parameter; its position or -1).
         returns_param: Tuple[Tuple[int, int, str, int], ...] = (),
+        # A config file it loads and returns (``keypaths.returned_config``): (dialect, position
+        # of the parameter naming the file or -1, that parameter, literal path, edited keys).
+        returns_config: Optional[Tuple[Any, ...]] = None,
     ) -> None:
+        self.returns_config = returns_config
         self.returns_param = returns_param
         self.method_calls = method_calls
         self.hands = hands
@@ -394,6 +398,9 @@ class ModuleSummary(Record):
                             (str(a), int(b), str(c), int(d), str(e), tuple(g)) for a, b, c, d, e, g in f.get("method_calls", ())
                         ),
                         "returns_param": tuples(f.get("returns_param", ())),
+                        "returns_config": (
+                            (*f["returns_config"][:4], _deep_tuple(f["returns_config"][4])) if f.get("returns_config") else None
+                        ),
                         "passes": tuple(f.get("passes", ())),
                         "namespace": f.get("namespace"),
                         "edited": tuple(f.get("edited", ())),
@@ -822,11 +829,66 @@ def _function_record(
         edited=edited_attributes(node, use.names) if namespace is not None else (),
         builds=tuple((t, row) for t, row in ((_text(text, call.func), row) for call, row in built_by(node)) if t is not None),
         returns_param=returned_params(node),
+        returns_config=config_return(node, index, use),
         # walked only when it calls len() and a constructor that takes a shape (cheap to ask)
         collates=collate_fields(node) if _may_collate(node, use) else None,
         hands_back=hands_back(node),
         returns_held=held_returns(node, text),
     )
+
+
+_CONFIG_NAMES = frozenset({"yaml", "json", "OmegaConf", "hyperpyyaml", "load_hyperpyyaml", "safe_load", "full_load"})
+
+
+def config_return(function: ast.AST, index: ModuleIndex, use: Optional[FunctionUse] = None) -> Optional[Tuple[Any, ...]]:
+    """``FunctionRecord.returns_config`` (``keypaths.returned_config``), asked only of a function
+    that names a loading module or function (a set lookup before any walk)."""
+    if use is None:
+        use = index.uses.get(id(function)) or FunctionUse()
+    if not (use.names & _CONFIG_NAMES):
+        return None
+    from dl_lint.analysis.configs.keypaths import returned_config
+
+    local: Dict[str, str] = {}
+    for statement in statements_of(function):
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            local.update(_import_names(statement))
+
+    def qualname_of(expr: ast.AST) -> Optional[str]:
+        parts: List[str] = []
+        while isinstance(expr, ast.Attribute):
+            parts.append(expr.attr)
+            expr = expr.value
+        if not isinstance(expr, ast.Name):
+            return None
+        head = local.get(expr.id)
+        if head is None:
+            found = index.module_scope.bindings.get(expr.id, [])
+            if len(found) == 1 and found[0].kind == "import":
+                head = _import_names(found[0].node).get(expr.id)
+            elif not found and expr.id in ("open", "dict"):
+                head = f"builtins.{expr.id}"
+        if head is None:
+            return None
+        return ".".join([head, *reversed(parts)])
+
+    return returned_config(function, qualname_of)
+
+
+def _import_names(node: ast.AST) -> Dict[str, str]:
+    """The names an absolute import statement binds, to what they name."""
+    out: Dict[str, str] = {}
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.asname:
+                out[alias.asname] = alias.name
+            else:
+                head = alias.name.split(".")[0]
+                out[head] = head
+    elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+        for alias in node.names:
+            out[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return out
 
 
 def held_returns(function: ast.AST, text: SourceText) -> Optional[Tuple[Tuple[Tuple[str, int], ...], Tuple[str, ...]]]:

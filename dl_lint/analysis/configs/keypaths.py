@@ -30,6 +30,10 @@ values whose spelling means the same in every dialect are taken (decimal integer
 are given (``EasyDict``, ``OmegaConf.create``, ``munchify``, ``addict.Dict``, ``Box``,
 ``ConfigDict``) are followed.
 
+A project function that loads such a file from one of its parameters and returns it (as loaded,
+wrapped, or copied key by key into an empty mapping: ``returned_config``) gives each of its callers
+the config its argument names, with the same rule; the keys the function sets are edited.
+
 Unknown (silent): a config the module edits (``cfg["data"]["num_workers"] = 0``, ``.update``,
 ``merge_with``), a file PyYAML cannot read (no DL000: it was found by walking), strings and
 floats, custom tags (``!ref``), merges, interpolations, a path built from pieces not all known
@@ -38,6 +42,7 @@ when it is fixed (``os.path.join(args.dir, "config.yaml")`` is a picked path: fo
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -125,6 +130,90 @@ def candidate(data: bytes) -> bool:
     return b"DataLoader" in data and (
         b"safe_load" in data or b"yaml.load" in data or b"full_load" in data or b"json.load" in data or b"load_hyperpyyaml" in data
     )
+
+
+_HELPER_DEF = re.compile(rb"^def[ \t]+(\w+)[ \t]*\(", re.M)
+
+
+def loads_config(data: bytes) -> bool:
+    """From bytes: a module that calls a loading function (a helper may return the config)."""
+    return b"safe_load" in data or b"yaml.load" in data or b"full_load" in data or b"json.load" in data or b"load_hyperpyyaml" in data or b"OmegaConf.load" in data
+
+
+def helper_names(datas: Iterable[bytes]) -> Tuple[bytes, ...]:
+    """From bytes: ``NAME(`` of the module-level functions of the modules that load a config
+    file and return something (``returned_config`` decides which really hand one back)."""
+    out: Dict[bytes, None] = {}
+    for data in datas:
+        if b"return" in data and loads_config(data):
+            for match in _HELPER_DEF.finditer(data):
+                if not match.group(1).startswith(b"_") and match.group(1) != b"main":
+                    out[match.group(1) + b"("] = None
+    return tuple(out)
+
+
+_CONFIG_EDITS = frozenset(
+    {"update", "merge_with", "merge_with_cli", "merge_with_dotlist", "merge", "set_struct", "setdefault", "pop"}
+)
+
+
+def edited_config_keys(
+    function: Any, name: str, skip: Optional[Any] = None, skip_ids: Optional[set] = None
+) -> Tuple[Tuple[str, ...], ...]:
+    """The keys of the config parameter ``name`` that ``function`` sets itself
+    (``cfg.data.num_workers = 0``, ``cfg["data"]["x"] += 1``); ``()`` in the result (every key)
+    for edits dl-lint cannot place (``OmegaConf.update(cfg, ...)``, ``cfg.merge_with(...)``,
+    ``setattr(cfg, ...)``, a computed subscript). ``skip_ids``: nodes not read (the key-by-key
+    copy that fills a config, ``keypaths.returned_config``)."""
+    edited = set()
+
+    def path_of(node: Any) -> Optional[Tuple[str, ...]]:
+        keys: List[str] = []
+        while True:
+            if isinstance(node, ast.Attribute):
+                keys.append(node.attr)
+                node = node.value
+            elif isinstance(node, ast.Subscript):
+                key = node.slice
+                if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                    keys = []  # a computed key: any key may be set
+                else:
+                    keys.append(key.value)
+                node = node.value
+            else:
+                break
+        if isinstance(node, ast.Name) and node.id == name:
+            return tuple(reversed(keys))
+        return None
+
+    for node in ast.walk(function):
+        targets: List[Any] = []
+        if skip_ids and id(node) in skip_ids:
+            continue
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets) if node.value is not skip else []  # skip: the binding itself
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Delete):
+            targets = list(node.targets)
+        elif isinstance(node, ast.Call):
+            func = node.func
+            mentions = any(isinstance(a, ast.Name) and a.id == name for a in node.args)
+            if isinstance(func, ast.Attribute) and func.attr in _CONFIG_EDITS:
+                if mentions or path_of(func.value) is not None:
+                    edited.add(())
+            elif isinstance(func, ast.Name) and func.id in ("setattr", "delattr") and mentions:
+                edited.add(())
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id == name:
+                edited.add(())  # the parameter itself is rebound
+                continue
+            for element in ast.walk(target):
+                found = path_of(element) if isinstance(element, (ast.Attribute, ast.Subscript)) else None
+                if found is not None and found:
+                    edited.add(found)
+                    break
+    return tuple(sorted(edited))
 
 
 # -- which files ----------------------------------------------------------------------------------
@@ -335,3 +424,196 @@ def fromfile_configs(
             else:
                 found.update(dict.fromkeys(candidate_files(path, root, (), False, "mmengine", listing)))
     return tuple(sorted(found)), tuple(scripts)
+
+
+# -- a project function that returns a loaded config ------------------------------------------------
+# Objects built empty and filled key by key from a loaded config (``cfg = EasyDict()`` then
+# ``for k, v in config.items(): cfg[k] = v``): the terminal names of their constructors.
+_EMPTY = frozenset({"EasyDict", "edict", "Munch", "Dict", "Box", "ConfigDict", "dict", "AttrDict", "OrderedDict"})
+LOAD_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in LOADERS)
+
+
+def returned_config(
+    function: Any, qualname_of: Callable[[Any], Optional[str]]
+) -> Optional[Tuple[str, int, Optional[str], Optional[str], Tuple[Tuple[str, ...], ...]]]:
+    """What a project function hands back when every ``return`` gives one config file it loads
+    (``create_config(config_file_exp)``: ``config = yaml.safe_load(stream)`` from ``with
+    open(config_file_exp) as stream``, returned as is, through a wrapper (``EasyDict(config)``)
+    or copied key by key into an empty one (``for k, v in config.items(): cfg[k] = v``,
+    ``cfg.update(config)``)): (dialect, position of the parameter that names the file or -1,
+    that parameter, the literal path when a string names it, the keys the function sets on the
+    config itself: ``()`` among them for any key). A caller resolves the file from its argument
+    (``Resolver._returned_config``). None for anything else: a path built from pieces, two loaded
+    files merged, a name bound twice, a generator. ``qualname_of``: a callee's qualified name
+    from the module's imports."""
+
+    from dl_lint.analysis.namespaces import returns_of, statements_of
+
+    if isinstance(function, ast.AsyncFunctionDef):
+        return None
+    returns = returns_of(function)
+    if not returns or any(r.value is None for r in returns) or len(returns) > 4:
+        return None
+    assigned: Dict[str, List[Any]] = {}
+    withs: Dict[str, Any] = {}
+    with_uses: Dict[int, Any] = {}  # id of a Name read in a ``with`` block -> what it opened
+    fills: Dict[str, List[Tuple[Any, Any]]] = {}  # name -> (statement, the config it copies)
+    rebound: set = set()
+    for statement in statements_of(function):
+        if isinstance(statement, ast.Assign):
+            if len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+                assigned.setdefault(statement.targets[0].id, []).append(statement.value)
+            else:
+                for target in statement.targets:
+                    rebound.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+        elif isinstance(statement, (ast.AugAssign, ast.AnnAssign)) and isinstance(statement.target, ast.Name):
+            rebound.add(statement.target.id)
+        elif isinstance(statement, (ast.With, ast.AsyncWith)):
+            for item in statement.items:
+                if isinstance(item.optional_vars, ast.Name):
+                    name = item.optional_vars.id
+                    withs[name] = item.context_expr
+                    # ``with open(a) as stream`` then ``with open(b) as stream``: each use in a
+                    # block is that block's stream
+                    for inner in statement.body:
+                        for node in ast.walk(inner):
+                            if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+                                with_uses.setdefault(id(node), item.context_expr)
+        elif isinstance(statement, (ast.For, ast.AsyncFor)):
+            copied = _copy_loop(statement)
+            if copied is not None:
+                fills.setdefault(copied[0], []).append((statement, copied[1]))
+            else:
+                rebound.update(n.id for n in ast.walk(statement.target) if isinstance(n, ast.Name))
+        elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+            call = statement.value
+            func = call.func
+            if (
+                isinstance(func, ast.Attribute) and func.attr == "update" and isinstance(func.value, ast.Name)
+                and len(call.args) == 1 and not call.keywords
+            ):
+                fills.setdefault(func.value.id, []).append((statement, call.args[0]))
+
+    def opened(expr: Any, hops: int = 0) -> Optional[Any]:
+        """The path a stream given to a loading function was opened from."""
+        if hops > 4:
+            return None
+        if isinstance(expr, ast.Call):
+            func = expr.func
+            if isinstance(func, ast.Attribute) and func.attr in ("read", "read_text", "open", "read_bytes") and not expr.args:
+                inner = func.value
+                if isinstance(inner, ast.Call) and inner.args and qualname_of(inner.func) in ("pathlib.Path", "pathlib.PurePath"):
+                    return inner.args[0]
+                return opened(inner, hops + 1)
+            if expr.args and qualname_of(func) in OPENERS:
+                return expr.args[0]
+            return None
+        if isinstance(expr, ast.Name) and expr.id not in rebound:
+            if expr.id in withs and expr.id not in assigned:
+                found = with_uses.get(id(expr))
+                return opened(found, hops + 1) if found is not None else None
+            values = assigned.get(expr.id, [])
+            if len(values) == 1 and expr.id not in withs:
+                return opened(values[0], hops + 1)
+        return None
+
+    names: Dict[str, Any] = {}  # config names of the function -> the node that binds them (skipped as an edit)
+    skipped: List[Any] = []
+
+    def config_of(expr: Any, hops: int = 0) -> Optional[Tuple[str, Any]]:
+        """(dialect, path expression) of the one file ``expr`` holds the config of."""
+        if hops > 6:
+            return None
+        if isinstance(expr, ast.Call):
+            qualname = qualname_of(expr.func)
+            if qualname in LOADERS:
+                dialect, given = LOADERS[qualname]
+                if dialect == "hyperpyyaml" and (len(expr.args) > 1 or expr.keywords):
+                    return None  # overrides from the command line: not followed here
+                arg = expr.args[0] if expr.args else next(
+                    (k.value for k in expr.keywords if k.arg in ("stream", "fp", "s", "yaml_stream", "file_", "f")), None
+                )
+                if arg is None or isinstance(arg, ast.Starred):
+                    return None
+                path = opened(arg) if given == "stream" else arg
+                return (dialect, path) if path is not None else None
+            if qualname in WRAPPERS and len(expr.args) == 1 and not expr.keywords and not isinstance(expr.args[0], ast.Starred):
+                return config_of(expr.args[0], hops + 1)
+            return None
+        if isinstance(expr, ast.Name) and expr.id not in rebound and expr.id not in withs:
+            values = assigned.get(expr.id, [])
+            if len(values) != 1:
+                return None
+            value = values[0]
+            filled = fills.get(expr.id, [])
+            if filled:
+                if not _empty(value) or len(filled) != 1:
+                    return None  # filled from two sources, or on top of other keys
+                statement, source = filled[0]
+                found = config_of(source, hops + 1)
+                if found is not None:
+                    names[expr.id] = value
+                    skipped.append(statement)
+                return found
+            found = config_of(value, hops + 1)
+            if found is not None:
+                names[expr.id] = value
+            return found
+        return None
+
+    found = None
+    for statement in returns:
+        here = config_of(statement.value)
+        if here is None or (found is not None and ast.dump(here[1]) != ast.dump(found[1])) or (found and here[0] != found[0]):
+            return None
+        found = here
+    assert found is not None
+    dialect, path = found
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    params = {*positional, *(a.arg for a in args.kwonlyargs)}
+    if isinstance(path, ast.Name) and path.id in params and path.id not in rebound and path.id not in assigned and path.id not in withs:
+        where = (positional.index(path.id) if path.id in positional else -1, path.id, None)
+    elif isinstance(path, ast.Constant) and isinstance(path.value, str):
+        where = (-1, None, path.value)
+    else:
+        return None
+    inside = {id(n) for statement in skipped for n in ast.walk(statement)}
+    edited: set = set()
+    for name, binding in names.items():
+        edited.update(edited_config_keys(function, name, skip=binding, skip_ids=inside))
+    return dialect, where[0], where[1], where[2], tuple(sorted(edited))
+
+
+def _copy_loop(statement: Any) -> Optional[Tuple[str, Any]]:
+    """``for k, v in SOURCE.items(): OUT[k] = v`` (the whole body): (OUT, SOURCE)."""
+
+    target, it = statement.target, statement.iter
+    if statement.orelse or len(statement.body) != 1 or not isinstance(target, ast.Tuple) or len(target.elts) != 2:
+        return None
+    key, value = target.elts
+    if not (isinstance(key, ast.Name) and isinstance(value, ast.Name)):
+        return None
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items" and not it.args):
+        return None
+    body = statement.body[0]
+    if not (isinstance(body, ast.Assign) and len(body.targets) == 1 and isinstance(body.targets[0], ast.Subscript)):
+        return None
+    out = body.targets[0]
+    if not (isinstance(out.value, ast.Name) and isinstance(out.slice, ast.Name) and out.slice.id == key.id):
+        return None
+    if not (isinstance(body.value, ast.Name) and body.value.id == value.id):
+        return None
+    return out.value.id, it.func.value
+
+
+def _empty(expr: Any) -> bool:
+    """``{}``, ``dict()``, ``EasyDict()``: an empty mapping."""
+
+    if isinstance(expr, ast.Dict):
+        return not expr.keys
+    if isinstance(expr, ast.Call) and not expr.args and not expr.keywords:
+        func = expr.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        return name in _EMPTY
+    return False
