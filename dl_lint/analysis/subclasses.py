@@ -19,7 +19,11 @@ reads the mapping from the syntax alone (plain data, kept in the module's summar
   lambda (built in ``__init__``: it cannot be pickled), ``*args`` / ``**kwargs`` passed through,
   or anything else: given, with an unknown value;
 - keys removed from ``**kwargs`` before the call (``kwargs.pop("collate_fn", None)``,
-  ``del kwargs["x"]``).
+  ``del kwargs["x"]``);
+- a keyword dict kept on ``self`` and spread into the call (pytorch-template's
+  ``self.init_kwargs = {...}; super().__init__(**self.init_kwargs)``, ``self_dict``): its
+  entries, each classified like an argument written at the call, when nothing that can run
+  before the call changes it (``self_dict_reads``).
 
 What cannot be read makes the mapping unknown (the class is not judged as a loader): no
 ``self``, a decorated ``__init__``, no such call or more than one, the call nested in an ``if``,
