@@ -28,6 +28,7 @@ EXPECTED_ANALYSIS_EXTRA = {
     "partial": "functools.partial(DataLoader, ...) or a name bound to one",
     "alias-assignment": "a name (or attribute) bound to the class by assignment, or a conditional callee",
     "subclass": "a class deriving from DataLoader that keeps its signature",
+    "base-init": "super().__init__(...) (or Base.__init__(self, ...)) in the __init__ of a class deriving from a loader: it constructs the base",
     "stateful": "torchdata's StatefulDataLoader",
     "aliased-module": "the torch module or a submodule reached through an assignment",
     "library": "a loader class of a library whose mapping to torch's arguments dl-lint read (torch_geometric, webdataset)",
@@ -204,6 +205,18 @@ def classify(source: str, row: int, found_by: str) -> str:
     loader_names = _loader_names(tree, imports)
     for call in calls:
         func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "__init__":
+            owner = next(
+                (
+                    n
+                    for n in ast.walk(tree)
+                    if isinstance(n, ast.ClassDef)
+                    and any(isinstance(m, ast.FunctionDef) and m.name == "__init__" and call in ast.walk(m) for m in n.body)
+                ),
+                None,
+            )
+            if owner is not None and owner.bases and _mentions(owner.bases[0], loader_names, imports):
+                return "base-init"
         name = dotted(func) or ""
         terminal = name.rsplit(".", 1)[-1]
         qual = qualified(func, imports) or ""

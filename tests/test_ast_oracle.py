@@ -50,6 +50,7 @@ CATEGORIES = {
     "partial": "import functools\nfrom torch.utils.data import DataLoader\nmake = functools.partial(DataLoader, num_workers=2)\nmake([1])\n",
     "alias-assignment": "from torch.utils.data import DataLoader\nloader_cls = DataLoader\nloader_cls([1])\n",
     "subclass": "from torch.utils.data import DataLoader\nclass Forever(DataLoader):\n    pass\nForever([1])\n",
+    "base-init": "from torch.utils.data import DataLoader\nclass Fast(DataLoader):\n    def __init__(self, ds, workers):\n        super().__init__(ds, num_workers=workers)\n",
     "stateful": "from torchdata.stateful_dataloader import StatefulDataLoader\nStatefulDataLoader([1])\n",
     "library": "from torch_geometric.loader import NeighborLoader\nNeighborLoader(data, [10])\n",
 }

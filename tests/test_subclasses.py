@@ -107,6 +107,133 @@ def test_a_rebound_parameter_passes_an_unknown_value():
     assert ("kw", "num_workers", "opaque", "") in init[4]
 
 
+def test_a_keyword_dict_kept_on_self_carries_its_entries():
+    """pytorch-template's ``self.init_kwargs = {...}; super().__init__(**self.init_kwargs)``:
+    each entry a keyword of the call, read like one written there."""
+    init = _read(
+        """
+        class L(DataLoader):
+            def __init__(self, dataset, batch_size, shuffle, workers, prefetch_factor=2):
+                self.shuffle = shuffle
+                self.init_kwargs = {"dataset": dataset, "batch_size": batch_size, "shuffle": self.shuffle,
+                                    "num_workers": workers, "pin_memory": True, "prefetch_factor": prefetch_factor}
+                super().__init__(sampler=None, **self.init_kwargs)
+
+            def split_validation(self):
+                return DataLoader(**self.init_kwargs)
+        """
+    )
+    assert init[4] == (
+        ("kw", "sampler", "value", "None"),
+        ("kw", "dataset", "param", "dataset"),
+        ("kw", "batch_size", "param", "batch_size"),
+        ("kw", "shuffle", "opaque", ""),  # an attribute of self: unknown
+        ("kw", "num_workers", "param", "workers"),
+        ("kw", "pin_memory", "value", "True"),
+        ("kw", "prefetch_factor", "param", "prefetch_factor"),
+    )
+    as_call = _read(
+        "class L(DataLoader):\n    def __init__(self, ds, workers):\n"
+        "        self.kw = dict(num_workers=workers)\n        super().__init__(ds, **self.kw)\n"
+    )
+    assert as_call[4] == (("pos", "", "param", "ds"), ("kw", "num_workers", "param", "workers"))
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ['self.kw["prefetch_factor"] = None'],  # changed before the call
+        ["self.kw.update(prefetch_factor=None)"],
+        ["self.prepare()"],  # a method that changes it runs before the call
+        ["self.kw = {}"],  # assigned twice
+        ["kw = self.kw"],  # handed to another name, which may change it
+    ],
+)
+def test_a_keyword_dict_changed_before_the_call_is_unknown(lines):
+    source = (
+        "class L(DataLoader):\n    def __init__(self, ds, workers):\n"
+        '        self.kw = {"num_workers": workers, "prefetch_factor": 2}\n'
+        + "".join(f"        {line}\n" for line in lines)
+        + "        super().__init__(ds, **self.kw)\n"
+        "    def prepare(self):\n        self.kw.pop('prefetch_factor')\n"
+    )
+    assert ("**", "", "opaque", "") in _read(source)[4]
+
+
+def test_a_keyword_dict_changed_only_after_init_is_read_there():
+    """A method that changes the dict cannot have run before ``__init__`` builds the loader
+    (pytorch-template's ``split_validation`` updates it through another name)."""
+    init = _read(
+        """
+        class L(DataLoader):
+            def __init__(self, ds, workers):
+                self.kw = {"num_workers": workers, "prefetch_factor": 2}
+                super().__init__(ds, **self.kw)
+
+            def split_validation(self, diff_kwargs=None):
+                kw = self.kw
+                if diff_kwargs is not None:
+                    kw.update(diff_kwargs)
+                return DataLoader(**self.kw)
+        """
+    )
+    assert ("kw", "prefetch_factor", "value", "2") in init[4]
+
+
+def test_the_subclass_module_alone_reports_what_a_full_run_reports(tmp_path):
+    """Issue 26: the keyword dict lives in the base's module; a run naming only the module of
+    the subclass (and of its calls) reports the same there."""
+    (tmp_path / "pyproject.toml").write_text("[tool.dl-lint]\n")
+    (tmp_path / "base.py").write_text(
+        "from torch.utils.data import DataLoader\n\n\n"
+        "class BaseLoader(DataLoader):\n"
+        "    def __init__(self, dataset, batch_size, num_workers, prefetch_factor=2):\n"
+        "        self.init_kwargs = {'dataset': dataset, 'batch_size': batch_size,\n"
+        "                            'num_workers': num_workers, 'prefetch_factor': prefetch_factor}\n"
+        "        super().__init__(**self.init_kwargs)\n"
+    )
+    (tmp_path / "loaders.py").write_text(
+        "from base import BaseLoader\n\n\n"
+        "class VideoLoader(BaseLoader):\n"
+        "    def __init__(self, dataset, batch_size=2, num_workers=1, prefetch_factor=2):\n"
+        "        super().__init__(dataset, batch_size, num_workers, prefetch_factor=prefetch_factor)\n\n\n"
+        "def debug(data):\n"
+        "    return VideoLoader(data, num_workers=0)\n"
+    )
+    whole = [(Path(d.filename).name, d.location.row, d.code) for d in lint_paths([tmp_path]).diagnostics]
+    alone = [(Path(d.filename).name, d.location.row, d.code) for d in lint_paths([tmp_path / "loaders.py"]).diagnostics]
+    assert whole == [("base.py", 8, "DL011"), ("loaders.py", 10, "DL001")]
+    assert alone == [("loaders.py", 10, "DL001")]
+    cache = tmp_path / "cache"
+    assert [d.code for d in lint_paths([tmp_path / "loaders.py"], cache=True, cache_dir=cache).diagnostics] == ["DL001"]
+    base = (tmp_path / "base.py").read_text()
+    (tmp_path / "base.py").write_text(base.replace("'prefetch_factor': prefetch_factor}", "'prefetch_factor': prefetch_factor if num_workers else None}"))
+    assert lint_paths([tmp_path / "loaders.py"], cache=True, cache_dir=cache).diagnostics == []
+
+
+@pytest.mark.torch
+def test_the_template_loader_raises_with_zero_workers_and_runs_with_workers():
+    """The fixture's classes through real torch: what dl-lint reports at the ``super().__init__``
+    line (DL011) and at the calls (DL001) is torch's ValueError; with workers it iterates."""
+    import importlib.util
+
+    path = ROOT / "fixtures" / "rules" / "loader_subclasses" / "self_kwargs.py"
+    spec = importlib.util.spec_from_file_location("self_kwargs_fixture", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for build in (
+        lambda: module.BaseDataLoader(module.DATA, 2, True, 0.0, 0),
+        lambda: module.ExplicitSplitLoader(module.DATA, 2, False, 0),
+        lambda: module.VideoLoader(module.DATA, num_workers=0),
+    ):
+        with pytest.raises(ValueError, match="prefetch_factor"):
+            build()
+    for loader in (module.VideoLoader(module.DATA, num_workers=2), module.BaseDataLoader(module.DATA, 2, False, 0.0, 1).split_validation()):
+        assert len(list(loader)) == 4
+    with pytest.raises(TypeError, match="multiple values"):
+        module.TwiceLoader(module.DATA)  # silent: the call never reaches torch's checks
+
+
 def test_args_kwargs_passed_through_keep_the_base_signature():
     init = _read(
         """

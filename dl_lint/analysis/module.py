@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from dl_lint.analysis.loaders import (
     KEYWORD_ONLY,
@@ -251,10 +251,17 @@ class ModuleAnalysis:
             calls = []
             factories: Dict[str, Tuple[str, ...]] = {}
             for call, site, scope_name, cls in self.index.calls:
-                loader = self._loader_for(call, site, cls)
+                judged = call
+                if isinstance(call.func, ast.Attribute) and call.func.attr == "__init__":
+                    found = self._base_init(call, site, cls)
+                    if found is None:
+                        continue
+                    judged, loader = found
+                else:
+                    loader = self._loader_for(call, site, cls)
                 if loader is None:
                     continue
-                bound = self._bind(call, site, scope_name, loader)
+                bound = self._bind(judged, site, scope_name, loader)
                 if bound is None:
                     continue
                 calls.append(bound)
@@ -332,6 +339,53 @@ class ModuleAnalysis:
             return None  # no project file can make that name a loader class: nothing to resolve
         self.resolver.current_class = cls
         return self.resolver.loader_of(call.func, site)
+
+    def _base_init(self, call: ast.Call, site: Site, cls: Optional[str]) -> Optional[Tuple[ast.Call, LoaderClass]]:
+        """``super().__init__(...)`` (or ``Base.__init__(self, ...)``) in the ``__init__`` of a
+        module-level class whose base is a loader class: a construction of that loader, judged
+        as one, its values resolved in ``__init__`` (its parameters are configurable, as in a
+        factory nobody calls: ``class L(DataLoader): def __init__(self, ds, workers):
+        super().__init__(ds, num_workers=workers, prefetch_factor=2)`` can be built with 0
+        workers). The call to judge (``Base.__init__``'s without ``self``) and the loader, or
+        None. ``super()`` goes to the first base: only it is read."""
+        scope = site.scope
+        if cls is None or scope is None or getattr(scope, "name", "") != "__init__":
+            return None
+        owner = self.ix.method_class.get(id(scope))
+        if owner is None or owner.name != cls or not owner.bases:
+            return None
+        func = call.func
+        first = _first_param(scope)
+        if isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name) and func.value.func.id == "super":
+            if func.value.keywords or (func.value.args and not (
+                len(func.value.args) == 2
+                and isinstance(func.value.args[0], ast.Name)
+                and func.value.args[0].id == cls
+                and isinstance(func.value.args[1], ast.Name)
+                and func.value.args[1].id == first
+            )):
+                return None
+            base, judged = owner.bases[0], call
+        elif (
+            isinstance(func.value, (ast.Name, ast.Attribute))
+            and call.args
+            and isinstance(call.args[0], ast.Name)
+            and call.args[0].id == first
+            and any(self.resolver.code(b) == self.resolver.code(func.value) for b in owner.bases)
+        ):
+            base = func.value
+            judged = ast.copy_location(ast.Call(func=func, args=call.args[1:], keywords=call.keywords), call)
+            judged.end_lineno, judged.end_col_offset = call.end_lineno, call.end_col_offset
+        else:
+            return None
+        why = self.callees.why(base)
+        if why is None:
+            return None
+        if why and not any(self.resolver.project.may_name_loader_class(name, self.extra_loaders) for name in sorted(why)):
+            return None
+        self.resolver.current_class = cls
+        loader = self.resolver.loader_of(base, END)
+        return (judged, loader) if loader is not None else None
 
     def _torch_name(self) -> Optional[str]:
         for statement in self.tree.body:
@@ -654,6 +708,8 @@ class ModuleAnalysis:
         index = 0
         sampler_node: Optional[ast.AST] = None
         prebound = set(map(id, loader.preargs))
+        spread: Set[str] = set()  # keys of the complete dicts spread into the call
+        twice: Set[str] = set()  # a keyword both spread and written (or spread twice)
         for arg in (*loader.preargs, *call.args, *call.keywords):
             start, end = text.span(arg)
             if isinstance(arg, ast.Starred):
@@ -670,9 +726,12 @@ class ModuleAnalysis:
                 if isinstance(content, DictValue) and content.complete:
                     code = resolver.code(arg.value)
                     for key, value in content.entries:
-                        if key in PARAMETERS and key not in args:
+                        if key in args or key in spread:
+                            twice.add(key)  # given twice: TypeError, what torch gets is unknown
+                        elif key in PARAMETERS:
                             args[key] = BoundArg(key, value, f"{code}[{key!r}]", start, end, True)
                             opaque.discard(key)
+                        spread.add(key)
                 else:
                     carried = [name for name in PARAMETERS if name not in args]
                     opaque.update(carried)
@@ -692,12 +751,19 @@ class ModuleAnalysis:
                 index += 1
             if name not in PARAMETERS:
                 continue
+            if name in spread:
+                twice.add(name)
+                continue
             value = resolver.resolve(node, site)
             if name == "sampler" and id(arg) not in prebound:
                 sampler_node = node
             written = "" if id(arg) in prebound else text.segment(node)
             args[name] = BoundArg(name, value, resolver.code(node), start, end, keyword, written)
             opaque.discard(name)
+        for name in twice:
+            args.pop(name, None)
+            opaque.add(name)
+            plain.add(name)
         self._configured = frozenset((configured - plain) & opaque)
         return args, opaque, sampler_node
 

@@ -453,7 +453,11 @@ class LoaderCallees:
         return frozenset(roots) if roots else None
 
     def any_call(self, index: ModuleIndex) -> bool:
-        return any(self.may_be_loader(call.func) for call, _, _, _ in index.calls)
+        return any(self.may_be_loader(call.func) for call, _, _, _ in index.calls) or any(
+            self.may_be_loader(cls.bases[0])
+            for cls in index.module_classes
+            if cls.bases and any(isinstance(s, ast.FunctionDef) and s.name == "__init__" for s in cls.body)
+        )  # a loader subclass's ``super().__init__(...)`` constructs its base (``ModuleAnalysis._base_init``)
 
 
 def _may_hold_class(binding) -> bool:

@@ -292,6 +292,7 @@ class Resolver:
         self._factories: Dict[Tuple[str, str], Optional[Value]] = {}  # see _factory_result
         self._removals: Dict[Tuple[int, str], bool] = {}  # see _held_in_display
         self._assigns: Dict[int, Dict[int, ast.Assign]] = {}  # see _unpacking
+        self._changed_dicts: Dict[Tuple[int, str, Optional[int]], bool] = {}  # see _dict_changed
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
 
     # -- helpers ------------------------------------------------------------------------------
@@ -332,6 +333,7 @@ class Resolver:
         self._starred = {}
         self._edits_by_function = None
         self._assigns = {}
+        self._changed_dicts = {}
 
     # -- entry point --------------------------------------------------------------------------
     def resolve(self, node: ast.AST, site: Site = END, depth: int = 0) -> Value:
@@ -1150,7 +1152,7 @@ class Resolver:
         attr = node.attr
         base = node.value
         if isinstance(base, ast.Name) and base.id == "self" and self.current_class:
-            return self._resolve_self_attr(attr, depth)
+            return self._resolve_self_attr(attr, depth, site)
         if _is_self_hparams(base) and self.current_class:
             return self._saved_hparam(attr, depth)
         if isinstance(base, ast.Name):
@@ -1261,7 +1263,33 @@ class Resolver:
                 return True  # a global, or a name of an enclosing function: maybe the same object
         return False
 
-    def _resolve_self_attr(self, attr: str, depth: int) -> Value:
+    def _resolve_self_attr(self, attr: str, depth: int, site: Site = END) -> Value:
+        value = self._stored_self_attr(attr, depth)
+        if value.options and any(isinstance(p.value, DictValue) for p in value.options) and self._dict_changed(attr, site):
+            return Value.unknown("expression").with_aliases(f"self.{attr}")
+        return value
+
+    def _dict_changed(self, attr: str, site: Site) -> bool:
+        """Whether ``self.ATTR``, a dict, may be changed in place before ``site`` reads it
+        (``subclasses.self_dict_reads``): in ``__init__``, by what runs there before the read;
+        anywhere else, by any method of the class (one may have run before)."""
+        from dl_lint.analysis.subclasses import self_dict_reads
+
+        classes = [c for c in self.index.module_classes if c.name == self.current_class]
+        if len(classes) != 1:
+            return True
+        cls = classes[0]
+        before = None
+        scope = site.scope if site is not END else None
+        if scope is not None and getattr(scope, "name", "") == "__init__" and scope in cls.body and not site.in_loop():
+            before = (scope, site.line)
+        key = (id(cls), attr, before[1] if before else None)
+        found = self._changed_dicts.get(key)
+        if found is None:
+            found = self._changed_dicts[key] = not self_dict_reads(cls, attr, before=before, assignments=True)
+        return found
+
+    def _stored_self_attr(self, attr: str, depth: int) -> Value:
         entries = self.index.self_attrs.get((self.current_class or "", attr))
         if not entries:
             inherited = self._inherited_attr(attr, depth) if self.current_class else None

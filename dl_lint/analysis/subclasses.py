@@ -19,7 +19,11 @@ reads the mapping from the syntax alone (plain data, kept in the module's summar
   lambda (built in ``__init__``: it cannot be pickled), ``*args`` / ``**kwargs`` passed through,
   or anything else: given, with an unknown value;
 - keys removed from ``**kwargs`` before the call (``kwargs.pop("collate_fn", None)``,
-  ``del kwargs["x"]``).
+  ``del kwargs["x"]``);
+- a keyword dict kept on ``self`` and spread into the call (pytorch-template's
+  ``self.init_kwargs = {...}; super().__init__(**self.init_kwargs)``, ``self_dict``): its
+  entries, each classified like an argument written at the call, when nothing that can run
+  before the call changes it (``self_dict_reads``).
 
 What cannot be read makes the mapping unknown (the class is not judged as a loader): no
 ``self``, a decorated ``__init__``, no such call or more than one, the call nested in an ``if``,
@@ -126,6 +130,10 @@ def read_init(node: ast.ClassDef, segment: Callable[[ast.AST], Optional[str]]) -
         if keyword.arg is None:
             if isinstance(keyword.value, ast.Name) and keyword.value.id == varkw and not kwargs_mutated:
                 entries.append(("**", "", "param", varkw))
+                continue
+            stored_dict = self_dict(node, init, keyword.value, self_name, call)
+            if stored_dict is not None:
+                entries.extend(("kw", key, *classify(value)) for key, value in stored_dict)
             else:
                 entries.append(("**", "", "opaque", ""))
         else:
@@ -141,6 +149,136 @@ def read_init(node: ast.ClassDef, segment: Callable[[ast.AST], Optional[str]]) -
         varargs_mutated,
         call.lineno,
     )
+
+
+def self_dict(
+    cls: ast.ClassDef, init: ast.AST, spread: ast.AST, self_name: str, call: ast.Call
+) -> Optional[List[Tuple[str, ast.expr]]]:
+    """The entries of ``**self.ATTR`` spread into ``call`` in ``__init__`` (``init``), when
+    ``self.ATTR`` is a dict display (``{"num_workers": workers, ...}``, string keys, no
+    ``**``) or a ``dict(key=value, ...)`` call, assigned once in the class, by a statement of
+    ``init``'s own body before ``call``, and never changed: every other mention of it in the
+    class only reads it (``self_dict_reads``). None: not such a dict (its keys are unknown)."""
+    if not (
+        isinstance(spread, ast.Attribute)
+        and isinstance(spread.value, ast.Name)
+        and spread.value.id == self_name
+    ):
+        return None
+    attr = spread.attr
+    assigned = [
+        s
+        for s in init.body
+        if isinstance(s, ast.Assign)
+        and len(s.targets) == 1
+        and isinstance(s.targets[0], ast.Attribute)
+        and isinstance(s.targets[0].value, ast.Name)
+        and s.targets[0].value.id == self_name
+        and s.targets[0].attr == attr
+        and s.lineno < call.lineno
+    ]
+    if len(assigned) != 1 or not self_dict_reads(cls, attr, before=(init, call.lineno), skip={id(assigned[0].targets[0])}):
+        return None
+    value = assigned[0].value
+    entries: List[Tuple[str, ast.expr]] = []
+    if isinstance(value, ast.Dict):
+        for key, item in zip(value.keys, value.values):
+            if key is None or _literal_key(key) is None:
+                return None
+            entries.append((_literal_key(key), item))
+    elif (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id == "dict"
+        and not value.args
+        and all(k.arg is not None for k in value.keywords)
+    ):
+        entries = [(k.arg, k.value) for k in value.keywords]
+    else:
+        return None
+    if len({key for key, _ in entries}) != len(entries):
+        return None
+    return entries
+
+
+def self_dict_reads(
+    cls: ast.ClassDef,
+    attr: str,
+    before: Optional[Tuple[ast.AST, int]] = None,
+    skip: Set[int] = frozenset(),
+    assignments: bool = False,
+) -> bool:
+    """Whether every mention of ``self.ATTR`` in ``cls``'s methods (``self`` being each
+    method's first parameter) only reads the dict, besides the assignments in ``skip`` (every
+    plain assignment with ``assignments``: the caller takes each as a possibility). With
+    ``before`` (``__init__``, a line): only what can run before that line of ``__init__``
+    counts, its statements above it and the methods they call on ``self`` (``self.name(...)``,
+    followed from method to method): the other methods cannot have run yet. Read: spread
+    (``**self.ATTR``), subscripted (``self.ATTR["k"]``), asked (``.get``, ``.keys``, ``.items``,
+    ``.values``, ``.copy``), tested (``"k" in self.ATTR``), or given to ``len``/``dict``/...
+    Anything else may change it: an assignment, ``self.ATTR["k"] = v``, ``del``, ``.update``,
+    ``.pop``, ``.setdefault``, or handing it to another name or function (``kw = self.ATTR``
+    then ``kw.update(...)``)."""
+    methods = {m.name: m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    chosen = list(methods.values())
+    limit: Dict[int, int] = {}
+    if before is not None:
+        init, line = before
+        chosen, limit[id(init)] = [init], line
+        todo = [init]
+        while todo:
+            method = todo.pop()
+            positional = [*method.args.posonlyargs, *method.args.args]
+            owner = positional[0].arg if positional else None
+            for node in _walk(method):
+                if (
+                    isinstance(node, ast.Attribute)
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id == owner
+                    and node.attr in methods
+                    and (id(method) not in limit or node.lineno < limit[id(method)])
+                    and methods[node.attr] not in chosen
+                ):
+                    chosen.append(methods[node.attr])
+                    todo.append(methods[node.attr])
+    for method in chosen:
+        positional = [*method.args.posonlyargs, *method.args.args]
+        if not positional:
+            continue
+        owner = positional[0].arg
+        parents = _parents(method)
+        for node in _walk(method):
+            if id(method) in limit and getattr(node, "lineno", 0) >= limit[id(method)]:
+                continue  # after the line asked about: it has not run yet
+            if not (
+                isinstance(node, ast.Attribute)
+                and node.attr == attr
+                and isinstance(node.value, ast.Name)
+                and node.value.id == owner
+            ):
+                continue
+            if id(node) in skip:
+                continue
+            parent = parents.get(id(node))
+            if assignments and isinstance(parent, (ast.Assign, ast.AnnAssign)) and node is not getattr(parent, "value", None):
+                if isinstance(parent, ast.AnnAssign) or node in parent.targets:
+                    continue
+            if not isinstance(node.ctx, ast.Load):
+                return False
+            if isinstance(parent, ast.keyword) and parent.arg is None:
+                continue
+            if isinstance(parent, ast.Compare) and node in parent.comparators:
+                continue
+            if isinstance(parent, ast.Call) and parent.func is not node and node in parent.args and _looks(parent):
+                continue
+            if isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Load):
+                continue
+            if isinstance(parent, ast.Attribute) and parent.value is node and parent.attr in _READ_METHODS:
+                holder = parents.get(id(parent))
+                if isinstance(holder, ast.Call) and holder.func is parent:
+                    continue
+            return False
+    return True
 
 
 def passes_through(init: Tuple) -> bool:
