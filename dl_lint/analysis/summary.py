@@ -1081,7 +1081,9 @@ def sample_bytes(node: ast.ClassDef, init: Optional[FunctionUse] = None, index: 
     if len(params) >= 2:  # the index: an int (a number once collated)
         assigned[params[1].arg] = [ast.Constant(0)]
     returns: List[ast.expr] = []
-    todo = _sequenced(getitem.body)
+    # A copy: ``_sequenced`` may give the body itself, and popping from it emptied the tree's
+    # ``__getitem__`` for everything that read the module after its summary was built.
+    todo = list(_sequenced(getitem.body))
     while todo:
         statement = todo.pop()
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
