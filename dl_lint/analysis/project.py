@@ -1602,7 +1602,16 @@ class Project:
 
     def class_record(self, module: str, name: str, near: str = ""):
         """A class's summary record (its sample's fields, what ``__init__`` keeps): cheaper than
-        ``class_facts`` for a construction that only needs those."""
+        ``class_facts`` for a construction that only needs those. A class of the module that
+        asks, linted and not summarised yet, is read off its analysis without summarising the
+        whole module (a test module constructing its own dataset classes)."""
+        path = self._choose(module, near)
+        if path is not None and self._source is not None:
+            key = os.path.abspath(path)
+            pending = self._pending.get(key)
+            if pending is not None and key == self._source:
+                self._touch(key)  # as ``summary`` records it
+                return pending[0].class_record(name)
         found = self.summary(module, near)
         return found.class_record(name) if found is not None else None
 

@@ -606,6 +606,22 @@ def build_summary(
     )
 
 
+def class_record_of(index: ModuleIndex, text: SourceText, name: str, shared: Dict[str, Any]) -> Optional[ClassRecord]:
+    """The record ``build_summary`` makes of the module-level class ``name`` (the last class of
+    that name, as ``SummaryModule`` keeps it), built alone: a construction of a class of the
+    module itself asks only this much (``Resolver._handed_sizes``). ``shared``: the module-wide
+    facts the records need, filled on the first call and passed again for the module."""
+    nodes = [node for node in index.module_classes if node.name == name]
+    if not nodes:
+        return None
+    if not shared:
+        assigned: Dict[str, List[str]] = {}
+        for cls, attr in index.self_attrs:
+            assigned.setdefault(cls, []).append(attr)
+        shared.update(sharding=_sharding_names(index), copies=_copies_of(index, text), assigned=assigned)
+    return _class_record(nodes[-1], index, text, shared["sharding"], shared["copies"], shared["assigned"])
+
+
 def _all_names(index: ModuleIndex) -> Optional[Tuple[str, ...]]:
     """``summary.ModuleSummary.all_names``: a module's ``__all__``, read from its one
     unconditional assignment of a literal list or tuple of strings (``__all__ = classes =
