@@ -276,3 +276,23 @@ def test_expression_walk_misses_no_child():
     tree = ast.parse("x = (a(1) + -b(2), {c(3): d(4), **e(5)}, f'{g(6)!r:{h(7)}}', i(8)[j(9):k(10)], l(11) if m(12) else n(13))")
     called = sorted(call.func.id for call, _, _, _ in collect(tree).calls)
     assert called == sorted("abcdeghijklmn")
+
+
+def test_a_summary_leaves_the_tree_as_parsed():
+    """A module's summary is built from the same parse as its own analysis, at whatever point
+    something first asks for it: building it must not change the tree (``sample_bytes`` popped
+    the statements of ``__getitem__`` off the tree's own body), and building it again gives the
+    same summary."""
+    from dl_lint.analysis.module import ModuleAnalysis
+    from dl_lint.analysis.syntax import parse
+
+    path = Path(__file__).resolve().parent / "data" / "batches" / "token_slices.py"
+    source = path.read_text(encoding="utf-8")
+    analysis = ModuleAnalysis(parse(source), source, str(path), "token_slices", False, None, ())
+    before = ast.dump(analysis.tree)
+    summary = analysis.summary()
+    assert ast.dump(analysis.tree) == before
+    sample = {c.name: c.sample for c in summary.classes}["Tokens"]
+    assert sample is not None
+    again = ModuleAnalysis(analysis.tree, source, str(path), "token_slices", False, None, ()).summary()
+    assert {c.name: c.sample for c in again.classes}["Tokens"] == sample

@@ -28,7 +28,7 @@ from dl_lint.analysis.loops import has_inner_loop, loop_count, loop_map, loops_a
 from dl_lint.analysis.prefilter import LoaderCallees
 from dl_lint.analysis.resolve import MODULE_RETURNS_SELF, NAMESPACE_NAMES, LoaderClass, ProjectHook, Resolver
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, alternatives, collect
-from dl_lint.analysis.summary import ModuleSummary, build_summary
+from dl_lint.analysis.summary import ModuleSummary, build_summary, class_record_of
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse, terminal
 from dl_lint.analysis.transfers import loop_copy, module_helpers, transparent_leaves
 from dl_lint.analysis.values import ABSENT, DictValue, FunctionRef, Guard, Instance, Origin, Possible, Value
@@ -119,6 +119,8 @@ class ModuleAnalysis:
         self._callees: Optional[LoaderCallees] = None
         self._facts: Optional[ModuleFacts] = None
         self._summary: Optional[ModuleSummary] = None
+        self._class_records: Dict[str, Any] = {}  # ``class_record``, before the summary is built
+        self._record_facts: Dict[str, Any] = {}  # the module-wide facts those records need
         self._assigned_by_value: Optional[Dict[int, str]] = None
         self._aliases: Dict[Tuple[Optional[int], str], List[Tuple[str, int]]] = {}  # see assigned_name
         self._builder_methods: frozenset = frozenset()  # see builder_facts
@@ -239,6 +241,15 @@ class ModuleAnalysis:
         self._ix = None
         self._loop_maps = {}
         self._loop_changes = {}
+
+    def class_record(self, name: str):
+        """The summary's record of the module-level class ``name`` (None: no such class), from
+        the summary when it is built, else built alone (``summary.class_record_of``)."""
+        if self._summary is not None:
+            return {c.name: c for c in self._summary.classes}.get(name)
+        if name not in self._class_records:
+            self._class_records[name] = class_record_of(self.index, self.text, name, self._record_facts)
+        return self._class_records[name]
 
     def summary(self) -> ModuleSummary:
         if self._summary is None:

@@ -826,7 +826,10 @@ class Project:
         self._dropped: List["ModuleAnalysis"] = []
         self.budget = LIVE_SOURCE_BUDGET
         self.parses: Dict[str, int] = {}  # abspath -> times parsed in this run
-        self.new_summaries: Dict[str, Tuple[Optional[str], "ModuleSummary"]] = {}  # for the store
+        self._new_summaries: Dict[str, Tuple[Optional[str], "ModuleSummary"]] = {}  # for the store
+        # Linted modules whose summary no one has asked for yet (abspath -> (analysis, content
+        # hash)): it is built when an importer, a dependency digest or the store needs it.
+        self._pending: Dict[str, Tuple["ModuleAnalysis", Optional[str]]] = {}
         self._graph: Optional["SignalGraph"] = None
         self._file_keys: Optional[Set[str]] = None
         self._root_prefix = os.path.join(os.fspath(root.absolute()), "") if root is not None else ""
@@ -1343,20 +1346,41 @@ class Project:
         return found
 
     def add(self, analysis: "ModuleAnalysis", content_hash: Optional[str] = None) -> None:
-        """Register a linted module's analysis: importers get its summary from it."""
+        """Register a linted module's analysis: importers get its summary from it. The summary
+        is built when first asked for (most linted modules are imported by no other linted
+        one), or when the store or another process is given the new summaries."""
         key = os.path.abspath(analysis.path)
-        if key not in self._summaries or self._summaries[key] is None:
+        if (key not in self._summaries or self._summaries[key] is None) and key not in self._pending:
+            self._pending[key] = (analysis, content_hash)
+
+    def _settle(self, key: str) -> None:
+        """Build the summary of a linted module registered by ``add``, if it is still waiting."""
+        pending = self._pending.pop(key, None)
+        if pending is not None:
+            analysis, content_hash = pending
             self._set_summary(key, analysis.summary(), content_hash)
+
+    @property
+    def new_summaries(self) -> Dict[str, Tuple[Optional[str], "ModuleSummary"]]:
+        """The summaries made in this run (for the store, or the parent of a worker process)."""
+        for key in list(self._pending):
+            self._settle(key)
+        return self._new_summaries
+
+    @new_summaries.setter
+    def new_summaries(self, value: Dict[str, Tuple[Optional[str], "ModuleSummary"]]) -> None:
+        self._new_summaries = value
 
     def _set_summary(self, key: str, summary: "ModuleSummary", content_hash: Optional[str]) -> SummaryModule:
         module = SummaryModule(summary, _Tracked(self, key), self.loader_names)
         self._summaries[key] = module
         self._name(key, summary.module)
-        self.new_summaries[key] = (content_hash, summary)
+        self._new_summaries[key] = (content_hash, summary)
         return module
 
     def summarised_as(self, key: str) -> str:
         """The module name the file at ``key`` was summarised as in this run ("" if it was not)."""
+        self._settle(key)
         found = self._summaries.get(key)
         return found.summary.module if found is not None else ""
 
@@ -1376,6 +1400,7 @@ class Project:
                     data = self.source_bytes(key)
                     parts.append(",".join("held" if w.encode() in data else "absent" for w in names.split(",")))
             return "|".join(parts)
+        self._settle(key)
         found = self._summaries.get(key)
         if found is None or found.summary.module != module:
             found = self._load_summary(key, module)
@@ -1395,10 +1420,11 @@ class Project:
         for key, answer in (names or {}).items():
             self._class_names.setdefault(key, answer)
         for key, (content_hash, summary) in summaries.items():
+            self._settle(key)
             if self._summaries.get(key) is None:
                 self._set_summary(key, summary, content_hash)
             else:
-                self.new_summaries.setdefault(key, (content_hash, summary))
+                self._new_summaries.setdefault(key, (content_hash, summary))
         for key, count in parses.items():
             self.parses[key] = self.parses.get(key, 0) + count
 
@@ -1408,12 +1434,15 @@ class Project:
         path = self._choose(module, near)
         if path is None:
             for key, name in self._names.items():
+                if name == module and key in self._pending:
+                    self._settle(key)
                 if name == module and self._summaries.get(key) is not None:
                     self._touch(key)
                     return self._summaries[key]
             return None
         key = os.path.abspath(path)
         self._touch(key)
+        self._settle(key)
         if key in self._summaries:
             return self._summaries[key]
         found = self._load_summary(key, module)
@@ -1683,7 +1712,7 @@ class Project:
         if path is None:
             return None
         key = os.path.abspath(path)
-        if key in self._summaries or key in self._analyses:
+        if key in self._summaries or key in self._analyses or key in self._pending:
             return None
         line = self._lone_line(key, name)
         if line is None:
@@ -1717,7 +1746,7 @@ class Project:
         if path is None:
             return True
         key = os.path.abspath(path)
-        if key in self._summaries or key in self._analyses:
+        if key in self._summaries or key in self._analyses or key in self._pending:
             return True  # summarised already: asking it costs nothing
         data = self.sources.get(key)
         if data is None:
@@ -1729,7 +1758,16 @@ class Project:
 
     def class_record(self, module: str, name: str, near: str = ""):
         """A class's summary record (its sample's fields, what ``__init__`` keeps): cheaper than
-        ``class_facts`` for a construction that only needs those."""
+        ``class_facts`` for a construction that only needs those. A class of the module that
+        asks, linted and not summarised yet, is read off its analysis without summarising the
+        whole module (a test module constructing its own dataset classes)."""
+        path = self._choose(module, near)
+        if path is not None and self._source is not None:
+            key = os.path.abspath(path)
+            pending = self._pending.get(key)
+            if pending is not None and key == self._source:
+                self._touch(key)  # as ``summary`` records it
+                return pending[0].class_record(name)
         found = self.summary(module, near)
         return found.class_record(name) if found is not None else None
 

@@ -618,6 +618,22 @@ def build_summary(
     )
 
 
+def class_record_of(index: ModuleIndex, text: SourceText, name: str, shared: Dict[str, Any]) -> Optional[ClassRecord]:
+    """The record ``build_summary`` makes of the module-level class ``name`` (the last class of
+    that name, as ``SummaryModule`` keeps it), built alone: a construction of a class of the
+    module itself asks only this much (``Resolver._handed_sizes``). ``shared``: the module-wide
+    facts the records need, filled on the first call and passed again for the module."""
+    nodes = [node for node in index.module_classes if node.name == name]
+    if not nodes:
+        return None
+    if not shared:
+        assigned: Dict[str, List[str]] = {}
+        for cls, attr in index.self_attrs:
+            assigned.setdefault(cls, []).append(attr)
+        shared.update(sharding=_sharding_names(index), copies=_copies_of(index, text), assigned=assigned)
+    return _class_record(nodes[-1], index, text, shared["sharding"], shared["copies"], shared["assigned"])
+
+
 def _all_names(index: ModuleIndex) -> Optional[Tuple[str, ...]]:
     """``summary.ModuleSummary.all_names``: a module's ``__all__``, read from its one
     unconditional assignment of a literal list or tuple of strings (``__all__ = classes =
@@ -1169,7 +1185,9 @@ def sample_bytes(node: ast.ClassDef, init: Optional[FunctionUse] = None, index: 
     if len(params) >= 2:  # the index: an int (a number once collated)
         assigned[params[1].arg] = [ast.Constant(0)]
     returns: List[ast.expr] = []
-    todo = _sequenced(getitem.body)
+    # A copy: ``_sequenced`` may give the body itself, and popping from it emptied the tree's
+    # ``__getitem__`` for everything that read the module after its summary was built.
+    todo = list(_sequenced(getitem.body))
     while todo:
         statement = todo.pop()
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):

@@ -37,6 +37,8 @@ import ast
 import re
 from typing import Any, Dict, List, Optional, Set, Tuple
 
+from dl_lint.analysis.configs import found_as_word
+
 ModuleAnalysis = Any  # dl_lint.analysis.module.ModuleAnalysis (which imports this module)
 
 __all__ = ["candidate", "loader_calls", "JUDGED_BY", "INSTANTIATE_QUALNAMES"]
@@ -55,7 +57,7 @@ RESERVED = frozenset({"_target_", "_convert_", "_recursive_", "_partial_", "_arg
 JUDGED_BY = frozenset({"DL001", "DL002", "DL003", "DL004", "DL005", "DL006", "DL007", "DL008", "DL009", "DL010"})
 
 _IMPORT = re.compile(rb"^[ \t]*(?:import[ \t]+hydra\b|from[ \t]+hydra(?:\.utils)?[ \t]+import\b)", re.M)
-_USE = re.compile(rb"\b(?:instantiate|call)[ \t]*\(")
+_USE = re.compile(rb"(?:instantiate|call)[ \t]*\(")  # after a word boundary (``found_as_word``)
 _LOADER = re.compile(rb"[Ll][Oo][Aa][Dd][Ee][Rr]")
 
 
@@ -67,7 +69,7 @@ def candidate(data: bytes) -> bool:
     return (
         b"hydra" in data
         and _LOADER.search(data) is not None
-        and _USE.search(data) is not None
+        and found_as_word(_USE, data)
         and _IMPORT.search(data) is not None
     )
 

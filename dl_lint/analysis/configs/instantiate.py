@@ -87,13 +87,15 @@ __all__ = ["candidate", "loader_calls", "JUDGED_BY", "relocate"]
 JUDGED_BY = frozenset({"DL001", "DL002", "DL003", "DL004", "DL005", "DL006", "DL007", "DL008", "DL009", "DL010", "DL101", "DL201", "DL202"})
 _LOAD_NAMES = frozenset({"load", "merge"})
 _OVERRIDES = frozenset({"from_dotlist", "from_cli"})
-_LOAD = re.compile(rb"\bOmegaConf\s*\.\s*load\s*\(")
+_LOAD = re.compile(rb"OmegaConf\s*\.\s*load\s*\(")  # after a word boundary (``found_as_word``)
 
 
 def candidate(data: bytes) -> bool:
     """From bytes: a Python file that may instantiate a class from a YAML node it loads with
     OmegaConf (``OmegaConf.load(``)."""
-    return b"OmegaConf" in data and _LOAD.search(data) is not None
+    from dl_lint.analysis.configs import found_as_word
+
+    return b"OmegaConf" in data and found_as_word(_LOAD, data)
 
 
 def loader_calls(analysis: Any) -> list:

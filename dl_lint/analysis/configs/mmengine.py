@@ -61,7 +61,21 @@ _EVIDENCE = re.compile(rb"^_base_\s*=|^[ \t]*(?:from|import)[ \t]+mmengine\b", r
 
 def candidate(data: bytes) -> bool:
     """From bytes: whether a file may hold an mmengine loader config."""
-    return b"_dataloader" in data and _EVIDENCE.search(data) is not None
+    return b"_dataloader" in data and _may_be_evidence(data) and _EVIDENCE.search(data) is not None
+
+
+def _may_be_evidence(data: bytes) -> bool:
+    """Whether ``_EVIDENCE`` can match: each of its alternatives holds one of these words. A
+    pattern anchored at line starts is tried at every byte; the words are found by a fast scan
+    (most files that say ``_dataloader``, Lightning's ``def train_dataloader``, hold neither)."""
+    return b"_base_" in data or b"mmengine" in data
+
+
+def _has_line_start(data: bytes, words: Tuple[bytes, ...]) -> bool:
+    """Whether a line of ``data`` starts with one of ``words`` (where a ``^`` of ``re.M``
+    matches: the start, or after a newline), found by a fast scan before the anchored pattern
+    that needs it is tried at every byte."""
+    return data.startswith(words) or any(b"\n" + word in data for word in words)
 
 
 class _Entry:
@@ -258,6 +272,7 @@ def relocate(finding, call):
 
 
 _LOADER_LINE = re.compile(rb"^(?:train|val|test)_dataloader\s*=", re.M)
+_LOADER_WORDS = (b"train_dataloader", b"val_dataloader", b"test_dataloader")  # how those lines start
 
 
 def is_fragment(path: str) -> bool:
@@ -272,12 +287,12 @@ def plain_candidate(data: bytes) -> bool:
     """From bytes: a loader dict at line start (``train_dataloader = dict(``) with no other
     evidence of mmengine: a config only if a script loads it with ``Config.fromfile``
     (``is_config``)."""
-    return b"_dataloader" in data and _PLAIN_DICT.search(data) is not None
+    return b"_dataloader" in data and _has_line_start(data, _LOADER_WORDS) and _PLAIN_DICT.search(data) is not None
 
 
 def fragment_candidate(path: str, data: bytes) -> bool:
     """From the path and bytes: a fragment that writes a loader dict at line start."""
-    return is_fragment(path) and _LOADER_LINE.search(data) is not None
+    return is_fragment(path) and _has_line_start(data, _LOADER_WORDS) and _LOADER_LINE.search(data) is not None
 
 
 def _may_crash(config: _Config, name: str) -> bool:
@@ -323,7 +338,7 @@ def fragment_users(path: str, config: _Config, project) -> Dict[str, str]:
         if not other_path.startswith(top + os.sep) or is_fragment(other_path):
             continue
         data = project.source_bytes(other_path)
-        if needle not in data or _EVIDENCE.search(data) is None:
+        if needle not in data or not _may_be_evidence(data) or _EVIDENCE.search(data) is None:
             continue
         other = _read_file(other_path, 0, project)
         if other is None or not other.complete or path not in other.files:
