@@ -1026,7 +1026,7 @@ def _built_by_name(analysis: Any, call: ast.Call, site: Any, scope_name: str, wr
         if getattr(ref, "kind", None) != "class" or not getattr(ref, "path", ""):
             return []
         found = _config_class(analysis, ref)
-        if found is None or found.via != via or (config is not None and found is not config):
+        if found is None or found.via not in (via, "__init__") or (config is not None and found is not config):
             return []
         config = found
         paths = _option_targets(analysis, construct, where)
@@ -1310,6 +1310,12 @@ def _config_value(owner: Any, init: ast.FunctionDef, value: ast.AST, methods: Di
     classmethod passes as ``cls(config, ...)`` after loading it; possibly through a project
     function returning its first argument (which applies the command line's overrides in place)
     or a copy."""
+    direct = _load_call(owner, value)
+    if direct is not None:  # ``self._config = read_json(path)``
+        dialect, path = direct
+        literal = isinstance(path, ast.Constant) and isinstance(path.value, str)
+        options = tuple(n.attr for n in ast.walk(path) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name))
+        return "__init__", dialect, literal, (path.value,) if literal else (), options
     if isinstance(value, ast.Call) and value.args and not isinstance(value.args[0], ast.Starred):
         target = owner.resolver.resolve(value.func, END).single
         ref = target.value if target is not None else None
@@ -1349,6 +1355,9 @@ def _returns_first(owner: Any, ref: Any) -> bool:
         return False
     first = node.args.args[0].arg
     returns = [s for s in ast.walk(node) if isinstance(s, ast.Return)]
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Subscript) and isinstance(sub.ctx, (ast.Store, ast.Del)) and isinstance(sub.slice, ast.Constant):
+            return False  # sets a key of its own (``config["data_loader"] = ...``): not only the overrides
     return bool(returns) and all(isinstance(r.value, ast.Name) and r.value.id == first for r in returns)
 
 
