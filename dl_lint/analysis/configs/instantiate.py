@@ -899,11 +899,6 @@ def by_name_candidate(data: bytes) -> bool:
     return any(re.search(rb"\bimport\b[^\n]*\b" + re.escape(n) + rb"\b", data) for n in names)
 
 
-def _by_name_modules(source: str) -> set:
-    names = {m.group(1) for m in _BY_NAME_TEXT.finditer(source)}
-    return {n for n in names if re.search(r"\bimport\b[^\n]*\b" + re.escape(n) + r"\b", source)}
-
-
 class _Factory(Record):
     """A method building the class a config node names: ``reads`` the attribute holding the
     config ("" for ``self[name]``), the node's two keys, whether the caller's ``**kwargs`` are
@@ -941,8 +936,8 @@ class _ConfigClass(Record):
 def _by_name_calls(analysis: Any) -> list:
     """The loaders the module's ``config.M("key", module, ...)`` calls build, one per config file
     (see the section's functions)."""
-    modules = _by_name_modules(analysis.source)
-    if not modules:
+    captured = {m.group(1) for m in _BY_NAME_TEXT.finditer(analysis.source)}
+    if not any(re.search(r"\bimport\b[^\n]*\b" + re.escape(n) + r"\b", analysis.source) for n in captured):
         return []
     out: list = []
     seen = set()
@@ -954,7 +949,7 @@ def _by_name_calls(analysis: Any) -> list:
         given = [*call.args[:2], *(k.value for k in call.keywords if k.arg)]
         if not any(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in given):
             continue
-        if not any(isinstance(e, ast.Name) for e in given):
+        if not any(isinstance(e, ast.Name) and e.id in captured for e in given):
             continue  # the module: a name the file imports, or a parameter its callers pass one in
         if writes is None:
             writes = _Writes(analysis.tree)
