@@ -1020,6 +1020,8 @@ def _built_by_name(analysis: Any, call: ast.Call, site: Any, scope_name: str, wr
         ref = single.value if single is not None else None
         if getattr(ref, "kind", None) != "class" or not getattr(ref, "path", ""):
             return []
+        if not analysis.resolver.project.may_hold(ref.module, analysis.path, b"getattr("):
+            return []  # no factory there: its module is not parsed for this
         found = _config_class(analysis, ref)
         if found is None or found.via not in (via, "__init__") or (config is not None and found is not config):
             return []
