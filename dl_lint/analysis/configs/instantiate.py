@@ -885,9 +885,15 @@ def _yaml_place(bound) -> Optional[Tuple[str, int, int]]:
 # -- the getattr-by-name factory (victoresque/pytorch-template's ConfigParser family) -------------
 # ``config.init_obj("data_loader", module_data)``: a second argument that is a name the module
 # imports (or a parameter a caller passes one in), a first that is a string: read before a walk.
-_BY_NAME = r"\.\w+\(\s*(?:\w+\s*=\s*)?['\"][\w.-]+['\"]\s*,\s*(?:\w+\s*=\s*)?(\w+)\s*[,)]"
+# The call is matched from its ``(`` (a literal the regex engine scans for quickly); the import
+# statements are read only in the files that have such a call.
+_BY_NAME = r"\((?:\w+ ?= ?)?['\"][\w.-]+['\"],\s?(?:\w+ ?= ?)?(\w+)[,)]"
 _BY_NAME_BYTES = re.compile(_BY_NAME.encode())
 _BY_NAME_TEXT = re.compile(_BY_NAME)
+_IMPORTED_BYTES = re.compile(rb"import[ \t]+([\w., \t]+)")
+_IMPORTED_TEXT = re.compile(r"import[ \t]+([\w., \t]+)")
+_WORD_BYTES = re.compile(rb"\w+")
+_WORD_TEXT = re.compile(r"\w+")
 _PROPERTY = frozenset({"property"})
 _COPIES = frozenset({"dict", "builtins.dict", "copy.deepcopy", "copy.copy", "collections.OrderedDict"})
 
@@ -895,8 +901,19 @@ _COPIES = frozenset({"dict", "builtins.dict", "copy.deepcopy", "copy.copy", "col
 def by_name_candidate(data: bytes) -> bool:
     """From bytes: a call ``X.M("key", name, ...)`` with ``name`` imported by the file (a module
     a getattr-by-name factory may pick a class from)."""
-    names = {m.group(1) for m in _BY_NAME_BYTES.finditer(data)}
-    return any(re.search(rb"\bimport\b[^\n]*\b" + re.escape(n) + rb"\b", data) for n in names)
+    if _BY_NAME_BYTES.search(data) is None:
+        return False
+    imported = {w for found in _IMPORTED_BYTES.findall(data) for w in _WORD_BYTES.findall(found)}
+    return any(m.group(1) in imported for m in _BY_NAME_BYTES.finditer(data))
+
+
+def _by_name_names(source: str) -> set:
+    """The names such calls pass, when one of them is imported by the file (else empty)."""
+    names = {m.group(1) for m in _BY_NAME_TEXT.finditer(source)}
+    if not names:
+        return names
+    imported = {w for found in _IMPORTED_TEXT.findall(source) for w in _WORD_TEXT.findall(found)}
+    return names if names & imported else set()
 
 
 class _Factory(Record):
@@ -936,8 +953,8 @@ class _ConfigClass(Record):
 def _by_name_calls(analysis: Any) -> list:
     """The loaders the module's ``config.M("key", module, ...)`` calls build, one per config file
     (see the section's functions)."""
-    captured = {m.group(1) for m in _BY_NAME_TEXT.finditer(analysis.source)}
-    if not any(re.search(r"\bimport\b[^\n]*\b" + re.escape(n) + r"\b", analysis.source) for n in captured):
+    captured = _by_name_names(analysis.source)
+    if not captured:
         return []
     out: list = []
     seen = set()
@@ -952,7 +969,7 @@ def _by_name_calls(analysis: Any) -> list:
         if not any(isinstance(e, ast.Name) and e.id in captured for e in given):
             continue  # the module: a name the file imports, or a parameter its callers pass one in
         if writes is None:
-            writes = _Writes(analysis.tree)
+            writes = _LazyWrites(analysis.tree)
         try:
             found = _built_by_name(analysis, call, site, scope_name, writes)
         except RecursionError:
@@ -963,6 +980,19 @@ def _by_name_calls(analysis: Any) -> list:
                 seen.add(key)
                 out.append(loader)
     return out
+
+
+class _LazyWrites:
+    """``_Writes`` of a module, walked only when a factory call is found there."""
+
+    def __init__(self, tree: ast.AST) -> None:
+        self.tree = tree
+        self.found: Optional[_Writes] = None
+
+    def edit(self, name: str, keys: Tuple[str, ...]) -> bool:
+        if self.found is None:
+            self.found = _Writes(self.tree)
+        return self.found.edit(name, keys)
 
 
 def _callers_args(analysis: Any, name: str, site: Any, depth: int = 0) -> Optional[List[Tuple[ast.AST, Any]]]:
@@ -1002,10 +1032,12 @@ def _callers_args(analysis: Any, name: str, site: Any, depth: int = 0) -> Option
     return out or None
 
 
-def _built_by_name(analysis: Any, call: ast.Call, site: Any, scope_name: str, writes: _Writes) -> list:
-    from dl_lint.analysis.values import ModuleRef
-
+def _built_by_name(analysis: Any, call: ast.Call, site: Any, scope_name: str, writes: "_LazyWrites") -> list:
     func = call.func
+    if not any(_project_modules(analysis, e, site) for e in call.args[:2] if isinstance(e, ast.Name)) and not any(
+        _project_modules(analysis, k.value, site) for k in call.keywords if isinstance(k.value, ast.Name)
+    ):
+        return []  # no module passed: not a factory call (checked before the config object)
     constructions = _callers_args(analysis, func.value.id, site)
     if not constructions:
         return []
@@ -1060,18 +1092,7 @@ def _built_by_name(analysis: Any, call: ast.Call, site: Any, scope_name: str, wr
         return []
     if any(e[: 1] == (name,) and len(e) <= 2 or e[:2] == (name, factory.type_key) for e in edited):
         return []  # the node, its class or all its arguments set on the command line
-    module_expr = bound["module"]
-    modules = []
-    module_exprs: Optional[List[Tuple[ast.AST, Any]]] = [(module_expr, site)]
-    if isinstance(module_expr, ast.Name):
-        _, bindings = analysis.resolver.lookup(module_expr.id, site)
-        if len(bindings) == 1 and bindings[0].kind == "param":
-            module_exprs = _callers_args(analysis, module_expr.id, site)  # passed in by the module's callers
-    for expr, where in module_exprs or ():
-        single = analysis.resolver.resolve(expr, where).single
-        if single is None or not isinstance(single.value, ModuleRef):
-            return []
-        modules.append(single.value.module)
+    modules = _project_modules(analysis, bound["module"], site)
     if len(set(modules)) != 1:
         return []
     module = modules[0]
@@ -1104,6 +1125,27 @@ def _built_by_name(analysis: Any, call: ast.Call, site: Any, scope_name: str, wr
                 analysis, call, site, scope_name, ref, params.entries, dotted, unknown, extra_positional, extra_keywords, config.dialect, func.attr
             )
         )
+    return out
+
+
+def _project_modules(analysis: Any, expr: ast.AST, site: Any) -> List[str]:
+    """The project modules ``expr`` is (a name bound by an import, or a parameter every caller
+    in the module passes one as); [] when any possibility is something else."""
+    from dl_lint.analysis.values import ModuleRef
+
+    exprs: Optional[List[Tuple[ast.AST, Any]]] = [(expr, site)]
+    if isinstance(expr, ast.Name):
+        _, bindings = analysis.resolver.lookup(expr.id, site)
+        if len(bindings) != 1 or bindings[0].kind not in ("import", "param"):
+            return []
+        if bindings[0].kind == "param":
+            exprs = _callers_args(analysis, expr.id, site)  # passed in by the module's callers
+    out = []
+    for each, where in exprs or ():
+        single = analysis.resolver.resolve(each, where).single
+        if single is None or not isinstance(single.value, ModuleRef):
+            return []
+        out.append(single.value.module)
     return out
 
 
