@@ -883,13 +883,16 @@ def _yaml_place(bound) -> Optional[Tuple[str, int, int]]:
 
 
 # -- the getattr-by-name factory (victoresque/pytorch-template's ConfigParser family) -------------
-# ``config.init_obj("data_loader", module_data)``: a second argument that is a name the module
-# imports (or a parameter a caller passes one in), a first that is a string: read before a walk.
-# The call is matched from its ``(`` (a literal the regex engine scans for quickly); the import
-# statements are read only in the files that have such a call.
-_BY_NAME = r"\((?:\w+ ?= ?)?['\"][\w.-]+['\"],\s?(?:\w+ ?= ?)?(\w+)[,)]"
+# ``config.init_obj("data_loader", module_data)`` (or ``name="data_loader", module=module_data``):
+# a method call whose first argument is a string and whose second is a lowercase name the file
+# imports (a module, by PEP 8's naming; or a parameter a caller passes one in), read before any
+# walk. The call is matched from its ``(`` (a literal the regex engine scans for quickly); the
+# import statements are read only in the files that have such a call.
+_BY_NAME = r"\((?:['\"][\w.-]+['\"],\s?([a-z_]\w*)|\w+ ?= ?['\"][\w.-]+['\"],\s?\w+ ?= ?([a-z_]\w*))[,)]"
 _BY_NAME_BYTES = re.compile(_BY_NAME.encode())
 _BY_NAME_TEXT = re.compile(_BY_NAME)
+_METHOD_BYTES = re.compile(rb"\.\w+$")
+_METHOD_TEXT = re.compile(r"\.\w+$")
 _IMPORTED_BYTES = re.compile(rb"import[ \t]+([\w., \t]+)")
 _IMPORTED_TEXT = re.compile(r"import[ \t]+([\w., \t]+)")
 _WORD_BYTES = re.compile(rb"\w+")
@@ -898,22 +901,36 @@ _PROPERTY = frozenset({"property"})
 _COPIES = frozenset({"dict", "builtins.dict", "copy.deepcopy", "copy.copy", "collections.OrderedDict"})
 
 
+def _calls_with_imported(data, call, method, imported, word) -> set:
+    """The names of such calls (``call`` matches, ``method`` checks the text before the ``(``)
+    that the file imports (``imported`` finds the import statements)."""
+    found = set()
+    names = None
+    for match in call.finditer(data):
+        name = match.group(1) or match.group(2)
+        if names is None:
+            names = {w for statement in imported.findall(data) for w in word.findall(statement)}
+        if name in names and method.search(data, max(0, match.start() - 64), match.start()):
+            found.add(name)
+    return found
+
+
 def by_name_candidate(data: bytes) -> bool:
-    """From bytes: a call ``X.M("key", name, ...)`` with ``name`` imported by the file (a module
-    a getattr-by-name factory may pick a class from)."""
+    """From bytes: a method call ``X.M("key", name, ...)`` with ``name`` a lowercase name the
+    file imports (a module a getattr-by-name factory may pick a class from)."""
     if _BY_NAME_BYTES.search(data) is None:
         return False
-    imported = {w for found in _IMPORTED_BYTES.findall(data) for w in _WORD_BYTES.findall(found)}
-    return any(m.group(1) in imported for m in _BY_NAME_BYTES.finditer(data))
+    return bool(_calls_with_imported(data, _BY_NAME_BYTES, _METHOD_BYTES, _IMPORTED_BYTES, _WORD_BYTES))
 
 
 def _by_name_names(source: str) -> set:
-    """The names such calls pass, when one of them is imported by the file (else empty)."""
-    names = {m.group(1) for m in _BY_NAME_TEXT.finditer(source)}
-    if not names:
-        return names
-    imported = {w for found in _IMPORTED_TEXT.findall(source) for w in _WORD_TEXT.findall(found)}
-    return names if names & imported else set()
+    """The names such calls pass, when one of them is imported by the file (else empty): the
+    parameters a caller may pass a module as are kept with them."""
+    if _BY_NAME_TEXT.search(source) is None:
+        return set()
+    if not _calls_with_imported(source, _BY_NAME_TEXT, _METHOD_TEXT, _IMPORTED_TEXT, _WORD_TEXT):
+        return set()
+    return {m.group(1) or m.group(2) for m in _BY_NAME_TEXT.finditer(source)}
 
 
 class _Factory(Record):
