@@ -888,7 +888,7 @@ def _yaml_place(bound) -> Optional[Tuple[str, int, int]]:
 # imports (a module, by PEP 8's naming; or a parameter a caller passes one in), read before any
 # walk. The call is matched from its ``(`` (a literal the regex engine scans for quickly); the
 # import statements are read only in the files that have such a call.
-_BY_NAME = r"\((?:['\"][\w.-]+['\"],\s?([a-z_]\w*)|\w+ ?= ?['\"][\w.-]+['\"],\s?\w+ ?= ?([a-z_]\w*))[,)]"
+_BY_NAME = r"\((?:['\"][\w.-]+['\"],\s?(_?[a-z]\w*)|\w+ ?= ?['\"][\w.-]+['\"],\s?\w+ ?= ?(_?[a-z]\w*))[,)]"
 _BY_NAME_BYTES = re.compile(_BY_NAME.encode())
 _BY_NAME_TEXT = re.compile(_BY_NAME)
 _METHOD_BYTES = re.compile(rb"\.\w+$")
