@@ -228,3 +228,27 @@ def test_the_byte_gate():
     assert by_name_candidate(b"from data import loaders\nx = cfg.initialize(name='data_loader', module=loaders)\n")
     assert not by_name_candidate(b"x = config.init_obj('data_loader', module_data)\n")  # nothing imported by that name
     assert not by_name_candidate(b"import os\nx = os.environ.get('HOME')\n")
+
+
+EDITS = {
+    "item": 'config["data"]["args"] = {"size": 4}\n',
+    "kept attribute": 'config._config["data"] = {"type": "Loader", "args": {"size": 4}}\n',
+    "read as is": "",
+}
+
+
+@pytest.mark.parametrize("case", sorted(EDITS))
+def test_a_config_the_script_edits_is_unknown(tmp_path, case):
+    script = SCRIPT.replace("loader = config.build", EDITS[case] + "loader = config.build").replace("CALL", '"data", module_data')
+    root = _project(
+        tmp_path,
+        {
+            "pyproject.toml": "[tool.dl-lint]\n",
+            "parse.py": PARSER.replace("BODY", BODIES["template"][0]),
+            "loaders.py": LOADERS,
+            "train.py": script,
+            "configs/run.json": json.dumps(RUN, indent=4),
+        },
+    )
+    found = [(Path(d.filename).name, d.code) for d in lint_paths([root]).diagnostics]
+    assert found == ([("run.json", "DL002")] if case == "read as is" else []), case

@@ -1105,8 +1105,9 @@ def _built_by_name(analysis: Any, call: ast.Call, site: Any, scope_name: str, wr
     name = node_key.value
     if extra_positional and not factory.varargs or extra_keywords and not factory.merged:
         return []  # passed to nothing / not merged: not followed
-    if writes.edit(func.value.id, (name,)):
-        return []
+    held = {config.attr, factory.reads} - {""}
+    if writes.edit(func.value.id, (name,)) or any(writes.edit(func.value.id, (attr,)) for attr in held):
+        return []  # the script sets the node (``config["data_loader"]["args"] = ...``, ``config._config[...] = ...``)
     if any(e[: 1] == (name,) and len(e) <= 2 or e[:2] == (name, factory.type_key) for e in edited):
         return []  # the node, its class or all its arguments set on the command line
     modules = _project_modules(analysis, bound["module"], site)
