@@ -252,3 +252,58 @@ def test_a_config_the_script_edits_is_unknown(tmp_path, case):
     )
     found = [(Path(d.filename).name, d.code) for d in lint_paths([root]).diagnostics]
     assert found == ([("run.json", "DL002")] if case == "read as is" else []), case
+
+
+OPTIONS_SCRIPT = '''import argparse
+import collections
+
+import loaders as module_data
+from parse import Config
+
+parser = argparse.ArgumentParser()
+parser.add_argument("-c", "--config", default="configs/run.json")
+CustomArgs = collections.namedtuple("CustomArgs", "flags type target")
+options = [CustomArgs(["--nw"], type=int, target="TARGET")]
+config = Config.from_args(parser, options)
+loader = config.build("data", module_data)
+'''
+DEFAULT_ZERO = LOADERS.replace("num_workers=1, persistent", "num_workers=0, persistent")
+MODULE = '''from torch.utils.data import DataLoader
+
+
+class Loader:
+    def __init__(self, size, num_workers=2):
+        self.size = size
+        self.num_workers = num_workers
+
+    def train_loader(self):
+        return DataLoader(range(self.size), num_workers=self.num_workers, persistent_workers=True)
+'''
+OVERRIDES = {
+    # the file leaves num_workers to the class's default 0; the command line may set it
+    "a key the file leaves out": (DEFAULT_ZERO, "data;args;num_workers", {"size": 4, "persistent_workers": True}, []),
+    "another key": (DEFAULT_ZERO, "data;args;batch_size", {"size": 4, "persistent_workers": True}, ["DL002"]),
+    "a key the file sets": (LOADERS, "data;args;num_workers", {"size": 4, "num_workers": 0, "persistent_workers": True}, []),
+    "a key the class does not take": (LOADERS, "data;args;colour", {"size": 4, "num_workers": 0, "persistent_workers": True}, ["DL002"]),
+    "a data module's key": (MODULE, "data;args;num_workers", {"size": 4, "num_workers": 0}, []),
+    "a data module, another key": (MODULE, "data;args;batch_size", {"size": 4, "num_workers": 0}, ["DL002"]),
+    "the whole node": (LOADERS, "data;args", {"size": 4, "num_workers": 0, "persistent_workers": True}, []),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OVERRIDES))
+def test_keys_the_command_line_may_set_are_unknown(tmp_path, case):
+    loaders, target, args, expected = OVERRIDES[case]
+    parser = PARSER.replace("def from_args(cls, parser):", "def from_args(cls, parser, options=()):")
+    root = _project(
+        tmp_path,
+        {
+            "pyproject.toml": "[tool.dl-lint]\n",
+            "parse.py": parser.replace("BODY", BODIES["template"][0]),
+            "loaders.py": loaders,
+            "train.py": OPTIONS_SCRIPT.replace("TARGET", target),
+            "configs/run.json": json.dumps({"data": {"type": "Loader", "args": args}}, indent=4),
+        },
+    )
+    found = [d.code for d in lint_paths([root]).diagnostics if d.filename.endswith(".json")]
+    assert found == expected, case

@@ -1192,10 +1192,19 @@ def _by_name_loaders(
     project = analysis.resolver.project
     loader = project.is_loader_class(ref.module, ref.name, 0, ref.path)
     project.read_config_file(os.path.abspath(ref.path))  # its signature is read here
+    # keys the command line may set are unknown in every run, also where the file leaves them out
+    # (then only those the class takes: given one it does not, that run raises TypeError)
+    entries = tuple((key, Leaf(UNKNOWN, "", 0, 0)) if key in unknown else (key, leaf) for key, leaf in entries)
+    left_out = unknown - {key for key, _ in entries}
     if loader is None or loader.preargs:
-        if extra_positional or extra_keywords or unknown:
+        if extra_positional or extra_keywords:
             return []
-        return _class_loaders(analysis, ref, entries, dotted)
+        owner, cls = _class_node(analysis, ref)
+        init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None) if cls is not None else None
+        taken = {a.arg for a in (*init.args.args, *init.args.kwonlyargs)} if init is not None else set()
+        overridable = tuple((key, Leaf(UNKNOWN, "", 0, 0)) for key in sorted(left_out & taken))
+        out = _class_loaders(analysis, ref, entries + overridable, dotted)
+        return [c.replace(extra={**c.extra, "reader": f"the DataLoader of the {ref.name} that {method}() builds"}) for c in out]
     resolver = analysis.resolver
     bound = Bound([], {})
     for expr in extra_positional:
@@ -1212,6 +1221,12 @@ def _by_name_loaders(
         else:
             origin = Origin(f"{dotted}.{key} in {os.path.basename(leaf.path or '')}", leaf.path, leaf.line)
             bound.keywords[key] = Item(Value((Possible(value, origin),)), code=f"{dotted}.{key}")
+    from dl_lint.analysis.loaders import PARAMETERS
+
+    taken = {p.name for p in loader.chain[0].params} if loader.chain else set(PARAMETERS)
+    for key in sorted(left_out & taken):
+        if key not in bound.keywords:
+            bound.keywords[key] = Item(Value.unknown("config"), code=f"{dotted}.{key}")
     built = analysis._bind(call, site, scope_name, loader, given=bound)
     if built is None or "dataset" not in built.args:
         return []  # TypeError in the class or in torch: no run
