@@ -66,6 +66,21 @@ the loader's own file's.
 Unknown (silent): a target that is not a project class (a library class, a module not in the
 project, a typo), a helper that passes anything else (``**kwargs`` of its own, positional
 arguments), a config built any other way.
+
+**The getattr-by-name family** (victoresque/pytorch-template's ``ConfigParser`` and the many
+repositories derived from it) goes through the same runs and binding::
+
+    config = ConfigParser.from_args(args, options)             # read_json(Path(args.config))
+    data_loader = config.init_obj("data_loader", module_data)  # getattr(module, self[name]["type"])(
+                                                               #     *args, **self[name]["args"])
+
+The factory method, the class keeping the loaded config and the files are recognised by what
+they do (``_factory_method``, ``_read_config_class``, the keypaths folder rule; see the section
+below and docs/configuration.md). The class a file's node names in the module passed is, when
+a loader subclass, bound as a call of it with the node's ``args`` as keywords would be
+(``ModuleAnalysis._bind`` with the arguments given: the loader-subclass chain down to torch's),
+and otherwise read as a data module (``_class_loaders``). Keys the command line's ``options``
+may set (``CustomArgs(..., target="data_loader;args;batch_size")``) are unknown.
 """
 
 from __future__ import annotations
