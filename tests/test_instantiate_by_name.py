@@ -307,3 +307,19 @@ def test_keys_the_command_line_may_set_are_unknown(tmp_path, case):
     )
     found = [d.code for d in lint_paths([root]).diagnostics if d.filename.endswith(".json")]
     assert found == expected, case
+
+
+def test_a_yaml_config_read_the_same_way(tmp_path):
+    parser = PARSER.replace("import json", "import yaml").replace("json.load(handle)", "yaml.safe_load(handle)")
+    root = _project(
+        tmp_path,
+        {
+            "pyproject.toml": "[tool.dl-lint]\n",
+            "parse.py": parser.replace("BODY", BODIES["template"][0]),
+            "loaders.py": LOADERS,
+            "train.py": SCRIPT.replace("CALL", '"data", module_data').replace("configs/run.json", "configs/run.yaml"),
+            "configs/run.yaml": "data:\n  type: Loader\n  args:\n    size: 4\n    num_workers: 0\n    persistent_workers: true\n",
+            "configs/other.json": json.dumps(RUN, indent=4),  # not what a YAML loader reads
+        },
+    )
+    assert [(Path(d.filename).name, d.location.row, d.code) for d in lint_paths([root]).diagnostics] == [("run.yaml", 5, "DL002")]
