@@ -38,7 +38,8 @@ def test_the_finding_cites_the_loader_and_the_value():
     diag = next(d for d in lint_paths([ROOT]).diagnostics if d.filename.endswith("debug.json"))
     assert (Path(diag.related[0].path).name, diag.related[0].row) == ("train.py", 9)
     assert "RangeDataLoader" in diag.related[0].note
-    assert "num_workers=0 (data_loader.args.num_workers in debug.json)" in diag.detail
+    assert "num_workers=0 (data_loader.args.num_workers)" in diag.detail
+    assert Path(diag.filename).name == "debug.json" and diag.location.row == 8
 
 
 def test_a_run_naming_only_the_json_file_or_the_script_reports_what_the_full_run_does():

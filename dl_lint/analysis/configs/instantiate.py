@@ -1234,7 +1234,7 @@ def _by_name_loaders(
         if value is _NOTHING:
             bound.keywords[key] = Item(Value.unknown("config"), code=f"{dotted}.{key}")
         else:
-            origin = Origin(f"{dotted}.{key} in {os.path.basename(leaf.path or '')}", leaf.path, leaf.line)
+            origin = Origin(f"{dotted}.{key}", leaf.path, leaf.line)  # the file is the finding's place
             bound.keywords[key] = Item(Value((Possible(value, origin),)), code=f"{dotted}.{key}")
     from dl_lint.analysis.loaders import PARAMETERS
 
