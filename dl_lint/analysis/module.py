@@ -44,7 +44,7 @@ _CONFIG_SOURCES = (
     ("detectron2", "build_detection_t"),
     ("transformers", "TrainingArguments"),
     ("lightning_cli", "LightningCLI("),
-    ("instantiate", "OmegaConf"),
+    ("instantiate", "import"),  # OmegaConf nodes, or a getattr-by-name factory's (its own byte check)
 )
 _BATCH_BYTES_COMMENT = re.compile(r"#\s*dl-lint:\s*batch-bytes\s*=\s*([0-9A-Za-z.]+)")
 # How many calls deep DL203 follows module-level code into the functions of the module.
@@ -536,11 +536,18 @@ class ModuleAnalysis:
         return None
 
     # -- binding --------------------------------------------------------------------------------
-    def _bind(self, call: ast.Call, site: Site, scope_name: str, loader: LoaderClass) -> Optional[LoaderCall]:
+    def _bind(self, call: ast.Call, site: Site, scope_name: str, loader: LoaderClass, given: Any = None) -> Optional[LoaderCall]:
         """Bind the call's arguments (after any pre-bound by ``partial``) to torch's signature,
         through the signatures of the subclasses in between (None: the call raises TypeError
-        there, and is not judged)."""
-        if loader.chain:
+        there, and is not judged). ``given``: the arguments the call passes, already bound
+        (``subclasses.Bound``: a factory's ``getattr(module, name)(**config_args)``, whose
+        keywords come from a config file), instead of the call's own."""
+        if given is not None:
+            bound = self._bind_chain(call, site, loader, given)
+            if bound is None:
+                return None
+            args, opaque, sampler_node = bound
+        elif loader.chain:
             bound = self._bind_chain(call, site, loader)
             if bound is None:
                 return None
@@ -549,7 +556,7 @@ class ModuleAnalysis:
             args, opaque, sampler_node = self._bind_torch(call, site, loader)
         start, end = self.text.span(call)
         extra = {}
-        if not loader.chain and self._configured:
+        if not loader.chain and given is None and self._configured:
             extra["configured"] = self._configured
             extra["configured_from"] = self._configured_from
         holds = self._site_guards(site)
@@ -560,6 +567,7 @@ class ModuleAnalysis:
             extra["divided"] = divided
         if loader.chain:
             extra["loader_class"] = loader.chain[0].label
+        if loader.chain and given is None:
             extra["keywords"] = frozenset(self._same_keywords(loader))
         return LoaderCall(
             path=self.path,
@@ -631,7 +639,7 @@ class ModuleAnalysis:
                 out.add(name)
         return out
 
-    def _bind_chain(self, call: ast.Call, site: Site, loader: LoaderClass):
+    def _bind_chain(self, call: ast.Call, site: Site, loader: LoaderClass, given: Any = None):
         """``_bind`` through a chain of subclass signatures: the call's arguments are bound to
         the outermost class's own signature (positions included), passed down level by level
         (``subclasses.pass_down``), then bound to torch's. An argument written at the call keeps
@@ -641,8 +649,8 @@ class ModuleAnalysis:
 
         resolver = self.resolver
         text = self.text
-        bound = Bound([], {})
-        for arg in (*loader.preargs, *call.args, *call.keywords):
+        bound = Bound([], {}) if given is None else given
+        for arg in (*loader.preargs, *call.args, *call.keywords) if given is None else ():
             if isinstance(arg, ast.Starred):
                 bound.positional_open = True
                 continue

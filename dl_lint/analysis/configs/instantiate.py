@@ -66,6 +66,21 @@ the loader's own file's.
 Unknown (silent): a target that is not a project class (a library class, a module not in the
 project, a typo), a helper that passes anything else (``**kwargs`` of its own, positional
 arguments), a config built any other way.
+
+**The getattr-by-name family** (victoresque/pytorch-template's ``ConfigParser`` and the many
+repositories derived from it) goes through the same runs and binding::
+
+    config = ConfigParser.from_args(args, options)             # read_json(Path(args.config))
+    data_loader = config.init_obj("data_loader", module_data)  # getattr(module, self[name]["type"])(
+                                                               #     *args, **self[name]["args"])
+
+The factory method, the class keeping the loaded config and the files are recognised by what
+they do (``_factory_method``, ``_read_config_class``, the keypaths folder rule; see the section
+below and docs/configuration.md). The class a file's node names in the module passed is, when
+a loader subclass, bound as a call of it with the node's ``args`` as keywords would be
+(``ModuleAnalysis._bind`` with the arguments given: the loader-subclass chain down to torch's),
+and otherwise read as a data module (``_class_loaders``). Keys the command line's ``options``
+may set (``CustomArgs(..., target="data_loader;args;batch_size")``) are unknown.
 """
 
 from __future__ import annotations
@@ -78,6 +93,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from dl_lint.analysis.configs.lightning_cli import _class_node, project_class
 from dl_lint.analysis.configs.yamlfile import UNKNOWN, Leaf, Tree
 from dl_lint.analysis.scopes import END
+from dl_lint.record import Record
 
 __all__ = ["candidate", "loader_calls", "JUDGED_BY", "relocate"]
 
@@ -92,17 +108,22 @@ _LOAD = re.compile(rb"OmegaConf\s*\.\s*load\s*\(")  # after a word boundary (``f
 
 def candidate(data: bytes) -> bool:
     """From bytes: a Python file that may instantiate a class from a YAML node it loads with
-    OmegaConf (``OmegaConf.load(``)."""
+    OmegaConf (``OmegaConf.load(``), or call a getattr-by-name factory (``by_name_candidate``)."""
     from dl_lint.analysis.configs import found_as_word
 
-    return b"OmegaConf" in data and found_as_word(_LOAD, data)
+    return (b"OmegaConf" in data and found_as_word(_LOAD, data)) or by_name_candidate(data)
 
 
 def loader_calls(analysis: Any) -> list:
-    """The loader calls of the project classes this module instantiates from YAML nodes, once
+    """The loader calls of the project classes this module instantiates from config nodes, once
     per config file (``LoaderCall.extra["instantiated"]``: the script)."""
-    if not analysis.path or "OmegaConf" not in analysis.source:
+    if not analysis.path:
         return []
+    out = _omegaconf_calls(analysis) if "OmegaConf" in analysis.source else []
+    return out + _by_name_calls(analysis)
+
+
+def _omegaconf_calls(analysis: Any) -> list:
     roots = _config_roots(analysis)
     if not roots:
         return []
@@ -875,4 +896,741 @@ def _yaml_place(bound) -> Optional[Tuple[str, int, int]]:
     if len(places) != 1:
         return None
     path, line = next(iter(places))
-    return (path, line, 1) if path and path.endswith((".yaml", ".yml")) and line else None
+    return (path, line, 1) if path and path.endswith((".yaml", ".yml", ".json")) and line else None
+
+
+# -- the getattr-by-name factory (victoresque/pytorch-template's ConfigParser family) -------------
+# ``config.init_obj("data_loader", module_data)`` (or ``name="data_loader", module=module_data``):
+# a method call whose first argument is a string and whose second is a lowercase name the file
+# imports (a module, by PEP 8's naming; or a parameter a caller passes one in), read before any
+# walk. The call is matched from its ``(`` (a literal the regex engine scans for quickly); the
+# import statements are read only in the files that have such a call.
+_BY_NAME = r"\((?:['\"][\w.-]+['\"],\s?(_?[a-z]\w*)|\w+ ?= ?['\"][\w.-]+['\"],\s?\w+ ?= ?(_?[a-z]\w*))[,)]"
+_BY_NAME_BYTES = re.compile(_BY_NAME.encode())
+_BY_NAME_TEXT = re.compile(_BY_NAME)
+_METHOD_BYTES = re.compile(rb"\.\w+$")
+_METHOD_TEXT = re.compile(r"\.\w+$")
+_IMPORTED_BYTES = re.compile(rb"import[ \t]+([\w., \t]+)")
+_IMPORTED_TEXT = re.compile(r"import[ \t]+([\w., \t]+)")
+_WORD_BYTES = re.compile(rb"\w+")
+_WORD_TEXT = re.compile(r"\w+")
+_PROPERTY = frozenset({"property"})
+_COPIES = frozenset({"dict", "builtins.dict", "copy.deepcopy", "copy.copy", "collections.OrderedDict"})
+
+
+def _calls_with_imported(data, call, method, imported, word) -> set:
+    """The names of such calls (``call`` matches, ``method`` checks the text before the ``(``)
+    that the file imports (``imported`` finds the import statements)."""
+    found = set()
+    names = None
+    for match in call.finditer(data):
+        name = match.group(1) or match.group(2)
+        if names is None:
+            names = {w for statement in imported.findall(data) for w in word.findall(statement)}
+        if name in names and method.search(data, max(0, match.start() - 64), match.start()):
+            found.add(name)
+    return found
+
+
+def by_name_candidate(data: bytes) -> bool:
+    """From bytes: a method call ``X.M("key", name, ...)`` with ``name`` a lowercase name the
+    file imports (a module a getattr-by-name factory may pick a class from)."""
+    if _BY_NAME_BYTES.search(data) is None:
+        return False
+    return bool(_calls_with_imported(data, _BY_NAME_BYTES, _METHOD_BYTES, _IMPORTED_BYTES, _WORD_BYTES))
+
+
+def _by_name_names(source: str) -> set:
+    """The names such calls pass, when one of them is imported by the file (else empty): the
+    parameters a caller may pass a module as are kept with them."""
+    if _BY_NAME_TEXT.search(source) is None:
+        return set()
+    if not _calls_with_imported(source, _BY_NAME_TEXT, _METHOD_TEXT, _IMPORTED_TEXT, _WORD_TEXT):
+        return set()
+    return {m.group(1) or m.group(2) for m in _BY_NAME_TEXT.finditer(source)}
+
+
+class _Factory(Record):
+    """A method building the class a config node names: ``reads`` the attribute holding the
+    config ("" for ``self[name]``), the node's two keys, whether the caller's ``**kwargs`` are
+    merged into the node's arguments and its ``*args`` passed on."""
+
+    __slots__ = ("slots", "reads", "type_key", "args_key", "merged", "varargs")
+
+    def __init__(self, slots: Tuple[str, str], reads: str, type_key: str, args_key: str, merged: bool, varargs: bool) -> None:
+        self.slots = slots  # the names of the method's (name, module) parameters
+        self.reads = reads
+        self.type_key = type_key
+        self.args_key = args_key
+        self.merged = merged
+        self.varargs = varargs
+
+
+class _ConfigClass(Record):
+    """A class holding a config it loads from a file: the attribute that keeps it, how it is
+    built (``via``: ``__init__`` or the classmethod that loads the file and returns ``cls(...)``),
+    the dialect, whether every load names a literal path (``fixed``) and which, the command-line
+    options its path reads (``args.config``), its factory methods."""
+
+    __slots__ = ("attr", "via", "dialect", "fixed", "named", "options", "factories")
+
+    def __init__(self, attr, via, dialect, fixed, named, options, factories) -> None:
+        self.attr = attr
+        self.via = via
+        self.dialect = dialect
+        self.fixed = fixed
+        self.named = named
+        self.options = options
+        self.factories = factories
+
+
+def _by_name_calls(analysis: Any) -> list:
+    """The loaders the module's ``config.M("key", module, ...)`` calls build, one per config file
+    (see the section's functions)."""
+    captured = _by_name_names(analysis.source)
+    if not captured:
+        return []
+    out: list = []
+    seen = set()
+    writes = None
+    for call, site, scope_name, _cls in analysis.index.calls:
+        func = call.func
+        if not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name):
+            continue
+        given = [*call.args[:2], *(k.value for k in call.keywords if k.arg)]
+        if not any(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in given):
+            continue
+        if not any(isinstance(e, ast.Name) and e.id in captured for e in given):
+            continue  # the module: a name the file imports, or a parameter its callers pass one in
+        if writes is None:
+            writes = _LazyWrites(analysis.tree)
+        try:
+            found = _built_by_name(analysis, call, site, scope_name, writes)
+        except RecursionError:
+            continue
+        for loader in found:
+            key = (loader.location, tuple(sorted((n, repr(a.value)) for n, a in loader.args.items())))
+            if key not in seen:
+                seen.add(key)
+                out.append(loader)
+    return out
+
+
+class _LazyWrites:
+    """``_Writes`` of a module, walked only when a factory call is found there."""
+
+    def __init__(self, tree: ast.AST) -> None:
+        self.tree = tree
+        self.found: Optional[_Writes] = None
+
+    def edit(self, name: str, keys: Tuple[str, ...]) -> bool:
+        if self.found is None:
+            self.found = _Writes(self.tree)
+        return self.found.edit(name, keys)
+
+
+def _callers_args(analysis: Any, name: str, site: Any, depth: int = 0) -> Optional[List[Tuple[ast.AST, Any]]]:
+    """The expressions ``name`` may be at ``site``: its one assignment, or, for a parameter of a
+    module-level function, the argument every call of that function in the module passes (at
+    least one call). None when unknown."""
+    _, bindings = analysis.resolver.lookup(name, site)
+    if len(bindings) != 1:
+        return None
+    binding = bindings[0]
+    if binding.kind == "assign" and binding.value is not None:
+        return [(binding.value, binding.site or END)]
+    if binding.kind != "param" or depth > 2:
+        return None
+    function = next(
+        (n for n in analysis.tree.body if isinstance(n, ast.FunctionDef) and any(a is binding.node for a in n.args.args)), None
+    )
+    if function is None:
+        return None
+    position = [a.arg for a in function.args.args].index(name)
+    out: List[Tuple[ast.AST, Any]] = []
+    for call, where, _scope, _cls in analysis.index.calls:
+        if not (isinstance(call.func, ast.Name) and call.func.id == function.name):
+            continue
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return None
+        arg = call.args[position] if position < len(call.args) else next((k.value for k in call.keywords if k.arg == name), None)
+        if arg is None:
+            return None
+        if isinstance(arg, ast.Name):
+            found = _callers_args(analysis, arg.id, where, depth + 1)
+            if found is None:
+                return None
+            out.extend(found)
+        else:
+            out.append((arg, where))
+    return out or None
+
+
+def _built_by_name(analysis: Any, call: ast.Call, site: Any, scope_name: str, writes: "_LazyWrites") -> list:
+    func = call.func
+    if not any(_project_modules(analysis, e, site) for e in call.args[:2] if isinstance(e, ast.Name)) and not any(
+        _project_modules(analysis, k.value, site) for k in call.keywords if isinstance(k.value, ast.Name)
+    ):
+        return []  # no module passed: not a factory call (checked before the config object)
+    constructions = _callers_args(analysis, func.value.id, site)
+    if not constructions:
+        return []
+    config = None
+    edited: set = set()
+    for construct, where in constructions:
+        if not isinstance(construct, ast.Call):
+            return []
+        head = construct.func.value if isinstance(construct.func, ast.Attribute) else construct.func
+        via = construct.func.attr if isinstance(construct.func, ast.Attribute) else "__init__"
+        single = analysis.resolver.resolve(head, where).single
+        ref = single.value if single is not None else None
+        if getattr(ref, "kind", None) != "class" or not getattr(ref, "path", ""):
+            return []
+        if not analysis.resolver.project.may_hold(ref.module, analysis.path, b"getattr("):
+            return []  # no factory there: its module is not parsed for this
+        found = _config_class(analysis, ref)
+        if found is None or found.via not in (via, "__init__") or (config is not None and found is not config):
+            return []
+        config = found
+        paths = _option_targets(analysis, construct, where)
+        if paths is None:
+            return []
+        edited |= paths
+    factory = config.factories.get(func.attr)
+    if factory is None:
+        return []
+    # the call bound to the method's (self, name, module, *args, **kwargs)
+    positional = list(call.args)
+    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    if any(isinstance(a, ast.Starred) for a in positional) or any(k.arg is None for k in call.keywords):
+        return []
+    slots = factory.slots
+    bound: Dict[str, ast.AST] = dict(zip(slots, positional[:2]))
+    extra_positional = positional[2:]
+    extra_keywords = []
+    for key, value in keywords.items():
+        if key in slots and key not in bound:
+            bound[key] = value
+        else:
+            extra_keywords.append((key, value))
+    if set(bound) != set(slots) or {k for k, _ in extra_keywords} & set(slots):
+        return []  # a slot missing or given twice: TypeError
+    bound = {"name": bound[slots[0]], "module": bound[slots[1]]}
+    node_key = bound["name"]
+    if not isinstance(node_key, ast.Constant) or not isinstance(node_key.value, str) or not node_key.value.isprintable():
+        return []
+    name = node_key.value
+    if extra_positional and not factory.varargs or extra_keywords and not factory.merged:
+        return []  # passed to nothing / not merged: not followed
+    held = {config.attr, factory.reads} - {""}
+    if writes.edit(func.value.id, (name,)) or any(writes.edit(func.value.id, (attr,)) for attr in held):
+        return []  # the script sets the node (``config["data_loader"]["args"] = ...``, ``config._config[...] = ...``)
+    if any(e[: 1] == (name,) and len(e) <= 2 or e[:2] == (name, factory.type_key) for e in edited):
+        return []  # the node, its class or all its arguments set on the command line
+    modules = _project_modules(analysis, bound["module"], site)
+    if len(set(modules)) != 1:
+        return []
+    module = modules[0]
+    project = analysis.resolver.project
+    named = _option_defaults(analysis, config.options) + config.named
+    files = project.keypath_files(analysis.path, named, config.fixed, config.dialect)
+    tree_dialect = "safe" if config.dialect in ("json", "hyperpyyaml") else config.dialect
+    needles = [name.encode("utf-8", "replace"), factory.type_key.encode("utf-8", "replace")]
+    out: list = []
+    for path in files:
+        project.read_config_file(path)  # the answer rests on its bytes
+        data = project.read_config(path)
+        if data is None or not all(n in data for n in needles):
+            continue
+        tree = project.config_file(path, tree_dialect)[1]
+        node = tree.get(name) if isinstance(tree, Tree) else None
+        if not isinstance(node, Tree):
+            continue  # a list of nodes (picked by index), a missing node: not followed
+        named_class = node.get(factory.type_key)
+        params = node.get(factory.args_key)
+        if not isinstance(named_class, Leaf) or not isinstance(named_class.value, str) or not isinstance(params, Tree):
+            continue  # no class, no arguments (KeyError), arguments that are no mapping: no run
+        ref = project_class(analysis, f"{module}.{named_class.value}")
+        if ref is None:
+            continue  # not a project class of that module (a library's, a typo): unknown
+        dotted = f"{name}.{factory.args_key}"
+        unknown = {e[2] for e in edited if e[:2] == (name, factory.args_key) and len(e) >= 3}
+        out.extend(
+            _by_name_loaders(
+                analysis, call, site, scope_name, ref, params.entries, dotted, unknown, extra_positional, extra_keywords, config.dialect, func.attr
+            )
+        )
+    return out
+
+
+def _project_modules(analysis: Any, expr: ast.AST, site: Any) -> List[str]:
+    """The project modules ``expr`` is (a name bound by an import, or a parameter every caller
+    in the module passes one as); [] when any possibility is something else."""
+    from dl_lint.analysis.values import ModuleRef
+
+    exprs: Optional[List[Tuple[ast.AST, Any]]] = [(expr, site)]
+    if isinstance(expr, ast.Name):
+        _, bindings = analysis.resolver.lookup(expr.id, site)
+        if len(bindings) != 1 or bindings[0].kind not in ("import", "param"):
+            return []
+        if bindings[0].kind == "param":
+            exprs = _callers_args(analysis, expr.id, site)  # passed in by the module's callers
+    out = []
+    for each, where in exprs or ():
+        single = analysis.resolver.resolve(each, where).single
+        if single is None or not isinstance(single.value, ModuleRef):
+            return []
+        out.append(single.value.module)
+    return out
+
+
+def _by_name_loaders(
+    analysis: Any,
+    call: ast.Call,
+    site: Any,
+    scope_name: str,
+    ref: Any,
+    entries: Tuple[Tuple[str, Any], ...],
+    dotted: str,
+    unknown: set,
+    extra_positional: List[ast.AST],
+    extra_keywords: List[Tuple[str, ast.AST]],
+    dialect: str,
+    method: str,
+) -> list:
+    """The loader the named class is, built with the node's arguments (and the call's extra
+    ones): a loader subclass is bound through its chain of signatures as a call of it would be
+    (``ModuleAnalysis._bind`` with the arguments given); a class that builds loaders in its
+    methods (a data module) as the OmegaConf family's are."""
+    from dl_lint.analysis.configs.keypaths import _NOTHING, _plain
+    from dl_lint.analysis.subclasses import Bound, Item
+    from dl_lint.analysis.values import Origin, Possible, Value
+
+    project = analysis.resolver.project
+    loader = project.is_loader_class(ref.module, ref.name, 0, ref.path)
+    project.read_config_file(os.path.abspath(ref.path))  # its signature is read here
+    # keys the command line may set are unknown in every run, also where the file leaves them out
+    # (then only those the class takes: given one it does not, that run raises TypeError)
+    entries = tuple((key, Leaf(UNKNOWN, "", 0, 0)) if key in unknown else (key, leaf) for key, leaf in entries)
+    left_out = unknown - {key for key, _ in entries}
+    if loader is None or loader.preargs:
+        if extra_positional or extra_keywords:
+            return []
+        owner, cls = _class_node(analysis, ref)
+        init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None) if cls is not None else None
+        taken = {a.arg for a in (*init.args.args, *init.args.kwonlyargs)} if init is not None else set()
+        overridable = tuple((key, Leaf(UNKNOWN, "", 0, 0)) for key in sorted(left_out & taken))
+        out = _class_loaders(analysis, ref, entries + overridable, dotted)
+        return [c.replace(extra={**c.extra, "reader": f"the DataLoader of the {ref.name} that {method}() builds"}) for c in out]
+    resolver = analysis.resolver
+    bound = Bound([], {})
+    for expr in extra_positional:
+        bound.positional.append(Item(resolver.resolve(expr, site), expr, "", resolver.code(expr)))
+    keyword_nodes = {id(k.value): k for k in call.keywords}
+    for key, expr in extra_keywords:
+        bound.keywords[key] = Item(resolver.resolve(expr, site), keyword_nodes.get(id(expr)), key, resolver.code(expr))
+    for key, leaf in entries:
+        if key in bound.keywords:
+            return []  # the factory asserts (or the call repeats a keyword): no run
+        value = _plain(leaf, dialect) if isinstance(leaf, Leaf) and key not in unknown else _NOTHING
+        if value is _NOTHING:
+            bound.keywords[key] = Item(Value.unknown("config"), code=f"{dotted}.{key}")
+        else:
+            origin = Origin(f"{dotted}.{key}", leaf.path, leaf.line)  # the file is the finding's place
+            bound.keywords[key] = Item(Value((Possible(value, origin),)), code=f"{dotted}.{key}")
+    from dl_lint.analysis.loaders import PARAMETERS
+
+    taken = {p.name for p in loader.chain[0].params} if loader.chain else set(PARAMETERS)
+    for key in sorted(left_out & taken):
+        if key not in bound.keywords:
+            bound.keywords[key] = Item(Value.unknown("config"), code=f"{dotted}.{key}")
+    built = analysis._bind(call, site, scope_name, loader, given=bound)
+    if built is None or "dataset" not in built.args:
+        return []  # TypeError in the class or in torch: no run
+    reader = f"the {ref.name} that {method}() builds"
+    return [built.replace(extra={**built.extra, "instantiated": analysis.path, "reader": reader})]
+
+
+def _option_targets(analysis: Any, construct: ast.Call, site: Any) -> Optional[set]:
+    """The key paths the command-line options handed to the config's construction may set
+    (``CustomArgs(..., target="data_loader;args;batch_size")``: a string split at ``;`` or
+    ``.``, or a tuple of strings): every string of the lists passed, the parser excepted. None
+    when an argument is neither the parser nor a literal list the module binds."""
+    out = set()
+    for arg in [*construct.args, *(k.value for k in construct.keywords)]:
+        if isinstance(arg, ast.Starred):
+            return None
+        expr, where = arg, site
+        if isinstance(arg, ast.Name):
+            _, bindings = analysis.resolver.lookup(arg.id, site)
+            if len(bindings) != 1 or bindings[0].kind != "assign" or bindings[0].value is None:
+                return None
+            expr, where = bindings[0].value, bindings[0].site or END
+        if isinstance(expr, ast.Call):
+            qualname = getattr((analysis.resolver.resolve(expr.func, where).single or _NONE).value, "qualname", None)
+            if qualname == "argparse.ArgumentParser":
+                continue
+            return None
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, str) and not expr.value:
+            continue  # ``options=''``
+        if not isinstance(expr, (ast.List, ast.Tuple)):
+            return None
+        grouped = set()
+        for sub in ast.walk(expr):
+            if isinstance(sub, (ast.List, ast.Tuple)) and sub.elts and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in sub.elts):
+                if not any(e.value.startswith("-") for e in sub.elts):
+                    out.add(tuple(e.value for e in sub.elts))
+                grouped.update(id(e) for e in sub.elts)
+        for sub in ast.walk(expr):
+            if isinstance(sub, ast.Constant) and isinstance(sub.value, str) and id(sub) not in grouped and not sub.value.startswith("-"):
+                text = sub.value
+                out.add(tuple(text.split(";")) if ";" in text else tuple(text.split(".")))
+    return out
+
+
+def _option_defaults(analysis: Any, options: Tuple[str, ...]) -> Tuple[str, ...]:
+    """The string defaults of the script's ``add_argument("--<option>", default=...)`` for the
+    options the config's path reads."""
+    if not options:
+        return ()
+    flags = {f"--{o}" for o in options}
+    out = []
+    for call, _site, _scope, _cls in analysis.index.calls:
+        if not (isinstance(call.func, ast.Attribute) and call.func.attr == "add_argument"):
+            continue
+        if not any(isinstance(a, ast.Constant) and a.value in flags for a in call.args):
+            continue
+        for k in call.keywords:
+            if k.arg == "default" and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str):
+                out.append(k.value.value)
+    return tuple(out)
+
+
+# -- the config class ----------------------------------------------------------------------------
+def _config_class(analysis: Any, ref: Any) -> Optional[_ConfigClass]:
+    """The config class ``ref`` is (see ``_ConfigClass``), memoized per class and run."""
+    key = ("by-name-class", os.path.abspath(ref.path), ref.name)
+    memo = analysis.resolver.project.config_memo
+    if key not in memo:
+        memo[key] = None
+        owner, cls = _class_node(analysis, ref)
+        if cls is not None:
+            try:
+                memo[key] = _read_config_class(owner, cls)
+            except RecursionError:
+                memo[key] = None
+    return memo[key]
+
+
+def _decorated(function: ast.FunctionDef, names: frozenset) -> bool:
+    return any(
+        (isinstance(d, ast.Name) and d.id in names) or (isinstance(d, ast.Attribute) and d.attr in names) for d in function.decorator_list
+    )
+
+
+def _read_config_class(owner: Any, cls: ast.ClassDef) -> Optional[_ConfigClass]:
+    methods = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
+    init = methods.get("__init__")
+    if init is None:
+        return None
+    # the attribute keeping the config: one ``self.A = V`` in the class, at the top of __init__
+    stores = []
+    for method in methods.values():
+        for sub in ast.walk(method):
+            if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, (ast.Store, ast.Del)) and _self_attr(sub) is not None:
+                stores.append(sub)
+    kept = [s for s in init.body if isinstance(s, ast.Assign) and len(s.targets) == 1 and _self_attr(s.targets[0]) is not None]
+    found = None
+    for statement in kept:
+        attr = _self_attr(statement.targets[0])
+        if sum(1 for s in stores if s.attr == attr) != 1:
+            continue
+        origin = _config_value(owner, init, statement.value, methods)
+        if origin is not None:
+            found = (attr, *origin)
+            break
+    if found is None:
+        return None
+    attr, via, dialect, fixed, named, options = found
+    factories = {}
+    for method in methods.values():
+        shape = _factory_method(method)
+        if shape is not None and _reads(methods, shape.reads) == attr:
+            factories[method.name] = shape
+    if not factories:
+        return None
+    return _ConfigClass(attr, via, dialect, fixed, named, options, factories)
+
+
+def _reads(methods: Dict[str, ast.FunctionDef], reads: str) -> Optional[str]:
+    """The attribute ``self[name]`` (``__getitem__`` returning ``self.X[name]``) or ``self.X``
+    reads, through a property returning ``self.Y``."""
+    if not reads:
+        getitem = methods.get("__getitem__")
+        body = _body(getitem) if getitem is not None else []
+        if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.Subscript):
+            return None
+        positional = getitem.args.args
+        value = body[0].value
+        if len(positional) != 2 or not (isinstance(value.slice, ast.Name) and value.slice.id == positional[1].arg):
+            return None
+        reads = _self_attr(value.value) or ""
+        if not reads:
+            return None
+    prop = methods.get(reads)
+    if prop is not None:
+        body = _body(prop)
+        if not _decorated(prop, _PROPERTY) or len(body) != 1 or not isinstance(body[0], ast.Return):
+            return None
+        return _self_attr(body[0].value)
+    return reads
+
+
+def _body(function: ast.FunctionDef) -> List[ast.stmt]:
+    body = list(function.body)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return body
+
+
+def _config_value(owner: Any, init: ast.FunctionDef, value: ast.AST, methods: Dict[str, ast.FunctionDef]) -> Optional[Tuple]:
+    """(via, dialect, fixed, named, options) when ``value`` (kept by ``__init__``) is a loaded
+    config: a local of ``__init__`` every binding of which loads a file, or a parameter that a
+    classmethod passes as ``cls(config, ...)`` after loading it; possibly through a project
+    function returning its first argument (which applies the command line's overrides in place)
+    or a copy."""
+    direct = _load_call(owner, value)
+    if direct is not None:  # ``self._config = read_json(path)``
+        dialect, path = direct
+        literal = isinstance(path, ast.Constant) and isinstance(path.value, str)
+        options = tuple(n.attr for n in ast.walk(path) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name))
+        return "__init__", dialect, literal, (path.value,) if literal else (), options
+    if isinstance(value, ast.Call) and value.args and not isinstance(value.args[0], ast.Starred):
+        target = owner.resolver.resolve(value.func, END).single
+        ref = target.value if target is not None else None
+        qualname = getattr(ref, "qualname", None)
+        if qualname not in _COPIES and not (getattr(ref, "kind", None) == "function" and _returns_first(owner, ref)):
+            return None
+        value = value.args[0]
+    if not isinstance(value, ast.Name):
+        return None
+    positional = [a.arg for a in init.args.args]
+    if value.id not in positional:
+        found = _loads(owner, init, value.id)
+        return ("__init__", *found) if found is not None else None
+    index = positional.index(value.id)
+    for name, method in methods.items():
+        if not _decorated(method, frozenset({"classmethod"})) or not method.args.args:
+            continue
+        cls_name = method.args.args[0].arg
+        for sub in ast.walk(method):
+            if not (isinstance(sub, ast.Return) and isinstance(sub.value, ast.Call)):
+                continue
+            built = sub.value
+            if not (isinstance(built.func, ast.Name) and built.func.id == cls_name):
+                continue
+            arg = built.args[index - 1] if 0 < index <= len(built.args) else next((k.value for k in built.keywords if k.arg == value.id), None)
+            if isinstance(arg, ast.Name):
+                found = _loads(owner, method, arg.id)
+                if found is not None:
+                    return (name, *found)
+    return None
+
+
+def _returns_first(owner: Any, ref: Any) -> bool:
+    """A project function whose every ``return`` gives back its first parameter."""
+    where, node = _function(owner, ref)
+    if node is None or not node.args.args:
+        return False
+    first = node.args.args[0].arg
+    returns = [s for s in ast.walk(node) if isinstance(s, ast.Return)]
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Subscript) and isinstance(sub.ctx, (ast.Store, ast.Del)) and isinstance(sub.slice, ast.Constant):
+            return False  # sets a key of its own (``config["data_loader"] = ...``): not only the overrides
+    return bool(returns) and all(isinstance(r.value, ast.Name) and r.value.id == first for r in returns)
+
+
+def _loads(owner: Any, function: ast.FunctionDef, name: str) -> Optional[Tuple]:
+    """(dialect, fixed, named, options) when every binding of ``name`` in ``function`` loads a
+    config file (``json.load``, ``yaml.safe_load``..., or a project function returning one), and
+    it is otherwise only updated with another load; else None."""
+    dialects = set()
+    fixed = True
+    named: List[str] = []
+    options: List[str] = []
+    seen = False
+    for sub in ast.walk(function):
+        loaded = None
+        if isinstance(sub, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
+            if not any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                if any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t)):
+                    return None  # unpacked into, or an item of it stored
+                continue
+            if not isinstance(sub, ast.Assign) or len(targets) != 1:
+                return None
+            loaded = sub.value
+        elif (
+            isinstance(sub, ast.Call)
+            and isinstance(sub.func, ast.Attribute)
+            and isinstance(sub.func.value, ast.Name)
+            and sub.func.value.id == name
+            and sub.func.attr == "update"
+        ):
+            loaded = sub.args[0] if len(sub.args) == 1 and not sub.keywords else None
+            if loaded is None:
+                return None
+        else:
+            continue
+        found = _load_call(owner, loaded)
+        if found is None:
+            return None
+        seen = True
+        dialect, path = found
+        dialects.add(dialect)
+        if isinstance(path, ast.Constant) and isinstance(path.value, str):
+            named.append(path.value)
+        else:
+            fixed = False
+            for part in [path, *(b.value for b in _local_bindings(function, path.id))] if isinstance(path, ast.Name) else [path]:
+                for node in ast.walk(part):
+                    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                        options.append(node.attr)
+    if not seen or len(dialects) != 1:
+        return None
+    return dialects.pop(), fixed, tuple(named), tuple(options)
+
+
+def _load_call(owner: Any, expr: ast.AST) -> Optional[Tuple[str, ast.AST]]:
+    """(dialect, path expression) of ``json.load(open(p))``-like calls, or of a project
+    function returning such a load of its first parameter (``read_json(fname)``)."""
+    from dl_lint.analysis.configs.keypaths import LOADERS
+
+    if not isinstance(expr, ast.Call) or not expr.args or isinstance(expr.args[0], ast.Starred):
+        return None
+    target = owner.resolver.resolve(expr.func, END).single
+    ref = target.value if target is not None else None
+    qualname = getattr(ref, "qualname", None)
+    if qualname in LOADERS:
+        return LOADERS[qualname][0], expr.args[0]
+    if getattr(ref, "kind", None) != "function" or not getattr(ref, "path", ""):
+        return None
+    key = ("by-name-loader", os.path.abspath(ref.path), ref.name)
+    memo = owner.resolver.project.config_memo
+    if key not in memo:
+        memo[key] = None
+        where, node = _function(owner, ref)
+        if node is not None and node.args.args:
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Return) and isinstance(sub.value, ast.Call):
+                    inner = where.resolver.resolve(sub.value.func, END).single
+                    name = getattr(inner.value, "qualname", None) if inner is not None else None
+                    if name in LOADERS:
+                        memo[key] = LOADERS[name][0]
+    dialect = memo[key]
+    return (dialect, expr.args[0]) if dialect is not None else None
+
+
+def statement_updates(body: List[ast.stmt], name: str) -> bool:
+    """Whether a statement of ``body`` is ``name.update(...)``."""
+    return any(
+        isinstance(s, ast.Expr)
+        and isinstance(s.value, ast.Call)
+        and isinstance(s.value.func, ast.Attribute)
+        and s.value.func.attr == "update"
+        and isinstance(s.value.func.value, ast.Name)
+        and s.value.func.value.id == name
+        for s in body
+    )
+
+
+def _factory_method(method: ast.FunctionDef) -> Optional[_Factory]:
+    """The factory shape (the section's docstring) of a method ``(self, name, module, *args,
+    **kwargs)``, else None."""
+    positional = method.args.args
+    if len(positional) != 3 or method.args.posonlyargs or method.decorator_list:
+        return None
+    _self, name, module = (a.arg for a in positional)
+    varargs = method.args.vararg.arg if method.args.vararg is not None else None
+    kwargs = method.args.kwarg.arg if method.args.kwarg is not None else None
+    if method.args.kwonlyargs:
+        return None
+    reads: Dict[str, Tuple[str, str]] = {}  # local -> (reads, key) of ``self[name][key]`` (or a copy)
+    merged = False
+
+    def node_read(expr: ast.AST) -> Optional[Tuple[str, str]]:
+        """``self[name][K]`` / ``self.X[name][K]`` -> (reads, K)."""
+        if not (isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) and isinstance(expr.slice.value, str)):
+            return None
+        inner = expr.value
+        if not (isinstance(inner, ast.Subscript) and isinstance(inner.slice, ast.Name) and inner.slice.id == name):
+            return None
+        if isinstance(inner.value, ast.Name) and inner.value.id == _self:
+            return "", expr.slice.value
+        attr = _self_attr(inner.value) if _self == "self" else None
+        return (attr, expr.slice.value) if attr else None
+
+    def copied(expr: ast.AST) -> ast.AST:
+        if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords:
+            head = expr.func
+            if (isinstance(head, ast.Name) and head.id in ("dict", "deepcopy", "OrderedDict", "copy")) or (
+                isinstance(head, ast.Attribute) and head.attr in ("deepcopy", "copy")
+            ):
+                return expr.args[0]
+        return expr
+
+    body = _body(method)
+    if not body or not isinstance(body[-1], ast.Return):
+        return None
+    for statement in body[:-1]:
+        if isinstance(statement, ast.Assert):
+            continue
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+            target = statement.targets[0].id
+            read = node_read(copied(statement.value))
+            if read is None or target in reads:
+                return None
+            reads[target] = read
+            continue
+        if (
+            isinstance(statement, ast.Expr)
+            and isinstance(statement.value, ast.Call)
+            and isinstance(statement.value.func, ast.Attribute)
+            and statement.value.func.attr == "update"
+            and isinstance(statement.value.func.value, ast.Name)
+            and statement.value.func.value.id in reads
+            and len(statement.value.args) == 1
+            and isinstance(statement.value.args[0], ast.Name)
+            and statement.value.args[0].id == kwargs
+            and not merged
+        ):
+            merged = True
+            continue
+        return None
+    built = body[-1].value
+    if not isinstance(built, ast.Call) or not isinstance(built.func, ast.Call):
+        return None
+    getter = built.func
+    if not (isinstance(getter.func, ast.Name) and getter.func.id == "getattr" and len(getter.args) == 2 and not getter.keywords):
+        return None
+    if not (isinstance(getter.args[0], ast.Name) and getter.args[0].id == module):
+        return None
+    named = getter.args[1]
+    type_read = reads.get(named.id) if isinstance(named, ast.Name) else node_read(named)
+    if type_read is None:
+        return None
+    passes_varargs = False
+    for arg in built.args:
+        if isinstance(arg, ast.Starred) and isinstance(arg.value, ast.Name) and arg.value.id == varargs and not passes_varargs:
+            passes_varargs = True
+        else:
+            return None
+    if len(built.keywords) != 1 or built.keywords[0].arg is not None:
+        return None
+    spread = built.keywords[0].value
+    args_read = reads.get(spread.id) if isinstance(spread, ast.Name) else node_read(copied(spread))
+    if args_read is None or args_read[0] != type_read[0] or args_read[1] == type_read[1]:
+        return None
+    if merged and not (isinstance(spread, ast.Name) and statement_updates(body, spread.id)):
+        return None  # the caller's keywords merged into another dict than the one spread
+    return _Factory((name, module), type_read[0], type_read[1], args_read[1], merged, passes_varargs)
