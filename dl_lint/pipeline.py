@@ -150,6 +150,7 @@ def _read_and_analyse(run: "Run", todo: Sequence[SourceFile], out: List[Diagnost
         # is expected to stay under DEFAULT_MEMORY_CAP (a 20,000-file tree stays in one process).
         rss = _resident_bytes()
         jobs = min(jobs, max(1, DEFAULT_MEMORY_CAP // (rss + WORKER_EXTRA_BYTES)))
+    run.analysed.update(f.key for f in candidates)
     processes = 1
     if jobs > 1 and len(candidates) > 1 and sum(len(f.data) for f in candidates) >= PARALLEL_MIN_BYTES * jobs:
         from dl_lint import workers
@@ -192,6 +193,9 @@ class Run:
         self.display = {f.key: f.display for f in files}
         self.by_key = {f.key: f for f in files}
         self.fresh: Set[str] = set()  # files judged in this run (not answered by the cache)
+        # files analysed in this run (in this process or a worker): they build a loader, so no
+        # builder is derived from them (``_derive_builders``) whichever process analysed them
+        self.analysed: Set[str] = set()
         self.helpers = None  # worker processes still holding their shares (dl_lint.workers)
         self.factories: Dict[str, Tuple[str, ...]] = {}  # abspath -> factory names
         self.hashes: Dict[str, Optional[str]] = {}  # abspath -> content hash (linted files)
@@ -418,7 +422,14 @@ class Run:
         if not methods:
             return derived
         for file in involved:
-            if file.key in self.factories or file.facts is not None or file.errors or not file.data or b"return" not in file.data:
+            if (
+                file.key in self.factories
+                or file.key in self.analysed
+                or file.facts is not None
+                or file.errors
+                or not file.data
+                or b"return" not in file.data
+            ):
                 continue
             try:
                 analysis = parse_only(file, self.project, self.hashes.get(file.key))
