@@ -323,10 +323,11 @@ def _dependencies(project: Project, files: List[SourceFile], named_configs, cwd:
     if not is_project_root(project.root):
         return readers
     index = {absolute_path(os.fspath(p), cwd) for p in project.files()}
+    if named_configs and _names_a_container(project, named_configs, cwd):
+        # DL104 may report at any loader of the project: every file is judged, notebooks too
+        return readers | ((index | _project_notebooks(project, cwd)) - keys)
     if index <= keys:
         return readers
-    if named_configs and _names_a_container(project, named_configs, cwd):
-        return readers | index  # DL104 may report at any loader of the project: every file is judged
     if (store is None or not store.imports) and any(_in_package(key) for key in keys):
         return readers | index
     return readers | project.neighbourhood(keys | readers)
@@ -343,6 +344,17 @@ def _names_a_container(project: Project, named, cwd: str) -> bool:
     """Whether a named file is one of the project's container definitions (DL104's evidence)."""
     definitions = {absolute_path(path, cwd) for path in project.container_files()}
     return any(absolute_path(os.fspath(p), cwd) in definitions for p in named)
+
+
+def _project_notebooks(project: Project, cwd: str) -> set:
+    """The notebooks under the project root (the index holds .py files only)."""
+    from dl_lint.discovery import discover
+
+    try:
+        found = discover([project.root], suffixes=(".ipynb",)).files
+    except Exception:  # noqa: BLE001 - best effort, as the index
+        return set()
+    return {absolute_path(os.fspath(p), cwd) for p in found}
 
 
 def _in_package(path: str) -> bool:

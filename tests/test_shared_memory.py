@@ -255,7 +255,12 @@ def test_the_loader_fails_in_docker_s_64_mib_and_runs_with_the_suggested_size():
 
 @pytest.mark.parametrize(
     "fixture, named",
-    [("dl104_makefile", "docker/Makefile"), ("dl104_compose", "docker-compose.yml"), ("dl104_docker_run", "scripts/train.sh")],
+    [
+        ("dl104_makefile", "docker/Makefile"),
+        ("dl104_compose", "docker-compose.yml"),
+        ("dl104_docker_run", "scripts/train.sh"),
+        ("dl104_devcontainer", ".devcontainer/devcontainer.json"),
+    ],
 )
 def test_a_run_naming_only_the_container_definition_reports_its_findings(fixture, named, tmp_path, monkeypatch):
     """Issue 26: a commit that only changes the container (a staged Makefile, compose file or
@@ -273,6 +278,25 @@ def test_a_run_naming_only_the_container_definition_reports_its_findings(fixture
     # a Makefile that defines no container of the code: nothing to report, and it is not Python
     (project / "Makefile").write_text("docs:\n\t$(MAKE) -C docs html  # from torch.utils.data import DataLoader\n")
     assert lint_paths(["Makefile"]).diagnostics == []
+
+
+def test_a_run_naming_only_the_container_definition_reports_its_findings_in_notebooks(tmp_path, monkeypatch):
+    """The loader in a notebook (the project index holds .py files only): naming the devcontainer
+    still judges it (ignite's EfficientNet notebook, found by bench/partial_runs.py)."""
+    import json
+
+    project = tmp_path / "p"
+    shutil.copytree(FIXTURES / "rules" / "dl104_devcontainer", project)
+    source = (project / "train.py").read_text().replace("  # expect: DL104", "")
+    (project / "train.py").unlink()
+    cell = {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": source.splitlines(True)}
+    notebook = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (project / "train.ipynb").write_text(json.dumps(notebook))
+    monkeypatch.chdir(project)
+    full = [(d.filename, d.location.row, d.code) for d in lint_paths(["."]).diagnostics]
+    assert [code for _, _, code in full] == ["DL104"] and full[0][0].endswith("train.ipynb")
+    named = [(d.filename, d.location.row, d.code) for d in lint_paths([".devcontainer/devcontainer.json"]).diagnostics]
+    assert named == full
 
 
 def test_the_makefile_definition_is_cited_at_its_line(tmp_path):
