@@ -317,15 +317,19 @@ def _helper(analysis: Any, func: ast.AST, site: Any) -> Optional[Tuple[str, str,
     ref = target.value if target is not None else None
     if getattr(ref, "kind", None) != "function" or not getattr(ref, "path", ""):
         return None
-    project = analysis.resolver.project
-    key = ("instantiate-helper", os.path.abspath(ref.path), ref.name)
-    memo = project.config_memo
+    return _read_once(analysis, ("instantiate-helper", os.path.abspath(ref.path), ref.name), _function, ref, _helper_shape)
+
+
+def _read_once(analysis: Any, key: tuple, find: Any, ref: Any, read: Any) -> Any:
+    """``read(owner, node)`` of the definition ``find(analysis, ref)`` locates, once per key and
+    run (``Project.config_memo``); None when it is not found or too deep to read."""
+    memo = analysis.resolver.project.config_memo
     if key not in memo:
         memo[key] = None
-        owner, node = _function(analysis, ref)
+        owner, node = find(analysis, ref)
         if node is not None:
             try:
-                memo[key] = _helper_shape(owner, node)
+                memo[key] = read(owner, node)
             except RecursionError:
                 memo[key] = None
     return memo[key]
@@ -1312,17 +1316,7 @@ def _option_defaults(analysis: Any, options: Tuple[str, ...]) -> Tuple[str, ...]
 # -- the config class ----------------------------------------------------------------------------
 def _config_class(analysis: Any, ref: Any) -> Optional[_ConfigClass]:
     """The config class ``ref`` is (see ``_ConfigClass``), memoized per class and run."""
-    key = ("by-name-class", os.path.abspath(ref.path), ref.name)
-    memo = analysis.resolver.project.config_memo
-    if key not in memo:
-        memo[key] = None
-        owner, cls = _class_node(analysis, ref)
-        if cls is not None:
-            try:
-                memo[key] = _read_config_class(owner, cls)
-            except RecursionError:
-                memo[key] = None
-    return memo[key]
+    return _read_once(analysis, ("by-name-class", os.path.abspath(ref.path), ref.name), _class_node, ref, _read_config_class)
 
 
 def _decorated(function: ast.FunctionDef, names: frozenset) -> bool:
