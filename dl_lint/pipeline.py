@@ -472,6 +472,7 @@ class Run:
         alone leaves the entry valid); the set of project files; the import graph."""
         lone: Dict[str, List[str]] = {}  # modules read only for a lone class statement
         absent: Dict[str, List[str]] = {}  # modules read only for a word they lack (``may_hold``)
+        nosetter: Dict[str, List[str]] = {}  # ... for bytes that rule out a keyword setter (``setattr_config``)
         for use in uses:
             if use.startswith("lone:"):
                 path, name = use[5:].split("\0", 1)
@@ -481,8 +482,12 @@ class Run:
                 path, word = use[7:].split("\0", 1)
                 if path not in touched:
                     absent.setdefault(path, []).append(word)
-        if touched or lone or absent:
-            from dl_lint.analysis.project import ABSENT, LONE
+            elif use.startswith("nosetter:"):
+                path, name = use[9:].split("\0", 1)
+                if path not in touched:
+                    nosetter.setdefault(path, []).append(name)
+        if touched or lone or absent or nosetter:
+            from dl_lint.analysis.project import ABSENT, LONE, NO_SETTER
 
             deps = {}
             for path in sorted(touched):
@@ -491,10 +496,12 @@ class Run:
                     module = self.project.summarised_as(path)
                     digest = self.project.summary_digest(path, module) if module else None
                 deps[path] = [self.store.hash_of(path), digest, module]
-            for path in sorted(set(lone) | set(absent)):
+            for path in sorted(set(lone) | set(absent) | set(nosetter)):
                 module = LONE + ",".join(sorted(set(lone[path]))) if path in lone else ""
                 if path in absent:
                     module += ABSENT + ",".join(sorted(set(absent[path])))
+                if path in nosetter:
+                    module += NO_SETTER + ",".join(sorted(set(nosetter[path])))
                 deps[path] = [self.store.hash_of(path), self.project.summary_digest(path, module), module]
             entry["deps"] = deps
         if "files" in uses:

@@ -199,3 +199,78 @@ def test_a_wrapper_of_the_loader_iterated_at_import(tmp_path, rebind, reported):
     (tmp_path / "pyproject.toml").write_text("[tool.dl-lint]\n")
     (tmp_path / "train.py").write_text(WRAPPED.replace("REBIND", rebind))
     assert _dl203([tmp_path]) == ([("train.py", 4)] if reported else [])
+
+
+# -- the byte check that spares a parse (``prefilter.may_be_keyword_setter``) -------------------
+
+from dl_lint.analysis.prefilter import may_be_keyword_setter  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        KWARGS,
+        KWARGS.replace("class C:", "class C(object):"),
+        KWARGS.replace("class C:", "class C(\n    object,\n):"),
+        KWARGS.replace("class C:", "class C():"),
+        KWARGS.replace("def __init__(self, **kwargs):", "def __init__(\n        self,\n        **kwargs,\n    ):"),
+        KWARGS.replace("def __init__(self, **kwargs):", "def __init__(self, **kwargs: Any) -> None:"),
+        "class C:\n    num_workers = 0\n    def __init__(self, config):\n        self.__dict__.update(config)\n",
+        "class C:\n    num_workers = 0\n    def __init__(self, config: Dict[str, int]):\n        self.__dict__.update(config)\n",
+    ],
+)
+def test_the_byte_check_never_rules_out_a_class_that_is_read(source):
+    assert _shape(source) is not None
+    assert may_be_keyword_setter(textwrap.dedent(source).encode(), "C")
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        KWARGS.replace("class C:", "class C(Base):"),
+        KWARGS.replace("class C:", "class C(Base, metaclass=Meta):"),
+        KWARGS.replace("def __init__(self, **kwargs):", "def __init__(self, device: str = 'cpu', **kwargs):"),
+        KWARGS.replace("def __init__(self, **kwargs):", "def __init__(self, config=None):"),
+        KWARGS.replace("    def __init__(self, **kwargs):\n", "    def setup(self, **kwargs):\n"),  # no __init__
+    ],
+)
+def test_the_byte_check_rules_out_what_its_bytes_show(source):
+    assert _shape(source) is None
+    assert not may_be_keyword_setter(textwrap.dedent(source).encode(), "C")
+    assert not may_be_keyword_setter(KWARGS.encode(), "D")  # no class of that name
+
+
+CONFIG_MODULE = '''
+class TrainerConfig(Base):
+    max_epochs = 10
+    batch_size = 64
+    num_workers = 0
+
+    def __init__(self, **kwargs):
+        for k, v in kwargs.items():
+            setattr(self, k, v)
+'''
+
+
+def test_a_config_module_ruled_out_by_its_bytes_is_judged_again_when_they_change(tmp_path):
+    """The trainer's module is judged with the config's module unparsed while its class names
+    a base; the cached answer rests on those bytes: making the class a keyword setter (and back)
+    changes the finding in a warm run."""
+    script = SCRIPT.replace("from mingpt.trainer import Trainer, TrainerConfig",
+                            "from mingpt.trainer import Trainer\nfrom mingpt.config import TrainerConfig")
+    trainer = TRAINER.replace(TRAINER[TRAINER.index("class TrainerConfig:") : TRAINER.index("class Trainer:")], "")
+    (tmp_path / "p").mkdir()
+    root = _project(tmp_path / "p", script, trainer)
+    config = root / "mingpt" / "config.py"
+    config.write_text(CONFIG_MODULE)
+    cache = tmp_path / "cache"
+
+    def dl203():
+        found = lint_paths([root], cache=True, cache_dir=cache).diagnostics
+        return [(Path(d.filename).name, d.location.row) for d in found if d.code == "DL203"]
+
+    assert dl203() == [] and dl203() == []  # cold, then warm
+    config.write_text(CONFIG_MODULE.replace("(Base)", ""))
+    assert dl203() == [("run.py", 7)]
+    config.write_text(CONFIG_MODULE.replace("(Base)", "").replace("(self, **kwargs)", "(self, seed=0, **kwargs)"))
+    assert dl203() == []

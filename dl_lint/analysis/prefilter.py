@@ -313,6 +313,41 @@ def lone_class_line(data: bytes, name: str) -> Optional[int]:
     return line
 
 
+def may_be_keyword_setter(data: bytes, name: str) -> bool:
+    """Whether ``data`` can define ``class name`` as a keyword-setting config
+    (``configs.setattr_configs.setattr_shape``): such a class has no base but ``object`` and an
+    ``__init__(self, **kwargs)`` or ``__init__(self, d)`` without defaults. False only when no
+    ``def __init__(self...)`` of the bytes is free of ``=`` before its ``)`` (or there is none),
+    or every ``class name`` header lists another base, a keyword or a call (or there is none): then the module
+    need not be parsed to ask (accelerate's 100 KB ``accelerator.py`` was, for every
+    ``Accelerator(...)`` call). What it cannot read (a string or comment in the header's
+    parentheses, ``class Name[T]``) counts as possible."""
+    word = name.encode()
+    if not word:
+        return True
+    if _DEFAULTLESS_INIT.search(data) is None:
+        return False
+    for start, end in _occurrences(data, word):
+        if not _CLASS_BEFORE.search(data, max(0, start - 64), start):
+            continue
+        rest = data[end : end + 256].lstrip(b" \t\\\r\n")
+        if rest[:1] == b":":
+            return True
+        if rest[:1] != b"(":
+            return True  # ``class Name[T]:`` and the like: not read
+        close = rest.find(b")")
+        inside = rest[1:close] if close > 0 else b"#"
+        if b"#" in inside or b"(" in inside or b"'" in inside or b'"' in inside:
+            return True  # not read: possible
+        if re.sub(rb"[\s\\]", b"", inside) in (b"", b"object", b"object,"):
+            return True
+    return False
+
+
+# ``def __init__(self, ...)`` with no ``=`` (a default) before the first ``)``
+_DEFAULTLESS_INIT = re.compile(rb"def[ \t]+__init__[ \t]*\(\s*self\b[^=)]*\)")
+
+
 # The start of a line at column 0 (found after its newline: a search for ``^`` in multi-line
 # mode is tried at every byte).
 _HEAD = re.compile(rb"\n[^ \t\r\n#)\]}]")

@@ -49,6 +49,9 @@ LONE = "\0lone:"
 MENTION = "mention:"
 NON_BLOCKING_WORD = "\0non_blocking=True"  # ... the word ``_NON_BLOCKING_TRUE`` matches
 ABSENT = "\0absent:"  # + a word: what a question rests on when the file lacks it (``may_hold``)
+# + class names: what a question rests on when the bytes show that no ``class name`` of the file
+# can be a keyword-setting config (``prefilter.may_be_keyword_setter``; ``Project.setattr_config``)
+NO_SETTER = "\0nosetter:"
 # A parsed module (its ``ast`` tree and index) takes about 30-40 bytes of memory per byte of
 # source. Parsed modules beyond this many bytes of source are dropped, least recently used
 # first (their summaries stay): memory stays flat on large trees, and projects whose loader
@@ -1390,7 +1393,7 @@ class Project:
         ``LONE`` + names, what importers read without a summary: the line of each name's lone
         class statement (``_lone_class``), from the bytes; for ``ABSENT`` + words (after it, or
         alone), whether the bytes hold each word (``may_hold``)."""
-        if module.startswith("\0"):  # LONE + names, then ABSENT + words (either may be missing)
+        if module.startswith("\0"):  # LONE + names, ABSENT + words, NO_SETTER + names (any may be missing)
             parts = []
             for segment in module.split("\0")[1:]:
                 kind, _, names = segment.partition(":")
@@ -1399,6 +1402,11 @@ class Project:
                 elif kind == "absent":
                     data = self.source_bytes(key)
                     parts.append(",".join("held" if w.encode() in data else "absent" for w in names.split(",")))
+                elif kind == "nosetter":
+                    from dl_lint.analysis.prefilter import may_be_keyword_setter
+
+                    data = self.source_bytes(key)
+                    parts.append(",".join("maybe" if may_be_keyword_setter(data, n) else "not" for n in names.split(",")))
             return "|".join(parts)
         self._settle(key)
         found = self._summaries.get(key)
@@ -1693,6 +1701,8 @@ class Project:
         parse when the module's bytes hold neither ``setattr(self,`` nor ``__dict__.update(``."""
         if not (self.may_hold(module, near, b"setattr(self,") or self.may_hold(module, near, b"__dict__.update(")):
             return None  # no such setter: the module is not parsed for a construction of its class
+        if not self._may_set_keywords(module, name, near):
+            return None  # its bytes rule a keyword setter out: not parsed for that
         found = self.summary(module, near)
         return found.setattr_config(name, depth) if found is not None else None
 
@@ -1754,6 +1764,26 @@ class Project:
         if data is None or word in data:
             return True
         self._use(f"absent:{key}\0{word.decode()}")
+        return False
+
+    def _may_set_keywords(self, module: str, name: str, near: str) -> bool:
+        """Like ``may_hold``, for a keyword-setting config class (``may_be_keyword_setter``):
+        False only when the file is not summarised yet and its bytes rule it out; the no rests
+        on that alone ("nosetter:" use, ``summary_digest`` of NO_SETTER + names)."""
+        from dl_lint.analysis.prefilter import may_be_keyword_setter
+
+        path = self._choose(module, near)
+        if path is None:
+            return True
+        key = os.path.abspath(path)
+        if key in self._summaries or key in self._analyses or key in self._pending:
+            return True
+        data = self.sources.get(key)
+        if data is None:
+            data = self.module_bytes(key)
+        if data is None or may_be_keyword_setter(data, name):
+            return True
+        self._use(f"nosetter:{key}\0{name}")
         return False
 
     def class_record(self, module: str, name: str, near: str = ""):
