@@ -25,3 +25,36 @@ def test_writes_non_blocking(tmp_path, text, expected):
     (tmp_path / "utils.py").write_text(text)
     project = Project(tmp_path)
     assert project.writes_non_blocking() is expected
+
+
+# The copy is looked for only where DL306 could use it: not for a loader whose pin_memory has no
+# False value (``module._always_pins``); still for one that may not pin.
+_LOOP = """
+import torch
+from torch.utils.data import DataLoader
+
+def train(ds, flag):
+    loader = DataLoader(ds, batch_size=8, PIN)
+    for x in loader:
+        x = x.cuda(non_blocking=True)
+"""
+
+
+@pytest.mark.parametrize(
+    "pin, looked_for",
+    [
+        ("pin_memory=True", False),
+        ("pin_memory=torch.cuda.is_available()", True),  # not read here: unknown, looked for
+        ("pin_memory=False", True),
+        ("num_workers=0", True),  # not given: False
+        ("pin_memory=flag", True),  # a parameter: the caller's value decides
+        ("pin_memory=True if flag else False", True),
+        ("**flag", True),
+    ],
+)
+def test_the_copy_is_looked_for_only_where_pin_memory_may_be_false(pin, looked_for):
+    from dl_lint.analysis.module import analyze_source
+
+    facts = analyze_source(_LOOP.replace("PIN", pin), "/p/train.py", "train")
+    (call,) = facts.calls
+    assert (call.nonblocking_copy is not None) is looked_for
