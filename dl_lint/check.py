@@ -95,7 +95,10 @@ def fast_arguments(args: Sequence[str]) -> Optional[Dict[str, object]]:
         if arg == "-" or not arg.startswith("-"):
             paths.append(arg)
             continue
-        name, has_value, value = arg.partition("=")
+        if arg[:2] in ("-j", "-o") and len(arg) > 2:
+            name, has_value, value = arg[:2], "=", arg[2:]  # ``-j2``: click reads the rest as the value
+        else:
+            name, has_value, value = arg.partition("=")
         if name == "--add-noqa":  # a flag, or ``--add-noqa=REASON`` (ruff's spelling)
             options["add_noqa"] = value
             continue

@@ -285,6 +285,9 @@ _FAST = [
     ["--torch-version", "1.13", "."],
     ["--jobs", "2", "."],
     ["-j", "1", "."],
+    ["-j1", "."],  # a short option's value attached, as click reads it
+    ["-j2", "--no-cache", "."],
+    ["-oreport.txt", "."],
     ["--force-exclude", "bad.py"],
     ["--diff", "."],
     ["--show-settings", "."],
@@ -300,6 +303,8 @@ _FAST = [
 _CLICK = [
     ["--output-format", "yaml", "."],
     ["--jobs", "0", "."],
+    ["-j0", "."],
+    ["-jx", "."],
     ["-qj", "1", "."],
     ["--no-cache=1", "."],
     ["--", "bad.py"],
