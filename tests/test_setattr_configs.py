@@ -274,3 +274,20 @@ def test_a_config_module_ruled_out_by_its_bytes_is_judged_again_when_they_change
     assert dl203() == [("run.py", 7)]
     config.write_text(CONFIG_MODULE.replace("(Base)", "").replace("(self, **kwargs)", "(self, seed=0, **kwargs)"))
     assert dl203() == []
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (b"def __init__(self, **kwargs):", True),
+        (b"def __init__(self, seed=0):\n    pass\ndef __init__(self, config):", True),  # the second head
+        (b"def __init__(self, seed=0)", False),
+        (b"def __init__(self, a\n" * 1000, False),  # heads never closed: no ``)`` at all
+        (b"def __init__(self, a\n" * 1000 + b"def __init__(self, x=1):", False),  # every ``)`` after an ``=``
+        (b"def __init__(self, a\n" * 1000 + b")", True),  # the first head reaches ``)`` without ``=``
+    ],
+)
+def test_the_defaults_free_head_search(text, expected):
+    from dl_lint.analysis.prefilter import _defaultless_init
+
+    assert _defaultless_init(text) is expected

@@ -325,7 +325,7 @@ def may_be_keyword_setter(data: bytes, name: str) -> bool:
     word = name.encode()
     if not word:
         return True
-    if _DEFAULTLESS_INIT.search(data) is None:
+    if not _defaultless_init(data):
         return False
     for start, end in _occurrences(data, word):
         if not _CLASS_BEFORE.search(data, max(0, start - 64), start):
@@ -344,8 +344,28 @@ def may_be_keyword_setter(data: bytes, name: str) -> bool:
     return False
 
 
-# ``def __init__(self, ...)`` with no ``=`` (a default) before the first ``)``
-_DEFAULTLESS_INIT = re.compile(rb"def[ \t]+__init__[ \t]*\(\s*self\b[^=)]*\)")
+_INIT_HEAD = re.compile(rb"def[ \t]+__init__[ \t]*\(\s*self\b")
+
+
+def _defaultless_init(data: bytes) -> bool:
+    """Whether some ``def __init__(self...`` of ``data`` reaches its first ``)`` before any
+    ``=`` (no default). The next ``)`` and ``=`` found are kept for the following heads, so the
+    bytes are searched once however many heads there are (a hostile file of unclosed heads)."""
+    size = len(data)
+    paren = equals = -1
+    for head in _INIT_HEAD.finditer(data):
+        end = head.end()
+        if paren < end:
+            paren = data.find(b")", end)
+            if paren < 0:
+                return False  # no ``)`` after this head: none after the later ones either
+        if equals < end:
+            equals = data.find(b"=", end)
+            if equals < 0:
+                equals = size
+        if paren < equals:
+            return True
+    return False
 
 
 # The start of a line at column 0 (found after its newline: a search for ``^`` in multi-line
