@@ -1752,19 +1752,25 @@ class Project:
         no rests on the word's absence alone ("absent:" use, ``summary_digest`` of ABSENT +
         word): an edit elsewhere in the file keeps the answer, one that adds the word does not
         (resting on the whole summary would need the summary, the parse this avoids)."""
+        found = self._unsummarised_bytes(module, near)
+        if found is None or word in found[1]:
+            return True
+        self._use(f"absent:{found[0]}\0{word.decode()}")
+        return False
+
+    def _unsummarised_bytes(self, module: str, near: str) -> Optional[Tuple[str, bytes]]:
+        """(key, bytes) of the file ``summary(module, near)`` would read, when it is not
+        summarised yet (a question it could answer costs nothing then) and its bytes are at hand."""
         path = self._choose(module, near)
         if path is None:
-            return True
+            return None
         key = os.path.abspath(path)
         if key in self._summaries or key in self._analyses or key in self._pending:
-            return True  # summarised already: asking it costs nothing
+            return None
         data = self.sources.get(key)
         if data is None:
             data = self.module_bytes(key)
-        if data is None or word in data:
-            return True
-        self._use(f"absent:{key}\0{word.decode()}")
-        return False
+        return None if data is None else (key, data)
 
     def _may_set_keywords(self, module: str, name: str, near: str) -> bool:
         """Like ``may_hold``, for a keyword-setting config class (``may_be_keyword_setter``):
@@ -1772,18 +1778,10 @@ class Project:
         on that alone ("nosetter:" use, ``summary_digest`` of NO_SETTER + names)."""
         from dl_lint.analysis.prefilter import may_be_keyword_setter
 
-        path = self._choose(module, near)
-        if path is None:
+        found = self._unsummarised_bytes(module, near)
+        if found is None or may_be_keyword_setter(found[1], name):
             return True
-        key = os.path.abspath(path)
-        if key in self._summaries or key in self._analyses or key in self._pending:
-            return True
-        data = self.sources.get(key)
-        if data is None:
-            data = self.module_bytes(key)
-        if data is None or may_be_keyword_setter(data, name):
-            return True
-        self._use(f"nosetter:{key}\0{name}")
+        self._use(f"nosetter:{found[0]}\0{name}")
         return False
 
     def class_record(self, module: str, name: str, near: str = ""):
