@@ -690,7 +690,10 @@ class _FactoryCalls:
             for name, called in self.called_as.items():
                 if not name.endswith(b"[") and (name not in self.classes or _holds_word(data, self.classes[name])):
                     wanted.setdefault(called, []).append(name)
-            found = [name for called in _CALLED.findall(data) for name in wanted.get(called, ())]
+            if len(wanted) <= _FIND_EACH:  # a substring search per name beats matching every call
+                found = [name for called, names in wanted.items() for _ in range(_call_count(data, called)) for name in names]
+            else:
+                found = [name for called in _CALLED.findall(data) for name in wanted.get(called, ())]
             found.extend(name for name in _started(data) if name in self.plain)
             if self.dicts and b"[" in data:
                 found.extend(self.dicts[name] for name in _SUBSCRIPTED.findall(data) if name in self.dicts)
@@ -828,6 +831,28 @@ def _holds_word(data: bytes, word: bytes) -> bool:
             return True
         at = data.find(word, end)
     return False
+
+
+# Up to this many names, ``calls_in`` looks for each with ``bytes.find`` (a fast substring scan)
+# instead of matching every call of the file with ``_CALLED`` (on Lightning's 48 files, 29 names:
+# 7 ms instead of 18).
+_FIND_EACH = 64
+_SPACE = frozenset(b" \t\n\r\f\v")  # ``\s`` of a bytes pattern
+
+
+def _call_count(data: bytes, called: bytes) -> int:
+    """How many calls of the name ``called`` ``data`` holds: what ``_CALLED.findall`` counts for
+    it (the whole identifier, then whitespace and ``(``)."""
+    count, size, at = 0, len(data), data.find(called)
+    while at >= 0:
+        end = at + len(called)
+        if (at == 0 or not _is_word_byte(data[at - 1])) and (end == size or not _is_word_byte(data[end])):
+            while end < size and data[end] in _SPACE:
+                end += 1
+            if end < size and data[end] == 40:  # "("
+                count += 1
+        at = data.find(called, at + len(called))
+    return count
 
 
 def _is_word_byte(byte: int) -> bool:

@@ -453,3 +453,22 @@ def test_an_option_class_of_other_modules(tmp_path, run_cli):
     assert _found(run_cli, root, "options/base_options.py") == full
     (root / "options/base_options.py").write_text(base.replace("WORKERS", "4"))
     assert _found(run_cli, root, "options/base_options.py") == [("train.py", 5, "DL011")]  # 4 by default, 0 settable
+
+
+def test_the_call_count_by_substring_search_is_the_call_regex_count():
+    """``pipeline._call_count`` (a ``bytes.find`` per factory name) counts what ``_CALLED.findall``
+    finds for that name, on random texts of identifiers, parentheses, spaces, continuations and
+    non-ASCII bytes (the call-site search uses either, by the number of names)."""
+    import random
+
+    from dl_lint.pipeline import _CALLED, _call_count
+
+    pieces = [b"foo", b"bar", b"foo_", b"xfoo", b"(", b" ", b"\n", b"\\\n", b"\t", b".", b"1", b"\xc3\xa9", b"_", b"=", b"foo(", b"foo (", b"#"]
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(5000):
+        data = b"".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+        for called in (b"foo", b"bar", b"foo_"):
+            assert _call_count(data, called) == _CALLED.findall(data).count(called), (data, called)
+            checked += _call_count(data, called)
+    assert checked > 1000  # the texts hold calls, not only misses
