@@ -75,6 +75,13 @@ LOADER = "loader = DataLoader(range(8), num_workers=2)\n"
         ("from tqdm import tqdm\n" + LOADER + "numbered = enumerate(tqdm(loader))\n", None),
         ("from tqdm import tqdm\n" + LOADER + "bar = tqdm(loader)\nlazy = (b for b in bar)\n", None),
         ("from tqdm import tqdm\n" + LOADER + "bar = tqdm(loader)\nbatches = [b for b in bar]\n", 5),
+        # evaluated only on some runs of the statement: a branch of a conditional expression, a
+        # later operand of and/or, the per-item part of a comprehension
+        (LOADER + "flag = len(range(3)) > 2\nnumbered = enumerate(loader) if flag else []\n", None),
+        (LOADER + "flag = len(range(3)) > 2\nbatches = [b for b in loader] if flag else []\n", None),
+        (LOADER + "flag = len(range(3)) > 2\nfirst = flag and sorted(loader)\n", None),
+        (LOADER + "many = [enumerate(loader) for _ in range(2)]\n", None),
+        (LOADER + "pairs = [(i, b) for i, b in enumerate(loader) if i < 3]\n", 3),
         # under the main guard, or in a function nothing calls at import
         (LOADER + "if __name__ == '__main__':\n    numbered = enumerate(loader)\n", None),
         (LOADER + "peek = lambda: enumerate(loader)\n", None),

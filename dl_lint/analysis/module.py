@@ -1260,7 +1260,7 @@ class ModuleAnalysis:
         ix = self.ix
         uses = [(loop_site, None) for _, loop_site in ix.loops_over_any.get(target, ())]
         uses += [(other_site, None) for _, _, other_site in ix.iterating_any.get(target, ())]
-        uses += [(other_site, None) for _, other_site in ix.comprehensions_over_any.get(target, ())]
+        uses += [(s, None) for c, s in ix.comprehensions_over_any.get(target, ()) if self._runs_with_statement(c, s)]
         uses += [(s, None) for _, c, s in ix.eager_any.get(target, ()) if self._eager(c, s, target)]
         uses += [(other_site, other) for _, other, other_site in ix.handing_any.get(target, ())]
         for use_site, handing in uses:
@@ -1395,7 +1395,11 @@ class ModuleAnalysis:
         that iterates its parameter (``train(loader)``, ``model.fit(loader)``). Every lookup
         goes through ``_Index``."""
         ix = self.ix
-        found = ix.loop_over_node.get(id(call)) or ix.comprehension_over_node.get(id(call))
+        found = ix.loop_over_node.get(id(call))
+        if found is None:
+            found = ix.comprehension_over_node.get(id(call))
+            if found is not None and not self._runs_with_statement(*found):
+                found = None
         if found is not None and found[1].scope is site.scope:
             return found[1].line
         for _, other, other_site in ix.eager_over_node.get(id(call), ()):
@@ -1475,7 +1479,9 @@ class ModuleAnalysis:
         rows += [
             other_site.line
             for comprehension, other_site in ix.comprehensions_over_name.get(key, ())
-            if other_site.line > after and not (wrapped and isinstance(comprehension, ast.GeneratorExp))
+            if other_site.line > after
+            and not (wrapped and isinstance(comprehension, ast.GeneratorExp))
+            and self._runs_with_statement(comprehension, other_site)
         ][:1]
         rows += [row for row in [self._listed_iteration(scope, target, after, wrapped)] if row is not None]
         return min(rows) if rows else None
@@ -1499,12 +1505,32 @@ class ModuleAnalysis:
         for argument in arguments:
             if isinstance(argument, ast.Starred):
                 if starred and isinstance(argument.value, ast.Name) and argument.value.id == held:
-                    return True
+                    return self._runs_with_statement(call, site)
             elif not starred:
                 for leaf in _branches(argument):
                     if leaf is held or (isinstance(leaf, ast.Name) and leaf.id == held):
-                        return True
+                        return self._runs_with_statement(call, site)
         return False
+
+    def _runs_with_statement(self, node: ast.AST, site: Site) -> bool:
+        """Whether ``node`` is evaluated whenever its statement runs: not in a branch of a
+        conditional expression (``enumerate(loader) if is_train else []``: the trainer may not
+        run it), an operand of ``and``/``or`` after the first, or the per-item part of a
+        comprehension (a loader's own ``if`` statements are not asked here: an iteration under
+        an ``if`` counts, as a loop there does). Parents from ``name_reads``, one walk per scope."""
+        parents, _ = self.name_reads(site.scope if site.scope is not None else self.tree)
+        child, parent = node, parents.get(id(node))
+        while parent is not None and not isinstance(parent, ast.stmt):
+            if isinstance(parent, ast.IfExp) and child is not parent.test:
+                return False
+            if isinstance(parent, ast.BoolOp) and child is not parent.values[0]:
+                return False
+            if isinstance(parent, ast.comprehension) and child is not parent.iter:
+                return False  # a generator's ``if``s
+            if isinstance(parent, _COMPREHENSION_NODES) and child is not parent.generators[0]:
+                return False  # the element, or a later generator: per item, maybe never
+            child, parent = parent, parents.get(id(parent))
+        return True
 
     def _listed_iteration(self, scope: Optional[ast.AST], target: str, after: int, wrapped: bool) -> Optional[int]:
         """The row where a list holding the loader is unpacked into an eager call (``loaders =
@@ -1523,8 +1549,12 @@ class ModuleAnalysis:
                     continue
                 if not (wrapped or inside):
                     return other_site.line
-                walked = ix.loop_over_node.get(id(other)) or ix.comprehension_over_node.get(id(other))
-                if walked is not None and walked[1].scope is scope and not isinstance(walked[0], ast.GeneratorExp):
+                walked = ix.loop_over_node.get(id(other))
+                if walked is None:
+                    walked = ix.comprehension_over_node.get(id(other))
+                    if walked is not None and (isinstance(walked[0], ast.GeneratorExp) or not self._runs_with_statement(*walked)):
+                        walked = None
+                if walked is not None and walked[1].scope is scope:
                     return walked[1].line
         return None
 
@@ -1607,7 +1637,7 @@ class ModuleAnalysis:
             found = (
                 self._loop_over(function, param, 0) is not None
                 or bool(self.ix.iterating_calls.get(key))
-                or bool(self.ix.comprehensions_over_name.get(key))
+                or any(self._runs_with_statement(c, s) for c, s in self.ix.comprehensions_over_name.get(key, ()))
                 or any(self._eager(c, s, param) for _, c, s in self.ix.eager_calls.get(key, ()))
             )
             self._argument_loops[key] = found
@@ -2616,6 +2646,7 @@ EAGER_ITERATION: Dict[str, str] = {
 }  # fmt: skip
 _EAGER_NAMES = frozenset(qualname.rsplit(".", 1)[1] for qualname in EAGER_ITERATION)
 _ONE_ARGUMENT = frozenset({"builtins.iter", "builtins.min", "builtins.max"})
+_COMPREHENSION_NODES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 def _loop_iterable(loop: ast.AST) -> ast.AST:
