@@ -118,6 +118,9 @@ def test_a_list_of_enumerates_zipped_at_module_level():
     assert several(setup + guarded) == [None]
 
 
+BARS = "from tqdm import tqdm\nbars = []\nfor k in range(2):\n    one = DataLoader(range(8), num_workers=2)\n"
+
+
 @pytest.mark.parametrize(
     "body, rows",
     [
@@ -125,12 +128,9 @@ def test_a_list_of_enumerates_zipped_at_module_level():
         ("a = DataLoader(range(8), num_workers=2)\nb = DataLoader(range(8), num_workers=2)\nboth = [a, b]\npairs = zip(*both)\n", [5, 5]),
         ("loaders = []\nfor k in range(2):\n    one = DataLoader(range(8), num_workers=2)\n    loaders.append(one)\npairs = zip(*loaders)\n", [6]),
         # progress bars in the list: lazy, so the zip must be walked (the loop's row)
-        ("from tqdm import tqdm\nbars = []\nfor k in range(2):\n    one = DataLoader(range(8), num_workers=2)\n    bars.append(tqdm(one))\n"
-         "for pairs in zip(*bars):\n    pass\n", [7]),
-        ("from tqdm import tqdm\nbars = []\nfor k in range(2):\n    one = DataLoader(range(8), num_workers=2)\n    bars.append(tqdm(one))\n"
-         "pairs = zip(*bars)\n", [None]),
-        ("from tqdm import tqdm\nbars = []\nfor k in range(2):\n    one = DataLoader(range(8), num_workers=2)\n    bar = tqdm(one)\n"
-         "    bars.append(bar)\nfor pairs in zip(*bars):\n    pass\n", [8]),
+        (BARS + "    bars.append(tqdm(one))\nfor pairs in zip(*bars):\n    pass\n", [7]),
+        (BARS + "    bars.append(tqdm(one))\npairs = zip(*bars)\n", [None]),
+        (BARS + "    bar = tqdm(one)\n    bars.append(bar)\nfor pairs in zip(*bars):\n    pass\n", [8]),
         # a list never unpacked into such a call, a lazy one, a list bound twice, under the guard
         ("a = DataLoader(range(8), num_workers=2)\nboth = [a]\nfor item in both:\n    pass\n", [None]),
         ("import itertools\na = DataLoader(range(8), num_workers=2)\nboth = [a]\nlater = itertools.chain(*both)\n", [None]),

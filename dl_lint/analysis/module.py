@@ -133,7 +133,7 @@ class ModuleAnalysis:
         self._helpers: Dict[int, Optional[ast.AST]] = {}  # id(nested function) -> its method (``_helper_method``)
         self._wrapped: Dict[Optional[int], Dict[str, List[Tuple[str, int]]]] = {}  # ``_wrapped_aliases``
         self._eager_kinds: Dict[int, str] = {}  # id(call) -> its ``EAGER_ITERATION`` kind, "" if none
-        self._listed: Optional[Dict[Tuple[Optional[int], str], List[Tuple[str, int]]]] = None  # ``_lists_holding``
+        self._listed: Optional[Dict[Tuple[Optional[int], str], List[Tuple[str, int, bool]]]] = None  # ``_lists_holding``
         self._kept: Dict[int, Set[str]] = {}  # id(class) -> attributes __init__ keeps from parameters
         self._next_iters: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None
         self._sites: Optional[Dict[int, Site]] = None
@@ -1574,6 +1574,7 @@ class ModuleAnalysis:
             leaf = transparent_leaves(element)[-1]
             if isinstance(leaf, ast.Name):
                 listed.setdefault((scope_id, leaf.id), []).append((holder, row, leaf is not element))
+
         scopes = {None: self.index.module_scope}
         scopes.update(self.index.scopes)
 
