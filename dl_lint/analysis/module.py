@@ -132,6 +132,8 @@ class ModuleAnalysis:
         self._by_scope: Optional[Dict[int, list]] = None  # id(scope) -> its calls (``_calls_in``)
         self._helpers: Dict[int, Optional[ast.AST]] = {}  # id(nested function) -> its method (``_helper_method``)
         self._wrapped: Dict[Optional[int], Dict[str, List[Tuple[str, int]]]] = {}  # ``_wrapped_aliases``
+        self._eager_kinds: Dict[int, str] = {}  # id(call) -> its ``EAGER_ITERATION`` kind, "" if none
+        self._listed: Optional[Dict[Tuple[Optional[int], str], List[Tuple[str, int, bool]]]] = None  # ``_lists_holding``
         self._kept: Dict[int, Set[str]] = {}  # id(class) -> attributes __init__ keeps from parameters
         self._next_iters: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None
         self._sites: Optional[Dict[int, Site]] = None
@@ -1258,6 +1260,8 @@ class ModuleAnalysis:
         ix = self.ix
         uses = [(loop_site, None) for _, loop_site in ix.loops_over_any.get(target, ())]
         uses += [(other_site, None) for _, _, other_site in ix.iterating_any.get(target, ())]
+        uses += [(s, None) for c, s in ix.comprehensions_over_any.get(target, ()) if self._runs_with_statement(c, s)]
+        uses += [(s, None) for _, c, s in ix.eager_any.get(target, ()) if self._eager(c, s, target)]
         uses += [(other_site, other) for _, other, other_site in ix.handing_any.get(target, ())]
         for use_site, handing in uses:
             function = self._runner(use_site.scope)
@@ -1392,14 +1396,23 @@ class ModuleAnalysis:
         goes through ``_Index``."""
         ix = self.ix
         found = ix.loop_over_node.get(id(call))
+        if found is None:
+            found = ix.comprehension_over_node.get(id(call))
+            if found is not None and not self._runs_with_statement(*found):
+                found = None
         if found is not None and found[1].scope is site.scope:
             return found[1].line
+        for _, other, other_site in ix.eager_over_node.get(id(call), ()):
+            if other_site.scope is site.scope and self._eager(other, other_site, call):
+                return other_site.line  # ``batches = enumerate(DataLoader(...))``
         names = self.loader_names(call, site)
         wrapped = self._wrapped_aliases(site.scope) if names else {}
+        aliases = []
         if any(name in wrapped for name, _ in names) and self.rival_arms(names[0][0], site, call) is not None:
             # (the loader's name rebound on a path: which object the wrapper got is not followed)
-            names = [*names, *((alias, row) for name, after in names for alias, row in wrapped.get(name, ()) if row > after)]
+            aliases = [(alias, row) for name, after in names for alias, row in wrapped.get(name, ()) if row > after]
         rows = [self._name_iteration(site.scope, name, after) for name, after in names]
+        rows += [self._name_iteration(site.scope, alias, after, wrapped=True) for alias, after in aliases]
         rows = [row for row in rows if row is not None]
         return min(rows) if rows else None
 
@@ -1434,9 +1447,12 @@ class ModuleAnalysis:
         self._wrapped[key] = found
         return found
 
-    def _name_iteration(self, scope: Optional[ast.AST], target: str, after: int) -> Optional[int]:
+    def _name_iteration(self, scope: Optional[ast.AST], target: str, after: int, wrapped: bool = False) -> Optional[int]:
         """``_iteration_line`` for the loader held by the name ``target`` of ``scope`` from row
-        ``after`` on."""
+        ``after`` on; ``wrapped``: ``target`` holds a wrapper over it (``_wrapped_aliases``), which
+        may be lazy (tqdm): only what consumes it then counts (a loop, a list comprehension, the
+        calls ``_Index.iterating_calls`` holds), not an eager call over it (``enumerate(bar)``
+        calls ``iter()`` on the bar, whose generator has not started yet)."""
         ix = self.ix
         row = self._loop_over(scope, target, after)
         if row is not None:
@@ -1447,13 +1463,149 @@ class ModuleAnalysis:
             if other_site.line >= after:
                 best = (position, other_site.line)
                 break
+        for position, other, other_site in ix.eager_calls.get(key, ()) if not wrapped else ():
+            if best is not None and position > best[0]:
+                break
+            if other_site.line >= after and self._eager(other, other_site, target):
+                best = (position, other_site.line)  # data_gen = enumerate(loader): iter() at once
+                break
         for position, other, other_site in ix.handing_calls.get(key, ()):
             if best is not None and position > best[0]:
                 break
             if other_site.line >= after and self._iterates_argument(other, target, other_site):
                 best = (position, other_site.line)  # train(loader), where train loops over its parameter
                 break
-        return best[1] if best is not None else None
+        rows = [best[1]] if best is not None else []
+        rows += [
+            other_site.line
+            for comprehension, other_site in ix.comprehensions_over_name.get(key, ())
+            if other_site.line > after
+            and not (wrapped and isinstance(comprehension, ast.GeneratorExp))
+            and self._runs_with_statement(comprehension, other_site)
+        ][:1]
+        rows += [row for row in [self._listed_iteration(scope, target, after, wrapped)] if row is not None]
+        return min(rows) if rows else None
+
+    def _eager(self, call: ast.Call, site: Site, held, starred: bool = False) -> bool:
+        """Whether ``call`` is a call of one of ``EAGER_ITERATION``'s callables (the callee
+        resolved: a function of the module named ``zip`` is not one) that calls ``iter()`` on
+        ``held``: a name (``*name`` when ``starred``: ``zip(*loaders)``) or a node, written as a
+        positional argument it iterates (or a branch of a conditional expression there)."""
+        kind = self._eager_kinds.get(id(call))
+        if kind is None:
+            single = self.resolver.resolve(call.func, site).single
+            qualname = getattr(single.value, "qualname", None) if single is not None else None
+            kind = EAGER_ITERATION.get(qualname, "") if isinstance(qualname, str) else ""
+            if qualname in _ONE_ARGUMENT and (len(call.args) != 1 or isinstance(call.args[0], ast.Starred)):
+                kind = ""  # iter(callable, sentinel), min(a, b): nothing iterated
+            self._eager_kinds[id(call)] = kind
+        if not kind or (starred and kind == "first"):
+            return False
+        arguments = call.args if kind == "all" else call.args[:1] if kind == "first" else call.args[1:]
+        for argument in arguments:
+            if isinstance(argument, ast.Starred):
+                if starred and isinstance(argument.value, ast.Name) and argument.value.id == held:
+                    return self._runs_with_statement(call, site)
+            elif not starred:
+                for leaf in _branches(argument):
+                    if leaf is held or (isinstance(leaf, ast.Name) and leaf.id == held):
+                        return self._runs_with_statement(call, site)
+        return False
+
+    def _runs_with_statement(self, node: ast.AST, site: Site) -> bool:
+        """Whether ``node`` is evaluated whenever its statement runs: not in a branch of a
+        conditional expression (``enumerate(loader) if is_train else []``: the trainer may not
+        run it), an operand of ``and``/``or`` after the first, or the per-item part of a
+        comprehension (a loader's own ``if`` statements are not asked here: an iteration under
+        an ``if`` counts, as a loop there does). Parents from ``name_reads``, one walk per scope."""
+        parents, _ = self.name_reads(site.scope if site.scope is not None else self.tree)
+        child, parent = node, parents.get(id(node))
+        while parent is not None and not isinstance(parent, ast.stmt):
+            if isinstance(parent, ast.IfExp) and child is not parent.test:
+                return False
+            if isinstance(parent, ast.BoolOp) and child is not parent.values[0]:
+                return False
+            if isinstance(parent, ast.comprehension) and child is not parent.iter:
+                return False  # a generator's ``if``s
+            if isinstance(parent, _COMPREHENSION_NODES) and child is not parent.generators[0]:
+                return False  # the element, or a later generator: per item, maybe never
+            child, parent = parent, parents.get(id(parent))
+        return True
+
+    def _listed_iteration(self, scope: Optional[ast.AST], target: str, after: int, wrapped: bool) -> Optional[int]:
+        """The row where a list holding the loader is unpacked into an eager call (``loaders =
+        [a, b]`` or ``loaders.append(loader)``, then ``zip(*loaders)``): ``iter()`` runs on every
+        element there. An element that is a wrapper over the loader (``gens.append(tqdm(loader))``,
+        or ``wrapped``) may be lazy: then the eager call must itself be walked (``for pairs in
+        zip(*gens)``), at that loop's row. The list is a name bound once in ``scope``."""
+        ix = self.ix
+        if not ix.starred_calls:
+            return None  # no ``f(*name)`` of an eager callable's name in the module
+        for holder, row, inside in self._lists_holding().get((id(scope) if scope is not None else None, target), ()):
+            if row < after:
+                continue
+            for _, other, other_site in ix.starred_calls.get((id(scope), holder), ()):
+                if other_site.line < row or not self._eager(other, other_site, holder, starred=True):
+                    continue
+                if not (wrapped or inside):
+                    return other_site.line
+                walked = ix.loop_over_node.get(id(other))
+                if walked is None:
+                    walked = ix.comprehension_over_node.get(id(other))
+                    if walked is not None and (isinstance(walked[0], ast.GeneratorExp) or not self._runs_with_statement(*walked)):
+                        walked = None
+                if walked is not None and walked[1].scope is scope:
+                    return walked[1].line
+        return None
+
+    def _lists_holding(self) -> Dict[Tuple[Optional[int], str], List[Tuple[str, int, bool]]]:
+        """(id(scope) or None, name) -> the (list name, row, wrapped) of each list of that scope
+        the name goes into: ``lst.append(name)``, or ``lst = [name, ...]`` (a list or tuple
+        display), the name bare or in transparent wrappers (``tqdm(name)``: wrapped), the list's
+        name bound once (no other assignment, not global) in the scope. Built once for the
+        module, the first time a loader asks."""
+        if self._listed is not None:
+            return self._listed
+        from dl_lint.analysis.transfers import transparent_leaves
+
+        listed: Dict[Tuple[Optional[int], str], List[Tuple[str, int, bool]]] = {}
+
+        def add(scope_id, holder: str, element: ast.AST, row: int) -> None:
+            leaf = transparent_leaves(element)[-1]
+            if isinstance(leaf, ast.Name):
+                listed.setdefault((scope_id, leaf.id), []).append((holder, row, leaf is not element))
+
+        scopes = {None: self.index.module_scope}
+        scopes.update(self.index.scopes)
+
+        def once(scope_id, holder: str) -> bool:
+            names = scopes.get(scope_id)
+            return (
+                names is not None
+                and holder not in names.globals
+                and holder not in names.nonlocals
+                and len(names.bindings.get(holder, ())) == 1
+                and names.bindings[holder][0].kind == "assign"
+            )
+
+        for call, site in self.ix.calls_of_attr.get("append", ()):
+            holder = call.func.value.id
+            if len(call.args) != 1 or call.keywords or isinstance(call.args[0], ast.Starred):
+                continue
+            scope_id = id(site.scope) if site.scope is not None else None
+            if once(scope_id, holder):
+                add(scope_id, holder, call.args[0], site.line)
+        for scope_id, names in scopes.items():
+            if names is None:
+                continue
+            for holder, bindings in names.bindings.items():
+                value = bindings[0].value if len(bindings) == 1 and bindings[0].kind == "assign" else None
+                if isinstance(value, (ast.List, ast.Tuple)) and len(value.elts) <= 64 and once(scope_id, holder):
+                    for element in value.elts:
+                        if not isinstance(element, ast.Starred):
+                            add(scope_id, holder, element, bindings[0].site.line)
+        self._listed = listed
+        return listed
 
     def _loop_over(self, scope: Optional[ast.AST], name: str, after: int) -> Optional[int]:
         """The row of a ``for`` loop in ``scope``, after row ``after``, over ``name``."""
@@ -1483,7 +1635,12 @@ class ModuleAnalysis:
         key = (id(function), param)
         found = self._argument_loops.get(key)
         if found is None:
-            found = self._loop_over(function, param, 0) is not None or bool(self.ix.iterating_calls.get(key))
+            found = (
+                self._loop_over(function, param, 0) is not None
+                or bool(self.ix.iterating_calls.get(key))
+                or any(self._runs_with_statement(c, s) for c, s in self.ix.comprehensions_over_name.get(key, ()))
+                or any(self._eager(c, s, param) for _, c, s in self.ix.eager_calls.get(key, ()))
+            )
             self._argument_loops[key] = found
         return found
 
@@ -2301,6 +2458,12 @@ class _Index:
         self.handing_calls: Dict[Tuple[int, str], List[Tuple[int, ast.Call, Site]]] = {}
         self.iterating_any: Dict[str, List[Tuple[int, ast.Call, Site]]] = {}
         self.handing_any: Dict[str, List[Tuple[int, ast.Call, Site]]] = {}
+        # Calls of ``EAGER_ITERATION``'s callables (by the name written) over a name, and over
+        # ``*name`` (``zip(*loaders)``): by (scope, name), and by name outside module level.
+        self.eager_calls: Dict[Tuple[int, str], List[Tuple[int, ast.Call, Site]]] = {}
+        self.eager_any: Dict[str, List[Tuple[int, ast.Call, Site]]] = {}
+        self.starred_calls: Dict[Tuple[int, str], List[Tuple[int, ast.Call, Site]]] = {}
+        self.eager_over_node: Dict[int, List[Tuple[int, ast.Call, Site]]] = {}  # enumerate(DataLoader(...))
         for position, (call, site, _, _) in enumerate(index.calls):
             scope = id(site.scope)
             func = call.func
@@ -2317,7 +2480,8 @@ class _Index:
                     self.handing_calls.setdefault((scope, name), []).append((position, call, site))
                     if site.scope is not None:
                         self.handing_any.setdefault(name, []).append((position, call, site))
-            if terminal(func) in ("iter", "next", "list"):
+            callee = terminal(func)
+            if callee in ("iter", "next", "list"):
                 names = []
                 for argument in call.args:
                     names += [leaf.id for leaf in _mentioned(argument) if isinstance(leaf, ast.Name)]
@@ -2325,6 +2489,40 @@ class _Index:
                     self.iterating_calls.setdefault((scope, name), []).append((position, call, site))
                     if site.scope is not None:
                         self.iterating_any.setdefault(name, []).append((position, call, site))
+            if callee in _EAGER_NAMES and call.args:
+                # ``enumerate(loader)``, ``zip(a, b)``, ``zip(*loaders)``: candidates by the
+                # name written; ``ModuleAnalysis._eager`` checks the callee when one is asked.
+                names, lists = [], []
+                for argument in call.args:
+                    if isinstance(argument, ast.Starred):
+                        if isinstance(argument.value, ast.Name):
+                            lists.append(argument.value.id)
+                        continue
+                    for leaf in _branches(argument):
+                        if isinstance(leaf, ast.Name):
+                            names.append(leaf.id)
+                        elif isinstance(leaf, ast.Call):
+                            self.eager_over_node.setdefault(id(leaf), []).append((position, call, site))
+                for name in dict.fromkeys(names):
+                    self.eager_calls.setdefault((scope, name), []).append((position, call, site))
+                    if site.scope is not None:
+                        self.eager_any.setdefault(name, []).append((position, call, site))
+                for name in dict.fromkeys(lists):
+                    self.starred_calls.setdefault((scope, name), []).append((position, call, site))
+        # Comprehensions: their first iterable is iterated where they are written (a generator
+        # expression calls ``iter()`` on it at once, like ``enumerate``), the others only
+        # through eager wrappers (``(b for b in tqdm(loader))`` does not start the loader).
+        self.comprehension_over_node: Dict[int, Tuple[ast.AST, Site]] = {}
+        self.comprehensions_over_name: Dict[Tuple[int, str], List[Tuple[ast.AST, Site]]] = {}
+        self.comprehensions_over_any: Dict[str, List[Tuple[ast.AST, Site]]] = {}
+        for comprehension, site in index.comprehensions:
+            iterable = comprehension.generators[0].iter
+            consumed = not isinstance(comprehension, ast.GeneratorExp)
+            for leaf in _mentioned(iterable) if consumed else _branches(iterable):
+                self.comprehension_over_node.setdefault(id(leaf), (comprehension, site))
+                if isinstance(leaf, ast.Name):
+                    self.comprehensions_over_name.setdefault((id(site.scope), leaf.id), []).append((comprehension, site))
+                    self.comprehensions_over_any.setdefault(leaf.id, []).append((comprehension, site))
 
     def words(self, source: str) -> Tuple[bool, bool]:
         """Whether the source holds ``.pin_memory(`` and ``non_blocking`` (searched once)."""
@@ -2424,6 +2622,45 @@ def _mentioned(expr: ast.AST) -> List[ast.AST]:
 
 
 _WRAPPERS = ("enumerate", "tqdm", "iter", "zip", "islice")
+
+
+def _branches(expr: ast.AST) -> List[ast.AST]:
+    """``expr``, and both branches of a conditional expression, recursively: the objects an
+    eager call over ``expr`` may call ``iter()`` on (not through other calls: those are calls of
+    their own, eager or not)."""
+    out, stack = [], [expr]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if isinstance(node, ast.IfExp):
+            stack.extend((node.orelse, node.body))
+    return out
+
+
+# Callables that call ``iter()`` on arguments when they are called, not when their result is
+# consumed (checked against CPython 3.11.7 with an object whose ``__iter__`` prints): a loader
+# handed to one starts its workers on that line. By qualified name, which positional arguments
+# are iterated: "first", "all", or "rest" (all but the first, a function). Lazy, and so not
+# here: ``itertools.chain`` and ``chain.from_iterable`` (``iter()`` on their arguments only as
+# they are consumed), ``reversed`` (no ``__reversed__`` on a DataLoader), and tqdm 4 (its
+# ``__iter__`` is a generator: ``enumerate(tqdm(loader))`` does not touch the loader, checked
+# with tqdm 4.70.1; a loop over ``tqdm(loader)`` is a loop over the loader, as before).
+# ``iter``, ``min`` and ``max`` count in their one-argument form only.
+EAGER_ITERATION: Dict[str, str] = {
+    "builtins.iter": "first", "builtins.enumerate": "first", "builtins.zip": "all",
+    "builtins.map": "rest", "builtins.filter": "rest",
+    "builtins.list": "first", "builtins.tuple": "first", "builtins.set": "first",
+    "builtins.frozenset": "first", "builtins.sorted": "first", "builtins.sum": "first",
+    "builtins.any": "first", "builtins.all": "first", "builtins.min": "first", "builtins.max": "first",
+    "itertools.islice": "first", "itertools.cycle": "first", "itertools.zip_longest": "all",
+    "itertools.product": "all", "itertools.starmap": "rest", "itertools.takewhile": "rest",
+    "itertools.dropwhile": "rest", "itertools.filterfalse": "rest", "itertools.tee": "first",
+    "itertools.accumulate": "first", "itertools.pairwise": "first", "itertools.compress": "all",
+    "itertools.groupby": "first",
+}  # fmt: skip
+_EAGER_NAMES = frozenset(qualname.rsplit(".", 1)[1] for qualname in EAGER_ITERATION)
+_ONE_ARGUMENT = frozenset({"builtins.iter", "builtins.min", "builtins.max"})
+_COMPREHENSION_NODES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 def _loop_iterable(loop: ast.AST) -> ast.AST:

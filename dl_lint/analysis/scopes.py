@@ -198,6 +198,9 @@ class ModuleIndex:
         self.module_functions: List[ast.AST] = []
         self.nested_defs: Set[int] = set()  # ids of defs/classes inside a function
         self.loops: List[Tuple[ast.AST, Site]] = []  # for/async for statements
+        # Comprehensions, with the site of their first iterable (evaluated, and ``iter()`` called
+        # on it, where the comprehension is written): DL203's iterations.
+        self.comprehensions: List[Tuple[ast.AST, Site]] = []
         self.main_guard_lines: List[Tuple[int, int]] = []
         self.uses: Dict[int, FunctionUse] = {}  # id(function node) -> what its body uses
         self.attr_used: Dict[str, Set[str]] = {}  # ``self.attr = value``: names the values mention
@@ -217,6 +220,7 @@ class ModuleIndex:
         self.mutations.clear()
         self.calls.clear()
         self.loops.clear()
+        self.comprehensions.clear()
         self.import_rows: List[Tuple[int, int]] = []  # (first, last) rows of module-level statements
 
 
@@ -637,6 +641,7 @@ class Collector:
     def comprehension(self, node: ast.AST, used: Optional[Set[str]] = None) -> None:
         generators = node.generators
         self.expr(generators[0].iter, used)  # evaluated in the enclosing scope
+        self.index.comprehensions.append((node, self.site(node.lineno)))
         scope = Scope("comprehension", node, self.scope)
         saved = self.scope
         self.scope = scope

@@ -40,7 +40,15 @@ makes the object, calls that method with its own parameters and returns it (pix2
 `data_loader = CreateDataLoader(opt)`), then `dataset = data_loader.load_data()` and a
 module-level loop over `dataset`. A loop over a conditional expression walks both of its loaders (`for batch in (dl if
 use_wds else distr_dl):` iterates `dl` on the runs where `use_wds` holds), and a library loader
-read as torch's (webdataset's `WebLoader`) counts like a DataLoader. It stays silent when the
+read as torch's (webdataset's `WebLoader`) counts like a DataLoader. A call that takes the
+iterator when it is called iterates the loader on its line, although nothing walks its result
+there: `enumerate`, `zip`, `iter`, `map`, `filter`, `list`, `sorted`, `sum`, ..., itertools'
+`islice`, `cycle`, `zip_longest`, ..., and a comprehension or generator expression over it
+(CPython calls `iter()` in their constructors), so `data_gen = enumerate(data_loader)` at module
+level starts the workers. So does a list holding the loader unpacked into such a call
+(`loaders.append(loader)`, then `zip(*loaders)`; a list of progress bars when the `zip` is
+walked). `itertools.chain(...)` and `tqdm(...)` call `iter()` only when they are iterated
+themselves: a wrapper of theirs never walked at import is not an iteration. It stays silent when the
 call is under the main guard, when the module has no unguarded top-level call, in notebooks and
 in `.py` files written as cells (two or more `# %%` lines: jupytext's percent format, VS Code's
 interactive cells; they run in a kernel), and for loaders without workers.
