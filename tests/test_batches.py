@@ -397,3 +397,73 @@ def test_an_albumentations_pipeline_listing_another_many_times_is_read_once_per_
     [estimate] = _estimates(run_cli, "train.py")
     assert time.monotonic() - started < 15
     assert estimate["batch_bytes"] == 12 * 64 * 64 * 3 * 4
+
+
+_PEAK = re.compile(r"= (\d+) batches(?: in shared memory)?[,:] (?:at least )?([0-9.]+ [KMG]?i?B) at the peak")
+
+
+def _two_sample_bytes(dataset, batch_size: int) -> int:
+    """The bytes of a batch of ``batch_size`` samples, from two samples collated by torch."""
+    from torch.utils.data import default_collate
+
+    return batch_size * _batch_bytes(default_collate([dataset[0], dataset[1]])) // 2
+
+
+@pytest.mark.torch  # every path's batch is built by torch from the fixture's own dataset classes
+def test_every_path_of_a_conditional_dataset_or_batch_size_is_judged_with_its_own_bytes(monkeypatch):
+    """fixtures/rules/dl101_every_path.py: DL101 reports a loader only when the real peak of every
+    flag combination is over 8 GiB, and the figure it cites is the smallest of them; the loaders it
+    leaves silent have a combination within the budget (or a dataset whose bytes are unknown)."""
+    from dl_lint import inflight
+
+    path = FIXTURES / "dl101_every_path.py"
+    diags = {d.location.row: d for d in lint_paths([str(path)], overrides={"select": ["DL101"]}).diagnostics}
+    rows = {name: n for n, line in enumerate(path.read_text().splitlines(), 1) for name in [line.split(" = DataLoader(")[0]] if " = DataLoader(" in line}
+    peaks: dict = {}
+    for flags in ([], ["--big"], ["--debug"], ["--big", "--debug"]):
+        monkeypatch.setattr(sys, "argv", ["train.py", *flags])
+        module = _import(path)
+        for name in rows:
+            loader = getattr(module, name)
+            if type(loader.dataset).__name__ == "Unknown":
+                peaks.setdefault(name, []).append(None)
+                continue
+            bytes_ = _two_sample_bytes(loader.dataset, loader.batch_size)
+            peaks.setdefault(name, []).append(inflight.peak_bytes(loader.num_workers, loader.prefetch_factor, bytes_))
+    budget = 8 * 2**30
+    for name, row in rows.items():
+        real = peaks[name]
+        if row in diags:
+            assert None not in real and min(real) > budget, (name, real)
+            assert _PEAK.search(diags[row].message).group(2) == format_size(min(real)), (name, diags[row].message)
+        else:
+            assert None in real or min(real) <= budget, (name, real)
+    assert sorted(diags) == sorted(rows[n] for n in ("both_over", "two_datasets"))
+
+
+@pytest.mark.torch  # each run's batch is built by torch from the fixture's dataset
+@pytest.mark.parametrize("fixture,module,dataset", [("dl101_config_runs", "data/datasets.py", "Images"), ("dl101_config_runs_script", "train.py", "Crops")])
+def test_each_config_run_is_judged_with_its_own_values(fixture, module, dataset):
+    """fixtures/rules/dl101_config_runs*: DL101 reports exactly the config files whose own
+    (batch_size, num_workers, prefetch_factor) peak, with a batch torch builds, is over 8 GiB, at
+    that file's line, with the figure of that file's values (never another file's mixed in)."""
+    import yaml
+
+    from dl_lint import inflight
+
+    root = FIXTURES / fixture
+    built = getattr(_import(root / module), dataset)()
+    over = {}
+    for config in sorted((root / "configs").glob("*.y*ml")):
+        values = yaml.safe_load(config.read_text())
+        workers = values["num_workers"]
+        peak = inflight.peak_bytes(workers, values.get("prefetch_factor"), _two_sample_bytes(built, values["batch_size"]))
+        if workers > 0 and peak > 8 * 2**30:
+            over[config.name] = peak
+    diags = lint_paths([str(root)]).diagnostics
+    assert sorted(Path(d.filename).name for d in diags) == sorted(over) and len(over) >= 2
+    for diag in diags:
+        assert _PEAK.search(diag.message).group(2) == format_size(over[Path(diag.filename).name])
+        assert any("DataLoader" in r.note and r.path.endswith(".py") for r in diag.related)  # the loader
+        # the batch_size this run's figure used is cited at this file's own line
+        assert any(r.path == str(Path(diag.filename).resolve()) and r.note.startswith("batch_size=") for r in diag.related)
