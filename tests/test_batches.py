@@ -29,7 +29,7 @@ from dl_lint.engine import lint_paths
 
 DATA = Path(__file__).parent / "data" / "batches"
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "rules"
-KNOWN = ["rand_tensor", "numpy_arrays", "token_slices", "tokenizer_padded", "image_transform", "image_v2", "timm_transform", "albumentations_pipeline", "collate_padded", "audio_crops", "albumentations_init"]
+KNOWN = ["rand_tensor", "numpy_arrays", "token_slices", "tokenizer_padded", "image_transform", "image_v2", "timm_transform", "albumentations_pipeline", "collate_padded", "audio_crops", "albumentations_init", "wrapper_dataset"]
 
 
 def _project(tmp_path, *names, budget="1B"):
@@ -78,6 +78,9 @@ def _torch_bytes(name: str, tmp_path: Path) -> list:
 
     if name in ("rand_tensor", "numpy_arrays", "collate_padded"):
         return [_batch_bytes(_first_batch(_import(tmp_path / f"{name}.py").make()))]
+    if name == "wrapper_dataset":  # the wrappers built on the real inner dataset, collated by torch
+        module = _import(tmp_path / f"{name}.py")
+        return [_batch_bytes(_first_batch(module.make())), _batch_bytes(_first_batch(module.make_pairs()))]
     if name == "albumentations_init":
         return _albumentations_init_bytes(tmp_path)
     if name == "token_slices":
@@ -272,10 +275,23 @@ def test_negatives_stay_unknown(tmp_path, run_cli, monkeypatch):
     assert result.diagnostics == []
 
 
+def test_wrappers_that_change_or_add_to_their_inner_dataset_stay_unknown(tmp_path, run_cli, monkeypatch):
+    """tests/data/batches/wrapper_unknown.py: a field of the wrapper's own of unknown size, a
+    wrapper setting the inner dataset's transform or calling a method of it, a key the inner
+    sample lacks, a slice, a key of a tuple sample, an inner dataset of unknown samples."""
+    project = _project(tmp_path, "wrapper_unknown")
+    monkeypatch.chdir(project)
+    estimates = _estimates(run_cli, "wrapper_unknown.py")
+    assert len(estimates) == 8
+    for est in estimates:
+        assert est["batch_bytes"] is None and est["batch_bytes_unknown_because"], est
+    assert lint_paths(["wrapper_unknown.py"], overrides={"select": ["DL101"]}).diagnostics == []
+
+
 _FIGURE = re.compile(r"At ([0-9.]+ [KMG]?i?B) a batch")
 
 
-@pytest.mark.parametrize("name", KNOWN + ["unknown"])
+@pytest.mark.parametrize("name", KNOWN + ["unknown", "wrapper_unknown"])
 def test_estimate_and_the_rules_agree(name, tmp_path, run_cli, monkeypatch):
     """DL101 with a 1-byte budget reports every loader whose bytes are known, with the figure; the
     estimate command gives the same figure, and none where the rule is silent."""

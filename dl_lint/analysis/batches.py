@@ -153,7 +153,7 @@ def estimate(
             return None, "the dataset is not known", where
         if ctx.datasets.is_iterable(cls):
             return None, f"{cls.name} is an IterableDataset: what it yields is not estimated", where
-        sample = ctx.datasets.sample_bytes(cls, dataset)
+        sample = ctx.datasets.sample_bytes(cls, dataset, ctx.module_name)
         name = cls.name  # where it is: ``BatchFigure.where`` (a message names no path)
         where = (cls.path, cls.line)
         if sample is None:

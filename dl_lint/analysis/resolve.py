@@ -2442,8 +2442,11 @@ class Resolver:
             # no ``__getitem__`` of its own: a base class's sample, whose parameters these
             # arguments may give (``datasets.sample_bytes`` then reads no parameter's value)
             return (("*", None),) if facts is not None and getattr(facts, "bases", ()) else ()
-        wanted = {f[1] for f in sample[0] if f[0] in ("img", "albu")}
-        for f in sample[0]:
+        from dl_lint.analysis.summary import flat_fields
+
+        fields = flat_fields(sample[0])
+        wanted = {f[1] for f in fields if f[0] in ("img", "albu", "ds")}
+        for f in fields:
             if f[0] == "t":
                 wanted.update(d if isinstance(d, str) else d[0] for d in f[1] if not isinstance(d, int))
         if not wanted:
@@ -2469,6 +2472,10 @@ class Resolver:
                 found.append((name, value))
             elif isinstance(value, Opaque) and value.image is not None:
                 found.append((name, ("image", *value.image)))
+            elif isinstance(value, Instance) and value.name:
+                found.append((name, value))  # a wrapper's inner dataset: its sample is read by ``datasets``
+            elif isinstance(value, Opaque) and value.sample is not None:
+                found.append((name, ("bytes", *value.sample)))  # a torchvision dataset of known samples
             else:
                 found.append((name, None))  # given, but not known: not the parameter's default
         return tuple(found)
