@@ -29,7 +29,7 @@ from dl_lint.engine import lint_paths
 
 DATA = Path(__file__).parent / "data" / "batches"
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "rules"
-KNOWN = ["rand_tensor", "numpy_arrays", "token_slices", "tokenizer_padded", "image_transform", "image_v2", "timm_transform", "albumentations_pipeline", "collate_padded", "audio_crops", "albumentations_init", "wrapper_dataset"]
+KNOWN = ["rand_tensor", "numpy_arrays", "token_slices", "tokenizer_padded", "image_transform", "image_v2", "timm_transform", "albumentations_pipeline", "collate_padded", "audio_crops", "albumentations_init", "wrapper_dataset", "multi_view"]
 
 
 def _project(tmp_path, *names, budget="1B"):
@@ -101,6 +101,13 @@ def _torch_bytes(name: str, tmp_path: Path) -> list:
         "timm_transform": [[torch.empty(32, 3, 192, 256), torch.zeros(32, dtype=torch.long)]],
         # A.Normalize gives float32 H×W×C, ToTensorV2 transposes to C×H×W; the index collates to int64
         "albumentations_pipeline": [[torch.empty(24, 3, 256, 320), torch.zeros(24, dtype=torch.long)]],
+        # a multi-view transform's list of views collates to a list of B×C×H×W tensors (each
+        # view ToTensor's float32 at its crop's size), the label to int64
+        "multi_view": [
+            [torch.empty(256, 3, 32, 32), torch.empty(256, 3, 32, 32), torch.zeros(256, dtype=torch.long)],
+            [torch.empty(64, 3, 32, 32), torch.empty(64, 3, 32, 32), torch.zeros(64, dtype=torch.long)],
+            [torch.empty(32, 3, 224, 224), torch.empty(32, 3, 224, 224), torch.empty(32, 3, 96, 96), torch.zeros(32, dtype=torch.long)],
+        ],
         # librosa.load returns a float32 mono waveform (librosa/core/audio.py, commit 001cd58d): a
         # crop of N samples collates to (batch, N) float32; the index to int64
         "audio_crops": [[torch.empty(16, 32000)], [torch.empty(8, 22050 * 3), torch.zeros(8, dtype=torch.long)]],
@@ -275,23 +282,50 @@ def test_negatives_stay_unknown(tmp_path, run_cli, monkeypatch):
     assert result.diagnostics == []
 
 
-def test_wrappers_that_change_or_add_to_their_inner_dataset_stay_unknown(tmp_path, run_cli, monkeypatch):
+@pytest.mark.torch  # the fixture's own multi-view transform class, run by torch's collation
+def test_a_multi_view_transform_makes_one_tensor_per_view(tmp_path):
+    """The TwoCropTransform of tests/data/batches/multi_view.py, given a stand-in for the
+    torchvision transform that returns ToTensor's documented output (a float32 3×H×W), makes a
+    sample default_collate turns into the bytes the estimate adds up (two views and a label)."""
+    import torch
+    from torch.utils.data import default_collate
+
+    source = (DATA / "multi_view.py").read_text()
+    classes = source[source.index("class TwoCropTransform") : source.index("class Images")]
+    namespace: dict = {}
+    exec(compile(classes, "multi_view.py", "exec"), namespace)
+
+    def crop(size):
+        return lambda image: torch.empty(3, size, size)
+
+    two = namespace["TwoCropTransform"](crop(32))
+    batch = default_collate([(two(object()), 0) for _ in range(64)])
+    assert _batch_bytes(batch) == 64 * (2 * 3 * 32 * 32 * 4 + 8)
+    three = namespace["GlobalLocal"](crop(224), crop(96))
+    batch = default_collate([(three(object()), 0) for _ in range(32)])
+    assert _batch_bytes(batch) == 32 * (2 * 3 * 224 * 224 * 4 + 3 * 96 * 96 * 4 + 8)
+
+
+@pytest.mark.parametrize("name,count", [("wrapper_unknown", 8), ("views_unknown", 6)])
+def test_wrappers_that_change_or_add_to_their_inner_dataset_stay_unknown(name, count, tmp_path, run_cli, monkeypatch):
     """tests/data/batches/wrapper_unknown.py: a field of the wrapper's own of unknown size, a
     wrapper setting the inner dataset's transform or calling a method of it, a key the inner
-    sample lacks, a slice, a key of a tuple sample, an inner dataset of unknown samples."""
-    project = _project(tmp_path, "wrapper_unknown")
+    sample lacks, a slice, a key of a tuple sample, an inner dataset of unknown samples.
+    views_unknown.py: a view that is the untransformed image, views made in a comprehension, a
+    __call__ doing more, a view of Resize(256) (the smaller edge only)."""
+    project = _project(tmp_path, name)
     monkeypatch.chdir(project)
-    estimates = _estimates(run_cli, "wrapper_unknown.py")
-    assert len(estimates) == 8
+    estimates = _estimates(run_cli, f"{name}.py")
+    assert len(estimates) == count
     for est in estimates:
         assert est["batch_bytes"] is None and est["batch_bytes_unknown_because"], est
-    assert lint_paths(["wrapper_unknown.py"], overrides={"select": ["DL101"]}).diagnostics == []
+    assert lint_paths([f"{name}.py"], overrides={"select": ["DL101"]}).diagnostics == []
 
 
 _FIGURE = re.compile(r"At ([0-9.]+ [KMG]?i?B) a batch")
 
 
-@pytest.mark.parametrize("name", KNOWN + ["unknown", "wrapper_unknown"])
+@pytest.mark.parametrize("name", KNOWN + ["unknown", "wrapper_unknown", "views_unknown"])
 def test_estimate_and_the_rules_agree(name, tmp_path, run_cli, monkeypatch):
     """DL101 with a 1-byte budget reports every loader whose bytes are known, with the figure; the
     estimate command gives the same figure, and none where the rule is silent."""

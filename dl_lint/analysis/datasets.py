@@ -441,6 +441,15 @@ def sample_of(fields, values: Dict[str, object]) -> Optional[Tuple[int, str]]:
         if field[0] in ("img", "albu"):
             kind, param, channels = field
             image = values.get(param)
+            if kind == "img" and isinstance(image, tuple) and image[:1] == ("views",) and channels:
+                # a multi-view transform: each view is what its transform makes of the image
+                sizes = [(h, w, dtype) for h, w, dtype in image[1] if h and dtype in ITEMSIZE]
+                if len(sizes) != len(image[1]):
+                    return None
+                total += sum(channels * h * w * ITEMSIZE[dtype] for h, w, dtype in sizes)
+                each = " + ".join(f"{channels}×{h}×{w} {dtype}" for h, w, dtype in sizes)
+                shown.append(f"{len(sizes)} views of the image ({each}, what {param} makes of it)")
+                continue
             if not (isinstance(image, tuple) and image[:1] == ("image",)):
                 return None
             library = image[4] if len(image) > 4 else "torchvision"

@@ -503,6 +503,15 @@ def image_value(qualname: str, node, resolve, qualname_of):
     if transform is None or any(k.arg is None for k in node.keywords):
         return None
     single = resolve(transform).single
+    views = getattr(single.value, "views", None) if single is not None else None
+    if views:  # a multi-view transform of the project (``TwoCropTransform(train_transform)``)
+        if any(h == 0 or dtype not in _ITEMSIZE for h, w, dtype in views):
+            return None  # a view of the source's size, or a dtype not known
+        each = " + ".join(f"{channels}×{h}×{w} {dtype}" for h, w, dtype in views)
+        return Opaque(
+            qualname,
+            sample=(sum(channels * h * w * _ITEMSIZE[dtype] for h, w, dtype in views) + 8, f"{len(views)} views ({each}) + a label"),
+        )
     if single is None or not isinstance(single.value, Opaque) or single.value.image is None:
         return None
     if len(single.value.image) != 3:

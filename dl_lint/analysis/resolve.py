@@ -2304,7 +2304,8 @@ class Resolver:
                     return config
             holds = None if local else self._handed_callable(target, node, site, depth)
             given = () if local else self._handed_sizes(target, node, site, depth)
-            return Value.known(Instance(target.module, target.name, target.line, target.path, local, holds, given))
+            views = self._views(target, given) if given else None
+            return Value.known(Instance(target.module, target.name, target.line, target.path, local, holds, given, views))
         return Value.unknown(func.source if func.source in CONFIGURABLE else "expression")
 
     def _module_returns_self(self, instance: "Instance", method: str) -> bool:
@@ -2472,6 +2473,8 @@ class Resolver:
                 found.append((name, value))
             elif isinstance(value, Opaque) and value.image is not None:
                 found.append((name, ("image", *value.image)))
+            elif isinstance(value, Instance) and value.views is not None:
+                found.append((name, ("views", value.views)))  # a multi-view transform: each view's image
             elif isinstance(value, Instance) and value.name:
                 found.append((name, value))  # a wrapper's inner dataset: its sample is read by ``datasets``
             elif isinstance(value, Opaque) and value.sample is not None:
@@ -2479,6 +2482,22 @@ class Resolver:
             else:
                 found.append((name, None))  # given, but not known: not the parameter's default
         return tuple(found)
+
+    def _views(self, target: FunctionRef, given: Tuple[Tuple[str, Any], ...]) -> Optional[Tuple[Tuple[Any, ...], ...]]:
+        """DL101: the image of each view a multi-view transform of the project returns
+        (``summary.view_fields``), when every view's transform is a fixed-size torchvision one."""
+        from dl_lint.analysis.summary import is_views
+
+        lookup = getattr(self.project, "class_record", None)
+        facts = lookup(target.module, target.name, target.path) if lookup is not None else None
+        sample = getattr(facts, "sample", None)
+        if not is_views(sample):
+            return None
+        values = dict(given)
+        views = tuple(values.get(field[1]) for field in sample[0])
+        if not all(isinstance(v, tuple) and len(v) == 4 and v[0] == "image" for v in views):
+            return None  # an albumentations pipeline, or a transform not known
+        return tuple(v[1:] for v in views)  # type: ignore[index]
 
     def _cpu_tensors(self, node: ast.Call, site: Site, depth: int) -> bool:
         """DL306: every tensor of a ``TensorDataset(...)`` certainly made on the CPU: a torch

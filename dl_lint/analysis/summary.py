@@ -1016,7 +1016,7 @@ def _class_record(
         draws=tuple(sorted({a for m in reached for a in methods[m].attr_calls} - _reseeded(nodes, reached))),
         cuda_methods=tuple(m for m in reached if methods[m].cuda),
         iter_shape=_iter_shape(node, text),
-        sample=sample_bytes(node, init, index),
+        sample=sample_bytes(node, init, index) or view_fields(node, init),
         init=_loader_init(node, text),
         **_kept_in_init(node, init, text),
         **_objects_in_init(nodes, text),
@@ -1233,6 +1233,43 @@ def sample_bytes(node: ast.ClassDef, init: Optional[FunctionUse] = None, index: 
         # may be parameters used as they are (``RandomCrop(height=size, ...)``): their positions.
         return (tuple(found[0]), _init_defaults(node), True, _init_positions(node))  # type: ignore[arg-type]
     return (tuple(found[0]), _init_defaults(node))  # type: ignore[arg-type]
+
+
+def view_fields(node: ast.ClassDef, init: Optional[FunctionUse]) -> Optional[Tuple[Any, ...]]:
+    """A multi-view transform (contrastive learning's ``TwoCropTransform``): a class without
+    ``__getitem__`` whose ``__call__(self, x)`` only returns a list or tuple of transforms kept
+    on self applied to ``x`` (``return [self.transform(x), self.transform(x)]``): one
+    ("img", parameter, None) field per view, the image's channels the caller's. None otherwise."""
+    body = {s.name: s for s in node.body if isinstance(s, ast.FunctionDef)}
+    call = body.get("__call__")
+    if call is None or "__getitem__" in body:
+        return None
+    args = call.args
+    if len(args.args) != 2 or args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
+        return None
+    image = args.args[1].arg
+    statements = [s for s in call.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if len(statements) != 1 or not isinstance(statements[0], ast.Return):
+        return None
+    views = statements[0].value
+    if not isinstance(views, (ast.List, ast.Tuple)) or not 2 <= len(views.elts) <= 16:
+        return None
+    kept = _Kept(node, init, None)
+    fields = []
+    for view in views.elts:
+        if not (isinstance(view, ast.Call) and len(view.args) == 1 and not view.keywords
+                and isinstance(view.args[0], ast.Name) and view.args[0].id == image):  # fmt: skip
+            return None
+        param = _param_of(view.func, kept)
+        if param is None:
+            return None
+        fields.append(("img", param, None))
+    return (tuple(fields), _init_defaults(node))
+
+
+def is_views(sample: Any) -> bool:
+    """Whether a class's ``sample`` is a multi-view transform's (``view_fields``)."""
+    return bool(sample) and bool(sample[0]) and all(f[0] == "img" and f[2] is None for f in sample[0])
 
 
 def flat_fields(fields) -> List[Tuple[Any, ...]]:

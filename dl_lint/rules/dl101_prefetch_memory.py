@@ -38,7 +38,8 @@ estimate from the code: a known `batch_size` times one sample of a map-style dat
 `__getitem__` returns tensors of known shape and dtype (torch and numpy constructors of literal
 shapes, fixed-length slices of a token array of known dtype, a tokenizer's fields padded to
 `max_length`, what a fixed-size image transform kept on self makes of an `Image.open(...).convert("RGB")`,
-what a wrapper takes of the samples of the dataset it keeps, `self.dataset[i]["image"]`)
+what a wrapper takes of the samples of the dataset it keeps, `self.dataset[i]["image"]`; a
+multi-view transform's views, `[self.transform(x), self.transform(x)]`)
 and numbers; or a torchvision `ImageFolder`, `CIFAR10`/`CIFAR100` or `MNIST`/`FashionMNIST`
 whose transform is a `Compose` of fixed output size ending in a tensor (`RandomResizedCrop(224)`,
 `CenterCrop`, `RandomCrop`, `Resize((h, w))`; `ToTensor`, `PILToTensor`, v2's `ToImage` +
