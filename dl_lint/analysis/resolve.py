@@ -2434,8 +2434,8 @@ class Resolver:
         if depth > MAX_DEPTH or not (node.args or node.keywords):
             return ()
         holds = getattr(self.project, "may_hold", None)
-        if holds is not None and not holds(target.module, target.path, b"__getitem__"):
-            return ()  # no sample without a __getitem__: the module need not be parsed for it
+        if holds is not None and not holds(target.module, target.path, b"__getitem__") and not holds(target.module, target.path, b"def __call__"):
+            return ()  # no sample without a __getitem__ (nor views without a __call__): the module need not be parsed for it
         lookup = getattr(self.project, "class_record", None)
         facts = lookup(target.module, target.name, target.path) if lookup is not None else None
         sample = getattr(facts, "sample", None)

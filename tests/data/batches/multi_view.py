@@ -38,7 +38,8 @@ class Images(Dataset):
         return img, 0
 
 
-train_tf = transforms.Compose([transforms.RandomResizedCrop(32), transforms.RandomHorizontalFlip(), transforms.ToTensor()])
+jitter = transforms.ColorJitter(0.4, 0.4, 0.4, 0.1)
+train_tf = transforms.Compose([transforms.RandomResizedCrop(32), transforms.RandomHorizontalFlip(), transforms.RandomApply([jitter], p=0.8), transforms.ToTensor()])
 local_tf = transforms.Compose([transforms.RandomResizedCrop(96), transforms.ToTensor()])
 big_tf = transforms.Compose([transforms.RandomResizedCrop(224), transforms.ToTensor()])
 cifar = DataLoader(datasets.CIFAR10("data", transform=TwoCropTransform(train_tf)), batch_size=256, num_workers=8)

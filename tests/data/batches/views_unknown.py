@@ -61,9 +61,11 @@ class Images(Dataset):
 
 fixed = transforms.Compose([transforms.RandomResizedCrop(32), transforms.ToTensor()])
 resized = transforms.Compose([transforms.Resize(256), transforms.ToTensor()])  # the smaller edge only
+cropped = transforms.Compose([transforms.RandomApply([transforms.RandomCrop(16)], p=0.5), transforms.ToTensor()])  # 16 or the source's
 a = DataLoader(Images(["a.jpg"], transform=WithOriginal(fixed)), batch_size=8, num_workers=2)
 b = DataLoader(Images(["a.jpg"], transform=Repeated(fixed)), batch_size=8, num_workers=2)
 c = DataLoader(Images(["a.jpg"], transform=Logged(fixed)), batch_size=8, num_workers=2)
 d = DataLoader(Images(["a.jpg"], transform=TwoCropTransform(resized)), batch_size=8, num_workers=2)
 e = DataLoader(datasets.CIFAR10("data", transform=TwoCropTransform(resized)), batch_size=8, num_workers=2)
 f = DataLoader(datasets.CIFAR10("data", transform=WithOriginal(fixed)), batch_size=8, num_workers=2)
+g = DataLoader(datasets.CIFAR10("data", transform=TwoCropTransform(cropped)), batch_size=8, num_workers=2)
