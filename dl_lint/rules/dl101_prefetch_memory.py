@@ -209,8 +209,8 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
         )
         if len(plans) > 1:
             message = (
-                f"Every path over the {format_size(budget)} budget: at least {workers} workers × {shown} = "
-                f"{inflight} batches, {format_size(peak)} at the peak."
+                f"{workers} workers × {shown} = {inflight} batches: at least {format_size(peak)} at the peak on every "
+                f"path, over the {format_size(budget)} budget."
             )
         detail = ""
         if prefetch is None:
