@@ -2590,7 +2590,7 @@ class Resolver:
             else:
                 value = Value.unknown("argparse" if parser is not None else "expression")
             entries.append((field.name, value))
-        return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, None, (), tuple(entries)))
+        return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, None, (), None, tuple(entries)))
 
     def _setattr_config_value(self, target: Any, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
         """``TrainerConfig(max_epochs=2, num_workers=4)`` of a class whose ``__init__`` sets its
@@ -2647,7 +2647,7 @@ class Resolver:
             out[key] = value
         for name in unknown:
             out[name] = Value.unknown("config")
-        return Value.known(DataclassConfig(target.module, target.name, target.line, target.path, False, None, (), tuple(out.items())))
+        return Value.known(DataclassConfig(target.module, target.name, target.line, target.path, False, None, (), None, tuple(out.items())))
 
     @staticmethod
     def _class_method_names(cls: ast.ClassDef) -> Set[str]:
