@@ -316,6 +316,12 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
     return out
 
 
+def _spot(diag: Diagnostic, display: str):
+    """Where a factory call's finding is: (code, location, the config file it is reported in,
+    None for the caller's own file): two runs' files may set a value at the same row."""
+    return (diag.code, diag.location, None if diag.filename == display else diag.filename)
+
+
 def merge_repeats(found: List[Diagnostic]) -> List[Diagnostic]:
     """One diagnostic per problem: findings alike in all but their related locations (one call
     of a factory that builds three loaders, each iterated at import: one DL203 at the call, not
@@ -343,15 +349,17 @@ def merge_repeats(found: List[Diagnostic]) -> List[Diagnostic]:
 def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterable[Diagnostic]:
     """The rules' diagnostics on one call. A call reading yacs keys is judged by the crash rules
     once per run (the defaults, each YAML config: ``configs.yacs.variants``), each diagnostic
-    once; the other rules judge it once, over every value the runs give."""
+    once, and so is a rule whose figure combines several run values (``Rule.per_run``: DL101
+    never multiplies one file's batch_size by another's num_workers); the other rules judge it
+    once, over every value the runs give."""
     from dl_lint.analysis.configs.runs import variants
 
     runs = variants(call)
     if runs is None:
         yield from _check(call, rules, ctx, display)
         return
-    crash = [rule for rule in rules if rule.severity == Severity.ERROR]
-    yield from _check(call, [rule for rule in rules if rule.severity != Severity.ERROR], ctx, display)
+    crash = [rule for rule in rules if rule.severity == Severity.ERROR or rule.per_run]
+    yield from _check(call, [rule for rule in rules if rule not in crash], ctx, display)
     seen = set()
     for group in runs:  # copies with equal values: the others are judged only when one finds something
         for index, run in enumerate(group):
@@ -636,7 +644,7 @@ def judge_call_sites(
                 if callee_file.key not in judged:  # what the factory's own loaders already report
                     rules = checking_rules(enabled_codes(callee_file.settings, codes))
                     ctx = context_for(callee_file, project, accelerator, rules)
-                    own = {(d.code, d.location) for c in callee_file.facts.calls for d in check(c, rules, ctx, "")}
+                    own = {(d.code, d.location, d.filename or None) for c in callee_file.facts.calls for d in check(c, rules, ctx, "")}
                     judged[callee_file.key] = (rules, ctx, own)
                 rules, ctx, own = judged[callee_file.key]
                 undecided: Set[int] = set()
@@ -664,14 +672,17 @@ def judge_call_sites(
                                 pairs.append((loader, diag))
                         continue
                     for diag in found:
-                        if (diag.code, diag.location) not in own and (diag.code, diag.location) not in reported:
-                            reported[(diag.code, diag.location)] = (loader, diag, number, row_text, ())
+                        # a finding at a config file's line is told apart by its file (two runs'
+                        # files may set num_workers at the same row)
+                        spot = _spot(diag, caller.display)
+                        if spot not in own and spot not in reported:
+                            reported[spot] = (loader, diag, number, row_text, ())
                 alternatives = sum(1 for loader in loaders if id(loader) in undecided)
                 for code, pairs in branches.items():
                     if len({id(loader) for loader, _ in pairs}) < alternatives:
                         continue  # some branch does not break the rule
-                    fresh = [(loader, diag) for loader, diag in pairs if (diag.code, diag.location) not in own]
-                    if not fresh or any((code, d.location) in reported for _, d in fresh):
+                    fresh = [(loader, diag) for loader, diag in pairs if _spot(diag, caller.display) not in own]
+                    if not fresh or any(_spot(d, caller.display) in reported for _, d in fresh):
                         continue
                     loader, diag = fresh[0]
                     others = tuple(
@@ -679,7 +690,7 @@ def judge_call_sites(
                         for other, _ in pairs
                         if other is not loader
                     )
-                    reported[(code, diag.location)] = (loader, diag, number, row_text, others)
+                    reported[_spot(diag, caller.display)] = (loader, diag, number, row_text, others)
             start, end = analysis.text.span(call)
             loop = " (row {} of the table it loops over: {})"
             for loader, diag, number, row_text, others in reported.values():

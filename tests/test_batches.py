@@ -29,7 +29,7 @@ from dl_lint.engine import lint_paths
 
 DATA = Path(__file__).parent / "data" / "batches"
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "rules"
-KNOWN = ["rand_tensor", "numpy_arrays", "token_slices", "tokenizer_padded", "image_transform", "image_v2", "timm_transform", "albumentations_pipeline", "collate_padded", "audio_crops", "albumentations_init"]
+KNOWN = ["rand_tensor", "numpy_arrays", "token_slices", "tokenizer_padded", "image_transform", "image_v2", "timm_transform", "albumentations_pipeline", "collate_padded", "audio_crops", "albumentations_init", "wrapper_dataset", "multi_view"]
 
 
 def _project(tmp_path, *names, budget="1B"):
@@ -78,6 +78,9 @@ def _torch_bytes(name: str, tmp_path: Path) -> list:
 
     if name in ("rand_tensor", "numpy_arrays", "collate_padded"):
         return [_batch_bytes(_first_batch(_import(tmp_path / f"{name}.py").make()))]
+    if name == "wrapper_dataset":  # the wrappers built on the real inner dataset, collated by torch
+        module = _import(tmp_path / f"{name}.py")
+        return [_batch_bytes(_first_batch(module.make())), _batch_bytes(_first_batch(module.make_pairs()))]
     if name == "albumentations_init":
         return _albumentations_init_bytes(tmp_path)
     if name == "token_slices":
@@ -98,6 +101,13 @@ def _torch_bytes(name: str, tmp_path: Path) -> list:
         "timm_transform": [[torch.empty(32, 3, 192, 256), torch.zeros(32, dtype=torch.long)]],
         # A.Normalize gives float32 H×W×C, ToTensorV2 transposes to C×H×W; the index collates to int64
         "albumentations_pipeline": [[torch.empty(24, 3, 256, 320), torch.zeros(24, dtype=torch.long)]],
+        # a multi-view transform's list of views collates to a list of B×C×H×W tensors (each
+        # view ToTensor's float32 at its crop's size), the label to int64
+        "multi_view": [
+            [torch.empty(256, 3, 32, 32), torch.empty(256, 3, 32, 32), torch.zeros(256, dtype=torch.long)],
+            [torch.empty(64, 3, 32, 32), torch.empty(64, 3, 32, 32), torch.zeros(64, dtype=torch.long)],
+            [torch.empty(32, 3, 224, 224), torch.empty(32, 3, 224, 224), torch.empty(32, 3, 96, 96), torch.zeros(32, dtype=torch.long)],
+        ],
         # librosa.load returns a float32 mono waveform (librosa/core/audio.py, commit 001cd58d): a
         # crop of N samples collates to (batch, N) float32; the index to int64
         "audio_crops": [[torch.empty(16, 32000)], [torch.empty(8, 22050 * 3), torch.zeros(8, dtype=torch.long)]],
@@ -272,10 +282,50 @@ def test_negatives_stay_unknown(tmp_path, run_cli, monkeypatch):
     assert result.diagnostics == []
 
 
+@pytest.mark.torch  # the fixture's own multi-view transform class, run by torch's collation
+def test_a_multi_view_transform_makes_one_tensor_per_view(tmp_path):
+    """The TwoCropTransform of tests/data/batches/multi_view.py, given a stand-in for the
+    torchvision transform that returns ToTensor's documented output (a float32 3×H×W), makes a
+    sample default_collate turns into the bytes the estimate adds up (two views and a label)."""
+    import torch
+    from torch.utils.data import default_collate
+
+    source = (DATA / "multi_view.py").read_text()
+    classes = source[source.index("class TwoCropTransform") : source.index("class Images")]
+    namespace: dict = {}
+    exec(compile(classes, "multi_view.py", "exec"), namespace)
+
+    def crop(size):
+        return lambda image: torch.empty(3, size, size)
+
+    two = namespace["TwoCropTransform"](crop(32))
+    batch = default_collate([(two(object()), 0) for _ in range(64)])
+    assert _batch_bytes(batch) == 64 * (2 * 3 * 32 * 32 * 4 + 8)
+    three = namespace["GlobalLocal"](crop(224), crop(96))
+    batch = default_collate([(three(object()), 0) for _ in range(32)])
+    assert _batch_bytes(batch) == 32 * (2 * 3 * 224 * 224 * 4 + 3 * 96 * 96 * 4 + 8)
+
+
+@pytest.mark.parametrize("name,count", [("wrapper_unknown", 8), ("views_unknown", 7)])
+def test_wrappers_that_change_or_add_to_their_inner_dataset_stay_unknown(name, count, tmp_path, run_cli, monkeypatch):
+    """tests/data/batches/wrapper_unknown.py: a field of the wrapper's own of unknown size, a
+    wrapper setting the inner dataset's transform or calling a method of it, a key the inner
+    sample lacks, a slice, a key of a tuple sample, an inner dataset of unknown samples.
+    views_unknown.py: a view that is the untransformed image, views made in a comprehension, a
+    __call__ doing more, a view of Resize(256) (the smaller edge only), a RandomApply of a crop."""
+    project = _project(tmp_path, name)
+    monkeypatch.chdir(project)
+    estimates = _estimates(run_cli, f"{name}.py")
+    assert len(estimates) == count
+    for est in estimates:
+        assert est["batch_bytes"] is None and est["batch_bytes_unknown_because"], est
+    assert lint_paths([f"{name}.py"], overrides={"select": ["DL101"]}).diagnostics == []
+
+
 _FIGURE = re.compile(r"At ([0-9.]+ [KMG]?i?B) a batch")
 
 
-@pytest.mark.parametrize("name", KNOWN + ["unknown"])
+@pytest.mark.parametrize("name", KNOWN + ["unknown", "wrapper_unknown", "views_unknown"])
 def test_estimate_and_the_rules_agree(name, tmp_path, run_cli, monkeypatch):
     """DL101 with a 1-byte budget reports every loader whose bytes are known, with the figure; the
     estimate command gives the same figure, and none where the rule is silent."""
@@ -397,3 +447,73 @@ def test_an_albumentations_pipeline_listing_another_many_times_is_read_once_per_
     [estimate] = _estimates(run_cli, "train.py")
     assert time.monotonic() - started < 15
     assert estimate["batch_bytes"] == 12 * 64 * 64 * 3 * 4
+
+
+_PEAK = re.compile(r"= (\d+) batches(?: in shared memory)?[,:] (?:at least )?([0-9.]+ [KMG]?i?B) at the peak")
+
+
+def _two_sample_bytes(dataset, batch_size: int) -> int:
+    """The bytes of a batch of ``batch_size`` samples, from two samples collated by torch."""
+    from torch.utils.data import default_collate
+
+    return batch_size * _batch_bytes(default_collate([dataset[0], dataset[1]])) // 2
+
+
+@pytest.mark.torch  # every path's batch is built by torch from the fixture's own dataset classes
+def test_every_path_of_a_conditional_dataset_or_batch_size_is_judged_with_its_own_bytes(monkeypatch):
+    """fixtures/rules/dl101_every_path.py: DL101 reports a loader only when the real peak of every
+    flag combination is over 8 GiB, and the figure it cites is the smallest of them; the loaders it
+    leaves silent have a combination within the budget (or a dataset whose bytes are unknown)."""
+    from dl_lint import inflight
+
+    path = FIXTURES / "dl101_every_path.py"
+    diags = {d.location.row: d for d in lint_paths([str(path)], overrides={"select": ["DL101"]}).diagnostics}
+    rows = {name: n for n, line in enumerate(path.read_text().splitlines(), 1) for name in [line.split(" = DataLoader(")[0]] if " = DataLoader(" in line}
+    peaks: dict = {}
+    for flags in ([], ["--big"], ["--debug"], ["--big", "--debug"]):
+        monkeypatch.setattr(sys, "argv", ["train.py", *flags])
+        module = _import(path)
+        for name in rows:
+            loader = getattr(module, name)
+            if type(loader.dataset).__name__ == "Unknown":
+                peaks.setdefault(name, []).append(None)
+                continue
+            bytes_ = _two_sample_bytes(loader.dataset, loader.batch_size)
+            peaks.setdefault(name, []).append(inflight.peak_bytes(loader.num_workers, loader.prefetch_factor, bytes_))
+    budget = 8 * 2**30
+    for name, row in rows.items():
+        real = peaks[name]
+        if row in diags:
+            assert None not in real and min(real) > budget, (name, real)
+            assert _PEAK.search(diags[row].message).group(2) == format_size(min(real)), (name, diags[row].message)
+        else:
+            assert None in real or min(real) <= budget, (name, real)
+    assert sorted(diags) == sorted(rows[n] for n in ("both_over", "two_datasets"))
+
+
+@pytest.mark.torch  # each run's batch is built by torch from the fixture's dataset
+@pytest.mark.parametrize("fixture,module,dataset", [("dl101_config_runs", "data/datasets.py", "Images"), ("dl101_config_runs_script", "train.py", "Crops")])
+def test_each_config_run_is_judged_with_its_own_values(fixture, module, dataset):
+    """fixtures/rules/dl101_config_runs*: DL101 reports exactly the config files whose own
+    (batch_size, num_workers, prefetch_factor) peak, with a batch torch builds, is over 8 GiB, at
+    that file's line, with the figure of that file's values (never another file's mixed in)."""
+    import yaml
+
+    from dl_lint import inflight
+
+    root = FIXTURES / fixture
+    built = getattr(_import(root / module), dataset)()
+    over = {}
+    for config in sorted((root / "configs").glob("*.y*ml")):
+        values = yaml.safe_load(config.read_text())
+        workers = values["num_workers"]
+        peak = inflight.peak_bytes(workers, values.get("prefetch_factor"), _two_sample_bytes(built, values["batch_size"]))
+        if workers > 0 and peak > 8 * 2**30:
+            over[config.name] = peak
+    diags = lint_paths([str(root)]).diagnostics
+    assert sorted(Path(d.filename).name for d in diags) == sorted(over) and len(over) >= 2
+    for diag in diags:
+        assert _PEAK.search(diag.message).group(2) == format_size(over[Path(diag.filename).name])
+        assert any("DataLoader" in r.note and r.path.endswith(".py") for r in diag.related)  # the loader
+        # the batch_size this run's figure used is cited at this file's own line
+        assert any(r.path == str(Path(diag.filename).resolve()) and r.note.startswith("batch_size=") for r in diag.related)

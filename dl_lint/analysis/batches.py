@@ -71,8 +71,11 @@ _PHRASE = {
 }
 
 
-def batch_figure(call: "LoaderCall", ctx: "RuleContext") -> BatchFigure:
-    """The bytes of one batch of ``call``, and where they come from (see the module doc)."""
+def batch_figure(call: "LoaderCall", ctx: "RuleContext", scenario: Optional[dict] = None) -> BatchFigure:
+    """The bytes of one batch of ``call``, and where they come from (see the module doc).
+    ``scenario``: one consistent combination of the call's values (``values.scenarios``) holding
+    ``dataset`` and ``batch_size``: the figure of that path alone (a call whose dataset or
+    batch_size depends on a condition has one figure per path; DL101 judges each)."""
     if call.batch_bytes is not None:
         return BatchFigure(call.batch_bytes, ANNOTATION, f"`# dl-lint: batch-bytes` on the call at line {call.location.row}")
     stale = None
@@ -83,15 +86,19 @@ def batch_figure(call: "LoaderCall", ctx: "RuleContext") -> BatchFigure:
         stale = recorded.stale
     if ctx.settings.batch_bytes is not None:
         return BatchFigure(ctx.settings.batch_bytes, SETTING, "the batch-bytes setting", stale)
-    estimated, why, where = estimate(call, ctx)
+    estimated, why, where = estimate(call, ctx, scenario)
     if estimated is not None:
         return BatchFigure(estimated[0], ESTIMATED, estimated[1], stale, where)
     return BatchFigure(None, None, why, stale, where)
 
 
-def estimate(call: "LoaderCall", ctx: "RuleContext") -> Tuple[Optional[Tuple[int, str]], str, Optional[Tuple[str, int]]]:
+def estimate(
+    call: "LoaderCall", ctx: "RuleContext", scenario: Optional[dict] = None
+) -> Tuple[Optional[Tuple[int, str]], str, Optional[Tuple[str, int]]]:
     """((bytes, how), "", where) of one batch estimated from the dataset and a known batch_size,
-    or (None, why it is unknown, where); ``where``: (path, line) of the dataset class read."""
+    or (None, why it is unknown, where); ``where``: (path, line) of the dataset class read.
+    ``scenario``: the dataset and batch_size of one path (see ``batch_figure``); without it, a
+    dataset or batch_size with several possible values leaves the figure unknown."""
     from dl_lint.analysis.loaders import DEFAULTS
     from dl_lint.analysis.values import ABSENT, Instance, Opaque, scenarios
 
@@ -115,8 +122,8 @@ def estimate(call: "LoaderCall", ctx: "RuleContext") -> Tuple[Optional[Tuple[int
         from dl_lint.analysis.datasets import sample_of
 
         where = (collate.path, collate.line)
-        value = call.value("batch_size")
-        sizes = {DEFAULTS.get("batch_size") if p.value is ABSENT else p.value for p in value.options or ()}
+        options = (scenario["batch_size"],) if scenario is not None else call.value("batch_size").options
+        sizes = {DEFAULTS.get("batch_size") if p.value is ABSENT else p.value for p in options or ()}
         batch_size = sizes.pop() if len(sizes) == 1 else None
         if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
             return None, "batch_size is not known, or not a positive int", where
@@ -124,7 +131,7 @@ def estimate(call: "LoaderCall", ctx: "RuleContext") -> Tuple[Optional[Tuple[int
         if batch is None:
             return None, f"the size of what {collate.name} returns is not known", where
         return (batch[0], f"what the collate_fn {collate.name} returns for batch_size {batch_size}: {batch[1]}"), "", where
-    found = scenarios({n: call.value(n) for n in ("dataset", "batch_size")}, DEFAULTS)
+    found = [scenario] if scenario is not None else scenarios({n: call.value(n) for n in ("dataset", "batch_size")}, DEFAULTS)
     if not found:
         for name in ("dataset", "batch_size"):
             if call.value(name).options is None:
@@ -146,7 +153,7 @@ def estimate(call: "LoaderCall", ctx: "RuleContext") -> Tuple[Optional[Tuple[int
             return None, "the dataset is not known", where
         if ctx.datasets.is_iterable(cls):
             return None, f"{cls.name} is an IterableDataset: what it yields is not estimated", where
-        sample = ctx.datasets.sample_bytes(cls, dataset)
+        sample = ctx.datasets.sample_bytes(cls, dataset, ctx.module_name)
         name = cls.name  # where it is: ``BatchFigure.where`` (a message names no path)
         where = (cls.path, cls.line)
         if sample is None:

@@ -302,12 +302,23 @@ class DatasetIndex:
             return True
         return self._walk([f"{project_key(cls.module, cls.name, cls.path)}::__iter__"])
 
-    def sample_bytes(self, cls: ClassFacts, instance: Optional["Instance"] = None) -> Optional[Tuple[int, str]]:
+    def sample_bytes(self, cls: ClassFacts, instance: Optional["Instance"] = None, current_module: str = "") -> Optional[Tuple[int, str]]:
         """(bytes, description) of one sample of a map-style dataset, from the ``__getitem__``
         it runs (its own or inherited); None when that cannot be estimated. Dimensions an
         ``__init__`` parameter gives (``self.block_size``, the transform kept on self) are read
         where the dataset is constructed (``instance.given``), else from the parameter's literal
-        default."""
+        default; a wrapper's inner dataset (a project dataset or a torchvision one the
+        construction hands it) is read the same way, ``MAX_WRAPPERS`` deep."""
+        parts = self._sample_parts(cls, instance, current_module, 0)
+        return sample_of(*parts) if parts is not None else None
+
+    def _sample_parts(self, cls: ClassFacts, instance: Optional["Instance"], current_module: str, depth: int):
+        """(fields, values) of ``sample_bytes``: the sample's fields and the values of the
+        parameters they name, an inner dataset's as ("dataset", fields, values)."""
+        from dl_lint.analysis.values import Instance
+
+        if depth > MAX_WRAPPERS:
+            return None
         mro = self.mro(cls)
         for at, c in enumerate(mro or ()):
             if "__getitem__" in c.methods:
@@ -321,7 +332,14 @@ class DatasetIndex:
                     # a subclass's construction: its arguments reach c's ``__init__`` through a
                     # signature of its own (or c's, unread): neither they nor c's defaults are known
                     values = {}
-                return sample_of(c.sample[0], values)
+                for name, value in list(values.items()):
+                    if isinstance(value, Instance):  # the inner dataset of a wrapper
+                        inner = None if value.local else self.resolve_instance(value, current_module)
+                        parts = None
+                        if inner is not None and not self.is_iterable(inner):
+                            parts = self._sample_parts(inner, value, current_module, depth + 1)
+                        values[name] = ("dataset", *parts, inner.name) if parts is not None else None  # type: ignore[union-attr]
+                return c.sample[0], values
         return None
 
     def function_facts(self, module: str, name: str, path: str = "") -> Optional[FunctionFacts]:
@@ -401,16 +419,37 @@ ITEMSIZE = {
 }  # fmt: skip
 
 
+# How many wrappers deep an inner dataset's sample is read (a wrapper of a wrapper of a dataset).
+MAX_WRAPPERS = 3
+
+
 def sample_of(fields, values: Dict[str, object]) -> Optional[Tuple[int, str]]:
     """(bytes, description) of a sample's fields (``summary.sample_bytes``) with the values of
-    the ``__init__`` parameters they name (an int; an image transform's (height, width, dtype));
-    None when one is missing."""
+    the ``__init__`` parameters they name (an int; an image transform's (height, width, dtype);
+    an inner dataset's ("dataset", fields, values, name) or a torchvision dataset's ("bytes",
+    bytes, description)); None when one is missing."""
     total = 0
     shown: List[str] = []
     for field in fields:
+        if field[0] in ("k", "ds"):
+            part = _part(field, values)
+            if part is None:
+                return None
+            total += part[0]
+            shown.append(part[1])
+            continue
         if field[0] in ("img", "albu"):
             kind, param, channels = field
             image = values.get(param)
+            if kind == "img" and isinstance(image, tuple) and image[:1] == ("views",) and channels:
+                # a multi-view transform: each view is what its transform makes of the image
+                sizes = [(h, w, dtype) for h, w, dtype in image[1] if h and dtype in ITEMSIZE]
+                if len(sizes) != len(image[1]):
+                    return None
+                total += sum(channels * h * w * ITEMSIZE[dtype] for h, w, dtype in sizes)
+                each = " + ".join(f"{channels}×{h}×{w} {dtype}" for h, w, dtype in sizes)
+                shown.append(f"{len(sizes)} views of the image ({each}, what {param} makes of it)")
+                continue
             if not (isinstance(image, tuple) and image[:1] == ("image",)):
                 return None
             library = image[4] if len(image) > 4 else "torchvision"
@@ -439,6 +478,33 @@ def sample_of(fields, values: Dict[str, object]) -> Optional[Tuple[int, str]]:
     if not shown:
         return None
     return total, " + ".join(shown)
+
+
+def _part(field, values: Dict[str, object]) -> Optional[Tuple[int, str]]:
+    """A dict's value at a key (("k", key, fields)), or what a wrapper takes of its inner
+    dataset's sample (("ds", parameter, keys)): the whole sample, or its value at ``keys`` when
+    the inner sample is a dict with that key."""
+    if field[0] == "k":
+        return sample_of(field[2], values)
+    _, param, keys = field
+    inner = values.get(param)
+    if isinstance(inner, tuple) and inner[:1] == ("bytes",) and not keys:
+        return inner[1], f"a sample of {param} ({inner[2]})"
+    if not (isinstance(inner, tuple) and inner[:1] == ("dataset",)):
+        return None
+    _, chosen, inner_values, name = inner
+    for key in keys:
+        if not chosen or any(f[0] != "k" for f in chosen):
+            return None  # not a dict sample (or one built another way): the key is not known
+        matching = [f for f in chosen if f[1] == key]
+        if len(matching) != 1:
+            return None
+        chosen = matching[0][2]
+    found = sample_of(chosen, inner_values)  # type: ignore[arg-type]
+    if found is None:
+        return None
+    what = f"{name}'s sample" + "".join(f"[{key!r}]" for key in keys)
+    return found[0], f"{what} ({found[1]})"
 
 
 _HARMLESS_BASES = frozenset({"object", "builtins.object", "abc.ABC", "typing.Generic", "typing.Protocol"})

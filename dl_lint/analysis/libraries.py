@@ -480,6 +480,18 @@ def image_value(qualname: str, node, resolve, qualname_of):
                 size = _size(argument, resolve)
                 if name == "Resize" and size is not None and type(resolve(argument).single.value) is int:
                     size = None  # the smaller edge only: the other depends on the image
+            elif name == "RandomApply":  # the steps, or nothing: keeps the size when every step does
+                listed = step.args[0] if step.args else next((k.value for k in step.keywords if k.arg == "transforms"), None)
+                if not isinstance(listed, (ast.List, ast.Tuple)) or not listed.elts:
+                    return None
+                for inner in listed.elts:
+                    if isinstance(inner, ast.Call):
+                        inner_name = _transform_name(qualname_of(inner.func))
+                    else:
+                        single = resolve(inner).single
+                        inner_name = _transform_name(single.value.qualname) if single is not None and isinstance(single.value, Opaque) else None
+                    if inner_name not in _SIZE_KEEPING:
+                        return None
             elif name in _TO_TENSOR:
                 tensor = _TO_TENSOR[name]
             elif name in _TO_DTYPE and tensor is not None:
@@ -503,6 +515,15 @@ def image_value(qualname: str, node, resolve, qualname_of):
     if transform is None or any(k.arg is None for k in node.keywords):
         return None
     single = resolve(transform).single
+    views = getattr(single.value, "views", None) if single is not None else None
+    if views:  # a multi-view transform of the project (``TwoCropTransform(train_transform)``)
+        if any(h == 0 or dtype not in _ITEMSIZE for h, w, dtype in views):
+            return None  # a view of the source's size, or a dtype not known
+        each = " + ".join(f"{channels}×{h}×{w} {dtype}" for h, w, dtype in views)
+        return Opaque(
+            qualname,
+            sample=(sum(channels * h * w * _ITEMSIZE[dtype] for h, w, dtype in views) + 8, f"{len(views)} views ({each}) + a label"),
+        )
     if single is None or not isinstance(single.value, Opaque) or single.value.image is None:
         return None
     if len(single.value.image) != 3:

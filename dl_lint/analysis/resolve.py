@@ -2304,7 +2304,8 @@ class Resolver:
                     return config
             holds = None if local else self._handed_callable(target, node, site, depth)
             given = () if local else self._handed_sizes(target, node, site, depth)
-            return Value.known(Instance(target.module, target.name, target.line, target.path, local, holds, given))
+            views = self._views(target, given) if given else None
+            return Value.known(Instance(target.module, target.name, target.line, target.path, local, holds, given, views))
         return Value.unknown(func.source if func.source in CONFIGURABLE else "expression")
 
     def _module_returns_self(self, instance: "Instance", method: str) -> bool:
@@ -2433,8 +2434,8 @@ class Resolver:
         if depth > MAX_DEPTH or not (node.args or node.keywords):
             return ()
         holds = getattr(self.project, "may_hold", None)
-        if holds is not None and not holds(target.module, target.path, b"__getitem__"):
-            return ()  # no sample without a __getitem__: the module need not be parsed for it
+        if holds is not None and not holds(target.module, target.path, b"__getitem__") and not holds(target.module, target.path, b"def __call__"):
+            return ()  # no sample without a __getitem__ (nor views without a __call__): the module need not be parsed for it
         lookup = getattr(self.project, "class_record", None)
         facts = lookup(target.module, target.name, target.path) if lookup is not None else None
         sample = getattr(facts, "sample", None)
@@ -2442,8 +2443,11 @@ class Resolver:
             # no ``__getitem__`` of its own: a base class's sample, whose parameters these
             # arguments may give (``datasets.sample_bytes`` then reads no parameter's value)
             return (("*", None),) if facts is not None and getattr(facts, "bases", ()) else ()
-        wanted = {f[1] for f in sample[0] if f[0] in ("img", "albu")}
-        for f in sample[0]:
+        from dl_lint.analysis.summary import flat_fields
+
+        fields = flat_fields(sample[0])
+        wanted = {f[1] for f in fields if f[0] in ("img", "albu", "ds")}
+        for f in fields:
             if f[0] == "t":
                 wanted.update(d if isinstance(d, str) else d[0] for d in f[1] if not isinstance(d, int))
         if not wanted:
@@ -2469,9 +2473,31 @@ class Resolver:
                 found.append((name, value))
             elif isinstance(value, Opaque) and value.image is not None:
                 found.append((name, ("image", *value.image)))
+            elif isinstance(value, Instance) and value.views is not None:
+                found.append((name, ("views", value.views)))  # a multi-view transform: each view's image
+            elif isinstance(value, Instance) and value.name:
+                found.append((name, value))  # a wrapper's inner dataset: its sample is read by ``datasets``
+            elif isinstance(value, Opaque) and value.sample is not None:
+                found.append((name, ("bytes", *value.sample)))  # a torchvision dataset of known samples
             else:
                 found.append((name, None))  # given, but not known: not the parameter's default
         return tuple(found)
+
+    def _views(self, target: FunctionRef, given: Tuple[Tuple[str, Any], ...]) -> Optional[Tuple[Tuple[Any, ...], ...]]:
+        """DL101: the image of each view a multi-view transform of the project returns
+        (``summary.view_fields``), when every view's transform is a fixed-size torchvision one."""
+        from dl_lint.analysis.summary import is_views
+
+        lookup = getattr(self.project, "class_record", None)
+        facts = lookup(target.module, target.name, target.path) if lookup is not None else None
+        sample = getattr(facts, "sample", None)
+        if not is_views(sample):
+            return None
+        values = dict(given)
+        views = tuple(values.get(field[1]) for field in sample[0])
+        if not all(isinstance(v, tuple) and len(v) == 4 and v[0] == "image" for v in views):
+            return None  # an albumentations pipeline, or a transform not known
+        return tuple(v[1:] for v in views)  # type: ignore[index]
 
     def _cpu_tensors(self, node: ast.Call, site: Site, depth: int) -> bool:
         """DL306: every tensor of a ``TensorDataset(...)`` certainly made on the CPU: a torch
@@ -2564,7 +2590,7 @@ class Resolver:
             else:
                 value = Value.unknown("argparse" if parser is not None else "expression")
             entries.append((field.name, value))
-        return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, None, (), tuple(entries)))
+        return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, None, (), None, tuple(entries)))
 
     def _setattr_config_value(self, target: Any, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
         """``TrainerConfig(max_epochs=2, num_workers=4)`` of a class whose ``__init__`` sets its
@@ -2621,7 +2647,7 @@ class Resolver:
             out[key] = value
         for name in unknown:
             out[name] = Value.unknown("config")
-        return Value.known(DataclassConfig(target.module, target.name, target.line, target.path, False, None, (), tuple(out.items())))
+        return Value.known(DataclassConfig(target.module, target.name, target.line, target.path, False, None, (), None, tuple(out.items())))
 
     @staticmethod
     def _class_method_names(cls: ast.ClassDef) -> Set[str]:

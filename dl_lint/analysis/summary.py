@@ -1016,7 +1016,7 @@ def _class_record(
         draws=tuple(sorted({a for m in reached for a in methods[m].attr_calls} - _reseeded(nodes, reached))),
         cuda_methods=tuple(m for m in reached if methods[m].cuda),
         iter_shape=_iter_shape(node, text),
-        sample=sample_bytes(node, init, index),
+        sample=sample_bytes(node, init, index) or view_fields(node, init),
         init=_loader_init(node, text),
         **_kept_in_init(node, init, text),
         **_objects_in_init(nodes, text),
@@ -1156,6 +1156,9 @@ def _init_attrs(node: ast.ClassDef, function: Optional[ast.AST], use: Optional[F
 # for ``self.block_size + 1``; or ("img", parameter, channels, mode): what the transform an
 # ``__init__`` parameter holds makes of an image of ``channels`` (``Image.open(p).convert("RGB")``).
 # Dims given by parameters are read where the dataset is constructed (``Instance.given``).
+# ("k", key, fields): the fields of a returned dict's value at a string key (a wrapper dataset may
+# take that key of it); ("ds", parameter, keys): the sample (or the value at ``keys``) of the
+# dataset an ``__init__`` parameter gives a wrapper dataset (``_inner_sample``).
 _SHAPED = {"zeros": "float32", "ones": "float32", "empty": "float32", "rand": "float32", "randn": "float32", "full": "float32", "randint": "int64"}
 _NUMPY_SHAPED = {"zeros": "float64", "ones": "float64", "empty": "float64", "full": "float64"}
 _NUMPY_RANDOM = {"rand": "float64", "randn": "float64", "random": "float64", "randint": "int64"}
@@ -1232,6 +1235,54 @@ def sample_bytes(node: ast.ClassDef, init: Optional[FunctionUse] = None, index: 
     return (tuple(found[0]), _init_defaults(node))  # type: ignore[arg-type]
 
 
+def view_fields(node: ast.ClassDef, init: Optional[FunctionUse]) -> Optional[Tuple[Any, ...]]:
+    """A multi-view transform (contrastive learning's ``TwoCropTransform``): a class without
+    ``__getitem__`` whose ``__call__(self, x)`` only returns a list or tuple of transforms kept
+    on self applied to ``x`` (``return [self.transform(x), self.transform(x)]``): one
+    ("img", parameter, None) field per view, the image's channels the caller's. None otherwise."""
+    body = {s.name: s for s in node.body if isinstance(s, ast.FunctionDef)}
+    call = body.get("__call__")
+    if call is None or "__getitem__" in body:
+        return None
+    args = call.args
+    if len(args.args) != 2 or args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
+        return None
+    image = args.args[1].arg
+    statements = [s for s in call.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if len(statements) != 1 or not isinstance(statements[0], ast.Return):
+        return None
+    views = statements[0].value
+    if not isinstance(views, (ast.List, ast.Tuple)) or not 2 <= len(views.elts) <= 16:
+        return None
+    kept = _Kept(node, init, None)
+    fields = []
+    for view in views.elts:
+        if not (isinstance(view, ast.Call) and len(view.args) == 1 and not view.keywords
+                and isinstance(view.args[0], ast.Name) and view.args[0].id == image):  # fmt: skip
+            return None
+        param = _param_of(view.func, kept)
+        if param is None:
+            return None
+        fields.append(("img", param, None))
+    return (tuple(fields), _init_defaults(node))
+
+
+def is_views(sample: Any) -> bool:
+    """Whether a class's ``sample`` is a multi-view transform's (``view_fields``)."""
+    return bool(sample) and bool(sample[0]) and all(f[0] == "img" and f[2] is None for f in sample[0])
+
+
+def flat_fields(fields) -> List[Tuple[Any, ...]]:
+    """The fields of a sample with the keys of its dicts (("k", key, fields)) dropped."""
+    out: List[Tuple[Any, ...]] = []
+    for field in fields:
+        if field[0] == "k":
+            out.extend(flat_fields(field[2]))
+        else:
+            out.append(field)
+    return out
+
+
 def _init_positions(node: ast.ClassDef) -> Tuple[Tuple[str, int], ...]:
     """``__init__``'s parameters and their positions after self (-1: keyword-only)."""
     init = next((s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
@@ -1300,7 +1351,7 @@ def collate_fields(node: ast.AST) -> Optional[Tuple[Tuple[Any, ...], ...]]:
     found = [_fields(value, assigned, {}, 0) for value in returns]
     if any(f is None for f in found) or any(f != found[0] for f in found):
         return None
-    fields = tuple(found[0])  # type: ignore[arg-type]
+    fields = tuple(flat_fields(found[0]))  # type: ignore[arg-type]
     if any(f[0] != "t" or "__batch__" not in f[1] for f in fields):
         return None  # every field is one per sample (a number of the batch's own: unknown)
     return fields
@@ -1329,6 +1380,31 @@ class _Kept:
         if self._found is None:
             self._found = _kept_on_self(self._node, self._init)
         return self._found.get(attr, default)
+
+    def untouched(self, attr: Optional[str], param: str) -> bool:
+        """Whether nothing in the class sets an attribute of, or calls a method of, ``self.attr``
+        or (in ``__init__``) the parameter ``param`` it holds, but ``__getitem__``/``__len__``:
+        a wrapper setting ``dataset.transform = None`` changes the inner dataset's samples."""
+        if attr is None:
+            return False
+
+        def held(node: ast.AST) -> bool:
+            return _self_attr(node) == attr or (isinstance(node, ast.Name) and node.id == param)
+
+        for sub in ast.walk(self._node):
+            if isinstance(sub, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+                targets = sub.targets if isinstance(sub, (ast.Assign, ast.Delete)) else [sub.target]
+                for target in targets:
+                    for part in ast.walk(target):
+                        if isinstance(part, (ast.Attribute, ast.Subscript)) and held(part.value):
+                            return False
+            elif isinstance(sub, ast.Call):
+                func = sub.func
+                if isinstance(func, ast.Attribute) and held(func.value) and func.attr not in ("__getitem__", "__len__"):
+                    return False
+                if isinstance(func, ast.Name) and func.id in ("setattr", "delattr", "vars") and sub.args and held(sub.args[0]):
+                    return False
+        return True
 
     def init_param(self, node: ast.AST) -> Optional[str]:
         """A parameter of ``__init__`` named as it is (never rebound there): its name."""
@@ -1491,9 +1567,49 @@ def _fields(node: ast.expr, assigned: Dict[str, List[ast.expr]], kept: Any, dept
         parts = [_fields(v, assigned, kept, depth + 1) for v in node.values]
         if any(p is None for p in parts):
             return None
+        keys = [k.value if isinstance(k, ast.Constant) and isinstance(k.value, str) else None for k in node.keys]
+        if None not in keys and len(set(keys)) == len(keys):  # a wrapper may take one key of it: kept
+            return [("k", key, tuple(part)) for key, part in zip(keys, parts)]  # type: ignore[arg-type]
         return [f for p in parts for f in p]  # type: ignore[union-attr]
     one = _tensor(node, assigned, kept, depth)
-    return [one] if one is not None else None
+    if one is None:
+        return _inner_sample(node, assigned, kept, depth)
+    return [one]
+
+
+def _inner_sample(node: ast.AST, assigned, kept, depth: int) -> Optional[List[Tuple[Any, ...]]]:
+    """A wrapper dataset's use of the dataset an ``__init__`` parameter gives it: ``self.dataset[i]``
+    (or ``self.dataset.__getitem__(i)``), its whole sample, and ``sample["image"]`` of a name bound
+    once to one, the value at that key of a dict sample: ("ds", parameter, keys). The inner
+    dataset's sample is read where the wrapper is constructed (``Instance.given``). Not when the
+    class sets an attribute of the inner dataset or calls a method of it (``dataset.transform =
+    None`` changes what it returns)."""
+    keys: List[str] = []
+    while depth <= 12:
+        if isinstance(node, ast.Name):
+            values = assigned.get(node.id, [])
+            if len(values) != 1:
+                return None
+            node, depth = values[0], depth + 1
+            continue
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+            keys.insert(0, node.slice.value)
+            node, depth = node.value, depth + 1
+            continue
+        break
+    else:
+        return None
+    if isinstance(node, ast.Subscript) and not isinstance(node.slice, (ast.Slice, ast.Constant)):
+        held = node.value
+    elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "__getitem__"
+          and len(node.args) == 1 and not node.keywords):  # fmt: skip
+        held = node.func.value
+    else:
+        return None
+    param = _param_of(held, kept)
+    if param is None or not hasattr(kept, "untouched") or not kept.untouched(_self_attr(held), param):
+        return None
+    return [("ds", param, tuple(keys))]
 
 
 def _transformed(name: str, values: List[ast.expr], assigned, kept, depth: int) -> Optional[List[Tuple[Any, ...]]]:

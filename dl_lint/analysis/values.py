@@ -157,7 +157,7 @@ class Instance(Record):
     """An instance of a class defined in the project: ``module`` is the dotted module name (or
     file path when the module name is unknown), ``name`` the class name."""
 
-    __slots__ = ("module", "name", "line", "path", "local", "holds", "given")
+    __slots__ = ("module", "name", "line", "path", "local", "holds", "given", "views")
 
     def __init__(
         self,
@@ -174,7 +174,11 @@ class Instance(Record):
         # that fixes a sample's size: (parameter, an int or ("image", height, width, dtype) of a
         # fixed-size image transform).
         given: Tuple[Tuple[str, Any], ...] = (),
+        # DL101: a multi-view transform of the project (``summary.view_fields``) built with
+        # fixed-size image transforms: the (height, width, dtype) of each view it returns.
+        views: Optional[Tuple[Tuple[Any, ...], ...]] = None,
     ) -> None:
+        self.views = views
         self.given = given
         self.module = module
         self.name = name

@@ -54,6 +54,9 @@ class Rule:
     summary: str = ""  # one line: what the rule reports
     doc: str = ""  # Markdown sections: What it does / Why is this bad? / Example / Use instead / ...
     fix_available: str = "No automatic fix."
+    # Judged once per config file's run (``configs.runs.variants``), each run with its own values,
+    # as the crash rules are; the other rules judge a call once over every value the runs give.
+    per_run: bool = False
     references: tuple = (
         "torch/utils/data/dataloader.py (DataLoader.__init__ and its iterators), torch 2.13",
         "https://pytorch.org/docs/stable/data.html",

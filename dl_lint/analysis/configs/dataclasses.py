@@ -64,9 +64,10 @@ class DataclassConfig(Instance):
         local: bool = False,
         holds: Optional[Tuple[str, str, int]] = None,
         given: Tuple[Tuple[str, object], ...] = (),
+        views: Optional[Tuple[Tuple[object, ...], ...]] = None,
         fields: Tuple[Tuple[str, object], ...] = (),
     ) -> None:
-        super().__init__(module, name, line, path, local, holds, given)
+        super().__init__(module, name, line, path, local, holds, given, views)
         self.fields = fields
 
     def get(self, key: str) -> Optional[object]:
