@@ -341,7 +341,7 @@ def _both_paths(tmp_path, run_cli, args, env=None):
     return fast, slow
 
 
-def _uses_click(args, env=None):
+def _uses_click(args, env=None, cwd=None):
     probe = (
         "import sys\n"
         "import dl_lint.entry as entry\n"
@@ -351,7 +351,7 @@ def _uses_click(args, env=None):
     )
     result = subprocess.run(
         [sys.executable, "-c", probe], input="", capture_output=True, text=True, timeout=120,
-        env={**os.environ, **(env or {})},
+        env={**os.environ, **(env or {})}, cwd=cwd,
     )
     return result.stderr.splitlines()[-1].split()[1] == "True"
 
@@ -360,7 +360,7 @@ def _uses_click(args, env=None):
 def test_check_prints_the_same_with_or_without_click(tmp_path, run_cli, args):
     fast, slow = _both_paths(tmp_path, run_cli, args)
     assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
-    with_click = _uses_click(args)
+    with_click = _uses_click(args, cwd=tmp_path / "fast")  # (``-oreport.txt`` writes there)
     assert with_click == (args in _CLICK), args
 
 
