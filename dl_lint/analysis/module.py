@@ -142,7 +142,7 @@ class ModuleAnalysis:
         # the questions below are asked once per loader, and a module may hold thousands.
         self._ix: Optional[_Index] = None
         self._loop_maps: Dict[int, Dict[int, Tuple[Tuple[ast.AST, ...], bool]]] = {}
-        self._loop_changes: Dict[int, Tuple[Dict[str, int], Set[int]]] = {}  # DL302, per loop
+        self._loop_changes: Dict[int, Tuple[Dict[str, int], Set[int], Set[str]]] = {}  # DL302, per loop
         self._unguarded_rows: Dict[int, Optional[int]] = {}
         self._whole_returns: Dict[int, List[ast.expr]] = {}  # id(function) -> its ``return`` values
         self._argument_loops: Dict[Tuple[int, str], bool] = {}
@@ -1102,14 +1102,21 @@ class ModuleAnalysis:
         found = self._loop_changes.get(id(loop))
         if found is None:  # once per loop, however many loaders it holds
             found = self._loop_changes[id(loop)] = _loop_changes(loop)
-        changed_at, once = found
+        changed_at, once, mutated = found
         row = call.lineno
         if row in once:
             return True
         reads = [*call.args, *(k.value for k in call.keywords)]
-        return any(
-            isinstance(n, ast.Name) and changed_at.get(n.id, row) < row for arg in reads for n in ast.walk(arg)
-        )
+        if any(isinstance(n, ast.Name) and changed_at.get(n.id, row) < row for arg in reads for n in ast.walk(arg)):
+            return True
+        # The dataset the loop changes in place (``dataset.shuffle()``, ``ds.max_len = n``): each
+        # worker holds a copy of it, so persistent workers would keep the first pass's copy. Not
+        # the sampler's (it runs in this process: ``sampler.set_epoch(e)`` reaches it).
+        dataset = args.get("dataset")
+        if mutated and dataset is not None:
+            node = next((a for a in reads if self.resolver.code(a) == dataset.code), None)
+            return node is not None and any(isinstance(n, ast.Name) and n.id in mutated for n in ast.walk(node))
+        return False
 
     def _fresh_iterators(self, call: ast.Call, site: Site) -> Tuple[FreshIterator, ...]:
         """``next(iter(name))`` of this loader's only name in its scope, later in the same scope,
@@ -2692,20 +2699,33 @@ def _first_param(function: ast.AST) -> Optional[str]:
     return args[0].arg if args else None
 
 
-def _loop_changes(loop: ast.AST) -> Tuple[Dict[str, int], Set[int]]:
+def _loop_changes(loop: ast.AST) -> Tuple[Dict[str, int], Set[int], Set[str]]:
     """DL302, for one loop: the row from which each name holds what the loop changes (its
     variable: 0; a name the body assigns from such a value: that assignment's row), followed in
-    source order through assignments, ``for`` targets, ``with ... as`` names and ``:=``; and
-    the rows of blocks that run at most once (an ``if`` whose test requires ``not flag`` and
-    whose body sets ``flag = True``: the unfreeze step of many detection repositories). One
-    walk of the loop serves every loader in it."""
+    source order through assignments, ``for`` targets, ``with ... as`` names and ``:=``; the
+    rows of blocks that run at most once (an ``if`` whose test requires ``not flag`` and whose
+    body sets ``flag = True``: the unfreeze step of many detection repositories); and the names
+    whose object the loop changes in place (a method called as a statement, ``name.m(...)``,
+    or an attribute or item of it assigned or deleted), anywhere in the loop: a change made in
+    one pass is there in the next. One walk of the loop serves every loader in it."""
     target = getattr(loop, "target", None)
     changed_at: Dict[str, int] = {n.id: 0 for n in ast.walk(target) if isinstance(n, ast.Name)} if target is not None else {}
     writes = []
     once: Set[int] = set()
+    mutated: Set[str] = set()
     for node in ast.walk(loop):
         if node is loop:
             continue
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute):
+            owner = _root_name(node.value.func.value)
+            if owner is not None:
+                mutated.add(owner)
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+            for changed in node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]:
+                if isinstance(changed, (ast.Attribute, ast.Subscript)):
+                    owner = _root_name(changed.value)
+                    if owner is not None:
+                        mutated.add(owner)
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             writes.append((node.lineno, node.col_offset, targets, node.value))
@@ -2727,7 +2747,14 @@ def _loop_changes(loop: ast.AST) -> Tuple[Dict[str, int], Set[int]]:
                     for n in ast.walk(t):
                         if isinstance(n, ast.Name):
                             changed_at.setdefault(n.id, row)
-    return changed_at, once
+    return changed_at, once, mutated
+
+
+def _root_name(node: ast.AST) -> Optional[str]:
+    """``a`` of ``a``, ``a.b.c`` or ``a[i].b``: the name an attribute or item chain starts from."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
 
 
 def _runs_once(node: ast.If) -> bool:

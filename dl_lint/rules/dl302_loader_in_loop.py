@@ -35,7 +35,13 @@ dataset, a shard read from the loop's file), followed through assignments, `for`
 `with ... as` names and `:=`. A dataset built again in the body from nothing the loop changes
 (`ds = MyDataset(root)` in an epoch loop) is still reported. A block that runs at most once
 stays silent too: an `if` that requires `not flag` and sets `flag = True` in its body (the
-unfreeze step that rebuilds the loader with a new batch size).
+unfreeze step that rebuilds the loader with a new batch size). So does a loader whose dataset
+the loop changes in place, anywhere in its body (`dataset.shuffle()`, `ds.reset_max_len(n)`,
+`ds.max_len = n`: a method called as a statement on it, or an attribute or item of it set):
+each worker holds a copy of the dataset, and persistent workers would keep the first pass's.
+Not for the sampler (`sampler.set_epoch(epoch)`): it runs in the main process, so a loader
+built once sees the change. A change made through another name (the items of a container the
+loader's comprehension iterates again) is not followed.
 
 A loop that holds another loop over data (an epoch loop taking one batch for a preview), a
 `next(iter(loader))` in an `except` handler (restarting an exhausted iterator), and a name bound
