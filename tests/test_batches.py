@@ -517,3 +517,15 @@ def test_each_config_run_is_judged_with_its_own_values(fixture, module, dataset)
         assert any("DataLoader" in r.note and r.path.endswith(".py") for r in diag.related)  # the loader
         # the batch_size this run's figure used is cited at this file's own line
         assert any(r.path == str(Path(diag.filename).resolve()) and r.note.startswith("batch_size=") for r in diag.related)
+
+
+def test_a_transform_chosen_by_a_condition_is_read_when_every_choice_makes_the_same_tensors(tmp_path, run_cli, monkeypatch):
+    """tests/data/batches/chosen_transform.py: two ``Compose`` pipelines chosen by ``--aug``, each
+    cropping to 224 and ending in ToTensor (a float32 3×224×224, torchvision's documented output):
+    the ImageFolder sample is known whichever runs; a choice between 224 and 96 stays unknown."""
+    shutil.copy(DATA / "chosen_transform.py", tmp_path / "chosen_transform.py")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "demo"\n')
+    monkeypatch.chdir(tmp_path)
+    same, different = _estimates(run_cli, "chosen_transform.py")
+    assert same["batch_bytes"] == 256 * (3 * 224 * 224 * 4 + 8), same
+    assert different["batch_bytes"] is None and different["batch_bytes_unknown_because"], different

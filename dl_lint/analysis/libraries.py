@@ -452,6 +452,27 @@ def _size(node, resolve) -> Optional[Tuple[int, int]]:
     return None
 
 
+def _agreeing(value):
+    """The one possibility of ``value``, or the first of several transforms that all make the
+    same tensors (``Compose`` pipelines chosen by ``if args.aug == ...``, each cropping to 224):
+    the sample's size does not depend on which one runs. None otherwise."""
+    from dl_lint.analysis.values import Opaque
+
+    if value.single is not None:
+        return value.single
+    options = value.options or ()
+    if len(options) < 2:
+        return None
+    first = options[0].value
+    if not isinstance(first, Opaque):
+        return None
+    made = (first.image, getattr(first, "views", None))
+    if made == (None, None):
+        return None
+    same = all(isinstance(p.value, Opaque) and (p.value.image, getattr(p.value, "views", None)) == made for p in options)
+    return options[0] if same else None
+
+
 def image_value(qualname: str, node, resolve, qualname_of):
     """An Opaque for a torchvision ``Compose`` whose output size and tensor type are fixed, or
     for an image dataset built with one; None for anything else (then an ordinary Opaque)."""
@@ -514,7 +535,7 @@ def image_value(qualname: str, node, resolve, qualname_of):
         transform = node.args[position]
     if transform is None or any(k.arg is None for k in node.keywords):
         return None
-    single = resolve(transform).single
+    single = _agreeing(resolve(transform))
     views = getattr(single.value, "views", None) if single is not None else None
     if views:  # a multi-view transform of the project (``TwoCropTransform(train_transform)``)
         if any(h == 0 or dtype not in _ITEMSIZE for h, w, dtype in views):
