@@ -432,6 +432,10 @@ class ResultsCache:
             pass
 
     # -- module summaries (analysis.project.SummaryStore) -----------------------------------------
+    def holds_summary(self, path: str) -> bool:
+        """Whether a summary of ``path`` is stored (of some content: ``get`` checks which)."""
+        return os.path.isfile(self._summary_file(path))
+
     def _summary_file(self, path: str) -> str:
         return os.path.join(self.summary_dir, combined_hash([path])[:24] + ".json")
 

@@ -102,7 +102,8 @@ def run_files(
             run.helpers.close(wait=wait_for_workers)
     if store is not None:
         run.save_snapshot()
-        store.save(project.new_summaries)
+        # an unchanged file (judged from the cache) whose summary the store holds is not summarised again
+        store.save(project.summaries_to_store(lambda key: key not in run.fresh and store.holds_summary(key)))
     out = merge_repeats(out)
     out.sort(key=Diagnostic.sort_key)
     return out, parsed, processes

@@ -600,3 +600,35 @@ def test_many_factories_are_judged_at_their_calls(tmp_path, monkeypatch):
     monkeypatch.chdir(root)
     found = sorted((d.filename, d.location.row) for d in lint_paths(["."], jobs=1).diagnostics if d.code == "DL001")
     assert found == [("train.py", 4), ("train.py", 6), ("train.py", 7)]  # make_9 through the star import
+
+
+def test_a_warm_run_does_not_write_again_the_summaries_of_unchanged_files(tmp_path):
+    """The call-site phase analyses an unchanged factory module again (its facts are not
+    cached); its stored summary is not rebuilt and rewritten for that (``summaries_to_store``),
+    and the findings stay those of a cold run."""
+    from dl_lint import lint_paths
+
+    root = tmp_path / "p"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[tool.dl-lint]\n")
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "loader.py").write_text(
+        "from torch.utils.data import DataLoader\n\n\n"
+        "def make(ds, num_workers=4, prefetch_factor=2):\n"
+        "    return DataLoader(ds, num_workers=num_workers, prefetch_factor=prefetch_factor)\n"
+    )
+    main = root / "main.py"
+    main.write_text("from pkg.loader import make\n\nloader = make([1, 2, 3], num_workers=0)\n")
+    cache = tmp_path / "cache"
+
+    def codes(paths):
+        return sorted((d.code, d.location.row) for d in lint_paths(paths, cache=True, cache_dir=cache).diagnostics)
+
+    cold = codes([root])
+    assert ("DL001", 3) in cold
+    stored = {p.name: p.stat().st_mtime_ns for p in cache.glob("summaries-*/*.json")}
+    assert stored  # the full run kept the modules' summaries
+    main.write_text(main.read_text() + "# edited\n")
+    assert codes([main]) == cold  # the factory module judged again for its call, from its facts
+    again = {p.name: p.stat().st_mtime_ns for p in cache.glob("summaries-*/*.json")}
+    assert {name: again.get(name) for name in stored} == stored  # none written again

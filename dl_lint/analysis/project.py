@@ -219,7 +219,16 @@ class SummaryModule:
         self._results: Dict[str, Tuple[Tuple[str, str, str, str, int], ...]] = {}
         self._held_returns: Dict[str, Optional[Tuple[str, str, int]]] = {}
         self._kept: Dict[str, Tuple[Tuple[str, int], ...]] = {}
+        self._digest: Optional[str] = None  # ``digest``, once
         self.project = project
+
+    def digest(self) -> str:
+        """``ModuleSummary.digest``, computed once: a run checking the cache entries of many
+        files asks it of the same summary each time (Lightning's partial run: 36 times for
+        boring_classes.py, 25 ms of JSON serialisation in all)."""
+        if self._digest is None:
+            self._digest = self.summary.digest()
+        return self._digest
 
     def global_value(self, name: str, depth: int) -> "Value":
         """The value of a module-level name, as another module importing it sees it."""
@@ -1374,6 +1383,17 @@ class Project:
     def new_summaries(self, value: Dict[str, Tuple[Optional[str], "ModuleSummary"]]) -> None:
         self._new_summaries = value
 
+    def summaries_to_store(self, stored: Callable[[str], bool]) -> Dict[str, Tuple[Optional[str], "ModuleSummary"]]:
+        """``new_summaries`` for the results cache, without the modules that ``stored(key)``
+        says the store holds already (an unchanged file analysed again for the call-site
+        phase: ten of Lightning's in a run naming five files, ~30 ms of summaries built and
+        written again unchanged). A pending one of those is not built (it stays pending, built
+        if asked later: the language server keeps the project between runs)."""
+        for key in list(self._pending):
+            if not stored(key):
+                self._settle(key)
+        return {key: found for key, found in self._new_summaries.items() if key not in self._pending and not stored(key)}
+
     def _set_summary(self, key: str, summary: "ModuleSummary", content_hash: Optional[str]) -> SummaryModule:
         module = SummaryModule(summary, _Tracked(self, key), self.loader_names)
         self._summaries[key] = module
@@ -1415,7 +1435,7 @@ class Project:
             if found is None:
                 return None
             self._summaries.setdefault(key, found)
-        return found.summary.digest()
+        return found.digest()
 
     def adopt(
         self,
