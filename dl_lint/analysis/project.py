@@ -2049,6 +2049,7 @@ class SignalGraph:
         }
         self.extra: Dict[str, bytes] = {}
         self._imports: Dict[str, FrozenSet[str]] = {}
+        self._by_file: Dict[Tuple[str, str], FrozenSet[str]] = {}  # (path, name if relative) -> imports
         self._evidence: Dict[Tuple[str, str], bool] = {}
         self._reverse: Optional[Dict[str, Set[str]]] = None
         self._clean: Dict[str, Set[str]] = {}  # kind -> modules with no evidence above them
@@ -2088,7 +2089,13 @@ class SignalGraph:
             found: Set[str] = set()
             for path in self.paths.get(name, ()):
                 raw = self.project.raw_imports(path)
-                found |= imported_modules(b"", name, path.endswith("__init__.py"), raw)
+                # A file known under two names (``src.pkg.mod`` and ``pkg.mod``) imports the same
+                # modules unless it imports relatively: those are read once per file.
+                key = (path, name) if any(written.startswith(".") for written, _ in raw[1]) else (path, "")
+                got = self._by_file.get(key)
+                if got is None:
+                    got = self._by_file[key] = imported_modules(b"", name, path.endswith("__init__.py"), raw)
+                found |= got
             if name in self.extra:
                 found |= imported_modules(self.extra[name], name, False)
             self._imports[name] = frozenset(found)
