@@ -543,11 +543,16 @@ class Run:
                 if record is not None and record.get("dv"):
                     # builders found among the callers last time: a new file calling one is a caller too
                     search = _FactoryCalls(self, {k: tuple(v) for k, v in record["dv"].items()})
+                outside = self._outside_of(record) if record is not None else None
                 if (
                     record is not None
                     and record["fa"] == factories
                     and all(self._state(key) == state for key, state in record["files"].items())
-                    and not any(search.called_in(f) for f in self.files if f.key in self.fresh and f.key not in record["files"])
+                    and not any(
+                        search.called_in(f)
+                        for f in self.files
+                        if f.key not in record["files"] and (f.key in self.fresh or outside(f.key))
+                    )
                     and self.store.deps_valid(record, self.project.summary_digest)
                     and ("fs" not in record or record["fs"] == self.files_hash())
                     and ("gs" not in record or record["gs"] == self.graph_hash())
@@ -612,10 +617,33 @@ class Run:
                 "dv": {k: list(v) for k, v in derived.items()},
                 "files": {f.key: self._state(f.key) for f in involved},
                 "d": [[by_display.get(d.filename, d.filename), diagnostic_to_json(d)] for d in diags],
+                "cv": self._covered(),
             }
             self._depends(record, seen - set(record["files"]), used)
             self.store.set_callsites(record)
         return diags
+
+    def _covered(self):
+        """The files this run searched for calls (what a later run may take the record's
+        silence about as read): every project file ("all", with the set's hash), or the list of
+        a partial run's files. A run naming one script searched only its neighbourhood; a later
+        run naming another file must not take that record as saying the rest calls no factory
+        (train.py's DL203 in pix2pixHD went missing after a run naming encode_features.py)."""
+        keys = set(self.by_key)
+        if {os.path.abspath(p) for p in self.project.files()} <= keys:
+            return ["all", self.files_hash()]
+        return sorted(keys)
+
+    def _outside_of(self, record: Dict[str, Any]):
+        """Whether a file was outside the files the run that made ``record`` searched (a
+        record without that list: every file is)."""
+        covered = record.get("cv")
+        if isinstance(covered, list) and len(covered) == 2 and covered[0] == "all":
+            if covered[1] == self.files_hash():
+                return lambda key: False
+            return lambda key: True
+        inside = set(covered) if isinstance(covered, list) else set()
+        return lambda key: key not in inside
 
     def _state(self, key: str) -> str:
         """A linted file as the call-site phase depends on it: content, settings, module name."""

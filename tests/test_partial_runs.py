@@ -472,3 +472,34 @@ def test_the_call_count_by_substring_search_is_the_call_regex_count():
             assert _call_count(data, called) == _CALLED.findall(data).count(called), (data, called)
             checked += _call_count(data, called)
     assert checked > 1000  # the texts hold calls, not only misses
+
+
+def test_a_partial_run_does_not_leave_a_call_site_record_that_hides_other_callers(tmp_path):
+    """A run naming one caller searches its neighbourhood only; the call-site record it leaves
+    must not tell a later run naming another caller (or the factory) that nothing else calls
+    the factory: each run reports what the full run reports there (pix2pixHD's train.py DL203
+    went missing after a run naming encode_features.py)."""
+    from dl_lint import lint_paths
+
+    root = tmp_path / "p"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[tool.dl-lint]\n")
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "loader.py").write_text(
+        "from torch.utils.data import DataLoader\n\n\n"
+        "def make(ds, num_workers=4, prefetch_factor=2):\n"
+        "    return DataLoader(ds, num_workers=num_workers, prefetch_factor=prefetch_factor)\n"
+    )
+    for name in ("a.py", "b.py"):
+        (root / name).write_text("from pkg.loader import make\n\nloader = make([1, 2, 3], num_workers=0)\n")
+    cache = tmp_path / "cache"
+
+    def found(*paths):
+        result = lint_paths([root / p for p in paths], cache=True, cache_dir=cache)
+        return sorted((Path(d.filename).name, d.code) for d in result.diagnostics)
+
+    assert found(".") == [("a.py", "DL001"), ("b.py", "DL001")]
+    assert found("a.py") == [("a.py", "DL001")]
+    assert found("b.py") == [("b.py", "DL001")]
+    assert found("pkg/loader.py") == [("a.py", "DL001"), ("b.py", "DL001")]  # the factory: both calls
+    assert found(".") == [("a.py", "DL001"), ("b.py", "DL001")]
