@@ -147,3 +147,25 @@ def test_many_builder_calls_in_one_script_stay_linear(tmp_path):
     started = time.monotonic()
     assert _dl203([root]) == [("train.py", 4008)]
     assert time.monotonic() - started < 15
+
+
+def test_a_file_that_becomes_a_builder_is_read_again_in_a_warm_run(tmp_path):
+    """A file the last call-site record read as no builder (it calls the method factory but
+    hands nothing back) that changes into a builder is read again in a warm run, and its
+    caller reported, as a cold run reports it (``Run._derive_builders``)."""
+    no_builder = BUILDER.replace("return data_loader", "return None")  # calls the factory, hands nothing back
+    root = _project(tmp_path / "p", before="opt.nThreads = 1")
+    builder = root / "data" / "builder.py"
+    builder.write_text(no_builder)
+    cache = tmp_path / "cache"
+
+    def warm(paths):
+        found = lint_paths(paths, cache=True, cache_dir=cache).diagnostics
+        return sorted((Path(d.filename).name, d.location.row) for d in found if d.code == "DL203")
+
+    assert warm([root]) == [] and warm([root / "train.py"]) == []
+    (root / "data" / "wrapper.py").write_text(WRAPPER + "# edited: the record is read again\n")
+    assert warm([root / "data" / "wrapper.py"]) == []
+    builder.write_text(BUILDER)
+    assert warm([root / "data" / "builder.py"]) == [("train.py", 8)]
+    assert warm([root]) == _dl203([root]) == [("train.py", 8)]
