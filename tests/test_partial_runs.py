@@ -481,17 +481,7 @@ def test_a_partial_run_does_not_leave_a_call_site_record_that_hides_other_caller
     went missing after a run naming encode_features.py)."""
     from dl_lint import lint_paths
 
-    root = tmp_path / "p"
-    (root / "pkg").mkdir(parents=True)
-    (root / "pyproject.toml").write_text("[tool.dl-lint]\n")
-    (root / "pkg" / "__init__.py").write_text("")
-    (root / "pkg" / "loader.py").write_text(
-        "from torch.utils.data import DataLoader\n\n\n"
-        "def make(ds, num_workers=4, prefetch_factor=2):\n"
-        "    return DataLoader(ds, num_workers=num_workers, prefetch_factor=prefetch_factor)\n"
-    )
-    for name in ("a.py", "b.py"):
-        (root / name).write_text("from pkg.loader import make\n\nloader = make([1, 2, 3], num_workers=0)\n")
+    root = _project(tmp_path / "p", {"pkg/__init__.py": "", "pkg/loader.py": LOADER, "a.py": MAIN, "b.py": MAIN})
     cache = tmp_path / "cache"
 
     def found(*paths):
