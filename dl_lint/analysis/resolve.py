@@ -28,6 +28,7 @@ from dl_lint.analysis.configs.keypaths import LOADERS as _CONFIG_LOADERS
 from dl_lint.analysis.configs.keypaths import WRAPPERS as _CONFIG_WRAPPERS
 from dl_lint.analysis.configs.keypaths import LoadedConfig
 from dl_lint.analysis.configs.keypaths import edited_config_keys as _edited_config_keys
+from dl_lint.analysis.configs.keypaths import opened_call as _opened_call
 from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
@@ -850,15 +851,8 @@ class Resolver:
         if hops > 4:
             return None
         if isinstance(expr, ast.Call):
-            func = expr.func
-            if isinstance(func, ast.Attribute) and func.attr in ("read", "read_text", "open", "read_bytes") and not expr.args:
-                inner = func.value
-                if isinstance(inner, ast.Call) and inner.args and self._qualname_of(inner.func, site, depth + 1) in ("pathlib.Path", "pathlib.PurePath"):
-                    return inner.args[0]
-                return self._opened_path(inner, site, depth, hops + 1)
-            if expr.args and self._qualname_of(func, site, depth + 1) in ("builtins.open", "io.open", "codecs.open"):
-                return expr.args[0]
-            return None
+            kind, found = _opened_call(expr, lambda node: self._qualname_of(node, site, depth + 1))
+            return self._opened_path(found, site, depth, hops + 1) if kind == "stream" else found
         if isinstance(expr, ast.Name):
             _, bindings = self.lookup(expr.id, site)
             if len(bindings) != 1:

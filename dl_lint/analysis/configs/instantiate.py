@@ -88,7 +88,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from dl_lint.analysis.configs.lightning_cli import _class_node, project_class
 from dl_lint.analysis.configs.yamlfile import UNKNOWN, Leaf, Tree
@@ -128,26 +128,30 @@ def _omegaconf_calls(analysis: Any) -> list:
     if not roots:
         return []
     out: list = []
-    seen = set()
-    writes = None
+    seen: set = set()
+    writes = _LazyWrites(analysis.tree)
     for call, site, _scope, _cls in analysis.index.calls:
         if len(call.args) != 1 or call.keywords or isinstance(call.args[0], ast.Starred):
             continue
         chain = _chain(call.args[0])
         if chain is None or chain[0] not in roots or not chain[1]:
             continue
-        if writes is None:
-            writes = _Writes(analysis.tree)
         try:
-            found = _instantiated(analysis, call, site, chain, writes)
+            _add_new(out, seen, _instantiated(analysis, call, site, chain, writes))
         except RecursionError:
             continue
-        for loader in found:
-            key = (loader.path, loader.location, tuple(sorted((n, repr(a.value)) for n, a in loader.args.items())))
-            if key not in seen:
-                seen.add(key)
-                out.append(loader)
     return out
+
+
+def _add_new(out: list, seen: set, loaders: Iterable, by_path: bool = True) -> None:
+    """Append the loader calls not seen yet (the same place built with the same values; the
+    by-name factories' are told apart by location alone, as they always were)."""
+    for loader in loaders:
+        values = tuple(sorted((n, repr(a.value)) for n, a in loader.args.items()))
+        key = (loader.path, loader.location, values) if by_path else (loader.location, values)
+        if key not in seen:
+            seen.add(key)
+            out.append(loader)
 
 
 # -- the config ----------------------------------------------------------------------------------
@@ -462,7 +466,7 @@ def _local_bindings(function: ast.FunctionDef, name: str) -> List[ast.Assign]:
 
 
 # -- the runs ------------------------------------------------------------------------------------
-def _instantiated(analysis: Any, call: ast.Call, site: Any, chain: Tuple[str, Tuple[str, ...]], writes: _Writes) -> list:
+def _instantiated(analysis: Any, call: ast.Call, site: Any, chain: Tuple[str, Tuple[str, ...]], writes: "_LazyWrites") -> list:
     shape = _helper(analysis, call.func, site)
     if shape is None:
         return []
@@ -998,8 +1002,8 @@ def _by_name_calls(analysis: Any) -> list:
     if not captured:
         return []
     out: list = []
-    seen = set()
-    writes = None
+    seen: set = set()
+    writes = _LazyWrites(analysis.tree)
     for call, site, scope_name, _cls in analysis.index.calls:
         func = call.func
         if not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name):
@@ -1009,17 +1013,10 @@ def _by_name_calls(analysis: Any) -> list:
             continue
         if not any(isinstance(e, ast.Name) and e.id in captured for e in given):
             continue  # the module: a name the file imports, or a parameter its callers pass one in
-        if writes is None:
-            writes = _LazyWrites(analysis.tree)
         try:
-            found = _built_by_name(analysis, call, site, scope_name, writes)
+            _add_new(out, seen, _built_by_name(analysis, call, site, scope_name, writes), by_path=False)
         except RecursionError:
             continue
-        for loader in found:
-            key = (loader.location, tuple(sorted((n, repr(a.value)) for n, a in loader.args.items())))
-            if key not in seen:
-                seen.add(key)
-                out.append(loader)
     return out
 
 

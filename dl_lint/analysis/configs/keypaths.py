@@ -82,6 +82,24 @@ WRAPPERS = frozenset(
     }
 )
 OPENERS = frozenset({"builtins.open", "io.open", "codecs.open"})
+_STREAM_METHODS = ("read", "read_text", "open", "read_bytes")
+_PATHS = ("pathlib.Path", "pathlib.PurePath")
+
+
+def opened_call(call: ast.Call, qualname_of: Callable[[Any], Optional[str]]) -> Tuple[str, Optional[Any]]:
+    """What a call handed to a loading function reads: ("path", P) for ``open(P)``,
+    ``Path(P).read_text()`` and ``Path(P).open()``; ("stream", S) for ``S.read()`` (the stream
+    ``S`` to follow); ("", None) for anything else. The one reading of those calls that the
+    key-path reader and the resolver share (each follows names its own way)."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in _STREAM_METHODS and not call.args:
+        inner = func.value
+        if isinstance(inner, ast.Call) and inner.args and qualname_of(inner.func) in _PATHS:
+            return "path", inner.args[0]
+        return "stream", inner
+    if call.args and qualname_of(func) in OPENERS:
+        return "path", call.args[0]
+    return "", None
 FOLDERS = ("config", "configs", "conf", "confs", "cfg", "cfgs", "hparams")
 SUFFIXES = {
     "safe": (".yaml", ".yml"),
@@ -499,15 +517,8 @@ def returned_config(
         if hops > 4:
             return None
         if isinstance(expr, ast.Call):
-            func = expr.func
-            if isinstance(func, ast.Attribute) and func.attr in ("read", "read_text", "open", "read_bytes") and not expr.args:
-                inner = func.value
-                if isinstance(inner, ast.Call) and inner.args and qualname_of(inner.func) in ("pathlib.Path", "pathlib.PurePath"):
-                    return inner.args[0]
-                return opened(inner, hops + 1)
-            if expr.args and qualname_of(func) in OPENERS:
-                return expr.args[0]
-            return None
+            kind, found = opened_call(expr, qualname_of)
+            return opened(found, hops + 1) if kind == "stream" else found
         if isinstance(expr, ast.Name) and expr.id not in rebound:
             if expr.id in withs and expr.id not in assigned:
                 found = with_uses.get(id(expr))
