@@ -35,7 +35,7 @@ import hashlib
 import json
 import os
 import stat
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.model import Diagnostic, Edit, Fix, Location, Related, Severity
 
@@ -559,21 +559,30 @@ class ResultsCache:
         """Every file the entry was built from is unchanged: the same bytes, or, for a file
         read only through its summary, the same summary (``digest_of(path, module)``; then the
         entry is brought up to date with the new bytes' hash)."""
+        return self.invalid_deps(entry, digest_of, first=True) == set()
+
+    def invalid_deps(self, entry: Dict[str, Any], digest_of=None, first: bool = False) -> Optional[Set[str]]:
+        """The files among the entry's dependencies that changed (``deps_valid``; the others are
+        brought up to date), or None when the entry is malformed. ``first``: stop at the first."""
         deps = entry.get("deps", {})
         if not isinstance(deps, dict):
-            return False
+            return None
         refreshed = {}
+        invalid: Set[str] = set()
         for path, (content, digest, module) in deps.items():
             current = self.hash_of(path)
             if current == content:
                 continue
             if digest is None or digest_of is None or current is None or digest_of(path, module) != digest:
-                return False
+                invalid.add(path)
+                if first:
+                    return invalid
+                continue
             refreshed[path] = [current, digest, module]
         if refreshed:
             entry["deps"] = {**deps, **refreshed}
             self.dirty = True
-        return True
+        return invalid
 
     def store(self, path: str, entry: Dict[str, Any]) -> None:
         self.entries[path] = entry

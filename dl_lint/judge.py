@@ -586,11 +586,18 @@ def _suppressed_at_config(
 
 
 def judge_call_sites(
-    callers: List[SourceFile], factory_files: List[SourceFile], project: "Project", accelerator: Accelerator
+    callers: List[SourceFile],
+    factory_files: List[SourceFile],
+    project: "Project",
+    accelerator: Accelerator,
+    callees: Optional[Set[str]] = None,
 ) -> List[Diagnostic]:
     """Loaders built from a function's parameters (in ``factory_files``, which carry their
     facts), judged once per call of that function in ``callers``, with the call's arguments (or
-    the defaults it relies on)."""
+    the defaults it relies on). ``callees`` collects the factory files a call was judged
+    against. (A factory's facts are made before its callers are judged: made in the middle
+    of a caller's judgement, pytorch-image-models' ``create_naflex_loader`` lost the
+    non-blocking copy that ``validate.py`` makes of its loader's batches, DL306.)"""
     from dl_lint.config import enabled_codes
     from dl_lint.rules import checking_rules, known_codes
     from dl_lint.rules.base import MESSAGE_LIMIT
@@ -624,6 +631,8 @@ def judge_call_sites(
             if key not in factories:
                 continue
             callee_file = factories[key]
+            if callees is not None:
+                callees.add(callee_file.key)
             callee = _analysis_of(callee_file, project)
             function = callee.factory_node(key[1]) if callee is not None else None
             if function is None:
@@ -758,6 +767,62 @@ def judge_call_sites(
                     out.append(moved)
                 elif UNUSED_NOQA in enabled_codes(caller.settings, codes):
                     out.append(moved.replace(suppressed_at=(caller.key, *suppressions.rows_of(moved))))
+    return out
+
+
+CallerRecord = Tuple[Set[str], Set[str], Set[str]]  # what one caller's judgement touched, used, and its callees
+
+
+def judge_each(
+    callers: List[SourceFile],
+    factory_files: List[SourceFile],
+    project: "Project",
+    accelerator: Accelerator,
+) -> Tuple[List[Diagnostic], Dict[str, CallerRecord]]:
+    """``judge_call_sites`` one caller at a time, each recorded apart (``Project.record``): the
+    diagnostics, and by caller what its judgement rested on (modules touched, what else it
+    used, the factory files its calls reached), so that a later run judges again only the
+    callers whose record no longer holds (``pipeline.Run.call_sites``). A config line's finding
+    that several calls hand the same config is one diagnostic citing every call
+    (``merge_config_lines``)."""
+    out: List[Diagnostic] = []
+    records: Dict[str, CallerRecord] = {}
+    for caller in callers:
+        touched: Set[str] = set()
+        uses: Set[str] = set()
+        callees: Set[str] = set()
+        project.record(touched, uses)
+        try:
+            out.extend(judge_call_sites([caller], factory_files, project, accelerator, callees))
+        finally:
+            project.stop_recording()
+            project.release_dropped()
+        records[caller.key] = (touched, uses, callees)
+    return merge_config_lines(out, {f.display for f in callers}), records
+
+
+def merge_config_lines(diags: List[Diagnostic], callers: Set[str]) -> List[Diagnostic]:
+    """One diagnostic per config line and loader: a finding placed at a config file's line
+    (not in a caller's file) by several calls, each judged apart, becomes the first one citing
+    every call (its last related location) with the evidence of all. Suppressed findings
+    (``suppressed_at``) stay as they are."""
+    out: List[Diagnostic] = []
+    placed: Dict = {}
+    for diag in diags:
+        if diag.filename in callers or diag.suppressed_at is not None or not diag.related:
+            out.append(diag)
+            continue
+        key = (diag.filename, diag.location, diag.code, diag.message, diag.related[:-1])
+        index = placed.get(key)
+        if index is None:
+            placed[key] = len(out)
+            out.append(diag)
+            continue
+        first = out[index]
+        call_at = diag.related[-1]
+        if call_at not in first.related:
+            first = first.replace(related=(*first.related, call_at))
+        out[index] = first.replace(evidence=tuple(sorted({*first.evidence, *diag.evidence})))
     return out
 
 

@@ -20,7 +20,7 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.files import SourceFile, is_notebook_path, read, read_module
-from dl_lint.judge import accelerator_for, analyse, construct_evidence, judge, judge_call_sites, merge_repeats, parse_only
+from dl_lint.judge import accelerator_for, analyse, construct_evidence, judge, judge_each, merge_config_lines, merge_repeats, parse_only
 from dl_lint.model import Diagnostic
 from dl_lint.reading import Refused
 
@@ -528,13 +528,16 @@ class Run:
     def call_sites(self) -> List[Diagnostic]:
         """Loaders built from a function's parameters, judged at each call of the function.
         Cached as one record: it holds while the factories are the same, the files involved
-        (callers and factories) are unchanged, and no file changed since calls one."""
+        (callers and factories) are unchanged, and no file changed since calls one. When it no
+        longer holds as a whole, the callers whose own part still holds keep their findings and
+        the others are judged again (``_holding_callers``)."""
         if not self.factories:
             if self.store is not None and self.store.callsites is not None:
                 self.store.set_callsites(None)
             return []
         factories = sorted(f"{p}:{','.join(n)}" for p, n in self.factories.items())
         search = _FactoryCalls(self)
+        derived: Dict[str, Tuple[str, ...]] = {}
         if self.store is not None:
             from dl_lint.cache import diagnostic_from_json
 
@@ -553,6 +556,7 @@ class Run:
                         for f in self.files
                         if f.key not in record["files"] and (f.key in self.fresh or outside(f.key))
                     )
+                    and not self._content_moved(record, record.get("cd", ()))
                     and self.store.deps_valid(record, self.project.summary_digest)
                     and ("fs" not in record or record["fs"] == self.files_hash())
                     and ("gs" not in record or record["gs"] == self.graph_hash())
@@ -561,21 +565,38 @@ class Run:
                     return [diagnostic_from_json(d, self.display.get(p, p)) for p, d in record["d"]]
             except Exception:  # noqa: BLE001 - a malformed record is a miss
                 pass
+            try:
+                parts = self._holding_callers(record, factories) if record is not None else None
+            except Exception:  # noqa: BLE001 - a malformed record is judged again whole
+                parts = None
+            if parts is not None:
+                holding, involved, carried = parts
+                again = [f for f in involved if f.key not in holding]
+                derived = self._derive_builders(again)
+                if not derived:  # (a new builder makes new callers: judged again whole, below)
+                    # the factories those callers may call (their names are in their bytes)
+                    named = {name for f in again for name in search._calls(f)}
+                    factory_files = [f for f in involved if f.key in self.factories]
+                    for file in factory_files:
+                        if any(name.encode() in named for name in self.factories[file.key]):
+                            self._give_facts(file)
+                    diags, records = judge_each(again, factory_files, self.project, accelerator_for(self.files, self.project))
+                    kept = [diagnostic_from_json(d, self.display.get(p, p)) for p, d in record["d"] if p in holding]
+                    self._store_record(factories, {}, involved, kept + diags, records, record, holding, carried)
+                    return kept + diags
         search = _FactoryCalls(self)
         involved = search.involved()
-        derived = self._derive_builders(involved)
+        derived.update(self._derive_builders(involved))
         if derived:
             search = _FactoryCalls(self, derived)
             involved = search.involved()
-        for file in involved:  # callees need their facts (the cache does not keep them)
-            if file.key in self.factories and file.facts is None and not file.errors:
-                if not file.data:
-                    read(file)
-                analyse(file, self.project, self.hashes.get(file.key))
         factory_files = [f for f in involved if f.key in self.factories or f.key in derived]
         mine = list(involved)
-        answers: List[Tuple[List[Diagnostic], Set[str], Set[str]]] = []
+        records: Dict[str, Tuple[Set[str], Set[str], Set[str]]] = {}
+        answers: List[Tuple[List[Diagnostic], Dict[str, Tuple[Set[str], Set[str], Set[str]]]]] = []
         pending = None
+        for file in involved:  # callees need their facts (the cache does not keep them)
+            self._give_facts(file)
         if self.helpers is not None and self.helpers.children:
             # The calls in a worker's share are judged there, on the trees it kept, while this
             # process judges the calls in its own share.
@@ -589,39 +610,188 @@ class Run:
             if tasks:
                 pending = self.helpers.send(tasks)
                 mine = [f for f in involved if self.helpers.share_of(f.key) is None]
-        touched: Set[str] = set()
-        uses: Set[str] = set()
-        self.project.record(touched, uses)
-        try:
-            diags = judge_call_sites(mine, factory_files, self.project, accelerator_for(self.files, self.project))
-            if pending is not None:
-                answers, failed = self.helpers.collect(pending)
-                redo = {key for task in failed for key in task[0]}
-                if redo:  # a worker that did not answer: its calls are judged here
-                    again = [f for f in involved if f.key in redo]
-                    diags.extend(judge_call_sites(again, factory_files, self.project, accelerator_for(self.files, self.project)))
-        finally:
-            self.project.stop_recording()
-            self.project.release_dropped()
-        for found, seen_there, used_there in answers:
+        accelerator = accelerator_for(self.files, self.project)
+        diags, records = judge_each(mine, factory_files, self.project, accelerator)
+        if pending is not None:
+            answers, failed = self.helpers.collect(pending)
+            redo = {key for task in failed for key in task[0]}
+            if redo:  # a worker that did not answer: its calls are judged here
+                found, more = judge_each([f for f in involved if f.key in redo], factory_files, self.project, accelerator)
+                diags.extend(found)
+                records.update(more)
+        for found, each in answers:
             diags.extend(found)
-            touched |= seen_there
-            uses |= used_there
+            records.update(each)
+        if answers:  # findings at one config line from several processes: one diagnostic
+            diags = merge_config_lines(diags, {f.display for f in involved})
         if self.store is not None:
-            from dl_lint.cache import diagnostic_to_json
-
-            by_display = {d: p for p, d in self.display.items()}
-            seen, used = self.project.dependencies(touched, uses)
-            record = {
-                "fa": factories,
-                "dv": {k: list(v) for k, v in derived.items()},
-                "files": {f.key: self._state(f.key) for f in involved},
-                "d": [[by_display.get(d.filename, d.filename), diagnostic_to_json(d)] for d in diags],
-                "cv": self._covered(),
-            }
-            self._depends(record, seen - set(record["files"]), used)
-            self.store.set_callsites(record)
+            self._store_record(factories, derived, involved, diags, records)
         return diags
+
+    def _give_facts(self, file: SourceFile) -> None:
+        """A factory's facts, for judging its calls (the cache does not keep them)."""
+        if file.key in self.factories and file.facts is None and not file.errors:
+            if not file.data:
+                read(file)
+            analyse(file, self.project, self.hashes.get(file.key))
+
+    def _holding_callers(self, record: Dict[str, Any], factories: List[str]):
+        """For a call-site record that no longer holds as a whole: the callers whose own part
+        still holds (their file, the factory files their calls reached, and the modules and
+        project facts their judgement used are unchanged: "pc"), and the files involved now
+        (the record's, less those gone, and new callers). None when the record cannot be taken
+        apart: the factories changed, builders were derived, a finding sits at a config line
+        (several calls share it), or a config folder's listing changed."""
+        each, files = record.get("pc"), record.get("files")
+        if record.get("dv") or not isinstance(each, dict) or not isinstance(files, dict):
+            return None
+        # The factories of this run's files are those of the record (a partial run knows only
+        # its own files' factories: the others stay the record's).
+        if any(entry.rsplit(":", 1)[0] not in self.by_key for entry in factories):
+            return None
+        if [entry for entry in record["fa"] if entry.rsplit(":", 1)[0] in self.by_key] != factories:
+            return None
+        if set(each) != set(files) or any(path not in files for path, _ in record["d"]):
+            return None
+        if "cl" in record and not self.listings_hold(record):
+            return None
+        deps = record.get("deps", {})
+        paths = sorted(deps)
+        moved = {i for i, path in enumerate(paths) if self.store.hash_of(path) != deps[path][0]}
+        invalid = self.store.invalid_deps(record, self.project.summary_digest)
+        if invalid is None:
+            return None
+        broken = {i for i, path in enumerate(paths) if path in invalid}
+        files_hold = "fs" not in record or record["fs"] == self.files_hash()
+        graph_holds = "gs" not in record or record["gs"] == self.graph_hash()
+        words_hold = self.words_hold(record)
+        # The record's files outside this run (a partial run) keep their part for a later run
+        # that reads them; a file no longer in the project leaves the record. A caller whose
+        # call reaches a factory outside the run is judged again (as a run of these files
+        # alone judges it).
+        project_files = self.project.file_keys()
+        carried = {key: files[key] for key in files if key not in self.by_key and key in project_files}
+        changed = {key for key, state in files.items() if key in carried or self._state(key) != state}
+        holding: Set[str] = set()
+        for key, (indices, callees, flags, content) in each.items():
+            if key in changed or broken.intersection(indices) or moved.intersection(content) or changed.intersection(callees):
+                continue
+            if "x" in flags:  # judged by no process
+                continue
+            if ("f" in flags and not files_hold) or ("g" in flags and not graph_holds) or ("w" in flags and not words_hold):
+                continue
+            holding.add(key)
+        outside = self._outside_of(record)
+        search = _FactoryCalls(self)
+        involved = [self.by_key[key] for key in files if key in self.by_key]
+        involved.extend(
+            f for f in self.files if f.key not in files and (f.key in self.fresh or outside(f.key)) and search.called_in(f)
+        )
+        return holding, involved, carried
+
+    def _content_moved(self, record: Dict[str, Any], indices) -> bool:
+        """Whether a dependency of ``record`` read through its bytes (its index among the sorted
+        "deps", from "cd" or a caller's part) has other bytes now (its summary may be the
+        same: a caller that read the bytes is judged again all the same)."""
+        deps = record.get("deps", {})
+        paths = sorted(deps)
+        return any(self.store.hash_of(paths[i]) != deps[paths[i]][0] for i in indices)
+
+    def _store_record(
+        self,
+        factories: List[str],
+        derived: Dict[str, Tuple[str, ...]],
+        involved: List[SourceFile],
+        diags: List[Diagnostic],
+        records: Dict[str, Tuple[Set[str], Set[str], Set[str]]],
+        old: Optional[Dict[str, Any]] = None,
+        holding: Set[str] = frozenset(),
+        carried: Optional[Dict[str, str]] = None,
+    ) -> None:
+        """Keep the call-site record: the findings, the files involved with their state, and by
+        caller what its judgement rested on ("pc": indices into the record's "deps", the
+        factory files reached, and "f"/"g"/"w" for the set of files, the import graph and
+        words), the callers in ``holding`` with their part of ``old``, and the files outside
+        this run in ``carried`` (with their state then) with their part and findings."""
+        from dl_lint.analysis.project import MENTION
+        from dl_lint.cache import diagnostic_to_json
+
+        by_display = {d: p for p, d in self.display.items()}
+        per: Dict[str, Tuple[Set[str], str, List[str], Set[str]]] = {}
+        seen_all: Set[str] = set()
+        used_all: Set[str] = set()
+        for key, (touched, uses, callees) in records.items():
+            # (through the factories reached: what their own analysis rested on)
+            seen, used = self.project.dependencies(touched | callees, uses)
+            seen.discard(key)
+            content = {u[8:] for u in used if u.startswith("content:")}
+            content.discard(key)
+            seen |= content
+            # (and the files read only for a lone class, a word they lack or no keyword setter:
+            # in the table with their own digests, ``_depends``)
+            paths = seen | {u.split(":", 1)[1].split("\0", 1)[0] for u in used if u.startswith(("lone:", "absent:", "nosetter:"))}
+            paths.discard(key)
+            flags = ("f" if "files" in used else "") + ("g" if "graph" in used else "")
+            if any(u.startswith(("word:", MENTION)) for u in used):
+                flags += "w"
+            per[key] = (paths, flags, sorted(callees), content)
+            seen_all |= seen
+            used_all |= {u for u in used if not u.startswith("content:")}
+        record: Dict[str, Any] = {
+            "fa": factories,
+            "dv": {k: list(v) for k, v in derived.items()},
+            "files": {f.key: self._state(f.key) for f in involved},
+            "d": [[by_display.get(d.filename, d.filename), diagnostic_to_json(d)] for d in diags],
+            "cv": self._covered(),
+        }
+        # Digests wherever a summary was read: a caller that read a file's bytes says so in its
+        # part ("content" indices, and "cd" for the record as a whole).
+        self._depends(record, seen_all, used_all)
+        deps = record.get("deps", {})
+        kept: Dict[str, Tuple[Set[str], str, List[str], Set[str]]] = {}
+        if old is not None:  # the factories of files outside this run, as the record has them
+            project_files = self.project.file_keys()
+            outside = [e for e in old["fa"] if e.rsplit(":", 1)[0] not in self.by_key and e.rsplit(":", 1)[0] in project_files]
+            record["fa"] = sorted(factories + outside)
+        if old is not None and carried:
+            record["files"].update(carried)
+            record["d"].extend(entry for entry in old["d"] if entry[0] in carried)
+            holding = set(holding) | set(carried)
+        if old is not None and holding:
+            old_paths = sorted(old.get("deps", {}))
+            for key in holding:
+                indices, callees, flags, content = old["pc"][key]
+                kept[key] = ({old_paths[i] for i in indices}, flags, list(callees), {old_paths[i] for i in content})
+            deps = {**{p: old["deps"][p] for part in kept.values() for p in part[0]}, **deps}
+            flags = "".join(part[1] for part in kept.values())
+            if "f" in flags:
+                record["fs"] = self.files_hash()
+            if "g" in flags:
+                record["gs"] = self.graph_hash()
+            if "w" in flags:  # (they held: ``_holding_callers``)
+                for field in ("nw", "nm"):
+                    words = sorted(set(record.get(field, ())) | set(old.get(field) or ()))
+                    if words:
+                        record[field] = words
+                record["ng"] = self.graph_hash()
+                self.word_entries = True
+            if "cl" in old:
+                record["cl"] = {**old["cl"], **record.get("cl", {})}
+            cv = old.get("cv")
+            if record["cv"][0] != "all" and isinstance(cv, list) and not (len(cv) == 2 and cv[0] == "all"):
+                record["cv"] = sorted(set(cv) | set(record["cv"]))
+        if deps:
+            record["deps"] = deps
+        index = {path: i for i, path in enumerate(sorted(deps))}
+        parts = {**kept, **per}
+        record["pc"] = {
+            key: [sorted(index[p] for p in paths if p in index), callees, flags, sorted(index[p] for p in content if p in index)]
+            for key, (paths, flags, callees, content) in parts.items()
+        }
+        record["cd"] = sorted({index[p] for part in parts.values() for p in part[3] if p in index})
+        for f in involved:  # a file involved but judged by no process (none left it a record)
+            record["pc"].setdefault(f.key, [[], [], "x", []])
+        self.store.set_callsites(record)
 
     def _covered(self):
         """The files this run searched for calls (what a later run may take the record's

@@ -277,8 +277,8 @@ class Helpers:
         return sent, failed
 
     def collect(self, pending):
-        """[(diagnostics, touched, uses)] from the children that answered, and the tasks of those
-        that did not (the caller does them)."""
+        """[(diagnostics, {caller: (touched, uses, callees)})] from the children that answered
+        (``judge.judge_each``), and the tasks of those that did not (the caller does them)."""
         sent, failed = pending
         answers = []
         for child, task in sent:
@@ -286,7 +286,8 @@ class Helpers:
             if answer is None:
                 failed.append(task)
             else:
-                answers.append((answer["diags"], set(answer["touched"]), set(answer["uses"])))
+                each = {k: (set(t), set(u), set(c)) for k, (t, u, c) in answer["each"].items()}
+                answers.append((answer["diags"], each))
         return answers, failed
 
     def close(self, wait: bool = True) -> None:
@@ -501,23 +502,16 @@ def _child(
 def judge_share(project: Any, run: Any, callers: List[str], factory_keys: List[str], facts: Dict[str, Any]):
     """The call sites in ``callers`` (keys of files of this process), with the factories' facts
     from every process; the diagnostics and what they rest on."""
-    from dl_lint.judge import accelerator_for, judge_call_sites
+    from dl_lint.judge import accelerator_for, judge_each
 
     by_key = {f.key: f for f in run.files}
     for key, found in facts.items():
         if by_key[key].facts is None:
             by_key[key].facts = found
-    touched: set = set()
-    uses: set = set()
-    project.record(touched, uses)
-    try:
-        diags = judge_call_sites(
-            [by_key[k] for k in callers], [by_key[k] for k in factory_keys], project, accelerator_for(run.files, project)
-        )
-    finally:
-        project.stop_recording()
-        project.release_dropped()
-    return {"diags": diags, "touched": sorted(touched), "uses": sorted(uses)}
+    diags, records = judge_each(
+        [by_key[k] for k in callers], [by_key[k] for k in factory_keys], project, accelerator_for(run.files, project)
+    )
+    return {"diags": diags, "each": {k: [sorted(t), sorted(u), sorted(c)] for k, (t, u, c) in records.items()}}
 
 
 def _send(fd: int, payload: Any) -> None:

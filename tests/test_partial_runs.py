@@ -493,3 +493,98 @@ def test_a_partial_run_does_not_leave_a_call_site_record_that_hides_other_caller
     assert found("b.py") == [("b.py", "DL001")]
     assert found("pkg/loader.py") == [("a.py", "DL001"), ("b.py", "DL001")]  # the factory: both calls
     assert found(".") == [("a.py", "DL001"), ("b.py", "DL001")]
+
+
+# -- the call-site record, caller by caller --------------------------------------------------------
+def _callers_project(tmp_path: Path) -> Path:
+    """A factory, a module of constants, and three callers: a.py and b.py crash (num_workers=0
+    with prefetch_factor), c.py takes its workers from conf.py."""
+    return _project(
+        tmp_path / "p",
+        {
+            "pkg/__init__.py": "",
+            "pkg/loader.py": LOADER,
+            "conf.py": "WORKERS = 2\n",
+            "a.py": MAIN,
+            "b.py": MAIN,
+            "c.py": "from conf import WORKERS\nfrom pkg.loader import make\n\nloader = make([1, 2, 3], num_workers=WORKERS)\n",
+        },
+    )
+
+
+def _warm_run(root: Path, cache: Path, monkeypatch, *paths: str):
+    """(file, row, code) of a warm run naming ``paths`` (checked against a cold run of the same
+    paths), and the files it parsed."""
+    from dl_lint import engine, lint_paths
+
+    monkeypatch.setattr(engine, "RETAINED", [])
+    named = [root / p for p in paths]
+    warm = lint_paths(named, cache=True, cache_dir=cache, jobs=1)
+    project, _files = engine.RETAINED[-1]
+    parsed = sorted(Path(p).relative_to(root).as_posix() for p in project.parses)
+    cold = lint_paths(named, jobs=1)
+
+    def rows(result):
+        return sorted((Path(d.filename).name, d.location.row, d.code) for d in result.diagnostics)
+
+    assert rows(warm) == rows(cold)
+    return rows(warm), parsed
+
+
+def test_an_edited_caller_is_judged_again_alone(tmp_path, monkeypatch):
+    """The call-site record keeps what each caller's judgement rested on: after an edit of one
+    caller, a warm run judges that caller again and keeps the others' findings without
+    parsing them."""
+    root = _callers_project(tmp_path)
+    cache = tmp_path / "cache"
+    both = [("a.py", 3, "DL001"), ("b.py", 3, "DL001")]
+    assert _warm_run(root, cache, monkeypatch, ".")[0] == both
+    (root / "a.py").write_text(MAIN.replace("num_workers=0", "num_workers=2"))
+    found, parsed = _warm_run(root, cache, monkeypatch, ".")
+    assert found == [("b.py", 3, "DL001")]
+    assert "b.py" not in parsed and "c.py" not in parsed and "a.py" in parsed
+    (root / "a.py").write_text(MAIN)  # and back: the record made from parts holds the same way
+    found, parsed = _warm_run(root, cache, monkeypatch, "a.py")
+    assert found == [("a.py", 3, "DL001")]
+    assert _warm_run(root, cache, monkeypatch, ".")[0] == both
+
+
+def test_an_edited_factory_judges_every_caller_again(tmp_path, monkeypatch):
+    root = _callers_project(tmp_path)
+    cache = tmp_path / "cache"
+    assert _warm_run(root, cache, monkeypatch, ".")[0] == [("a.py", 3, "DL001"), ("b.py", 3, "DL001")]
+    (root / "pkg/loader.py").write_text(LOADER.replace("prefetch_factor=2", "prefetch_factor=None"))
+    found, parsed = _warm_run(root, cache, monkeypatch, ".")
+    assert found == []
+    assert {"a.py", "b.py", "c.py"} <= set(parsed)
+
+
+def test_a_caller_whose_imported_value_changed_is_judged_again(tmp_path, monkeypatch):
+    """c.py's call rests on conf.py (read through its summary): an edit there that changes
+    WORKERS judges c.py again, and only c.py; an edit that leaves the summary alone (a
+    comment) judges none again."""
+    root = _callers_project(tmp_path)
+    cache = tmp_path / "cache"
+    _warm_run(root, cache, monkeypatch, ".")
+    (root / "conf.py").write_text("WORKERS = 2  # a comment\n")
+    found, parsed = _warm_run(root, cache, monkeypatch, ".")
+    assert found == [("a.py", 3, "DL001"), ("b.py", 3, "DL001")]
+    assert not {"a.py", "b.py", "c.py"} & set(parsed)
+    (root / "conf.py").write_text("WORKERS = 0\n")
+    found, parsed = _warm_run(root, cache, monkeypatch, ".")
+    assert found == [("a.py", 3, "DL001"), ("b.py", 3, "DL001"), ("c.py", 4, "DL001")]
+    assert "c.py" in parsed and "a.py" not in parsed and "b.py" not in parsed
+
+
+def test_a_partial_run_keeps_the_parts_of_files_it_does_not_read(tmp_path, monkeypatch):
+    """A run naming one caller keeps the record's parts for the files outside it, so that the
+    next run naming another caller still has them (and still reports what a cold run does)."""
+    root = _callers_project(tmp_path)
+    cache = tmp_path / "cache"
+    _warm_run(root, cache, monkeypatch, ".")
+    (root / "a.py").write_text(MAIN + "# edited\n")
+    assert _warm_run(root, cache, monkeypatch, "a.py")[0] == [("a.py", 3, "DL001")]
+    found, parsed = _warm_run(root, cache, monkeypatch, "b.py")
+    assert found == [("b.py", 3, "DL001")]
+    assert "b.py" not in parsed
+    assert _warm_run(root, cache, monkeypatch, "pkg/loader.py")[0] == [("a.py", 3, "DL001"), ("b.py", 3, "DL001")]
