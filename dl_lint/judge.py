@@ -783,8 +783,8 @@ def judge_each(
     diagnostics, and by caller what its judgement rested on (modules touched, what else it
     used, the factory files its calls reached), so that a later run judges again only the
     callers whose record no longer holds (``pipeline.Run.call_sites``). A config line's finding
-    that several calls hand the same config is one diagnostic citing every call
-    (``merge_config_lines``)."""
+    that several calls hand the same config comes once per caller here: ``merge_repeats``
+    makes them one diagnostic citing every call, as for every repeated finding."""
     out: List[Diagnostic] = []
     records: Dict[str, CallerRecord] = {}
     for caller in callers:
@@ -798,32 +798,7 @@ def judge_each(
             project.stop_recording()
             project.release_dropped()
         records[caller.key] = (touched, uses, callees)
-    return merge_config_lines(out, {f.display for f in callers}), records
-
-
-def merge_config_lines(diags: List[Diagnostic], callers: Set[str]) -> List[Diagnostic]:
-    """One diagnostic per config line and loader: a finding placed at a config file's line
-    (not in a caller's file) by several calls, each judged apart, becomes the first one citing
-    every call (its last related location) with the evidence of all. Suppressed findings
-    (``suppressed_at``) stay as they are."""
-    out: List[Diagnostic] = []
-    placed: Dict = {}
-    for diag in diags:
-        if diag.filename in callers or diag.suppressed_at is not None or not diag.related:
-            out.append(diag)
-            continue
-        key = (diag.filename, diag.location, diag.code, diag.message, diag.related[:-1])
-        index = placed.get(key)
-        if index is None:
-            placed[key] = len(out)
-            out.append(diag)
-            continue
-        first = out[index]
-        call_at = diag.related[-1]
-        if call_at not in first.related:
-            first = first.replace(related=(*first.related, call_at))
-        out[index] = first.replace(evidence=tuple(sorted({*first.evidence, *diag.evidence})))
-    return out
+    return out, records
 
 
 def _takes_from_call(callee_file: SourceFile, loader: "LoaderCall") -> bool:

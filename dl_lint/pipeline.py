@@ -20,7 +20,7 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.files import SourceFile, is_notebook_path, read, read_module
-from dl_lint.judge import accelerator_for, analyse, construct_evidence, judge, judge_each, merge_config_lines, merge_repeats, parse_only
+from dl_lint.judge import accelerator_for, analyse, construct_evidence, judge, judge_each, merge_repeats, parse_only
 from dl_lint.model import Diagnostic
 from dl_lint.reading import Refused
 
@@ -622,8 +622,6 @@ class Run:
         for found, each in answers:
             diags.extend(found)
             records.update(each)
-        if answers:  # findings at one config line from several processes: one diagnostic
-            diags = merge_config_lines(diags, {f.display for f in involved})
         if self.store is not None:
             self._store_record(factories, derived, involved, diags, records)
         return diags

@@ -81,7 +81,7 @@ class ClassFacts(Record):
     __slots__ = (
         "name", "module", "path", "line", "bases", "methods", "local", "init_containers", "getitem_reads",
         "init_rngs", "draws", "cuda_methods", "iter_shape", "sample", "unpicklable", "init_stores", "passes",
-        "returned",
+        "returned", "held_none",
     )  # fmt: skip
 
     def __init__(
@@ -123,7 +123,12 @@ class ClassFacts(Record):
         # in ``__init__`` where every ``return`` of method ``m`` holds a lambda or a local
         # function (``summary.ClassRecord.method_returns``).
         returned: Tuple[Tuple[str, str, str, int, str], ...] = (),
+        # DL202: what ``__init__`` keeps when a parameter left None is None
+        # (``SummaryModule.held_when_none``): (parameter, position after self or -1, attribute,
+        # (what, path, line)).
+        held_none: Tuple[Tuple[str, int, str, Tuple[str, str, int]], ...] = (),
     ) -> None:
+        self.held_none = held_none
         self.passes = {} if passes is None else passes
         self.returned = returned
         self.unpicklable = unpicklable

@@ -2272,7 +2272,7 @@ class ModuleAnalysis:
             ):
                 field = Value.unknown("config")
             fields.append((name, field))
-        kept = DataclassConfig(config.module, config.name, config.line, config.path, config.local, config.holds, config.given, config.views, tuple(fields))
+        kept = DataclassConfig(config.module, config.name, config.line, config.path, config.local, config.holds, config.given, config.views, config.shape, fields=tuple(fields))
         return Value((Possible(kept, single.origin, single.guards),), value.source, value.aliases)
 
     def _kwarg_binding(self, function: ast.AST) -> Optional[Binding]:

@@ -532,6 +532,7 @@ class SummaryModule:
             sample=record.sample,
             unpicklable=self._unpicklable(record),
             returned=self._returned(record),
+            held_none=self.held_when_none(name),
             init_stores=tuple(record.init_stores),
             passes={m.name: m.passes for m in record.methods if m.passes},
         )
@@ -556,6 +557,27 @@ class SummaryModule:
             )
             if found is not None:
                 out.append((attr, found[0], found[1], found[2]))
+        return tuple(out)
+
+    def held_when_none(self, name: str) -> Tuple[Tuple[str, int, str, Tuple[str, str, int]], ...]:
+        """DL202: the lambdas or local functions class ``name``'s ``__init__`` keeps when a
+        parameter left None is None (``ClassRecord.init_held_none``), as ``held_callable`` reads
+        them in this module's scope: (parameter, position after self or -1, attribute, (what,
+        path, line)). None of them for a class that decides what it pickles
+        (``__getstate__``/``__reduce__``)."""
+        from dl_lint.analysis.datasets import _PICKLE_METHODS
+        from dl_lint.analysis.pickling import held_callable
+        from dl_lint.analysis.syntax import parse_expression
+
+        record = self._classes_by_name.get(name)
+        if record is None or not record.init_held_none or any(m.name in _PICKLE_METHODS for m in record.methods):
+            return ()
+        out = []
+        for attr, text, line, local, param, position in record.init_held_none:
+            node = parse_expression(text, line)
+            found = held_callable(node, self.path, lambda _: None, lambda func: self._qualname(func), local) if node is not None else None
+            if found is not None:
+                out.append((param, position, attr, found))
         return tuple(out)
 
     def _returned(self, record) -> Tuple[Tuple[str, str, str, int, str], ...]:
@@ -1082,7 +1104,9 @@ class Project:
 
     def _choose(self, module: str, near: str) -> Optional[Path]:
         """The file of ``module`` as seen from the file ``near``: an exact path wins, then the
-        candidate sharing the longest folder prefix with ``near`` (a sibling script)."""
+        candidate sharing the longest folder prefix with ``near`` (a sibling script), then the
+        shallowest (the package at the root, as an install of the project finds it: fastMRI's
+        ``fastmri/`` rather than ``banding_removal/fastmri/`` for ``fastmri_examples/``)."""
         candidates = self.module_paths().get(module, [])
         if not candidates:
             return None
@@ -1093,7 +1117,7 @@ class Project:
             if os.path.abspath(candidate) == near_abs:
                 return candidate
         near_dir = os.path.dirname(near_abs)
-        return max(candidates, key=lambda c: len(os.path.commonpath([near_dir, os.path.abspath(c)])))
+        return max(candidates, key=lambda c: (len(os.path.commonpath([near_dir, os.path.abspath(c)])), -os.path.abspath(c).count(os.sep)))
 
     # -- parsing and summaries --------------------------------------------------------------------
     def parse(

@@ -61,6 +61,7 @@ from dl_lint.analysis.values import (
     Origin,
     Possible,
     Value,
+    call_shape,
 )
 from dl_lint.record import Record
 
@@ -2299,7 +2300,8 @@ class Resolver:
             holds = None if local else self._handed_callable(target, node, site, depth)
             given = () if local else self._handed_sizes(target, node, site, depth)
             views = self._views(target, given) if given else None
-            return Value.known(Instance(target.module, target.name, target.line, target.path, local, holds, given, views))
+            shape = None if local else call_shape(node)
+            return Value.known(Instance(target.module, target.name, target.line, target.path, local, holds, given, views, shape))
         return Value.unknown(func.source if func.source in CONFIGURABLE else "expression")
 
     def _module_returns_self(self, instance: "Instance", method: str) -> bool:
@@ -2584,7 +2586,7 @@ class Resolver:
             else:
                 value = Value.unknown("argparse" if parser is not None else "expression")
             entries.append((field.name, value))
-        return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, None, (), None, tuple(entries)))
+        return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, None, (), None, fields=tuple(entries)))
 
     def _setattr_config_value(self, target: Any, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
         """``TrainerConfig(max_epochs=2, num_workers=4)`` of a class whose ``__init__`` sets its
@@ -2641,7 +2643,7 @@ class Resolver:
             out[key] = value
         for name in unknown:
             out[name] = Value.unknown("config")
-        return Value.known(DataclassConfig(target.module, target.name, target.line, target.path, False, None, (), None, tuple(out.items())))
+        return Value.known(DataclassConfig(target.module, target.name, target.line, target.path, False, None, (), None, fields=tuple(out.items())))
 
     @staticmethod
     def _class_method_names(cls: ast.ClassDef) -> Set[str]:

@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 20
+SUMMARY_FORMAT = 21
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -103,7 +103,7 @@ class ClassRecord(Record):
     __slots__ = (
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
         "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores", "init_objects",
-        "method_returns", "init_attrs", "iter_copies", "assigns", "other_names", "setattr_config",
+        "method_returns", "init_attrs", "iter_copies", "assigns", "other_names", "setattr_config", "init_held_none",
     )  # fmt: skip
 
     def __init__(
@@ -162,6 +162,12 @@ class ClassRecord(Record):
         # A config whose ``__init__`` sets attributes from keywords (``configs.setattr_configs``):
         # (mode, checked, ((attr, default text, line), ...), names something else may set).
         setattr_config: Optional[Tuple] = None,
+        # DL202: ``self.attr = VALUE`` holding a lambda or local function that ``__init__`` runs
+        # only when a parameter whose default is None is None (``if p is None: self.attr =
+        # lambda x: True`` with ``else: self.attr = p``; ``p or (lambda x: x)``; ``lambda ...
+        # if p is None else p``): (attr, VALUE's text, line, local functions, parameter,
+        # position after self or -1). A construction that leaves the parameter None keeps it.
+        init_held_none: Tuple[Tuple[str, str, int, Tuple[str, ...], str, int], ...] = (),
     ) -> None:
         self.other_names = other_names
         self.setattr_config = setattr_config
@@ -175,6 +181,7 @@ class ClassRecord(Record):
         self.bases = bases
         self.init = init
         self.init_held = init_held
+        self.init_held_none = init_held_none
         self.init_stores = init_stores
         self.keeps_signature = keeps_signature
         self.sample = sample
@@ -370,6 +377,7 @@ class ModuleSummary(Record):
                         "sample": _deep_tuple(c["sample"]) if c.get("sample") is not None else None,
                         "init": _deep_tuple(c["init"]) if c.get("init") is not None else None,
                         "init_held": _deep_tuple(c.get("init_held", ())),
+                        "init_held_none": _deep_tuple(c.get("init_held_none", ())),
                         "init_stores": _deep_tuple(c.get("init_stores", ())),
                         "init_objects": _deep_tuple(c.get("init_objects", ())),
                         "method_returns": _deep_tuple(c.get("method_returns", ())),
@@ -2023,9 +2031,111 @@ def _kept_in_init(node: ast.ClassDef, use: Optional[FunctionUse], text: SourceTe
         else:
             plain.add(attr)
     # ``if size: self.pre = Compose(...) else: self.pre = lambda **kw: kw``: the lambda is kept on
-    # one path only (taming-transformers' ImagePaths with every config's size: 256): not counted
+    # one path only (taming-transformers' ImagePaths with every config's size: 256): not counted,
+    # unless the path is the one a parameter left None takes (``_held_when_none``)
     held = [entry for entry in held if entry[0] not in plain]
-    return {"init_held": tuple(held), "init_stores": tuple(dict.fromkeys(stores))}
+    when_none = _held_when_none(function, use, text, local) if look else ()
+    return {"init_held": tuple(held), "init_stores": tuple(dict.fromkeys(stores)), "init_held_none": when_none}
+
+
+def _none_test(test: ast.AST, params: Set[str]) -> Optional[Tuple[str, bool]]:
+    """(parameter, True) for ``p is None`` (``p == None``, ``not p``), (parameter, False) for
+    ``p is not None`` (``p != None``, ``p``); None for any other test."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name):
+        return (test.operand.id, True) if test.operand.id in params else None
+    if isinstance(test, ast.Name):
+        return (test.id, False) if test.id in params else None
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.left, ast.Name)
+        and test.left.id in params
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        if isinstance(test.ops[0], (ast.Is, ast.Eq)):
+            return test.left.id, True
+        if isinstance(test.ops[0], (ast.IsNot, ast.NotEq)):
+            return test.left.id, False
+    return None
+
+
+def _none_arms(test: ast.AST, params: Set[str], when_true, when_false):
+    """(parameter, the arm that runs when it is None, the other) for a test ``_none_test``
+    reads; None otherwise."""
+    found = _none_test(test, params)
+    if found is None:
+        return None
+    return (found[0], when_true, when_false) if found[1] else (found[0], when_false, when_true)
+
+
+def _held_when_none(function: ast.FunctionDef, use: FunctionUse, text: SourceText, local: Tuple[str, ...]):
+    """``init_held_none``: in statements of ``__init__``'s own body (not under another ``if``,
+    a loop or a ``try``, and with no ``return`` in ``__init__``), ``self.attr`` set to a value
+    holding a lambda or a local function on the path a parameter defaulting to None takes when
+    it is None, and on the other path to that parameter or not at all; no other assignment of
+    ``self.attr`` in ``__init__``."""
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    defaults = dict(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
+    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+    params = {n for n, d in defaults.items() if isinstance(d, ast.Constant) and d.value is None and n != "self"}
+    if not params or any(isinstance(n, ast.Return) for n in ast.walk(function)):
+        return ()
+
+    def holds(value: ast.AST) -> bool:
+        return any(isinstance(n, ast.Lambda) or (isinstance(n, ast.Name) and n.id in local) for n in ast.walk(value))
+
+    def self_attr(target: ast.AST) -> Optional[str]:
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+            return target.attr
+        return None
+
+    def assigned(statements) -> Dict[str, List[ast.AST]]:
+        out: Dict[str, List[ast.AST]] = {}
+        for statement in statements:
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+                attr = self_attr(statement.targets[0])
+                if attr is not None:
+                    out.setdefault(attr, []).append(statement.value)
+        return out
+
+    found: List[Tuple[str, ast.AST, str]] = []  # (attr, value holding the callable, parameter)
+    for statement in function.body:
+        if isinstance(statement, ast.If):
+            arms = _none_arms(statement.test, params, statement.body, statement.orelse)
+            if arms is None:
+                continue
+            param, arm, other = arms
+            theirs = assigned(other)
+            for attr, values in assigned(arm).items():
+                if len(values) != 1 or not holds(values[0]):
+                    continue
+                if all(isinstance(v, ast.Name) and v.id == param for v in theirs.get(attr, ())):
+                    found.append((attr, values[0], param))
+        elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and self_attr(statement.targets[0]):
+            value = statement.value
+            if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or) and len(value.values) == 2:
+                first, second = value.values
+                if isinstance(first, ast.Name) and first.id in params and holds(second):
+                    found.append((self_attr(statement.targets[0]), second, first.id))
+            elif isinstance(value, ast.IfExp):
+                arms = _none_arms(value.test, params, value.body, value.orelse)
+                if arms is None:
+                    continue
+                param, chosen, other = arms
+                if isinstance(other, ast.Name) and other.id == param and holds(chosen):
+                    found.append((self_attr(statement.targets[0]), chosen, param))
+    out = []
+    for attr, value, param in found:
+        # every assignment of self.attr in __init__ is the one found or the parameter itself
+        if sum(1 for a, v in use.self_assigns if a == attr and not (isinstance(v, ast.Name) and v.id == param)) != 1:
+            continue
+        written = _text(text, value)
+        if written is not None:
+            position = positional.index(param) - 1 if param in positional else -1
+            out.append((attr, written, value.lineno, local, param, position))
+    return tuple(out)
 
 
 def _objects_in_init(methods: Dict[str, ast.AST], text: SourceText) -> Dict[str, Any]:

@@ -157,7 +157,8 @@ class Instance(Record):
     """An instance of a class defined in the project: ``module`` is the dotted module name (or
     file path when the module name is unknown), ``name`` the class name."""
 
-    __slots__ = ("module", "name", "line", "path", "local", "holds", "given", "views")
+    __slots__ = ("module", "name", "line", "path", "local", "holds", "given", "views", "shape")
+    _uncompared = frozenset({"shape"})
 
     def __init__(
         self,
@@ -177,7 +178,12 @@ class Instance(Record):
         # DL101: a multi-view transform of the project (``summary.view_fields``) built with
         # fixed-size image transforms: the (height, width, dtype) of each view it returns.
         views: Optional[Tuple[Tuple[Any, ...], ...]] = None,
+        # DL202: which arguments the construction gives (``call_shape``), for what ``__init__``
+        # keeps when one is left None (``ClassFacts.held_none``). Not compared: two
+        # constructions of a class are the same value whatever their arguments' spelling.
+        shape: Optional["CallShape"] = None,
     ) -> None:
+        self.shape = shape
         self.views = views
         self.given = given
         self.module = module
@@ -186,6 +192,37 @@ class Instance(Record):
         self.path = path
         self.local = local
         self.holds = holds
+
+
+# (for each positional argument: is it the literal None; (keyword, is it the literal None) for
+# each keyword; whether ``*args`` or ``**kwargs`` may give more)
+CallShape = Tuple[Tuple[bool, ...], Tuple[Tuple[str, bool], ...], bool]
+
+
+def call_shape(node: "ast.Call") -> CallShape:
+    """The arguments a call gives (``Instance.shape``)."""
+    import ast
+
+    def none(value: "ast.AST") -> bool:
+        return isinstance(value, ast.Constant) and value.value is None
+
+    starred = any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords)
+    return tuple(none(a) for a in node.args), tuple((k.arg, none(k.value)) for k in node.keywords if k.arg is not None), starred
+
+
+def left_none(shape: Optional[CallShape], param: str, position: int) -> bool:
+    """Whether a construction of ``shape`` certainly leaves the parameter ``param`` (at
+    ``position`` after self, -1 for keyword-only) None, its default: not given, or given the
+    literal None."""
+    if shape is None or shape[2]:
+        return False
+    positional, keywords, _ = shape
+    for name, is_none in keywords:
+        if name == param:
+            return is_none
+    if 0 <= position < len(positional):
+        return positional[position]
+    return True
 
 
 class FunctionRef(Record):

@@ -1,6 +1,6 @@
 import os
 
-from dl_lint.analysis.values import FunctionRef, Instance, Opaque
+from dl_lint.analysis.values import FunctionRef, Instance, Opaque, left_none
 from dl_lint.model import Related, Severity
 from dl_lint.rules.base import MESSAGE_LIMIT, Rule, call_scenarios, certainty, every, has_workers, no_workers, value_of
 
@@ -54,7 +54,16 @@ another, then `return dataset`): every one must keep such a callable. A subclass
 `__init__` replaces its base's: the base's objects and helper results do not count then.
 A lambda kept on one path only (another assignment of the same attribute in `__init__` keeps
 something else: `if size: self.pre = Compose(...)` / `else: self.pre = lambda **kw: kw`) does
-not count. A dataset a config file names (`target: pkg.data.MyDataset` under the `params` of a
+not count, unless that path is the one an argument left None takes: `if raw_sample_filter is
+None: self.raw_sample_filter = lambda raw_sample: True` / `else: self.raw_sample_filter =
+raw_sample_filter` (fastMRI's `SliceDataset`), `self.f = f or (lambda x: x)`, `self.f = f if f
+is not None else lambda x: x` (also `not f`, `f == None` and the mirrored tests), where the
+parameter's default is `None`, the statement is one of `__init__`'s own body (no `return` in
+`__init__`) and the other path keeps the argument or sets nothing. A construction that does not
+give that argument, or gives the literal `None`, keeps the lambda; one that gives anything else
+(a name is not resolved there, even one bound to `None`), or may (`*args`, `**kwargs`), stays
+silent. Read for lambdas only (a
+local function kept on that path is not followed). A dataset a config file names (`target: pkg.data.MyDataset` under the `params` of a
 data module the project instantiates from YAML, docs/configuration.md) is judged as built with
 that node's `params`, and reported at the node's `target` line.
 
@@ -220,6 +229,9 @@ def _unpicklable(value, ctx):
     if found is not None:
         attr, what, path, line = found
         return f"{_a(value.name)} whose self.{attr} holds {what}", (what, path, line)
+    for param, position, attr, (what, path, line) in cls.held_none if cls is not None else ():
+        if left_none(value.shape, param, position):  # ``if raw_sample_filter is None: self.f = lambda ...``
+            return f"{_a(value.name)} that keeps {what} in self.{attr} ({param} left None)", (what, path, line)
     return None
 
 

@@ -65,9 +65,10 @@ class DataclassConfig(Instance):
         holds: Optional[Tuple[str, str, int]] = None,
         given: Tuple[Tuple[str, object], ...] = (),
         views: Optional[Tuple[Tuple[object, ...], ...]] = None,
+        shape: Optional[Tuple] = None,
         fields: Tuple[Tuple[str, object], ...] = (),
     ) -> None:
-        super().__init__(module, name, line, path, local, holds, given, views)
+        super().__init__(module, name, line, path, local, holds, given, views, shape)
         self.fields = fields
 
     def get(self, key: str) -> Optional[object]:
