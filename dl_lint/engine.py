@@ -271,11 +271,18 @@ def lint_paths(
         shown_keys |= _named_config_keys(named_configs, settings_for, force_exclude, cwd)
     result = LintResult(files_checked=len(files), shown=shown_keys, warnings=warnings)
     if project.root is not None:
+        added = False
         for key in sorted(_dependencies(project, files, named_configs, cwd, store) - seen):
             seen.add(key)
             path = Path(key)
             module = module_name_for(key, absolute=True)
             files.append(SourceFile(path, display_path(path, key, cwd), module, settings_for(os.path.dirname(key)), abspath=key))
+            added = True
+        if added:
+            # in the order of the project's files, as a full run meets them: the named files
+            # first were analysed first, so the memory budget had dropped them (the oldest) by
+            # the call-site phase, which parsed them again (Lightning's five-file run: 2 more parses)
+            files.sort(key=lambda f: f.key)
     for file in files if unsaved else ():
         if file.key in unsaved:
             file.data = unsaved[file.key]
