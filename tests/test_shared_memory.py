@@ -246,9 +246,16 @@ def test_the_loader_fails_in_docker_s_64_mib_and_runs_with_the_suggested_size():
     if small is None:
         pytest.skip("no private mount namespace here (unshare -m needs CAP_SYS_ADMIN): the 64 MiB run cannot be made")
     script = [sys.executable, "train.py"]
-    failed = subprocess.run(small + script, cwd=folder, capture_output=True, text=True, timeout=300)
-    assert failed.returncode != 0
-    assert "unable to allocate shared memory" in failed.stderr or "Bus error" in failed.stderr, failed.stderr[-2000:]
+    try:
+        failed = subprocess.run(small + script, cwd=folder, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired as stopped:
+        # Seen once (2026-12-05, on a loaded machine): a worker killed by SIGBUS in the full
+        # /dev/shm leaves the main process waiting on its queue. It did not train either.
+        out = stopped.stdout.decode() if isinstance(stopped.stdout, bytes) else (stopped.stdout or "")
+        assert "trained" not in out
+    else:
+        assert failed.returncode != 0
+        assert "unable to allocate shared memory" in failed.stderr or "Bus error" in failed.stderr, failed.stderr[-2000:]
     enough = subprocess.run(_private_shm(suggested) + script, cwd=folder, capture_output=True, text=True, timeout=300)
     assert enough.returncode == 0 and "trained" in enough.stdout, enough.stderr[-2000:]
 

@@ -21,6 +21,13 @@ LOADER_QUALNAMES = frozenset(
     }
 )
 
+# DL202: what a torch DataLoader keeps, so pickles with an object that keeps the loader (read in
+# torch 2.13's torch/utils/data/dataloader.py: ``__init__`` stores ``self.dataset``,
+# ``self.worker_init_fn`` and ``self.collate_fn``; ``DataLoader`` defines no ``__getstate__``,
+# its iterators do): (parameter, position after self).
+KEPT_BY_TORCH_LOADER = (("dataset", 0), ("collate_fn", 6), ("worker_init_fn", 10))
+TORCH_LOADER_QUALNAMES = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+
 # Positional order of torch.utils.data.DataLoader.__init__ (torch 1.7 .. 2.13).
 POSITIONAL = (
     "dataset",

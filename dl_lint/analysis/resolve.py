@@ -63,6 +63,7 @@ from dl_lint.analysis.values import (
     Value,
     call_shape,
 )
+from dl_lint.analysis.loaders import KEPT_BY_TORCH_LOADER, TORCH_LOADER_QUALNAMES
 from dl_lint.record import Record
 
 MAX_OPTIONS = 16  # more possibilities than this is as good as unknown
@@ -2870,6 +2871,10 @@ class Resolver:
                 found = timm_value(node, lambda expr: self.resolve(expr, site, depth + 1))
                 if found is not None:
                     return Value.known(found)
+        if qualname in TORCH_LOADER_QUALNAMES:  # DL202: an object that keeps this loader pickles what it keeps
+            held = self._handed_callable(None, node, site, depth, KEPT_BY_TORCH_LOADER)
+            if held is not None:
+                return Value.known(Opaque(qualname, holds=(f"a DataLoader that keeps {held[0]}", held[1], held[2])))
         if qualname.rsplit(".", 1)[-1][:1].isupper() and not qualname.startswith("builtins."):
             # Calling a library class gives an instance: not None, whatever else it is.
             library = self._library_value(qualname, node, site, depth)

@@ -28,6 +28,9 @@ a parameter its `__init__` keeps on self (`MyDataset(root, transform=t)` with `t
 transforms.Compose([transforms.Lambda(lambda x: x)])`), or such a transform itself. A parameter
 a class passes on to its base's `__init__` is kept when the base keeps it (by keyword, by
 position, or through `**kwargs`; a class without `__init__` keeps what its base keeps).
+A torch `DataLoader` keeps its `dataset`, `collate_fn` and `worker_init_fn` (read in torch
+2.13's `dataloader.py`; it defines no `__getstate__`, only its iterators do), so a dataset that
+keeps a loader built with a lambda `collate_fn` (`self.loader = loader`) pickles the lambda.
 torchvision's datasets keep theirs (read in torchvision 0.28.0's source, every class of
 `torchvision.datasets`: `VisionDataset.__init__` stores `transform`, `target_transform` and
 `transforms`, `DatasetFolder` also `loader`): `datasets.ImageFolder(root, transform=t)`,
