@@ -556,7 +556,7 @@ class Run:
                         for f in self.files
                         if f.key not in record["files"] and (f.key in self.fresh or outside(f.key))
                     )
-                    and not self._content_moved(record, record.get("cd", ()))
+                    and not self._moved(record).intersection(record.get("cd", ()))
                     and self.store.deps_valid(record, self.project.summary_digest)
                     and ("fs" not in record or record["fs"] == self.files_hash())
                     and ("gs" not in record or record["gs"] == self.graph_hash())
@@ -566,7 +566,7 @@ class Run:
             except Exception:  # noqa: BLE001 - a malformed record is a miss
                 pass
             try:
-                parts = self._holding_callers(record, factories) if record is not None else None
+                parts = self._holding_callers(record, factories, search) if record is not None else None
             except Exception:  # noqa: BLE001 - a malformed record is judged again whole
                 parts = None
             if parts is not None:
@@ -633,7 +633,7 @@ class Run:
                 read(file)
             analyse(file, self.project, self.hashes.get(file.key))
 
-    def _holding_callers(self, record: Dict[str, Any], factories: List[str]):
+    def _holding_callers(self, record: Dict[str, Any], factories: List[str], search: "_FactoryCalls"):
         """For a call-site record that no longer holds as a whole: the callers whose own part
         still holds (their file, the factory files their calls reached, and the modules and
         project facts their judgement used are unchanged: "pc"), and the files involved now
@@ -645,21 +645,19 @@ class Run:
             return None
         # The factories of this run's files are those of the record (a partial run knows only
         # its own files' factories: the others stay the record's).
-        if any(entry.rsplit(":", 1)[0] not in self.by_key for entry in factories):
+        if any(_entry_file(entry) not in self.by_key for entry in factories):
             return None
-        if [entry for entry in record["fa"] if entry.rsplit(":", 1)[0] in self.by_key] != factories:
+        if [entry for entry in record["fa"] if _entry_file(entry) in self.by_key] != factories:
             return None
         if set(each) != set(files) or any(path not in files for path, _ in record["d"]):
             return None
         if "cl" in record and not self.listings_hold(record):
             return None
-        deps = record.get("deps", {})
-        paths = sorted(deps)
-        moved = {i for i, path in enumerate(paths) if self.store.hash_of(path) != deps[path][0]}
+        moved = self._moved(record)
         invalid = self.store.invalid_deps(record, self.project.summary_digest)
         if invalid is None:
             return None
-        broken = {i for i, path in enumerate(paths) if path in invalid}
+        broken = {i for i, path in enumerate(sorted(record.get("deps", {}))) if path in invalid}
         files_hold = "fs" not in record or record["fs"] == self.files_hash()
         graph_holds = "gs" not in record or record["gs"] == self.graph_hash()
         words_hold = self.words_hold(record)
@@ -680,20 +678,18 @@ class Run:
                 continue
             holding.add(key)
         outside = self._outside_of(record)
-        search = _FactoryCalls(self)
         involved = [self.by_key[key] for key in files if key in self.by_key]
         involved.extend(
             f for f in self.files if f.key not in files and (f.key in self.fresh or outside(f.key)) and search.called_in(f)
         )
         return holding, involved, carried
 
-    def _content_moved(self, record: Dict[str, Any], indices) -> bool:
-        """Whether a dependency of ``record`` read through its bytes (its index among the sorted
-        "deps", from "cd" or a caller's part) has other bytes now (its summary may be the
-        same: a caller that read the bytes is judged again all the same)."""
+    def _moved(self, record: Dict[str, Any]) -> Set[int]:
+        """The dependencies of ``record`` (indices among its sorted "deps") whose bytes changed.
+        A caller that read one through its bytes ("cd", a caller's part) is judged again even
+        when its summary is the same (``invalid_deps`` then holds it valid)."""
         deps = record.get("deps", {})
-        paths = sorted(deps)
-        return any(self.store.hash_of(paths[i]) != deps[paths[i]][0] for i in indices)
+        return {i for i, path in enumerate(sorted(deps)) if self.store.hash_of(path) != deps[path][0]}
 
     def _store_record(
         self,
@@ -749,7 +745,7 @@ class Run:
         kept: Dict[str, Tuple[Set[str], str, List[str], Set[str]]] = {}
         if old is not None:  # the factories of files outside this run, as the record has them
             project_files = self.project.file_keys()
-            outside = [e for e in old["fa"] if e.rsplit(":", 1)[0] not in self.by_key and e.rsplit(":", 1)[0] in project_files]
+            outside = [e for e in old["fa"] if _entry_file(e) not in self.by_key and _entry_file(e) in project_files]
             record["fa"] = sorted(factories + outside)
         if old is not None and carried:
             record["files"].update(carried)
@@ -821,6 +817,11 @@ class Run:
         if key not in self.hashes and self.store is not None:
             self.hash_file(file)
         return f"{self.hashes.get(key)}:{self.fingerprint(file.settings)}:{file.module_name}"
+
+
+def _entry_file(entry: str) -> str:
+    """The file of a call-site record's factory entry (``path:name,name``)."""
+    return entry.rsplit(":", 1)[0]
 
 
 def _name_key(key: Tuple[str, Tuple[str, ...]]) -> str:

@@ -11,10 +11,9 @@ from dl_lint.analysis.values import ABSENT, Origin, Possible, Value
 from dl_lint.model import Location
 from dl_lint.record import Record
 
-LOADER_QUALNAMES = frozenset(
+TORCH_LOADER_QUALNAMES = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+LOADER_QUALNAMES = TORCH_LOADER_QUALNAMES | frozenset(
     {
-        "torch.utils.data.DataLoader",
-        "torch.utils.data.dataloader.DataLoader",
         # torchdata's StatefulDataLoader keeps torch's signature (and adds keyword-only options).
         "torchdata.stateful_dataloader.StatefulDataLoader",
         "torchdata.stateful_dataloader.stateful_dataloader.StatefulDataLoader",
@@ -26,7 +25,6 @@ LOADER_QUALNAMES = frozenset(
 # ``self.worker_init_fn`` and ``self.collate_fn``; ``DataLoader`` defines no ``__getstate__``,
 # its iterators do): (parameter, position after self).
 KEPT_BY_TORCH_LOADER = (("dataset", 0), ("collate_fn", 6), ("worker_init_fn", 10))
-TORCH_LOADER_QUALNAMES = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 
 # Positional order of torch.utils.data.DataLoader.__init__ (torch 1.7 .. 2.13).
 POSITIONAL = (

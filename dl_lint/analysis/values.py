@@ -9,6 +9,7 @@ scenario crashes. Anything not proven stays unknown, and unknown means silence.
 
 from __future__ import annotations
 
+import ast
 import itertools
 import operator
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
@@ -199,11 +200,10 @@ class Instance(Record):
 CallShape = Tuple[Tuple[bool, ...], Tuple[Tuple[str, bool], ...], bool]
 
 
-def call_shape(node: "ast.Call") -> CallShape:
+def call_shape(node: ast.Call) -> CallShape:
     """The arguments a call gives (``Instance.shape``)."""
-    import ast
 
-    def none(value: "ast.AST") -> bool:
+    def none(value: ast.AST) -> bool:
         return isinstance(value, ast.Constant) and value.value is None
 
     starred = any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords)
