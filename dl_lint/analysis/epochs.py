@@ -76,6 +76,20 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
         _settle(found)
         epoch = next((loop for loop in found.iterations if loop.epoch_row is not None), None)
         return SamplerEpochs(uses, epoch, found.set_epoch, found.escape, None, False, found.returned, found.kept)
+    if loader_name is None and attribute is None and isinstance(site.scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        parents = analysis.name_reads(site.scope)[0]
+        if _returned_path(call, parents) is not None:
+            # ``return DataLoader(...)`` (whole or in a tuple): followed into the callers that
+            # bind it, as a returned name is (``_returned_to_callers``)
+            found = _Uses()
+            found.returners.add(id(site.scope))
+            found.origin = id(site.scope)
+            if sampler_name is not None:
+                _collect(analysis, site.scope, {sampler_name: "sampler"}, {id(sampler)}, 0, found)
+            _returned_to_callers(analysis, site.scope, call, parents, 0, found)
+            _settle(found)
+            epoch = next((loop for loop in found.iterations if loop.epoch_row is not None), None)
+            return SamplerEpochs(uses, epoch, found.set_epoch, found.escape, None, False, found.returned, found.kept)
     # a name bound in several arms of an ``if``/``try``: the reads in the other arms are theirs
     others = _other_arms(analysis, site, loader_name, call, sampler_name) if loader_name is not None else None
     if attribute is not None:
@@ -600,7 +614,8 @@ def _returned_to_callers(analysis, owner: ast.AST, node: ast.Name, parents, dept
         found.escape = found.escape or f"the loader {owner.name}() returns is returned on further than is followed"
         return True
     found.followed.add((id(owner), path))
-    why, bindings = returned_bindings(analysis, owner, node.id, path, role, elsewhere=id(owner) != found.origin)
+    followed = node.id if isinstance(node, ast.Name) else node  # a name, or the loader's own call
+    why, bindings = returned_bindings(analysis, owner, followed, path, role, elsewhere=id(owner) != found.origin)
     if why is not None and why.endswith("returns goes to callers not read") and path == () and role == "loader":
         if _returned_to_attribute(analysis, owner, depth, found):
             return True  # ``self.train_loader = self._prepare_dataloader(ds)`` in its class
@@ -704,11 +719,21 @@ def _takes_only(where, statement: ast.Assign, path) -> bool:
     return True
 
 
-def _path_to(value: ast.AST, name: str, depth: int = 0) -> Optional[list]:
+def _gives(value: ast.AST, name) -> bool:
+    """Whether the returned ``value`` is what is followed: the name ``name`` (a str), or the
+    node ``name`` itself (``return DataLoader(...)``: the loader's own call)."""
+    if isinstance(name, str):
+        return isinstance(value, ast.Name) and value.id == name
+    return value is name
+
+
+def _path_to(value: ast.AST, name, depth: int = 0) -> Optional[list]:
     """The paths (``_returned_path``) at which the tuple display ``value`` (nested ones too)
-    gives the name ``name``; a starred element makes them unknown (None)."""
+    gives ``name`` (``_gives``); a starred element makes them unknown (None)."""
+    if _gives(value, name):
+        return [()]
     if isinstance(value, ast.Name):
-        return [()] if value.id == name else []
+        return []
     if not isinstance(value, ast.Tuple) or depth >= FOLLOW_DEPTH:
         return []
     if any(isinstance(e, ast.Starred) for e in value.elts):
@@ -722,10 +747,11 @@ def _path_to(value: ast.AST, name: str, depth: int = 0) -> Optional[list]:
     return out
 
 
-def returned_place(analysis, owner: ast.AST, name: str) -> Optional[Tuple[Tuple[int, int], ...]]:
-    """The path (``_returned_path``) when every ``return`` of ``owner`` gives the name ``name``
-    at the same place: () for the whole value, else (position, length) per tuple display
-    (``return train_loader, valset, collate_fn`` gives ((0, 3),)); None otherwise."""
+def returned_place(analysis, owner: ast.AST, name) -> Optional[Tuple[Tuple[int, int], ...]]:
+    """The path (``_returned_path``) when every ``return`` of ``owner`` gives ``name`` (a name,
+    or a loader's own call node: ``_gives``) at the same place: () for the whole value, else
+    (position, length) per tuple display (``return train_loader, valset, collate_fn`` gives
+    ((0, 3),)); None otherwise."""
     place = None
     for value in analysis._whole_returned(owner):
         paths = _path_to(value, name)
@@ -737,9 +763,10 @@ def returned_place(analysis, owner: ast.AST, name: str) -> Optional[Tuple[Tuple[
     return place
 
 
-def returned_bindings(analysis, owner: ast.AST, name: str, path, role: str = "loader", elsewhere: bool = False):
+def returned_bindings(analysis, owner: ast.AST, name, path, role: str = "loader", elsewhere: bool = False):
     """Where the ``name`` that ``owner`` returns (at ``path``, ``_returned_path``: whole, or
-    nested tuple displays) lands in its callers: (None, [(module analysis, caller scope, call,
+    nested tuple displays; ``name`` may also be the loader's own call, ``return
+    DataLoader(...)``, ``_gives``) lands in its callers: (None, [(module analysis, caller scope, call,
     call's site, statement, name, reads to skip)]) for each call of ``owner`` in this module
     (``ModuleAnalysis._callers``), the call of another module being judged
     (``analysis.returned_to``, set by ``judge.judge_call_sites``), and, when ``elsewhere`` (a
@@ -753,7 +780,7 @@ def returned_bindings(analysis, owner: ast.AST, name: str, path, role: str = "lo
     for value in analysis._whole_returned(owner):
         for position, length in path:
             value = value.elts[position] if isinstance(value, ast.Tuple) and len(value.elts) == length else None
-        if not (isinstance(value, ast.Name) and value.id == name):
+        if value is None or not _gives(value, name):
             return f"{owner.name}() does not return the {role} on every path", []
     function = analysis._runner(owner)
     callers = [(analysis, call, site) for call, site in analysis._callers(function)] if function is not None else []

@@ -796,7 +796,79 @@ class ModuleAnalysis:
         over that parameter (``analysis.transfers``)."""
         if self.ix.words(self.source)[0]:
             return None  # the module pins by hand (a collate_fn, a prefetcher): not judged
-        return self._name_copy(call, site, self.assigned_name(call), site.line, 0 if returned else _RETURN_DEPTH)
+        name = self.assigned_name(call)
+        found = self._name_copy(call, site, name, site.line, 0 if returned else _RETURN_DEPTH)
+        if found is None and name is None and self.ix.words(self.source)[1]:
+            found = self._attribute_copy(call, site)
+        return found
+
+    def _attribute_copy(self, call: ast.Call, site: Site) -> Optional[Tuple[str, int, int]]:
+        """``self.train_loader = DataLoader(...)`` in a method of a module-level class, and a
+        loop over ``self.train_loader`` (possibly wrapped: ``enumerate(tqdm(...))``) in a method
+        of the same class that copies the batches non-blocking. The attribute must be stored
+        once by the class (``self.train_loader = ...``) and by no other object of the module
+        (``trainer.train_loader = ...``), and no string may name it (``setattr``): a loop then
+        iterates this loader whenever its method runs. A base
+        class or a subclass does not matter here: the loop and the store are this class's own
+        code (a subclass overriding the looping method only adds a path without the copy)."""
+        from dl_lint.analysis.epochs import _attribute_target, _self_name
+
+        target = _attribute_target(self, call, site)
+        if target is None:
+            return None
+        cls, attribute, store = target
+        stores, named = self._attribute_stores()
+        if stores.get((id(cls), attribute), 0) != 1 or (None, attribute) in stores or attribute in named:
+            return None  # stored again (``self.loader = accelerator.prepare(self.loader)``), or from outside
+        for method in cls.body:
+            if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            owner = _self_name(method)
+            if owner is None:
+                continue
+            for loop, loop_site in self._loops_by_scope_of(method):
+                leaves = transparent_leaves(loop.iter)
+                if any(
+                    isinstance(leaf, ast.Attribute) and leaf.attr == attribute and isinstance(leaf.value, ast.Name) and leaf.value.id == owner
+                    for leaf in leaves
+                ):
+                    found = self._loop_copy_at(loop, loop_site)
+                    if found is not None:
+                        return found
+        return None
+
+    def _loops_by_scope_of(self, scope: ast.AST) -> List[Tuple[ast.AST, Site]]:
+        """The ``for`` loops whose innermost function is ``scope``."""
+        return self.ix._loops_by_scope.get(id(scope), [])
+
+    def _attribute_stores(self) -> Tuple[Dict[Tuple[Optional[int], str], int], Set[str]]:
+        """How many times each attribute is assigned in the module (``x.attr = ...``, augmented,
+        annotated, deleted, a ``for`` or ``with`` target): by (id(class), name) for
+        ``self.<name>`` in a method of a module-level class, by (None, name) for any other
+        object; and the identifier-like strings of the module (``getattr``/``setattr`` may name
+        an attribute with one). One walk, on the first ask."""
+        from dl_lint.analysis.epochs import _self_name
+
+        found = self.ix.attribute_stores
+        if found is None:
+            stores: Dict[Tuple[Optional[int], str], int] = {}
+            own: Set[int] = set()
+            for cls in self.index.module_classes:
+                for method in cls.body:
+                    name = _self_name(method) if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+                    for node in ast.walk(method) if name is not None else ():
+                        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) and node.value.id == name:
+                            own.add(id(node))
+                            key = (id(cls), node.attr)
+                            stores[key] = stores.get(key, 0) + 1
+            named: Set[str] = set()
+            for node in ast.walk(self.tree):
+                if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and id(node) not in own:
+                    stores[(None, node.attr)] = stores.get((None, node.attr), 0) + 1
+                elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+                    named.add(node.value)
+            found = self.ix.attribute_stores = (stores, named)
+        return found
 
     def _name_copy(
         self, call: Optional[ast.Call], site: Site, name: Optional[str], line: int, depth: int
@@ -825,17 +897,13 @@ class ModuleAnalysis:
             if entry[0].lineno >= site_line and not any(first <= entry[0].lineno <= last for first, last in spans)
         ]
         for loop, loop_site in entries:
-            # copies written here, through helpers of this module, or (when another module of
-            # the project may copy: a call given the batches) through an imported function
-            remote = self._remote_copy(loop_site)
-            found = loop_copy([loop], self.ix.helpers if self.ix.words(self.source)[1] else _no_helpers, remote)
-            if isinstance(found, tuple):
-                return found
+            found = self._loop_copy_at(loop, loop_site)
             if found is not None:
-                start = self.text.start(found)
-                return self.path, start.row, start.column
+                return found
         if name is None:
-            return None
+            if call is None or not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) or depth >= _RETURN_DEPTH:
+                return None  # (a lambda's value is no ``return``)
+            return self._returned_copy(scope, call, depth)  # ``return DataLoader(...)``: in its callers
         for other, other_site, position, keyword in self._passed_names().get((id(scope), name), ()):
             if other_site.line < site_line or not self._may_be_function(other.func, other_site):
                 continue
@@ -874,9 +942,23 @@ class ModuleAnalysis:
             return None
         return self._returned_copy(scope, name, depth)
 
-    def _returned_copy(self, scope: ast.AST, name: str, depth: int) -> Optional[Tuple[str, int, int]]:
-        """A loader ``scope`` returns (``return train_loader, valset, collate_fn``): where a
-        caller that binds it (``epochs.returned_bindings``) copies its batches non-blocking,
+    def _loop_copy_at(self, loop: ast.AST, loop_site: Site) -> Optional[Tuple[str, int, int]]:
+        """A non-blocking copy of the batches of ``loop``: written in it, through helpers of
+        this module, or (when another module of the project may copy: a call given the
+        batches) through an imported function."""
+        remote = self._remote_copy(loop_site)
+        found = loop_copy([loop], self.ix.helpers if self.ix.words(self.source)[1] else _no_helpers, remote)
+        if isinstance(found, tuple):
+            return found
+        if found is not None:
+            start = self.text.start(found)
+            return self.path, start.row, start.column
+        return None
+
+    def _returned_copy(self, scope: ast.AST, name, depth: int) -> Optional[Tuple[str, int, int]]:
+        """A loader ``scope`` returns (``return train_loader, valset, collate_fn``, or its own
+        call, ``return DataLoader(...)``, when ``name`` is that node): where a caller that binds
+        it (``epochs.returned_bindings``) copies its batches non-blocking,
         read there as in the loader's own function; the first such copy. Callers are read from
         this module and from the call of another module being judged."""
         from dl_lint.analysis.epochs import returned_bindings, returned_place
@@ -958,10 +1040,17 @@ class ModuleAnalysis:
     def _remote_copy(self, site: Site):
         """``transfers.Remote`` for a loop at ``site``: a call of a module-level function of
         another module of the project (``to_gpu(x)``, ``utils.to_gpu(x)``) that copies one of
-        the arguments given the batches (``project.function_copy``)."""
+        the arguments given the batches (``project.function_copy``); a method of the object
+        itself in a method of a module-level class (``self.to_device(batch)``)."""
+        from dl_lint.analysis.epochs import _self_name
+
+        cls = self.ix.method_class.get(id(site.scope)) if site.scope is not None else None
+        own = _self_name(site.scope) if cls is not None else None
 
         def remote(call: ast.Call, positions: Tuple[int, ...]) -> Optional[Tuple[str, int, int]]:
             func = call.func
+            if own is not None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == own:
+                return self._own_method_copy(cls, func.attr, positions)  # ``self.to_device(batch)``
             if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and not self._may_be_function(func, site):
                 # a method of an object of the project (``model.parse_batch(batch)``); every
                 # value the name may hold (one per path) must copy
@@ -974,7 +1063,29 @@ class ModuleAnalysis:
                 return None
             return self.resolver.project.function_copy(ref, positions, self.path)
 
+        remote.own_methods = own is not None  # type: ignore[attr-defined]
         return remote
+
+    def _own_method_copy(self, cls: Optional[ast.ClassDef], method: str, positions: Tuple[int, ...]) -> Optional[Tuple[str, int, int]]:
+        """``self.<method>(batch)`` in a method of the module-level class ``cls``: where that
+        method (the class's own, or inherited from a project base: ``SummaryModule.method_copy``)
+        copies the arguments at ``positions`` non-blocking. None when a class of this module
+        derives from ``cls`` (it may override the method)."""
+        from dl_lint.analysis.epochs import _class_closed
+
+        if cls is None:
+            return None
+        why = _class_closed(self, cls)
+        if why is not None and "subclass" in why:
+            return None
+        summary = self.resolver.project.summary(self.module_name, self.path)
+        if summary is None:
+            return None
+        for position in positions:
+            where = summary.method_copy(cls.name, method, position)
+            if where is not None:
+                return where
+        return None
 
     def _may_be_function(self, func: ast.AST, site: Site) -> bool:
         """Whether a callee can resolve to a module-level function: a name, or an attribute of
@@ -2457,6 +2568,8 @@ class _Index:
                     self.methods.setdefault((id(cls), statement.name), statement)
                     self.method_class[id(statement)] = cls
         self.subclasses: Optional[Dict[str, str]] = None  # base's last name -> a subclass (``epochs._class_closed``)
+        # (class or None, attribute name) -> its stores in the module, and the identifier-like strings (``_attribute_stores``)
+        self.attribute_stores: Optional[Tuple[Dict[Tuple[Optional[int], str], int], Set[str]]] = None
         self.instances: Dict[str, Optional[ast.ClassDef]] = {}  # ``ModuleAnalysis.instance_class``
         self.runs_at_import: Optional[bool] = None  # ``ModuleAnalysis._runs_at_import``
         self.calls_of_name: Dict[str, List[Tuple[ast.Call, Site]]] = {}

@@ -383,7 +383,7 @@ def _copy_in(expr: ast.AST, names: Set[str], helpers: Helpers, depth: int, remot
                 found = _helper_copy(node, known, helpers, depth, remote)
                 if found is not None:
                     return found
-            elif remote is not None and callee_text(node.func) is not None:
+            elif remote is not None and (callee_text(node.func) is not None or (getattr(remote, "own_methods", False) and _method_of_name(node.func))):
                 positions = _derived_positions(node, known)
                 if positions:
                     found = remote(node, positions)
@@ -414,6 +414,12 @@ def _derived_positions(call: ast.Call, names: Set[str]) -> Tuple[int, ...]:
         if derived(argument, names):
             out.append(position)
     return tuple(out)
+
+
+def _method_of_name(func: ast.AST) -> bool:
+    """``self.to_device``: a method of a name (a remote that reads the object's own methods,
+    ``own_methods``, is asked about it)."""
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
 
 
 def callee_text(func: ast.AST) -> Optional[str]:

@@ -53,8 +53,9 @@ backend.distribute(training_data=dl)`): that name is followed as the loader. A f
 returns something else on any path, an object whose class is chosen at run time, and a result
 bound more than once are not followed (silent).
 
-A loader its function returns, whole (`return loader`) or at one position of a returned tuple
-(`return train_loader, valset, collate_fn`, the same place on every `return`), is followed to
+A loader its function returns, whole (`return loader`, or the call itself: `return
+DataLoader(...)`) or at one position of a returned tuple (`return train_loader, valset,
+collate_fn`, the same place on every `return`), is followed to
 the calls of that function: the name the caller binds it to (`train_loader, valset, collate_fn =
 prepare_dataloaders(hparams)`, bound once) is read as the loader, so `for epoch in
 range(epochs): for batch in train_loader:` in the caller is its epoch loop, and

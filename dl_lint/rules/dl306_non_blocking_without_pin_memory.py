@@ -46,9 +46,17 @@ loader name bound in several arms of an `if` or `try` statement (`try: loader = 
 / `except OSError: loader = DataLoader(...)`) holds either arm's loader after the statement: a
 loop there is judged for each, a loop inside one arm for that arm's loader. The loader may reach
 the loop through the function that returns it (`train_loader, valset, collate_fn =
-prepare_dataloaders(hparams)`, then `for batch in train_loader` in the caller), read in each
-caller that binds what every `return` gives at one place, three functions deep (only when some
-file of the project writes `non_blocking=True`: the callers' loops are not read otherwise). The
+prepare_dataloaders(hparams)`, then `for batch in train_loader` in the caller; or the call
+itself, `return DataLoader(...)`), read in each caller that binds what every `return` gives at
+one place, three functions deep (only when some file of the project writes
+`non_blocking=True`: the callers' loops are not read otherwise). A loader kept on the object
+(`self.train_loader = DataLoader(...)` in a method of a module-level class) is judged at the
+loops over `self.train_loader` in the class's methods (`for i, batch in
+enumerate(self.train_loader)`), the copy written there or made by a method of the object
+(`batch = self.to_device(batch)`, the class's own or inherited from a project base), when the
+class stores that attribute once, nothing else in the module stores it and no string names it
+(`setattr(self, "train_loader", ...)`); a method of the object is not read when a class of the
+module derives from the class (it may override the method). The
 diagnostic is at the loader, with the copy as related location. It is silent when pinning is unknown, in a
 module that pins by hand (`.pin_memory()` anywhere in it, a custom collate_fn that pins for
 instance), for copies to the CPU, dtype conversions and values already moved with
