@@ -194,6 +194,8 @@ def _constructions(analysis, sampler: ast.AST, site) -> Tuple[List[Tuple[ast.Cal
         if _is_distributed_sampler(analysis, sampler, site):
             return [(sampler, site, (), None)], None
         return _factory_samplers(analysis, sampler, site), None
+    if isinstance(sampler, ast.Attribute):
+        return _kept_sampler(analysis, sampler, site), None
     if not isinstance(sampler, ast.Name):
         return [], None
     scope = _scope(analysis, site)
@@ -213,6 +215,46 @@ def _constructions(analysis, sampler: ast.AST, site) -> Tuple[List[Tuple[ast.Cal
             elif isinstance(branch, ast.Call):
                 found.extend(_factory_samplers(analysis, branch, binding.site))
     return found, name
+
+
+def _kept_sampler(analysis, sampler: ast.Attribute, site) -> list:
+    """``sampler=self.train_sampler`` in a method of a module-level class that stores
+    ``self.train_sampler = DistributedSampler(...)`` once: that construction, when nothing can
+    call set_epoch on it unseen. Its set_epoch calls (``self.train_sampler.set_epoch(epoch)``)
+    are not followed, so a module that writes ``set_epoch`` anywhere leaves it unknown, and so
+    does any other object's attribute of that name in the module (``trainer.train_sampler``),
+    another store, or a string naming it (``getattr``)."""
+    method = site.scope
+    cls = analysis.ix.method_class.get(id(method)) if method is not None else None
+    owner = _self_name(method) if cls is not None else None
+    if owner is None or not (isinstance(sampler.value, ast.Name) and sampler.value.id == owner):
+        return []
+    attribute = sampler.attr
+    if "set_epoch" in analysis.source and "set_epoch" in analysis._identifiers():
+        return []  # ``self.train_sampler.set_epoch(epoch)``, or through another name: not followed
+    stores, named = analysis._attribute_stores()
+    if stores.get((id(cls), attribute), 0) != 1 or (None, attribute) in stores or attribute in named:
+        return []
+    if attribute in analysis._attributes_read_elsewhere():
+        return []  # ``trainer.train_sampler`` read outside the class's own methods
+    for other in cls.body:
+        name = _self_name(other) if isinstance(other, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+        for node in ast.walk(other) if name is not None else ():
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+                continue
+            target = node.targets[0]
+            if isinstance(target, ast.Attribute) and target.attr == attribute and isinstance(target.value, ast.Name) and target.value.id == name:
+                found = []
+                for branch, conds in _branches(analysis, node.value):  # as for a sampler bound to a name
+                    store_site = analysis.site_of(branch) if isinstance(branch, ast.Call) else None
+                    if store_site is None:
+                        continue
+                    if _is_distributed_sampler(analysis, branch, store_site):
+                        found.append((branch, store_site, conds, None))
+                    else:
+                        found.extend(_factory_samplers(analysis, branch, store_site))
+                return found
+    return []
 
 
 def _factory_samplers(analysis, call: ast.Call, site) -> list:

@@ -841,6 +841,39 @@ class ModuleAnalysis:
         """The ``for`` loops whose innermost function is ``scope``."""
         return self.ix._loops_by_scope.get(id(scope), [])
 
+    def _identifiers(self) -> Set[str]:
+        """Every name, attribute name and identifier-like string of the module (docstrings and
+        comments aside): one walk, on the first ask."""
+        found = self.ix.identifiers
+        if found is None:
+            found = set(self._attribute_stores()[1])
+            for node in ast.walk(self.tree):
+                if isinstance(node, ast.Attribute):
+                    found.add(node.attr)
+                elif isinstance(node, ast.Name):
+                    found.add(node.id)
+            self.ix.identifiers = found
+        return found
+
+    def _attributes_read_elsewhere(self) -> Set[str]:
+        """The attribute names the module reads on anything but ``self`` in a method of a
+        module-level class (``trainer.train_sampler``): one walk, on the first ask."""
+        from dl_lint.analysis.epochs import _self_name
+
+        found = self.ix.attributes_read_elsewhere
+        if found is None:
+            own: Set[int] = set()
+            for cls in self.index.module_classes:
+                for method in cls.body:
+                    name = _self_name(method) if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+                    for node in ast.walk(method) if name is not None else ():
+                        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
+                            own.add(id(node))
+            found = self.ix.attributes_read_elsewhere = {
+                node.attr for node in ast.walk(self.tree) if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and id(node) not in own
+            }
+        return found
+
     def _attribute_stores(self) -> Tuple[Dict[Tuple[Optional[int], str], int], Set[str]]:
         """How many times each attribute is assigned in the module (``x.attr = ...``, augmented,
         annotated, deleted, a ``for`` or ``with`` target): by (id(class), name) for
@@ -2570,6 +2603,8 @@ class _Index:
         self.subclasses: Optional[Dict[str, str]] = None  # base's last name -> a subclass (``epochs._class_closed``)
         # (class or None, attribute name) -> its stores in the module, and the identifier-like strings (``_attribute_stores``)
         self.attribute_stores: Optional[Tuple[Dict[Tuple[Optional[int], str], int], Set[str]]] = None
+        self.attributes_read_elsewhere: Optional[Set[str]] = None  # (``_attributes_read_elsewhere``)
+        self.identifiers: Optional[Set[str]] = None  # (``_identifiers``)
         self.instances: Dict[str, Optional[ast.ClassDef]] = {}  # ``ModuleAnalysis.instance_class``
         self.runs_at_import: Optional[bool] = None  # ``ModuleAnalysis._runs_at_import``
         self.calls_of_name: Dict[str, List[Tuple[ast.Call, Site]]] = {}

@@ -113,7 +113,11 @@ is read or assigned anywhere in the module other than as a class's own `self.<at
 (`trainer.train_loader = other`, `trainer.train_loader.sampler.set_epoch(epoch)`) or its name
 is written as a string (`getattr`, `setattr`), or when the caller uses the object other than by
 calling its methods (`run(trainer)`). Subclasses and uses of the attribute in other modules are
-not searched.
+not searched. The sampler may be kept on the object too (`self.train_sampler =
+DistributedSampler(dataset)`, then `sampler=self.train_sampler`), stored once by the class
+(an `if`/`else` expression gives its paths, as for a name): it is judged only when nothing in
+the module calls or names `set_epoch` (a call on the kept sampler is not followed) and no
+other object's attribute of that name is read or stored in the module, nor named by a string.
 
 It fires only when all of this is visible. It is silent when the loader or its sampler goes
 anywhere it cannot follow: handed to a library or to something that is not a project function,
