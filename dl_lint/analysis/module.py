@@ -1339,7 +1339,8 @@ class ModuleAnalysis:
                 return iteration
             return self._iterated_in_a_function(call, site)
         if iteration is None:
-            return self._iterated_where_returned(call, site, depth)
+            row = self._iterated_where_returned(call, site, depth)
+            return row if row is not None else self._iterated_as_attribute(call, site)
         function = self._runner(site.scope)
         if function is None:
             return None
@@ -1357,6 +1358,40 @@ class ModuleAnalysis:
             row = self._unguarded_iteration(other, other_site, depth - 1)
             if row is not None:
                 return row
+        return None
+
+    def _iterated_as_attribute(self, call: ast.Call, site: Site) -> Optional[int]:
+        """``self.train_loader = DataLoader(...)`` in a method of a module-level class, stored
+        once by the class and by nothing else in the module, no string naming it: the row of
+        unguarded module-level code that calls (``MAX_CALL_DEPTH`` deep) a method of the class
+        that loops over ``self.train_loader`` (``Trainer(args).fit()`` at the end of a script).
+        An object whose method runs was constructed, so the loader was built."""
+        from dl_lint.analysis.epochs import _attribute_target, _self_name
+
+        if not self._runs_at_import():
+            return None
+        target = _attribute_target(self, call, site)
+        if target is None:
+            return None
+        cls, attribute, _store = target
+        stores, named = self._attribute_stores()
+        if stores.get((id(cls), attribute), 0) != 1 or (None, attribute) in stores or attribute in named:
+            return None
+        for method in cls.body:
+            if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            owner = _self_name(method)
+            if owner is None:
+                continue
+            for loop, _loop_site in self._loops_by_scope_of(method):
+                if any(
+                    isinstance(leaf, ast.Attribute) and leaf.attr == attribute and isinstance(leaf.value, ast.Name) and leaf.value.id == owner
+                    for leaf in transparent_leaves(loop.iter)
+                ):
+                    row = self._unguarded_call_of(method, MAX_CALL_DEPTH, set())
+                    if row is not None:
+                        return row
+                    break
         return None
 
     def _runs_at_import(self) -> bool:
@@ -1455,6 +1490,13 @@ class ModuleAnalysis:
         """The method of a module-level class that ``owner.method(...)`` runs, when ``owner`` is
         a module-level instance of that class or the ``self`` of one of its methods."""
         func = call.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name):
+            # ``Trainer(args).fit()``: a method of the module-level class constructed right there
+            local = self.index.scopes.get(id(site.scope)) if site.scope is not None else None
+            if local is not None and func.value.func.id in local.bindings:
+                return None
+            cls = self._constructed_class(func.value, "")
+            return self.ix.methods.get((id(cls), func.attr)) if isinstance(cls, ast.ClassDef) else None
         if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
             return None
         ix = self.ix
@@ -1740,6 +1782,8 @@ class ModuleAnalysis:
             )
 
         for call, site in self.ix.calls_of_attr.get("append", ()):
+            if not isinstance(call.func.value, ast.Name):
+                continue  # ``Buffer(...).append(x)``: no name holds it
             holder = call.func.value.id
             if len(call.args) != 1 or call.keywords or isinstance(call.args[0], ast.Starred):
                 continue
@@ -2608,7 +2652,7 @@ class _Index:
         self.instances: Dict[str, Optional[ast.ClassDef]] = {}  # ``ModuleAnalysis.instance_class``
         self.runs_at_import: Optional[bool] = None  # ``ModuleAnalysis._runs_at_import``
         self.calls_of_name: Dict[str, List[Tuple[ast.Call, Site]]] = {}
-        self.calls_of_attr: Dict[str, List[Tuple[ast.Call, Site]]] = {}  # ``name.attr(...)`` by attr
+        self.calls_of_attr: Dict[str, List[Tuple[ast.Call, Site]]] = {}  # ``name.attr(...)``, ``Name(...).attr(...)`` by attr
         self.iterating_calls: Dict[Tuple[int, str], List[Tuple[int, ast.Call, Site]]] = {}
         self.handing_calls: Dict[Tuple[int, str], List[Tuple[int, ast.Call, Site]]] = {}
         self.iterating_any: Dict[str, List[Tuple[int, ast.Call, Site]]] = {}
@@ -2625,7 +2669,9 @@ class _Index:
             named = isinstance(func, ast.Name)
             if named:
                 self.calls_of_name.setdefault(func.id, []).append((call, site))
-            elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            elif isinstance(func, ast.Attribute) and (
+                isinstance(func.value, ast.Name) or (isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name))
+            ):  # ``trainer.fit()``, and ``Trainer(args).fit()`` (``ModuleAnalysis._method_called``)
                 self.calls_of_attr.setdefault(func.attr, []).append((call, site))
                 named = True
             if named and (call.args or call.keywords):

@@ -23,8 +23,11 @@ and passes it to `run_epoch(loader)`, which loops over it; or a module-level loa
 (through its global name) in a function an unguarded module-level epoch loop calls. Methods of a
 module-level class count as such functions when called on a module-level instance of it
 (`model = Net(...).to(device)`; `model.inference(...)` looping over a global `subgraph_loader`,
-or over the loader handed to it, from `test()` in the epoch loop), or on `self` from another such
-method. A loader a function returns is the loader of each call of that function
+or over the loader handed to it, from `test()` in the epoch loop), on an object constructed in
+the call itself (`Trainer(args).fit()`), or on `self` from another such method. A loader a
+method keeps on the object (`self.loader = DataLoader(...)`, stored once by the class and by
+nothing else in the module, no string naming it) is iterated wherever a method of the class that
+loops over `self.loader` runs. A loader a function returns is the loader of each call of that function
 (`train_loader = get_loader(...)` at module level, looped in `train()`); at a call of a factory
 whose loader depends on its arguments, possibly in another module, the call's own iteration
 decides. So it does at a call of a function or method of another module that builds a loader
