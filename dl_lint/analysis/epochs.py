@@ -232,8 +232,7 @@ def _kept_sampler(analysis, sampler: ast.Attribute, site) -> list:
     attribute = sampler.attr
     if "set_epoch" in analysis.source and "set_epoch" in analysis._identifiers():
         return []  # ``self.train_sampler.set_epoch(epoch)``, or through another name: not followed
-    stores, named = analysis._attribute_stores()
-    if stores.get((id(cls), attribute), 0) != 1 or (None, attribute) in stores or attribute in named:
+    if not analysis._stored_once(cls, attribute):
         return []
     if attribute in analysis._attributes_read_elsewhere():
         return []  # ``trainer.train_sampler`` read outside the class's own methods

@@ -817,9 +817,6 @@ class ModuleAnalysis:
         if target is None:
             return None
         cls, attribute, store = target
-        stores, named = self._attribute_stores()
-        if stores.get((id(cls), attribute), 0) != 1 or (None, attribute) in stores or attribute in named:
-            return None  # stored again (``self.loader = accelerator.prepare(self.loader)``), or from outside
         for method in cls.body:
             if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
@@ -834,8 +831,16 @@ class ModuleAnalysis:
                 ):
                     found = self._loop_copy_at(loop, loop_site)
                     if found is not None:
-                        return found
+                        # last, as it walks the module: stored again (``self.loader =
+                        # accelerator.prepare(self.loader)``), from outside, or named by a string
+                        return found if self._stored_once(cls, attribute) else None
         return None
+
+    def _stored_once(self, cls: ast.ClassDef, attribute: str) -> bool:
+        """Whether ``self.<attribute>`` is stored once by ``cls``, by no other object of the
+        module, and named by no string (``_attribute_stores``)."""
+        stores, named = self._attribute_stores()
+        return stores.get((id(cls), attribute), 0) == 1 and (None, attribute) not in stores and attribute not in named
 
     def _loops_by_scope_of(self, scope: ast.AST) -> List[Tuple[ast.AST, Site]]:
         """The ``for`` loops whose innermost function is ``scope``."""
@@ -1374,9 +1379,6 @@ class ModuleAnalysis:
         if target is None:
             return None
         cls, attribute, _store = target
-        stores, named = self._attribute_stores()
-        if stores.get((id(cls), attribute), 0) != 1 or (None, attribute) in stores or attribute in named:
-            return None
         for method in cls.body:
             if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
@@ -1390,7 +1392,7 @@ class ModuleAnalysis:
                 ):
                     row = self._unguarded_call_of(method, MAX_CALL_DEPTH, set())
                     if row is not None:
-                        return row
+                        return row if self._stored_once(cls, attribute) else None
                     break
         return None
 
