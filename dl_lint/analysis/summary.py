@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 21
+SUMMARY_FORMAT = 22
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -148,9 +148,10 @@ class ClassRecord(Record):
         # for a literal or a module-level name; only for an attribute that one unconditional
         # statement of ``__init__``'s own body sets, and nothing else in the class.
         init_attrs: Tuple[Tuple[str, str, str, int, str, int], ...] = (),
-        # DL306, a wrapper of a loader (``PrefetchLoader(loader)``): the attributes of self its
-        # ``__iter__`` loops over, copying the batches with non_blocking=True: (attr, row, column)
-        # of the copy (``transfers.iter_copies``); what ``__init__`` stores there is ``init_attrs``.
+        # DL306, a class the loader is handed to (``PrefetchLoader(loader)``, ``Trainer(model,
+        # train_loader)``): the attributes of self its ``__iter__`` or another method loops over,
+        # copying the batches with non_blocking=True: (attr, row, column) of the first copy
+        # (``transfers.iter_copies``); what ``__init__`` stores there is ``init_attrs``.
         iter_copies: Tuple[Tuple[str, int, int], ...] = (),
         # DL202: the attributes any method of the class sets on self (``self.transform = ...``):
         # one a base's ``__init__`` keeps from a parameter is then not certainly that argument.
@@ -707,10 +708,11 @@ def _transfers_of(index: ModuleIndex, text: SourceText):
     return lambda function: function_transfers(function, helpers, span)
 
 
-def _iter_copies(node: Optional[ast.AST], index: ModuleIndex, text: SourceText) -> Tuple[Tuple[str, int, int], ...]:
-    """``ClassRecord.iter_copies``, read only in a module that writes ``non_blocking`` and never
-    pins by hand."""
-    if node is None or "non_blocking" not in text.source or ".pin_memory(" in text.source:
+def _iter_copies(nodes: Dict[str, ast.AST], index: ModuleIndex, text: SourceText) -> Tuple[Tuple[str, int, int], ...]:
+    """``ClassRecord.iter_copies`` over the class's methods (``__iter__`` first, then in
+    order), the first copy of each attribute; read only in a module that writes
+    ``non_blocking`` and never pins by hand."""
+    if not nodes or "non_blocking" not in text.source or ".pin_memory(" in text.source:
         return ()
     from dl_lint.analysis.transfers import iter_copies, module_helpers
 
@@ -718,7 +720,12 @@ def _iter_copies(node: Optional[ast.AST], index: ModuleIndex, text: SourceText) 
         where = text.start(found)
         return where.row, where.column
 
-    return iter_copies(node, module_helpers(index.module_functions), span)
+    helpers = module_helpers(index.module_functions)
+    found: Dict[str, Tuple[str, int, int]] = {}
+    for name in sorted(nodes, key=lambda n: n != "__iter__"):
+        for attr, row, column in iter_copies(nodes[name], helpers, span):
+            found.setdefault(attr, (attr, row, column))
+    return tuple(found.values())
 
 
 def _hands(data) -> Tuple[Tuple[int, str, Tuple[int, ...]], ...]:
@@ -1029,7 +1036,7 @@ def _class_record(
         **_kept_in_init(node, init, text),
         **_objects_in_init(nodes, text),
         init_attrs=_init_attrs(node, nodes.get("__init__"), init, index, text),
-        iter_copies=_iter_copies(nodes.get("__iter__"), index, text),
+        iter_copies=_iter_copies(nodes, index, text),
         assigns=tuple(sorted(set((assigned or {}).get(node.name, ())))) if node.bases else (),
         other_names=_other_names(node),
         setattr_config=_setattr_config(node, text),

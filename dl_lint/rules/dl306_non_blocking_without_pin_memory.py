@@ -40,8 +40,10 @@ such a function (`x, y = model.parse_batch(batch)`). The object may be a paramet
 that loops (`def train(model, loader)`, `def validate(model, valset)`): its class is the one the
 call passes (`train(Tacotron2(hparams), loader)`), judged at the loader when the call also passes
 the loader, at the call when the function builds the loader itself. It may also be
-made by a project class the loader is handed to (`loader = PrefetchLoader(loader)`) whose
-`__iter__` loops over the loader it keeps and copies the batches with `non_blocking=True`. A
+made by a project class the loader is handed to (`loader = PrefetchLoader(loader)`,
+`Trainer(model, train_loader)`) whose `__init__` keeps it in an attribute set nowhere else and
+whose `__iter__` or another method loops over that attribute and copies the batches with
+`non_blocking=True`. A
 loader name bound in several arms of an `if` or `try` statement (`try: loader = DataLoader(...)`
 / `except OSError: loader = DataLoader(...)`) holds either arm's loader after the statement: a
 loop there is judged for each, a loop inside one arm for that arm's loader. The loader may reach
