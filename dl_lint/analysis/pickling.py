@@ -21,8 +21,8 @@ from dl_lint.analysis.libraries import WEBDATASET_DATAPIPELINE, WEBDATASET_FILTE
 # them pickles those: torchvision's transforms (pytorch/vision 00368603,
 # torchvision/transforms/transforms.py: ``Lambda.__init__`` stores ``self.lambd``, ``Compose``
 # and ``RandomTransforms`` (RandomApply, RandomChoice, RandomOrder) store ``self.transforms``;
-# the v2 module keeps the same attributes), and ``collections.defaultdict`` (its
-# ``default_factory``: pickling a defaultdict pickles it).
+# the v2 module keeps the same attributes), ``collections.defaultdict`` (its
+# ``default_factory``: pickling a defaultdict pickles it) and ``functools.partial``.
 HOLDERS = frozenset(
     {
         f"torchvision.transforms.{module}{name}"
@@ -30,6 +30,10 @@ HOLDERS = frozenset(
         for name in ("Lambda", "Compose", "RandomApply", "RandomChoice", "RandomOrder")
     }
     | {"collections.defaultdict"}
+    # ``functools.partial`` pickles the function it wraps and its arguments (CPython 3.11.7,
+    # Lib/functools.py: ``partial.__reduce__`` returns ``(type(self), (self.func,), (self.func,
+    # self.args, self.keywords or None, self.__dict__ or None))``; the C type reduces the same)
+    | {"functools.partial"}
     # webdataset 1.0.2: a ``DataPipeline`` keeps its stages, a filter stage (``wds.map(f)``) its
     # arguments (``libraries.WEBDATASET_FILTERS``, where the source is cited).
     | WEBDATASET_FILTERS

@@ -1005,6 +1005,8 @@ def _class_record(
         if _is_container(value):
             containers.append(attr)
         elif isinstance(value, ast.Call):
+            while isinstance(value.func, ast.Attribute) and value.func.attr == "manual_seed" and isinstance(value.func.value, ast.Call):
+                value = value.func.value  # ``torch.Generator().manual_seed(0)`` returns the generator (torch 2.13)
             callee = _text(text, value.func)
             if callee is not None:
                 rngs.append((attr, callee))

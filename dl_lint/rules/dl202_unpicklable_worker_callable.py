@@ -39,7 +39,9 @@ ImageFolderWithPaths(datasets.ImageFolder)` without `__init__`, or whose `__init
 the transform to `super().__init__(root, transform=transform)`, built with `t`. A subclass that
 sets `self.transform` (or `self.transforms`) itself is not judged by its base's. Holders
 followed: torchvision's `Lambda`, `Compose`, `RandomApply`, `RandomChoice`, `RandomOrder` (they
-keep their arguments as attributes) and `collections.defaultdict`. The objects a dataset
+keep their arguments as attributes), `collections.defaultdict` and `functools.partial` (it
+pickles the function it wraps and its arguments: `partial(lambda b, pad: ..., pad=0)` fails like
+the lambda). The objects a dataset
 builds in its `__init__` and keeps are pickled with it: `self.extractor = Extractor(size=224)`
 (a project class, in this module or another, also through an alias `Extractor =
 ExtractorCV2`) whose `__init__` keeps a lambda, directly or as what a method returns
@@ -114,7 +116,7 @@ worker_init_fn to send them to each worker. Lambdas and local objects cannot be 
 first iteration fails with `AttributeError: Can't pickle local object 'main.<locals>.<lambda>'`
 (or `PicklingError`). Linux uses fork up to Python 3.13, so the code works there and breaks on
 macOS and Windows (spawn) and on Python 3.14 (forkserver by default).
-`functools.partial(top_level_function, ...)` pickles fine.
+`functools.partial(top_level_function, ...)` pickles fine (with picklable arguments).
 
 ## Example
 ```python
@@ -226,7 +228,10 @@ def _unpicklable(value, ctx):
     holds = getattr(value, "holds", None)
     if isinstance(value, (Instance, Opaque)) and holds is not None:
         owner = _a(value.name if isinstance(value, Instance) else value.qualname.rsplit(".", 1)[1])
-        return f"{owner} that keeps {holds[0]}", holds  # where: a related location
+        what = holds[0]
+        if what.endswith(f" in {owner}"):  # "a partial that keeps a lambda", not "... a lambda in a partial"
+            what = what[: -len(f" in {owner}")]
+        return f"{owner} that keeps {what}", holds  # where: a related location
     cls = ctx.dataset_class(value) if isinstance(value, Instance) else None
     found = ctx.datasets.unpicklable(cls) if cls is not None else None
     if found is not None:
