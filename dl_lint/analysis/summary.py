@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 22
+SUMMARY_FORMAT = 23
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -723,7 +723,7 @@ def _iter_copies(nodes: Dict[str, ast.AST], index: ModuleIndex, text: SourceText
     helpers = module_helpers(index.module_functions)
     found: Dict[str, Tuple[str, int, int]] = {}
     for name in sorted(nodes, key=lambda n: n != "__iter__"):
-        for attr, row, column in iter_copies(nodes[name], helpers, span):
+        for attr, row, column in iter_copies(nodes[name], helpers, span, nodes):
             found.setdefault(attr, (attr, row, column))
     return tuple(found.values())
 

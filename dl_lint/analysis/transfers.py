@@ -258,15 +258,33 @@ def _roots(expr: ast.AST) -> List[str]:
     return out
 
 
-def iter_copies(function: ast.AST, helpers: Helpers, span: Callable[[ast.AST], Tuple[int, int]]) -> Tuple[Tuple[str, int, int], ...]:
-    """``summary.ClassRecord.iter_copies``: the attributes of self an ``__iter__`` loops over
-    (``for x, y in self.loader``, also through ``enumerate`` and the like), copying the batches
-    with non_blocking=True: (attr, row, column) of the first copy. effdet's and timm's
-    ``PrefetchLoader``, which copy each batch on a side stream."""
+def iter_copies(
+    function: ast.AST, helpers: Helpers, span: Callable[[ast.AST], Tuple[int, int]], methods: Optional[Dict[str, ast.AST]] = None
+) -> Tuple[Tuple[str, int, int], ...]:
+    """``summary.ClassRecord.iter_copies``: the attributes of self a method loops over (``for x,
+    y in self.loader``, also through ``enumerate`` and the like), copying the batches with
+    non_blocking=True, in the loop or through a method of the class itself (``methods``: name ->
+    node; ``batch = self.to_device(batch)``): (attr, row, column) of the first copy. effdet's
+    and timm's ``PrefetchLoader``, which copy each batch on a side stream, and trainers."""
     positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
     if not positional:
         return ()
     me = positional[0]
+
+    def own(call: ast.Call, positions: Tuple[int, ...]) -> Optional[Found]:
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == me):
+            return None
+        method = methods.get(func.attr) if methods else None
+        if method is None:
+            return None
+        for position in positions:  # after self
+            found = copies_parameter(method, position + 1, helpers, 1)
+            if isinstance(found, ast.AST):
+                return found
+        return None
+
+    own.own_methods = True  # type: ignore[attr-defined]
     out: Dict[str, Tuple[int, int]] = {}
     for loop in _loops(function.body):
         iterable = transparent_leaves(loop.iter)[-1]
@@ -274,7 +292,7 @@ def iter_copies(function: ast.AST, helpers: Helpers, span: Callable[[ast.AST], T
             continue
         if iterable.attr in out:
             continue
-        found = batch_copy(loop.body, target_names(loop.target), helpers)
+        found = batch_copy(loop.body, target_names(loop.target), helpers, 1, own if methods else None)
         if isinstance(found, ast.AST):
             out[iterable.attr] = span(found)
     return tuple((attr, row, column) for attr, (row, column) in out.items())

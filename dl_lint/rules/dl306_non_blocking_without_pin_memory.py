@@ -43,7 +43,8 @@ the loader, at the call when the function builds the loader itself. It may also 
 made by a project class the loader is handed to (`loader = PrefetchLoader(loader)`,
 `Trainer(model, train_loader)`) whose `__init__` keeps it in an attribute set nowhere else and
 whose `__iter__` or another method loops over that attribute and copies the batches with
-`non_blocking=True`. A
+`non_blocking=True`, in the loop or through a method of the class itself (`batch =
+self._to_device(batch)`). A
 loader name bound in several arms of an `if` or `try` statement (`try: loader = DataLoader(...)`
 / `except OSError: loader = DataLoader(...)`) holds either arm's loader after the statement: a
 loop there is judged for each, a loop inside one arm for that arm's loader. The loader may reach
