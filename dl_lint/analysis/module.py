@@ -811,30 +811,35 @@ class ModuleAnalysis:
         iterates this loader whenever its method runs. A base
         class or a subclass does not matter here: the loop and the store are this class's own
         code (a subclass overriding the looping method only adds a path without the copy)."""
-        from dl_lint.analysis.epochs import _attribute_target, _self_name
+        from dl_lint.analysis.epochs import _attribute_target
 
         target = _attribute_target(self, call, site)
         if target is None:
             return None
-        cls, attribute, store = target
+        cls, attribute, _store = target
+        for _method, loop, loop_site in self._loops_over_attribute(cls, attribute):
+            found = self._loop_copy_at(loop, loop_site)
+            if found is not None:
+                # last, as it walks the module: stored again (``self.loader =
+                # accelerator.prepare(self.loader)``), from outside, or named by a string
+                return found if self._stored_once(cls, attribute) else None
+        return None
+
+    def _loops_over_attribute(self, cls: ast.ClassDef, attribute: str):
+        """(method, loop, site) for each ``for`` loop of a method of ``cls`` over
+        ``self.<attribute>`` (possibly wrapped: ``enumerate(tqdm(self.loader))``)."""
+        from dl_lint.analysis.epochs import _self_name
+
         for method in cls.body:
-            if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                continue
-            owner = _self_name(method)
+            owner = _self_name(method) if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
             if owner is None:
                 continue
             for loop, loop_site in self._loops_by_scope_of(method):
-                leaves = transparent_leaves(loop.iter)
                 if any(
                     isinstance(leaf, ast.Attribute) and leaf.attr == attribute and isinstance(leaf.value, ast.Name) and leaf.value.id == owner
-                    for leaf in leaves
+                    for leaf in transparent_leaves(loop.iter)
                 ):
-                    found = self._loop_copy_at(loop, loop_site)
-                    if found is not None:
-                        # last, as it walks the module: stored again (``self.loader =
-                        # accelerator.prepare(self.loader)``), from outside, or named by a string
-                        return found if self._stored_once(cls, attribute) else None
-        return None
+                    yield method, loop, loop_site
 
     def _stored_once(self, cls: ast.ClassDef, attribute: str) -> bool:
         """Whether ``self.<attribute>`` is stored once by ``cls``, by no other object of the
@@ -1371,7 +1376,7 @@ class ModuleAnalysis:
         unguarded module-level code that calls (``MAX_CALL_DEPTH`` deep) a method of the class
         that loops over ``self.train_loader`` (``Trainer(args).fit()`` at the end of a script).
         An object whose method runs was constructed, so the loader was built."""
-        from dl_lint.analysis.epochs import _attribute_target, _self_name
+        from dl_lint.analysis.epochs import _attribute_target
 
         if not self._runs_at_import():
             return None
@@ -1379,21 +1384,14 @@ class ModuleAnalysis:
         if target is None:
             return None
         cls, attribute, _store = target
-        for method in cls.body:
-            if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        asked: Set[int] = set()
+        for method, _loop, _loop_site in self._loops_over_attribute(cls, attribute):
+            if id(method) in asked:
                 continue
-            owner = _self_name(method)
-            if owner is None:
-                continue
-            for loop, _loop_site in self._loops_by_scope_of(method):
-                if any(
-                    isinstance(leaf, ast.Attribute) and leaf.attr == attribute and isinstance(leaf.value, ast.Name) and leaf.value.id == owner
-                    for leaf in transparent_leaves(loop.iter)
-                ):
-                    row = self._unguarded_call_of(method, MAX_CALL_DEPTH, set())
-                    if row is not None:
-                        return row if self._stored_once(cls, attribute) else None
-                    break
+            asked.add(id(method))
+            row = self._unguarded_call_of(method, MAX_CALL_DEPTH, set())
+            if row is not None:
+                return row if self._stored_once(cls, attribute) else None
         return None
 
     def _runs_at_import(self) -> bool:
