@@ -1438,6 +1438,53 @@ class ModuleAnalysis:
             row = self._global_iteration(target, after)
             if row is not None:
                 return row
+        return self._iterated_by_key(call, site)
+
+    def _iterated_by_key(self, call: ast.Call, site: Site) -> Optional[int]:
+        """A module-level dict or list of loaders built by this one call in a comprehension
+        (``dataloaders = {x: DataLoader(...) for x in ["train", "val"]}``), bound once and never
+        stored into, whose element is iterated by subscript (``for inputs, labels in
+        dataloaders[phase]``) at module level outside the guard, or in a function unguarded
+        module-level code calls after the container exists: every element is a loader of this
+        call, so the row of that iteration (or call). Iterating the container itself (its keys)
+        is not iterating a loader."""
+        if self.assigned_name(call) is not None:
+            return None  # bound to a name: ``_global_iteration`` reads it
+        parents = self.name_reads(self.tree)[0]
+        holder = parents.get(id(call))
+        if not (isinstance(holder, ast.DictComp) and holder.value is call) and not (isinstance(holder, ast.ListComp) and holder.elt is call):
+            return None
+        statement = parents.get(id(holder))
+        if not (isinstance(statement, ast.Assign) and statement.value is holder and len(statement.targets) == 1):
+            return None
+        target = statement.targets[0]
+        if not isinstance(target, ast.Name) or len(self.index.module_scope.bindings.get(target.id, ())) != 1:
+            return None
+        name = target.id
+        uses = []
+        for loop, loop_site in self.index.loops:
+            if any(
+                isinstance(leaf, ast.Subscript) and isinstance(leaf.value, ast.Name) and leaf.value.id == name
+                for leaf in _mentioned(loop.iter)
+            ):
+                uses.append((loop, loop_site))
+        if not uses:
+            return None
+        for node in ast.walk(self.tree):  # ``dataloaders["test"] = other``: not only this call's loaders
+            if isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) and node.value.id == name:
+                return None
+        for loop, loop_site in uses:
+            if loop_site.scope is None:
+                if loop.lineno > site.line and not self._guarded(loop.lineno):
+                    return loop.lineno
+                continue
+            function = self._runner(loop_site.scope)
+            scope = self.index.scopes.get(id(function)) if function is not None else None
+            if function is None or (scope is not None and name in scope.bindings):
+                continue  # not callable from module level, or a local of the same name
+            row = self._unguarded_call_of(function, MAX_CALL_DEPTH, set())
+            if row is not None and row > site.line:
+                return row
         return None
 
     def _global_iteration(self, target: str, after: int) -> Optional[int]:

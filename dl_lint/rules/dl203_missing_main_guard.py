@@ -27,7 +27,11 @@ or over the loader handed to it, from `test()` in the epoch loop), on an object 
 the call itself (`Trainer(args).fit()`), or on `self` from another such method. A loader a
 method keeps on the object (`self.loader = DataLoader(...)`, stored once by the class and by
 nothing else in the module, no string naming it) is iterated wherever a method of the class that
-loops over `self.loader` runs. A loader a function returns is the loader of each call of that function
+loops over `self.loader` runs. A module-level dict or list of loaders built by one call in a
+comprehension (`dataloaders = {x: DataLoader(...) for x in ["train", "val"]}`, torch's
+transfer-learning tutorial), bound once and never stored into, is iterated where an element is
+(`for inputs, labels in dataloaders[phase]` at module level or in a function module-level code
+calls); a loop over the container itself walks its keys, not a loader. A loader a function returns is the loader of each call of that function
 (`train_loader = get_loader(...)` at module level, looped in `train()`); at a call of a factory
 whose loader depends on its arguments, possibly in another module, the call's own iteration
 decides. So it does at a call of a function or method of another module that builds a loader
