@@ -853,64 +853,59 @@ class ModuleAnalysis:
 
     def _identifiers(self) -> Set[str]:
         """Every name, attribute name and identifier-like string of the module (docstrings and
-        comments aside): one walk, on the first ask."""
-        found = self.ix.identifiers
-        if found is None:
-            found = set(self._attribute_stores()[1])
-            for node in ast.walk(self.tree):
-                if isinstance(node, ast.Attribute):
-                    found.add(node.attr)
-                elif isinstance(node, ast.Name):
-                    found.add(node.id)
-            self.ix.identifiers = found
-        return found
+        comments aside): ``_attribute_index``."""
+        return self._attribute_index()[3]
 
     def _attributes_read_elsewhere(self) -> Set[str]:
         """The attribute names the module reads on anything but ``self`` in a method of a
-        module-level class (``trainer.train_sampler``): one walk, on the first ask."""
-        from dl_lint.analysis.epochs import _self_name
-
-        found = self.ix.attributes_read_elsewhere
-        if found is None:
-            own: Set[int] = set()
-            for cls in self.index.module_classes:
-                for method in cls.body:
-                    name = _self_name(method) if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
-                    for node in ast.walk(method) if name is not None else ():
-                        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
-                            own.add(id(node))
-            found = self.ix.attributes_read_elsewhere = {
-                node.attr for node in ast.walk(self.tree) if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and id(node) not in own
-            }
-        return found
+        module-level class (``trainer.train_sampler``): ``_attribute_index``."""
+        return self._attribute_index()[2]
 
     def _attribute_stores(self) -> Tuple[Dict[Tuple[Optional[int], str], int], Set[str]]:
         """How many times each attribute is assigned in the module (``x.attr = ...``, augmented,
         annotated, deleted, a ``for`` or ``with`` target): by (id(class), name) for
         ``self.<name>`` in a method of a module-level class, by (None, name) for any other
         object; and the identifier-like strings of the module (``getattr``/``setattr`` may name
-        an attribute with one). One walk, on the first ask."""
+        an attribute with one): ``_attribute_index``."""
+        stores, named, _elsewhere, _identifiers = self._attribute_index()
+        return stores, named
+
+    def _attribute_index(self):
+        """(stores, identifier-like strings, attributes read elsewhere, identifiers) of the
+        module (``_attribute_stores``, ``_attributes_read_elsewhere``, ``_identifiers``): one
+        walk of the module-level classes' methods for ``self.<attr>``, one of the module, on the
+        first ask (the kept-attribute checks only ask once a loop over the attribute counts)."""
         from dl_lint.analysis.epochs import _self_name
 
-        found = self.ix.attribute_stores
+        found = self.ix.attribute_index
         if found is None:
             stores: Dict[Tuple[Optional[int], str], int] = {}
-            own: Set[int] = set()
+            own: Set[int] = set()  # ``self.<attr>`` in a method of a module-level class
             for cls in self.index.module_classes:
                 for method in cls.body:
                     name = _self_name(method) if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
                     for node in ast.walk(method) if name is not None else ():
-                        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) and node.value.id == name:
+                        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
                             own.add(id(node))
-                            key = (id(cls), node.attr)
-                            stores[key] = stores.get(key, 0) + 1
+                            if not isinstance(node.ctx, ast.Load):
+                                key = (id(cls), node.attr)
+                                stores[key] = stores.get(key, 0) + 1
             named: Set[str] = set()
+            elsewhere: Set[str] = set()
+            identifiers: Set[str] = set()
             for node in ast.walk(self.tree):
-                if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load) and id(node) not in own:
-                    stores[(None, node.attr)] = stores.get((None, node.attr), 0) + 1
+                if isinstance(node, ast.Attribute):
+                    identifiers.add(node.attr)
+                    if id(node) not in own:
+                        if isinstance(node.ctx, ast.Load):
+                            elsewhere.add(node.attr)
+                        else:
+                            stores[(None, node.attr)] = stores.get((None, node.attr), 0) + 1
+                elif isinstance(node, ast.Name):
+                    identifiers.add(node.id)
                 elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
                     named.add(node.value)
-            found = self.ix.attribute_stores = (stores, named)
+            found = self.ix.attribute_index = (stores, named, elsewhere, identifiers | named)
         return found
 
     def _name_copy(
@@ -2692,10 +2687,8 @@ class _Index:
                     self.methods.setdefault((id(cls), statement.name), statement)
                     self.method_class[id(statement)] = cls
         self.subclasses: Optional[Dict[str, str]] = None  # base's last name -> a subclass (``epochs._class_closed``)
-        # (class or None, attribute name) -> its stores in the module, and the identifier-like strings (``_attribute_stores``)
-        self.attribute_stores: Optional[Tuple[Dict[Tuple[Optional[int], str], int], Set[str]]] = None
-        self.attributes_read_elsewhere: Optional[Set[str]] = None  # (``_attributes_read_elsewhere``)
-        self.identifiers: Optional[Set[str]] = None  # (``_identifiers``)
+        # the kept-attribute checks' index of the module (``_attribute_index``)
+        self.attribute_index: Optional[tuple] = None
         self.instances: Dict[str, Optional[ast.ClassDef]] = {}  # ``ModuleAnalysis.instance_class``
         self.runs_at_import: Optional[bool] = None  # ``ModuleAnalysis._runs_at_import``
         self.calls_of_name: Dict[str, List[Tuple[ast.Call, Site]]] = {}
