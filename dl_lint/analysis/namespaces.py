@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import ast
 import bisect
-from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.analysis.syntax import NO_LITERAL, literal
 from dl_lint.record import Record
@@ -254,6 +254,49 @@ def _statements_of(function: ast.AST) -> Tuple[ast.stmt, ...]:
 def returns_of(function: ast.AST) -> List[ast.Return]:
     """The ``return`` statements of a function, not of the functions and classes it defines."""
     return [node for node in statements_of(function) if isinstance(node, ast.Return)]
+
+
+def return_paths(function: ast.AST) -> Dict[int, Tuple[Tuple[ast.expr, bool], ...]]:
+    """For each ``return`` of a function (by id), the ``if`` tests that hold whenever it runs,
+    with their polarity: the tests of the ``if`` arms around it, and of the earlier ``if``
+    statements of its blocks whose arm always leaves the function (``if mode == "gt": return
+    f`` makes ``mode != "gt"`` hold after it). Loops, ``with`` and ``try`` add nothing (a
+    return inside them keeps the conditions around them). Kept on the function's node."""
+    found = getattr(function, "_dl_return_paths", None)
+    if found is not None:
+        return found
+    out: Dict[int, Tuple[Tuple[ast.expr, bool], ...]] = {}
+
+    def leaves(body: Sequence[ast.stmt]) -> bool:
+        return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise))
+
+    def walk(body: Sequence[ast.stmt], conds: Tuple[Tuple[ast.expr, bool], ...]) -> None:
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if isinstance(node, ast.Return):
+                out[id(node)] = conds
+            elif isinstance(node, ast.If):
+                walk(node.body, conds + ((node.test, True),))
+                walk(node.orelse, conds + ((node.test, False),))
+                if leaves(node.body) and not leaves(node.orelse):
+                    conds = conds + ((node.test, False),)
+                elif leaves(node.orelse) and not leaves(node.body):
+                    conds = conds + ((node.test, True),)
+            else:
+                for field in ("body", "orelse", "finalbody"):
+                    walk(getattr(node, field, ()), conds)
+                for handler in getattr(node, "handlers", ()):
+                    walk(handler.body, conds)
+                for case in getattr(node, "cases", ()):
+                    walk(case.body, conds)
+
+    walk(getattr(function, "body", ()), ())
+    try:
+        function._dl_return_paths = out  # type: ignore[attr-defined]
+    except AttributeError:
+        pass
+    return out
 
 
 def _call_kind(expr: ast.AST) -> Optional[int]:

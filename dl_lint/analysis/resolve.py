@@ -43,6 +43,7 @@ from dl_lint.analysis.namespaces import (
     expanded_set_defaults,
     namespace_return,
     passed_edits,
+    return_paths,
     returned_parameter,
     returns_of,
 )
@@ -1779,8 +1780,12 @@ class Resolver:
         self.param_env, self._params_as_defaults = env, True
         try:
             options: List[Possible] = []
+            paths = return_paths(function)
             for statement in returns:
-                value = self.resolve(statement.value, Site(statement.lineno, (), function, scope), depth + 2)
+                site = Site(statement.lineno, (), function, scope)
+                if self._never_taken(paths.get(id(statement), ()), function, env, site, depth):
+                    continue  # ``if mode == "gt": return f`` for a call passing "train"
+                value = self.resolve(statement.value, site, depth + 2)
                 if value.is_unknown or not value.options:
                     return None
                 if not all(_built(p.value) for p in value.options):
@@ -1788,7 +1793,64 @@ class Resolver:
                 options.extend(value.options)
         finally:
             self.param_env, self._params_as_defaults = saved
+        if not options:
+            return None
         return Value(tuple(_dedupe(options)))
+
+    def _never_taken(self, conds, function: ast.AST, env: Dict[int, Value], site: Site, depth: int) -> bool:
+        """Whether one of a ``return``'s path conditions (``namespaces.return_paths``) is false
+        for the call being resolved: that return does not give the call's result. A test is
+        decided only from values this call fixes: literals, the call's arguments when they are
+        not configurable themselves (a caller's parameter, an option), and the defaults of the
+        parameters it leaves out. Anything else decides nothing."""
+        for test, polarity in conds:
+            found = self._fixed_truth(test, function, env, site, depth)
+            if found is not None and found != polarity:
+                return True
+        return False
+
+    def _fixed_truth(self, test: ast.expr, function: ast.AST, env: Dict[int, Value], site: Site, depth: int) -> Optional[bool]:
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            inner = self._fixed_truth(test.operand, function, env, site, depth)
+            return None if inner is None else not inner
+        if isinstance(test, ast.Compare) and len(test.ops) == 1:
+            left = self._fixed_value(test.left, function, env, site, depth)
+            right = self._fixed_value(test.comparators[0], function, env, site, depth)
+            if left is NO_LITERAL or right is NO_LITERAL:
+                return None
+            if isinstance(test.ops[0], (ast.In, ast.NotIn)):
+                if not isinstance(right, tuple):
+                    return None
+                return (left in right) == isinstance(test.ops[0], ast.In)
+            op = _CMP_OPS.get(type(test.ops[0]))
+            return None if op is None else Guard("", op, right).holds(left)
+        value = self._fixed_value(test, function, env, site, depth)
+        if value is NO_LITERAL or not isinstance(value, (bool, int, float, str, type(None))):
+            return None
+        return bool(value)
+
+    def _fixed_value(self, node: ast.expr, function: ast.AST, env: Dict[int, Value], site: Site, depth: int) -> Any:
+        found = literal(node)
+        if found is not NO_LITERAL:
+            return found
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            items = [literal(e) for e in node.elts]
+            return NO_LITERAL if any(i is NO_LITERAL for i in items) else tuple(items)
+        if not isinstance(node, ast.Name):
+            return NO_LITERAL
+        args = function.args  # type: ignore[attr-defined]
+        positional = [*args.posonlyargs, *args.args]
+        defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
+        defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+        parameter = next((a for a in (*positional, *args.kwonlyargs) if a.arg == node.id), None)
+        if parameter is None:
+            return NO_LITERAL
+        if id(parameter) in env:
+            value = env[id(parameter)]
+            if value.single is None or value.source in CONFIGURABLE:
+                return NO_LITERAL
+            return value.single.value
+        return literal(defaults.get(node.id))
 
     def namespace_kind(self, target: FunctionRef) -> Optional[int]:
         """``namespaces.namespace_return`` of a module-level function of the project (this

@@ -85,7 +85,12 @@ both arms of one `if` is set on every path, and a dict chosen whole under `if nu
 (`extra = {}` before it) gives its callable to every path with workers. A callable a project
 function returns counts as built at the call (`worker_init_fn=get_seed_worker(seed)`, in this
 module or another) when every `return` of it hands back a lambda or a function it defines; a
-factory that may return a module-level function stays silent. A webdataset pipeline keeps
+factory that may return a module-level function stays silent. For a function of the same
+module, a `return` whose `if` tests (`if kind == "pad": return pad_collate`, also an earlier
+`if` that returns, and `in` a literal tuple) are false for what the call passes (literals, the
+defaults of the parameters it leaves out) does not give that call's result: `build_collate(
+"stack")` is the lambda of the last `return`. A test on a value the call does not fix (the
+caller's own parameter, an option) decides nothing. A webdataset pipeline keeps
 every callable given to its stages (read in webdataset 1.0.2: `DataPipeline` keeps its stages,
 each fluid method adds a `FilterFunction` that keeps its arguments): `wds.WebDataset(urls)
 .map(f)`, `.map_dict(image=f)` or `.map_dict(**mapping)` (a dict display: its keys need not be
