@@ -838,11 +838,14 @@ def returned_bindings(analysis, owner: ast.AST, name, path, role: str = "loader"
     for where, call, call_site in callers:
         caller = where.tree if call_site.scope is None else call_site.scope
         statement = analysis_parent_assign(where, caller, call)
-        alias, skip = _bound_along(where, caller, call_site, statement.targets[0], path) if statement is not None else (None, None)
+        landing: list = []
+        alias, skip = _bound_along(where, caller, call_site, statement.targets[0], path, 0, landing) if statement is not None else (None, None)
         if alias == "":
             continue  # never read there (``_, _, train_loader = make(...)``): nothing it does
         if alias is None or skip is None:
             return f"the {role} {owner.name}() returns is not bound to one name on line {call.lineno}", []
+        if landing:  # handed on whole and taken apart in a function (``train(model, loaders)``)
+            where, caller, call_site, statement = landing[0]
         out.append((where, caller, call, call_site, statement, alias, skip))
     return None, out
 
@@ -883,16 +886,22 @@ def _returned_path(node: ast.Name, parents) -> Optional[Tuple[Tuple[int, int], .
     return tuple(reversed(path))
 
 
-def _bound_along(where, caller: ast.AST, site, target: ast.AST, path, depth: int = 0) -> Tuple[Optional[str], Optional[Set[int]]]:
+def _bound_along(
+    where, caller: ast.AST, site, target: ast.AST, path, depth: int = 0, landing: Optional[list] = None
+) -> Tuple[Optional[str], Optional[Set[int]]]:
     """The name of ``caller`` that ends up holding the element at ``path`` (``_returned_path``)
     of a call's result assigned to ``target``, and the reads of it on no path that holds that
     binding (``_other_arms``). The target may take it apart at once (``train_loader, valset, _
     = make()``, nested targets: ``(loader, sampler), val = make()``) or bind the whole to a name
     that a later statement takes apart (``loaders = make()`` then ``train_loader, val_loader =
     loaders`` or ``train_loader = loaders[0]``); the name the element lands in must be bound
-    once (or in alternative arms). ("", None) when the element is never read; (None, None) when
-    it cannot be followed: another target, a name bound more than once, the whole tuple used
-    some other way (handed on, iterated, a computed index)."""
+    once (or in alternative arms). The bound tuple may also be handed whole to a function of the
+    project (``train(model, loaders)``) whose parameter, never rebound, is taken apart there the
+    same way (``train_loader, val_loader = loaders`` in ``train``): the element lands in that
+    function, and ``landing`` (a list) receives (module analysis, function, site) of where the
+    name is. ("", None) when the element is never read; (None, None) when it cannot be
+    followed: another target, a name bound more than once, the whole tuple used some other way
+    (iterated, a computed index, handed to anything else or to two functions)."""
     steps = list(path)
     while steps and isinstance(target, (ast.Tuple, ast.List)):
         position, length = steps.pop(0)
@@ -914,6 +923,7 @@ def _bound_along(where, caller: ast.AST, site, target: ast.AST, path, depth: int
         if where.rival_arms(target.id, site, target) != []:
             return None, None
         found: Optional[Tuple[ast.Assign, ast.AST]] = None
+        handed: Optional[Tuple[ast.Call, ast.Name, tuple]] = None
         for read in by_name.get(target.id, ()):
             holder, parent, rest = read, parents.get(id(read)), list(steps)
             while rest and isinstance(parent, ast.Subscript) and parent.value is holder:
@@ -927,19 +937,66 @@ def _bound_along(where, caller: ast.AST, site, target: ast.AST, path, depth: int
             else:
                 if _looked_at(holder, parent):
                     continue  # ``len(loaders)``
+                if holder is read and isinstance(parent, ast.Call) and landing is not None and handed is None:
+                    handed = (parent, read, tuple(rest))  # ``train(model, loaders)``: followed below
+                    continue
                 if not (isinstance(parent, ast.Assign) and parent.value is holder and len(parent.targets) == 1):
                     return None, None  # handed on, iterated, returned: out of sight
                 if found is not None:
                     return None, None  # taken apart twice
                 found = (parent, tuple(rest))
                 continue
+        if handed is not None:
+            if found is not None:
+                return None, None  # taken apart here and handed on too
+            return _handed_tuple(where, *handed, depth, landing)
         if found is None:
             return "", None
         statement, rest = found
-        return _bound_along(where, caller, site, statement.targets[0], rest, depth + 1)
+        return _bound_along(where, caller, site, statement.targets[0], rest, depth + 1, landing)
     if not by_name.get(target.id):
         return "", None
     return target.id, _other_arms(where, site, target.id, target)
+
+
+def _handed_tuple(where, call: ast.Call, node: ast.Name, path, depth: int, landing: list) -> Tuple[Optional[str], Optional[Set[int]]]:
+    """``_bound_along`` for a bound tuple handed whole to ``call``: a function of this module or
+    of another of the project, the parameter it lands in bound once there (never reassigned),
+    followed there as the bound name was here. (None, None) for anything else: a method, a
+    class, a library function, splats, a parameter rebound."""
+    callee = call.func
+    function = where.function_node(callee.id) if isinstance(callee, ast.Name) else None
+    there = where
+    if function is None:
+        there, function = _function_elsewhere(where, call)
+    if function is None or isinstance(function, ast.AsyncFunctionDef) or depth >= _ALIAS_DEPTH:
+        return None, None
+    parameter = _parameter(function, call, node)
+    if parameter is None or not _bound_once_in(there, function, parameter):
+        return None, None
+    from dl_lint.analysis.namespaces import statements_of
+    from dl_lint.analysis.scopes import Site
+
+    site = Site(function.lineno, (), function)
+    inner: list = []
+    alias, skip = _bound_along(there, function, site, ast.Name(id=parameter, ctx=ast.Load()), path, depth + 1, inner)
+    if alias and not inner:
+        binding = next(
+            (
+                statement
+                for statement in statements_of(function)
+                if isinstance(statement, ast.Assign)
+                and len(statement.targets) == 1
+                and any(isinstance(n, ast.Name) and n.id == alias for n in ast.walk(statement.targets[0]))
+            ),
+            None,
+        )
+        if binding is None:
+            return None, None
+        inner.append((there, function, Site(binding.lineno, (), function), binding))
+    if alias:
+        landing.append(inner[0])
+    return alias, skip
 
 
 def analysis_parent_assign(analysis, owner: ast.AST, call: ast.Call) -> Optional[ast.Assign]:

@@ -67,7 +67,12 @@ init_data(...)`) that iterates it per epoch without set_epoch is reported whatev
 callers do: each call builds a loader and a sampler of its own. Returned tuples may nest
 (`return (loader, sampler), val_loader`), and the caller may bind the tuple to one name and take
 it apart in a later statement (`loaders = build(args)` then `train_loader, val_loader = loaders`
-or `train_loader = loaders[0]`); the tuple handed on or indexed by a computed value silences it.
+or `train_loader = loaders[0]`), or hand the bound tuple whole to a function of the project
+that takes it apart there (`train(dataloaders, model)` with `train_loader, val_loader =
+dataloaders` in `train`, whose parameter is never rebound: the loader's reads are then those of
+`train`); the tuple iterated, handed on any other way (to a method, a class, a library, two
+functions) or indexed by a computed value silences it, and so does a name bound twice in the
+caller (`dataloaders = ...` again later in the same script).
 The loader's name may be bound in several arms of an `if` or `try` statement (`try: loader =
 DataLoader(...)` / `except OSError: loader = DataLoader(...)`): after the statement it holds
 either arm's loader, and each is judged. A caller in another module is judged at its call

@@ -51,7 +51,9 @@ loop there is judged for each, a loop inside one arm for that arm's loader. The 
 the loop through the function that returns it (`train_loader, valset, collate_fn =
 prepare_dataloaders(hparams)`, then `for batch in train_loader` in the caller; or the call
 itself, `return DataLoader(...)`), read in each caller that binds what every `return` gives at
-one place, three functions deep (only when some file of the project writes
+one place (or binds the tuple to one name and hands it whole to a project function that takes
+it apart: `fit(loaders, model)` with `train_loader, dev_loader = loaders` in `fit`), three
+functions deep (only when some file of the project writes
 `non_blocking=True`: the callers' loops are not read otherwise). A loader kept on the object
 (`self.train_loader = DataLoader(...)` in a method of a module-level class) is judged at the
 loops over `self.train_loader` in the class's methods (`for i, batch in
