@@ -62,7 +62,9 @@ def test_set_epoch_on_the_sampler_or_through_the_loader(epoch_body):
     "use, reason",
     [
         ("trainer = pl.Trainer()\n            trainer.fit(None, loader)", "Lightning's Trainer calls set_epoch"),
-        ("loader = Accelerator().prepare(loader)", "the loader is not bound to one name"),
+        # rebound in straight-line code: the read in the rebinding's own value is the first loader's
+        ("loader = Accelerator().prepare(loader)", "accelerate's prepared loader calls set_epoch"),
+        ("loader = wrap(loader)", "the loader is passed to wrap()"),
         ("accelerator = Accelerator()\n            other = accelerator.prepare(loader)", "accelerate's prepared loader calls set_epoch"),
         ("engine.run(loader)", "passed to engine.run()"),
         ("return loader", "the loader train() returns goes to callers not read"),

@@ -27,7 +27,7 @@ from dl_lint.analysis.loaders import (
 from dl_lint.analysis.loops import has_inner_loop, loop_count, loop_map, loops_around
 from dl_lint.analysis.prefilter import LoaderCallees
 from dl_lint.analysis.resolve import MODULE_RETURNS_SELF, NAMESPACE_NAMES, LoaderClass, ProjectHook, Resolver
-from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, alternatives, collect
+from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, alternatives, collect, plain_conds
 from dl_lint.analysis.summary import ModuleSummary, build_summary, class_record_of
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse, terminal
 from dl_lint.analysis.transfers import loop_copy, module_helpers, transparent_leaves
@@ -89,6 +89,41 @@ def analyze_source(
 ) -> ModuleFacts:
     """Parse ``source`` and extract its facts. Raises ``syntax.ParseFailure`` on bad syntax."""
     return ModuleAnalysis(parse(source, path), source, path, module_name, is_package, project, extra_loaders).facts()
+
+
+def _rebound_after(own: Binding, other: Binding, read_rows) -> Optional[Tuple[int, int]]:
+    """When one of ``own`` and ``other`` rebinds the name after the other by a plain assignment
+    in straight-line code from it: in the same block (the same conditions, no loop around
+    either), or directly in one arm of an ``if``/``try`` statement of that block (a second phase
+    under ``if args.compute_cer:``). The rows whose reads see ``other``: when ``other`` is the
+    rebinding, from the end of its statement to the end of its block (the reads in its own value,
+    ``loader = wrap(loader)``, still see ``own``); when ``own`` is, every row up to the end of
+    its statement. In an arm, a read after the arm could see either binding: None then
+    (``read_rows()``: the rows of the name's reads in the scope). None otherwise."""
+    first, second = own.site, other.site
+    if first is None or second is None or first.scope is not second.scope or second.line == first.line:
+        return None
+    earlier = second.line < first.line  # ``other`` comes first: ``own`` is the rebinding
+    before, after = (other, own) if earlier else (own, other)
+    outer, inner = plain_conds(before.site.conds), plain_conds(after.site.conds)
+    if inner[: len(outer)] != outer or any(c.kind == "loop" for c in inner):
+        return None
+    if after.kind not in ("assign", "unpack") or after.value is None:
+        return None
+    end = getattr(after.value, "end_lineno", None)
+    if end is None:
+        return None
+    extra = inner[len(outer) :]
+    last = 10**9
+    if extra:
+        if len(extra) != 1 or extra[0].arm is None or extra[0].kind not in ("if", "try", "except"):
+            return None
+        last = extra[0].arm[3]
+        if any(row > last for row in read_rows()):
+            return None
+    # the rows that see ``other``: up to the end of the rebinding's own statement when ``other``
+    # came first; from there to the end of the rebinding's block when it comes after
+    return (1, end) if earlier else (end + 1, last)
 
 
 class ModuleAnalysis:
@@ -1949,13 +1984,21 @@ class ModuleAnalysis:
                         self._aliases.setdefault(key, []).append((name, bindings[0].site.line))
         return self._assigned_by_value.get(id(call))
 
+    def _read_rows(self, name: str, site: Site) -> List[int]:
+        """The rows where ``name`` is read in the scope of ``site``."""
+        owner = self.tree if site.scope is None else site.scope
+        return [n.lineno for n in self.name_reads(owner)[1].get(name, ())]
+
     def rival_arms(self, name: str, site: Site, value: Optional[ast.AST] = None) -> Optional[List[Tuple[int, int]]]:
         """When every other binding of ``name`` in the scope of ``site`` (where the name is
         bound) is in another arm of an ``if`` or ``try`` statement than this one
         (``scopes.alternatives``: ``try: loader = DataLoader(a)`` / ``except E: loader =
         DataLoader(b)``), the (first, last) rows of those arms: reads there see the other
-        value, reads after the statement either. [] when the name is bound once; None when
-        another binding may follow this one on a path (a rebinding), or the name is global."""
+        value, reads after the statement either. A binding in the same block as this one, later
+        and outside any loop (a script reusing ``dataloaders`` for a second phase), counts too:
+        the rows after its statement see it (``_rebound_after``). [] when the name is bound
+        once; None when another binding may follow this one on any other path (a rebinding in
+        a loop, in an ``if``), or the name is global."""
         names = self.index.scopes.get(id(site.scope)) if site.scope is not None else self.index.module_scope
         if names is None or name in names.globals or name in names.nonlocals:
             return None
@@ -1971,7 +2014,11 @@ class ModuleAnalysis:
                 continue
             arm = alternatives(own[0].site, other.site) if other.site is not None else None
             if arm is None:
-                return None
+                later = _rebound_after(own[0], other, lambda: self._read_rows(name, site))
+                if later is None:
+                    return None
+                spans.append(later)
+                continue
             spans.append(arm.arm[2:])
         return spans
 

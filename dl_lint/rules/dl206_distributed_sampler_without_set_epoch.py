@@ -75,7 +75,9 @@ functions) or indexed by a computed value silences it, and so does a name bound 
 caller (`dataloaders = ...` again later in the same script).
 The loader's name may be bound in several arms of an `if` or `try` statement (`try: loader =
 DataLoader(...)` / `except OSError: loader = DataLoader(...)`): after the statement it holds
-either arm's loader, and each is judged. A caller in another module is judged at its call
+either arm's loader, and each is judged. A name bound again later in straight-line code (a
+script reusing `loader` for its test phase) holds the first loader until the rebinding
+statement ends (its own value included), the second after it. A caller in another module is judged at its call
 (reported there, `prepare_dataloaders(): ...`, citing the loader), like other findings of a
 factory. A caller that returns the loader again is followed on, across modules (the modules that
 import the function's module and call it), through functions that return it whole or in a new

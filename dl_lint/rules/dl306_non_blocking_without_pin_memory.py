@@ -47,7 +47,9 @@ whose `__iter__` or another method loops over that attribute and copies the batc
 self._to_device(batch)`). A
 loader name bound in several arms of an `if` or `try` statement (`try: loader = DataLoader(...)`
 / `except OSError: loader = DataLoader(...)`) holds either arm's loader after the statement: a
-loop there is judged for each, a loop inside one arm for that arm's loader. The loader may reach
+loop there is judged for each, a loop inside one arm for that arm's loader. A name bound again
+later in straight-line code (`train_dataloader = accelerator.prepare(...)` after a pass that
+caches latents) is the first loader until that statement ends. The loader may reach
 the loop through the function that returns it (`train_loader, valset, collate_fn =
 prepare_dataloaders(hparams)`, then `for batch in train_loader` in the caller; or the call
 itself, `return DataLoader(...)`), read in each caller that binds what every `return` gives at
