@@ -282,6 +282,7 @@ class Resolver:
         self._code_cache: Dict[int, str] = {}
         self._starred: Dict[str, Optional[Value]] = {}  # ``starred``: one answer per name
         self._argparse: Optional[Dict[str, List[Possible]]] = None
+        self._foreign: Optional[List[Tuple[Any, ast.Call]]] = None  # ``_foreign_arguments``
         self._simple_parsing: Optional[Dict[str, Any]] = None  # ``_simple_parsing_dests``
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
         self._with_targets: Optional[Dict[int, ast.AST]] = None  # see _opened_path
@@ -1985,8 +1986,69 @@ class Resolver:
                 elif call.args and not isinstance(call.args[0], ast.Constant):
                     for dest, possible in self._dataclass_arguments(call):  # generated from a dataclass's fields
                         self._argparse.setdefault(dest, []).append(possible)
+            for resolver, call in self._foreign_arguments():
+                parsed = resolver._parse_add_argument(call)  # its defaults read in its own module
+                if parsed is not None:
+                    dest, possible = parsed
+                    self._argparse.setdefault(dest, []).append(possible)
             self._apply_set_defaults(self._argparse)
         return self._argparse
+
+    def _foreign_arguments(self) -> List[Tuple[Any, ast.Call]]:
+        """The ``add_argument`` calls of the project functions of other modules that this module
+        hands a parser to (``parser = params.basic_training_parameters(parser)``,
+        ``add_model_args(parser)``), with their module's resolver: a parser assembled by helper
+        functions of another module has their flags. Read in the function and in the functions
+        of its module it hands its first parameter on to (one level more). A parser is a name
+        some binding of the module gives ``ArgumentParser(...)``; found once per module."""
+        if self._foreign is not None:
+            return self._foreign
+        self._foreign = []
+        reader = getattr(self.project, "analysis_at", None)
+        if reader is None or self.index is None:
+            return self._foreign
+        parsers: Set[str] = set()
+        for scope in (self.index.module_scope, *self.index.scopes.values()):
+            for name, bindings in scope.bindings.items():
+                if any(isinstance(b.value, ast.Call) and terminal(b.value.func) == "ArgumentParser" for b in bindings):
+                    parsers.add(name)
+        if not parsers:
+            return self._foreign
+        seen: Set[Tuple[str, str]] = set()
+        for call, site, _, _ in self.index.calls:
+            if not any(isinstance(a, ast.Name) and a.id in parsers for a in (*call.args, *(k.value for k in call.keywords))):
+                continue
+            if terminal(call.func) in ("parse_args", "parse_known_args", "ArgumentParser"):
+                continue
+            found = self.resolve(call.func, site).single
+            ref = found.value if found is not None else None
+            if not isinstance(ref, FunctionRef) or ref.kind != "function" or not ref.path or ref.path == self.path:
+                continue
+            if (ref.path, ref.name) in seen or len(seen) >= 32:
+                continue
+            seen.add((ref.path, ref.name))
+            other = reader(ref.path, ref.module)
+            function = other.function_node(ref.name) if other is not None else None
+            if function is None:
+                continue
+            self.project.read_config_file(ref.path)  # the flags rest on that module's bytes
+            functions = [function]
+            first = [*function.args.posonlyargs, *function.args.args]
+            if first:
+                for node in ast.walk(function):  # ``parser = more_params(parser)`` inside it
+                    if (
+                        isinstance(node, ast.Call)
+                        and isinstance(node.func, ast.Name)
+                        and any(isinstance(a, ast.Name) and a.id == first[0].arg for a in node.args)
+                    ):
+                        inner = other.function_node(node.func.id)
+                        if inner is not None and inner is not function and inner not in functions:
+                            functions.append(inner)
+            for each in functions:
+                for node in ast.walk(each):
+                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
+                        self._foreign.append((other.resolver, node))
+        return self._foreign
 
     def _dataclass_arguments(self, call: ast.Call) -> List[Tuple[str, Possible]]:
         """``for f in dataclasses.fields(Config): parser.add_argument(f"--{f.name}",
@@ -2309,7 +2371,7 @@ class Resolver:
                 and parser is not None
                 and isinstance(parser.value, Opaque)
                 and parser.value.qualname == "argparse.ArgumentParser"
-                and self.index.add_arguments
+                and (self.index.add_arguments or self._foreign_arguments())
                 and self.tree is not None
             ):
                 # ``args = parser.parse_args()`` with a parser of this module: the namespace as the
