@@ -29,7 +29,7 @@ from dl_lint.analysis.prefilter import LoaderCallees
 from dl_lint.analysis.resolve import MODULE_RETURNS_SELF, NAMESPACE_NAMES, LoaderClass, ProjectHook, Resolver
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, alternatives, collect, plain_conds
 from dl_lint.analysis.summary import ModuleSummary, build_summary, class_record_of
-from dl_lint.analysis.syntax import SourceText, docstring_statement, parse, terminal
+from dl_lint.analysis.syntax import SourceText, docstring_statement, literal, parse, terminal
 from dl_lint.analysis.transfers import loop_copy, module_helpers, transparent_leaves
 from dl_lint.analysis.values import ABSENT, DictValue, FunctionRef, Guard, Instance, Origin, Possible, Value
 from dl_lint.analysis.namespaces import ParsedArgs, edited_attributes
@@ -172,6 +172,8 @@ class ModuleAnalysis:
         self._kept: Dict[int, Set[str]] = {}  # id(class) -> attributes __init__ keeps from parameters
         self._next_iters: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None
         self._sites: Optional[Dict[int, Site]] = None
+        self._parents_all: Optional[Dict[int, ast.AST]] = None  # ``_parent_map``
+        self._dict_keys: Dict[str, Any] = {}  # ``_key_reads``: per module-level dict name
         self._configs: Optional[list] = None  # loaders built from configs (``_config_calls``)
         # Per-module indexes, each built in one walk the first time a loader asks (``_Index``):
         # the questions below are asked once per loader, and a module may hold thousands.
@@ -1468,7 +1470,118 @@ class ModuleAnalysis:
             row = self._global_iteration(target, after)
             if row is not None:
                 return row
-        return self._iterated_by_key(call, site)
+        found = self._iterated_by_key(call, site)
+        if found is None:
+            found = self._iterated_at_key(call, site)
+        return found
+
+    def _iterated_at_key(self, call: ast.Call, site: Site) -> Optional[int]:
+        """A loader stored at a literal key of a module-level dict (``dataloaders = {}`` then
+        ``dataloaders["training"] = DataLoader(...)`` at module level), when every store into the
+        dict has a literal key, this key is stored once, and the dict is never used whole (only
+        ``dataloaders[...]``: not handed on, iterated, copied or rebound): ``dataloaders
+        ["training"]`` is this loader wherever it is read. The row of the first loop over it
+        (through ``enumerate``, ``tqdm``, ``zip``, ... or a name bound once to such a wrapper,
+        ``data_iterator = tqdm(dataloaders["training"])``) that runs at import after the store:
+        at module level outside the main guard, or in a function unguarded module-level code
+        calls."""
+        if site.scope is not None:
+            return None
+        parents = self.name_reads(self.tree)[0]
+        statement = parents.get(id(call))
+        if not (isinstance(statement, ast.Assign) and statement.value is call and len(statement.targets) == 1):
+            return None
+        target = statement.targets[0]
+        if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)):
+            return None
+        key = literal(target.slice)
+        if not isinstance(key, str):
+            return None
+        reads = self._key_reads(target.value.id, key)
+        if reads is None:
+            return None
+        family = self._parent_map()
+        loops = []
+        for read in reads:
+            node, parent = read, family.get(id(read))
+            while isinstance(parent, ast.Call) and terminal(parent.func) in _WRAPPERS and node in parent.args:
+                node, parent = parent, family.get(id(parent))
+            if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is node:
+                loops.append(parent)
+            elif isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+                alias = parent.targets[0].id
+                for loop, loop_site in self.index.loops:
+                    names = self.index.scopes.get(id(loop_site.scope)) if loop_site.scope is not None else self.index.module_scope
+                    if (
+                        loop.lineno > parent.lineno
+                        and names is not None
+                        and len(names.bindings.get(alias, ())) == 1
+                        and names.bindings[alias][0].value is node
+                        and any(isinstance(leaf, ast.Name) and leaf.id == alias for leaf in _mentioned(loop.iter))
+                    ):
+                        loops.append(loop)
+        for loop in sorted(loops, key=lambda l: l.lineno):
+            loop_site = self.site_of(loop)
+            if loop_site is None:
+                continue
+            if loop_site.scope is None:
+                if loop.lineno > site.line and not self._guarded(loop.lineno):
+                    return loop.lineno
+                continue
+            function = self._runner(loop_site.scope)
+            if function is None:
+                continue
+            row = self._unguarded_call_of(function, MAX_CALL_DEPTH, set())
+            if row is not None and row > site.line:
+                return row
+        return None
+
+    def _parent_map(self) -> Dict[int, ast.AST]:
+        """Every node's parent in the module, by id (built once, on the first question)."""
+        if self._parents_all is None:
+            found: Dict[int, ast.AST] = {}
+            for node in ast.walk(self.tree):
+                for child in ast.iter_child_nodes(node):
+                    found[id(child)] = node
+            self._parents_all = found
+        return self._parents_all
+
+    def _key_reads(self, name: str, key: str) -> Optional[List[ast.Subscript]]:
+        """The reads ``name[key]`` of the module-level dict ``name`` (``_iterated_at_key``):
+        None unless ``name`` is bound once at module level to an empty dict display, every
+        subscript store into it has a literal key, ``key`` is stored once, and every other use of
+        ``name`` anywhere in the module is a subscript of it. One walk per name."""
+        if name not in self._dict_keys:
+            self._dict_keys[name] = self._dict_key_uses(name)
+        uses = self._dict_keys[name]
+        if uses is None or uses[0].get(key) != 1:
+            return None
+        return uses[1].get(key, [])
+
+    def _dict_key_uses(self, name: str):
+        bindings = self.index.module_scope.bindings.get(name, ())
+        if len(bindings) != 1 or bindings[0].kind != "assign" or not (isinstance(bindings[0].value, ast.Dict) and not bindings[0].value.keys):
+            return None
+        family = self._parent_map()
+        stores: Dict[str, int] = {}
+        reads: Dict[str, List[ast.Subscript]] = {}
+        for node in ast.walk(self.tree):
+            if not (isinstance(node, ast.Name) and node.id == name):
+                continue
+            parent = family.get(id(node))
+            if isinstance(parent, ast.Assign) and node in parent.targets and parent.value is bindings[0].value:
+                continue  # ``dataloaders = {}`` itself
+            if not (isinstance(parent, ast.Subscript) and parent.value is node):
+                return None  # used whole: handed on, iterated, rebound, ``global`` in a function
+            key = literal(parent.slice)
+            if isinstance(parent.ctx, ast.Load):
+                if isinstance(key, str):
+                    reads.setdefault(key, []).append(parent)
+                continue
+            if not isinstance(key, str) or isinstance(parent.ctx, ast.Del):
+                return None
+            stores[key] = stores.get(key, 0) + 1
+        return stores, reads
 
     def _iterated_by_key(self, call: ast.Call, site: Site) -> Optional[int]:
         """A module-level dict or list of loaders built by this one call in a comprehension

@@ -31,7 +31,11 @@ loops over `self.loader` runs. A module-level dict or list of loaders built by o
 comprehension (`dataloaders = {x: DataLoader(...) for x in ["train", "val"]}`, torch's
 transfer-learning tutorial), bound once and never stored into, is iterated where an element is
 (`for inputs, labels in dataloaders[phase]` at module level or in a function module-level code
-calls); a loop over the container itself walks its keys, not a loader. A loader a function returns is the loader of each call of that function
+calls); a loop over the container itself walks its keys, not a loader. So is a loader stored
+at a literal key of a module-level dict (`dataloaders = {}`, then `dataloaders["training"] =
+DataLoader(...)` at module level) where that key is stored once, every store has a literal key
+and the dict is never used whole: the loops over `dataloaders["training"]` (also through a name
+bound to a wrapper of it, `data_iterator = tqdm(dataloaders["training"])`) iterate it. A loader a function returns is the loader of each call of that function
 (`train_loader = get_loader(...)` at module level, looped in `train()`); at a call of a factory
 whose loader depends on its arguments, possibly in another module, the call's own iteration
 decides. So it does at a call of a function or method of another module that builds a loader
