@@ -362,12 +362,17 @@ def method_calls(
 
 
 def derived(expr: ast.AST, names: Set[str]) -> bool:
-    """``expr`` is one of ``names``, or an item, attribute, method result or display of one."""
+    """``expr`` is one of ``names``, or an item, attribute, method result or display of one, or
+    what ``Variable(x)`` or a function of ``torch`` given one first makes of it
+    (``torch.cat([x, y])``, ``torch.squeeze(x)``; not with a ``device=``): a host tensor made
+    from a pageable batch is pageable too."""
     while True:
         if isinstance(expr, ast.Name):
             return expr.id in names
         if isinstance(expr, (ast.Attribute, ast.Subscript, ast.Starred)):
             expr = expr.value
+        elif isinstance(expr, ast.Call) and expr.args and _host_wrapper(expr):
+            expr = expr.args[0]
         elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
             if expr.func.attr in _MOVES:
                 return False  # moved (or maybe moved) to a device already: no longer a host batch
@@ -376,6 +381,18 @@ def derived(expr: ast.AST, names: Set[str]) -> bool:
             return any(derived(e, names) for e in expr.elts)
         else:
             return False
+
+
+def _host_wrapper(call: ast.Call) -> bool:
+    """``Variable(x)`` (``torch.autograd.Variable``: the tensor itself since torch 0.4) or
+    ``torch.<function>(x, ...)`` without ``device=``: a host tensor made from its first
+    argument."""
+    func = call.func
+    if any(k.arg == "device" for k in call.keywords):
+        return False
+    if terminal(func) == "Variable":
+        return True
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "torch" and func.attr not in _MOVES
 
 
 def _copy_in(expr: ast.AST, names: Set[str], helpers: Helpers, depth: int, remote: Optional[Remote]) -> Optional[Found]:

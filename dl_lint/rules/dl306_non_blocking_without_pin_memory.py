@@ -30,7 +30,9 @@ Reports a DataLoader whose `pin_memory` is False in every case dl-lint can see (
 resolved to False) when its batches are copied to a device with `non_blocking=True`:
 `batch.to(device, non_blocking=True)` or `batch.cuda(non_blocking=True)`, on a batch from a
 `for` loop over the loader (or something taken from it: `images, labels = batch`,
-`batch["image"]`, `batch[0].copy()`, a comprehension over `batch.items()`), in the function
+`batch["image"]`, `batch[0].copy()`, a comprehension over `batch.items()`, `Variable(x.float())`,
+a function of torch given it first such as `torch.cat([x, y])` without `device=`: a host tensor
+made from a pageable batch is pageable too), in the function
 that builds the loader or in a function of the project it is passed to (`train(model, loader)`).
 The copy may be made by project code the batch is given to: a function of any module of the
 project that copies its parameter (`feed_dict = async_copy_to(feed_dict, gpu)`, recursing over a
