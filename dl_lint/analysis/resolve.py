@@ -283,6 +283,7 @@ class Resolver:
         self._starred: Dict[str, Optional[Value]] = {}  # ``starred``: one answer per name
         self._argparse: Optional[Dict[str, List[Possible]]] = None
         self._foreign: Optional[List[Tuple[Any, ast.Call]]] = None  # ``_foreign_arguments``
+        self._attribute_stores: Dict[str, Any] = {}  # ``_module_attribute_stores``
         self._simple_parsing: Optional[Dict[str, Any]] = None  # ``_simple_parsing_dests``
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
         self._with_targets: Optional[Dict[int, ast.AST]] = None  # see _opened_path
@@ -1158,6 +1159,9 @@ class Resolver:
             if parsed is not None:
                 return parsed
         if isinstance(base, ast.Name) and self._is_namespace(base, site, attr, depth):
+            set_here = self._set_at_module_level(base, attr, site, depth)
+            if set_here is not None:
+                return set_here  # ``args.workers = 4`` after parsing, read in a function
             return _option_value(self._argparse_options().get(attr))
         value = self.resolve(base, site, depth + 1)
         single = value.single
@@ -1177,6 +1181,10 @@ class Resolver:
                 if held is not None:
                     return held
             if isinstance(target, ParsedArgs):
+                if attr in target.edited and "*" not in target.edited and isinstance(base, ast.Name):
+                    found = self._set_at_module_level(base, attr, site, depth)
+                    if found is not None:
+                        return found
                 if attr in target.edited or "*" in target.edited:
                     return Value.unknown("argparse")  # the helper may set it itself
                 return _option_value(self.parser_options(target).get(attr))
@@ -1993,6 +2001,66 @@ class Resolver:
                     self._argparse.setdefault(dest, []).append(possible)
             self._apply_set_defaults(self._argparse)
         return self._argparse
+
+    def _set_at_module_level(self, base: ast.Name, attr: str, site: Site, depth: int) -> Optional[Value]:
+        """An attribute of the module's global namespace that module-level code sets after
+        parsing (``args.workers = 4``), read in a function through the global ``args``: the
+        value set, when that statement is the only store of ``args.<attr>`` outside the reading
+        function and stands directly in the module's body (no ``if``, loop or ``try`` around it);
+        unknown when it is stored any other way (in another function, under an ``if``, twice,
+        through ``setattr``/``vars``): the parser's default is not what the function reads. None
+        when nothing outside the function stores it, or the read is at module level (resolved in
+        order there)."""
+        if site.scope is None or self.tree is None:
+            return None
+        own = self.index.scopes.get(id(site.scope))
+        if own is None or base.id in own.bindings or own.parent is not self.index.module_scope:
+            return None  # a parameter or local of the function, or a nested function: not the global
+        if not self.index.module_scope.bindings.get(base.id):
+            return None
+        every = self._module_attribute_stores(base.id)
+        if every is None:
+            return Value.unknown("argparse")
+        # the reading function's own writes are paths there (``_written_attribute``)
+        stores = [statement for function, statement in every.get(attr, ()) if function is not site.scope]
+        if not stores:
+            return None
+        if len(stores) != 1 or stores[0] is None:
+            return Value.unknown("argparse")
+        statement = stores[0]
+        return self.resolve(statement.value, Site(statement.lineno, (), None), depth + 1)
+
+    def _module_attribute_stores(self, name: str) -> Optional[Dict[str, List[Tuple[Optional[ast.AST], Optional[ast.AST]]]]]:
+        """Per attribute, the stores ``name.<attr> = value`` of the module, each as (the
+        function it is in or None, the statement when it is a one-target assignment directly in
+        the module's body, else None: in a function, under an ``if``, augmented, unpacked).
+        None when the module calls ``setattr`` or ``vars`` on ``name`` (any attribute may be
+        set). One walk per name."""
+        if name in self._attribute_stores:
+            return self._attribute_stores[name]
+        found: Dict[str, List[Tuple[Optional[ast.AST], Optional[ast.AST]]]] = {}
+        top = {id(statement) for statement in getattr(self.tree, "body", ())}
+        stack: List[Tuple[ast.AST, Optional[ast.AST]]] = [(self.tree, None)]
+        while stack:
+            node, function = stack.pop()
+            if isinstance(node, ast.Call) and terminal(node.func) in ("setattr", "vars") and node.args:
+                if isinstance(node.args[0], ast.Name) and node.args[0].id == name:
+                    self._attribute_stores[name] = None
+                    return None
+            targets: List[ast.AST] = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            for target in targets:
+                for leaf in ast.walk(target):
+                    if isinstance(leaf, ast.Attribute) and isinstance(leaf.value, ast.Name) and leaf.value.id == name:
+                        plain = isinstance(node, ast.Assign) and id(node) in top and len(node.targets) == 1 and node.targets[0] is leaf
+                        found.setdefault(leaf.attr, []).append((function, node if plain else None))
+            inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else function
+            stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+        self._attribute_stores[name] = found
+        return found
 
     def _foreign_arguments(self) -> List[Tuple[Any, ast.Call]]:
         """The ``add_argument`` calls of the project functions of other modules that this module
