@@ -1344,7 +1344,9 @@ class ModuleAnalysis:
         return tuple(found)
 
     def _next_iter_calls(self) -> Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]:
-        """Every ``next(iter(name))`` of the module, by (id of its function, name)."""
+        """Every ``next(iter(name))`` of the module (also ``next(enumerate(name))``, ``next(
+        enumerate(name, 0))``: ``enumerate`` calls ``iter`` on the loader), by (id of its
+        function, name)."""
         if self._next_iters is None:
             self._next_iters = {}
             for node, node_site, _, _ in self.index.calls:
@@ -1355,10 +1357,13 @@ class ModuleAnalysis:
                 if (
                     isinstance(inner, ast.Call)
                     and isinstance(inner.func, ast.Name)
-                    and inner.func.id == "iter"
-                    and len(inner.args) == 1
-                    and not inner.keywords
+                    and (
+                        (inner.func.id == "iter" and len(inner.args) == 1 and not inner.keywords)
+                        or (inner.func.id == "enumerate" and 1 <= len(inner.args) + len(inner.keywords) <= 2)
+                    )
+                    and inner.args
                     and isinstance(inner.args[0], ast.Name)
+                    and not any(isinstance(a, ast.Starred) for a in inner.args)
                 ):
                     self._next_iters.setdefault((id(node_site.scope), inner.args[0].id), []).append((node, node_site))
         return self._next_iters

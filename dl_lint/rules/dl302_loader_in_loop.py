@@ -18,8 +18,9 @@ class LoaderInLoop(Rule):
 Reports a DataLoader with workers constructed inside a `for` or `while` body (of the same
 function) without `persistent_workers=True`.
 
-It also reports `next(iter(loader))` inside a step loop, when the loader is built before the
-loop (and bound to that one name in its function):
+It also reports `next(iter(loader))` (or `next(enumerate(loader))`, `next(enumerate(loader,
+0))`: `enumerate` calls `iter` on the loader) inside a step loop, when the loader is built
+before the loop (and bound to that one name in its function):
 - with workers and without `persistent_workers=True`, each `iter()` starts all the workers
   again; when the loops around it have known counts (`for step in range(1000)`), the message
   gives the number of starts ("1,000 starts of 8 workers");
