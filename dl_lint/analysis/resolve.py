@@ -1790,10 +1790,13 @@ class Resolver:
         try:
             options: List[Possible] = []
             paths = return_paths(function)
+            by_caller = False  # a test left open by a parameter of the function the call is in
             for statement in returns:
                 site = Site(statement.lineno, (), function, scope)
-                if self._never_taken(paths.get(id(statement), ()), function, env, site, depth):
+                conds = paths.get(id(statement), ())
+                if self._never_taken(conds, function, env, site, depth):
                     continue  # ``if mode == "gt": return f`` for a call passing "train"
+                by_caller = by_caller or self._caller_decides(conds, function, env)
                 value = self.resolve(statement.value, site, depth + 2)
                 if value.is_unknown or not value.options:
                     return None
@@ -1804,7 +1807,24 @@ class Resolver:
             self.param_env, self._params_as_defaults = saved
         if not options:
             return None
-        return Value(tuple(_dedupe(options)))
+        # ``build_collate(kind)`` in ``def get_loader(ds, kind="pad")``: the returns depend on
+        # what get_loader's callers pass, so the loader is judged at each call (a factory)
+        return Value(tuple(_dedupe(options)), "parameter" if by_caller and len(options) > 1 else None)
+
+    @staticmethod
+    def _caller_decides(conds, function: ast.AST, env: Dict[int, Value]) -> bool:
+        """Whether a path condition of a ``return`` reads a parameter of ``function`` that the
+        call binds to a parameter of the function the call is in (its value's source is
+        "parameter"): that function's callers decide the test."""
+        args = function.args  # type: ignore[attr-defined]
+        params = {a.arg: a for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+        for test, _polarity in conds:
+            for leaf in ast.walk(test):
+                if isinstance(leaf, ast.Name) and leaf.id in params:
+                    value = env.get(id(params[leaf.id]))
+                    if value is not None and value.source == "parameter":
+                        return True
+        return False
 
     def _never_taken(self, conds, function: ast.AST, env: Dict[int, Value], site: Site, depth: int) -> bool:
         """Whether one of a ``return``'s path conditions (``namespaces.return_paths``) is false

@@ -89,8 +89,10 @@ factory that may return a module-level function stays silent. For a function of 
 module, a `return` whose `if` tests (`if kind == "pad": return pad_collate`, also an earlier
 `if` that returns, and `in` a literal tuple) are false for what the call passes (literals, the
 defaults of the parameters it leaves out) does not give that call's result: `build_collate(
-"stack")` is the lambda of the last `return`. A test on a value the call does not fix (the
-caller's own parameter, an option) decides nothing. A webdataset pipeline keeps
+"stack")` is the lambda of the last `return`. A test on a value the call does not fix (an
+option, anything resolved at run time) decides nothing; one on the parameter of the function
+the call is in (`build_collate(kind)` in `def get_loader(ds, kind="pad")`) is decided at each
+call of that function, where the finding is reported (`get_loader(ds, "stack")`). A webdataset pipeline keeps
 every callable given to its stages (read in webdataset 1.0.2: `DataPipeline` keeps its stages,
 each fluid method adds a `FilterFunction` that keeps its arguments): `wds.WebDataset(urls)
 .map(f)`, `.map_dict(image=f)` or `.map_dict(**mapping)` (a dict display: its keys need not be
