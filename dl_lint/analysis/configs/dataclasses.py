@@ -5,7 +5,8 @@ Facts read at the versions named:
 
 - ``dataclasses`` (CPython 3.8-3.13): a field is a class-level annotated name (not ``ClassVar``);
   its default is the assigned value or ``field(default=...)``; ``field(default_factory=...)`` is
-  computed at construction (unknown here); ``__post_init__`` runs after the fields are set and
+  computed at each construction by calling the factory (read as that call: ``DataConfig()``, or
+  the body of a ``lambda:``); ``__post_init__`` runs after the fields are set and
   may change any of them (then every field is unknown); inherited fields come first in the
   constructor, so positional arguments are bound only for classes without bases.
 - tyro 1.0.15 (d0f2e3f, ``src/tyro/_cli.py:46-106``): ``tyro.cli(Config)`` builds a ``Config``
@@ -91,6 +92,19 @@ class Field(Record):
         self.fixed = fixed
 
 
+def _factory_default(factory: ast.expr) -> Optional[ast.expr]:
+    """What ``field(default_factory=...)`` computes at each construction, as an expression: a
+    call of the class or function named (``DataConfig`` gives ``DataConfig()``, resolved like a
+    construction written there: a nested dataclass config), or the body of a lambda that takes
+    no argument (``lambda: DataConfig(num_workers=4)``). None for anything else (unknown)."""
+    if isinstance(factory, (ast.Name, ast.Attribute)):
+        return ast.copy_location(ast.Call(func=factory, args=[], keywords=[]), factory)
+    if isinstance(factory, ast.Lambda) and not factory.args.args and not factory.args.posonlyargs:
+        if not factory.args.kwonlyargs and factory.args.vararg is None and factory.args.kwarg is None:
+            return factory.body
+    return None
+
+
 def dataclass_fields(cls: ast.ClassDef) -> Optional[List[Field]]:
     """The fields the class body declares, in order; None when ``__post_init__`` (or a custom
     ``__init__``) may set them to something else."""
@@ -106,7 +120,10 @@ def dataclass_fields(cls: ast.ClassDef) -> Optional[List[Field]]:
         default = statement.value
         if isinstance(default, ast.Call) and terminal(default.func) == "field":
             given = {k.arg: k.value for k in default.keywords}
-            default = given.get("default")  # default_factory / no default: unknown
+            default = given.get("default")
+            factory = given.get("default_factory")
+            if default is None and factory is not None:
+                default = _factory_default(factory)  # ``default_factory=DataConfig``: ``DataConfig()``
         fixed = any(marker in annotation.replace(".", " ").replace("[", " ").split() for marker in _FIXED_MARKERS)
         fields.append(Field(statement.target.id, default, statement.lineno, fixed))
     return fields
