@@ -38,6 +38,21 @@ HOLDERS = frozenset(
     # arguments (``libraries.WEBDATASET_FILTERS``, where the source is cited).
     | WEBDATASET_FILTERS
     | WEBDATASET_DATAPIPELINE
+    # torch 2.13.0 torch/utils/data/dataset.py: ``Subset.__init__`` stores ``self.dataset``,
+    # ``ConcatDataset`` and ``ChainDataset`` ``self.datasets`` (a list of them), ``StackDataset``
+    # its ``args``/``kwargs`` datasets: pickling the wrapper pickles the datasets it wraps.
+    | {
+        f"torch.utils.data.{module}{name}"
+        for module in ("", "dataset.")
+        for name in ("Subset", "ConcatDataset", "ChainDataset", "StackDataset")
+    }
+)
+
+# The torch wrappers above that keep whole datasets, and where: Subset's first argument (or
+# ``dataset=``), ConcatDataset's and ChainDataset's iterable of datasets, StackDataset's
+# arguments (``Opaque.wraps``).
+DATASET_WRAPPERS = frozenset(
+    f"torch.utils.data.{module}{name}" for module in ("", "dataset.") for name in ("Subset", "ConcatDataset", "ChainDataset", "StackDataset")
 )
 
 # DL306: a TensorDataset's tensors are on the CPU when each is made by one of these torch

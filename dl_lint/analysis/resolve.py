@@ -33,7 +33,7 @@ from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
 from dl_lint.analysis.libraries import WEBDATASET_DATAPIPELINE, WEBDATASET_KEEPING, WEBDATASET_PIPELINES, WEBDATASET_SAME
-from dl_lint.analysis.pickling import CPU_CONSTRUCTORS, DEVICE_KEEPING, HOLDERS, TENSOR_DATASETS, held_callable
+from dl_lint.analysis.pickling import CPU_CONSTRUCTORS, DATASET_WRAPPERS, DEVICE_KEEPING, HOLDERS, TENSOR_DATASETS, held_callable
 from dl_lint.analysis.namespaces import (
     NAMESPACE,
     PARSER,
@@ -2609,6 +2609,30 @@ class Resolver:
 
         return held_callable(node, self.path, value_of, lambda func: self._qualname_of(func, site, depth))
 
+    def _wrapped_datasets(self, qualname: str, node: ast.Call, site: Site, depth: int) -> Tuple[Any, ...]:
+        """The datasets a torch wrapper keeps (``pickling.DATASET_WRAPPERS``), each the single
+        value its expression resolves to (an element of a list or tuple display for
+        ``ConcatDataset``/``ChainDataset``); unknown ones are left out."""
+        if depth > MAX_DEPTH:
+            return ()
+        name = qualname.rsplit(".", 1)[1]
+        keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        if name == "Subset":
+            nodes = [node.args[0]] if node.args else [keywords["dataset"]] if "dataset" in keywords else []
+        elif name in ("ConcatDataset", "ChainDataset"):
+            given = node.args[0] if node.args else keywords.get("datasets")
+            nodes = list(given.elts) if isinstance(given, (ast.List, ast.Tuple)) else []
+        else:
+            nodes = [*node.args, *keywords.values()]
+        out = []
+        for each in nodes:
+            if isinstance(each, ast.Starred):
+                continue
+            single = self.resolve(each, site, depth + 1).single
+            if single is not None and isinstance(single.value, (Instance, Opaque)):
+                out.append(single.value)
+        return tuple(out)
+
     def _handed_callable(self, target: Optional[FunctionRef], node: ast.Call, site: Site, depth: int, stores=None):
         """A lambda or local function handed to a project class's constructor for a parameter
         an instance keeps (``SummaryModule.kept_parameters``: ``self.transform = transform``, or
@@ -3066,6 +3090,9 @@ class Resolver:
             inner = self.resolve(node.args[0].func, site, depth + 1)
             if inner.single is not None and getattr(inner.single.value, "qualname", "") == "os.sched_getaffinity":
                 return Value.unknown("cpu-count")
+        if qualname in DATASET_WRAPPERS:
+            held = self._held(node, site, depth)
+            return Value.known(Opaque(qualname, holds=held, wraps=self._wrapped_datasets(qualname, node, site, depth)))
         if qualname in HOLDERS and qualname not in WEBDATASET_DATAPIPELINE:  # a pipeline: ``_library_value``
             held = self._held(node, site, depth)
             if held is not None:

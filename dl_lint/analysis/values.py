@@ -268,9 +268,11 @@ class Opaque(Record):
     the (height, width) a torchvision ``Compose`` ending in ``ToTensor`` makes of an image;
     ``sample``: (bytes, description) of one sample of a torchvision image dataset built with
     such a transform (DL101's batch bytes); ``holds``: a lambda or local function it keeps
-    (``transforms.Lambda(lambda x: x)``); ``on_cpu``: see below."""
+    (``transforms.Lambda(lambda x: x)``); ``on_cpu``: see below; ``wraps``: the datasets a torch
+    wrapper keeps (``Subset(ds, indices)``, ``ConcatDataset([a, b])``), as far as they are known
+    (DL202: pickling the wrapper pickles them)."""
 
-    __slots__ = ("qualname", "shards", "image", "sample", "holds", "on_cpu")
+    __slots__ = ("qualname", "shards", "image", "sample", "holds", "on_cpu", "wraps")
 
     def __init__(
         self,
@@ -280,6 +282,7 @@ class Opaque(Record):
         sample: Optional[Tuple[int, str]] = None,
         holds: Optional[Tuple[str, str, int]] = None,  # DL202: as ``Instance.holds`` (a transform holding a lambda)
         on_cpu: bool = False,  # DL306: a TensorDataset of tensors certainly made on the CPU
+        wraps: Tuple[Any, ...] = (),
     ) -> None:
         self.qualname = qualname
         self.shards = shards
@@ -287,6 +290,7 @@ class Opaque(Record):
         self.sample = sample
         self.holds = holds
         self.on_cpu = on_cpu
+        self.wraps = wraps
 
 
 class ModuleRef(Record):

@@ -85,7 +85,11 @@ both arms of one `if` is set on every path, and a dict chosen whole under `if nu
 (`extra = {}` before it) gives its callable to every path with workers. A callable a project
 function returns counts as built at the call (`worker_init_fn=get_seed_worker(seed)`, in this
 module or another) when every `return` of it hands back a lambda or a function it defines; a
-factory that may return a module-level function stays silent. For a function of the same
+factory that may return a module-level function stays silent. torch's dataset wrappers keep
+what they wrap (torch 2.13 `torch/utils/data/dataset.py`: `Subset` stores `self.dataset`,
+`ConcatDataset` and `ChainDataset` `self.datasets`, `StackDataset` its datasets): a `Subset(ds,
+indices)` or `ConcatDataset([ds, other])` of a dataset that keeps a lambda is reported like the
+dataset itself (proven under forkserver). For a function of the same
 module, a `return` whose `if` tests (`if kind == "pad": return pad_collate`, also an earlier
 `if` that returns, and `in` a literal tuple) are false for what the call passes (literals, the
 defaults of the parameters it leaves out) does not give that call's result: `build_collate(
@@ -247,6 +251,10 @@ def _unpicklable(value, ctx):
     for param, position, attr, (what, path, line) in cls.held_none if cls is not None else ():
         if left_none(value.shape, param, position):  # ``if raw_sample_filter is None: self.f = lambda ...``
             return f"{_a(value.name)} that keeps {what} in self.{attr} ({param} left None)", (what, path, line)
+    for inner in getattr(value, "wraps", ()) if isinstance(value, Opaque) else ():
+        found = _unpicklable(inner, ctx)  # ``Subset(ds, indices)`` pickles ``ds``
+        if found is not None:
+            return f"{_a(value.qualname.rsplit('.', 1)[1])} of {found[0]}", found[1]
     return None
 
 
