@@ -1422,7 +1422,7 @@ class ModuleAnalysis:
             return None
         cls, attribute, _store = target
         asked: Set[int] = set()
-        for method, _loop, _loop_site in self._loops_over_attribute(cls, attribute):
+        for method, _loop, _loop_site in self._iterations_of_attribute(cls, attribute):
             if id(method) in asked:
                 continue
             asked.add(id(method))
@@ -1430,6 +1430,24 @@ class ModuleAnalysis:
             if row is not None:
                 return row if self._stored_once(cls, attribute) else None
         return None
+
+    def _iterations_of_attribute(self, cls: ast.ClassDef, attribute: str):
+        """``_loops_over_attribute``, and the ``iter(self.<attribute>)`` calls of the class's
+        methods (``self.iterator = iter(self.loader)`` in ``__init__``): each starts the workers
+        (method, node, site)."""
+        yield from self._loops_over_attribute(cls, attribute)
+        from dl_lint.analysis.epochs import _self_name
+
+        methods = {id(m): _self_name(m) for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        for node, node_site, _, _ in self.index.calls:
+            owner = methods.get(id(node_site.scope))
+            if owner is None or not (isinstance(node.func, ast.Name) and node.func.id == "iter" and len(node.args) == 1):
+                continue
+            if any(
+                isinstance(leaf, ast.Attribute) and leaf.attr == attribute and isinstance(leaf.value, ast.Name) and leaf.value.id == owner
+                for leaf in transparent_leaves(node.args[0])
+            ):
+                yield node_site.scope, node, node_site
 
     def _runs_at_import(self) -> bool:
         """Whether unguarded module-level code calls a function or method of the module at all
@@ -1440,6 +1458,8 @@ class ModuleAnalysis:
             calls = [entry for name in ix.first_function for entry in ix.calls_of_name.get(name, ())]
             methods = {method for _, method in ix.methods}
             calls += [entry for method in methods for entry in ix.calls_of_attr.get(method, ())]
+            classes = [c.name for c in getattr(self.tree, "body", ()) if isinstance(c, ast.ClassDef)]
+            calls += [entry for name in classes for entry in ix.calls_of_name.get(name, ())]  # ``Wrapper(data)``
             ix.runs_at_import = any(site.scope is None and not self._guarded(site.line) for _, site in calls)
         return ix.runs_at_import
 
@@ -1668,7 +1688,8 @@ class ModuleAnalysis:
 
     def _callers(self, function: ast.AST) -> List[Tuple[ast.Call, Site]]:
         """The calls of this module that run ``function``: ``name(...)`` for a module-level
-        function; for a method of a module-level class, ``instance.method(...)`` on a
+        function; the constructions ``Class(...)`` for the ``__init__`` of a module-level class;
+        for a method of a module-level class, ``instance.method(...)`` on a
         module-level instance of that class (``instance_class``) where no local of the same name
         hides it, and ``self.method(...)`` in the class's other methods."""
         ix = self.ix
@@ -1676,6 +1697,9 @@ class ModuleAnalysis:
         if cls is None:
             return ix.calls_of_name.get(function.name, [])
         out = []
+        if function.name == "__init__":
+            # ``Wrapper(data)`` runs ``Wrapper.__init__`` (a module-level class of this module)
+            out.extend(ix.calls_of_name.get(cls.name, []))
         for other, other_site in ix.calls_of_attr.get(function.name, ()):
             if self._method_called(other, other_site) is function:
                 out.append((other, other_site))

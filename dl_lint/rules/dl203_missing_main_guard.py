@@ -27,7 +27,8 @@ or over the loader handed to it, from `test()` in the epoch loop), on an object 
 the call itself (`Trainer(args).fit()`), or on `self` from another such method. A loader a
 method keeps on the object (`self.loader = DataLoader(...)`, stored once by the class and by
 nothing else in the module, no string naming it) is iterated wherever a method of the class that
-loops over `self.loader` runs. A module-level dict or list of loaders built by one call in a
+loops over `self.loader` (or calls `iter(self.loader)`) runs, also `__init__` itself, which a
+construction `Feeder(data)` in unguarded module-level code runs (a class of the same module). A module-level dict or list of loaders built by one call in a
 comprehension (`dataloaders = {x: DataLoader(...) for x in ["train", "val"]}`, torch's
 transfer-learning tutorial), bound once and never stored into, is iterated where an element is
 (`for inputs, labels in dataloaders[phase]` at module level or in a function module-level code
