@@ -81,7 +81,7 @@ class ClassFacts(Record):
     __slots__ = (
         "name", "module", "path", "line", "bases", "methods", "local", "init_containers", "getitem_reads",
         "init_rngs", "draws", "cuda_methods", "iter_shape", "sample", "unpicklable", "init_stores", "passes",
-        "returned", "held_none",
+        "returned", "held_none", "held_default",
     )  # fmt: skip
 
     def __init__(
@@ -127,8 +127,12 @@ class ClassFacts(Record):
         # (``SummaryModule.held_when_none``): (parameter, position after self or -1, attribute,
         # (what, path, line)).
         held_none: Tuple[Tuple[str, int, str, Tuple[str, str, int]], ...] = (),
+        # DL202: what ``__init__`` keeps when a parameter whose default is a lambda is left out
+        # (``SummaryModule.held_when_none(default=True)``), in ``held_none``'s shape.
+        held_default: Tuple[Tuple[str, int, str, Tuple[str, str, int]], ...] = (),
     ) -> None:
         self.held_none = held_none
+        self.held_default = held_default
         self.passes = {} if passes is None else passes
         self.returned = returned
         self.unpicklable = unpicklable

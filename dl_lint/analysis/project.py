@@ -533,6 +533,7 @@ class SummaryModule:
             unpicklable=self._unpicklable(record),
             returned=self._returned(record),
             held_none=self.held_when_none(name),
+            held_default=self.held_when_none(name, default=True),
             init_stores=tuple(record.init_stores),
             passes={m.name: m.passes for m in record.methods if m.passes},
         )
@@ -559,21 +560,23 @@ class SummaryModule:
                 out.append((attr, found[0], found[1], found[2]))
         return tuple(out)
 
-    def held_when_none(self, name: str) -> Tuple[Tuple[str, int, str, Tuple[str, str, int]], ...]:
+    def held_when_none(self, name: str, default: bool = False) -> Tuple[Tuple[str, int, str, Tuple[str, str, int]], ...]:
         """DL202: the lambdas or local functions class ``name``'s ``__init__`` keeps when a
         parameter left None is None (``ClassRecord.init_held_none``), as ``held_callable`` reads
         them in this module's scope: (parameter, position after self or -1, attribute, (what,
         path, line)). None of them for a class that decides what it pickles
-        (``__getstate__``/``__reduce__``)."""
+        (``__getstate__``/``__reduce__``). ``default``: those it keeps when a parameter whose
+        default is a lambda is left out (``ClassRecord.init_held_default``) instead."""
         from dl_lint.analysis.datasets import _PICKLE_METHODS
         from dl_lint.analysis.pickling import held_callable
         from dl_lint.analysis.syntax import parse_expression
 
         record = self._classes_by_name.get(name)
-        if record is None or not record.init_held_none or any(m.name in _PICKLE_METHODS for m in record.methods):
+        entries = (getattr(record, "init_held_default", ()) if default else record.init_held_none) if record is not None else ()
+        if not entries or any(m.name in _PICKLE_METHODS for m in record.methods):
             return ()
         out = []
-        for attr, text, line, local, param, position in record.init_held_none:
+        for attr, text, line, local, param, position in entries:
             node = parse_expression(text, line)
             found = held_callable(node, self.path, lambda _: None, lambda func: self._qualname(func), local) if node is not None else None
             if found is not None:

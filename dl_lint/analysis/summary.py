@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 23
+SUMMARY_FORMAT = 24
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -104,6 +104,7 @@ class ClassRecord(Record):
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
         "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores", "init_objects",
         "method_returns", "init_attrs", "iter_copies", "assigns", "other_names", "setattr_config", "init_held_none",
+        "init_held_default",
     )  # fmt: skip
 
     def __init__(
@@ -169,7 +170,13 @@ class ClassRecord(Record):
         # if p is None else p``): (attr, VALUE's text, line, local functions, parameter,
         # position after self or -1). A construction that leaves the parameter None keeps it.
         init_held_none: Tuple[Tuple[str, str, int, Tuple[str, ...], str, int], ...] = (),
+        # DL202: ``self.attr = param`` where the parameter's default is a lambda (``transform=
+        # lambda x: x``) or a module-level name bound to one (``target_transform=identity``):
+        # (attr, the lambda's text, its line, (), parameter, position after self or -1). A
+        # construction that leaves the parameter out keeps the lambda.
+        init_held_default: Tuple[Tuple[str, str, int, Tuple[str, ...], str, int], ...] = (),
     ) -> None:
+        self.init_held_default = init_held_default
         self.other_names = other_names
         self.setattr_config = setattr_config
         self.iter_copies = iter_copies
@@ -379,6 +386,7 @@ class ModuleSummary(Record):
                         "init": _deep_tuple(c["init"]) if c.get("init") is not None else None,
                         "init_held": _deep_tuple(c.get("init_held", ())),
                         "init_held_none": _deep_tuple(c.get("init_held_none", ())),
+                        "init_held_default": _deep_tuple(c.get("init_held_default", ())),
                         "init_stores": _deep_tuple(c.get("init_stores", ())),
                         "init_objects": _deep_tuple(c.get("init_objects", ())),
                         "method_returns": _deep_tuple(c.get("method_returns", ())),
@@ -1035,7 +1043,7 @@ def _class_record(
         iter_shape=_iter_shape(node, text),
         sample=sample_bytes(node, init, index) or view_fields(node, init),
         init=_loader_init(node, text),
-        **_kept_in_init(node, init, text),
+        **_kept_in_init(node, init, text, index),
         **_objects_in_init(nodes, text),
         init_attrs=_init_attrs(node, nodes.get("__init__"), init, index, text),
         iter_copies=_iter_copies(nodes, index, text),
@@ -2014,7 +2022,7 @@ def passes_through(function: ast.AST, skip: int = 0) -> Tuple[int, ...]:
     return tuple(sorted(set(found)))
 
 
-def _kept_in_init(node: ast.ClassDef, use: Optional[FunctionUse], text: SourceText) -> Dict[str, Any]:
+def _kept_in_init(node: ast.ClassDef, use: Optional[FunctionUse], text: SourceText, index: Optional[ModuleIndex] = None) -> Dict[str, Any]:
     """DL202's facts of ``__init__``: attributes set to values holding a lambda or a local
     function, and the parameters kept on self."""
     if use is None or not use.self_assigns:
@@ -2044,7 +2052,42 @@ def _kept_in_init(node: ast.ClassDef, use: Optional[FunctionUse], text: SourceTe
     # unless the path is the one a parameter left None takes (``_held_when_none``)
     held = [entry for entry in held if entry[0] not in plain]
     when_none = _held_when_none(function, use, text, local) if look else ()
-    return {"init_held": tuple(held), "init_stores": tuple(dict.fromkeys(stores)), "init_held_none": when_none}
+    by_default = _held_by_default(function, use, text, index) if look else ()
+    return {
+        "init_held": tuple(held),
+        "init_stores": tuple(dict.fromkeys(stores)),
+        "init_held_none": when_none,
+        "init_held_default": by_default,
+    }
+
+
+def _held_by_default(function: ast.FunctionDef, use: FunctionUse, text: SourceText, index: Optional[ModuleIndex]):
+    """``init_held_default``: ``self.attr = param`` in ``__init__`` where ``param``'s default is a
+    lambda, or a module-level name bound once to a lambda, and ``self.attr`` is assigned
+    nowhere else in ``__init__``."""
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    defaults = dict(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
+    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+    after_self = positional[1:]
+    counts: Dict[str, int] = {}
+    for attr, _value in use.self_assigns:
+        counts[attr] = counts.get(attr, 0) + 1
+    out = []
+    for attr, value in use.self_assigns:
+        if counts[attr] != 1 or not isinstance(value, ast.Name) or value.id not in defaults:
+            continue
+        default = defaults[value.id]
+        if isinstance(default, ast.Name) and index is not None:
+            bindings = index.module_scope.bindings.get(default.id, ())
+            default = bindings[0].value if len(bindings) == 1 and bindings[0].kind == "assign" else None
+        if not isinstance(default, ast.Lambda):
+            continue
+        found = _text(text, default)
+        if found is not None:
+            position = after_self.index(value.id) if value.id in after_self else -1
+            out.append((attr, found, default.lineno, (), value.id, position))
+    return tuple(out)
 
 
 def _none_test(test: ast.AST, params: Set[str]) -> Optional[Tuple[str, bool]]:

@@ -225,6 +225,17 @@ def left_none(shape: Optional[CallShape], param: str, position: int) -> bool:
     return True
 
 
+def left_out(shape: Optional[CallShape], param: str, position: int) -> bool:
+    """Whether a construction of ``shape`` certainly does not give the parameter ``param`` (at
+    ``position`` after self, -1 for keyword-only): it then holds its default."""
+    if shape is None or shape[2]:
+        return False
+    positional, keywords, _ = shape
+    if any(name == param for name, _ in keywords):
+        return False
+    return not (0 <= position < len(positional))
+
+
 class FunctionRef(Record):
     """A callable passed as an argument. ``kind`` is "function" (module level), "nested",
     "lambda", "method", "class" (a class object), "local-class" or "partial"."""

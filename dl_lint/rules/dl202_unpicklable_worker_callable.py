@@ -1,6 +1,6 @@
 import os
 
-from dl_lint.analysis.values import FunctionRef, Instance, Opaque, left_none
+from dl_lint.analysis.values import FunctionRef, Instance, Opaque, left_none, left_out
 from dl_lint.model import Related, Severity
 from dl_lint.rules.base import MESSAGE_LIMIT, Rule, call_scenarios, certainty, every, has_workers, no_workers, value_of
 
@@ -89,7 +89,10 @@ factory that may return a module-level function stays silent. torch's dataset wr
 what they wrap (torch 2.13 `torch/utils/data/dataset.py`: `Subset` stores `self.dataset`,
 `ConcatDataset` and `ChainDataset` `self.datasets`, `StackDataset` its datasets): a `Subset(ds,
 indices)` or `ConcatDataset([ds, other])` of a dataset that keeps a lambda is reported like the
-dataset itself (proven under forkserver). For a function of the same
+dataset itself (proven under forkserver). A dataset whose `__init__` keeps a parameter whose
+default is a lambda (`transform=lambda x: x`, or `target_transform=identity` with `identity =
+lambda x: x` at module level) is reported when a construction leaves that parameter out
+(passing anything for it, None included, replaces the lambda). For a function of the same
 module, a `return` whose `if` tests (`if kind == "pad": return pad_collate`, also an earlier
 `if` that returns, and `in` a literal tuple) are false for what the call passes (literals, the
 defaults of the parameters it leaves out) does not give that call's result: `build_collate(
@@ -251,6 +254,9 @@ def _unpicklable(value, ctx):
     for param, position, attr, (what, path, line) in cls.held_none if cls is not None else ():
         if left_none(value.shape, param, position):  # ``if raw_sample_filter is None: self.f = lambda ...``
             return f"{_a(value.name)} that keeps {what} in self.{attr} ({param} left None)", (what, path, line)
+    for param, position, attr, (what, path, line) in getattr(cls, "held_default", ()) if cls is not None else ():
+        if left_out(value.shape, param, position):  # ``def __init__(self, transform=lambda x: x)``
+            return f"{_a(value.name)} that keeps {what} in self.{attr} ({param}'s default)", (what, path, line)
     for inner in getattr(value, "wraps", ()) if isinstance(value, Opaque) else ():
         found = _unpicklable(inner, ctx)  # ``Subset(ds, indices)`` pickles ``ds``
         if found is not None:
