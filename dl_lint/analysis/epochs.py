@@ -898,8 +898,8 @@ def _bound_along(
     once (or in alternative arms). The bound tuple may also be handed whole to a function of the
     project (``train(model, loaders)``) whose parameter, never rebound, is taken apart there the
     same way (``train_loader, val_loader = loaders`` in ``train``): the element lands in that
-    function, and ``landing`` (a list) receives (module analysis, function, site) of where the
-    name is. ("", None) when the element is never read; (None, None) when it cannot be
+    function, and ``landing`` (a list) receives (module analysis, function, site, statement
+    that binds the name) of where it is. ("", None) when the element is never read; (None, None) when it cannot be
     followed: another target, a name bound more than once, the whole tuple used some other way
     (iterated, a computed index, handed to anything else or to two functions)."""
     steps = list(path)

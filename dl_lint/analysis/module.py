@@ -173,7 +173,8 @@ class ModuleAnalysis:
         self._next_iters: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None
         self._sites: Optional[Dict[int, Site]] = None
         self._parents_all: Optional[Dict[int, ast.AST]] = None  # ``_parent_map``
-        self._dict_keys: Dict[str, Any] = {}  # ``_key_reads``: per module-level dict name
+        self._dict_keys: Optional[Dict[str, Any]] = None  # ``_key_reads``: per module-level dict name
+        self._iter_attrs: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None  # ``_iter_attribute_calls``
         self._configs: Optional[list] = None  # loaders built from configs (``_config_calls``)
         # Per-module indexes, each built in one walk the first time a loader asks (``_Index``):
         # the questions below are asked once per loader, and a module may hold thousands.
@@ -1436,18 +1437,29 @@ class ModuleAnalysis:
         methods (``self.iterator = iter(self.loader)`` in ``__init__``): each starts the workers
         (method, node, site)."""
         yield from self._loops_over_attribute(cls, attribute)
-        from dl_lint.analysis.epochs import _self_name
+        calls = self._iter_attribute_calls()
+        for method in cls.body:
+            for node, node_site in calls.get((id(method), attribute), ()):
+                yield method, node, node_site
 
-        methods = {id(m): _self_name(m) for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        for node, node_site, _, _ in self.index.calls:
-            owner = methods.get(id(node_site.scope))
-            if owner is None or not (isinstance(node.func, ast.Name) and node.func.id == "iter" and len(node.args) == 1):
-                continue
-            if any(
-                isinstance(leaf, ast.Attribute) and leaf.attr == attribute and isinstance(leaf.value, ast.Name) and leaf.value.id == owner
-                for leaf in transparent_leaves(node.args[0])
-            ):
-                yield node_site.scope, node, node_site
+    def _iter_attribute_calls(self) -> Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]:
+        """Every ``iter(self.<attr>)`` (possibly wrapped) of the module's methods, by (id of the
+        method, attr): one pass over the module's calls, however many loaders ask."""
+        if self._iter_attrs is None:
+            from dl_lint.analysis.epochs import _self_name
+
+            self._iter_attrs = {}
+            for node, node_site, _, _ in self.index.calls:
+                if not (isinstance(node.func, ast.Name) and node.func.id == "iter" and len(node.args) == 1):
+                    continue
+                method = node_site.scope
+                owner = _self_name(method) if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+                if owner is None:
+                    continue
+                for leaf in transparent_leaves(node.args[0]):
+                    if isinstance(leaf, ast.Attribute) and isinstance(leaf.value, ast.Name) and leaf.value.id == owner:
+                        self._iter_attrs.setdefault((id(method), leaf.attr), []).append((node, node_site))
+        return self._iter_attrs
 
     def _runs_at_import(self) -> bool:
         """Whether unguarded module-level code calls a function or method of the module at all
@@ -1576,37 +1588,46 @@ class ModuleAnalysis:
         None unless ``name`` is bound once at module level to an empty dict display, every
         subscript store into it has a literal key, ``key`` is stored once, and every other use of
         ``name`` anywhere in the module is a subscript of it. One walk per name."""
-        if name not in self._dict_keys:
-            self._dict_keys[name] = self._dict_key_uses(name)
-        uses = self._dict_keys[name]
+        if self._dict_keys is None:
+            self._dict_keys = self._dict_key_uses()
+        uses = self._dict_keys.get(name)
         if uses is None or uses[0].get(key) != 1:
             return None
         return uses[1].get(key, [])
 
-    def _dict_key_uses(self, name: str):
-        bindings = self.index.module_scope.bindings.get(name, ())
-        if len(bindings) != 1 or bindings[0].kind != "assign" or not (isinstance(bindings[0].value, ast.Dict) and not bindings[0].value.keys):
-            return None
+    def _dict_key_uses(self) -> Dict[str, Any]:
+        """For each name bound once at module level to ``{}``: (stores per literal key, reads per
+        literal key), or None when some use of it is not a subscript with a literal key (read
+        with any other key is fine). One walk of the module for every name."""
+        empty = {
+            name: bindings[0].value
+            for name, bindings in self.index.module_scope.bindings.items()
+            if len(bindings) == 1 and bindings[0].kind == "assign" and isinstance(bindings[0].value, ast.Dict) and not bindings[0].value.keys
+        }
+        out: Dict[str, Any] = {name: ({}, {}) for name in empty}
+        if not empty:
+            return out
         family = self._parent_map()
-        stores: Dict[str, int] = {}
-        reads: Dict[str, List[ast.Subscript]] = {}
         for node in ast.walk(self.tree):
-            if not (isinstance(node, ast.Name) and node.id == name):
+            if not (isinstance(node, ast.Name) and node.id in empty) or out.get(node.id) is None:
                 continue
             parent = family.get(id(node))
-            if isinstance(parent, ast.Assign) and node in parent.targets and parent.value is bindings[0].value:
+            if isinstance(parent, ast.Assign) and node in parent.targets and parent.value is empty[node.id]:
                 continue  # ``dataloaders = {}`` itself
             if not (isinstance(parent, ast.Subscript) and parent.value is node):
-                return None  # used whole: handed on, iterated, rebound, ``global`` in a function
+                out[node.id] = None  # used whole: handed on, iterated, rebound, ``global`` in a function
+                continue
+            stores, reads = out[node.id]
             key = literal(parent.slice)
             if isinstance(parent.ctx, ast.Load):
                 if isinstance(key, str):
                     reads.setdefault(key, []).append(parent)
                 continue
             if not isinstance(key, str) or isinstance(parent.ctx, ast.Del):
-                return None
+                out[node.id] = None
+                continue
             stores[key] = stores.get(key, 0) + 1
-        return stores, reads
+        return out
 
     def _iterated_by_key(self, call: ast.Call, site: Site) -> Optional[int]:
         """A module-level dict or list of loaders built by this one call in a comprehension
