@@ -1180,6 +1180,9 @@ class Resolver:
                 held = self._instance_attr(target, attr, base, site, depth)
                 if held is not None:
                     return held
+                bound = self._bound_method(target, attr)
+                if bound is not None:
+                    return bound
             if isinstance(target, ParsedArgs):
                 if attr in target.edited and "*" not in target.edited and isinstance(base, ast.Name):
                     found = self._set_at_module_level(base, attr, site, depth)
@@ -1384,6 +1387,22 @@ class Resolver:
         finally:
             self._params_as_defaults = saved
         return None if passed.is_unknown else passed
+
+    def _bound_method(self, instance: Instance, attr: str) -> Optional[Value]:
+        """``dataset.collate_fn`` where ``dataset`` is an instance of a class of this module that
+        defines ``collate_fn`` as a plain method (no decorator) and never stores that name on
+        self: a bound method, which pickles with its object (CPython 3.11 ``method.__reduce__``
+        gives ``(getattr, (obj, name))``), an ``Opaque("builtins.method")`` that wraps the
+        instance (DL202 reads what the object holds). None for anything else."""
+        if instance.local or instance.path != self.path:
+            return None
+        classes = [c for c in self.index.module_classes if c.name == instance.name]
+        if len(classes) != 1:
+            return None
+        methods = [f for f in classes[0].body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == attr]
+        if len(methods) != 1 or methods[0].decorator_list or self.index.self_attrs.get((instance.name, attr)):
+            return None
+        return Value.known(Opaque("builtins.method", wraps=(instance,)))
 
     def _instance_attr(self, instance: Instance, attr: str, base: ast.Name, site: Site, depth: int) -> Optional[Value]:
         """``data_iter.num_workers`` where ``data_iter = DataIter(...)`` (a class of this module,
