@@ -1180,7 +1180,8 @@ class Resolver:
                 held = self._instance_attr(target, attr, base, site, depth)
                 if held is not None:
                     return held
-                bound = self._bound_method(target, attr)
+            if isinstance(target, Instance):
+                bound = self._bound_method(target, attr)  # ``self.dataset.collate_fn`` too
                 if bound is not None:
                     return bound
             if isinstance(target, ParsedArgs):

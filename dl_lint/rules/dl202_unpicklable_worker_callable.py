@@ -93,8 +93,8 @@ dataset itself (proven under forkserver). A dataset whose `__init__` keeps a par
 default is a lambda (`transform=lambda x: x`, or `target_transform=identity` with `identity =
 lambda x: x` at module level) is reported when a construction leaves that parameter out
 (passing anything for it, None included, replaces the lambda). A bound method of such a
-dataset (`collate_fn=dataset.collate`, a plain method of a class of the same module, the name
-stored nowhere on self) pickles its object (CPython 3.11: `method.__reduce__` is `(getattr,
+dataset (`collate_fn=dataset.collate`, also `self.dataset.collate` of a dataset the object
+keeps; a plain method of a class of the same module, the name stored nowhere on self) pickles its object (CPython 3.11: `method.__reduce__` is `(getattr,
 (obj, name))`), so it fails the same way; a staticmethod pickles by reference. For a function of the same
 module, a `return` whose `if` tests (`if kind == "pad": return pad_collate`, also an earlier
 `if` that returns, and `in` a literal tuple) are false for what the call passes (literals, the
