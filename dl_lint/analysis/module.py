@@ -2064,7 +2064,46 @@ class ModuleAnalysis:
         params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)][skip:]
         landed = [params[i] for i, a in enumerate(call.args) if i < len(params) and isinstance(a, ast.Name) and a.id == name]
         landed += [k.arg for k in call.keywords if k.arg and isinstance(k.value, ast.Name) and k.value.id == name]
-        return any(self._iterates_parameter(function, param) for param in landed)
+        if any(self._iterates_parameter(function, param) for param in landed):
+            return True
+        if any(isinstance(a, ast.Starred) for a in call.args):
+            return False
+        listed = [
+            params[i]
+            for i, a in enumerate(call.args)
+            if i < len(params) and isinstance(a, (ast.List, ast.Tuple)) and any(isinstance(e, ast.Name) and e.id == name for e in a.elts)
+        ]
+        return any(self._iterates_elements(function, param) for param in listed)
+
+    def _iterates_elements(self, function: ast.AST, param: str) -> bool:
+        """Whether ``function`` loops over its parameter ``param`` (``for loader in loaders``),
+        never rebinding it, and iterates the loop's variable in that loop (``for batch in
+        loader``, ``iter(loader)``, or hands it to a function of the module that does): every
+        element of a list it is given is iterated."""
+        key = (id(function), "[elements] " + param)
+        if key in self._argument_loops:
+            return self._argument_loops[key]  # answered, or being answered (a recursive function)
+        self._argument_loops[key] = False
+        found = self._elements_iterated(function, param)
+        self._argument_loops[key] = found
+        return found
+
+    def _elements_iterated(self, function: ast.AST, param: str) -> bool:
+        scope = self.index.scopes.get(id(function))
+        if scope is None or len(scope.bindings.get(param, ())) != 1:
+            return False
+        for loop, _loop_site in self.ix.loops_over_name.get((id(function), param), ()):
+            target = loop.target
+            if not isinstance(target, ast.Name) or len(scope.bindings.get(target.id, ())) != 1:
+                continue
+            first, last = loop.lineno, loop.end_lineno or loop.lineno
+            key = (id(function), target.id)
+            inner = [s.line for _, s in self.ix.loops_over_name.get(key, ())]
+            inner += [s.line for _, _, s in self.ix.iterating_calls.get(key, ())]
+            inner += [s.line for _, other, s in self.ix.handing_calls.get(key, ()) if self._iterates_argument(other, target.id, s)]
+            if any(first < row <= last for row in inner):
+                return True
+        return False
 
     def _iterates_parameter(self, function: ast.AST, param: str) -> bool:
         key = (id(function), param)
@@ -2927,6 +2966,8 @@ class _Index:
             if named and (call.args or call.keywords):
                 handed = [a.id for a in call.args if isinstance(a, ast.Name)]
                 handed += [k.value.id for k in call.keywords if k.arg and isinstance(k.value, ast.Name)]
+                # ``evaluate(model, [val_loader, test_loader])``: names in a list or tuple display
+                handed += [e.id for a in call.args if isinstance(a, (ast.List, ast.Tuple)) for e in a.elts if isinstance(e, ast.Name)]
                 for name in dict.fromkeys(handed):
                     self.handing_calls.setdefault((scope, name), []).append((position, call, site))
                     if site.scope is not None:

@@ -28,7 +28,10 @@ the call itself (`Trainer(args).fit()`), or on `self` from another such method. 
 method keeps on the object (`self.loader = DataLoader(...)`, stored once by the class and by
 nothing else in the module, no string naming it) is iterated wherever a method of the class that
 loops over `self.loader` (or calls `iter(self.loader)`) runs, also `__init__` itself, which a
-construction `Feeder(data)` in unguarded module-level code runs (a class of the same module). A module-level dict or list of loaders built by one call in a
+construction `Feeder(data)` in unguarded module-level code runs (a class of the same module).
+A loader handed in a list or tuple display to a function of the module that loops over that
+parameter and iterates each element (`evaluate(model, [val_loader, test_loader])` with `for
+loader in loaders: for batch in loader`) is iterated where that call runs. A module-level dict or list of loaders built by one call in a
 comprehension (`dataloaders = {x: DataLoader(...) for x in ["train", "val"]}`, torch's
 transfer-learning tutorial), bound once and never stored into, is iterated where an element is
 (`for inputs, labels in dataloaders[phase]` at module level or in a function module-level code
