@@ -172,7 +172,6 @@ class ModuleAnalysis:
         self._kept: Dict[int, Set[str]] = {}  # id(class) -> attributes __init__ keeps from parameters
         self._next_iters: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None
         self._sites: Optional[Dict[int, Site]] = None
-        self._parents_all: Optional[Dict[int, ast.AST]] = None  # ``_parent_map``
         self._dict_keys: Optional[Dict[str, Any]] = None  # ``_key_reads``: per module-level dict name
         self._iter_attrs: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None  # ``_iter_attribute_calls``
         self._configs: Optional[list] = None  # loaders built from configs (``_config_calls``)
@@ -1537,7 +1536,7 @@ class ModuleAnalysis:
         reads = self._key_reads(target.value.id, key)
         if reads is None:
             return None
-        family = self._parent_map()
+        family = parents  # every node's parent in the module (``name_reads``)
         loops = []
         for read in reads:
             node, parent = read, family.get(id(read))
@@ -1573,16 +1572,6 @@ class ModuleAnalysis:
                 return row
         return None
 
-    def _parent_map(self) -> Dict[int, ast.AST]:
-        """Every node's parent in the module, by id (built once, on the first question)."""
-        if self._parents_all is None:
-            found: Dict[int, ast.AST] = {}
-            for node in ast.walk(self.tree):
-                for child in ast.iter_child_nodes(node):
-                    found[id(child)] = node
-            self._parents_all = found
-        return self._parents_all
-
     def _key_reads(self, name: str, key: str) -> Optional[List[ast.Subscript]]:
         """The reads ``name[key]`` of the module-level dict ``name`` (``_iterated_at_key``):
         None unless ``name`` is bound once at module level to an empty dict display, every
@@ -1598,7 +1587,7 @@ class ModuleAnalysis:
     def _dict_key_uses(self) -> Dict[str, Any]:
         """For each name bound once at module level to ``{}``: (stores per literal key, reads per
         literal key), or None when some use of it is not a subscript with a literal key (read
-        with any other key is fine). One walk of the module for every name."""
+        with any other key is fine). From the module's ``name_reads``, for every name at once."""
         empty = {
             name: bindings[0].value
             for name, bindings in self.index.module_scope.bindings.items()
@@ -1607,15 +1596,15 @@ class ModuleAnalysis:
         out: Dict[str, Any] = {name: ({}, {}) for name in empty}
         if not empty:
             return out
-        family = self._parent_map()
-        for node in ast.walk(self.tree):
-            if not (isinstance(node, ast.Name) and node.id in empty) or out.get(node.id) is None:
+        # every read of the name in the module, ``d["k"] = ...`` and ``del d["k"]`` included (the
+        # name itself is read there); ``d = {}`` stores it, and a rebinding is a second binding
+        family, by_name = self.name_reads(self.tree)
+        for node in (n for name in empty for n in by_name.get(name, ())):
+            if out.get(node.id) is None:
                 continue
             parent = family.get(id(node))
-            if isinstance(parent, ast.Assign) and node in parent.targets and parent.value is empty[node.id]:
-                continue  # ``dataloaders = {}`` itself
             if not (isinstance(parent, ast.Subscript) and parent.value is node):
-                out[node.id] = None  # used whole: handed on, iterated, rebound, ``global`` in a function
+                out[node.id] = None  # used whole: handed on, iterated, ``global`` in a function
                 continue
             stores, reads = out[node.id]
             key = literal(parent.slice)

@@ -2061,14 +2061,21 @@ def _kept_in_init(node: ast.ClassDef, use: Optional[FunctionUse], text: SourceTe
     }
 
 
-def _held_by_default(function: ast.FunctionDef, use: FunctionUse, text: SourceText, index: Optional[ModuleIndex]):
-    """``init_held_default``: ``self.attr = param`` in ``__init__`` where ``param``'s default is a
-    lambda, or a module-level name bound once to a lambda, and ``self.attr`` is assigned
-    nowhere else in ``__init__``."""
+def _param_defaults(function: ast.FunctionDef) -> Dict[str, ast.expr]:
+    """The default expression of each parameter of ``function`` that has one."""
     args = function.args
     positional = [a.arg for a in (*args.posonlyargs, *args.args)]
     defaults = dict(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
     defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+    return defaults
+
+
+def _held_by_default(function: ast.FunctionDef, use: FunctionUse, text: SourceText, index: Optional[ModuleIndex]):
+    """``init_held_default``: ``self.attr = param`` in ``__init__`` where ``param``'s default is a
+    lambda, or a module-level name bound once to a lambda, and ``self.attr`` is assigned
+    nowhere else in ``__init__``."""
+    positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    defaults = _param_defaults(function)
     after_self = positional[1:]
     counts: Dict[str, int] = {}
     for attr, _value in use.self_assigns:
@@ -2127,10 +2134,8 @@ def _held_when_none(function: ast.FunctionDef, use: FunctionUse, text: SourceTex
     holding a lambda or a local function on the path a parameter defaulting to None takes when
     it is None, and on the other path to that parameter or not at all; no other assignment of
     ``self.attr`` in ``__init__``."""
-    args = function.args
-    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
-    defaults = dict(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
-    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+    positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    defaults = _param_defaults(function)
     params = {n for n, d in defaults.items() if isinstance(d, ast.Constant) and d.value is None and n != "self"}
     if not params or any(isinstance(n, ast.Return) for n in ast.walk(function)):
         return ()
