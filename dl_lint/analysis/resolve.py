@@ -283,7 +283,6 @@ class Resolver:
         self._starred: Dict[str, Optional[Value]] = {}  # ``starred``: one answer per name
         self._argparse: Optional[Dict[str, List[Possible]]] = None
         self._foreign: Optional[List[Tuple[Any, ast.Call]]] = None  # ``_foreign_arguments``
-        self._attribute_stores: Dict[str, Any] = {}  # ``_module_attribute_stores``
         self._simple_parsing: Optional[Dict[str, Any]] = None  # ``_simple_parsing_dests``
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
         self._with_targets: Optional[Dict[int, ast.AST]] = None  # see _opened_path
@@ -1542,17 +1541,21 @@ class Resolver:
         the parser's default there. Writes in the function itself are paths; ``setattr`` and
         ``vars(args)[...]`` are not followed (as there). The writes of each function are read
         once per module."""
-        if self._edits_by_function is None:
-            # explicit writes only (``names=set()``): ``setattr``/``vars(args)`` are not followed,
-            # as in the function itself; ``config=vars(args)`` to log the options is common
-            self._edits_by_function = [(f, set(edited_attributes(f, set()))) for f in self.index.module_functions]
         row = getattr(binding.node, "lineno", 0)
         out: Set[str] = set()
-        for function, edited in self._edits_by_function:
+        for function, edited in self._function_edits():
             if not edited or function.lineno <= row <= (function.end_lineno or function.lineno):
                 continue
             out |= edited
         return out
+
+    def _function_edits(self) -> List[Tuple[ast.AST, Set[str]]]:
+        """(function, the attributes it sets) for each module-level function, once per module:
+        explicit writes only (``names=set()``): ``setattr``/``vars(args)`` are not followed, as
+        in the function itself; ``config=vars(args)`` to log the options is common."""
+        if self._edits_by_function is None:
+            self._edits_by_function = [(f, set(edited_attributes(f, set()))) for f in self.index.module_functions]
+        return self._edits_by_function
 
     def _simple_parsing_dests(self) -> Dict[str, Any]:
         """``parser.add_arguments(Config, dest="cfg")`` calls of this module on a
@@ -1885,21 +1888,16 @@ class Resolver:
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             items = [literal(e) for e in node.elts]
             return NO_LITERAL if any(i is NO_LITERAL for i in items) else tuple(items)
-        if not isinstance(node, ast.Name):
-            return NO_LITERAL
-        args = function.args  # type: ignore[attr-defined]
-        positional = [*args.posonlyargs, *args.args]
-        defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
-        defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
-        parameter = next((a for a in (*positional, *args.kwonlyargs) if a.arg == node.id), None)
+        scope = self.index.scopes.get(id(function)) if isinstance(node, ast.Name) else None
+        parameter = next((b for b in scope.bindings.get(node.id, ()) if b.kind == "param"), None) if scope is not None else None
         if parameter is None:
             return NO_LITERAL
-        if id(parameter) in env:
-            value = env[id(parameter)]
+        if id(parameter.node) in env:
+            value = env[id(parameter.node)]
             if value.single is None or value.source in CONFIGURABLE:
                 return NO_LITERAL
             return value.single.value
-        return literal(defaults.get(node.id))
+        return literal(parameter.value)  # its default (None: no default, not a literal)
 
     def namespace_kind(self, target: FunctionRef) -> Optional[int]:
         """``namespaces.namespace_return`` of a module-level function of the project (this
@@ -2044,13 +2042,14 @@ class Resolver:
 
     def _set_at_module_level(self, base: ast.Name, attr: str, site: Site, depth: int) -> Optional[Value]:
         """An attribute of the module's global namespace that module-level code sets after
-        parsing (``args.workers = 4``), read in a function through the global ``args``: the
-        value set, when that statement is the only store of ``args.<attr>`` outside the reading
-        function and stands directly in the module's body (no ``if``, loop or ``try`` around it);
-        unknown when it is stored any other way (in another function, under an ``if``, twice,
-        through ``setattr``/``vars``): the parser's default is not what the function reads. None
-        when nothing outside the function stores it, or the read is at module level (resolved in
-        order there)."""
+        parsing (``args.workers = 4``, ``ModuleIndex.attr_writes``), read in a function through
+        the global ``args``: the value set, when that is the only write of ``args.<attr>`` at
+        module level and stands directly in the module's body (no ``if``, loop or ``try`` around
+        it), and no other module-level function sets that attribute; unknown when it is written
+        any other way (twice, under an ``if``, in another function: the parser's default is not
+        what the function reads). ``setattr`` and ``vars(args)`` are not followed, as for a
+        namespace parameter (``_set_elsewhere``). None when nothing outside the function sets
+        it, or the read is at module level (resolved in order there)."""
         if site.scope is None or self.tree is None:
             return None
         own = self.index.scopes.get(id(site.scope))
@@ -2058,49 +2057,16 @@ class Resolver:
             return None  # a parameter or local of the function, or a nested function: not the global
         if not self.index.module_scope.bindings.get(base.id):
             return None
-        every = self._module_attribute_stores(base.id)
-        if every is None:
-            return Value.unknown("argparse")
-        # the reading function's own writes are paths there (``_written_attribute``)
-        stores = [statement for function, statement in every.get(attr, ()) if function is not site.scope]
-        if not stores:
+        writes = self.index.attr_writes.get((None, base.id, attr), [])
+        elsewhere = any(attr in edited for function, edited in self._function_edits() if function is not site.scope)
+        if not writes and not elsewhere:
             return None
-        if len(stores) != 1 or stores[0] is None:
+        if elsewhere or len(writes) != 1:
             return Value.unknown("argparse")
-        statement = stores[0]
-        return self.resolve(statement.value, Site(statement.lineno, (), None), depth + 1)
-
-    def _module_attribute_stores(self, name: str) -> Optional[Dict[str, List[Tuple[Optional[ast.AST], Optional[ast.AST]]]]]:
-        """Per attribute, the stores ``name.<attr> = value`` of the module, each as (the
-        function it is in or None, the statement when it is a one-target assignment directly in
-        the module's body, else None: in a function, under an ``if``, augmented, unpacked).
-        None when the module calls ``setattr`` or ``vars`` on ``name`` (any attribute may be
-        set). One walk per name."""
-        if name in self._attribute_stores:
-            return self._attribute_stores[name]
-        found: Dict[str, List[Tuple[Optional[ast.AST], Optional[ast.AST]]]] = {}
-        top = {id(statement) for statement in getattr(self.tree, "body", ())}
-        stack: List[Tuple[ast.AST, Optional[ast.AST]]] = [(self.tree, None)]
-        while stack:
-            node, function = stack.pop()
-            if isinstance(node, ast.Call) and terminal(node.func) in ("setattr", "vars") and node.args:
-                if isinstance(node.args[0], ast.Name) and node.args[0].id == name:
-                    self._attribute_stores[name] = None
-                    return None
-            targets: List[ast.AST] = []
-            if isinstance(node, ast.Assign):
-                targets = node.targets
-            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-                targets = [node.target]
-            for target in targets:
-                for leaf in ast.walk(target):
-                    if isinstance(leaf, ast.Attribute) and isinstance(leaf.value, ast.Name) and leaf.value.id == name:
-                        plain = isinstance(node, ast.Assign) and id(node) in top and len(node.targets) == 1 and node.targets[0] is leaf
-                        found.setdefault(leaf.attr, []).append((function, node if plain else None))
-            inner = node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else function
-            stack.extend((child, inner) for child in ast.iter_child_nodes(node))
-        self._attribute_stores[name] = found
-        return found
+        value, where = writes[0]
+        if value is None or plain_conds(where.conds):
+            return Value.unknown("argparse")  # augmented, or under an ``if``, loop or ``try``
+        return self.resolve(value, where, depth + 1)
 
     def _foreign_arguments(self) -> List[Tuple[Any, ast.Call]]:
         """The ``add_argument`` calls of the project functions of other modules that this module
