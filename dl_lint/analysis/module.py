@@ -183,6 +183,9 @@ class ModuleAnalysis:
         self._unguarded_rows: Dict[int, Optional[int]] = {}
         self._whole_returns: Dict[int, List[ast.expr]] = {}  # id(function) -> its ``return`` values
         self._argument_loops: Dict[Tuple[int, str], bool] = {}
+        # DL203: the functions of other modules found iterating a loader handed to them, while
+        # one loader's ``_unguarded_iteration`` is worked out (cited as related locations).
+        self._handed_elsewhere: List[Tuple[str, int, str]] = []
         # (caller's analysis, call, site, function) while ``loader_calls_with`` judges a call of
         # ``function`` from another module: DL206 follows a loader it returns into that caller.
         self.returned_to: Optional[tuple] = None
@@ -608,6 +611,10 @@ class ModuleAnalysis:
             extra["loader_class"] = loader.chain[0].label
         if loader.chain and given is None:
             extra["keywords"] = frozenset(self._same_keywords(loader))
+        self._handed_elsewhere = []
+        unguarded = self._unguarded_iteration(call, site)
+        if unguarded is not None and self._handed_elsewhere:
+            extra["iterated_elsewhere"] = tuple(dict.fromkeys(self._handed_elsewhere))
         return LoaderCall(
             path=self.path,
             qualname=loader.qualname,
@@ -618,7 +625,7 @@ class ModuleAnalysis:
             batch_bytes=self._batch_bytes_comment(start.row, end.row),
             scope=scope_name,
             in_loop=site.in_loop() and not self._loader_per_item(call, site, args),
-            unguarded_iteration=self._unguarded_iteration(call, site),
+            unguarded_iteration=unguarded,
             returned=self._returned(call, site),
             nonblocking_copy=None if _always_pins(args, opaque) else self._nonblocking_copy(call, site, _never_pins(args, opaque)),
             fresh_iterators=self._fresh_iterators(call, site),
@@ -2041,28 +2048,88 @@ class ModuleAnalysis:
     def _iterates_argument(self, call: ast.Call, name: str, site: Site) -> bool:
         """Whether ``call`` passes ``name`` to a module-level function of this module, or a
         method of a module-level class on one of its instances (``_method_called``), that
-        iterates the parameter it lands in (``for batch in loader``, ``iter(loader)``)."""
+        iterates the parameter it lands in (``for batch in loader``, ``iter(loader)``). Where
+        the call can run at import (``_may_run_at_import``), also a module-level function of
+        another module of the project (``from engine import evaluate``, ``engine.evaluate(...)``),
+        asked the same questions in that module's analysis; each one found is kept for the
+        loader's diagnostic (``_handed_elsewhere``)."""
+        where = self
         if isinstance(call.func, ast.Name):
             function = self.function_node(call.func.id)
             skip = 0
         else:
             function = self._method_called(call, site)
             skip = 0 if function is None or _static(function) else 1
+        if function is None and self._may_run_at_import(site):
+            where, function, skip = self._callee_elsewhere(call, site)
         if function is None:
             return False
         params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)][skip:]
         landed = [params[i] for i, a in enumerate(call.args) if i < len(params) and isinstance(a, ast.Name) and a.id == name]
         landed += [k.arg for k in call.keywords if k.arg and isinstance(k.value, ast.Name) and k.value.id == name]
-        if any(self._iterates_parameter(function, param) for param in landed):
-            return True
-        if any(isinstance(a, ast.Starred) for a in call.args):
+        found = any(where._iterates_parameter(function, param) for param in landed)
+        if not found and not any(isinstance(a, ast.Starred) for a in call.args):
+            listed = [
+                params[i]
+                for i, a in enumerate(call.args)
+                if i < len(params) and isinstance(a, (ast.List, ast.Tuple)) and any(isinstance(e, ast.Name) and e.id == name for e in a.elts)
+            ]
+            found = any(where._iterates_elements(function, param) for param in listed)
+        if found and where is not self:
+            self._handed_elsewhere.append((where.path, function.lineno, function.name))
+        return found
+
+    def _callee_elsewhere(self, call: ast.Call, site: Site) -> Tuple["ModuleAnalysis", Optional[ast.AST], int]:
+        """(its module's analysis, the function, parameters the call does not give) for a call
+        of a module-level function of another module of the project, or of a module-level class
+        there (its ``__init__``, after ``self``): ``from engine import evaluate``,
+        ``engine.evaluate(...)``, ``Runner(loader)``. (self, None, 0) for anything else; the
+        answer then rests on that module's bytes (recorded for the cache and partial runs)."""
+        from dl_lint.analysis.values import FunctionRef
+
+        if not self._may_be_function(call.func, site):
+            return self, None, 0
+        single = self.resolver.resolve(call.func, site).single
+        ref = single.value if single is not None else None
+        if not isinstance(ref, FunctionRef) or ref.kind not in ("function", "class") or not ref.path or ref.path == self.path:
+            return self, None, 0
+        project = self.resolver.project
+        reader = getattr(project, "analysis_at", None)
+        other = reader(ref.path, ref.module) if reader is not None else None
+        if other is None:
+            return self, None, 0
+        project.read_config_file(ref.path)
+        if ref.kind == "function":
+            return other, other.function_node(ref.name), 0
+        cls = next((n for n in other.tree.body if isinstance(n, ast.ClassDef) and n.name == ref.name), None)
+        init = other.ix.methods.get((id(cls), "__init__")) if cls is not None else None
+        return (other, init, 1) if init is not None and not _static(init) else (self, None, 0)
+
+    def _may_run_at_import(self, site: Site) -> bool:
+        """Whether code at ``site`` can run when the module is imported: module level outside
+        the main guard, or any function when unguarded module-level code calls a function or
+        method of the module (``_runs_at_import``). A script that runs everything under the
+        guard asks no other module about the loaders it hands on (DL203 has nothing to say)."""
+        if site.scope is None:
+            return not self._guarded(site.line)
+        return self._runs_at_import()
+
+    def _param_kept(self, function: ast.AST, param: str) -> bool:
+        """Whether every binding of ``param`` in ``function`` besides the parameter itself is a
+        transparent wrapper of it (``loader = tqdm(loader)``)."""
+        from dl_lint.analysis.transfers import transparent_leaves
+
+        scope = self.index.scopes.get(id(function))
+        if scope is None:
             return False
-        listed = [
-            params[i]
-            for i, a in enumerate(call.args)
-            if i < len(params) and isinstance(a, (ast.List, ast.Tuple)) and any(isinstance(e, ast.Name) and e.id == name for e in a.elts)
-        ]
-        return any(self._iterates_elements(function, param) for param in listed)
+        for binding in scope.bindings.get(param, ()):
+            if binding.kind == "param":
+                continue
+            value = binding.value if binding.kind == "assign" else None
+            leaf = transparent_leaves(value)[-1] if value is not None else None
+            if not (isinstance(leaf, ast.Name) and leaf.id == param and leaf is not value):
+                return False
+        return True
 
     def _iterates_elements(self, function: ast.AST, param: str) -> bool:
         """Whether ``function`` loops over its parameter ``param`` (``for loader in loaders``),
@@ -2095,10 +2162,14 @@ class ModuleAnalysis:
         return False
 
     def _iterates_parameter(self, function: ast.AST, param: str) -> bool:
+        """Whether ``function`` iterates its parameter ``param``: a loop over it, ``iter()``, a
+        comprehension or an eager call over it, the parameter never rebound to anything but a
+        transparent wrapper of itself (``loader = tqdm(loader)`` is still the loader;
+        ``loaders = ensure_tuple(loaders)`` may be a new container of it)."""
         key = (id(function), param)
         found = self._argument_loops.get(key)
         if found is None:
-            found = (
+            found = self._param_kept(function, param) and (
                 self._loop_over(function, param, 0) is not None
                 or bool(self.ix.iterating_calls.get(key))
                 or any(self._runs_with_statement(c, s) for c, s in self.ix.comprehensions_over_name.get(key, ()))

@@ -1,6 +1,6 @@
 import os
 
-from dl_lint.model import Severity
+from dl_lint.model import Related, Severity
 from dl_lint.rules.base import Rule, call_scenarios, certainty, fires, has_workers, value_of
 
 
@@ -31,7 +31,12 @@ loops over `self.loader` (or calls `iter(self.loader)`) runs, also `__init__` it
 construction `Feeder(data)` in unguarded module-level code runs (a class of the same module).
 A loader handed in a list or tuple display to a function of the module that loops over that
 parameter and iterates each element (`evaluate(model, [val_loader, test_loader])` with `for
-loader in loaders: for batch in loader`) is iterated where that call runs. A module-level dict or list of loaders built by one call in a
+loader in loaders: for batch in loader`) is iterated where that call runs. The function may be
+in another module of the project (`from engine import train_one_epoch`, `engine.evaluate(...)`),
+or be a class there whose `__init__` iterates what it is given (`Prefetcher(loader)` calling
+`iter(loader)`): when the call can run at import, that module's function is read the same way
+and cited as related location. A parameter the function rebinds to anything but a wrapper of
+itself (`loaders = ensure_tuple(loaders)`) is not followed. A module-level dict or list of loaders built by one call in a
 comprehension (`dataloaders = {x: DataLoader(...) for x in ["train", "val"]}`, torch's
 transfer-learning tutorial), bound once and never stored into, is iterated where an element is
 (`for inputs, labels in dataloaders[phase]` at module level or in a function module-level code
@@ -122,13 +127,22 @@ All versions; it breaks wherever the start method is spawn or forkserver.
         certain, why, detail, related = self._certain(call, ctx)
         if why:
             detail = f"{why[0].upper()}{why[1:]}. {detail}"
+        through = ""
+        elsewhere = call.extra.get("iterated_elsewhere", ())
+        if elsewhere:
+            names = ", ".join(f"`{name}()`" for _, _, name in elsewhere)
+            through = f", through {names} of another module, which iterates the loader it is given"
+            related = tuple(related) + tuple(
+                Related(os.path.abspath(path), row, 1, f"`{name}()` iterates the loader it is given")
+                for path, row, name in elsewhere
+            )
         yield self.finding(
             call,
             None,
             "loader iterated at import, outside `if __name__ == \"__main__\":`: spawn/forkserver workers fail.",
             severity=Severity.ERROR if certain else None,
             detail=f"The loader starts worker processes and module-level code iterates it (line "
-            f"{call.unguarded_iteration}); each worker re-imports this script and runs that code again. "
+            f"{call.unguarded_iteration}{through}); each worker re-imports this script and runs that code again. "
             + detail
             + "Spawn and forkserver are the start methods on macOS, Windows and Linux from Python 3.14; "
             "the error is \"RuntimeError: An attempt has been made to start a new process before the current "
