@@ -558,7 +558,46 @@ class SummaryModule:
             )
             if found is not None:
                 out.append((attr, found[0], found[1], found[2]))
+        out.extend(self._handed_to_base(record))
         return tuple(out)
+
+    def _handed_to_base(self, record) -> List[Tuple[str, str, str, int]]:
+        """DL202: the lambdas ``__init__`` hands its base's ``__init__`` for a parameter the base
+        keeps (``super().__init__(root, target_transform=lambda x: x - 1)``, or a name that is a
+        lambda on every path there: ``subclasses.read_init``'s "lambda" arguments), so every
+        instance keeps one: (the base's parameter, "a lambda", path, line). Not when the class
+        sets that attribute itself in some method (replaced, maybe by something picklable), nor
+        for a class that decides what it pickles (``__getstate__``/``__reduce__``)."""
+        from dl_lint.analysis.datasets import _PICKLE_METHODS
+        from dl_lint.analysis.subclasses import UNREADABLE
+
+        init = record.init
+        if init is None or init == UNREADABLE or not record.bases or not any(e[2] == "lambda" for e in init[4]):
+            return []
+        if any(m.name in _PICKLE_METHODS for m in record.methods):
+            return []
+        if init[3] != "super" and "".join(record.bases[0].split()) != "".join(init[3].split()):
+            return []  # ``Other.__init__(self, ...)``: not the first base's
+        base = self._base_kept(record.bases[0], record.line, 0)
+        if not base:
+            return []
+        replaced = set(record.assigns)
+        if replaced & _TRANSFORM_ATTRIBUTES:
+            replaced |= _TRANSFORM_ATTRIBUTES
+        out = []
+        index: Optional[int] = 0
+        for kind, keyword, how, payload in init[4]:
+            name = None
+            if kind == "pos" and index is not None:
+                name = next((n for n, p in base if p == index), None)
+                index += 1
+            elif kind == "*":
+                index = None
+            elif kind == "kw":
+                name = keyword if any(n == keyword for n, _ in base) else None
+            if how == "lambda" and name is not None and name not in replaced:
+                out.append((name, "a lambda", self.path, int(payload)))
+        return out
 
     def held_when_none(self, name: str, default: bool = False) -> Tuple[Tuple[str, int, str, Tuple[str, str, int]], ...]:
         """DL202: the lambdas or local functions class ``name``'s ``__init__`` keeps when a

@@ -529,6 +529,14 @@ class Resolver:
                     handed = self._unpacked_argument(target, binding, depth)
                     if handed is not None:
                         return handed
+                if isinstance(target, FunctionRef) and target.kind == "function" and target.path == self.path and binding.site is not None:
+                    # ``train_set, val_set = build_datasets(args)``: the element built at that place
+                    statement = self._unpacking(binding)
+                    if statement is not None and not any(isinstance(a, ast.Starred) for a in binding.value.args):
+                        width = len(statement.targets[0].elts)
+                        built = self._factory_value(target, binding.value, binding.site, depth, (binding.index, width))
+                        if built is not None:
+                            return built
             if isinstance(binding.value, (ast.Tuple, ast.List)) and binding.site is not None:
                 # ``model, config = self.model, self.config`` (minGPT's ``Trainer.train``): the
                 # element at the name's place, both sides of one length without ``*``
@@ -1792,7 +1800,14 @@ class Resolver:
             self._factories[key] = found
         return found
 
-    def _factory_value(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
+    def _factory_value(
+        self, target: FunctionRef, node: ast.Call, site: Site, depth: int, element: Optional[Tuple[int, int]] = None
+    ) -> Optional[Value]:
+        """``_factory_result`` for a function of this module; ``element`` (index, width): the
+        call's result is unpacked into ``width`` names (``train_set, val_set = build(args)``)
+        and every ``return`` is a tuple display of that width: what it builds at ``index``."""
+        if element is not None and depth > MAX_DEPTH // 2:
+            return None
         functions = [f for f in self.index.module_functions if getattr(f, "name", None) == target.name]
         if len(functions) != 1 or isinstance(functions[0], ast.AsyncFunctionDef):
             return None
@@ -1820,7 +1835,13 @@ class Resolver:
                 if self._never_taken(conds, function, env, site, depth):
                     continue  # ``if mode == "gt": return f`` for a call passing "train"
                 by_caller = by_caller or self._caller_decides(conds, function, env)
-                value = self.resolve(statement.value, site, depth + 2)
+                returned = statement.value
+                if element is not None:
+                    index, width = element
+                    if not isinstance(returned, ast.Tuple) or len(returned.elts) != width or any(isinstance(e, ast.Starred) for e in returned.elts):
+                        return None
+                    returned = returned.elts[index]
+                value = self.resolve(returned, site, depth + 2)
                 if value.is_unknown or not value.options:
                     return None
                 if not all(_built(p.value) for p in value.options):
@@ -2404,6 +2425,17 @@ class Resolver:
     # -- calls --------------------------------------------------------------------------------
     def _resolve_call(self, node: ast.Call, site: Site, depth: int) -> Value:
         func_node = node.func
+        if (
+            isinstance(func_node, ast.Name)
+            and func_node.id == "getattr"
+            and len(node.args) == 2
+            and not node.keywords
+            and not any(isinstance(a, ast.Starred) for a in node.args)
+            and not self.lookup("getattr", site)[1]  # the builtin: no binding of the name
+        ):
+            member = self._module_member(node.args[0], node.args[1], site, depth)
+            if member is not None:
+                return member  # ``getattr(datasets, args.data)``
         if isinstance(func_node, ast.Attribute) and func_node.attr == "get" and _is_self_hparams(func_node.value):
             key = literal(node.args[0]) if node.args and not node.keywords else None
             if self.current_class and isinstance(key, str):
@@ -3246,6 +3278,10 @@ class Resolver:
     def _resolve_subscript(self, node: ast.Subscript, site: Site, depth: int) -> Value:
         if _is_self_hparams(node.value) and self.current_class and isinstance(literal(node.slice), str):
             return self._saved_hparam(literal(node.slice), depth)  # self.hparams["num_workers"]
+        if isinstance(node.value, ast.Attribute) and node.value.attr == "__dict__" and not isinstance(node.slice, (ast.Slice, ast.Tuple)):
+            member = self._module_member(node.value.value, node.slice, site, depth)
+            if member is not None:
+                return member  # ``datasets.__dict__[args.data]``
         base = self.resolve(node.value, site, depth + 1)
         if base.single is not None and isinstance(base.single.value, External):
             if base.single.value.qualname == "os.environ":
@@ -3269,6 +3305,34 @@ class Resolver:
                 if options and all(isinstance(p.value, FunctionRef) for p in options):
                     return Value(tuple(_dedupe(options)))
         return Value.unknown("config")
+
+    def _module_member(self, module: ast.AST, key: ast.AST, site: Site, depth: int) -> Optional[Value]:
+        """The member of a project module named by a string value: ``datasets.__dict__[name]``
+        or ``getattr(datasets, name)`` with ``datasets`` a module of the project and ``name`` a
+        value of known possibilities (a literal, an argparse default, a config value): each
+        possibility's member, under that possibility's guards. None when ``module`` is not a
+        project module; unknown when a possibility is not a string or names nothing readable."""
+        if depth > MAX_DEPTH:
+            return None
+        holder = self.resolve(module, site, depth + 1).single
+        if holder is None or not isinstance(holder.value, ModuleRef):
+            return None
+        keys = self.resolve(key, site, depth + 1)
+        if keys.options is None:
+            return Value.unknown(keys.source or "expression")
+        options: List[Possible] = []
+        for possible in keys.options:
+            if not isinstance(possible.value, str) or not possible.value.isidentifier():
+                return Value.unknown(keys.source or "expression")
+            member = self.project.import_value(holder.value.module, possible.value, depth + 1, self.path)
+            if member.options is None:
+                return Value.unknown(member.source or keys.source)
+            for found in member.options:
+                found = found if found.origin is not None else Possible(found.value, possible.origin, found.guards)
+                for guard in possible.guards:
+                    found = found.with_guard(guard)
+                options.append(found)
+        return Value(tuple(_dedupe(options)), keys.source)
 
     def _apply_mutations(self, value: Value, name: str, start: Site, use: Site, depth: int) -> Value:
         """Apply ``d.update(...)`` / ``d[k] = v`` between the dict's assignment and its use."""

@@ -111,6 +111,10 @@ def read_init(node: ast.ClassDef, segment: Callable[[ast.AST], Optional[str]]) -
             return "param", expr.id
         if isinstance(expr, ast.Lambda):
             return "lambda", str(expr.lineno)
+        if isinstance(expr, ast.Name) and expr.id in stored:
+            line = _lambda_on_every_path(init.body, expr.id, call)
+            if line is not None:
+                return "lambda", str(line)
         if not any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(expr)):
             text = segment(expr)
             if text is not None:
@@ -320,6 +324,47 @@ def _walk(function: ast.AST):
     function may rebind a name through ``nonlocal``: counted, conservatively)."""
     for statement in function.body:
         yield from ast.walk(statement)
+
+
+def _lambda_on_every_path(body: List[ast.stmt], name: str, call: ast.Call) -> Optional[int]:
+    """The line of a lambda ``name`` certainly holds when the statement ``call`` is in runs:
+    ``body``'s statements before it bind ``name`` only by ``name = lambda ...`` statements and
+    ``if``/``else`` statements whose every arm ends with it bound so (DSprites' ``if
+    target_transform is None: target_transform = lambda x: x[index] else: target_transform =
+    lambda x: target_transform(x[index])``). Any other binding of ``name`` (a loop, ``with``,
+    ``try``, a walrus, an augmented assignment, a nested ``def``) before the call: None."""
+
+    def run(statements: List[ast.stmt], state: Optional[int]) -> Tuple[Optional[int], bool]:
+        """(line of the lambda the name holds after ``statements`` or None, readable)."""
+        for statement in statements:
+            if statement.lineno >= call.lineno:
+                break
+            if (
+                isinstance(statement, ast.Assign)
+                and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)
+                and statement.targets[0].id == name
+            ):
+                state = statement.value.lineno if isinstance(statement.value, ast.Lambda) else None
+                continue
+            if isinstance(statement, ast.If) and statement.end_lineno is not None and statement.end_lineno < call.lineno:
+                body_state, body_ok = run(statement.body, state)
+                else_state, else_ok = run(statement.orelse, state)
+                if not (body_ok and else_ok):
+                    return None, False
+                state = body_state if body_state is not None and else_state is not None else None
+                continue
+            if any(
+                isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, (ast.Store, ast.Del))
+                or isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name
+                or isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names
+                for n in ast.walk(statement)
+            ):
+                return None, False
+        return state, True
+
+    line, readable = run(body, None)
+    return line if readable else None
 
 
 def _stored_names(function: ast.AST) -> Set[str]:

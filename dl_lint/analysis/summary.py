@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 24
+SUMMARY_FORMAT = 25
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -959,13 +959,15 @@ def held_returns(function: ast.AST, text: SourceText) -> Optional[Tuple[Tuple[Tu
 def hands_back(function: ast.AST) -> Optional[Tuple[str, str, int]]:
     """DL202 through a factory of another module (``worker_init_fn=get_seed_worker(seed)``):
     (kind, name, row) of the local callable that every ``return`` of ``function`` hands back,
-    a lambda or a function defined directly in its body under a name bound nowhere else in it;
+    a lambda or a function defined directly in its body under a name bound nowhere else in it,
+    or a class defined so ("local-class": ``partial(dataset_class, kept)`` returning ``class
+    PartialDataset(dataset_class)``, whose instances cannot be pickled);
     None otherwise (a generator, a return of anything else, a name rebound)."""
     body = function.body  # type: ignore[attr-defined]
     last = body[-1] if body else None
     if not (isinstance(last, ast.Return) and isinstance(last.value, (ast.Name, ast.Lambda))):
         return None  # most functions: asked of the last statement alone, before any walk
-    nested = {n.name: n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    nested = {n.name: n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
     if isinstance(last.value, ast.Name) and last.value.id not in nested:
         return None
     from dl_lint.analysis.namespaces import returns_of
@@ -979,10 +981,11 @@ def hands_back(function: ast.AST) -> Optional[Tuple[str, str, int]]:
         if isinstance(value, ast.Lambda):
             found.append(("lambda", "<lambda>", value.lineno))
         elif isinstance(value, ast.Name) and value.id in nested:
-            found.append(("nested", value.id, nested[value.id].lineno))
+            kind = "local-class" if isinstance(nested[value.id], ast.ClassDef) else "nested"
+            found.append((kind, value.id, nested[value.id].lineno))
         else:
             return None
-    names = {name for kind, name, _ in found if kind == "nested"}
+    names = {name for kind, name, _ in found if kind in ("nested", "local-class")}
     if names and sum(
         1 for n in ast.walk(function) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name in names
     ) != len(names):
@@ -2269,6 +2272,15 @@ def _nested_functions(function: ast.AST) -> List[str]:
 _INIT_WORDS = ("loader", "sampler", "dataset", "folder")
 
 
+def _holds_lambda(node: ast.ClassDef, text: SourceText) -> bool:
+    """Whether the class's source lines hold the word ``lambda`` (DL202: an ``__init__`` that
+    hands its base one, ``SummaryModule._handed_to_base``); the module's text is asked first."""
+    if "lambda" not in text.source:
+        return False
+    lines = text.lines
+    return any("lambda" in lines[row - 1] for row in range(node.lineno, min(node.end_lineno or node.lineno, len(lines)) + 1))
+
+
 def _loader_init(node: ast.ClassDef, text: SourceText) -> Optional[Tuple]:
     """``subclasses.read_init`` for a class that may derive from a loader or a dataset (any
     base): kept in the summary, read when an importer calls the class."""
@@ -2276,7 +2288,7 @@ def _loader_init(node: ast.ClassDef, text: SourceText) -> Optional[Tuple]:
         return None
     names = [node.name] + [terminal(b) or "" for b in node.bases]
     if not any(word in n.lower() for n in names for word in _INIT_WORDS) and not (
-        "torchvision" in text.source or "VisionDataset" in text.source
+        "torchvision" in text.source or "VisionDataset" in text.source or _holds_lambda(node, text)
     ):
         # read only where a loader class is named so (the prefilter's rule for callees too), or
         # a dataset that may derive from one whose constructor arguments it keeps (DL202:

@@ -27,7 +27,16 @@ nested `def scale`, `self.index = defaultdict(lambda: [])`), one built with such
 a parameter its `__init__` keeps on self (`MyDataset(root, transform=t)` with `t =
 transforms.Compose([transforms.Lambda(lambda x: x)])`), or such a transform itself. A parameter
 a class passes on to its base's `__init__` is kept when the base keeps it (by keyword, by
-position, or through `**kwargs`; a class without `__init__` keeps what its base keeps).
+position, or through `**kwargs`; a class without `__init__` keeps what its base keeps). So is
+a lambda a class's `__init__` hands its base for a parameter the base keeps:
+`super().__init__(root, target_transform=lambda x: x - 1)`, or a local name that is a lambda on
+every path to that call (`if target_transform is None: target_transform = lambda x: x[index]` /
+`else: target_transform = lambda x: ...`); a lambda on one path only, or a name rebound to
+something else first, is not read there. A dataset class picked from a module of the project by
+name (`datasets.__dict__[args.data]`, `getattr(datasets, name)`) is each class the name's
+possible values (an argparse default, a literal, a config value) denote, and a class a factory
+of another module defines inside itself and returns (`partial(dataset_class, kept)` returning
+`class PartialDataset(dataset_class)`) is a local class: its instances cannot be pickled.
 A torch `DataLoader` keeps its `dataset`, `collate_fn` and `worker_init_fn` (read in torch
 2.13's `dataloader.py`; it defines no `__getstate__`, only its iterators do), so a dataset that
 keeps a loader built with a lambda `collate_fn` (`self.loader = loader`) pickles the lambda.
