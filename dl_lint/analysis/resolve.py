@@ -1638,7 +1638,10 @@ class Resolver:
         if len(records) == 1 and records[0].hands_back is not None:
             kind, name, row = records[0].hands_back  # a local callable: not picklable, whatever the arguments
             origin = Origin(f"returned by {target.name}()", summary.path, row)
-            found = Value((Possible(FunctionRef(kind, target.module, name, row, summary.path), origin),))
+            if kind == "local-instance":  # ``return ReidDataset(...)`` of a class defined in the function
+                found = Value((Possible(Instance(target.module, name, row, summary.path, True), origin),))
+            else:
+                found = Value((Possible(FunctionRef(kind, target.module, name, row, summary.path), origin),))
             self._factories[key] = found
             return found
         if len(records) != 1 or not records[0].builds:

@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 25
+SUMMARY_FORMAT = 26
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -956,19 +956,26 @@ def held_returns(function: ast.AST, text: SourceText) -> Optional[Tuple[Tuple[Tu
     return tuple(values), tuple(sorted(local))
 
 
+def _calls_a_name(value: Optional[ast.AST]) -> bool:
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+
+
 def hands_back(function: ast.AST) -> Optional[Tuple[str, str, int]]:
     """DL202 through a factory of another module (``worker_init_fn=get_seed_worker(seed)``):
     (kind, name, row) of the local callable that every ``return`` of ``function`` hands back,
     a lambda or a function defined directly in its body under a name bound nowhere else in it,
     or a class defined so ("local-class": ``partial(dataset_class, kept)`` returning ``class
-    PartialDataset(dataset_class)``, whose instances cannot be pickled);
+    PartialDataset(dataset_class)``, whose instances cannot be pickled), or an instance of one
+    ("local-instance": ``return ReidDataset(dataset, root, transform)``);
     None otherwise (a generator, a return of anything else, a name rebound)."""
     body = function.body  # type: ignore[attr-defined]
     last = body[-1] if body else None
-    if not (isinstance(last, ast.Return) and isinstance(last.value, (ast.Name, ast.Lambda))):
+    if not (isinstance(last, ast.Return) and (isinstance(last.value, (ast.Name, ast.Lambda)) or _calls_a_name(last.value))):
         return None  # most functions: asked of the last statement alone, before any walk
     nested = {n.name: n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
     if isinstance(last.value, ast.Name) and last.value.id not in nested:
+        return None
+    if isinstance(last.value, ast.Call) and not isinstance(nested.get(last.value.func.id), ast.ClassDef):
         return None
     from dl_lint.analysis.namespaces import returns_of
 
@@ -983,9 +990,13 @@ def hands_back(function: ast.AST) -> Optional[Tuple[str, str, int]]:
         elif isinstance(value, ast.Name) and value.id in nested:
             kind = "local-class" if isinstance(nested[value.id], ast.ClassDef) else "nested"
             found.append((kind, value.id, nested[value.id].lineno))
+        elif _calls_a_name(value) and isinstance(nested.get(value.func.id), ast.ClassDef):
+            if any(isinstance(n, ast.FunctionDef) and n.name in ("__reduce__", "__reduce_ex__") for n in nested[value.func.id].body):
+                return None  # the class says how it pickles
+            found.append(("local-instance", value.func.id, nested[value.func.id].lineno))
         else:
             return None
-    names = {name for kind, name, _ in found if kind in ("nested", "local-class")}
+    names = {name for kind, name, _ in found if kind in ("nested", "local-class", "local-instance")}
     if names and sum(
         1 for n in ast.walk(function) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name in names
     ) != len(names):

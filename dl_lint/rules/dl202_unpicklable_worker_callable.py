@@ -36,7 +36,10 @@ something else first, is not read there. A dataset class picked from a module of
 name (`datasets.__dict__[args.data]`, `getattr(datasets, name)`) is each class the name's
 possible values (an argparse default, a literal, a config value) denote, and a class a factory
 of another module defines inside itself and returns (`partial(dataset_class, kept)` returning
-`class PartialDataset(dataset_class)`) is a local class: its instances cannot be pickled.
+`class PartialDataset(dataset_class)`) is a local class: its instances cannot be pickled; so is
+what a function of another module returns when every `return` builds an instance of a class it
+defines (`return ReidDataset(dataset, root, transform)`), unless that class defines
+`__reduce__`/`__reduce_ex__`.
 A torch `DataLoader` keeps its `dataset`, `collate_fn` and `worker_init_fn` (read in torch
 2.13's `dataloader.py`; it defines no `__getstate__`, only its iterators do), so a dataset that
 keeps a loader built with a lambda `collate_fn` (`self.loader = loader`) pickles the lambda.
