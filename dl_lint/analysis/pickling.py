@@ -114,7 +114,10 @@ def held_callable(
     if isinstance(node, ast.Call):
         qualname = qualname_of(node.func)
         if qualname not in HOLDERS:
-            return None
+            # an object the call builds: an instance of a local class (``T.ToTensor()`` with
+            # ``ToTensor = wrapper(T.ToTensor)`` returning a class defined in ``wrapper``), or
+            # one already known to keep a callable
+            return _held_by_value(value_of(node), path)
         for argument in (*node.args, *(k.value for k in node.keywords)):
             found = held_callable(argument, path, value_of, qualname_of, local_functions, depth + 1)
             if found is not None:
@@ -132,6 +135,8 @@ def _held_by_value(value: object, path: str) -> Optional[Held]:
         return "a lambda", value.path or path, value.line
     if isinstance(value, FunctionRef) and value.kind == "nested":
         return f"the local function {value.name}", value.path or path, value.line
+    if isinstance(value, Instance) and value.local:
+        return f"an instance of the local class {value.name}", value.path or path, value.line
     if isinstance(value, (Opaque, Instance)) and value.holds is not None:
         return value.holds
     return None

@@ -1812,6 +1812,10 @@ class Resolver:
         if element is not None and depth > MAX_DEPTH // 2:
             return None
         functions = [f for f in self.index.module_functions if getattr(f, "name", None) == target.name]
+        if not functions and element is None and target.path:
+            # a module read from its summary (no syntax tree: an importer asks for
+            # ``ToTensor = wrapper(T.ToTensor)``): what the summary says its function returns
+            return self._imported_factory(target, depth)
         if len(functions) != 1 or isinstance(functions[0], ast.AsyncFunctionDef):
             return None
         function = functions[0]

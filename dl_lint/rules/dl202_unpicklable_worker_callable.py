@@ -39,7 +39,9 @@ of another module defines inside itself and returns (`partial(dataset_class, kep
 `class PartialDataset(dataset_class)`) is a local class: its instances cannot be pickled; so is
 what a function of another module returns when every `return` builds an instance of a class it
 defines (`return ReidDataset(dataset, root, transform)`), unless that class defines
-`__reduce__`/`__reduce_ex__`.
+`__reduce__`/`__reduce_ex__`. An instance of a local class inside a transform a dataset keeps
+counts like a lambda there (`T.Compose([T.ToTensor()])` where the module writes `ToTensor =
+wrapper(T.ToTensor)` and `wrapper` returns a class it defines).
 A torch `DataLoader` keeps its `dataset`, `collate_fn` and `worker_init_fn` (read in torch
 2.13's `dataloader.py`; it defines no `__getstate__`, only its iterators do), so a dataset that
 keeps a loader built with a lambda `collate_fn` (`self.loader = loader`) pickles the lambda.
@@ -230,7 +232,8 @@ All versions; the default start method depends on the platform and Python versio
             message = f"{option} is {what}: not picklable, so spawn/forkserver workers fail."
             if len(message) > MESSAGE_LIMIT:  # a long name: what it is stays in the detail
                 runtime = f"{option[0].upper()}{option[1:]} is {what}. {runtime}"
-                message = f"{option} holds a callable that is not picklable: spawn/forkserver workers fail."
+                kind = "an object" if "instance of the local class" in what else "a callable"
+                message = f"{option} holds {kind} that is not picklable: spawn/forkserver workers fail."
             yield self.finding(
                 call,
                 option,
