@@ -529,12 +529,16 @@ class Resolver:
                     handed = self._unpacked_argument(target, binding, depth)
                     if handed is not None:
                         return handed
-                if isinstance(target, FunctionRef) and target.kind == "function" and target.path == self.path and binding.site is not None:
-                    # ``train_set, val_set = build_datasets(args)``: the element built at that place
+                if isinstance(target, FunctionRef) and target.kind == "function" and target.path and binding.site is not None:
+                    # ``train_set, val_set = build_datasets(args)``: the element built at that place,
+                    # by a function of this module or another
                     statement = self._unpacking(binding)
                     if statement is not None and not any(isinstance(a, ast.Starred) for a in binding.value.args):
                         width = len(statement.targets[0].elts)
-                        built = self._factory_value(target, binding.value, binding.site, depth, (binding.index, width))
+                        if target.path == self.path:
+                            built = self._factory_value(target, binding.value, binding.site, depth, (binding.index, width))
+                        else:
+                            built = self._foreign_factory(target, binding.value, binding.site, depth, (binding.index, width))
                         if built is not None:
                             return built
             if isinstance(binding.value, (ast.Tuple, ast.List)) and binding.site is not None:
@@ -1635,8 +1639,14 @@ class Resolver:
         if summary is None or summary.path != target.path:
             return None
         records = [f for f in summary.summary.functions if f.name == target.name]
-        if len(records) == 1 and records[0].hands_back is not None:
-            kind, name, row = records[0].hands_back  # a local callable: not picklable, whatever the arguments
+        handed = records[0].hands_back if len(records) == 1 else None
+        for _ in range(3):  # ``return partial(cls, kept)``: what that function of the module hands back
+            if handed is None or handed[0] != "call":
+                break
+            inner = [f for f in summary.summary.functions if f.name == handed[1]]
+            handed = inner[0].hands_back if len(inner) == 1 else None
+        if handed is not None and handed[0] != "call":
+            kind, name, row = handed  # a local callable: not picklable, whatever the arguments
             origin = Origin(f"returned by {target.name}()", summary.path, row)
             if kind == "local-instance":  # ``return ReidDataset(...)`` of a class defined in the function
                 found = Value((Possible(Instance(target.module, name, row, summary.path, True), origin),))
@@ -1753,7 +1763,7 @@ class Resolver:
 
     def _unpacking(self, binding: Binding) -> Optional[ast.Assign]:
         """The ``a, b = CALL`` statement of an unpack binding: one target, a tuple or list of
-        names without ``*``."""
+        names or attributes without ``*``."""
         scope = binding.site.scope if binding.site is not None else None
         body = getattr(scope, "body", None) if scope is not None else (self.tree.body if self.tree is not None else None)
         if body is None:
@@ -1772,8 +1782,8 @@ class Resolver:
             return None
         if len(node.targets) != 1 or not isinstance(node.targets[0], (ast.Tuple, ast.List)):
             return None
-        if not all(isinstance(e, ast.Name) for e in node.targets[0].elts):
-            return None
+        if not all(isinstance(e, (ast.Name, ast.Attribute)) for e in node.targets[0].elts):
+            return None  # ``a, b, n, args.class_names = f()``: the places still line up
         return node
 
     def _factory_result(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
@@ -1819,6 +1829,34 @@ class Resolver:
         if len(functions) != 1 or isinstance(functions[0], ast.AsyncFunctionDef):
             return None
         function = functions[0]
+        env = self._bound_arguments(function, node, site, depth)
+        if env is None:
+            return None
+        return self._built_returns(function, env, depth, element)
+
+    def _foreign_factory(self, target: FunctionRef, node: ast.Call, site: Site, depth: int, element: Tuple[int, int]) -> Optional[Value]:
+        """``_factory_value`` with ``element`` for a module-level function of another module of
+        the project (``train_set, val_set, n = utils.get_dataset(...)``): the call's arguments
+        bound here, the function's returns resolved in that module's own analysis (parsed once
+        per run; the answer rests on its bytes, recorded for the cache and partial runs)."""
+        if depth > MAX_DEPTH // 2 or any(k.arg is None for k in node.keywords):
+            return None
+        reader = getattr(self.project, "analysis_at", None)
+        other = reader(target.path, target.module) if reader is not None else None
+        if other is None:
+            return None
+        self.project.read_config_file(target.path)
+        function = other.function_node(target.name)
+        if not isinstance(function, ast.FunctionDef):
+            return None
+        env = self._bound_arguments(function, node, site, depth)
+        if env is None:
+            return None
+        return other.resolver._built_returns(function, env, depth + 1, element)
+
+    def _built_returns(self, function: ast.FunctionDef, env: Dict[int, Value], depth: int, element: Optional[Tuple[int, int]]) -> Optional[Value]:
+        """What every ``return`` of ``function`` (a function of this module) builds, resolved
+        with its parameters bound to ``env`` (``_factory_value``)."""
         returns = returns_of(function)
         if not returns or len(returns) > 4 or any(r.value is None for r in returns):
             return None
@@ -1826,9 +1864,6 @@ class Resolver:
             return None  # a generator: the call returns a generator object
         scope = self.index.scopes.get(id(function))
         if scope is None:
-            return None
-        env = self._bound_arguments(function, node, site, depth)
-        if env is None:
             return None
         saved = self.param_env, self._params_as_defaults
         self.param_env, self._params_as_defaults = env, True

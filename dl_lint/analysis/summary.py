@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 26
+SUMMARY_FORMAT = 27
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -960,14 +960,34 @@ def _calls_a_name(value: Optional[ast.AST]) -> bool:
     return isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
 
 
+def _hands_on(function: ast.AST, name: str, returns: List[ast.Return]) -> Optional[Tuple[str, str, int]]:
+    """("call", name, row) when every ``return`` of ``function`` is a call of the same global
+    name, bound nowhere in the function (``default_partial(cls)`` returning ``partial(cls,
+    kept)``): what that function hands back, when it is one of the module (read where the
+    summary is asked, ``Resolver._imported_factory``)."""
+    if not returns or not all(_calls_a_name(r.value) and r.value.func.id == name for r in returns):
+        return None
+    args = function.args  # type: ignore[attr-defined]
+    if name in {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}:
+        return None
+    if any(
+        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, (ast.Store, ast.Del))
+        or isinstance(n, (ast.Yield, ast.YieldFrom))
+        or isinstance(n, (ast.Global, ast.Nonlocal, ast.Import, ast.ImportFrom))
+        for n in ast.walk(function)
+    ):
+        return None
+    return "call", name, returns[0].lineno
+
+
 def hands_back(function: ast.AST) -> Optional[Tuple[str, str, int]]:
     """DL202 through a factory of another module (``worker_init_fn=get_seed_worker(seed)``):
     (kind, name, row) of the local callable that every ``return`` of ``function`` hands back,
     a lambda or a function defined directly in its body under a name bound nowhere else in it,
     or a class defined so ("local-class": ``partial(dataset_class, kept)`` returning ``class
     PartialDataset(dataset_class)``, whose instances cannot be pickled), or an instance of one
-    ("local-instance": ``return ReidDataset(dataset, root, transform)``);
-    None otherwise (a generator, a return of anything else, a name rebound)."""
+    ("local-instance": ``return ReidDataset(dataset, root, transform)``), or ("call", name,
+    row) when every ``return`` calls one global function (``_hands_on``); None otherwise (a generator, a return of anything else, a name rebound)."""
     body = function.body  # type: ignore[attr-defined]
     last = body[-1] if body else None
     if not (isinstance(last, ast.Return) and (isinstance(last.value, (ast.Name, ast.Lambda)) or _calls_a_name(last.value))):
@@ -975,10 +995,10 @@ def hands_back(function: ast.AST) -> Optional[Tuple[str, str, int]]:
     nested = {n.name: n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
     if isinstance(last.value, ast.Name) and last.value.id not in nested:
         return None
-    if isinstance(last.value, ast.Call) and not isinstance(nested.get(last.value.func.id), ast.ClassDef):
-        return None
     from dl_lint.analysis.namespaces import returns_of
 
+    if isinstance(last.value, ast.Call) and last.value.func.id not in nested:
+        return _hands_on(function, last.value.func.id, returns_of(function))
     returns = returns_of(function)
     if not returns or any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(function)):
         return None

@@ -36,7 +36,11 @@ something else first, is not read there. A dataset class picked from a module of
 name (`datasets.__dict__[args.data]`, `getattr(datasets, name)`) is each class the name's
 possible values (an argparse default, a literal, a config value) denote, and a class a factory
 of another module defines inside itself and returns (`partial(dataset_class, kept)` returning
-`class PartialDataset(dataset_class)`) is a local class: its instances cannot be pickled; so is
+`class PartialDataset(dataset_class)`), or hands on what such a function of its module returns
+(`default_partial(cls)` returning `partial(cls, kept)`), is a local class: its instances cannot be
+pickled. A name unpacked from a tuple a builder returns (`train, val, n, args.classes =
+utils.get_dataset(...)`, in the module or another) is what every `return` the call can take
+builds at that place, with the call's arguments bound. So is
 what a function of another module returns when every `return` builds an instance of a class it
 defines (`return ReidDataset(dataset, root, transform)`), unless that class defines
 `__reduce__`/`__reduce_ex__`. An instance of a local class inside a transform a dataset keeps
