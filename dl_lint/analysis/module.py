@@ -1898,13 +1898,19 @@ class ModuleAnalysis:
             if other_site.line >= after and self._eager(other, other_site, target):
                 best = (position, other_site.line)  # data_gen = enumerate(loader): iter() at once
                 break
+        kept_rows = []
         for position, other, other_site in ix.handing_calls.get(key, ()):
             if best is not None and position > best[0]:
                 break
             if other_site.line >= after and self._iterates_argument(other, target, other_site):
                 best = (position, other_site.line)  # train(loader), where train loops over its parameter
                 break
+            if other_site.line >= after and not wrapped:
+                row = self._kept_and_run(other, target, other_site)
+                if row is not None:
+                    kept_rows.append(row)  # ``trainer = Trainer(model, loader)``, then ``trainer.fit()``
         rows = [best[1]] if best is not None else []
+        rows += kept_rows[:1]
         rows += [
             other_site.line
             for comprehension, other_site in ix.comprehensions_over_name.get(key, ())
@@ -2104,6 +2110,71 @@ class ModuleAnalysis:
         cls = next((n for n in other.tree.body if isinstance(n, ast.ClassDef) and n.name == ref.name), None)
         init = other.ix.methods.get((id(cls), "__init__")) if cls is not None else None
         return (other, init, 1) if init is not None and not _static(init) else (self, None, 0)
+
+    def _kept_and_run(self, call: ast.Call, name: str, site: Site) -> Optional[int]:
+        """A loader handed to the constructor of a class of another module of the project that
+        keeps it (``self.loader = loader``, a statement of ``__init__``'s own body, the class's
+        only store of that attribute) and whose method loops over it or calls ``iter()`` on it:
+        the row of the first call of such a method on the new object in this scope
+        (``trainer = Trainer(model, loader)`` then ``trainer.fit()``, the name bound once, or
+        ``Trainer(model, loader).fit()``), when that code can run at import. The method is cited
+        (``_handed_elsewhere``)."""
+        if not self._may_run_at_import(site):
+            return None
+        where, init, skip = self._callee_elsewhere(call, site)
+        if init is None or skip != 1 or where is self:
+            return None
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return None
+        params = [a.arg for a in (*init.args.posonlyargs, *init.args.args)][1:]
+        landed = [params[i] for i, a in enumerate(call.args) if i < len(params) and isinstance(a, ast.Name) and a.id == name]
+        landed += [k.arg for k in call.keywords if isinstance(k.value, ast.Name) and k.value.id == name]
+        if len(landed) != 1 or not where._param_kept(init, landed[0]):
+            return None
+        self_name = init.args.args[0].arg if init.args.args else None
+        attributes = [
+            statement.targets[0].attr
+            for statement in init.body
+            if isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Attribute)
+            and isinstance(statement.targets[0].value, ast.Name)
+            and statement.targets[0].value.id == self_name
+            and isinstance(statement.value, ast.Name)
+            and statement.value.id == landed[0]
+        ]
+        cls = where.ix.method_class.get(id(init))
+        if len(attributes) != 1 or cls is None or not where._stored_once(cls, attributes[0]):
+            return None
+        running = {method.name: method for method, _node, _site in where._iterations_of_attribute(cls, attributes[0])}
+        if not running:
+            return None
+        parents = self.name_reads(site.scope if site.scope is not None else self.tree)[0]
+        parent = parents.get(id(call))
+        rows = []
+        if isinstance(parent, ast.Attribute) and parent.attr in running:
+            outer = parents.get(id(parent))
+            if isinstance(outer, ast.Call) and outer.func is parent:
+                rows.append((site.line, parent.attr))  # ``Trainer(model, loader).fit()``
+        elif isinstance(parent, ast.Assign) and parent.value is call and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+            obj = parent.targets[0].id
+            names = self.index.scopes.get(id(site.scope)) if site.scope is not None else self.index.module_scope
+            if names is not None and len(names.bindings.get(obj, ())) == 1 and obj not in names.globals:
+                for method in running:
+                    for other, other_site in self.ix.calls_of_attr.get(method, ()):
+                        func = other.func
+                        if (
+                            other_site.scope is site.scope
+                            and other_site.line >= site.line
+                            and isinstance(func.value, ast.Name)
+                            and func.value.id == obj
+                        ):
+                            rows.append((other_site.line, method))
+        if not rows:
+            return None
+        row, method = min(rows)
+        self._handed_elsewhere.append((where.path, running[method].lineno, f"{cls.name}.{method}"))
+        return row
 
     def _may_run_at_import(self, site: Site) -> bool:
         """Whether code at ``site`` can run when the module is imported: module level outside

@@ -35,8 +35,12 @@ loader in loaders: for batch in loader`) is iterated where that call runs. The f
 in another module of the project (`from engine import train_one_epoch`, `engine.evaluate(...)`),
 or be a class there whose `__init__` iterates what it is given (`Prefetcher(loader)` calling
 `iter(loader)`): when the call can run at import, that module's function is read the same way
-and cited as related location. A parameter the function rebinds to anything but a wrapper of
-itself (`loaders = ensure_tuple(loaders)`) is not followed. A module-level dict or list of loaders built by one call in a
+and cited as related location. So is a class of another module that keeps the loader it is
+given (`self.loader = loader` in `__init__`, its only store of that attribute) and has a method
+that loops over it, when that method is called on the new object where the loader is
+(`trainer = Trainer(model, loader)` then `trainer.fit()`, or `Trainer(model, loader).fit()`). A
+parameter the function rebinds to anything but a wrapper of itself (`loaders =
+ensure_tuple(loaders)`) is not followed. A module-level dict or list of loaders built by one call in a
 comprehension (`dataloaders = {x: DataLoader(...) for x in ["train", "val"]}`, torch's
 transfer-learning tutorial), bound once and never stored into, is iterated where an element is
 (`for inputs, labels in dataloaders[phase]` at module level or in a function module-level code
@@ -131,9 +135,9 @@ All versions; it breaks wherever the start method is spawn or forkserver.
         elsewhere = call.extra.get("iterated_elsewhere", ())
         if elsewhere:
             names = ", ".join(f"`{name}()`" for _, _, name in elsewhere)
-            through = f", through {names} of another module, which iterates the loader it is given"
+            through = f", through {names} of another module, which iterates the loader"
             related = tuple(related) + tuple(
-                Related(os.path.abspath(path), row, 1, f"`{name}()` iterates the loader it is given")
+                Related(os.path.abspath(path), row, 1, f"`{name}()` iterates the loader")
                 for path, row, name in elsewhere
             )
         yield self.finding(
