@@ -223,11 +223,27 @@ def _signals_held():
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         yield
         return
+    # The mask holds the signals for this thread only: one sent to the process may be taken by
+    # another thread (a native library's), whose C-level handler then has this thread run the
+    # Python handler at its next instruction, inside the write. So the Python handlers are
+    # replaced too, by one that notes the signal; it is raised again once the write is done.
+    pending: List[int] = []
+
+    def note(signum, _frame) -> None:
+        pending.append(signum)
+
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    handlers = {}
     try:
+        for signum in held:
+            handlers[signum] = signal.signal(signum, note)
         yield
     finally:
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        if pending:
+            signal.raise_signal(pending[0])  # the run's own handler: KeyboardInterrupt, one line, exit 2
 
 
 def _newline(text: str) -> str:

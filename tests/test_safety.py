@@ -392,6 +392,44 @@ def test_fix_failing_at_each_step_of_the_write_keeps_the_old_file(tmp_path, monk
     assert [p.name for p in tmp_path.iterdir()] == ["train.py"]
 
 
+def test_an_interrupt_taken_by_another_thread_waits_until_the_file_is_replaced(tmp_path, monkeypatch):
+    """SIGINT sent to the process while the fixed file is written, taken by a thread that does
+    not block it (a native library's): the write still completes, then the run is interrupted,
+    and no temporary file is left (the main thread's signal mask alone let the Python handler
+    raise inside the write)."""
+    import threading
+
+    from dl_lint import fix_runner
+
+    target = tmp_path / "train.py"
+    target.write_text(FIXABLE)
+    start, sent = threading.Event(), threading.Event()
+
+    def sender() -> None:  # started before the write: its signal mask blocks nothing
+        start.wait(10)
+        os.kill(os.getpid(), signal.SIGINT)
+        sent.set()
+
+    thread = threading.Thread(target=sender, daemon=True)
+    thread.start()
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        start.set()
+        assert sent.wait(10)
+        for _ in range(1000):  # bytecode boundaries: where a Python handler would run
+            pass
+        return real_fsync(fd)
+
+    monkeypatch.setattr(fix_runner.os, "fsync", fsync)
+    with pytest.raises(KeyboardInterrupt):
+        fix_runner.fix_file(target, "train.py", None, unsafe=False, write=True, project_root=tmp_path)
+    monkeypatch.undo()
+    thread.join(10)
+    assert target.read_text() != FIXABLE  # replaced: the interrupt waited for it
+    assert [p.name for p in tmp_path.iterdir()] == ["train.py"]
+
+
 def test_fix_does_not_overwrite_a_file_changed_while_it_was_being_fixed(tmp_path, monkeypatch):
     from dl_lint import fix_runner
 
