@@ -413,9 +413,15 @@ class Resolver:
                 chosen.append((binding, tuple(g.negate() for g in overridden)))
                 break  # dominates: nothing earlier reaches
             guard = self._extra_guard(where, site)
-            chosen.append((binding, (guard, *(g.negate() for g in overridden)) if guard is not None else ()))
-            if guard is not None and guard.subject != binding.name and binding.name not in guard.aliases:
-                overridden.append(guard)  # (``if w > 1: w = 0`` tests the name it rebinds: not kept)
+            if guard is not None and _tests_itself(guard, binding.name):
+                # ``if bs == -1: bs = 36``: the test reads the value before the assignment, so it
+                # is decided on the earlier bindings' values (``_PriorTest``), and those reach the
+                # use only where it failed on them
+                chosen.append((binding, (_PriorTest(guard), *(g.negate() for g in overridden))))
+            else:
+                chosen.append((binding, (guard, *(g.negate() for g in overridden)) if guard is not None else ()))
+            if guard is not None:
+                overridden.append(guard)
         return chosen
 
     def _extra_guard(self, where: Site, use: Site) -> Optional[Guard]:
@@ -446,15 +452,32 @@ class Resolver:
         aliases: List[str] = []
         source: Optional[str] = None
         reaching = self._reaching(bindings, site)
+        resolved: List[Tuple[Tuple[Any, ...], Value]] = []
         for binding, guards in reaching:
             value = self.resolve_binding(binding, node.id, site, depth)
             if value.is_unknown:
                 return Value.unknown(value.source).with_aliases(*value.aliases)
+            resolved.append((guards, value))
+        for index, (guards, value) in enumerate(resolved):
             source = source or value.source
+            tests = [g.guard for g in guards if isinstance(g, _PriorTest)]
+            if tests and not _may_pass(tests, [p for _, earlier in resolved[index + 1 :] for p in earlier.options or ()]):
+                continue  # no value before the assignment passes its test: the branch never runs
             for p in value.options or ():
+                kept: Optional[Possible] = p
                 for guard in guards:
-                    p = p.with_guard(guard)
-                options.append(p)
+                    if isinstance(guard, _PriorTest):
+                        continue
+                    if _tests_itself(guard, node.id):  # a later test of this very value: decided on it
+                        decided = guard.holds(p.value)
+                        if decided is False:
+                            kept = None
+                            break
+                        if decided:
+                            continue
+                    kept = kept.with_guard(guard)
+                if kept is not None:
+                    options.append(kept)
             aliases.extend(value.aliases)
         if len(reaching) > 1:
             options = _dedupe(options)
@@ -1130,9 +1153,11 @@ class Resolver:
             return Value.unknown("expression").with_aliases(alias)
         use_conds = plain_conds(site.conds)
         before = sorted((w for w in writes if w[1].line < site.line), key=lambda w: w[1].line)
-        options: List[Possible] = []
         source: Optional[str] = None
         dominated = False
+        # Latest write first: (its possibilities, its guard, whether the guard tests the
+        # attribute itself: ``if args.batch_size == -1: args.batch_size = 36``).
+        entries: List[Tuple[List[Possible], Optional[Guard], bool]] = []
         for value_node, where in reversed(before):
             conds = plain_conds(where.conds)
             dominates = conds == use_conds[: len(conds)] and not where.in_loop()
@@ -1144,9 +1169,8 @@ class Resolver:
             guard = None if dominates else self._extra_guard(where, site)
             source = source or value.source
             origin = Origin(f"assigned to {alias}", self.path, where.line)
-            for p in value.options or ():
-                p = p if p.origin is not None else Possible(p.value, origin, p.guards)
-                options.append(p.with_guard(guard) if guard is not None else p)
+            found = [p if p.origin is not None else Possible(p.value, origin, p.guards) for p in value.options or ()]
+            entries.append((found, guard, guard is not None and _tests_itself(guard, alias)))
             if dominates:
                 dominated = True
                 break
@@ -1155,8 +1179,8 @@ class Resolver:
             if earlier.is_unknown:
                 return earlier.with_aliases(alias)
             source = earlier.source or source
-            options.extend(earlier.options or ())
-        return Value(tuple(_dedupe(options)), source).with_aliases(alias)
+            entries.append((list(earlier.options or ()), None, False))
+        return Value(tuple(_dedupe(_before_the_test(entries))), source).with_aliases(alias)
 
     def _read_attribute(self, node: ast.Attribute, site: Site, depth: int) -> Value:
         attr = node.attr
@@ -3443,6 +3467,63 @@ class Resolver:
 
 
 _UNKNOWN_DEFAULT = object()
+
+
+class _PriorTest:
+    """A guard on a name's binding that tests the name itself (``if bs == -1: bs = 36``): it
+    reads the value before the assignment, so it is decided on the earlier bindings' values,
+    not carried by the new value (where it would compare 36 with -1)."""
+
+    __slots__ = ("guard",)
+
+    def __init__(self, guard: Guard) -> None:
+        self.guard = guard
+
+
+def _tests_itself(guard: Guard, name: str) -> bool:
+    return guard.subject == name or name in guard.aliases
+
+
+def _may_pass(tests: Sequence[Guard], before: Sequence[Possible]) -> bool:
+    """Whether some value before an assignment can pass the tests around it: False only when
+    every one decidably fails one of them (none known: it may)."""
+    if not before:
+        return True
+    return any(all(test.holds(p.value) is not False for test in tests) for p in before)
+
+
+def _before_the_test(entries: Sequence[Tuple[List[Possible], Optional[Guard], bool]]) -> List[Possible]:
+    """``_written_attribute``'s possibilities, latest write first: a write under a test of the
+    attribute itself (``if args.batch_size == -1: args.batch_size = 36``) counts when a value
+    before it may pass the test, and carries no guard (its test read the old value); the values
+    before it reach the read only where the test failed on them (its negation). Other writes
+    keep their guard."""
+    out: List[Possible] = []
+    failed: List[Guard] = []  # negated self-tests of later writes, for the values before them
+    for index, (found, guard, itself) in enumerate(entries):
+        if itself and guard is not None:
+            before = [p for later in entries[index + 1 :] for p in later[0]]
+            if _may_pass([guard], before):
+                out.extend(q for q in (_with_guards(p, failed) for p in found) if q is not None)
+            failed.append(guard.negate())
+            continue
+        for p in found:
+            q = _with_guards(p, failed)
+            if q is not None:
+                out.append(q.with_guard(guard) if guard is not None else q)
+    return out
+
+
+def _with_guards(p: Possible, guards: Sequence[Guard]) -> Optional[Possible]:
+    """``p`` under the negated self-tests of later writes, each decided on ``p``'s own value
+    (it is the value those tests read): None when one decidably fails."""
+    for guard in guards:
+        decided = guard.holds(p.value)
+        if decided is False:
+            return None
+        if decided is None:
+            p = p.with_guard(guard)
+    return p
 
 
 def _option_value(options: Optional[List[Possible]]) -> Value:
