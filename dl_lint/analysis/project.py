@@ -2119,6 +2119,7 @@ class SignalGraph:
         self._evidence: Dict[Tuple[str, str], bool] = {}
         self._reverse: Optional[Dict[str, Set[str]]] = None
         self._clean: Dict[str, Set[str]] = {}  # kind -> modules with no evidence above them
+        self._below_clean: Set[str] = set()  # modules with no accelerator evidence below them
         self._by_path: Optional[Dict[str, List[str]]] = None  # file -> its module names
         self._endings: Optional[Dict[str, List[str]]] = None  # dotted ending -> module names
 
@@ -2210,6 +2211,14 @@ class SignalGraph:
                     if self.evidence(importer, kind):
                         return True, _chain(parent, importer)
                     todo.append(importer)
+        if kind == "accelerator":
+            # what the programs that import it import (``trainer.py`` imports the loader's
+            # module and ``utils/train.py``, whose ``train()`` moves the batches): generous
+            # evidence again, only ever silencing DL102
+            above = [name for name in parent if name not in names]
+            chain = self._below(above, kind, self._below_clean) if above else []
+            if chain:
+                return True, _chain(parent, chain[0])[::-1] + chain[1:]
         clean.update(parent)
         return False, []
 
@@ -2239,7 +2248,7 @@ class SignalGraph:
     def paths_of(self, module: str) -> List[str]:
         return self.paths.get(module, [])
 
-    def _below(self, names: List[str], kind: str) -> List[str]:
+    def _below(self, names: List[str], kind: str, clean: Optional[Set[str]] = None) -> List[str]:
         """Evidence anywhere in what ``names`` import, transitively (``detector.run(batch)``:
         the batch is moved in a module the detector's module imports). An import no project
         module answers to is matched by its dotted ending (``from detectors.factory import``
@@ -2251,12 +2260,14 @@ class SignalGraph:
             current = todo.pop()
             for imported in self.imports(current):
                 for dep in ([imported] if imported in self.paths else self._ending(imported)):
-                    if dep in parent:
+                    if dep in parent or (clean is not None and dep in clean):
                         continue
                     parent[dep] = current
                     if self.evidence(dep, kind):
                         return _chain(parent, dep)[::-1]
                     todo.append(dep)
+        if clean is not None:
+            clean.update(parent)  # searched below without evidence: not again in this run
         return []
 
     def _ending(self, name: str) -> List[str]:

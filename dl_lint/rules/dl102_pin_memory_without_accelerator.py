@@ -16,7 +16,9 @@ Reports `pin_memory=True` when nothing in the files of the run shows that batche
 accelerator: no `.cuda()`, no `.to(device)` / `device=` with a device that can be a GPU, no
 `torch.device("cuda")`, `torch.cuda.*`, `non_blocking=True`, `torch.accelerator`, and no trainer
 framework (Lightning, accelerate, DeepSpeed, XLA, an import of composer) in the loader's module,
-in what it imports (transitively), or in a module that imports it.
+in what it imports (transitively), in a module that imports it, or in what those importers
+import (a script importing the loader's module and the training module whose `train()` moves
+the batches).
 
 ## Why is this bad?
 Pinning copies every batch into page-locked host memory so that host-to-GPU copies can be
