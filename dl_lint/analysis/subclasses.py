@@ -326,45 +326,47 @@ def _walk(function: ast.AST):
         yield from ast.walk(statement)
 
 
-def _lambda_on_every_path(body: List[ast.stmt], name: str, call: ast.Call) -> Optional[int]:
-    """The line of a lambda ``name`` certainly holds when the statement ``call`` is in runs:
-    ``body``'s statements before it bind ``name`` only by ``name = lambda ...`` statements and
+def _lambda_on_every_path(body: List[ast.stmt], name: str, call: ast.AST) -> Optional[int]:
+    """The line of a lambda ``name`` certainly holds when the statement of ``call`` runs (any
+    node with a line: the statements before it count): ``body``'s statements before it bind it
+    by ``name = lambda ...``, by ``name = other`` of a name that certainly holds one, and in
     ``if``/``else`` statements whose every arm ends with it bound so (DSprites' ``if
     target_transform is None: target_transform = lambda x: x[index] else: target_transform =
-    lambda x: target_transform(x[index])``). Any other binding of ``name`` (a loop, ``with``,
-    ``try``, a walrus, an augmented assignment, a nested ``def``) before the call: None."""
+    lambda x: ...``; DCGAN's ``parse_fn = lambda ...`` on both arms, then ``map_fn_ = parse_fn``).
+    Any other binding of a name (a loop, ``with``, ``try``, a walrus, an augmented assignment, a
+    nested ``def``) leaves it holding something else. None when ``name`` holds no certain lambda."""
+    return _lambda_states(body, call.lineno, {}).get(name)
 
-    def run(statements: List[ast.stmt], state: Optional[int]) -> Tuple[Optional[int], bool]:
-        """(line of the lambda the name holds after ``statements`` or None, readable)."""
-        for statement in statements:
-            if statement.lineno >= call.lineno:
-                break
-            if (
-                isinstance(statement, ast.Assign)
-                and len(statement.targets) == 1
-                and isinstance(statement.targets[0], ast.Name)
-                and statement.targets[0].id == name
-            ):
-                state = statement.value.lineno if isinstance(statement.value, ast.Lambda) else None
-                continue
-            if isinstance(statement, ast.If) and statement.end_lineno is not None and statement.end_lineno < call.lineno:
-                body_state, body_ok = run(statement.body, state)
-                else_state, else_ok = run(statement.orelse, state)
-                if not (body_ok and else_ok):
-                    return None, False
-                state = body_state if body_state is not None and else_state is not None else None
-                continue
-            if any(
-                isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, (ast.Store, ast.Del))
-                or isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name
-                or isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names
-                for n in ast.walk(statement)
-            ):
-                return None, False
-        return state, True
 
-    line, readable = run(body, None)
-    return line if readable else None
+def _lambda_states(statements: List[ast.stmt], before: int, states: Dict[str, Optional[int]]) -> Dict[str, Optional[int]]:
+    """Name -> line of the lambda it certainly holds (None: something else may be there) after
+    ``statements`` that start before row ``before``, from ``states``."""
+    states = dict(states)
+    for statement in statements:
+        if statement.lineno >= before:
+            break
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+            value = statement.value
+            if isinstance(value, ast.Lambda):
+                states[statement.targets[0].id] = value.lineno
+            elif isinstance(value, ast.Name):
+                states[statement.targets[0].id] = states.get(value.id)
+            else:
+                states[statement.targets[0].id] = None
+            continue
+        if isinstance(statement, ast.If) and statement.end_lineno is not None and statement.end_lineno < before:
+            arm = _lambda_states(statement.body, before, states)
+            other = _lambda_states(statement.orelse, before, states)
+            states = {key: arm.get(key) if arm.get(key) is not None and other.get(key) is not None else None for key in {*arm, *other}}
+            continue
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                states[node.id] = None
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                states[node.name] = None
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                states.update((n, None) for n in node.names)
+    return states
 
 
 def _stored_names(function: ast.AST) -> Set[str]:

@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 27
+SUMMARY_FORMAT = 28
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -2071,8 +2071,16 @@ def _kept_in_init(node: ast.ClassDef, use: Optional[FunctionUse], text: SourceTe
     held = []
     stores = []
     plain = set()  # attributes some assignment sets to a value without one: another path (if/else)
+    top_level = {id(s.value) for s in function.body if isinstance(s, ast.Assign) and len(s.targets) == 1}
     for attr, value in use.self_assigns:
-        if isinstance(value, ast.Name) and value.id in names and value.id not in local:
+        lambda_line = (
+            _named_lambda(function, value, text)
+            if look and isinstance(value, ast.Name) and id(value) in top_level and value.id not in local
+            else None
+        )
+        if lambda_line is not None:
+            held.append((attr, *lambda_line, local))  # ``parse_fn = lambda ...`` then ``self.map_fn = parse_fn``
+        elif isinstance(value, ast.Name) and value.id in names and value.id not in local:
             stores.append((value.id, positional.index(value.id) if value.id in positional else -1))
             plain.add(attr)
         elif look and any(isinstance(n, ast.Lambda) or (isinstance(n, ast.Name) and n.id in local) for n in ast.walk(value)):
@@ -2093,6 +2101,19 @@ def _kept_in_init(node: ast.ClassDef, use: Optional[FunctionUse], text: SourceTe
         "init_held_none": when_none,
         "init_held_default": by_default,
     }
+
+
+def _named_lambda(function: ast.FunctionDef, value: ast.Name, text: SourceText) -> Optional[Tuple[str, int]]:
+    """(text, line) of the lambda the name ``value`` certainly holds where a statement of
+    ``function``'s own body reads it (``subclasses._lambda_on_every_path``), or None."""
+    from dl_lint.analysis.subclasses import _lambda_on_every_path
+
+    line = _lambda_on_every_path(function.body, value.id, value)
+    if line is None:
+        return None
+    node = next((n for n in ast.walk(function) if isinstance(n, ast.Lambda) and n.lineno == line), None)
+    found = _text(text, node)
+    return (found, line) if found is not None else None
 
 
 def _param_defaults(function: ast.FunctionDef) -> Dict[str, ast.expr]:

@@ -31,8 +31,10 @@ position, or through `**kwargs`; a class without `__init__` keeps what its base 
 a lambda a class's `__init__` hands its base for a parameter the base keeps:
 `super().__init__(root, target_transform=lambda x: x - 1)`, or a local name that is a lambda on
 every path to that call (`if target_transform is None: target_transform = lambda x: x[index]` /
-`else: target_transform = lambda x: ...`); a lambda on one path only, or a name rebound to
-something else first, is not read there. A dataset class picked from a module of the project by
+`else: target_transform = lambda x: ...`, also handed on under a second name: `map_fn_ =
+parse_fn`); a lambda on one path only, or a name rebound to something else first, is not read
+there. The same local names count when a statement of `__init__`'s own body keeps one on self
+(`scale = lambda x: 2 * x`, then `self.scale = scale`). A dataset class picked from a module of the project by
 name (`datasets.__dict__[args.data]`, `getattr(datasets, name)`) is each class the name's
 possible values (an argparse default, a literal, a config value) denote, and a class a factory
 of another module defines inside itself and returns (`partial(dataset_class, kept)` returning
