@@ -387,12 +387,13 @@ class Resolver:
     def _reaching(self, bindings: Sequence[Binding], site: Site) -> List[Tuple[Binding, Tuple[Guard, ...]]]:
         """The bindings that can reach ``site``, each with the guards it holds under (its own,
         if a single ``if`` separates it from the use; the negations of later such bindings')."""
-        if site is not END and not site.in_loop() and len(bindings) > 1:
-            # a binding of this scope made after the use, in straight-line code, cannot reach it
-            # (``worker_init_fn=data.worker_init_fn``, then ``for it, data in enumerate(loader)``)
+        if len(bindings) > 1 and site is not END and any(b.kind == "other" for b in bindings) and not site.in_loop():
+            # a loop variable (``with``/``except`` target, walrus) of this scope bound after the
+            # use, in straight-line code, cannot reach it (``worker_init_fn=data.worker_init_fn``,
+            # then ``for it, data in enumerate(loader)``)
             earlier = [
                 b for b in bindings
-                if not (b.kind in _SITED or b.kind == "other") or b.site is None or b.site.scope is not site.scope or b.site.line <= site.line
+                if b.kind != "other" or b.site is None or b.site.scope is not site.scope or b.site.line <= site.line
             ]
             if earlier:
                 bindings = earlier
