@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 28
+SUMMARY_FORMAT = 29
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -2188,7 +2188,9 @@ def _held_when_none(function: ast.FunctionDef, use: FunctionUse, text: SourceTex
     a loop or a ``try``, and with no ``return`` in ``__init__``), ``self.attr`` set to a value
     holding a lambda or a local function on the path a parameter defaulting to None takes when
     it is None, and on the other path to that parameter or not at all; no other assignment of
-    ``self.attr`` in ``__init__``."""
+    ``self.attr`` in ``__init__``. Also the parameter itself rebound there (``if transform is
+    None: transform = lambda x: x``, its only assignment) and then kept (``self.transform =
+    transform``, every assignment of the attribute)."""
     positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
     defaults = _param_defaults(function)
     params = {n for n, d in defaults.items() if isinstance(d, ast.Constant) and d.value is None and n != "self"}
@@ -2213,12 +2215,21 @@ def _held_when_none(function: ast.FunctionDef, use: FunctionUse, text: SourceTex
         return out
 
     found: List[Tuple[str, ast.AST, str]] = []  # (attr, value holding the callable, parameter)
+    via: List[Tuple[str, ast.AST, str]] = []  # the same, through the parameter rebound first
+    rebound: Dict[str, ast.AST] = {}  # ``if p is None: p = lambda x: x``: what p holds then
     for statement in function.body:
         if isinstance(statement, ast.If):
             arms = _none_arms(statement.test, params, statement.body, statement.orelse)
             if arms is None:
                 continue
             param, arm, other = arms
+            own = [
+                s.value for s in arm
+                if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and s.targets[0].id == param
+            ]
+            stores = sum(1 for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == param and isinstance(n.ctx, (ast.Store, ast.Del)))
+            if len(own) == 1 and stores == 1 and holds(own[0]):
+                rebound[param] = own[0]
             theirs = assigned(other)
             for attr, values in assigned(arm).items():
                 if len(values) != 1 or not holds(values[0]):
@@ -2227,7 +2238,9 @@ def _held_when_none(function: ast.FunctionDef, use: FunctionUse, text: SourceTex
                     found.append((attr, values[0], param))
         elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and self_attr(statement.targets[0]):
             value = statement.value
-            if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or) and len(value.values) == 2:
+            if isinstance(value, ast.Name) and value.id in rebound:
+                via.append((self_attr(statement.targets[0]), rebound[value.id], value.id))  # then ``self.t = p``
+            elif isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or) and len(value.values) == 2:
                 first, second = value.values
                 if isinstance(first, ast.Name) and first.id in params and holds(second):
                     found.append((self_attr(statement.targets[0]), second, first.id))
@@ -2239,9 +2252,10 @@ def _held_when_none(function: ast.FunctionDef, use: FunctionUse, text: SourceTex
                 if isinstance(other, ast.Name) and other.id == param and holds(chosen):
                     found.append((self_attr(statement.targets[0]), chosen, param))
     out = []
-    for attr, value, param in found:
+    for attr, value, param in [*found, *via]:
         # every assignment of self.attr in __init__ is the one found or the parameter itself
-        if sum(1 for a, v in use.self_assigns if a == attr and not (isinstance(v, ast.Name) and v.id == param)) != 1:
+        others = sum(1 for a, v in use.self_assigns if a == attr and not (isinstance(v, ast.Name) and v.id == param))
+        if others != (0 if (attr, value, param) in via else 1):
             continue
         written = _text(text, value)
         if written is not None:

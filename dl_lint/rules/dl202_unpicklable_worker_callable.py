@@ -82,7 +82,9 @@ something else: `if size: self.pre = Compose(...)` / `else: self.pre = lambda **
 not count, unless that path is the one an argument left None takes: `if raw_sample_filter is
 None: self.raw_sample_filter = lambda raw_sample: True` / `else: self.raw_sample_filter =
 raw_sample_filter` (fastMRI's `SliceDataset`), `self.f = f or (lambda x: x)`, `self.f = f if f
-is not None else lambda x: x` (also `not f`, `f == None` and the mirrored tests), where the
+is not None else lambda x: x` (also `not f`, `f == None` and the mirrored tests), or the
+parameter itself rebound there and then kept (`if transform is None: transform = lambda x: x`,
+its only assignment, then `self.transform = transform`), where the
 parameter's default is `None`, the statement is one of `__init__`'s own body (no `return` in
 `__init__`) and the other path keeps the argument or sets nothing. A construction that does not
 give that argument, or gives the literal `None`, keeps the lambda; one that gives anything else
