@@ -112,9 +112,9 @@ def read_init(node: ast.ClassDef, segment: Callable[[ast.AST], Optional[str]]) -
         if isinstance(expr, ast.Lambda):
             return "lambda", str(expr.lineno)
         if isinstance(expr, ast.Name) and expr.id in stored:
-            line = _lambda_on_every_path(init.body, expr.id, call)
-            if line is not None:
-                return "lambda", str(line)
+            held = _lambda_on_every_path(init.body, expr.id, call)
+            if held is not None:
+                return "lambda", str(held.lineno)
         if not any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(expr)):
             text = segment(expr)
             if text is not None:
@@ -326,8 +326,8 @@ def _walk(function: ast.AST):
         yield from ast.walk(statement)
 
 
-def _lambda_on_every_path(body: List[ast.stmt], name: str, call: ast.AST) -> Optional[int]:
-    """The line of a lambda ``name`` certainly holds when the statement of ``call`` runs (any
+def _lambda_on_every_path(body: List[ast.stmt], name: str, call: ast.AST) -> Optional[ast.Lambda]:
+    """The lambda ``name`` certainly holds when the statement of ``call`` runs (any
     node with a line: the statements before it count): ``body``'s statements before it bind it
     by ``name = lambda ...``, by ``name = other`` of a name that certainly holds one, and in
     ``if``/``else`` statements whose every arm ends with it bound so (DSprites' ``if
@@ -338,8 +338,10 @@ def _lambda_on_every_path(body: List[ast.stmt], name: str, call: ast.AST) -> Opt
     return _lambda_states(body, call.lineno, {}).get(name)
 
 
-def _lambda_states(statements: List[ast.stmt], before: int, states: Dict[str, Optional[int]]) -> Dict[str, Optional[int]]:
-    """Name -> line of the lambda it certainly holds (None: something else may be there) after
+def _lambda_states(
+    statements: List[ast.stmt], before: int, states: Dict[str, Optional[ast.Lambda]]
+) -> Dict[str, Optional[ast.Lambda]]:
+    """Name -> the lambda it certainly holds (None: something else may be there) after
     ``statements`` that start before row ``before``, from ``states``."""
     states = dict(states)
     for statement in statements:
@@ -348,7 +350,7 @@ def _lambda_states(statements: List[ast.stmt], before: int, states: Dict[str, Op
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
             value = statement.value
             if isinstance(value, ast.Lambda):
-                states[statement.targets[0].id] = value.lineno
+                states[statement.targets[0].id] = value
             elif isinstance(value, ast.Name):
                 states[statement.targets[0].id] = states.get(value.id)
             else:

@@ -2072,10 +2072,18 @@ def _kept_in_init(node: ast.ClassDef, use: Optional[FunctionUse], text: SourceTe
     stores = []
     plain = set()  # attributes some assignment sets to a value without one: another path (if/else)
     top_level = {id(s.value) for s in function.body if isinstance(s, ast.Assign) and len(s.targets) == 1}
+    # the local names a lambda can reach (``f = lambda ...``, ``g = f``): only those are followed
+    # (``self.root = root`` is not asked; one walk of ``__init__``, not one per attribute)
+    rebound = {
+        n.targets[0].id
+        for n in ast.walk(function)
+        if look and isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+        and isinstance(n.value, (ast.Lambda, ast.Name))
+    }
     for attr, value in use.self_assigns:
         lambda_line = (
             _named_lambda(function, value, text)
-            if look and isinstance(value, ast.Name) and id(value) in top_level and value.id not in local
+            if isinstance(value, ast.Name) and value.id in rebound and id(value) in top_level and value.id not in local
             else None
         )
         if lambda_line is not None:
@@ -2108,12 +2116,9 @@ def _named_lambda(function: ast.FunctionDef, value: ast.Name, text: SourceText) 
     ``function``'s own body reads it (``subclasses._lambda_on_every_path``), or None."""
     from dl_lint.analysis.subclasses import _lambda_on_every_path
 
-    line = _lambda_on_every_path(function.body, value.id, value)
-    if line is None:
-        return None
-    node = next((n for n in ast.walk(function) if isinstance(n, ast.Lambda) and n.lineno == line), None)
-    found = _text(text, node)
-    return (found, line) if found is not None else None
+    held = _lambda_on_every_path(function.body, value.id, value)
+    found = _text(text, held)
+    return (found, held.lineno) if held is not None and found is not None else None
 
 
 def _param_defaults(function: ast.FunctionDef) -> Dict[str, ast.expr]:
