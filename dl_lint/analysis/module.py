@@ -1379,20 +1379,27 @@ class ModuleAnalysis:
     def _guarded(self, line: int) -> bool:
         return any(first <= line <= last for first, last in self.index.main_guard_lines)
 
-    def _unguarded_iteration(self, call: ast.Call, site: Site, depth: int = MAX_CALL_DEPTH) -> Optional[int]:
+    def _unguarded_iteration(
+        self, call: ast.Call, site: Site, depth: int = MAX_CALL_DEPTH, element: Optional[Tuple[int, int]] = None
+    ) -> Optional[int]:
         """The row of an iteration of this loader that runs when the module is imported: at
         module level outside the ``__main__`` guard, or in a function of the module (a
         module-level function, or a method of a module-level class called on a module-level
         instance) that unguarded module-level code calls, directly or through other such
         functions (``MAX_CALL_DEPTH`` deep). The loop may be in a function the loader is passed
         to. A loader a function returns (``return DataLoader(...)``) is followed to the calls
-        of that function: ``train_loader = get_loader(...)`` at module level is the loader."""
-        iteration = self._iteration_line(call, site)
+        of that function: ``train_loader = get_loader(...)`` at module level is the loader; so
+        is the name a call's tuple is unpacked to at the loader's position (``train, val =
+        get_loaders(...)`` when it returns ``train_loader, val_loader``): ``element`` (index,
+        length) says the loader is that element of ``call``'s value."""
+        iteration = self._iteration_line(call, site, element)
         if site.scope is None:
             if iteration is not None and not self._guarded(iteration):
                 return iteration
-            return self._iterated_in_a_function(call, site)
+            return self._iterated_in_a_function(call, site, element)
         if iteration is None:
+            if element is not None:
+                return None  # an unpacked name handed on again is not followed
             row = self._iterated_where_returned(call, site, depth)
             return row if row is not None else self._iterated_as_attribute(call, site)
         function = self._runner(site.scope)
@@ -1406,10 +1413,15 @@ class ModuleAnalysis:
         function, anywhere in the module, has its result iterated at import (``depth`` factories
         deep)."""
         function = self._runner(site.scope)
-        if function is None or depth <= 0 or not self._runs_at_import() or not self._returned_whole(call, site):
+        if function is None or depth <= 0 or not self._runs_at_import():
             return None
+        element = None
+        if not self._returned_whole(call, site):
+            element = self._returned_element(call, site)  # ``return train_loader, val_loader``
+            if element is None:
+                return None
         for other, other_site in self._callers(function):
-            row = self._unguarded_iteration(other, other_site, depth - 1)
+            row = self._unguarded_iteration(other, other_site, depth - 1, element)
             if row is not None:
                 return row
         return None
@@ -1503,16 +1515,59 @@ class ModuleAnalysis:
             and self._returned(call, site)
         )
 
-    def _iterated_in_a_function(self, call: ast.Call, site: Site) -> Optional[int]:
+    def _returned_element(self, call: ast.Call, site: Site) -> Optional[Tuple[int, int]]:
+        """(index, length) when every ``return`` of the loader's function gives a tuple display
+        of one length, without a starred element, and one of them holds the loader at that
+        index (the call, or a name ``_returned`` accepts): ``return train_loader, val_loader``,
+        which the caller unpacks (``_unpacked_name``). None otherwise."""
+        returned = self._whole_returned(site.scope) if site.scope is not None else []
+        if not returned or not all(isinstance(item, ast.Tuple) for item in returned):
+            return None
+        lengths = {len(item.elts) for item in returned}
+        if len(lengths) != 1 or any(isinstance(e, ast.Starred) for item in returned for e in item.elts):
+            return None
+        name = self.assigned_name(call)
+        for item in returned:
+            for index, value in enumerate(item.elts):
+                if value is call:
+                    return index, len(item.elts)
+        if name is None:
+            return None
+        for item in returned:
+            for index, value in enumerate(item.elts):
+                if isinstance(value, ast.Name) and value.id == name and self._returned(call, site):
+                    return index, len(item.elts)
+        return None
+
+    def _unpacked_name(self, call: ast.Call, site: Site, element: Tuple[int, int]) -> Optional[str]:
+        """The name a statement ``a, b = call`` unpacks ``call``'s value to at ``element``
+        (index, length), when the target is a tuple or list of that length without a starred
+        element."""
+        owner = self.tree if site.scope is None else site.scope
+        statement = self.name_reads(owner)[0].get(id(call))
+        if not (isinstance(statement, ast.Assign) and statement.value is call and len(statement.targets) == 1):
+            return None
+        target = statement.targets[0]
+        index, length = element
+        if not isinstance(target, (ast.Tuple, ast.List)) or len(target.elts) != length:
+            return None
+        if any(isinstance(e, ast.Starred) for e in target.elts):
+            return None
+        name = target.elts[index]
+        return name.id if isinstance(name, ast.Name) else None
+
+    def _iterated_in_a_function(self, call: ast.Call, site: Site, element: Optional[Tuple[int, int]] = None) -> Optional[int]:
         """A module-level loader that a function of the module iterates through its global name
         (``for batch in train_loader`` in ``train()``, ``iter(train_loader)``), or hands to a
         function or method that iterates its parameter (``model.inference(x, subgraph_loader)``),
         where unguarded module-level code calls that function after the loader exists: the row
-        of that call."""
-        for target, after in self.loader_names(call, site):
+        of that call. ``element``: as ``_unguarded_iteration``."""
+        for target, after in self.loader_names(call, site, element):
             row = self._global_iteration(target, after)
             if row is not None:
                 return row
+        if element is not None:
+            return None
         found = self._iterated_by_key(call, site)
         if found is None:
             found = self._iterated_at_key(call, site)
@@ -1817,13 +1872,16 @@ class ModuleAnalysis:
                 return row
         return None
 
-    def _iteration_line(self, call: ast.Call, site: Site) -> Optional[int]:
+    def _iteration_line(self, call: ast.Call, site: Site, element: Optional[Tuple[int, int]] = None) -> Optional[int]:
         """The row where this loader is iterated in its own scope: a loop over the call itself,
         then a loop over the name it is assigned to, then a later call of that scope that
         iterates the name (``iter(loader)``) or hands it to a function or method of this module
         that iterates its parameter (``train(loader)``, ``model.fit(loader)``). Every lookup
-        goes through ``_Index``."""
+        goes through ``_Index``. ``element``: the loader is that element of the call's value
+        (``_unguarded_iteration``), held by the name it is unpacked to."""
         ix = self.ix
+        if element is not None:
+            return self._names_iteration(call, site, self.loader_names(call, site, element))
         found = ix.loop_over_node.get(id(call))
         if found is None:
             found = ix.comprehension_over_node.get(id(call))
@@ -1834,7 +1892,10 @@ class ModuleAnalysis:
         for _, other, other_site in ix.eager_over_node.get(id(call), ()):
             if other_site.scope is site.scope and self._eager(other, other_site, call):
                 return other_site.line  # ``batches = enumerate(DataLoader(...))``
-        names = self.loader_names(call, site)
+        return self._names_iteration(call, site, self.loader_names(call, site))
+
+    def _names_iteration(self, call: ast.Call, site: Site, names: List[Tuple[str, int]]) -> Optional[int]:
+        """``_iteration_line`` through the names holding the loader (``loader_names``)."""
         wrapped = self._wrapped_aliases(site.scope) if names else {}
         aliases = []
         if any(name in wrapped for name, _ in names) and self.rival_arms(names[0][0], site, call) is not None:
@@ -2355,12 +2416,13 @@ class ModuleAnalysis:
             spans.append(arm.arm[2:])
         return spans
 
-    def loader_names(self, call: ast.Call, site: Site) -> List[Tuple[str, int]]:
+    def loader_names(self, call: ast.Call, site: Site, element: Optional[Tuple[int, int]] = None) -> List[Tuple[str, int]]:
         """(name, row) of each name of ``call``'s scope that holds its loader from that row on:
-        the name it is assigned to, then each name bound once, later, to that name
-        (``dataset = data_loader``: pix2pixHD's scripts loop over the second name). Empty when
-        the call is not assigned to a name."""
-        target = self.assigned_name(call)
+        the name it is assigned to (``element``: the name that element of its value is unpacked
+        to), then each name bound once, later, to that name (``dataset = data_loader``:
+        pix2pixHD's scripts loop over the second name). Empty when the call is not assigned to
+        a name."""
+        target = self.assigned_name(call) if element is None else self._unpacked_name(call, site, element)
         if target is None:
             return []
         found = [(target, site.line)]
@@ -2562,7 +2624,9 @@ class ModuleAnalysis:
 
     def _use_in(self, call: ast.Call, site: Site, function: ast.AST) -> Optional[str]:
         """What ``function`` does with a loader it builds: "runs" (iterates it, in its own body
-        or a function it hands it to), "returns" (its whole return value), or None."""
+        or a function it hands it to), "returns" (its whole return value), ("element", index,
+        length) (an element of the tuple it returns: ``_returned_element``), ("held", ...)
+        (``_held``), or None."""
         if site.scope is not function:
             if self._helper_method(site.scope) is function and self._iteration_line(call, site) is not None:
                 return "runs"  # a nested helper the method calls on every path iterates it
@@ -2571,6 +2635,9 @@ class ModuleAnalysis:
             return "runs"
         if self._returned_whole(call, site):
             return "returns"
+        element = self._returned_element(call, site)
+        if element is not None:
+            return ("element", *element)
         return self._held(call, site)
 
     def _held(self, call: ast.Call, site: Site) -> Optional[Tuple[str, Tuple[str, ...], Tuple[str, ...]]]:
@@ -2628,6 +2695,8 @@ class ModuleAnalysis:
         followed from the call as if the call built it (``_unguarded_iteration``)."""
         if use == "returns":
             return self._unguarded_iteration(call, site)
+        if isinstance(use, tuple) and use[0] == "element":
+            return self._unguarded_iteration(call, site, element=(use[1], use[2]))
         if isinstance(use, tuple):
             return self._held_iteration(call, site, use)
         if use != "runs":

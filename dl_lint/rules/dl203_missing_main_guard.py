@@ -49,7 +49,9 @@ at a literal key of a module-level dict (`dataloaders = {}`, then `dataloaders["
 DataLoader(...)` at module level) where that key is stored once, every store has a literal key
 and the dict is never used whole: the loops over `dataloaders["training"]` (also through a name
 bound to a wrapper of it, `data_iterator = tqdm(dataloaders["training"])`) iterate it. A loader a function returns is the loader of each call of that function
-(`train_loader = get_loader(...)` at module level, looped in `train()`); at a call of a factory
+(`train_loader = get_loader(...)` at module level, looped in `train()`), and so is the name a
+returned tuple is unpacked to at the loader's position (`return train_loader, val_loader`, then
+`train, val = get_loaders(...)`; every return a tuple of that length); at a call of a factory
 whose loader depends on its arguments, possibly in another module, the call's own iteration
 decides. So it does at a call of a function or method of another module that builds a loader
 from nothing of the call's (literal options, values on `self`), with workers on every path, and
