@@ -29,7 +29,7 @@ DISTRIBUTED_SAMPLERS = frozenset(
     {"torch.utils.data.DistributedSampler", "torch.utils.data.distributed.DistributedSampler"}
 )
 # Calls that pass a loader through to the ``for`` that iterates it.
-_WRAPPERS = frozenset({"enumerate", "tqdm", "zip", "islice"})
+_WRAPPERS = frozenset({"enumerate", "tqdm", "zip", "islice", "progressbar"})  # progressbar2: transfers._TRANSPARENT
 # Builtins that only look at an object (``len(loader)``, ``print(sampler)``).
 _LOOKS = frozenset({"len", "print", "str", "repr", "isinstance", "type", "id", "hasattr"})
 # Attributes of a loader that only read it (``len(loader.dataset)``).

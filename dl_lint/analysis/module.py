@@ -3313,7 +3313,7 @@ def _mentioned(expr: ast.AST) -> List[ast.AST]:
     return out
 
 
-_WRAPPERS = ("enumerate", "tqdm", "iter", "zip", "islice")
+_WRAPPERS = ("enumerate", "tqdm", "iter", "zip", "islice", "progressbar")  # progressbar2: transfers._TRANSPARENT
 
 
 def _branches(expr: ast.AST) -> List[ast.AST]:

@@ -31,8 +31,11 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 
 from dl_lint.analysis.syntax import literal, terminal
 
-# Wrappers a ``for`` loop may put around the loader and still yield its batches.
-_TRANSPARENT = frozenset({"enumerate", "tqdm", "iter", "islice"})
+# Wrappers a ``for`` loop may put around the loader and still yield its batches. progressbar2's
+# ``progressbar(iterable, ...)`` yields the iterable's items (read in progressbar2 4.6.0,
+# shortcuts.py: ``iter(bar(iterable))``, where ``ProgressBar.__call__`` takes ``iter(iterable)``;
+# a generator looping over it in 3.x).
+_TRANSPARENT = frozenset({"enumerate", "tqdm", "iter", "islice", "progressbar"})
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 # torch dtypes, as attributes of ``torch`` (``x.to(torch.float16, non_blocking=True)`` converts

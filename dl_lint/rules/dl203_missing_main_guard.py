@@ -74,7 +74,9 @@ there: `enumerate`, `zip`, `iter`, `map`, `filter`, `list`, `sorted`, `sum`, ...
 level starts the workers. So does a list holding the loader unpacked into such a call
 (`loaders.append(loader)`, then `zip(*loaders)`; a list of progress bars when the `zip` is
 walked). `itertools.chain(...)` and `tqdm(...)` call `iter()` only when they are iterated
-themselves: a wrapper of theirs never walked at import is not an iteration. It stays silent when the
+themselves: a wrapper of theirs never walked at import is not an iteration. A loop over
+progressbar2's `progressbar(loader, max_value=len(loader))` is a loop over the loader (STCN's
+eval scripts). It stays silent when the
 call is under the main guard, when the module has no unguarded top-level call, in notebooks and
 in `.py` files written as cells (two or more `# %%` lines: jupytext's percent format, VS Code's
 interactive cells; they run in a kernel), and for loaders without workers.
