@@ -1535,9 +1535,51 @@ class ModuleAnalysis:
             return None
         for item in returned:
             for index, value in enumerate(item.elts):
-                if isinstance(value, ast.Name) and value.id == name and self._returned(call, site):
+                if isinstance(value, ast.Name) and value.id == name and (self._bound_once_to(name, call, site) or self._returned(call, site)):
                     return index, len(item.elts)
         return None
+
+    def _bound_once_to(self, name: str, call: ast.Call, site: Site) -> bool:
+        """``name`` has one binding in the scope of ``site``, ``name = call``: it holds what the
+        call gives (the loader, or a factory's loader followed back to this call)."""
+        names = self.index.scopes.get(id(site.scope)) if site.scope is not None else self.index.module_scope
+        if names is None or name in names.globals or name in names.nonlocals:
+            return False
+        bindings = names.bindings.get(name, ())
+        return len(bindings) == 1 and bindings[0].kind == "assign" and bindings[0].value is call
+
+    def _subscripted_names(self, call: ast.Call, site: Site, element: Tuple[int, int]) -> List[Tuple[str, int]]:
+        """(name, row) of the names of ``call``'s scope bound once to a literal subscript at
+        ``element`` (index, length) of the name ``call``'s whole value is bound to once (FUNIT's
+        ``loaders = get_train_loaders(config)``, then ``train_content_loader = loaders[0]``)."""
+        holder = self.assigned_name(call)
+        if holder is None or not self._bound_once_to(holder, call, site):
+            return []
+        index, length = element
+        by_index = self._subscript_aliases(site.scope).get(holder, {})
+        return by_index.get(index, []) + by_index.get(index - length, [])
+
+    def _subscript_aliases(self, scope: Optional[ast.AST]) -> Dict[str, Dict[int, List[Tuple[str, int]]]]:
+        """The names of ``scope`` bound once to a literal integer subscript of a name
+        (``first = loaders[0]``), by subscripted name and index: (alias, row). Indexed once per
+        scope."""
+        key = ("subscripts", id(scope) if scope is not None else None)
+        found = self._wrapped.get(key)
+        if found is not None:
+            return found
+        found = {}
+        names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
+        for alias, bindings in (names.bindings.items() if names is not None else ()):
+            if len(bindings) != 1 or bindings[0].kind != "assign" or alias in names.globals:
+                continue
+            value = bindings[0].value
+            if not (isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name)):
+                continue
+            index = literal(value.slice)
+            if isinstance(index, int) and not isinstance(index, bool):
+                found.setdefault(value.value.id, {}).setdefault(index, []).append((alias, bindings[0].site.line))
+        self._wrapped[key] = found
+        return found
 
     def _unpacked_name(self, call: ast.Call, site: Site, element: Tuple[int, int]) -> Optional[str]:
         """The name a statement ``a, b = call`` unpacks ``call``'s value to at ``element``
@@ -2422,7 +2464,12 @@ class ModuleAnalysis:
         to), then each name bound once, later, to that name (``dataset = data_loader``:
         pix2pixHD's scripts loop over the second name). Empty when the call is not assigned to
         a name."""
-        target = self.assigned_name(call) if element is None else self._unpacked_name(call, site, element)
+        if element is not None:
+            target = self._unpacked_name(call, site, element)
+            if target is None:
+                return self._subscripted_names(call, site, element)  # each bound once
+        else:
+            target = self.assigned_name(call)
         if target is None:
             return []
         found = [(target, site.line)]
