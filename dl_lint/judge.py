@@ -729,20 +729,23 @@ def judge_call_sites(
                         out.append(placed.replace(suppressed_at=silenced))
                     continue
                 at = loader.location
-                loader_at = Related(callee_file.key, at.row, at.column, f"the DataLoader {factory}() builds")
+                # a relay (``get_loaders()`` calling ``build_loader()``): the builder is named
+                builder = loader.extra.get("built_by") or factory
+                through = f", reached through {factory}()" if builder != factory else ""
+                loader_at = Related(callee_file.key, at.row, at.column, f"the DataLoader {builder}() builds")
                 which = loop.format(number, row_text) if number else ""
                 # The concise line names the function; the detail says the values are this
                 # call's and that the code it quotes is the function's (where to change it).
                 if _takes_from_call(callee_file, loader):
                     detail = (
-                        f"With the arguments of this call{which}, in the DataLoader {factory}() builds (cited): "
-                        f"{diag.detail} Code in backquotes goes in {factory}(), where it builds the DataLoader; "
+                        f"With the arguments of this call{which}, in the DataLoader {builder}() builds (cited){through}: "
+                        f"{diag.detail} Code in backquotes goes in {builder}(), where it builds the DataLoader; "
                         "or change what this call passes."
                     )
                 else:  # a loader of the function's own (``module._runs_loader_with_workers``)
                     detail = (
-                        f"This call runs {factory}(), which builds the DataLoader (cited) and iterates or "
-                        f"returns it. {diag.detail} Code in backquotes goes in {factory}(), where it "
+                        f"This call runs {factory}(), which builds the DataLoader (cited{through and ', in ' + builder + '()'}) "
+                        f"and iterates or returns it. {diag.detail} Code in backquotes goes in {builder}(), where it "
                         "builds the DataLoader."
                     )
                 shown = factory

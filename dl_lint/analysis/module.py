@@ -157,8 +157,10 @@ class ModuleAnalysis:
         self._class_records: Dict[str, Any] = {}  # ``class_record``, before the summary is built
         self._record_facts: Dict[str, Any] = {}  # the module-wide facts those records need
         self._assigned_by_value: Optional[Dict[int, str]] = None
+        self._unpacked_by_value: Dict[int, List[Binding]] = {}  # "unpack" bindings by value (``assigned_name``)
         self._aliases: Dict[Tuple[Optional[int], str], List[Tuple[str, int]]] = {}  # see assigned_name
         self._builder_methods: frozenset = frozenset()  # see builder_facts
+        self._relaying: Set[int] = set()  # relays being read (``_relayed``): no recursion
         self._getter_calls: Dict[int, Dict[str, List[Tuple[str, str, int]]]] = {}  # see _held_iteration
         self._returns: Dict[int, List[ast.expr]] = {}  # id(function) -> what its returns give
         # DL306: (id(scope), name) -> calls in that scope taking the bare name as an argument,
@@ -339,6 +341,8 @@ class ModuleAnalysis:
                 ):
                     factories[name] = tuple(_param_names(function))
             for function in self._builders(factories):
+                factories.setdefault(function.name, tuple(_param_names(function)))
+            for function in self._relays(factories):
                 factories.setdefault(function.name, tuple(_param_names(function)))
             if factories:
                 # Dicts of this module holding factories (``LOADERS["msrvtt"]["train"](args)``):
@@ -1512,7 +1516,7 @@ class ModuleAnalysis:
         return (
             name is not None
             and any(isinstance(item, ast.Name) and item.id == name for item in returned)
-            and self._returned(call, site)
+            and (self._bound_once_to(name, call, site) or self._returned(call, site))
         )
 
     def _returned_element(self, call: ast.Call, site: Site) -> Optional[Tuple[int, int]]:
@@ -1585,18 +1589,12 @@ class ModuleAnalysis:
         """The name a statement ``a, b = call`` unpacks ``call``'s value to at ``element``
         (index, length), when the target is a tuple or list of that length without a starred
         element."""
-        owner = self.tree if site.scope is None else site.scope
-        statement = self.name_reads(owner)[0].get(id(call))
-        if not (isinstance(statement, ast.Assign) and statement.value is call and len(statement.targets) == 1):
-            return None
-        target = statement.targets[0]
+        self.assigned_name(call)  # builds the maps
         index, length = element
-        if not isinstance(target, (ast.Tuple, ast.List)) or len(target.elts) != length:
-            return None
-        if any(isinstance(e, ast.Starred) for e in target.elts):
-            return None
-        name = target.elts[index]
-        return name.id if isinstance(name, ast.Name) else None
+        for binding in self._unpacked_by_value.get(id(call), ()):
+            if binding.index == index and binding.width == length:
+                return binding.name
+        return None
 
     def _iterated_in_a_function(self, call: ast.Call, site: Site, element: Optional[Tuple[int, int]] = None) -> Optional[int]:
         """A module-level loader that a function of the module iterates through its global name
@@ -2410,11 +2408,14 @@ class ModuleAnalysis:
         if self._assigned_by_value is None:
             self._assigned_by_value = {}
             self._aliases = {}
+            self._unpacked_by_value = {}
             for scope in (self.index.module_scope, *self.index.scopes.values()):
                 for name, bindings in scope.bindings.items():
                     for binding in bindings:
                         if binding.kind == "assign" and binding.value is not None:
                             self._assigned_by_value[id(binding.value)] = name
+                        elif binding.kind == "unpack" and binding.value is not None:
+                            self._unpacked_by_value.setdefault(id(binding.value), []).append(binding)
                     if len(bindings) == 1 and bindings[0].kind == "assign" and isinstance(bindings[0].value, ast.Name):
                         key = (id(scope.node) if scope.node is not None else None, bindings[0].value.id)
                         self._aliases.setdefault(key, []).append((name, bindings[0].site.line))
@@ -2593,10 +2594,91 @@ class ModuleAnalysis:
                         undecided.add(id(bound))
             if not out and id(function) in self.ix.function_ids:
                 out = self._built_through(function, undecided, iterated)
+            if not out and id(function) in self.ix.function_ids:
+                out = self._relayed(function, undecided, iterated, caller)
             return out
         finally:
             self.resolver.param_env = saved
             self.returned_to = saved_caller
+
+    def _relays(self, factories: Mapping[str, Tuple[str, ...]]) -> List[ast.AST]:
+        """The module-level functions that relay a factory of this module (``_relay_calls``),
+        also a relay of a relay (``MAX_CALL_DEPTH`` rounds): each is a factory of the loaders
+        the factories it calls build (``_relayed``)."""
+        names = {name for name in factories if "." not in name and not name.endswith("[")}
+        found: List[ast.AST] = []
+        if not names:
+            return found
+        for _ in range(MAX_CALL_DEPTH):
+            added = []
+            for function in self.index.module_functions:
+                if function.name not in names and self._relay_calls(function, names):
+                    added.append(function)
+            if not added:
+                break
+            names.update(function.name for function in added)
+            found.extend(added)
+        return found
+
+    def _relay_calls(self, function: ast.AST, names: Set[str]) -> List[Tuple[ast.Call, Site, ast.AST]]:
+        """The calls in ``function`` (a module-level function, the only one of its name) of a
+        module-level factory among ``names`` whose arguments name ``function``'s own parameters
+        and whose result ``function`` iterates or returns, whole or as an element of the tuple
+        it returns (``_use_in``): ``def get_loaders(cfg): train = build_loader(cfg.workers);
+        ...; return train, val`` (FUNIT's ``get_train_loaders``). (call, site, factory)."""
+        if self.ix.first_function.get(function.name) is not function:
+            return []
+        params = set(_param_names(function))
+        found = []
+        for call, site, _, _ in self._calls_in(function):
+            if not (isinstance(call.func, ast.Name) and call.func.id in names and call.func.id != function.name):
+                continue
+            target = self.ix.first_function.get(call.func.id)
+            if target is None or not any(
+                isinstance(node, ast.Name) and node.id in params for arg in (*call.args, *call.keywords) for node in ast.walk(arg)
+            ):
+                continue
+            if self._use_in(call, site, function) is not None:
+                found.append((call, site, target))
+        return found
+
+    def _relayed(self, function: ast.AST, undecided, iterated, caller) -> List[LoaderCall]:
+        """``loader_calls_with`` for a relay (``_relays``): the loaders each factory it calls
+        builds, re-read with that factory's parameters bound to the relay's arguments (the
+        relay's own parameters bound as they are now). What the relay does with the factory's
+        result decides where the caller's loader is iterated (``_combined_use``)."""
+        if id(function) in self._relaying:
+            return []
+        names = {name for name, _ in self.facts().factories if "." not in name}
+        out: List[LoaderCall] = []
+        self._relaying.add(id(function))
+        try:
+            for call, site, target in self._relay_calls(function, names):
+                runs = self._runs(site)
+                if runs is False:
+                    continue
+                env = self.bind_parameters(call, site, self, target)
+                if env is None:
+                    continue
+                use = self._use_in(call, site, function)
+
+                def through(inner, use=use):
+                    return iterated(_combined_use(inner, use))
+
+                # A call of the relay in this module: where it iterates the loader is found from
+                # the factory's call in the relay (``_iterated_where_returned`` follows the
+                # relay's calls), reported there once; asked here too, it would be twice.
+                local = caller is None or getattr(caller[0], "path", None) == self.path
+                relay_use = (lambda inner: None) if local else through if iterated is not None else None
+                found = self.loader_calls_with(target, env, undecided, relay_use, caller)
+                # the function that builds the DataLoader, for the messages at the relay's calls
+                named = [b if "built_by" in b.extra else b.replace(extra={**b.extra, "built_by": target.name}) for b in found]
+                if undecided is not None:
+                    undecided.update(id(n) for n, b in zip(named, found) if runs is None or id(b) in undecided)
+                out.extend(named)
+        finally:
+            self._relaying.discard(id(function))
+        return out
 
     def _builder_call(self, function: ast.AST) -> Optional[Tuple[str, ast.Call]]:
         """A builder (pix2pixHD's ``CreateDataLoader(opt)``): a module-level function that binds
@@ -3408,6 +3490,21 @@ def _loop_iterable(loop: ast.AST) -> ast.AST:
 
 
 _RETURNS_SELF = MODULE_RETURNS_SELF
+
+
+def _combined_use(inner, outer):
+    """What a relay's caller sees of a loader (``ModuleAnalysis._relayed``): ``inner`` is what
+    the factory does with it (``_use_in``), ``outer`` what the relay does with the factory's
+    result. A loader the factory iterates runs where the relay calls it; one it returns whole
+    is what the relay does with the result; one it returns inside a tuple is followed only when
+    the relay returns that tuple whole."""
+    if inner == "runs":
+        return "runs"
+    if inner == "returns":
+        return outer
+    if isinstance(inner, tuple) and inner[0] == "element" and outer == "returns":
+        return inner
+    return None
 
 
 def _mentions_own_parameter(call: ast.Call, function: ast.AST) -> bool:

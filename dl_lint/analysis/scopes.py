@@ -91,9 +91,10 @@ class Binding:
     when inside a function), "other" (loop targets, ``with ... as``, ``except ... as``, walrus,
     ``del``: never evaluated)."""
 
-    __slots__ = ("name", "kind", "node", "value", "index", "alias", "site", "nested", "used")
+    __slots__ = ("name", "kind", "node", "value", "index", "alias", "site", "nested", "used", "width")
 
-    def __init__(self, name, kind, node=None, value=None, site=None, index=0, alias=None, nested=False, used=None):
+    def __init__(self, name, kind, node=None, value=None, site=None, index=0, alias=None, nested=False, used=None, width=0):
+        self.width = width  # "unpack": how many targets (-1 with a starred one)
         self.name = name
         self.kind = kind
         self.node = node
@@ -503,9 +504,10 @@ class Collector:
         if isinstance(target, ast.Name):
             self.bind(Binding(target.id, "assign", target, value=value, site=site, used=used))
         elif isinstance(target, (ast.Tuple, ast.List)):
+            width = -1 if any(isinstance(e, ast.Starred) for e in target.elts) else len(target.elts)
             for i, element in enumerate(target.elts):
                 if isinstance(element, ast.Name):
-                    self.bind(Binding(element.id, "unpack", element, value=value, site=site, index=i, used=used))
+                    self.bind(Binding(element.id, "unpack", element, value=value, site=site, index=i, used=used, width=width))
                 else:
                     self.bind_target(element)
         elif isinstance(target, ast.Attribute):
