@@ -1572,18 +1572,23 @@ class ModuleAnalysis:
         if found is not None:
             return found
         found = {}
-        names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
-        for alias, bindings in (names.bindings.items() if names is not None else ()):
-            if len(bindings) != 1 or bindings[0].kind != "assign" or alias in names.globals:
-                continue
-            value = bindings[0].value
-            if not (isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name)):
+        for alias, binding, names in self._assigned_once(scope):
+            value = binding.value
+            if alias in names.globals or not (isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name)):
                 continue
             index = literal(value.slice)
             if isinstance(index, int) and not isinstance(index, bool):
-                found.setdefault(value.value.id, {}).setdefault(index, []).append((alias, bindings[0].site.line))
+                found.setdefault(value.value.id, {}).setdefault(index, []).append((alias, binding.site.line))
         self._wrapped[key] = found
         return found
+
+    def _assigned_once(self, scope: Optional[ast.AST]):
+        """(name, its binding, the scope's names) for each name of ``scope`` bound once, by an
+        assignment (``_wrapped_aliases``, ``_subscript_aliases``)."""
+        names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
+        for alias, bindings in (names.bindings.items() if names is not None else ()):
+            if len(bindings) == 1 and bindings[0].kind == "assign":
+                yield alias, bindings[0], names
 
     def _unpacked_name(self, call: ast.Call, site: Site, element: Tuple[int, int]) -> Optional[str]:
         """The name a statement ``a, b = call`` unpacks ``call``'s value to at ``element``
@@ -1959,11 +1964,10 @@ class ModuleAnalysis:
         from dl_lint.analysis.transfers import transparent_leaves
 
         found = {}
-        names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
-        for alias, bindings in (names.bindings.items() if names is not None else ()):
-            if len(bindings) != 1 or bindings[0].kind != "assign" or isinstance(bindings[0].value, ast.Name):
+        for alias, binding, _ in self._assigned_once(scope):
+            if isinstance(binding.value, ast.Name):
                 continue
-            branches, leaves = [(bindings[0].value, True)], set()
+            branches, leaves = [(binding.value, True)], set()
             while branches:
                 expr, top = branches.pop()
                 if isinstance(expr, ast.IfExp):
@@ -1973,7 +1977,7 @@ class ModuleAnalysis:
                 # a branch may be the name itself (``tqdm(loader) if verbose else loader``)
                 leaves.add(leaf.id if isinstance(leaf, ast.Name) and (leaf is not expr or not top) else None)
             if len(leaves) == 1 and None not in leaves:
-                found.setdefault(leaves.pop(), []).append((alias, bindings[0].site.line))
+                found.setdefault(leaves.pop(), []).append((alias, binding.site.line))
         self._wrapped[key] = found
         return found
 
