@@ -474,6 +474,7 @@ class Run:
         lone: Dict[str, List[str]] = {}  # modules read only for a lone class statement
         absent: Dict[str, List[str]] = {}  # modules read only for a word they lack (``may_hold``)
         nosetter: Dict[str, List[str]] = {}  # ... for bytes that rule out a keyword setter (``setattr_config``)
+        stores: Dict[str, List[str]] = {}  # ... for bytes that assign self.attr other than once (``stores_once``)
         for use in uses:
             if use.startswith("lone:"):
                 path, name = use[5:].split("\0", 1)
@@ -487,8 +488,12 @@ class Run:
                 path, name = use[9:].split("\0", 1)
                 if path not in touched:
                     nosetter.setdefault(path, []).append(name)
-        if touched or lone or absent or nosetter:
-            from dl_lint.analysis.project import ABSENT, LONE, NO_SETTER
+            elif use.startswith("stores:"):
+                path, name = use[7:].split("\0", 1)
+                if path not in touched:
+                    stores.setdefault(path, []).append(name)
+        if touched or lone or absent or nosetter or stores:
+            from dl_lint.analysis.project import ABSENT, LONE, NO_SETTER, STORES
 
             deps = {}
             for path in sorted(touched):
@@ -497,12 +502,14 @@ class Run:
                     module = self.project.summarised_as(path)
                     digest = self.project.summary_digest(path, module) if module else None
                 deps[path] = [self.store.hash_of(path), digest, module]
-            for path in sorted(set(lone) | set(absent) | set(nosetter)):
+            for path in sorted(set(lone) | set(absent) | set(nosetter) | set(stores)):
                 module = LONE + ",".join(sorted(set(lone[path]))) if path in lone else ""
                 if path in absent:
                     module += ABSENT + ",".join(sorted(set(absent[path])))
                 if path in nosetter:
                     module += NO_SETTER + ",".join(sorted(set(nosetter[path])))
+                if path in stores:
+                    module += STORES + ",".join(sorted(set(stores[path])))
                 deps[path] = [self.store.hash_of(path), self.project.summary_digest(path, module), module]
             entry["deps"] = deps
         if "files" in uses:

@@ -542,6 +542,41 @@ def test_an_edit_that_leaves_a_summary_alone_reparses_one_file(tmp_path, monkeyp
     assert _codes(changed) == _codes(lint_paths(["."], jobs=1))
 
 
+def test_a_settings_attribute_parses_its_class_module_only_when_set_once(tmp_path, monkeypatch):
+    """``par.workers`` of an object of another module's class is what ``__init__`` stores, once
+    and unconditionally (``Resolver._foreign_instance_attr``). A module that assigns
+    ``self.workers`` on several lines cannot hold such a class, so it is not parsed for that;
+    the answer rests on that count alone: an edit elsewhere keeps it, one that leaves a single
+    assignment redoes the file that reads it, which then finds the crash."""
+    from dl_lint import engine
+
+    two = "class Settings:\n    def __init__(self, fast=False):\n        if fast:\n            self.workers = 2\n        else:\n            self.workers = 0\n"
+    root = _project(
+        tmp_path,
+        {
+            "settings.py": two,
+            "train.py": LOADER + "from settings import Settings\npar = Settings()\nloader = DataLoader([1], num_workers=par.workers, prefetch_factor=2)\n",
+        },
+    )
+    monkeypatch.chdir(root)
+    monkeypatch.setattr(engine, "RETAINED", [])
+    cache_dir = root / "cache"
+
+    def parsed_files():
+        project, _files = engine.RETAINED[-1]
+        return sorted(os.path.relpath(path, root) for path in project.parses)
+
+    assert ("train.py", "DL001", 4) not in _codes(_lint(["."], cache_dir=cache_dir))
+    assert parsed_files() == ["train.py"]
+    with open(root / "settings.py", "a") as handle:
+        handle.write("# edited\n")
+    assert ("train.py", "DL001", 4) not in _codes(_lint(["."], cache_dir=cache_dir))
+    assert parsed_files() == []
+    (root / "settings.py").write_text("class Settings:\n    def __init__(self):\n        self.workers = 0\n")
+    assert ("train.py", "DL001", 4) in _codes(_lint(["."], cache_dir=cache_dir))
+    assert parsed_files() == ["settings.py", "train.py"]
+
+
 def test_a_construction_parses_its_class_module_only_when_it_can_have_a_sample(tmp_path, monkeypatch):
     """``Maker(size=3)`` asks the class for the sizes its sample needs (DL101). A module without
     a ``__getitem__`` has no sample, so it is not parsed for that (accelerate's examples parsed
@@ -553,7 +588,12 @@ def test_a_construction_parses_its_class_module_only_when_it_can_have_a_sample(t
     root = _project(
         tmp_path,
         {
-            "shapes.py": "class Maker:\n    def __init__(self, size):\n        self.size = size\n        self.mode = 'no'\n",
+            # (``maker.mode`` is set on two branches: reading it does not need the class's
+            # ``__init__``, as a settings object's attribute set once would)
+            "shapes.py": (
+                "class Maker:\n    def __init__(self, size, fast=False):\n        self.size = size\n"
+                "        if fast:\n            self.mode = 'fp8'\n        else:\n            self.mode = 'no'\n"
+            ),
             "train.py": LOADER + (
                 "from shapes import Maker\nmaker = Maker(size=3)\n"
                 "loader = DataLoader([1], prefetch_factor=2, drop_last=(maker.mode == 'fp8'))\n"
@@ -577,7 +617,8 @@ def test_a_construction_parses_its_class_module_only_when_it_can_have_a_sample(t
     assert _codes(_lint(["."], cache_dir=cache_dir)) == [("train.py", "DL001", 4)]
     assert parsed_files() == []
     (root / "shapes.py").write_text(
-        "import torch\n\nclass Maker:\n    def __init__(self, size):\n        self.size = size\n        self.mode = 'no'\n\n"
+        "import torch\n\nclass Maker:\n    def __init__(self, size, fast=False):\n        self.size = size\n"
+        "        if fast:\n            self.mode = 'fp8'\n        else:\n            self.mode = 'no'\n\n"
         "    def __getitem__(self, i):\n        return torch.zeros(self.size)\n"
     )
     assert _codes(_lint(["."], cache_dir=cache_dir)) == [("train.py", "DL001", 4)]

@@ -52,6 +52,9 @@ ABSENT = "\0absent:"  # + a word: what a question rests on when the file lacks i
 # + class names: what a question rests on when the bytes show that no ``class name`` of the file
 # can be a keyword-setting config (``prefilter.may_be_keyword_setter``; ``Project.setattr_config``)
 NO_SETTER = "\0nosetter:"
+# + attribute names: what a question rests on when the bytes show that ``self.attr`` is not
+# assigned exactly once (``Project.stores_once``)
+STORES = "\0stores:"
 # A parsed module (its ``ast`` tree and index) takes about 30-40 bytes of memory per byte of
 # source. Parsed modules beyond this many bytes of source are dropped, least recently used
 # first (their summaries stay): memory stays flat on large trees, and projects whose loader
@@ -106,6 +109,11 @@ def forget_folders() -> None:
 
 
 _STAR_IMPORT = re.compile(rb"\bimport[ \t]*\*")
+
+
+def _stores_once(data: bytes, attr: str) -> bool:
+    """Whether ``data`` assigns ``self.attr`` exactly once (``Project.stores_once``)."""
+    return len(re.findall(rb"self\.\s*" + re.escape(attr.encode()) + rb"\s*=(?!=)", data)) == 1
 
 
 def mentions(data: bytes, word: str) -> bool:
@@ -894,6 +902,7 @@ class Project:
         self._summaries: Dict[str, Optional[SummaryModule]] = {}  # abspath -> summary (None: unreadable)
         self._names: Dict[str, str] = {}  # abspath -> the module name it was summarised as
         self._callers: Dict[Tuple[str, str], Optional[list]] = {}  # ``callers_of``, per function
+        self._attr_writes: Dict[Tuple[str, str], bool] = {}  # ``writes_attribute``, per (module, attribute)
         self._caller_files: Dict[Tuple[str, str], List[Tuple[str, bool]]] = {}  # ... and the files each rests on
         self._non_blocking: Optional[bool] = None  # ``writes_non_blocking``, once per run
         self._known_names: Set[str] = set()
@@ -1397,6 +1406,42 @@ class Project:
         self._callers[key] = found
         return found
 
+    def writes_attribute(self, path: str, attr: str) -> bool:
+        """Whether the file at ``path`` (a module defining a config class) or a project module
+        importing it (the import graph, read from bytes) writes ``.attr`` on anything but
+        ``self`` (``x.attr = ...``, ``x.attr += ...``) or names it in a ``setattr`` call: then a
+        config object's attribute is set at run time, and what its class stores is only a
+        default (``Resolver._foreign_instance_attr``). Found once per (module, attribute). The
+        answer holds while no file changed since mentions ``attr`` (``MENTION``): a new write
+        writes the name."""
+        key = (os.path.abspath(path), attr)
+        self._use(f"{MENTION}{attr}")
+        found = self._attr_writes.get(key)
+        if found is not None:
+            return found
+        if self._graph is None:
+            self._graph = SignalGraph(self)
+        graph = self._graph
+        own = key[0]
+        names = [module for module, paths in graph.paths.items() if own in paths]
+        files = {own}
+        for module in names:
+            for importer in graph.importers(module):
+                files.update(graph.paths_of(importer))
+        word = attr.encode()
+        pattern = re.compile(rb"(\w*)\s*\.\s*" + re.escape(word) + rb"\s*(?:[-+*/%|&^]|//|\*\*|<<|>>)?=(?!=)")
+        setter = re.compile(rb"setattr\([^,()]+,\s*['\"]" + re.escape(word) + rb"['\"]")
+        found = False
+        for other in sorted(files):
+            data = self.source_bytes(other)
+            if word not in data:
+                continue
+            if setter.search(data) or any(m.group(1) != b"self" for m in pattern.finditer(data)):
+                found = True
+                break
+        self._attr_writes[key] = found
+        return found
+
     def analysis_at(self, path: str, module: str) -> Optional["ModuleAnalysis"]:
         """The full analysis of the file at ``path``: kept from earlier in the run, else parsed
         again (only when the memory budget dropped it); None if it cannot be read or parsed."""
@@ -1478,8 +1523,9 @@ class Project:
         the store, or one parse): importers' results stay valid while it is unchanged. For
         ``LONE`` + names, what importers read without a summary: the line of each name's lone
         class statement (``_lone_class``), from the bytes; for ``ABSENT`` + words (after it, or
-        alone), whether the bytes hold each word (``may_hold``)."""
-        if module.startswith("\0"):  # LONE + names, ABSENT + words, NO_SETTER + names (any may be missing)
+        alone), whether the bytes hold each word (``may_hold``); for ``STORES`` + attributes,
+        whether they assign each once (``stores_once``)."""
+        if module.startswith("\0"):  # LONE + names, ABSENT + words, NO_SETTER + names, STORES + attributes
             parts = []
             for segment in module.split("\0")[1:]:
                 kind, _, names = segment.partition(":")
@@ -1488,6 +1534,9 @@ class Project:
                 elif kind == "absent":
                     data = self.source_bytes(key)
                     parts.append(",".join("held" if w.encode() in data else "absent" for w in names.split(",")))
+                elif kind == "stores":
+                    data = self.source_bytes(key)
+                    parts.append(",".join("once" if _stores_once(data, n) else "not" for n in names.split(",")))
                 elif kind == "nosetter":
                     from dl_lint.analysis.prefilter import may_be_keyword_setter
 
@@ -1842,6 +1891,25 @@ class Project:
         if found is None or word in found[1]:
             return True
         self._use(f"absent:{found[0]}\0{word.decode()}")
+        return False
+
+    def stores_once(self, module: str, near: str, attr: str) -> bool:
+        """Whether the file ``summary(module, near)`` would read assigns ``self.attr`` exactly
+        once (by its bytes; True when they are not at hand): a class that sets it once,
+        unconditionally, in ``__init__`` (``ClassRecord.init_attrs``) can only be that one, so a
+        module assigning it never or several times is not summarised to learn that
+        (accelerate's ``AcceleratorState`` sets ``self.num_processes`` on every branch; its
+        ``Accelerator.mixed_precision`` is a property). Two classes of one module setting the
+        same attribute are left unknown. A no rests on that count alone ("stores:" use,
+        ``summary_digest`` of ``STORES`` + attribute): an edit elsewhere keeps it."""
+        path = self._choose(module, near)
+        key = os.path.abspath(path) if path is not None else None
+        data = (self.sources.get(key) or self.module_bytes(key)) if key is not None else None
+        if data is None:
+            return True
+        if _stores_once(data, attr):
+            return True  # (the summary then read is what the answer rests on)
+        self._use(f"stores:{key}\0{attr}")  # a no rests on that count alone
         return False
 
     def _unsummarised_bytes(self, module: str, near: str) -> Optional[Tuple[str, bytes]]:

@@ -1223,6 +1223,8 @@ class Resolver:
             target = single.value
             if isinstance(target, Instance) and isinstance(base, ast.Name):
                 held = self._instance_attr(target, attr, base, site, depth)
+                if held is None:
+                    held = self._foreign_instance_attr(target, attr, base, site, depth)
                 if held is not None:
                     return held
             if isinstance(target, Instance):
@@ -1285,9 +1287,9 @@ class Resolver:
             opaque: Set[str] = set()
             deep: Dict[str, Set[Tuple[str, Optional[int]]]] = {}
             functions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-            stack = [(self.tree, None)] if self.tree is not None else []
+            stack = [(self.tree, None, None)] if self.tree is not None else []
             while stack:
-                node, function = stack.pop()
+                node, function, parent = stack.pop()
                 if isinstance(node, ast.Attribute):
                     if isinstance(node.ctx, (ast.Store, ast.Del)) and not isinstance(node.value, ast.Name):
                         root = node.value
@@ -1297,10 +1299,10 @@ class Resolver:
                     elif node.attr == "__dict__" and isinstance(node.value, ast.Name):
                         opaque.add(node.value.id)
                 elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr", "vars"):
-                    if node.args and isinstance(node.args[0], ast.Name):
+                    if node.args and isinstance(node.args[0], ast.Name) and not (node.func.id == "vars" and _read_only_dict(node, parent)):
                         opaque.add(node.args[0].id)
                 inner = id(node) if isinstance(node, functions) else function
-                stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+                stack.extend((child, inner, node) for child in ast.iter_child_nodes(node))
             self._object_edits = (opaque, deep)
         opaque, deep = self._object_edits
         if base.id in opaque:
@@ -1491,6 +1493,45 @@ class Resolver:
         finally:
             self.param_env, self._params_as_defaults, self.current_class = saved
         return Value(tuple(_dedupe(options)), source)
+
+    def _foreign_instance_attr(self, instance: Instance, attr: str, base: ast.Name, site: Site, depth: int) -> Optional[Value]:
+        """``par.n_processors`` where ``par`` is an instance of a class of another project
+        module (DeepVO's ``from params import par``, made there by ``par = Parameters()``; or
+        ``p = Parameters()`` here): what that class's ``__init__`` stores in ``self.attr``, once
+        and unconditionally, and nothing else in the class (``ClassRecord.init_attrs``) - a
+        literal or module constant; a parameter of ``__init__`` is what a construction of this
+        module passes (its default when left out, a configurable value), unknown for an instance
+        made elsewhere. None (unknown) when this module may write the attribute elsewhere
+        (``_config_edited``) or a module importing the class's module writes ``.attr =`` on
+        anything but ``self`` (``Project.writes_attribute``: the config is set at run time)."""
+        if instance.local or not instance.path or instance.path == self.path or depth > MAX_DEPTH:
+            return None
+        ask = getattr(self.project, "init_attribute", None)
+        once = getattr(self.project, "stores_once", None)
+        module = instance.module or ""
+        if ask is None or once is None or not module or not once(module, instance.path, attr):
+            return None  # (a module setting it several times is not parsed to learn that)
+        found = ask(module, instance.name, attr, depth + 1, instance.path)
+        if found is None:
+            return None
+        kind, param, position, value = found
+        if self._config_edited(base, attr, site):
+            return None
+        writes = getattr(self.project, "writes_attribute", None)
+        if writes is None or writes(instance.path, attr):
+            return None
+        if kind == "value":
+            return value
+        _, bindings = self.lookup(base.id, site)
+        if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Call):
+            return None  # made elsewhere: which argument it was given is not read here
+        call, where = bindings[0].value, bindings[0].site
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return None
+        given = next((k.value for k in call.keywords if k.arg == param), None)
+        if given is None and 0 <= position < len(call.args):
+            given = call.args[position]
+        return self.resolve(given, where, depth + 1) if given is not None else value
 
     def _saved_hparam(self, name: str, depth: int) -> Value:
         """``self.hparams.name`` in a class whose ``__init__`` calls Lightning's
@@ -3566,6 +3607,24 @@ def _is_parse_args(expr: Optional[ast.AST], known: bool) -> bool:
 _PATH_JOIN = frozenset({"os.path.join", "posixpath.join"})
 
 # Calls that may change a config's keys: ``OmegaConf.update(cfg, ...)``, ``cfg.merge_with(...)``.
+
+
+# What a ``vars(obj)`` dict may be used for without changing the object: a view or copy of it
+# (``vars(par).items()``), or an argument of a call that only reads it (``print(vars(args))``).
+_DICT_READS = frozenset({"items", "keys", "values", "get", "copy"})
+_DICT_READERS = frozenset({"print", "str", "repr", "len", "sorted", "dict", "list", "pprint", "pformat", "dumps", "dump"})
+
+
+def _read_only_dict(call: ast.Call, parent: Optional[ast.AST]) -> bool:
+    """Whether ``call`` (``vars(obj)``) is only read where it stands (``_DICT_READS``,
+    ``_DICT_READERS``, a loop or comprehension over it)."""
+    if isinstance(parent, ast.Attribute) and parent.value is call:
+        return parent.attr in _DICT_READS
+    if isinstance(parent, ast.Call) and call in parent.args:
+        return terminal(parent.func) in _DICT_READERS
+    if isinstance(parent, (ast.For, ast.comprehension)):
+        return parent.iter is call
+    return False
 
 
 def _class_level_names(cls: ast.ClassDef) -> Set[str]:
