@@ -1525,6 +1525,12 @@ class ModuleAnalysis:
         index (the call, or a name ``_returned`` accepts): ``return train_loader, val_loader``,
         which the caller unpacks (``_unpacked_name``). None otherwise."""
         returned = self._whole_returned(site.scope) if site.scope is not None else []
+        if returned:
+            # the returns in other arms of an ``if`` than the loader's (``if mode == 'warmup':
+            # return trainloader`` / ``elif mode == 'train': ...; return labeled, unlabeled``,
+            # DivideMix's ``run``) are not on a path that builds it
+            parents = self.name_reads(site.scope)[0]
+            returned = [item for item in returned if not _other_arms(item, call, parents)]
         if not returned or not all(isinstance(item, ast.Tuple) for item in returned):
             return None
         lengths = {len(item.elts) for item in returned}
@@ -3494,6 +3500,24 @@ def _loop_iterable(loop: ast.AST) -> ast.AST:
 
 
 _RETURNS_SELF = MODULE_RETURNS_SELF
+
+
+def _arms(node: ast.AST, parents: Dict[int, ast.AST]) -> Dict[int, str]:
+    """The ``if`` statements around ``node`` (by id), each with the arm it is in."""
+    found: Dict[int, str] = {}
+    child, parent = node, parents.get(id(node))
+    while parent is not None:
+        if isinstance(parent, ast.If) and child is not parent.test:
+            found[id(parent)] = "body" if any(child is s for s in parent.body) else "orelse"
+        child, parent = parent, parents.get(id(parent))
+    return found
+
+
+def _other_arms(a: ast.AST, b: ast.AST, parents: Dict[int, ast.AST]) -> bool:
+    """Whether ``a`` and ``b`` sit in different arms of one ``if`` statement (``elif`` chains
+    included): no path runs both."""
+    first = _arms(a, parents)
+    return any(first.get(key, arm) != arm for key, arm in _arms(b, parents).items())
 
 
 def _combined_use(inner, outer):
