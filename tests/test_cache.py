@@ -542,14 +542,27 @@ def test_an_edit_that_leaves_a_summary_alone_reparses_one_file(tmp_path, monkeyp
     assert _codes(changed) == _codes(lint_paths(["."], jobs=1))
 
 
+def _parses_recorded(root: Path, monkeypatch):
+    """Run from ``root``, keeping each run's project: a function giving the files the last run
+    parsed (relative to ``root``)."""
+    from dl_lint import engine
+
+    monkeypatch.chdir(root)
+    monkeypatch.setattr(engine, "RETAINED", [])
+
+    def parsed_files():
+        project, _files = engine.RETAINED[-1]
+        return sorted(os.path.relpath(path, root) for path in project.parses)
+
+    return parsed_files
+
+
 def test_a_settings_attribute_parses_its_class_module_only_when_set_once(tmp_path, monkeypatch):
     """``par.workers`` of an object of another module's class is what ``__init__`` stores, once
     and unconditionally (``Resolver._foreign_instance_attr``). A module that assigns
     ``self.workers`` on several lines cannot hold such a class, so it is not parsed for that;
     the answer rests on that count alone: an edit elsewhere keeps it, one that leaves a single
     assignment redoes the file that reads it, which then finds the crash."""
-    from dl_lint import engine
-
     two = "class Settings:\n    def __init__(self, fast=False):\n        if fast:\n            self.workers = 2\n        else:\n            self.workers = 0\n"
     root = _project(
         tmp_path,
@@ -558,13 +571,8 @@ def test_a_settings_attribute_parses_its_class_module_only_when_set_once(tmp_pat
             "train.py": LOADER + "from settings import Settings\npar = Settings()\nloader = DataLoader([1], num_workers=par.workers, prefetch_factor=2)\n",
         },
     )
-    monkeypatch.chdir(root)
-    monkeypatch.setattr(engine, "RETAINED", [])
+    parsed_files = _parses_recorded(root, monkeypatch)
     cache_dir = root / "cache"
-
-    def parsed_files():
-        project, _files = engine.RETAINED[-1]
-        return sorted(os.path.relpath(path, root) for path in project.parses)
 
     assert ("train.py", "DL001", 4) not in _codes(_lint(["."], cache_dir=cache_dir))
     assert parsed_files() == ["train.py"]
@@ -583,8 +591,6 @@ def test_a_construction_parses_its_class_module_only_when_it_can_have_a_sample(t
     its 200 KB ``accelerator.py`` for ``Accelerator(...)``); the answer still rests on the
     module's lack of one: once it gains a ``__getitem__``, the cached result of the file that
     constructs the class is redone, and an edit elsewhere in the module keeps it."""
-    from dl_lint import engine
-
     root = _project(
         tmp_path,
         {
@@ -600,13 +606,8 @@ def test_a_construction_parses_its_class_module_only_when_it_can_have_a_sample(t
             ),
         },
     )
-    monkeypatch.chdir(root)
-    monkeypatch.setattr(engine, "RETAINED", [])
+    parsed_files = _parses_recorded(root, monkeypatch)
     cache_dir = root / "cache"
-
-    def parsed_files():
-        project, _files = engine.RETAINED[-1]
-        return sorted(os.path.relpath(path, root) for path in project.parses)
 
     assert _codes(_lint(["."], cache_dir=cache_dir)) == [("train.py", "DL001", 4)]
     assert parsed_files() == ["train.py"]
