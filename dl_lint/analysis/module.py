@@ -2204,6 +2204,10 @@ class ModuleAnalysis:
         answer then rests on that module's bytes (recorded for the cache and partial runs)."""
         from dl_lint.analysis.values import FunctionRef
 
+        if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
+            found = self._method_elsewhere(call, site)
+            if found is not None:
+                return found
         if not self._may_be_function(call.func, site):
             return self, None, 0
         single = self.resolver.resolve(call.func, site).single
@@ -2221,6 +2225,29 @@ class ModuleAnalysis:
         cls = next((n for n in other.tree.body if isinstance(n, ast.ClassDef) and n.name == ref.name), None)
         init = other.ix.methods.get((id(cls), "__init__")) if cls is not None else None
         return (other, init, 1) if init is not None and not _static(init) else (self, None, 0)
+
+    def _method_elsewhere(self, call: ast.Call, site: Site) -> Optional[Tuple["ModuleAnalysis", ast.AST, int]]:
+        """For ``trainer.train(...)`` where ``trainer`` is an instance of a module-level class of
+        another module of the project (``trainer = Trainer(...)`` here, or imported): (that
+        module's analysis, the method the class itself defines, 1); a static method takes no
+        object (0). None when the name holds no such instance or the class does not define the
+        method (an inherited one is not looked up)."""
+        from dl_lint.analysis.values import Instance
+
+        single = self.resolver.resolve(call.func.value, site).single
+        instance = single.value if single is not None else None
+        if not isinstance(instance, Instance) or instance.local or not instance.path or instance.path == self.path:
+            return None
+        project = self.resolver.project
+        reader = getattr(project, "analysis_at", None)
+        other = reader(instance.path, instance.module) if reader is not None and instance.module else None
+        if other is None or other.tree is None:
+            return None
+        cls = next((n for n in other.tree.body if isinstance(n, ast.ClassDef) and n.name == instance.name), None)
+        method = other.ix.methods.get((id(cls), call.func.attr)) if cls is not None else None
+        if method is None or call.func.attr.startswith("__"):
+            return None
+        return other, method, 0 if _static(method) else 1
 
     def _kept_and_run(self, call: ast.Call, name: str, site: Site) -> Optional[int]:
         """A loader handed to the constructor of a class of another module of the project that
@@ -2351,14 +2378,46 @@ class ModuleAnalysis:
         key = (id(function), param)
         found = self._argument_loops.get(key)
         if found is None:
+            self._argument_loops[key] = False  # (a function handing it back to itself: no)
             found = self._param_kept(function, param) and (
                 self._loop_over(function, param, 0) is not None
                 or bool(self.ix.iterating_calls.get(key))
                 or any(self._runs_with_statement(c, s) for c, s in self.ix.comprehensions_over_name.get(key, ()))
                 or any(self._eager(c, s, param) for _, c, s in self.ix.eager_calls.get(key, ()))
+                or self._hands_parameter_on(function, param)
             )
             self._argument_loops[key] = found
         return found
+
+    def _hands_parameter_on(self, function: ast.AST, param: str) -> bool:
+        """Whether ``function`` hands its parameter ``param``, as a statement of its own body
+        or a loop's, to a module-level function of this module or to a method of its own class
+        called on ``self`` that iterates it (``Trainer.train`` calling ``self.train_one_epoch(
+        epoch, train_loader)``, which loops over it): asked of that function as of this one."""
+        cls = self.ix.method_class.get(id(function))
+        me = _first_param(function) if cls is not None and not _static(function) else None
+        for call, call_site, _, _ in self._calls_in(function):
+            if any(c.kind not in ("loop",) for c in call_site.conds):
+                continue  # under an ``if``: it may not be handed on
+            if not any(isinstance(a, ast.Name) and a.id == param for a in call.args) and not any(
+                isinstance(k.value, ast.Name) and k.value.id == param for k in call.keywords
+            ):
+                continue
+            if isinstance(call.func, ast.Name):
+                callee, skip = self.ix.first_function.get(call.func.id), 0
+            elif me is not None and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) and call.func.value.id == me:
+                callee = self.ix.methods.get((id(cls), call.func.attr))
+                skip = 0 if callee is None or _static(callee) else 1
+            else:
+                continue
+            if callee is None or callee is function or any(isinstance(a, ast.Starred) for a in call.args):
+                continue
+            params = [a.arg for a in (*callee.args.posonlyargs, *callee.args.args)][skip:]
+            landed = [params[i] for i, a in enumerate(call.args) if i < len(params) and isinstance(a, ast.Name) and a.id == param]
+            landed += [k.arg for k in call.keywords if k.arg and isinstance(k.value, ast.Name) and k.value.id == param]
+            if any(self._iterates_parameter(callee, name) for name in landed):
+                return True
+        return False
 
     def loops_around(self, owner: ast.AST, target: ast.AST) -> Optional[Tuple[List[ast.AST], bool]]:
         """``analysis.loops.loops_around`` from a map of ``owner`` built in one walk (the
