@@ -471,30 +471,21 @@ class Run:
         """What an entry rests on: each file it touched, by its bytes' hash and, when it was
         read only through its summary, the summary's digest (an edit that leaves the summary
         alone leaves the entry valid); the set of project files; the import graph."""
-        lone: Dict[str, List[str]] = {}  # modules read only for a lone class statement
-        absent: Dict[str, List[str]] = {}  # modules read only for a word they lack (``may_hold``)
-        nosetter: Dict[str, List[str]] = {}  # ... for bytes that rule out a keyword setter (``setattr_config``)
-        stores: Dict[str, List[str]] = {}  # ... for bytes that assign self.attr other than once (``stores_once``)
-        for use in uses:
-            if use.startswith("lone:"):
-                path, name = use[5:].split("\0", 1)
-                if path not in touched:
-                    lone.setdefault(path, []).append(name)
-            elif use.startswith("absent:"):
-                path, word = use[7:].split("\0", 1)
-                if path not in touched:
-                    absent.setdefault(path, []).append(word)
-            elif use.startswith("nosetter:"):
-                path, name = use[9:].split("\0", 1)
-                if path not in touched:
-                    nosetter.setdefault(path, []).append(name)
-            elif use.startswith("stores:"):
-                path, name = use[7:].split("\0", 1)
-                if path not in touched:
-                    stores.setdefault(path, []).append(name)
-        if touched or lone or absent or nosetter or stores:
-            from dl_lint.analysis.project import ABSENT, LONE, NO_SETTER, STORES
+        from dl_lint.analysis.project import ABSENT, LONE, NO_SETTER, STORES
 
+        # Files read only for a fact of their bytes, not through their summary: a lone class
+        # statement (LONE), a word they lack (ABSENT, ``may_hold``), bytes that rule out a
+        # keyword setter (NO_SETTER, ``setattr_config``), or assign ``self.attr`` other than
+        # once (STORES, ``stores_once``). Each use is ``kind:path\0name``, its kind the marker's.
+        partial: Dict[str, Dict[str, List[str]]] = {marker: {} for marker in (LONE, ABSENT, NO_SETTER, STORES)}
+        for use in uses:
+            kind, colon, rest = use.partition(":")
+            found = partial.get(f"\0{kind}:") if colon else None
+            if found is not None:
+                path, name = rest.split("\0", 1)
+                if path not in touched:
+                    found.setdefault(path, []).append(name)
+        if touched or any(partial.values()):
             deps = {}
             for path in sorted(touched):
                 digest, module = None, ""
@@ -502,14 +493,8 @@ class Run:
                     module = self.project.summarised_as(path)
                     digest = self.project.summary_digest(path, module) if module else None
                 deps[path] = [self.store.hash_of(path), digest, module]
-            for path in sorted(set(lone) | set(absent) | set(nosetter) | set(stores)):
-                module = LONE + ",".join(sorted(set(lone[path]))) if path in lone else ""
-                if path in absent:
-                    module += ABSENT + ",".join(sorted(set(absent[path])))
-                if path in nosetter:
-                    module += NO_SETTER + ",".join(sorted(set(nosetter[path])))
-                if path in stores:
-                    module += STORES + ",".join(sorted(set(stores[path])))
+            for path in sorted(set().union(*partial.values())):
+                module = "".join(marker + ",".join(sorted(set(found[path]))) for marker, found in partial.items() if path in found)
                 deps[path] = [self.store.hash_of(path), self.project.summary_digest(path, module), module]
             entry["deps"] = deps
         if "files" in uses:

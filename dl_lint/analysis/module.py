@@ -161,6 +161,7 @@ class ModuleAnalysis:
         self._aliases: Dict[Tuple[Optional[int], str], List[Tuple[str, int]]] = {}  # see assigned_name
         self._builder_methods: frozenset = frozenset()  # see builder_facts
         self._relaying: Set[int] = set()  # relays being read (``_relayed``): no recursion
+        self._relayed_calls: Dict[int, list] = {}  # ``_relay_calls`` of each relay read, once
         self._getter_calls: Dict[int, Dict[str, List[Tuple[str, str, int]]]] = {}  # see _held_iteration
         self._returns: Dict[int, List[ast.expr]] = {}  # id(function) -> what its returns give
         # DL306: (id(scope), name) -> calls in that scope taking the bare name as an argument,
@@ -277,6 +278,7 @@ class ModuleAnalysis:
         self._returns.clear()
         self._getter_calls.clear()
         self._whole_returns.clear()
+        self._relayed_calls.clear()
         self._passed = None
         self._by_scope = None
         self._helpers = {}
@@ -2269,17 +2271,13 @@ class ModuleAnalysis:
         landed += [k.arg for k in call.keywords if isinstance(k.value, ast.Name) and k.value.id == name]
         if len(landed) != 1 or not where._param_kept(init, landed[0]):
             return None
+        from dl_lint.analysis.subclasses import own_self_assigns
+
         self_name = init.args.args[0].arg if init.args.args else None
         attributes = [
             statement.targets[0].attr
-            for statement in init.body
-            if isinstance(statement, ast.Assign)
-            and len(statement.targets) == 1
-            and isinstance(statement.targets[0], ast.Attribute)
-            and isinstance(statement.targets[0].value, ast.Name)
-            and statement.targets[0].value.id == self_name
-            and isinstance(statement.value, ast.Name)
-            and statement.value.id == landed[0]
+            for statement in own_self_assigns(init, self_name)
+            if isinstance(statement.value, ast.Name) and statement.value.id == landed[0]
         ]
         cls = where.ix.method_class.get(id(init))
         if len(attributes) != 1 or cls is None or not where._stored_once(cls, attributes[0]):
@@ -2718,11 +2716,14 @@ class ModuleAnalysis:
         result decides where the caller's loader is iterated (``_combined_use``)."""
         if id(function) in self._relaying:
             return []
-        names = {name for name, _ in self.facts().factories if "." not in name}
+        relayed = self._relayed_calls.get(id(function))
+        if relayed is None:
+            names = {name for name, _ in self.facts().factories if "." not in name}
+            relayed = self._relayed_calls[id(function)] = self._relay_calls(function, names)
         out: List[LoaderCall] = []
         self._relaying.add(id(function))
         try:
-            for call, site, target in self._relay_calls(function, names):
+            for call, site, target in relayed:
                 runs = self._runs(site)
                 if runs is False:
                     continue

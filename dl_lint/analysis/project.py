@@ -111,9 +111,27 @@ def forget_folders() -> None:
 _STAR_IMPORT = re.compile(rb"\bimport[ \t]*\*")
 
 
-def _stores_once(data: bytes, attr: str) -> bool:
-    """Whether ``data`` assigns ``self.attr`` exactly once (``Project.stores_once``)."""
-    return len(re.findall(rb"self\.\s*" + re.escape(attr.encode()) + rb"\s*=(?!=)", data)) == 1
+# ``self.attr = ...`` (``Project.stores_once``); ``obj.attr = ...``, ``obj.attr += ...`` and
+# ``setattr(obj, "attr", ...)`` (``Project.writes_attribute``), read from bytes
+_SELF_STORE = re.compile(rb"self\.\s*([A-Za-z_]\w*)\s*=(?!=)")
+_ATTR_WRITE = re.compile(rb"(\w*)\s*\.\s*([A-Za-z_]\w*)\s*(?:[-+*/%|&^]|//|\*\*|<<|>>)?=(?!=)")
+_SETATTR_NAME = re.compile(rb"setattr\([^,()]+,\s*['\"]([A-Za-z_]\w*)['\"]")
+
+
+def _self_stores(data: bytes) -> Dict[str, int]:
+    """How many times ``data`` assigns each ``self.attr``."""
+    counts: Dict[str, int] = {}
+    for match in _SELF_STORE.finditer(data):
+        name = match.group(1).decode()
+        counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def _written_attributes(data: bytes) -> Set[str]:
+    """The attributes ``data`` writes on anything but ``self``, or names in a ``setattr`` call."""
+    found = {m.group(2).decode() for m in _ATTR_WRITE.finditer(data) if m.group(1) != b"self"}
+    found.update(m.group(1).decode() for m in _SETATTR_NAME.finditer(data))
+    return found
 
 
 def mentions(data: bytes, word: str) -> bool:
@@ -902,7 +920,8 @@ class Project:
         self._summaries: Dict[str, Optional[SummaryModule]] = {}  # abspath -> summary (None: unreadable)
         self._names: Dict[str, str] = {}  # abspath -> the module name it was summarised as
         self._callers: Dict[Tuple[str, str], Optional[list]] = {}  # ``callers_of``, per function
-        self._attr_writes: Dict[Tuple[str, str], bool] = {}  # ``writes_attribute``, per (module, attribute)
+        self._attr_writes: Dict[str, Set[str]] = {}  # ``writes_attribute``: attributes written, per module
+        self._self_store_counts: Dict[str, Dict[str, int]] = {}  # ``stores_once``, per file
         self._caller_files: Dict[Tuple[str, str], List[Tuple[str, bool]]] = {}  # ... and the files each rests on
         self._non_blocking: Optional[bool] = None  # ``writes_non_blocking``, once per run
         self._known_names: Set[str] = set()
@@ -1411,36 +1430,24 @@ class Project:
         importing it (the import graph, read from bytes) writes ``.attr`` on anything but
         ``self`` (``x.attr = ...``, ``x.attr += ...``) or names it in a ``setattr`` call: then a
         config object's attribute is set at run time, and what its class stores is only a
-        default (``Resolver._foreign_instance_attr``). Found once per (module, attribute). The
+        default (``Resolver._foreign_instance_attr``). Read once per module, for every attribute. The
         answer holds while no file changed since mentions ``attr`` (``MENTION``): a new write
         writes the name."""
-        key = (os.path.abspath(path), attr)
+        own = os.path.abspath(path)
         self._use(f"{MENTION}{attr}")
-        found = self._attr_writes.get(key)
-        if found is not None:
-            return found
-        if self._graph is None:
-            self._graph = SignalGraph(self)
-        graph = self._graph
-        own = key[0]
-        names = [module for module, paths in graph.paths.items() if own in paths]
-        files = {own}
-        for module in names:
-            for importer in graph.importers(module):
-                files.update(graph.paths_of(importer))
-        word = attr.encode()
-        pattern = re.compile(rb"(\w*)\s*\.\s*" + re.escape(word) + rb"\s*(?:[-+*/%|&^]|//|\*\*|<<|>>)?=(?!=)")
-        setter = re.compile(rb"setattr\([^,()]+,\s*['\"]" + re.escape(word) + rb"['\"]")
-        found = False
-        for other in sorted(files):
-            data = self.source_bytes(other)
-            if word not in data:
-                continue
-            if setter.search(data) or any(m.group(1) != b"self" for m in pattern.finditer(data)):
-                found = True
-                break
-        self._attr_writes[key] = found
-        return found
+        written = self._attr_writes.get(own)
+        if written is None:
+            if self._graph is None:
+                self._graph = SignalGraph(self)
+            graph = self._graph
+            names = [module for module, paths in graph.paths.items() if own in paths]
+            files = {own}
+            for module in names:
+                for importer in graph.importers(module):
+                    files.update(graph.paths_of(importer))
+            # each file's bytes read once, for every attribute asked of the module
+            written = self._attr_writes[own] = set().union(*(_written_attributes(self.source_bytes(f)) for f in sorted(files)))
+        return attr in written
 
     def analysis_at(self, path: str, module: str) -> Optional["ModuleAnalysis"]:
         """The full analysis of the file at ``path``: kept from earlier in the run, else parsed
@@ -1536,7 +1543,8 @@ class Project:
                     parts.append(",".join("held" if w.encode() in data else "absent" for w in names.split(",")))
                 elif kind == "stores":
                     data = self.source_bytes(key)
-                    parts.append(",".join("once" if _stores_once(data, n) else "not" for n in names.split(",")))
+                    counts = _self_stores(data)
+                    parts.append(",".join("once" if counts.get(n) == 1 else "not" for n in names.split(",")))
                 elif kind == "nosetter":
                     from dl_lint.analysis.prefilter import may_be_keyword_setter
 
@@ -1904,10 +1912,12 @@ class Project:
         ``summary_digest`` of ``STORES`` + attribute): an edit elsewhere keeps it."""
         path = self._choose(module, near)
         key = os.path.abspath(path) if path is not None else None
-        data = (self.sources.get(key) or self.module_bytes(key)) if key is not None else None
-        if data is None:
-            return True
-        if _stores_once(data, attr):
+        counts = self._self_store_counts.get(key) if key is not None else None
+        if counts is None and key is not None:
+            data = self.sources.get(key) or self.module_bytes(key)
+            if data is not None:
+                counts = self._self_store_counts[key] = _self_stores(data)
+        if counts is None or counts.get(attr) == 1:
             return True  # (the summary then read is what the answer rests on)
         self._use(f"stores:{key}\0{attr}")  # a no rests on that count alone
         return False

@@ -155,6 +155,20 @@ def read_init(node: ast.ClassDef, segment: Callable[[ast.AST], Optional[str]]) -
     )
 
 
+def own_self_assigns(function: ast.AST, self_name: Optional[str]) -> List[ast.Assign]:
+    """The statements of ``function``'s own body that assign one attribute of ``self_name``
+    (``self.loader = loader``), in order."""
+    return [
+        s
+        for s in getattr(function, "body", ())
+        if isinstance(s, ast.Assign)
+        and len(s.targets) == 1
+        and isinstance(s.targets[0], ast.Attribute)
+        and isinstance(s.targets[0].value, ast.Name)
+        and s.targets[0].value.id == self_name
+    ]
+
+
 def self_dict(
     cls: ast.ClassDef, init: ast.AST, spread: ast.AST, self_name: str, call: ast.Call
 ) -> Optional[List[Tuple[str, ast.expr]]]:
@@ -170,17 +184,7 @@ def self_dict(
     ):
         return None
     attr = spread.attr
-    assigned = [
-        s
-        for s in init.body
-        if isinstance(s, ast.Assign)
-        and len(s.targets) == 1
-        and isinstance(s.targets[0], ast.Attribute)
-        and isinstance(s.targets[0].value, ast.Name)
-        and s.targets[0].value.id == self_name
-        and s.targets[0].attr == attr
-        and s.lineno < call.lineno
-    ]
+    assigned = [s for s in own_self_assigns(init, self_name) if s.targets[0].attr == attr and s.lineno < call.lineno]
     if len(assigned) != 1 or not self_dict_reads(cls, attr, before=(init, call.lineno), skip={id(assigned[0].targets[0])}):
         return None
     value = assigned[0].value
