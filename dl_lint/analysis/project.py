@@ -116,6 +116,10 @@ _STAR_IMPORT = re.compile(rb"\bimport[ \t]*\*")
 _SELF_STORE = re.compile(rb"self\.\s*([A-Za-z_]\w*)\s*=(?!=)")
 _ATTR_WRITE = re.compile(rb"(\w*)\s*\.\s*([A-Za-z_]\w*)\s*(?:[-+*/%|&^]|//|\*\*|<<|>>)?=(?!=)")
 _SETATTR_NAME = re.compile(rb"setattr\([^,()]+,\s*['\"]([A-Za-z_]\w*)['\"]")
+# Writes of attributes by computed name on an object (group 1: its name, when it is one).
+_ANY_WRITE = re.compile(
+    rb"setattr\(\s*([\w.]*)\s*,\s*(?![\s'\"])|([\w.]*)\.__dict__\s*(?:\.\s*update\s*\(|\[)|vars\(\s*([\w.]*)\s*\)\s*(?:\.\s*update\s*\(|\[[^\]\n]*\]\s*=(?!=))"
+)
 
 
 def _self_stores(data: bytes) -> Dict[str, int]:
@@ -127,10 +131,31 @@ def _self_stores(data: bytes) -> Dict[str, int]:
     return counts
 
 
+def _kept_once(data: bytes, counts: Dict[str, int], attr: str) -> bool:
+    """Whether a module of these bytes may keep ``attr`` as one value for a config object
+    (``Project.stores_once``): ``self.attr`` assigned exactly once (in ``__init__``), or never
+    but bound in an indented block (a class attribute, ``summary.class_constants``)."""
+    found = counts.get(attr, 0)
+    return found == 1 or (found == 0 and _binds_indented(data, attr))
+
+
+def _binds_indented(data: bytes, attr: str) -> bool:
+    """Whether ``data`` may bind ``attr`` in an indented block (``attr = ...`` or ``attr: T =
+    ...`` after leading whitespace): a class body's attribute needs such a line."""
+    return re.search(rb"(?m)^[ \t]+" + re.escape(attr.encode()) + rb"[ \t]*(?::[^=\n]*)?=(?!=)", data) is not None
+
+
 def _written_attributes(data: bytes) -> Set[str]:
-    """The attributes ``data`` writes on anything but ``self``, or names in a ``setattr`` call."""
+    """The attributes ``data`` writes on anything but ``self``, or names in a ``setattr`` call;
+    and "*NAME" for an object other than ``self`` whose attributes it may set by computed name
+    (``setattr(cfg, key, value)``, ``cfg.__dict__.update(...)``, ``vars(cfg).update(...)``: "*cfg";
+    the last name of a dotted holder)."""
     found = {m.group(2).decode() for m in _ATTR_WRITE.finditer(data) if m.group(1) != b"self"}
     found.update(m.group(1).decode() for m in _SETATTR_NAME.finditer(data))
+    for match in _ANY_WRITE.finditer(data):
+        holder = (match.group(1) or match.group(2) or match.group(3) or b"").rsplit(b".", 1)[-1]
+        if holder != b"self":
+            found.add("*" + holder.decode())
     return found
 
 
@@ -314,6 +339,25 @@ class SummaryModule:
             origin = Origin(f"self.{attr} set by {name}.__init__", self.path, line)
             options = tuple(p if p.origin is not None else Possible(p.value, origin, p.guards) for p in value.options or ())
             return ("value", "", -1, Value(options, value.source))
+        return None
+
+    def class_attribute(self, name: str, attr: str, depth: int) -> Optional["Value"]:
+        """The value of class ``name``'s attribute ``attr`` when it holds one for the whole run
+        (``ClassRecord.class_attrs``), resolved here; None when the class does not keep it so."""
+        from dl_lint.analysis.scopes import END
+        from dl_lint.analysis.syntax import parse_expression
+        from dl_lint.analysis.values import Origin, Possible, Value
+
+        record = self._classes_by_name.get(name)
+        for kept, text, line in record.class_attrs if record is not None else ():
+            if kept != attr:
+                continue
+            node = parse_expression(text, line)
+            value = self.resolver.resolve(node, END, depth + 1) if node is not None else Value.unknown("config")
+            if value.is_unknown:
+                return Value.unknown(value.source or "config")
+            origin = Origin(f"class attribute {name}.{attr}", self.path, line)
+            return Value(tuple(p if p.origin is not None else Possible(p.value, origin, p.guards) for p in value.options or ()), value.source)
         return None
 
     def setattr_config(self, name: str, depth: int):
@@ -1425,16 +1469,18 @@ class Project:
         self._callers[key] = found
         return found
 
-    def writes_attribute(self, path: str, attr: str) -> bool:
+    def writes_attribute(self, path: str, attr: str, holders: Sequence[str] = ()) -> bool:
         """Whether the file at ``path`` (a module defining a config class) or a project module
         importing it (the import graph, read from bytes) writes ``.attr`` on anything but
-        ``self`` (``x.attr = ...``, ``x.attr += ...``) or names it in a ``setattr`` call: then a
-        config object's attribute is set at run time, and what its class stores is only a
-        default (``Resolver._foreign_instance_attr``). Read once per module, for every attribute. The
+        ``self`` (``x.attr = ...``, ``x.attr += ...``) or names it in a ``setattr`` call, or sets
+        attributes by computed name on an object named as one of ``holders`` (the name the
+        reader holds it by, the class's name): then a config object's attribute is set at run
+        time, and what its class stores is only a default (``Resolver._foreign_instance_attr``). Read once per module, for every attribute. The
         answer holds while no file changed since mentions ``attr`` (``MENTION``): a new write
         writes the name."""
         own = os.path.abspath(path)
-        self._use(f"{MENTION}{attr}")
+        for word in (attr, *holders):
+            self._use(f"{MENTION}{word}")  # a new write names the attribute, or the object's name
         written = self._attr_writes.get(own)
         if written is None:
             if self._graph is None:
@@ -1447,7 +1493,7 @@ class Project:
                     files.update(graph.paths_of(importer))
             # each file's bytes read once, for every attribute asked of the module
             written = self._attr_writes[own] = set().union(*(_written_attributes(self.source_bytes(f)) for f in sorted(files)))
-        return attr in written
+        return attr in written or any(f"*{holder}" in written for holder in holders)
 
     def analysis_at(self, path: str, module: str) -> Optional["ModuleAnalysis"]:
         """The full analysis of the file at ``path``: kept from earlier in the run, else parsed
@@ -1544,7 +1590,7 @@ class Project:
                 elif kind == "stores":
                     data = self.source_bytes(key)
                     counts = _self_stores(data)
-                    parts.append(",".join("once" if counts.get(n) == 1 else "not" for n in names.split(",")))
+                    parts.append(",".join("once" if _kept_once(data, counts, n) else "not" for n in names.split(",")))
                 elif kind == "nosetter":
                     from dl_lint.analysis.prefilter import may_be_keyword_setter
 
@@ -1839,6 +1885,12 @@ class Project:
         found = self.summary(module, near)
         return found.init_attribute(name, attr, depth) if found is not None else None
 
+    def class_attribute(self, module: str, name: str, attr: str, depth: int, near: str = ""):
+        """``SummaryModule.class_attribute`` of class ``name`` of ``module`` (ask ``stores_once``
+        first: it rules most modules out by their bytes)."""
+        found = self.summary(module, near)
+        return found.class_attribute(name, attr, depth) if found is not None else None
+
     def setattr_config(self, module: str, name: str, depth: int, near: str = ""):
         """``SummaryModule.setattr_config`` of class ``name`` of ``module``; None without a
         parse when the module's bytes hold neither ``setattr(self,`` nor ``__dict__.update(``."""
@@ -1903,7 +1955,8 @@ class Project:
 
     def stores_once(self, module: str, near: str, attr: str) -> bool:
         """Whether the file ``summary(module, near)`` would read assigns ``self.attr`` exactly
-        once (by its bytes; True when they are not at hand): a class that sets it once,
+        once, or never but binds ``attr`` in an indented block (a class attribute,
+        ``summary.class_constants``), by its bytes (True when they are not at hand): a class that sets it once,
         unconditionally, in ``__init__`` (``ClassRecord.init_attrs``) can only be that one, so a
         module assigning it never or several times is not summarised to learn that
         (accelerate's ``AcceleratorState`` sets ``self.num_processes`` on every branch; its
@@ -1913,12 +1966,17 @@ class Project:
         path = self._choose(module, near)
         key = os.path.abspath(path) if path is not None else None
         counts = self._self_store_counts.get(key) if key is not None else None
+        data = None
         if counts is None and key is not None:
             data = self.sources.get(key) or self.module_bytes(key)
             if data is not None:
                 counts = self._self_store_counts[key] = _self_stores(data)
-        if counts is None or counts.get(attr) == 1:
+        if counts is None or counts.get(attr, 0) == 1:
             return True  # (the summary then read is what the answer rests on)
+        if attr not in counts:  # never on self: a class attribute, bound in an indented block?
+            data = data if data is not None else self.sources.get(key) or self.module_bytes(key)
+            if data is None or _binds_indented(data, attr):
+                return True
         self._use(f"stores:{key}\0{attr}")  # a no rests on that count alone
         return False
 

@@ -1227,6 +1227,10 @@ class Resolver:
                     held = self._foreign_instance_attr(target, attr, base, site, depth)
                 if held is not None:
                     return held
+            if isinstance(target, FunctionRef) and target.kind == "class" and isinstance(base, ast.Name):
+                constant = self._class_constant(target.module, target.name, target.path, attr, base, site, depth)
+                if constant is not None:
+                    return constant  # ``Config.num_workers``: a class attribute
             if isinstance(target, Instance):
                 bound = self._bound_method(target, attr)  # ``self.dataset.collate_fn`` too
                 if bound is not None:
@@ -1463,7 +1467,8 @@ class Resolver:
             return None
         entries = self.index.self_attrs.get((instance.name, attr))
         if not entries:
-            return None
+            constant = self._class_constant(instance.module, instance.name, self.path, attr, base, site, depth)
+            return constant
         _, bindings = self.lookup(base.id, site)
         if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Call):
             return None
@@ -1494,6 +1499,57 @@ class Resolver:
             self.param_env, self._params_as_defaults, self.current_class = saved
         return Value(tuple(_dedupe(options)), source)
 
+    def _class_constant(self, module: str, name: str, path: str, attr: str, base: ast.Name, site: Site, depth: int) -> Optional[Value]:
+        """``opt.num_workers`` where ``opt`` is an instance of class ``name`` (of this module or
+        another of the project), or the class itself (``Config.num_workers``), whose body binds
+        ``num_workers`` once to one value for the run (``summary.class_constants``: a config
+        class of plain attributes). None (unknown) when this module may set the attribute on
+        the object elsewhere (``_config_edited``), or the class's module or a module importing
+        it writes ``.attr`` on anything but ``self``, or sets attributes by computed name on an
+        object named as the reader holds it or as the class (``Project.writes_attribute``)."""
+        from dl_lint.analysis.summary import class_constants
+
+        if depth > MAX_DEPTH or not path:
+            return None
+        if path == self.path:
+            classes = [c for c in self.index.module_classes if c.name == name]
+            if len(classes) != 1:
+                return None
+            value_node = next((v for a, v in class_constants(classes[0]) if a == attr), None)
+            if value_node is None:
+                return None
+            value = self.resolve(value_node, END, depth + 1)
+            if value.is_unknown:
+                return None
+            origin = Origin(f"class attribute {name}.{attr}", self.path, value_node.lineno)
+            value = Value(tuple(p if p.origin is not None else Possible(p.value, origin, p.guards) for p in value.options or ()), value.source)
+        else:
+            once = getattr(self.project, "stores_once", None)
+            ask = getattr(self.project, "class_attribute", None)
+            if once is None or ask is None or not module or not once(module, path, attr):
+                return None
+            value = ask(module, name, attr, depth + 1, path)
+            if value is None or value.is_unknown:
+                return None
+        if self._config_edited(base, attr, site):
+            return None
+        writes = getattr(self.project, "writes_attribute", None)
+        if writes is None or writes(path, attr, self._holders(base, name, site)):
+            return None
+        return value
+
+    def _holders(self, base: ast.Name, class_name: str, site: Site) -> Tuple[str, ...]:
+        """The names another module may set attributes of the object ``base`` by, computed
+        (``Project.writes_attribute``): the class's (for the class object); and ``base``'s own,
+        unless ``base`` is an object this function constructs itself, which no other module
+        holds."""
+        _, bindings = self.lookup(base.id, site)
+        made_here = (
+            len(bindings) == 1 and bindings[0].kind == "assign" and isinstance(bindings[0].value, ast.Call)
+            and bindings[0].site is not None and bindings[0].site.scope is not None
+        )
+        return (class_name,) if made_here else (base.id, class_name)
+
     def _foreign_instance_attr(self, instance: Instance, attr: str, base: ast.Name, site: Site, depth: int) -> Optional[Value]:
         """``par.n_processors`` where ``par`` is an instance of a class of another project
         module (DeepVO's ``from params import par``, made there by ``par = Parameters()``; or
@@ -1513,12 +1569,13 @@ class Resolver:
             return None  # (a module setting it several times is not parsed to learn that)
         found = ask(module, instance.name, attr, depth + 1, instance.path)
         if found is None:
-            return None
+            constant = self._class_constant(module, instance.name, instance.path, attr, base, site, depth)
+            return constant
         kind, param, position, value = found
         if self._config_edited(base, attr, site):
             return None
         writes = getattr(self.project, "writes_attribute", None)
-        if writes is None or writes(instance.path, attr):
+        if writes is None or writes(instance.path, attr, self._holders(base, instance.name, site)):
             return None
         if kind == "value":
             return value

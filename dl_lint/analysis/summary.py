@@ -28,7 +28,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 29
+SUMMARY_FORMAT = 30
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -104,7 +104,7 @@ class ClassRecord(Record):
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
         "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores", "init_objects",
         "method_returns", "init_attrs", "iter_copies", "assigns", "other_names", "setattr_config", "init_held_none",
-        "init_held_default",
+        "init_held_default", "class_attrs",
     )  # fmt: skip
 
     def __init__(
@@ -175,7 +175,12 @@ class ClassRecord(Record):
         # (attr, the lambda's text, its line, (), parameter, position after self or -1). A
         # construction that leaves the parameter out keeps the lambda.
         init_held_default: Tuple[Tuple[str, str, int, Tuple[str, ...], str, int], ...] = (),
+        # Class attributes that hold one value for the whole run (``class_constants``): (attr,
+        # the value's text, line), read through the class or an instance (``opt = Config()``,
+        # ``opt.num_workers``; a config class of plain attributes).
+        class_attrs: Tuple[Tuple[str, str, int], ...] = (),
     ) -> None:
+        self.class_attrs = class_attrs
         self.init_held_default = init_held_default
         self.other_names = other_names
         self.setattr_config = setattr_config
@@ -391,6 +396,7 @@ class ModuleSummary(Record):
                         "init_objects": _deep_tuple(c.get("init_objects", ())),
                         "method_returns": _deep_tuple(c.get("method_returns", ())),
                         "init_attrs": _deep_tuple(c.get("init_attrs", ())),
+                        "class_attrs": _deep_tuple(c.get("class_attrs", ())),
                         "iter_copies": tuples(c.get("iter_copies", ())),
                         "assigns": tuple(c.get("assigns", ())),
                         "other_names": tuple(c.get("other_names", ())),
@@ -1084,7 +1090,71 @@ def _class_record(
         assigns=tuple(sorted(set((assigned or {}).get(node.name, ())))) if node.bases else (),
         other_names=_other_names(node),
         setattr_config=_setattr_config(node, text),
+        class_attrs=tuple((attr, kept, value.lineno) for attr, value in class_constants(node) for kept in (_text(text, value),) if kept is not None),
     )
+
+
+# A class that may change or compute its attributes at run time: these methods (or their
+# absence) decide what ``instance.attr`` reads.
+_ATTRIBUTE_HOOKS = frozenset({"__setattr__", "__getattr__", "__getattribute__", "__init_subclass__", "__new__", "__set_name__", "__class_getitem__"})
+_WRITERS = frozenset({"setattr", "delattr", "vars"})
+
+
+def class_constants(node: ast.ClassDef) -> List[Tuple[str, ast.expr]]:
+    """Class attributes that hold one value for the whole run, read through the class or an
+    instance of it (a config class of plain attributes: ``class Config: num_workers = 4``,
+    ``opt = Config()``): bound once by a statement of the class body itself (``attr = value``
+    or ``attr: T = value``, not under an ``if``), the value naming no other name of the class
+    body and holding no lambda; written by nothing in the class (no ``self.attr =``, ``cls.attr
+    =`` or ``Config.attr =`` in a method), in a class with no base but ``object``, no decorator
+    (``@dataclass`` is read as such elsewhere), no metaclass, no ``setattr``/``vars``/
+    ``__dict__`` and no attribute hooks. Writes from outside the class are the reader's to rule
+    out (``Resolver._class_constant``)."""
+    if node.decorator_list or node.keywords or any(not (isinstance(b, ast.Name) and b.id == "object") for b in node.bases):
+        return []
+    counts: Dict[str, int] = {}
+    values: Dict[str, ast.expr] = {}
+    for statement in node.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+            name, value = statement.targets[0].id, statement.value
+        elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name) and statement.value is not None:
+            name, value = statement.target.id, statement.value
+        else:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and statement.name in _ATTRIBUTE_HOOKS:
+                return []
+            for child in ast.walk(statement) if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else ():
+                if isinstance(child, ast.Name) and isinstance(child.ctx, (ast.Store, ast.Del)):
+                    counts[child.id] = 2  # bound by an ``if``, a loop, ``+=``, unpacking: not one value
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                counts[statement.name] = 2
+            elif isinstance(statement, (ast.Import, ast.ImportFrom)):
+                for alias in statement.names:
+                    counts[(alias.asname or alias.name).split(".")[0]] = 2
+            continue
+        counts[name] = counts.get(name, 0) + 1
+        values[name] = value
+    if not values:
+        return []
+    for child in ast.walk(node):
+        kind = type(child)
+        if kind is ast.Attribute:
+            if child.attr == "__dict__":
+                return []
+            if isinstance(child.ctx, (ast.Store, ast.Del)):
+                counts[child.attr] = 2
+        elif kind is ast.Call and isinstance(child.func, ast.Name) and child.func.id in _WRITERS:
+            return []
+    found = []
+    for name, value in values.items():
+        if counts.get(name) != 1:
+            continue
+        if any(
+            isinstance(n, (ast.Lambda, ast.NamedExpr)) or (isinstance(n, ast.Name) and n.id in counts)
+            for n in ast.walk(value)
+        ):
+            continue  # a method in disguise, or a value that reads the class body
+        found.append((name, value))
+    return found
 
 
 def _setattr_config(node: ast.ClassDef, text: SourceText) -> Optional[Tuple]:
