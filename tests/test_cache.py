@@ -585,6 +585,35 @@ def test_a_settings_attribute_parses_its_class_module_only_when_set_once(tmp_pat
     assert parsed_files() == ["settings.py", "train.py"]
 
 
+def test_a_class_attribute_parses_its_class_module_only_when_the_class_binds_it(tmp_path, monkeypatch):
+    """``opt.workers`` of an object of another module's class that never sets ``self.workers``
+    can only be a class attribute (``summary.class_constants``): a module whose bytes bind
+    ``workers`` only as a function's local variable is not parsed for it (accelerate's 200 KB
+    ``accelerator.py`` holds such locals), and the answer rests on those bytes alone: an edit
+    elsewhere keeps it, one that binds it in the class body redoes the file that reads it,
+    which then finds the crash."""
+    local = "class Options:\n    name = 'run'\n\n\ndef fastest():\n    workers = 0\n    return workers\n"
+    root = _project(
+        tmp_path,
+        {
+            "options.py": local,
+            "train.py": LOADER + "from options import Options\nopt = Options()\nloader = DataLoader([1], num_workers=opt.workers, prefetch_factor=2)\n",
+        },
+    )
+    parsed_files = _parses_recorded(root, monkeypatch)
+    cache_dir = root / "cache"
+
+    assert ("train.py", "DL001", 4) not in _codes(_lint(["."], cache_dir=cache_dir))
+    assert parsed_files() == ["train.py"]
+    with open(root / "options.py", "a") as handle:
+        handle.write("# edited\n")
+    assert ("train.py", "DL001", 4) not in _codes(_lint(["."], cache_dir=cache_dir))
+    assert parsed_files() == []
+    (root / "options.py").write_text("class Options:\n    name = 'run'\n    workers = 0\n")
+    assert ("train.py", "DL001", 4) in _codes(_lint(["."], cache_dir=cache_dir))
+    assert parsed_files() == ["options.py", "train.py"]
+
+
 def test_a_construction_parses_its_class_module_only_when_it_can_have_a_sample(tmp_path, monkeypatch):
     """``Maker(size=3)`` asks the class for the sizes its sample needs (DL101). A module without
     a ``__getitem__`` has no sample, so it is not parsed for that (accelerate's examples parsed

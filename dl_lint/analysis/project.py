@@ -131,18 +131,35 @@ def _self_stores(data: bytes) -> Dict[str, int]:
     return counts
 
 
-def _kept_once(data: bytes, counts: Dict[str, int], attr: str) -> bool:
+def _kept_once(data: bytes, counts: Dict[str, int], attr: str, cls: str = "") -> bool:
     """Whether a module of these bytes may keep ``attr`` as one value for a config object
     (``Project.stores_once``): ``self.attr`` assigned exactly once (in ``__init__``), or never
-    but bound in an indented block (a class attribute, ``summary.class_constants``)."""
+    but bound in the body of class ``cls`` (a class attribute, ``summary.class_constants``)."""
     found = counts.get(attr, 0)
-    return found == 1 or (found == 0 and _binds_indented(data, attr))
+    return found == 1 or (found == 0 and bool(cls) and _binds_in_class(data, attr, cls))
 
 
-def _binds_indented(data: bytes, attr: str) -> bool:
-    """Whether ``data`` may bind ``attr`` in an indented block (``attr = ...`` or ``attr: T =
-    ...`` after leading whitespace): a class body's attribute needs such a line."""
-    return re.search(rb"(?m)^[ \t]+" + re.escape(attr.encode()) + rb"[ \t]*(?::[^=\n]*)?=(?!=)", data) is not None
+def _binds_in_class(data: bytes, attr: str, cls: str) -> bool:
+    """Whether ``data`` may bind ``attr`` in the body of ``class cls``: a line ``attr = ...`` (or
+    ``attr: T = ...``) whose block is opened by a ``class cls`` line, the nearest line above it
+    that is indented less (a local variable of the name in a function is not)."""
+    pattern = re.compile(rb"(?m)^([ \t]+)" + re.escape(attr.encode()) + rb"[ \t]*(?::[^=\n]*)?=(?!=)")
+    header = re.compile(rb"[ \t]*class[ \t]+" + re.escape(cls.encode()) + rb"\b")
+    for match in pattern.finditer(data):
+        indent = len(match.group(1).expandtabs(8))
+        end = match.start()
+        while end > 0:
+            start = data.rfind(b"\n", 0, end - 1) + 1
+            line = data[start : end - 1] if data[end - 1 : end] == b"\n" else data[start:end]
+            end = start
+            stripped = line.strip()
+            if not stripped or stripped.startswith(b"#"):
+                continue
+            if len(line.expandtabs(8)) - len(line.expandtabs(8).lstrip()) < indent:
+                if header.match(line):
+                    return True
+                break
+    return False
 
 
 def _written_attributes(data: bytes) -> Set[str]:
@@ -1590,7 +1607,7 @@ class Project:
                 elif kind == "stores":
                     data = self.source_bytes(key)
                     counts = _self_stores(data)
-                    parts.append(",".join("once" if _kept_once(data, counts, n) else "not" for n in names.split(",")))
+                    parts.append(",".join("once" if _kept_once(data, counts, *n.split("@", 1)) else "not" for n in names.split(",")))
                 elif kind == "nosetter":
                     from dl_lint.analysis.prefilter import may_be_keyword_setter
 
@@ -1953,9 +1970,9 @@ class Project:
         self._use(f"absent:{found[0]}\0{word.decode()}")
         return False
 
-    def stores_once(self, module: str, near: str, attr: str) -> bool:
+    def stores_once(self, module: str, near: str, attr: str, cls: str = "") -> bool:
         """Whether the file ``summary(module, near)`` would read assigns ``self.attr`` exactly
-        once, or never but binds ``attr`` in an indented block (a class attribute,
+        once, or never but binds ``attr`` in the body of class ``cls`` (a class attribute,
         ``summary.class_constants``), by its bytes (True when they are not at hand): a class that sets it once,
         unconditionally, in ``__init__`` (``ClassRecord.init_attrs``) can only be that one, so a
         module assigning it never or several times is not summarised to learn that
@@ -1973,11 +1990,11 @@ class Project:
                 counts = self._self_store_counts[key] = _self_stores(data)
         if counts is None or counts.get(attr, 0) == 1:
             return True  # (the summary then read is what the answer rests on)
-        if attr not in counts:  # never on self: a class attribute, bound in an indented block?
+        if attr not in counts and cls:  # never on self: a class attribute of ``cls``?
             data = data if data is not None else self.sources.get(key) or self.module_bytes(key)
-            if data is None or _binds_indented(data, attr):
+            if data is None or _binds_in_class(data, attr, cls):
                 return True
-        self._use(f"stores:{key}\0{attr}")  # a no rests on that count alone
+        self._use(f"stores:{key}\0{attr}" + (f"@{cls}" if cls else ""))  # a no rests on the bytes alone
         return False
 
     def _unsummarised_bytes(self, module: str, near: str) -> Optional[Tuple[str, bytes]]:

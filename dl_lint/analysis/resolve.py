@@ -1526,7 +1526,7 @@ class Resolver:
         else:
             once = getattr(self.project, "stores_once", None)
             ask = getattr(self.project, "class_attribute", None)
-            if once is None or ask is None or not module or not once(module, path, attr):
+            if once is None or ask is None or not module or not once(module, path, attr, name):
                 return None
             value = ask(module, name, attr, depth + 1, path)
             if value is None or value.is_unknown:
@@ -1565,7 +1565,7 @@ class Resolver:
         ask = getattr(self.project, "init_attribute", None)
         once = getattr(self.project, "stores_once", None)
         module = instance.module or ""
-        if ask is None or once is None or not module or not once(module, instance.path, attr):
+        if ask is None or once is None or not module or not once(module, instance.path, attr, instance.name):
             return None  # (a module setting it several times is not parsed to learn that)
         found = ask(module, instance.name, attr, depth + 1, instance.path)
         if found is None:
