@@ -3694,13 +3694,21 @@ def _static(function: ast.AST) -> bool:
     return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list)
 
 
+# Parameters named like an options object, whose attributes a loader reads (``def make(cfg):``
+# ``num_workers=cfg.workers``): argparse namespaces, config classes and objects, settings.
+CONFIG_PARAMETER_NAMES = NAMESPACE_NAMES | frozenset(
+    {"cfg", "config", "conf", "configs", "hp", "hps", "hparam", "hyp", "params", "param", "para", "settings", "setting", "C"}
+)
+
+
 def _reads_namespace_parameter(call: ast.Call, function: ast.AST, own_flags) -> bool:
     """Whether an argument of ``call`` reads an attribute of a parameter of ``function`` named
-    like an argparse namespace (``num_workers=args.workers`` in ``def make(args):``): what it
-    holds is the caller's, so the function is judged at its calls. ``own_flags()``: the dests
+    like an options object (``num_workers=args.workers`` in ``def make(args):``,
+    ``cfg.workers`` in ``def make(cfg):``): what it holds is the caller's, so the function is
+    judged at its calls. ``own_flags()``: the dests
     of this module's own parser; such an attribute is already read as its default
     (``Resolver._is_namespace``), so it does not count."""
-    params = set(_param_names(function)) & NAMESPACE_NAMES
+    params = set(_param_names(function)) & CONFIG_PARAMETER_NAMES
     if not params:
         return False
     for value in (*call.args, *(k.value for k in call.keywords)):
