@@ -6,9 +6,10 @@ replaced line for line, so every row of the source is a row of a cell and column
 
 * a cell magic (``%%bash`` on the first line) blanks the whole cell; the cell magics whose body
   is Python (``%%time``, ``%%timeit``, ``%%capture``, ...) blank only their first line;
-* line magics (``%time f()``, ``%pip install x``), shell lines (``!ls``), help (``obj?``,
-  ``?obj``, ``obj??``) and assignments from them (``files = !ls``, ``t = %timeit -o f()``)
-  become ``pass`` at the same indentation (so a magic alone in a block stays valid Python);
+* line magics (``%time f()``, ``%pip install x``), automagics (``cd data/``, ``pip install x``:
+  a magic's name without ``%`` on a line that is not Python), shell lines (``!ls``), help
+  (``obj?``, ``?obj``, ``obj??``) and assignments from them (``files = !ls``, ``t = %timeit -o
+  f()``) become ``pass`` at the same indentation (so a magic alone in a block stays valid Python);
   a magic continued with a trailing backslash blanks its continuation lines.
 
 Lines inside strings and brackets are never taken for magics.
@@ -80,6 +81,21 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # ``name = !cmd``, ``a, b = %magic``, ``self.x = !cmd``
 _ASSIGN_MAGIC = re.compile(r"^[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*[%!]")
 # ``obj?``, ``obj.attr??``, ``mod.func(?`` is not help; ``?obj`` is handled apart
+# IPython's built-in line magics and its default shell aliases (IPython 8, ``%lsmagic``): with
+# automagic on (the default), ``cd data/``, ``pip install x`` or ``mkdir -p out`` at the start of
+# a line run as ``%cd data/`` and so on (``IPython.core.prefilter.AutoMagicChecker``), unless the
+# rest of the line assigns (``time = 5``, ``cd, x = ...``) or a variable shadows the name.
+AUTOMAGICS = frozenset(
+    """alias alias_magic autoawait autocall automagic autosave bookmark cat cd clear colors conda
+    config connect_info cp debug dhist dirs doctest_mode ed edit env gui hist history
+    killbgscripts ldir less lf lk ll load load_ext loadpy logoff logon logstart logstate logstop
+    ls lsmagic lx macro magic mamba man matplotlib micromamba mkdir more mv notebook page pastebin
+    pdb pdef pdoc pfile pinfo pinfo2 pip popd pprint precision prun psearch psource pushd pwd
+    pycat pylab qtconsole quickref recall rehashx reload_ext rep rerun reset reset_selective rm
+    rmdir run save sc set_env store sx system tb time timeit unalias unload_ext who who_ls whos
+    xdel xmode""".split()
+)
+_AUTOMAGIC_LINE = re.compile(r"^([A-Za-z_]\w*)[ \t]+([^\s=,])")
 _HELP_SUFFIX = re.compile(r"^[A-Za-z_*][\w.*\[\]]*\s*\?{1,2}\s*$")
 _STRING_START = re.compile(r"""([rRbBuUfFtT]{0,2})('''|\"\"\"|'|")""")
 
@@ -216,6 +232,17 @@ def _is_ipython(line: str) -> bool:
         return not text.startswith("!=")
     if _ASSIGN_MAGIC.match(text) and not re.match(r"^[\w.,\s]+==", text):
         return True
+    automagic = _AUTOMAGIC_LINE.match(text)
+    if automagic is not None and automagic.group(1) in AUTOMAGICS:
+        # ``cd data/``: an automagic when it is not Python (``ls -la`` and ``time (x)`` parse
+        # as Python and are left so; which IPython runs changes nothing dl-lint reads)
+        try:
+            compile(text, "<cell>", "exec")
+        except SyntaxError:
+            return True
+        except (ValueError, RecursionError, MemoryError):
+            return False
+        return False
     return "#" not in text and _HELP_SUFFIX.match(text) is not None
 
 

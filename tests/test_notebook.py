@@ -96,6 +96,12 @@ def test_code_cells_in_order_with_a_map_over_all_cells():
         ("x = a % b\ny = x != 3\nz = '?'", "x = a % b\ny = x != 3\nz = '?'"),
         ("d = {'a': 1,\n  'b': 2}  # what?\nq = 1", "d = {'a': 1,\n  'b': 2}  # what?\nq = 1"),
         ("x = f'{a!r}'\n!ls", "x = f'{a!r}'\npass"),
+        # automagics (IPython runs `cd data/` as `%cd data/`): a magic's name on a line that is
+        # not Python; a line that is Python stays (`time = 5`, `ls -la`, `run(x)`, `pwd`)
+        ("cd InstColorization/\nx = 1", "pass\nx = 1"),
+        ("pip install -U torch==2.13.0\nmkdir -p out", "pass\npass"),
+        ("if True:\n    cd data", "if True:\n    pass"),
+        ("time = 5\nls -la\nrun(x)\npwd", "time = 5\nls -la\nrun(x)\npwd"),
     ],
 )
 def test_ipython_syntax_becomes_python_line_for_line(cell, expected):
