@@ -2281,23 +2281,39 @@ class Resolver:
             for name, bindings in scope.bindings.items():
                 if any(isinstance(b.value, ast.Call) and terminal(b.value.func) == "ArgumentParser" for b in bindings):
                     parsers.add(name)
-        if not parsers:
-            return self._foreign
+        if not parsers and not any(
+            isinstance(a, ast.Call) and terminal(a.func) == "ArgumentParser" for call, _, _, _ in self.index.calls for a in call.args
+        ):
+            return self._foreign  # (a parser may be made in the call itself: ``init(ArgumentParser())``)
         seen: Set[Tuple[str, str]] = set()
         for call, site, _, _ in self.index.calls:
-            if not any(isinstance(a, ast.Name) and a.id in parsers for a in (*call.args, *(k.value for k in call.keywords))):
+            if not any(
+                (isinstance(a, ast.Name) and a.id in parsers) or (isinstance(a, ast.Call) and terminal(a.func) == "ArgumentParser")
+                for a in (*call.args, *(k.value for k in call.keywords))
+            ):
                 continue
             if terminal(call.func) in ("parse_args", "parse_known_args", "ArgumentParser"):
                 continue
             found = self.resolve(call.func, site).single
             ref = found.value if found is not None else None
-            if not isinstance(ref, FunctionRef) or ref.kind != "function" or not ref.path or ref.path == self.path:
+            method = None
+            if not isinstance(ref, FunctionRef) and isinstance(call.func, ast.Attribute):
+                # ``Options().init(parser)``: a method of a class of another project module
+                held = self.resolve(call.func.value, site).single
+                target = held.value if held is not None else None
+                if isinstance(target, Instance) and not target.local and target.path and target.path != self.path:
+                    ref, method = FunctionRef("method", target.module, target.name, 0, target.path), call.func.attr
+            if not isinstance(ref, FunctionRef) or ref.kind not in ("function", "method") or not ref.path or ref.path == self.path:
                 continue
-            if (ref.path, ref.name) in seen or len(seen) >= 32:
+            if ref.kind == "method" and method is None:
                 continue
-            seen.add((ref.path, ref.name))
+            if (ref.path, f"{ref.name}.{method}" if method else ref.name) in seen or len(seen) >= 32:
+                continue
+            seen.add((ref.path, f"{ref.name}.{method}" if method else ref.name))
             other = reader(ref.path, ref.module)
-            function = other.function_node(ref.name) if other is not None else None
+            if other is None:
+                continue
+            function = other.function_node(ref.name) if method is None else _method_node(other.index, ref.name, method)
             if function is None:
                 continue
             self.project.read_config_file(ref.path)  # the flags rest on that module's bytes
@@ -2318,6 +2334,37 @@ class Resolver:
                     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
                         self._foreign.append((other.resolver, node))
         return self._foreign
+
+    def _handed_back_parser(self, node: ast.expr, site: Site, depth: int) -> bool:
+        """Whether ``node`` is ``Options().init(parser)``: a plain method of a class of another
+        project module, called on an instance and handed a parser (``ArgumentParser(...)`` or a
+        name bound to one) as its first argument, whose every ``return`` gives that parameter
+        back (``_foreign_arguments`` reads the flags it adds); or a name whose latest binding
+        before ``site``, in straight-line code, is such a call (``parser = Options().init(parser)``)."""
+        if isinstance(node, ast.Name) and depth <= MAX_DEPTH:
+            _, bindings = self.lookup(node.id, site)
+            earlier = [b for b in bindings if b.site is not None and b.site.line < site.line and b.site.scope is site.scope]
+            latest = max(earlier, key=lambda b: b.site.line, default=None)
+            if latest is None or latest.kind != "assign" or latest.site.conds != site.conds[: len(latest.site.conds)]:
+                return False
+            return self._handed_back_parser(latest.value, latest.site, depth + 1)
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) or not node.args or depth > MAX_DEPTH:
+            return False
+        given = self.resolve(node.args[0], site, depth + 1).single
+        if given is None or not isinstance(given.value, Opaque) or given.value.qualname != "argparse.ArgumentParser":
+            return False
+        held = self.resolve(node.func.value, site, depth + 1).single
+        target = held.value if held is not None else None
+        if not isinstance(target, Instance) or target.local or not target.path or target.path == self.path:
+            return False
+        reader = getattr(self.project, "analysis_at", None)
+        other = reader(target.path, target.module) if reader is not None else None
+        method = _method_node(other.index, target.name, node.func.attr) if other is not None else None
+        params = method.args.args if isinstance(method, ast.FunctionDef) else []
+        if len(params) < 2:
+            return False
+        returns = [n for n in ast.walk(method) if isinstance(n, ast.Return)]
+        return bool(returns) and all(isinstance(r.value, ast.Name) and r.value.id == params[1].arg for r in returns)
 
     def _dataclass_arguments(self, call: ast.Call) -> List[Tuple[str, Possible]]:
         """``for f in dataclasses.fields(Config): parser.add_argument(f"--{f.name}",
@@ -2648,9 +2695,10 @@ class Resolver:
                 return Value.unknown("argparse")
             if (
                 func_node.attr == "parse_args"
-                and parser is not None
-                and isinstance(parser.value, Opaque)
-                and parser.value.qualname == "argparse.ArgumentParser"
+                and (
+                    (parser is not None and isinstance(parser.value, Opaque) and parser.value.qualname == "argparse.ArgumentParser")
+                    or (parser is None and self._handed_back_parser(func_node.value, site, depth))
+                )
                 and (self.index.add_arguments or self._foreign_arguments())
                 and self.tree is not None
             ):
@@ -3682,6 +3730,16 @@ def _read_only_dict(call: ast.Call, parent: Optional[ast.AST]) -> bool:
     if isinstance(parent, (ast.For, ast.comprehension)):
         return parent.iter is call
     return False
+
+
+def _method_node(index: ModuleIndex, class_name: str, name: str) -> Optional[ast.AST]:
+    """The plain method ``name`` of the module-level class ``class_name`` (one class of the name,
+    one such ``def`` in its own body, no decorator), else None."""
+    classes = [c for c in index.module_classes if c.name == class_name]
+    if len(classes) != 1:
+        return None
+    methods = [f for f in classes[0].body if isinstance(f, ast.FunctionDef) and f.name == name]
+    return methods[0] if len(methods) == 1 and not methods[0].decorator_list else None
 
 
 def _class_level_names(cls: ast.ClassDef) -> Set[str]:
