@@ -557,6 +557,29 @@ def _parses_recorded(root: Path, monkeypatch):
     return parsed_files
 
 
+def _config_module_parsed_only_when_it_can_hold(tmp_path, monkeypatch, module: str, first: str, imports: str, then: str):
+    """The cycle both tests below pin: ``train.py`` reads ``<object>.workers`` of a class of
+    ``module`` (whose text is ``first``, which cannot hold a value for it): ``module`` is not
+    parsed for it; an edit elsewhere in ``module`` keeps train.py's result (the answer rests on
+    the bytes alone); ``then``, which holds 0, redoes train.py, which finds the crash."""
+    root = _project(
+        tmp_path,
+        {module: first, "train.py": LOADER + imports + "loader = DataLoader([1], num_workers=opt.workers, prefetch_factor=2)\n"},
+    )
+    parsed_files = _parses_recorded(root, monkeypatch)
+    cache_dir = root / "cache"
+
+    assert ("train.py", "DL001", 4) not in _codes(_lint(["."], cache_dir=cache_dir))
+    assert parsed_files() == ["train.py"]
+    with open(root / module, "a") as handle:
+        handle.write("# edited\n")
+    assert ("train.py", "DL001", 4) not in _codes(_lint(["."], cache_dir=cache_dir))
+    assert parsed_files() == []
+    (root / module).write_text(then)
+    assert ("train.py", "DL001", 4) in _codes(_lint(["."], cache_dir=cache_dir))
+    assert parsed_files() == sorted([module, "train.py"])
+
+
 def test_a_settings_attribute_parses_its_class_module_only_when_set_once(tmp_path, monkeypatch):
     """``par.workers`` of an object of another module's class is what ``__init__`` stores, once
     and unconditionally (``Resolver._foreign_instance_attr``). A module that assigns
@@ -564,25 +587,10 @@ def test_a_settings_attribute_parses_its_class_module_only_when_set_once(tmp_pat
     the answer rests on that count alone: an edit elsewhere keeps it, one that leaves a single
     assignment redoes the file that reads it, which then finds the crash."""
     two = "class Settings:\n    def __init__(self, fast=False):\n        if fast:\n            self.workers = 2\n        else:\n            self.workers = 0\n"
-    root = _project(
-        tmp_path,
-        {
-            "settings.py": two,
-            "train.py": LOADER + "from settings import Settings\npar = Settings()\nloader = DataLoader([1], num_workers=par.workers, prefetch_factor=2)\n",
-        },
+    once = "class Settings:\n    def __init__(self):\n        self.workers = 0\n"
+    _config_module_parsed_only_when_it_can_hold(
+        tmp_path, monkeypatch, "settings.py", two, "from settings import Settings\nopt = Settings()\n", once
     )
-    parsed_files = _parses_recorded(root, monkeypatch)
-    cache_dir = root / "cache"
-
-    assert ("train.py", "DL001", 4) not in _codes(_lint(["."], cache_dir=cache_dir))
-    assert parsed_files() == ["train.py"]
-    with open(root / "settings.py", "a") as handle:
-        handle.write("# edited\n")
-    assert ("train.py", "DL001", 4) not in _codes(_lint(["."], cache_dir=cache_dir))
-    assert parsed_files() == []
-    (root / "settings.py").write_text("class Settings:\n    def __init__(self):\n        self.workers = 0\n")
-    assert ("train.py", "DL001", 4) in _codes(_lint(["."], cache_dir=cache_dir))
-    assert parsed_files() == ["settings.py", "train.py"]
 
 
 def test_a_class_attribute_parses_its_class_module_only_when_the_class_binds_it(tmp_path, monkeypatch):
@@ -593,25 +601,10 @@ def test_a_class_attribute_parses_its_class_module_only_when_the_class_binds_it(
     elsewhere keeps it, one that binds it in the class body redoes the file that reads it,
     which then finds the crash."""
     local = "class Options:\n    name = 'run'\n\n\ndef fastest():\n    workers = 0\n    return workers\n"
-    root = _project(
-        tmp_path,
-        {
-            "options.py": local,
-            "train.py": LOADER + "from options import Options\nopt = Options()\nloader = DataLoader([1], num_workers=opt.workers, prefetch_factor=2)\n",
-        },
+    bound = "class Options:\n    name = 'run'\n    workers = 0\n"
+    _config_module_parsed_only_when_it_can_hold(
+        tmp_path, monkeypatch, "options.py", local, "from options import Options\nopt = Options()\n", bound
     )
-    parsed_files = _parses_recorded(root, monkeypatch)
-    cache_dir = root / "cache"
-
-    assert ("train.py", "DL001", 4) not in _codes(_lint(["."], cache_dir=cache_dir))
-    assert parsed_files() == ["train.py"]
-    with open(root / "options.py", "a") as handle:
-        handle.write("# edited\n")
-    assert ("train.py", "DL001", 4) not in _codes(_lint(["."], cache_dir=cache_dir))
-    assert parsed_files() == []
-    (root / "options.py").write_text("class Options:\n    name = 'run'\n    workers = 0\n")
-    assert ("train.py", "DL001", 4) in _codes(_lint(["."], cache_dir=cache_dir))
-    assert parsed_files() == ["options.py", "train.py"]
 
 
 def test_a_construction_parses_its_class_module_only_when_it_can_have_a_sample(tmp_path, monkeypatch):
