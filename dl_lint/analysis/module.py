@@ -172,6 +172,7 @@ class ModuleAnalysis:
         self._wrapped: Dict[Optional[int], Dict[str, List[Tuple[str, int]]]] = {}  # ``_wrapped_aliases``
         self._eager_kinds: Dict[int, str] = {}  # id(call) -> its ``EAGER_ITERATION`` kind, "" if none
         self._listed: Optional[Dict[Tuple[Optional[int], str], List[Tuple[str, int, bool]]]] = None  # ``_lists_holding``
+        self._looped: Optional[Dict[Tuple[Optional[int], str], List[Tuple[str, int, int]]]] = None  # ``_loop_aliases``
         self._kept: Dict[int, Set[str]] = {}  # id(class) -> attributes __init__ keeps from parameters
         self._next_iters: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None
         self._sites: Optional[Dict[int, Site]] = None
@@ -287,6 +288,8 @@ class ModuleAnalysis:
         self._ix = None
         self._loop_maps = {}
         self._loop_changes = {}
+        self._listed = None
+        self._looped = None
 
     def class_record(self, name: str):
         """The summary's record of the module-level class ``name`` (None: no such class), from
@@ -1956,8 +1959,47 @@ class ModuleAnalysis:
             aliases = [(alias, row) for name, after in names for alias, row in wrapped.get(name, ()) if row > after]
         rows = [self._name_iteration(site.scope, name, after) for name, after in names]
         rows += [self._name_iteration(site.scope, alias, after, wrapped=True) for alias, after in aliases]
+        looped = self._loop_aliases().get((id(site.scope) if site.scope is not None else None, names[0][0])) if names else None
+        for variable, first, last in looped or ():
+            if first > names[0][1]:
+                row = self._name_iteration(site.scope, variable, first)
+                rows.append(row if row is not None and row <= last else None)
         rows = [row for row in rows if row is not None]
         return min(rows) if rows else None
+
+    def _loop_aliases(self) -> Dict[Tuple[Optional[int], str], List[Tuple[str, int, int]]]:
+        """DL203: (id(scope) or None, name) -> (variable, first row, last row) of each ``for`` loop
+        of that scope over a list or tuple display that holds the name, whose target (or the
+        target's element at the name's position, ``for split, loader in [("train", train_loader),
+        ...]``) is that variable, bound by nothing else in the loop: iterating the variable in
+        the loop's body iterates each element (``for loader in [train_loader, val_loader]: for
+        batch in loader``). Built once for the module, the first time a loader asks."""
+        if self._looped is not None:
+            return self._looped
+        looped: Dict[Tuple[Optional[int], str], List[Tuple[str, int, int]]] = {}
+        for loop, site in self.index.loops:
+            if not isinstance(loop.iter, (ast.List, ast.Tuple)) or not loop.iter.elts:
+                continue
+            first, last = loop.lineno, getattr(loop, "end_lineno", None) or loop.lineno
+            key = id(site.scope) if site.scope is not None else None
+            pairs: List[Tuple[str, str]] = []
+            for element in loop.iter.elts:
+                if isinstance(loop.target, ast.Name) and isinstance(element, ast.Name):
+                    pairs.append((element.id, loop.target.id))
+                elif isinstance(loop.target, ast.Tuple) and isinstance(element, ast.Tuple) and len(element.elts) == len(loop.target.elts):
+                    pairs += [
+                        (item.id, variable.id)
+                        for variable, item in zip(loop.target.elts, element.elts)
+                        if isinstance(variable, ast.Name) and isinstance(item, ast.Name)
+                    ]
+            scope = self.index.scopes.get(key) if key is not None else self.index.module_scope
+            for name, variable in pairs:
+                bindings = scope.bindings.get(variable, ()) if scope is not None else ()
+                if name == variable or any(b.site is not None and first < b.site.line <= last for b in bindings):
+                    continue  # rebound in the loop: which object the body iterates is not followed
+                looped.setdefault((key, name), []).append((variable, first, last))
+        self._looped = looped
+        return looped
 
     def _wrapped_aliases(self, scope: Optional[ast.AST]) -> Dict[str, List[Tuple[str, int]]]:
         """DL203: the names of ``scope`` bound once to the loader's name in transparent wrappers
