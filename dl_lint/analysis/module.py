@@ -1978,20 +1978,19 @@ class ModuleAnalysis:
             return self._looped
         looped: Dict[Tuple[Optional[int], str], List[Tuple[str, int, int]]] = {}
         for loop, site in self.index.loops:
-            if not isinstance(loop.iter, (ast.List, ast.Tuple)) or not loop.iter.elts:
-                continue
             first, last = loop.lineno, getattr(loop, "end_lineno", None) or loop.lineno
             key = id(site.scope) if site.scope is not None else None
             pairs: List[Tuple[str, str]] = []
-            for element in loop.iter.elts:
-                if isinstance(loop.target, ast.Name) and isinstance(element, ast.Name):
-                    pairs.append((element.id, loop.target.id))
-                elif isinstance(loop.target, ast.Tuple) and isinstance(element, ast.Tuple) and len(element.elts) == len(loop.target.elts):
-                    pairs += [
-                        (item.id, variable.id)
-                        for variable, item in zip(loop.target.elts, element.elts)
-                        if isinstance(variable, ast.Name) and isinstance(item, ast.Name)
-                    ]
+            for variable, display in _parallel_displays(loop, site, self.resolver):
+                pairs += [(element.id, variable) for element in display.elts if isinstance(element, ast.Name)]
+            if isinstance(loop.iter, (ast.List, ast.Tuple)) and isinstance(loop.target, ast.Tuple):
+                for element in loop.iter.elts:
+                    if isinstance(element, ast.Tuple) and len(element.elts) == len(loop.target.elts):
+                        pairs += [
+                            (item.id, variable.id)
+                            for variable, item in zip(loop.target.elts, element.elts)
+                            if isinstance(variable, ast.Name) and isinstance(item, ast.Name)
+                        ]
             scope = self.index.scopes.get(key) if key is not None else self.index.module_scope
             for name, variable in pairs:
                 bindings = scope.bindings.get(variable, ()) if scope is not None else ()
@@ -3741,6 +3740,36 @@ def _static(function: ast.AST) -> bool:
 CONFIG_PARAMETER_NAMES = NAMESPACE_NAMES | frozenset(
     {"cfg", "config", "conf", "configs", "hp", "hps", "hparam", "hyp", "params", "param", "para", "settings", "setting", "C"}
 )
+
+
+def _parallel_displays(loop: ast.AST, site: Site, resolver) -> List[Tuple[str, ast.AST]]:
+    """(variable, list or tuple display) for each loop variable bound to the elements of a
+    display in turn: ``for v in [a, b]``; ``for i, v in enumerate([a, b])``; ``for k, v in
+    zip(["train", "val"], [a, b])`` (``zip`` and ``enumerate`` the builtins, every argument a
+    display, one target name per argument)."""
+    target, iterable = loop.target, loop.iter
+    if isinstance(iterable, (ast.List, ast.Tuple)):
+        return [(target.id, iterable)] if isinstance(target, ast.Name) else []
+    if not isinstance(iterable, ast.Call) or iterable.keywords or not isinstance(target, ast.Tuple):
+        return []
+    name = iterable.func.id if isinstance(iterable.func, ast.Name) else ""
+    if name not in ("zip", "enumerate"):
+        return []
+    single = resolver.resolve(iterable.func, site).single
+    if single is None or getattr(single.value, "qualname", None) != f"builtins.{name}":
+        return []  # a function of the module named zip
+    arguments = list(iterable.args)
+    if name == "enumerate":
+        if len(arguments) != 1 or len(target.elts) != 2:
+            return []
+        arguments = [None, arguments[0]]
+    if len(arguments) != len(target.elts):
+        return []
+    return [
+        (variable.id, display)
+        for variable, display in zip(target.elts, arguments)
+        if isinstance(variable, ast.Name) and isinstance(display, (ast.List, ast.Tuple))
+    ]
 
 
 def _reads_namespace_parameter(call: ast.Call, function: ast.AST, own_flags) -> bool:
