@@ -95,7 +95,7 @@ AUTOMAGICS = frozenset(
     rmdir run save sc set_env store sx system tb time timeit unalias unload_ext who who_ls whos
     xdel xmode""".split()
 )
-_AUTOMAGIC_LINE = re.compile(r"^([A-Za-z_]\w*)[ \t]+([^\s=,])")
+_AUTOMAGIC_LINE = re.compile(r"^([A-Za-z_]\w*)[ \t]+[^\s=,]")
 _HELP_SUFFIX = re.compile(r"^[A-Za-z_*][\w.*\[\]]*\s*\?{1,2}\s*$")
 _STRING_START = re.compile(r"""([rRbBuUfFtT]{0,2})('''|\"\"\"|'|")""")
 

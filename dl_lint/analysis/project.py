@@ -1492,9 +1492,9 @@ class Project:
         ``self`` (``x.attr = ...``, ``x.attr += ...``) or names it in a ``setattr`` call, or sets
         attributes by computed name on an object named as one of ``holders`` (the name the
         reader holds it by, the class's name): then a config object's attribute is set at run
-        time, and what its class stores is only a default (``Resolver._foreign_instance_attr``). Read once per module, for every attribute. The
-        answer holds while no file changed since mentions ``attr`` (``MENTION``): a new write
-        writes the name."""
+        time, and what its class stores is only a default (``Resolver._foreign_instance_attr``).
+        Read once per module, for every attribute. The answer holds while no file changed since
+        mentions ``attr`` or a holder (``MENTION``): a new write writes the name."""
         own = os.path.abspath(path)
         for word in (attr, *holders):
             self._use(f"{MENTION}{word}")  # a new write names the attribute, or the object's name
@@ -1988,12 +1988,10 @@ class Project:
             data = self.sources.get(key) or self.module_bytes(key)
             if data is not None:
                 counts = self._self_store_counts[key] = _self_stores(data)
-        if counts is None or counts.get(attr, 0) == 1:
+        if counts is not None and cls and attr not in counts and data is None:
+            data = self.sources.get(key) or self.module_bytes(key)  # (a class attribute's line is asked)
+        if counts is None or (data is None and cls and attr not in counts) or _kept_once(data or b"", counts, attr, cls):
             return True  # (the summary then read is what the answer rests on)
-        if attr not in counts and cls:  # never on self: a class attribute of ``cls``?
-            data = data if data is not None else self.sources.get(key) or self.module_bytes(key)
-            if data is None or _binds_in_class(data, attr, cls):
-                return True
         self._use(f"stores:{key}\0{attr}" + (f"@{cls}" if cls else ""))  # a no rests on the bytes alone
         return False
 

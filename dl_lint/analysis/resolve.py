@@ -1448,10 +1448,10 @@ class Resolver:
         instance (DL202 reads what the object holds). None for anything else."""
         if instance.local or instance.path != self.path:
             return None
-        classes = [c for c in self.index.module_classes if c.name == instance.name]
-        if len(classes) != 1:
+        cls = _one_class(self.index, instance.name)
+        if cls is None:
             return None
-        methods = [f for f in classes[0].body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == attr]
+        methods = [f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == attr]
         if len(methods) != 1 or methods[0].decorator_list or self.index.self_attrs.get((instance.name, attr)):
             return None
         return Value.known(Opaque("builtins.method", wraps=(instance,)))
@@ -1467,8 +1467,7 @@ class Resolver:
             return None
         entries = self.index.self_attrs.get((instance.name, attr))
         if not entries:
-            constant = self._class_constant(instance.module, instance.name, self.path, attr, base, site, depth)
-            return constant
+            return self._class_constant(instance.module, instance.name, self.path, attr, base, site, depth)
         _, bindings = self.lookup(base.id, site)
         if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Call):
             return None
@@ -1512,10 +1511,10 @@ class Resolver:
         if depth > MAX_DEPTH or not path:
             return None
         if path == self.path:
-            classes = [c for c in self.index.module_classes if c.name == name]
-            if len(classes) != 1:
+            cls = _one_class(self.index, name)
+            if cls is None:
                 return None
-            value_node = next((v for a, v in class_constants(classes[0]) if a == attr), None)
+            value_node = next((v for a, v in class_constants(cls) if a == attr), None)
             if value_node is None:
                 return None
             value = self.resolve(value_node, END, depth + 1)
@@ -1531,24 +1530,26 @@ class Resolver:
             value = ask(module, name, attr, depth + 1, path)
             if value is None or value.is_unknown:
                 return None
-        if self._config_edited(base, attr, site):
-            return None
-        writes = getattr(self.project, "writes_attribute", None)
-        if writes is None or writes(path, attr, self._holders(base, name, site)):
-            return None
-        return value
+        return None if self._set_at_run_time(base, attr, site, path, name) else value
 
-    def _holders(self, base: ast.Name, class_name: str, site: Site) -> Tuple[str, ...]:
-        """The names another module may set attributes of the object ``base`` by, computed
-        (``Project.writes_attribute``): the class's (for the class object); and ``base``'s own,
-        unless ``base`` is an object this function constructs itself, which no other module
-        holds."""
+    def _set_at_run_time(self, base: ast.Name, attr: str, site: Site, path: str, class_name: str) -> bool:
+        """Whether ``base.attr``, a config object's attribute read from what its class (at
+        ``path``) keeps, may be set at run time instead: this module may write it outside the
+        reading scope (``_config_edited``), or the class's module or an importer writes
+        ``.attr`` or sets attributes by computed name on an object of the name another module
+        may hold it by: the class's, and ``base``'s own unless ``base`` is an object this
+        function constructs itself (``Project.writes_attribute``)."""
+        if self._config_edited(base, attr, site):
+            return True
+        writes = getattr(self.project, "writes_attribute", None)
+        if writes is None:
+            return True
         _, bindings = self.lookup(base.id, site)
         made_here = (
             len(bindings) == 1 and bindings[0].kind == "assign" and isinstance(bindings[0].value, ast.Call)
             and bindings[0].site is not None and bindings[0].site.scope is not None
         )
-        return (class_name,) if made_here else (base.id, class_name)
+        return writes(path, attr, (class_name,) if made_here else (base.id, class_name))
 
     def _foreign_instance_attr(self, instance: Instance, attr: str, base: ast.Name, site: Site, depth: int) -> Optional[Value]:
         """``par.n_processors`` where ``par`` is an instance of a class of another project
@@ -1569,13 +1570,9 @@ class Resolver:
             return None  # (a module setting it several times is not parsed to learn that)
         found = ask(module, instance.name, attr, depth + 1, instance.path)
         if found is None:
-            constant = self._class_constant(module, instance.name, instance.path, attr, base, site, depth)
-            return constant
+            return self._class_constant(module, instance.name, instance.path, attr, base, site, depth)
         kind, param, position, value = found
-        if self._config_edited(base, attr, site):
-            return None
-        writes = getattr(self.project, "writes_attribute", None)
-        if writes is None or writes(instance.path, attr, self._holders(base, instance.name, site)):
+        if self._set_at_run_time(base, attr, site, instance.path, instance.name):
             return None
         if kind == "value":
             return value
@@ -3732,13 +3729,17 @@ def _read_only_dict(call: ast.Call, parent: Optional[ast.AST]) -> bool:
     return False
 
 
+def _one_class(index: ModuleIndex, name: str) -> Optional[ast.ClassDef]:
+    """The module-level class ``name``, when the module defines one class of that name."""
+    classes = [c for c in index.module_classes if c.name == name]
+    return classes[0] if len(classes) == 1 else None
+
+
 def _method_node(index: ModuleIndex, class_name: str, name: str) -> Optional[ast.AST]:
     """The plain method ``name`` of the module-level class ``class_name`` (one class of the name,
     one such ``def`` in its own body, no decorator), else None."""
-    classes = [c for c in index.module_classes if c.name == class_name]
-    if len(classes) != 1:
-        return None
-    methods = [f for f in classes[0].body if isinstance(f, ast.FunctionDef) and f.name == name]
+    cls = _one_class(index, class_name)
+    methods = [f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == name] if cls is not None else []
     return methods[0] if len(methods) == 1 and not methods[0].decorator_list else None
 
 
