@@ -80,3 +80,19 @@ def test_four_thousand_loaders_in_one_loop(tmp_path: Path) -> None:
     path = tmp_path / "in_loop.py"
     path.write_text("\n".join(lines) + "\n")
     assert _lint(path, "--select", "DL302") == expected
+
+
+def test_a_name_bound_on_many_lines_of_a_config_module(tmp_path: Path) -> None:
+    """``opt.workers`` of an instance of another module's class asks whether that module binds
+    ``workers`` in the class's body (``project._binds_in_class``); a module binding it as a
+    function's local on 40,000 lines took minutes when each binding searched back for the line
+    opening its block. The class never binds it, so the value stays unknown: DL011, once."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "pyproject.toml").write_text("[tool.dl-lint]\n")
+    (project / "options.py").write_text("class Options:\n    name = 'run'\n\n\ndef fastest():\n" + "    workers = 0\n" * 40_000)
+    (project / "train.py").write_text(
+        "from torch.utils.data import DataLoader\nfrom options import Options\n\nopt = Options()\n"
+        "loader = DataLoader([1], num_workers=opt.workers, prefetch_factor=2)\n"
+    )
+    assert _lint(project) == [("DL011", 5)]

@@ -142,23 +142,26 @@ def _kept_once(data: bytes, counts: Dict[str, int], attr: str, cls: str = "") ->
 def _binds_in_class(data: bytes, attr: str, cls: str) -> bool:
     """Whether ``data`` may bind ``attr`` in the body of ``class cls``: a line ``attr = ...`` (or
     ``attr: T = ...``) whose block is opened by a ``class cls`` line, the nearest line above it
-    that is indented less (a local variable of the name in a function is not)."""
-    pattern = re.compile(rb"(?m)^([ \t]+)" + re.escape(attr.encode()) + rb"[ \t]*(?::[^=\n]*)?=(?!=)")
-    header = re.compile(rb"[ \t]*class[ \t]+" + re.escape(cls.encode()) + rb"\b")
-    for match in pattern.finditer(data):
-        indent = len(match.group(1).expandtabs(8))
-        end = match.start()
-        while end > 0:
-            start = data.rfind(b"\n", 0, end - 1) + 1
-            line = data[start : end - 1] if data[end - 1 : end] == b"\n" else data[start:end]
-            end = start
-            stripped = line.strip()
-            if not stripped or stripped.startswith(b"#"):
-                continue
-            if len(line.expandtabs(8)) - len(line.expandtabs(8).lstrip()) < indent:
-                if header.match(line):
-                    return True
-                break
+    that is indented less (a local variable of the name in a function is not). One pass over
+    the lines, keeping the lines that open the blocks around the current one (a stack of
+    strictly growing indents), and only for bytes that hold such a line at all."""
+    name = re.escape(attr.encode())
+    if re.search(rb"(?m)^[ \t]+" + name + rb"[ \t]*(?::[^=\n]*)?=(?!=)", data) is None:
+        return False
+    binding = re.compile(rb"[ \t]+" + name + rb"[ \t]*(?::[^=\n]*)?=(?!=)")
+    header = re.compile(rb"class[ \t]+" + re.escape(cls.encode()) + rb"\b")
+    openers: List[Tuple[int, bool]] = []  # (indent, whether it is ``class cls``)
+    for line in data.split(b"\n"):
+        stripped = line.strip()
+        if not stripped or stripped.startswith(b"#"):
+            continue
+        expanded = line.expandtabs(8)
+        indent = len(expanded) - len(expanded.lstrip())
+        while openers and openers[-1][0] >= indent:
+            openers.pop()
+        if openers and openers[-1][1] and binding.match(line):
+            return True
+        openers.append((indent, header.match(stripped) is not None))
     return False
 
 
