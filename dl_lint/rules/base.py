@@ -7,6 +7,7 @@ documentation (Markdown, in fixed sections), plus ``check_call``. Rules judge fa
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple
 
 from dl_lint.analysis.loaders import DEFAULTS
@@ -247,6 +248,50 @@ def no_workers(scenario: dict) -> bool:
 def has_workers(scenario: dict) -> bool:
     workers = workers_of(scenario)
     return isinstance(workers, (int, float)) and not isinstance(workers, bool) and workers > 0
+
+
+# A name that says CUDA is in use (``args.cuda``, ``use_cuda``, ``use_gpu``, ``has_cuda``) or that
+# it is not (``args.no_cuda``, ``use_cpu``, ``cpu_only``): the pytorch/examples idiom
+# ``kwargs = {"num_workers": 1, "pin_memory": True} if args.cuda else {}`` names its condition so.
+_CUDA_NAME = re.compile(r"(?:use_|has_|with_|is_|enable_|on_)?(?:cuda|gpus?)(?:_available|_enabled|_ok)?")
+_CPU_NAME = re.compile(r"no_(?:cuda|gpus?)|(?:use_|only_|force_|on_)?cpu(?:_only)?")
+_DEVICE_NAME = re.compile(r"(?:\w+_)?device(?:_type)?|type|accelerator")
+
+
+def says_no_cuda(guard) -> bool:
+    """Whether a possibility's guard says CUDA is not in use on its path: ``not args.cuda``,
+    ``not torch.cuda.is_available()``, ``args.no_cuda``, ``device == "cpu"``,
+    ``device.type != "cuda"``."""
+    last = guard.subject.rsplit(".", 1)[-1]
+    if guard.op == "truthy":
+        if guard.subject.endswith("cuda.is_available()") or _CUDA_NAME.fullmatch(last):
+            return guard.negated
+        return bool(_CPU_NAME.fullmatch(last)) and not guard.negated
+    if guard.op in ("==", "!=") and isinstance(guard.rhs, str) and _DEVICE_NAME.fullmatch(last):
+        equal = (guard.op == "==") != guard.negated
+        return guard.rhs == "cpu" if equal else guard.rhs == "cuda"
+    return False
+
+
+def workers_with_cuda(call: LoaderCall) -> Optional[List[str]]:
+    """DL203's question when some paths give the loader no workers: is every such path one where
+    CUDA is not in use (``says_no_cuda``) while another gives it workers? Then the loader has
+    workers on every machine with CUDA. The conditions of the paths without workers, negated
+    (``args.cuda``), else None."""
+    found = call_scenarios(call, "num_workers")
+    if not found or not any(has_workers(s) for s in found):
+        return None
+    conditions: List[str] = []
+    for scenario in found:
+        if has_workers(scenario):
+            continue
+        if not no_workers(scenario):
+            return None
+        guard = next((g for g in scenario["num_workers"].guards if says_no_cuda(g)), None)
+        if guard is None:
+            return None
+        conditions.append(guard.negate().describe())
+    return list(dict.fromkeys(conditions))
 
 
 def dataset_class_of(ctx, found: Sequence[dict]):

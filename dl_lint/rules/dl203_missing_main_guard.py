@@ -1,7 +1,7 @@
 import os
 
 from dl_lint.model import Related, Severity
-from dl_lint.rules.base import Rule, call_scenarios, certainty, fires, has_workers, value_of
+from dl_lint.rules.base import Rule, call_scenarios, certainty, fires, has_workers, value_of, workers_with_cuda
 
 
 class MissingMainGuard(Rule):
@@ -79,7 +79,14 @@ progressbar2's `progressbar(loader, max_value=len(loader))` is a loop over the l
 eval scripts). It stays silent when the
 call is under the main guard, when the module has no unguarded top-level call, in notebooks and
 in `.py` files written as cells (two or more `# %%` lines: jupytext's percent format, VS Code's
-interactive cells; they run in a kernel), and for loaders without workers.
+interactive cells; they run in a kernel), and for loaders without workers on some path, with one
+exception: workers on every path where CUDA is in use. pytorch/examples' idiom `kwargs =
+{"num_workers": 1, "pin_memory": True} if args.cuda else {}` gives the loader workers on every
+machine with CUDA, and those machines include Windows and Linux from Python 3.14; so it is
+reported, as a warning even where spawn is certain, naming the condition. A path without
+workers counts as one without CUDA when its condition says so by name: `not args.cuda`, `not
+use_gpu`, `not torch.cuda.is_available()`, `args.no_cuda`, `use_cpu`, `device == "cpu"`,
+`device.type != "cuda"`. Any other path without workers keeps the rule silent.
 
 It is an **error** when the failure is certain: the call passes `multiprocessing_context="spawn"`
 (or `"forkserver"`), the script or a module it imports calls `set_start_method("spawn")` /
@@ -130,9 +137,18 @@ All versions; it breaks wherever the start method is spawn or forkserver.
     def check_call(self, call, ctx):
         if ctx.in_cells or call.unguarded_iteration is None:
             return
+        cuda = None
         if not fires(call, ("num_workers",), has_workers):
-            return
+            cuda = workers_with_cuda(call)
+            if cuda is None:
+                return
         certain, why, detail, related = self._certain(call, ctx)
+        if cuda:  # a machine without CUDA starts no workers: never certain
+            certain = False
+            when = " and ".join(f"`{c}`" for c in cuda)
+            detail = (
+                f"It has workers when {when} holds, and none otherwise: on every machine with CUDA. " + detail
+            )
         if why:
             detail = f"{why[0].upper()}{why[1:]}. {detail}"
         through = ""
@@ -147,7 +163,8 @@ All versions; it breaks wherever the start method is spawn or forkserver.
         yield self.finding(
             call,
             None,
-            "loader iterated at import, outside `if __name__ == \"__main__\":`: spawn/forkserver workers fail.",
+            "loader iterated at import, outside `if __name__ == \"__main__\":`: spawn/forkserver workers fail"
+            + (" (with CUDA)." if cuda else "."),
             severity=Severity.ERROR if certain else None,
             detail=f"The loader starts worker processes and module-level code iterates it (line "
             f"{call.unguarded_iteration}{through}); each worker re-imports this script and runs that code again. "
