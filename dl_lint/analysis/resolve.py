@@ -3303,9 +3303,13 @@ class Resolver:
                 inner = node.args[0]
                 if isinstance(inner, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in inner.elts):
                     values = [self.resolve(e, site, depth + 1) for e in inner.elts]
-                    return _combine(values, lambda *xs: _BUILTIN_FUNCS[name](xs), numeric=True)
+                    return _positive_extreme(name, values) or _combine(values, lambda *xs: _BUILTIN_FUNCS[name](xs), numeric=True)
                 return Value.unknown("expression")
             values = [self.resolve(a, site, depth + 1) for a in node.args]
+            if name in ("max", "min"):
+                found = _positive_extreme(name, values)
+                if found is not None:
+                    return found
             return _combine(values, _BUILTIN_FUNCS[name], numeric=name != "bool")
         if qualname in _CONFIG_WRAPPERS and len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred):
             inner = self.resolve(node.args[0], site, depth + 1).single
@@ -3839,6 +3843,26 @@ def _map_options(value: Value, func: Callable[[Any], Any], numeric: bool = False
         except Exception:  # noqa: BLE001 - an expression that would raise is not a value
             return Value.unknown("expression")
     return Value(tuple(out), value.source)
+
+
+def _positive_extreme(name: str, values: Sequence[Value]) -> Optional[Value]:
+    """``min``/``max`` over operands one of which is the core count (unknown, but at least 1):
+    unknown "positive" when the result is certainly at least 1 (``min(8, os.cpu_count())``:
+    every operand is; ``max(1, os.cpu_count() - 2)``: one operand is), else None (the usual
+    combination). Rules that need workers, not their number, read it (``rules.base``)."""
+    if len(values) < 2 or not any(v.is_unknown for v in values):
+        return None
+
+    def positive(value: Value) -> bool:
+        if value.is_unknown:
+            return value.source in ("cpu-count", "positive")
+        return all(isinstance(p.value, int) and not isinstance(p.value, bool) and p.value >= 1 for p in value.options or ())
+
+    if name == "min" and all(positive(v) for v in values):
+        return Value.unknown("positive")
+    if name == "max" and any(positive(v) for v in values):
+        return Value.unknown("positive")
+    return None
 
 
 def _combine(values: Sequence[Value], func: Callable[..., Any], numeric: bool = True) -> Value:

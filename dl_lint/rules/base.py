@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple
 
 from dl_lint.analysis.loaders import DEFAULTS
-from dl_lint.analysis.values import ABSENT, scenarios
+from dl_lint.analysis.values import ABSENT, Possible, Value, scenarios
 from dl_lint.model import Edit, Fix, Location, Related, Severity
 from dl_lint.record import Record
 
@@ -107,15 +107,47 @@ def concrete(name: str, possible: Possible) -> Any:
     return DEFAULTS.get(name) if possible.value is ABSENT else possible.value
 
 
-def call_scenarios(call: LoaderCall, *names: str) -> Optional[List[dict]]:
+class AtLeastOne:
+    """A worker count known only to be at least 1: the machine's core count (``os.cpu_count()``,
+    ``len(os.sched_getaffinity(0))``), or a ``min``/``max`` of it that stays positive
+    (``min(8, os.cpu_count())``). The analysis keeps such a value unknown (its source says
+    "cpu-count" or "positive"); a rule that needs workers but not their number (DL202, DL203)
+    sees it as one of these possibilities through ``call_scenarios(..., positive=True)``. It is
+    not a number: no rule computes with it, and a guard comparing it is undecidable."""
+
+    __slots__ = ("what",)
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        return self.what
+
+
+POSITIVE_WORKERS = {
+    "cpu-count": AtLeastOne("the core count"),
+    "positive": AtLeastOne("a positive min/max of the core count"),
+}
+
+
+def call_scenarios(call: LoaderCall, *names: str, positive: bool = False) -> Optional[List[dict]]:
     """Consistent combinations of the named arguments (None if any is unknown). Several rules
     ask for the same names of the same call: the answer is kept for the last few calls (the
-    entry holds the call itself, so an id is never taken for a later object's)."""
-    key = (id(call), names)
+    entry holds the call itself, so an id is never taken for a later object's). ``positive``:
+    a num_workers known only to be at least 1 is an ``AtLeastOne`` possibility instead of
+    unknown (for rules that ask only whether there are workers)."""
+    key = (id(call), names, positive)
     kept = _SCENARIOS.get(key)
     if kept is not None and kept[0] is call:
         return None if kept[1] is None else list(kept[1])
-    found = scenarios({n: call.value(n) for n in names}, DEFAULTS, holds=call.extra.get("holds", ()))
+    values = {n: call.value(n) for n in names}
+    workers = values.get("num_workers")
+    if positive and workers is not None and workers.is_unknown and workers.source in POSITIVE_WORKERS:
+        values["num_workers"] = Value((Possible(POSITIVE_WORKERS[workers.source]),), workers.source, workers.aliases)
+    found = scenarios(values, DEFAULTS, holds=call.extra.get("holds", ()))
     if len(_SCENARIOS) >= 256:
         _SCENARIOS.clear()
     _SCENARIOS[key] = (call, found)
@@ -247,6 +279,8 @@ def no_workers(scenario: dict) -> bool:
 
 def has_workers(scenario: dict) -> bool:
     workers = workers_of(scenario)
+    if isinstance(workers, AtLeastOne):
+        return True
     return isinstance(workers, (int, float)) and not isinstance(workers, bool) and workers > 0
 
 
@@ -294,6 +328,15 @@ def workers_with_cuda(call: LoaderCall) -> Optional[List[str]]:
     return list(dict.fromkeys(conditions))
 
 
+def core_count(found: Sequence[dict]) -> str:
+    """The detail's sentence when a scenario's workers are only known to be at least 1."""
+    for scenario in found:
+        workers = workers_of(scenario)
+        if isinstance(workers, AtLeastOne):
+            return f"Its num_workers is {workers.what} (os.cpu_count()): at least 1 on every machine. "
+    return ""
+
+
 def dataset_class_of(ctx, found: Sequence[dict]):
     """The one project class every scenario's dataset is an instance of (else None)."""
     classes = {}
@@ -305,9 +348,10 @@ def dataset_class_of(ctx, found: Sequence[dict]):
     return next(iter(classes.values())) if len(classes) == 1 else None
 
 
-def fires(call: LoaderCall, names: Sequence[str], predicate) -> Optional[List[dict]]:
-    """The scenarios of ``names`` when ``predicate`` holds in every one (else None)."""
-    found = call_scenarios(call, *names)
+def fires(call: LoaderCall, names: Sequence[str], predicate, positive: bool = False) -> Optional[List[dict]]:
+    """The scenarios of ``names`` when ``predicate`` holds in every one (else None);
+    ``positive`` as ``call_scenarios``."""
+    found = call_scenarios(call, *names, positive=positive)
     return found if every(found, predicate) else None
 
 

@@ -2,7 +2,7 @@ import os
 
 from dl_lint.analysis.values import FunctionRef, Instance, Opaque, left_none, left_out
 from dl_lint.model import Related, Severity
-from dl_lint.rules.base import MESSAGE_LIMIT, Rule, call_scenarios, certainty, every, has_workers, no_workers, value_of
+from dl_lint.rules.base import MESSAGE_LIMIT, Rule, call_scenarios, certainty, core_count, every, has_workers, no_workers, value_of
 
 
 class UnpicklableWorkerCallable(Rule):
@@ -101,6 +101,9 @@ keyword dict receives only under a flag). It is reported when every path that st
 gets an unpicklable callable: `fn if args.num_workers > 0 else None` gives the nested function to
 every worker, and `num_workers = 0 if remote else 1` with a lambda `collate_fn` fails on the
 path with one worker (a warning then, even under spawn: the other path runs without workers).
+Workers that are the machine's core count (`num_workers=os.cpu_count()`, `min(8,
+os.cpu_count())`, `max(1, os.cpu_count() - 2)`: at least 1 on every machine) are workers;
+`os.cpu_count() - 2` or `// 2`, which may be 0 on a small machine, stay unknown.
 Keyword dicts spread into the call (`DataLoader(ds, **extra_kwargs)`, `DataLoader(**loader_kwargs)`
 with `loader_kwargs = dict(..., collate_fn=lambda x: x)`) are read entry by entry; a key set on
 both arms of one `if` is set on every path, and a dict chosen whole under `if num_workers > 0:`
@@ -192,7 +195,7 @@ All versions; the default start method depends on the platform and Python versio
         for option in ("collate_fn", "worker_init_fn", "dataset"):
             if not call.given(option):
                 continue
-            found = call_scenarios(call, "num_workers", option, "multiprocessing_context")
+            found = call_scenarios(call, "num_workers", option, "multiprocessing_context", positive=True)
             # Every path that starts workers gives them the unpicklable value; a path without
             # workers (num_workers certainly 0: `0 if remote else 1`, or `fn if workers > 0
             # else None`) is harmless, and at least one path has workers.
@@ -233,10 +236,10 @@ All versions; the default start method depends on the platform and Python versio
                 note = f"{what}, {origin.what}" if origin is not None and origin.what else what
                 related = (Related(os.path.abspath(ref.path), ref.line, 1, note),) + related
                 what = f"{what} ({origin.what if origin is not None else 'not written here'})"  # its line: a related location
-            paths = ""
+            paths = core_count(found)
             if some_path:
                 workers = " or ".join(sorted({repr(value_of(s, "num_workers")) for s in found}))
-                paths = f"On the paths with num_workers={workers} (another path has none) the workers receive it. "
+                paths += f"On the paths with num_workers={workers} (another path has none) the workers receive it. "
             message = f"{option} is {what}: not picklable, so spawn/forkserver workers fail."
             if len(message) > MESSAGE_LIMIT:  # a long name: what it is stays in the detail
                 runtime = f"{option[0].upper()}{option[1:]} is {what}. {runtime}"

@@ -1,7 +1,7 @@
 import os
 
 from dl_lint.model import Related, Severity
-from dl_lint.rules.base import Rule, call_scenarios, certainty, fires, has_workers, value_of, workers_with_cuda
+from dl_lint.rules.base import Rule, call_scenarios, certainty, core_count, fires, has_workers, value_of, workers_with_cuda
 
 
 class MissingMainGuard(Rule):
@@ -86,7 +86,11 @@ machine with CUDA, and those machines include Windows and Linux from Python 3.14
 reported, as a warning even where spawn is certain, naming the condition. A path without
 workers counts as one without CUDA when its condition says so by name: `not args.cuda`, `not
 use_gpu`, `not torch.cuda.is_available()`, `args.no_cuda`, `use_cpu`, `device == "cpu"`,
-`device.type != "cuda"`. Any other path without workers keeps the rule silent.
+`device.type != "cuda"`. Any other path without workers keeps the rule silent. Workers that are the
+machine's core count (`num_workers=os.cpu_count()`, `multiprocessing.cpu_count()`,
+`len(os.sched_getaffinity(0))`, `min(8, os.cpu_count())`, `max(1, os.cpu_count() - 2)`: at least
+1 on every machine) are workers; `os.cpu_count() - 2` or `// 2`, which may be 0 on a small
+machine, keep it silent.
 
 It is an **error** when the failure is certain: the call passes `multiprocessing_context="spawn"`
 (or `"forkserver"`), the script or a module it imports calls `set_start_method("spawn")` /
@@ -138,7 +142,8 @@ All versions; it breaks wherever the start method is spawn or forkserver.
         if ctx.in_cells or call.unguarded_iteration is None:
             return
         cuda = None
-        if not fires(call, ("num_workers",), has_workers):
+        found = fires(call, ("num_workers",), has_workers, positive=True)
+        if not found:
             cuda = workers_with_cuda(call)
             if cuda is None:
                 return
@@ -151,6 +156,7 @@ All versions; it breaks wherever the start method is spawn or forkserver.
             )
         if why:
             detail = f"{why[0].upper()}{why[1:]}. {detail}"
+        detail = core_count(found or ()) + detail
         through = ""
         elsewhere = call.extra.get("iterated_elsewhere", ())
         if elsewhere:
