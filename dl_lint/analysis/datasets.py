@@ -123,12 +123,13 @@ class ClassFacts(Record):
         # in ``__init__`` where every ``return`` of method ``m`` holds a lambda or a local
         # function (``summary.ClassRecord.method_returns``).
         returned: Tuple[Tuple[str, str, str, int, str], ...] = (),
-        # DL202: what ``__init__`` keeps when a parameter left None is None
+        # DL202: what ``__init__`` keeps on the path a test of a parameter selects
         # (``SummaryModule.held_when_none``): (parameter, position after self or -1, attribute,
-        # (what, path, line)).
-        held_none: Tuple[Tuple[str, int, str, Tuple[str, str, int]], ...] = (),
+        # (what, path, line), (kind, the mark of the parameter's default)).
+        held_none: Tuple[Tuple[str, int, str, Tuple[str, str, int], Tuple[str, str]], ...] = (),
         # DL202: what ``__init__`` keeps when a parameter whose default is a lambda is left out
-        # (``SummaryModule.held_when_none(default=True)``), in ``held_none``'s shape.
+        # (``SummaryModule.held_when_none(default=True)``): (parameter, position after self or
+        # -1, attribute, (what, path, line)).
         held_default: Tuple[Tuple[str, int, str, Tuple[str, str, int]], ...] = (),
     ) -> None:
         self.held_none = held_none

@@ -690,10 +690,10 @@ class SummaryModule:
         return out
 
     def held_when_none(self, name: str, default: bool = False) -> Tuple[Tuple[str, int, str, Tuple[str, str, int]], ...]:
-        """DL202: the lambdas or local functions class ``name``'s ``__init__`` keeps when a
-        parameter left None is None (``ClassRecord.init_held_none``), as ``held_callable`` reads
+        """DL202: the lambdas or local functions class ``name``'s ``__init__`` keeps on the path a
+        test of a parameter selects (``ClassRecord.init_held_none``), as ``held_callable`` reads
         them in this module's scope: (parameter, position after self or -1, attribute, (what,
-        path, line)). None of them for a class that decides what it pickles
+        path, line), (kind, the mark of the parameter's default)). None of them for a class that decides what it pickles
         (``__getstate__``/``__reduce__``). ``default``: those it keeps when a parameter whose
         default is a lambda is left out (``ClassRecord.init_held_default``) instead."""
         from dl_lint.analysis.datasets import _PICKLE_METHODS
@@ -705,11 +705,11 @@ class SummaryModule:
         if not entries or any(m.name in _PICKLE_METHODS for m in record.methods):
             return ()
         out = []
-        for attr, text, line, local, param, position in entries:
+        for attr, text, line, local, param, position, *path in entries:
             node = parse_expression(text, line)
             found = held_callable(node, self.path, lambda _: None, lambda func: self._qualname(func), local) if node is not None else None
             if found is not None:
-                out.append((param, position, attr, found))
+                out.append((param, position, attr, found, *path))
         return tuple(out)
 
     def _returned(self, record) -> Tuple[Tuple[str, str, str, int, str], ...]:

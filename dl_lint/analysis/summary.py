@@ -22,13 +22,14 @@ from dl_lint.analysis.datasets import ITEMSIZE, SHARDING_NAMES
 from dl_lint.analysis.namespaces import built_by, edited_attributes, expanded_set_defaults, namespace_return, option_classes, statements_of
 from dl_lint.analysis.scopes import Binding, Cond, FunctionUse, ModuleIndex, Site
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse_expression, terminal
+from dl_lint.analysis.values import literal_mark
 from dl_lint.record import Record, as_dict
 
 # Texts of module-level values longer than this are not kept: such a value (a generated table)
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 30
+SUMMARY_FORMAT = 31
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -165,11 +166,13 @@ class ClassRecord(Record):
         # (mode, checked, ((attr, default text, line), ...), names something else may set).
         setattr_config: Optional[Tuple] = None,
         # DL202: ``self.attr = VALUE`` holding a lambda or local function that ``__init__`` runs
-        # only when a parameter whose default is None is None (``if p is None: self.attr =
-        # lambda x: True`` with ``else: self.attr = p``; ``p or (lambda x: x)``; ``lambda ...
-        # if p is None else p``): (attr, VALUE's text, line, local functions, parameter,
-        # position after self or -1). A construction that leaves the parameter None keeps it.
-        init_held_none: Tuple[Tuple[str, str, int, Tuple[str, ...], str, int], ...] = (),
+        # only on the path a test of a parameter selects (``if p is None: self.attr = lambda x:
+        # True`` with ``else: self.attr = p``; ``p or (lambda x: x)``; ``if augment: ... else:
+        # self.transform = lambda i: i``; ``_held_when_none``): (attr, VALUE's text, line, local
+        # functions, parameter, position after self or -1, (kind, the mark of the parameter's
+        # default)). A construction whose literal argument (or the default it leaves) takes that
+        # path keeps it (``values.takes_path``).
+        init_held_none: Tuple[Tuple[str, str, int, Tuple[str, ...], str, int, Tuple[str, str]], ...] = (),
         # DL202: ``self.attr = param`` where the parameter's default is a lambda (``transform=
         # lambda x: x``) or a module-level name bound to one (``target_transform=identity``):
         # (attr, the lambda's text, its line, (), parameter, position after self or -1). A
@@ -2227,13 +2230,14 @@ def _held_by_default(function: ast.FunctionDef, use: FunctionUse, text: SourceTe
     return tuple(out)
 
 
-def _none_test(test: ast.AST, params: Set[str]) -> Optional[Tuple[str, bool]]:
-    """(parameter, True) for ``p is None`` (``p == None``, ``not p``), (parameter, False) for
-    ``p is not None`` (``p != None``, ``p``); None for any other test."""
+def _param_test(test: ast.AST, params: Set[str]) -> Optional[Tuple[str, str, bool]]:
+    """(parameter, kind, polarity) for a test of a parameter alone: ``p is None`` (``p ==
+    None``) is ("none", True), ``p is not None`` ("none", False), ``not p`` ("falsy", True),
+    ``p`` ("falsy", False); None for any other test."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name):
-        return (test.operand.id, True) if test.operand.id in params else None
+        return (test.operand.id, "falsy", True) if test.operand.id in params else None
     if isinstance(test, ast.Name):
-        return (test.id, False) if test.id in params else None
+        return (test.id, "falsy", False) if test.id in params else None
     if (
         isinstance(test, ast.Compare)
         and len(test.ops) == 1
@@ -2243,33 +2247,46 @@ def _none_test(test: ast.AST, params: Set[str]) -> Optional[Tuple[str, bool]]:
         and test.comparators[0].value is None
     ):
         if isinstance(test.ops[0], (ast.Is, ast.Eq)):
-            return test.left.id, True
+            return test.left.id, "none", True
         if isinstance(test.ops[0], (ast.IsNot, ast.NotEq)):
-            return test.left.id, False
+            return test.left.id, "none", False
     return None
 
 
-def _none_arms(test: ast.AST, params: Set[str], when_true, when_false):
-    """(parameter, the arm that runs when it is None, the other) for a test ``_none_test``
-    reads; None otherwise."""
-    found = _none_test(test, params)
+def _param_arms(test: ast.AST, params: Set[str], when_true, when_false):
+    """(parameter, kind, the arm that runs when the parameter is None ("none") or false
+    ("falsy"), the other) for a test ``_param_test`` reads; None otherwise."""
+    found = _param_test(test, params)
     if found is None:
         return None
-    return (found[0], when_true, when_false) if found[1] else (found[0], when_false, when_true)
+    param, kind, polarity = found
+    return (param, kind, when_true, when_false) if polarity else (param, kind, when_false, when_true)
 
 
 def _held_when_none(function: ast.FunctionDef, use: FunctionUse, text: SourceText, local: Tuple[str, ...]):
     """``init_held_none``: in statements of ``__init__``'s own body (not under another ``if``,
     a loop or a ``try``, and with no ``return`` in ``__init__``), ``self.attr`` set to a value
-    holding a lambda or a local function on the path a parameter defaulting to None takes when
-    it is None, and on the other path to that parameter or not at all; no other assignment of
-    ``self.attr`` in ``__init__``. Also the parameter itself rebound there (``if transform is
-    None: transform = lambda x: x``, its only assignment) and then kept (``self.transform =
-    transform``, every assignment of the attribute)."""
+    holding a lambda or a local function on the path a test of a parameter selects, which a
+    construction decides by passing a literal or leaving the parameter to its literal default:
+    - the parameter defaults to None and is None (``if p is None:``, ``not p``, ``p or (lambda
+      ...)``, ``lambda ... if p is None else p``), the other path setting ``self.attr`` to the
+      parameter or not at all; also the parameter itself rebound there (``if transform is None:
+      transform = lambda x: x``, its only assignment) and then kept (``self.transform =
+      transform``, every assignment of the attribute);
+    - a flag is false or true (``if augment: self.transform = Augment() else:
+      self.transform = lambda i: i``), the parameter's default a literal or none, the other
+      path setting the attribute to anything; every assignment of ``self.attr`` in ``__init__``
+      is in that ``if``.
+    Each entry: (attr, VALUE's text, line, local functions, parameter, position after self or
+    -1, (kind, the mark of the parameter's default)), kind "none", "falsy" or "truthy"."""
     positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
     defaults = _param_defaults(function)
-    params = {n for n, d in defaults.items() if isinstance(d, ast.Constant) and d.value is None and n != "self"}
-    if not params or any(isinstance(n, ast.Return) for n in ast.walk(function)):
+    nones = {n for n, d in defaults.items() if isinstance(d, ast.Constant) and d.value is None and n != "self"}
+    # flags: parameters with a literal default, or none (a construction then gives it)
+    literal = {n for n, d in defaults.items() if literal_mark(d) and n != "self"}
+    required = {a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)} - set(defaults) - {"self"}
+    flags = literal | required
+    if not flags or any(isinstance(n, ast.Return) for n in ast.walk(function)):
         return ()
 
     def holds(value: ast.AST) -> bool:
@@ -2289,53 +2306,62 @@ def _held_when_none(function: ast.FunctionDef, use: FunctionUse, text: SourceTex
                     out.setdefault(attr, []).append(statement.value)
         return out
 
-    found: List[Tuple[str, ast.AST, str]] = []  # (attr, value holding the callable, parameter)
-    via: List[Tuple[str, ast.AST, str]] = []  # the same, through the parameter rebound first
-    rebound: Dict[str, ast.AST] = {}  # ``if p is None: p = lambda x: x``: what p holds then
+    found: List[Tuple[str, ast.AST, str, str, int]] = []  # (attr, value, parameter, kind, stores of attr allowed)
+    via: List[Tuple[str, ast.AST, str, str]] = []  # the same, through the parameter rebound first
+    rebound: Dict[str, Tuple[ast.AST, str]] = {}  # ``if p is None: p = lambda x: x``: what p holds then, the test's kind
     for statement in function.body:
         if isinstance(statement, ast.If):
-            arms = _none_arms(statement.test, params, statement.body, statement.orelse)
+            arms = _param_arms(statement.test, flags, statement.body, statement.orelse)
             if arms is None:
                 continue
-            param, arm, other = arms
-            own = [
-                s.value for s in arm
-                if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and s.targets[0].id == param
-            ]
-            stores = sum(1 for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == param and isinstance(n.ctx, (ast.Store, ast.Del)))
-            if len(own) == 1 and stores == 1 and holds(own[0]):
-                rebound[param] = own[0]
+            param, kind, arm, other = arms
+            if param in nones:
+                own = [
+                    s.value for s in arm
+                    if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and s.targets[0].id == param
+                ]
+                stores = sum(1 for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == param and isinstance(n.ctx, (ast.Store, ast.Del)))
+                if len(own) == 1 and stores == 1 and holds(own[0]):
+                    rebound[param] = (own[0], kind)
             theirs = assigned(other)
             for attr, values in assigned(arm).items():
                 if len(values) != 1 or not holds(values[0]):
                     continue
-                if all(isinstance(v, ast.Name) and v.id == param for v in theirs.get(attr, ())):
-                    found.append((attr, values[0], param))
+                if param in nones and all(isinstance(v, ast.Name) and v.id == param for v in theirs.get(attr, ())):
+                    found.append((attr, values[0], param, kind, -1))
+                elif param not in nones:
+                    found.append((attr, values[0], param, kind, 1 + len(theirs.get(attr, ()))))
         elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and self_attr(statement.targets[0]):
             value = statement.value
             if isinstance(value, ast.Name) and value.id in rebound:
-                via.append((self_attr(statement.targets[0]), rebound[value.id], value.id))  # then ``self.t = p``
+                via.append((self_attr(statement.targets[0]), *rebound[value.id][:1], value.id, rebound[value.id][1]))  # then ``self.t = p``
             elif isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or) and len(value.values) == 2:
                 first, second = value.values
-                if isinstance(first, ast.Name) and first.id in params and holds(second):
-                    found.append((self_attr(statement.targets[0]), second, first.id))
+                if isinstance(first, ast.Name) and first.id in nones and holds(second):
+                    found.append((self_attr(statement.targets[0]), second, first.id, "falsy", -1))
             elif isinstance(value, ast.IfExp):
-                arms = _none_arms(value.test, params, value.body, value.orelse)
+                arms = _param_arms(value.test, nones, value.body, value.orelse)
                 if arms is None:
                     continue
-                param, chosen, other = arms
+                param, kind, chosen, other = arms
                 if isinstance(other, ast.Name) and other.id == param and holds(chosen):
-                    found.append((self_attr(statement.targets[0]), chosen, param))
+                    found.append((self_attr(statement.targets[0]), chosen, param, kind, -1))
     out = []
-    for attr, value, param in [*found, *via]:
-        # every assignment of self.attr in __init__ is the one found or the parameter itself
-        others = sum(1 for a, v in use.self_assigns if a == attr and not (isinstance(v, ast.Name) and v.id == param))
-        if others != (0 if (attr, value, param) in via else 1):
-            continue
+    entries = [*found, *((attr, value, param, kind, 0) for attr, value, param, kind in via)]
+    for attr, value, param, kind, allowed in entries:
+        if allowed > 0:  # a flag's ``if``: every assignment of self.attr is in its arms
+            if sum(1 for a, _ in use.self_assigns if a == attr) != allowed:
+                continue
+        else:
+            # every assignment of self.attr in __init__ is the one found or the parameter itself
+            others = sum(1 for a, v in use.self_assigns if a == attr and not (isinstance(v, ast.Name) and v.id == param))
+            if others != (0 if allowed == 0 else 1):
+                continue
         written = _text(text, value)
         if written is not None:
             position = positional.index(param) - 1 if param in positional else -1
-            out.append((attr, written, value.lineno, local, param, position))
+            default = literal_mark(defaults[param]) if param in defaults else ""
+            out.append((attr, written, value.lineno, local, param, position, (kind, default)))
     return tuple(out)
 
 

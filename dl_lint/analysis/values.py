@@ -180,7 +180,7 @@ class Instance(Record):
         # fixed-size image transforms: the (height, width, dtype) of each view it returns.
         views: Optional[Tuple[Tuple[Any, ...], ...]] = None,
         # DL202: which arguments the construction gives (``call_shape``), for what ``__init__``
-        # keeps when one is left None (``ClassFacts.held_none``). Not compared: two
+        # keeps on the path a literal argument decides (``ClassFacts.held_none``). Not compared: two
         # constructions of a class are the same value whatever their arguments' spelling.
         shape: Optional["CallShape"] = None,
     ) -> None:
@@ -195,45 +195,69 @@ class Instance(Record):
         self.holds = holds
 
 
-# (for each positional argument: is it the literal None; (keyword, is it the literal None) for
-# each keyword; whether ``*args`` or ``**kwargs`` may give more)
-CallShape = Tuple[Tuple[bool, ...], Tuple[Tuple[str, bool], ...], bool]
+# (for each positional argument its mark; (keyword, mark) for each keyword; whether ``*args`` or
+# ``**kwargs`` may give more). A mark says what a literal argument is: "none" (the literal None),
+# "true" or "false" (another literal, by its truth: ``augment=False``, ``0``, ``"train"``), or ""
+# (not a literal).
+CallShape = Tuple[Tuple[str, ...], Tuple[Tuple[str, str], ...], bool]
+
+
+def literal_mark(value: Optional[ast.AST]) -> str:
+    """``CallShape``'s mark of an argument or a parameter's default."""
+    if not isinstance(value, ast.Constant) or value.value is Ellipsis:
+        return ""
+    if value.value is None:
+        return "none"
+    return "true" if value.value else "false"
 
 
 def call_shape(node: ast.Call) -> CallShape:
     """The arguments a call gives (``Instance.shape``)."""
-
-    def none(value: ast.AST) -> bool:
-        return isinstance(value, ast.Constant) and value.value is None
-
     starred = any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords)
-    return tuple(none(a) for a in node.args), tuple((k.arg, none(k.value)) for k in node.keywords if k.arg is not None), starred
+    return tuple(literal_mark(a) for a in node.args), tuple((k.arg, literal_mark(k.value)) for k in node.keywords if k.arg is not None), starred
+
+
+def given_mark(shape: Optional[CallShape], param: str, position: int) -> Optional[str]:
+    """The mark of the argument a construction of ``shape`` certainly gives the parameter
+    ``param`` (at ``position`` after self, -1 for keyword-only); None when it certainly leaves it
+    out; "" when that cannot be told (``*args``/``**kwargs``, no shape)."""
+    if shape is None or shape[2]:
+        return ""
+    positional, keywords, _ = shape
+    for name, mark in keywords:
+        if name == param:
+            return mark
+    if 0 <= position < len(positional):
+        return positional[position]
+    return None
+
+
+def takes_path(shape: Optional[CallShape], param: str, position: int, test: str, default: str = "none") -> bool:
+    """Whether a construction of ``shape`` certainly takes the path of ``__init__`` that a test
+    of the parameter selects: ``test`` "none" (``if p is None:``), "falsy" (``if not p:``, the
+    ``else`` of ``if p:``) or "truthy"; ``default``: the mark of the parameter's default, which
+    holds when the construction leaves it out."""
+    mark = given_mark(shape, param, position)
+    if mark is None:
+        mark = default
+    if test == "none":
+        return mark == "none"
+    if test == "falsy":
+        return mark in ("none", "false")
+    return test == "truthy" and mark == "true"
 
 
 def left_none(shape: Optional[CallShape], param: str, position: int) -> bool:
     """Whether a construction of ``shape`` certainly leaves the parameter ``param`` (at
     ``position`` after self, -1 for keyword-only) None, its default: not given, or given the
     literal None."""
-    if shape is None or shape[2]:
-        return False
-    positional, keywords, _ = shape
-    for name, is_none in keywords:
-        if name == param:
-            return is_none
-    if 0 <= position < len(positional):
-        return positional[position]
-    return True
+    return takes_path(shape, param, position, "none")
 
 
 def left_out(shape: Optional[CallShape], param: str, position: int) -> bool:
     """Whether a construction of ``shape`` certainly does not give the parameter ``param`` (at
     ``position`` after self, -1 for keyword-only): it then holds its default."""
-    if shape is None or shape[2]:
-        return False
-    positional, keywords, _ = shape
-    if any(name == param for name, _ in keywords):
-        return False
-    return not (0 <= position < len(positional))
+    return given_mark(shape, param, position) is None
 
 
 class FunctionRef(Record):

@@ -1,6 +1,6 @@
 import os
 
-from dl_lint.analysis.values import FunctionRef, Instance, Opaque, left_none, left_out
+from dl_lint.analysis.values import FunctionRef, Instance, Opaque, left_out, takes_path
 from dl_lint.model import Related, Severity
 from dl_lint.rules.base import MESSAGE_LIMIT, Rule, call_scenarios, certainty, core_count, every, has_workers, no_workers, value_of
 
@@ -89,7 +89,12 @@ parameter's default is `None`, the statement is one of `__init__`'s own body (no
 `__init__`) and the other path keeps the argument or sets nothing. A construction that does not
 give that argument, or gives the literal `None`, keeps the lambda; one that gives anything else
 (a name is not resolved there, even one bound to `None`), or may (`*args`, `**kwargs`), stays
-silent. Read for lambdas only (a
+silent. So does the path a flag selects: `if augment: self.transform = ImgAugTransform()` /
+`else: self.transform = lambda i: i` (age-estimation-pytorch's `FaceDataset`; also `if not
+train:` with the arms swapped), where the flag's default is a literal (or it has none) and every
+assignment of the attribute in `__init__` is in that `if`: a construction that passes a literal
+taking the lambda's path (`augment=False`, `0`; `True` for the mirrored test), or leaves a
+default that takes it, keeps the lambda; a name or any other expression stays silent. Read for lambdas only (a
 local function kept on that path is not followed). A dataset a config file names (`target: pkg.data.MyDataset` under the `params` of a
 data module the project instantiates from YAML, docs/configuration.md) is judged as built with
 that node's `params`, and reported at the node's `target` line.
@@ -280,9 +285,11 @@ def _unpicklable(value, ctx):
     if found is not None:
         attr, what, path, line = found
         return f"{_a(value.name)} whose self.{attr} holds {what}", (what, path, line)
-    for param, position, attr, (what, path, line) in cls.held_none if cls is not None else ():
-        if left_none(value.shape, param, position):  # ``if raw_sample_filter is None: self.f = lambda ...``
-            return f"{_a(value.name)} that keeps {what} in self.{attr} ({param} left None)", (what, path, line)
+    for param, position, attr, (what, path, line), (kind, default) in cls.held_none if cls is not None else ():
+        # ``if raw_sample_filter is None: self.f = lambda ...``; ``if augment: ... else: self.t = lambda i: i``
+        if takes_path(value.shape, param, position, kind, default):
+            how = f"{param} left None" if kind == "none" else f"{param} {'true' if kind == 'truthy' else 'false'}"
+            return f"{_a(value.name)} that keeps {what} in self.{attr} ({how})", (what, path, line)
     for param, position, attr, (what, path, line) in getattr(cls, "held_default", ()) if cls is not None else ():
         if left_out(value.shape, param, position):  # ``def __init__(self, transform=lambda x: x)``
             return f"{_a(value.name)} that keeps {what} in self.{attr} ({param}'s default)", (what, path, line)
