@@ -283,6 +283,7 @@ class Resolver:
         self._starred: Dict[str, Optional[Value]] = {}  # ``starred``: one answer per name
         self._argparse: Optional[Dict[str, List[Possible]]] = None
         self._foreign: Optional[List[Tuple[Any, ast.Call]]] = None  # ``_foreign_arguments``
+        self._dict_flags: Optional[List[Tuple[str, Possible]]] = None  # ``_dict_flag_arguments``
         self._simple_parsing: Optional[Dict[str, Any]] = None  # ``_simple_parsing_dests``
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
         self._with_targets: Optional[Dict[int, ast.AST]] = None  # see _opened_path
@@ -1963,6 +1964,44 @@ class Resolver:
             return None
         return self._built_returns(function, env, depth, element)
 
+    def _returned_dict(self, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
+        """``defaults.update(model_and_diffusion_defaults())``: a call without arguments of a project function, of this module or another, whose one
+        ``return`` gives a dict whose keys are all known (``res = dict(...)``, ``res.update(
+        diffusion_defaults())``, ``return res``), resolved in that function's module: that dict.
+        None for anything else (a generator, several returns, a dict with unseen keys)."""
+        if node.args or node.keywords or depth > MAX_DEPTH // 2:
+            return None
+        found = self.resolve(node.func, site, depth + 1).single
+        target = found.value if found is not None else None
+        if not isinstance(target, FunctionRef) or target.kind != "function" or not target.path:
+            return None
+        key = ("dict", target.path, target.name)
+        if key in self._factories:
+            return self._factories[key]
+        self._factories[key] = None  # a function calling itself is not followed
+        if target.path == self.path:
+            functions = [f for f in self.index.module_functions if getattr(f, "name", None) == target.name]
+            function, resolver = (functions[0] if len(functions) == 1 else None), self
+        else:
+            reader = getattr(self.project, "analysis_at", None)
+            other = reader(target.path, target.module) if reader is not None else None
+            function = other.function_node(target.name) if other is not None else None
+            resolver = other.resolver if other is not None else None
+            if function is not None:
+                self.project.read_config_file(target.path)  # the answer rests on that module's bytes
+        if not isinstance(function, ast.FunctionDef) or resolver is None or function.args.args or function.args.posonlyargs:
+            return None
+        returns = returns_of(function)
+        if len(returns) != 1 or returns[0].value is None or any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(function)):
+            return None
+        scope = resolver.index.scopes.get(id(function))
+        if scope is None:
+            return None
+        value = resolver.resolve(returns[0].value, Site(returns[0].lineno, (), function, scope), depth + 2)
+        table = value if _is_dict(value) and value.single.value.complete else None
+        self._factories[key] = table
+        return table
+
     def _foreign_factory(self, target: FunctionRef, node: ast.Call, site: Site, depth: int, element: Tuple[int, int]) -> Optional[Value]:
         """``_factory_value`` with ``element`` for a module-level function of another module of
         the project (``train_set, val_set, n = utils.get_dataset(...)``): the call's arguments
@@ -2229,6 +2268,8 @@ class Resolver:
                 if parsed is not None:
                     dest, possible = parsed
                     self._argparse.setdefault(dest, []).append(possible)
+            for dest, possible in self._dict_flag_arguments():
+                self._argparse.setdefault(dest, []).append(possible)
             self._apply_set_defaults(self._argparse)
         return self._argparse
 
@@ -2331,6 +2372,77 @@ class Resolver:
                     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
                         self._foreign.append((other.resolver, node))
         return self._foreign
+
+    def _parser_names(self) -> Set[str]:
+        """The names some binding of this module gives ``ArgumentParser(...)``."""
+        parsers: Set[str] = set()
+        for scope in (self.index.module_scope, *self.index.scopes.values()):
+            for name, bindings in scope.bindings.items():
+                if any(isinstance(b.value, ast.Call) and terminal(b.value.func) == "ArgumentParser" for b in bindings):
+                    parsers.add(name)
+        return parsers
+
+    def _dict_flag_arguments(self) -> List[Tuple[str, Possible]]:
+        """Flags a helper adds from a dict it is handed: ``add_dict_to_argparser(parser,
+        defaults)`` (OpenAI's improved-diffusion and guided-diffusion, and the many projects
+        built on them), a function of this module or another whose body walks a dict parameter
+        and adds one flag per key with the key's value as its default::
+
+            for k, v in default_dict.items():
+                parser.add_argument(f"--{k}", default=v, type=v_type)
+
+        At each call of it in this module that hands it a parser (a name bound to
+        ``ArgumentParser(...)``) and a dict whose keys are all known (``DictValue`` complete),
+        each key is a flag, its value the default. A loop that adds flags any other way
+        (``action``, ``dest``, ``nargs``, a default that is not the value) is not read."""
+        if self._dict_flags is not None:
+            return self._dict_flags
+        self._dict_flags = []
+        parsers = self._parser_names() if self.index is not None else set()
+        if not parsers:
+            return self._dict_flags
+        reader = getattr(self.project, "analysis_at", None)
+        for call, site, _, _ in self.index.calls:
+            if not any(isinstance(a, ast.Name) and a.id in parsers for a in call.args):
+                continue
+            found = self.resolve(call.func, site).single
+            ref = found.value if found is not None else None
+            if not isinstance(ref, FunctionRef) or ref.kind != "function" or not ref.path:
+                continue
+            if ref.path == self.path:
+                function = next((s for s in self.tree.body if isinstance(s, ast.FunctionDef) and s.name == ref.name), None) if self.tree is not None else None
+            else:
+                other = reader(ref.path, ref.module) if reader is not None else None
+                function = other.function_node(ref.name) if other is not None else None
+            walked = _dict_flag_loop(function) if isinstance(function, ast.FunctionDef) else None
+            if walked is None:
+                continue
+            parser_at, dict_at, parser_param, dict_param = walked
+            if len(call.args) <= parser_at or not (isinstance(call.args[parser_at], ast.Name) and call.args[parser_at].id in parsers):
+                continue
+            given = call.args[dict_at] if dict_at < len(call.args) else next((k.value for k in call.keywords if k.arg == dict_param), None)
+            if given is None or any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+                continue
+            if ref.path != self.path:
+                self.project.read_config_file(ref.path)  # the flags rest on that module's bytes
+            content = self.resolve(given, site).single
+            table = content.value if content is not None else None
+            if not isinstance(table, DictValue) or not table.complete:
+                continue
+            origin_text = f"{self.code(call.func)}({self.code(given)})"
+            for key, value in table.entries:
+                if not isinstance(key, str):
+                    continue
+                dest = key.replace("-", "_")
+                single = value.single
+                if single is None or single.value is ABSENT:
+                    self._dict_flags.append((dest, Possible(_UNKNOWN_DEFAULT)))
+                    continue
+                where = single.origin if single.origin is not None and single.origin.line else Origin(
+                    f"default of --{key}, a key of the dict handed to {origin_text}", self.path, self.line(call)
+                )
+                self._dict_flags.append((dest, Possible(single.value, where)))
+        return self._dict_flags
 
     def _handed_back_parser(self, node: ast.expr, site: Site, depth: int) -> bool:
         """Whether ``node`` is ``Options().init(parser)``: a plain method of a class of another
@@ -3607,7 +3719,8 @@ class Resolver:
             for arg in node.args:
                 if isinstance(arg, ast.Starred):
                     return None
-                inner = self.resolve(arg, where, depth + 1)
+                returned = self._returned_dict(arg, where, depth) if isinstance(arg, ast.Call) else None
+                inner = returned if returned is not None else self.resolve(arg, where, depth + 1)
                 if not _is_dict(inner) or not inner.single.value.complete:
                     return None
                 entries.update(dict(inner.single.value.entries))
@@ -3843,6 +3956,62 @@ def _map_options(value: Value, func: Callable[[Any], Any], numeric: bool = False
         except Exception:  # noqa: BLE001 - an expression that would raise is not a value
             return Value.unknown("expression")
     return Value(tuple(out), value.source)
+
+
+def _dict_flag_loop(function: ast.FunctionDef) -> Optional[Tuple[int, int, str, str]]:
+    """(position of the parser parameter, position of the dict parameter, their names) when
+    ``function``'s body walks a dict parameter with ``for k, v in D.items():`` and adds one
+    flag per key to a parser parameter: ``P.add_argument(f"--{k}", default=v, ...)`` (or
+    ``"--" + k``), with no ``action``, ``dest``, ``nargs``, ``const`` or ``required``; None
+    otherwise. ``_dict_flag_arguments`` reads the calls of such a function."""
+    params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    for loop in function.body:
+        if not (
+            isinstance(loop, ast.For)
+            and isinstance(loop.target, ast.Tuple)
+            and len(loop.target.elts) == 2
+            and all(isinstance(e, ast.Name) for e in loop.target.elts)
+            and isinstance(loop.iter, ast.Call)
+            and isinstance(loop.iter.func, ast.Attribute)
+            and loop.iter.func.attr == "items"
+            and not loop.iter.args
+            and isinstance(loop.iter.func.value, ast.Name)
+            and loop.iter.func.value.id in params
+        ):
+            continue
+        key, value = loop.target.elts[0].id, loop.target.elts[1].id
+        source = loop.iter.func.value.id
+        for node in ast.walk(loop):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "add_argument"
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id in params
+                and node.func.value.id != source
+                and len(node.args) == 1
+            ):
+                continue
+            flag = node.args[0]
+            parts = flag.values if isinstance(flag, ast.JoinedStr) else [flag.left, flag.right] if isinstance(flag, ast.BinOp) and isinstance(flag.op, ast.Add) else []
+            if len(parts) != 2 or literal(parts[0]) != "--":
+                continue
+            named = parts[1].value if isinstance(parts[1], ast.FormattedValue) and parts[1].conversion == -1 and parts[1].format_spec is None else parts[1]
+            keywords = {k.arg: k.value for k in node.keywords}
+            default = keywords.get("default")
+            if (
+                not (isinstance(named, ast.Name) and named.id == key)
+                or None in keywords
+                or any(k in keywords for k in ("action", "dest", "nargs", "const", "required"))
+                or not (isinstance(default, ast.Name) and default.id == value)
+            ):
+                continue
+            stores = [n for n in ast.walk(loop) if isinstance(n, ast.Name) and n.id in (key, value) and isinstance(n.ctx, ast.Store)]
+            if len(stores) != 2:
+                continue  # the key or the value rebound in the loop
+            parser = node.func.value.id
+            return params.index(parser), params.index(source), parser, source
+    return None
 
 
 def _positive_extreme(name: str, values: Sequence[Value]) -> Optional[Value]:
