@@ -2337,10 +2337,25 @@ class SignalGraph:
         ``path``: the module's own file, when the name is ambiguous (scripts named
         ``train_torch.py`` in several example folders are all the module ``train_torch``)."""
         if path is not None and len(self.paths.get(module, ())) > 1:
-            return self._reaches_script(module, kind, absolute_path(path, os.getcwd()))
+            path = absolute_path(path, os.getcwd())
+            # the file's own name from the root, when only it has that name (``utils.data_val``
+            # for ``utils/data_val.py`` beside a ``jittor_lib/utils/data_val.py``, both ``data_val``
+            # in folders without ``__init__.py``): its importers use that name
+            unique = [name for name in self.names_of(path) if name != module and self.paths.get(name) == [path]]
+            found = self._reaches_script(module, kind, path)
+            if found[0] or not unique:
+                return found
+            return self._reaches(unique[0], kind, unique_only=True)
+        return self._reaches(module, kind)
+
+    def _reaches(self, module: str, kind: str, unique_only: bool = False) -> Tuple[bool, List[str]]:
+        """``reaches`` by name; ``unique_only``: the other names of the module's file count only
+        when each names that file alone (a bare ``data_val`` two files answer to does not)."""
         if self.evidence(module, kind):
             return True, [module]
         names = self.aliases(module)
+        if unique_only:
+            names = [name for name in names if name == module or len(self.paths.get(name, ())) == 1]
         for name in names:
             for dep in self.imports(name):
                 if self.evidence(dep, kind):
@@ -2434,6 +2449,15 @@ class SignalGraph:
                     self._endings.setdefault(".".join(parts[i:]), []).append(known)
         return self._endings.get(name, [])
 
+    def names_of(self, path: str) -> List[str]:
+        """Every module name the file at ``path`` is known by."""
+        if self._by_path is None:
+            self._by_path = {}
+            for name, paths in self.paths.items():
+                for one in paths:
+                    self._by_path.setdefault(one, []).append(name)
+        return sorted(self._by_path.get(path, ()))
+
     def aliases(self, module: str) -> List[str]:
         """``module`` and the other names its one file is known by: a file in a folder without
         ``__init__.py`` is ``data`` by its packages and ``utils.data`` from the root, the name
@@ -2441,12 +2465,7 @@ class SignalGraph:
         own = self.paths.get(module, ())
         if len(own) != 1:
             return [module]
-        if self._by_path is None:
-            self._by_path = {}
-            for name, paths in self.paths.items():
-                for one in paths:
-                    self._by_path.setdefault(one, []).append(name)
-        return [module, *(name for name in self._by_path.get(own[0], ()) if name != module)]
+        return [module, *(name for name in self.names_of(own[0]) if name != module)]
 
 
 def _chain(parent: Dict[str, str], end: str) -> List[str]:

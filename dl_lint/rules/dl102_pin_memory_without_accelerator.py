@@ -18,7 +18,9 @@ accelerator: no `.cuda()`, no `.to(device)` / `device=` with a device that can b
 framework (Lightning, accelerate, DeepSpeed, XLA, an import of composer) in the loader's module,
 in what it imports (transitively), in a module that imports it, or in what those importers
 import (a script importing the loader's module and the training module whose `train()` moves
-the batches).
+the batches). A module whose short name several files share (two `utils/data_val.py` in folders
+without `__init__.py`, both `data_val`) is also found by its own dotted name from the project
+root, which its importers write (`from utils.data_val import get_loader`).
 
 ## Why is this bad?
 Pinning copies every batch into page-locked host memory so that host-to-GPU copies can be
