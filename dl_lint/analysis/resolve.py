@@ -48,7 +48,7 @@ from dl_lint.analysis.namespaces import (
     returns_of,
 )
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin, plain_conds
-from dl_lint.analysis.syntax import NO_LITERAL, code, literal, parse_expression, terminal
+from dl_lint.analysis.syntax import NO_LITERAL, code, flag_after_dashes, items_loop, literal, parse_expression, terminal
 from dl_lint.analysis.values import (
     ABSENT,
     CONFIGURABLE,
@@ -2314,11 +2314,7 @@ class Resolver:
         reader = getattr(self.project, "analysis_at", None)
         if reader is None or self.index is None:
             return self._foreign
-        parsers: Set[str] = set()
-        for scope in (self.index.module_scope, *self.index.scopes.values()):
-            for name, bindings in scope.bindings.items():
-                if any(isinstance(b.value, ast.Call) and terminal(b.value.func) == "ArgumentParser" for b in bindings):
-                    parsers.add(name)
+        parsers = self._parser_names()
         if not parsers and not any(
             isinstance(a, ast.Call) and terminal(a.func) == "ArgumentParser" for call, _, _, _ in self.index.calls for a in call.args
         ):
@@ -2529,12 +2525,8 @@ class Resolver:
                 return isinstance(expr, ast.Attribute) and expr.attr == attr and isinstance(expr.value, ast.Name) and expr.value.id == var
             return isinstance(expr, ast.Name) and expr.id == var
 
-        flag = call.args[0]
-        parts = flag.values if isinstance(flag, ast.JoinedStr) else [flag.left, flag.right] if isinstance(flag, ast.BinOp) and isinstance(flag.op, ast.Add) else []
-        if len(parts) != 2 or literal(parts[0]) != "--":
-            return []
-        named = parts[1].value if isinstance(parts[1], ast.FormattedValue) and parts[1].conversion == -1 and parts[1].format_spec is None else parts[1]
-        if not names(named, name_of):
+        named = flag_after_dashes(call.args[0])
+        if named is None or not names(named, name_of):
             return []
         keywords = {k.arg: k.value for k in call.keywords}
         unknown = None in keywords or any(k in keywords for k in ("action", "dest", "required", "nargs", "const"))
@@ -3966,21 +3958,10 @@ def _dict_flag_loop(function: ast.FunctionDef) -> Optional[Tuple[int, int, str, 
     otherwise. ``_dict_flag_arguments`` reads the calls of such a function."""
     params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
     for loop in function.body:
-        if not (
-            isinstance(loop, ast.For)
-            and isinstance(loop.target, ast.Tuple)
-            and len(loop.target.elts) == 2
-            and all(isinstance(e, ast.Name) for e in loop.target.elts)
-            and isinstance(loop.iter, ast.Call)
-            and isinstance(loop.iter.func, ast.Attribute)
-            and loop.iter.func.attr == "items"
-            and not loop.iter.args
-            and isinstance(loop.iter.func.value, ast.Name)
-            and loop.iter.func.value.id in params
-        ):
+        walked = items_loop(loop)
+        if walked is None or walked[2] not in params:
             continue
-        key, value = loop.target.elts[0].id, loop.target.elts[1].id
-        source = loop.iter.func.value.id
+        key, value, source = walked
         for node in ast.walk(loop):
             if not (
                 isinstance(node, ast.Call)
@@ -3992,11 +3973,7 @@ def _dict_flag_loop(function: ast.FunctionDef) -> Optional[Tuple[int, int, str, 
                 and len(node.args) == 1
             ):
                 continue
-            flag = node.args[0]
-            parts = flag.values if isinstance(flag, ast.JoinedStr) else [flag.left, flag.right] if isinstance(flag, ast.BinOp) and isinstance(flag.op, ast.Add) else []
-            if len(parts) != 2 or literal(parts[0]) != "--":
-                continue
-            named = parts[1].value if isinstance(parts[1], ast.FormattedValue) and parts[1].conversion == -1 and parts[1].format_spec is None else parts[1]
+            named = flag_after_dashes(node.args[0])
             keywords = {k.arg: k.value for k in node.keywords}
             default = keywords.get("default")
             if (

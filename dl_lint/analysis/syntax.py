@@ -164,6 +164,36 @@ def dotted(node: ast.AST) -> Optional[str]:
     return ".".join(reversed(parts))
 
 
+def items_loop(node: ast.AST) -> Optional[Tuple[str, str, str]]:
+    """(key, value, dict name) for ``for key, value in NAME.items():`` without an ``else``;
+    None for any other statement."""
+    if (
+        isinstance(node, ast.For)
+        and not node.orelse
+        and isinstance(node.target, ast.Tuple)
+        and len(node.target.elts) == 2
+        and all(isinstance(e, ast.Name) for e in node.target.elts)
+        and isinstance(node.iter, ast.Call)
+        and isinstance(node.iter.func, ast.Attribute)
+        and node.iter.func.attr == "items"
+        and not node.iter.args
+        and not node.iter.keywords
+        and isinstance(node.iter.func.value, ast.Name)
+    ):
+        return node.target.elts[0].id, node.target.elts[1].id, node.iter.func.value.id
+    return None
+
+
+def flag_after_dashes(flag: ast.AST) -> Optional[ast.AST]:
+    """``NAME`` of a flag written ``f"--{NAME}"`` or ``"--" + NAME``; None otherwise."""
+    parts = flag.values if isinstance(flag, ast.JoinedStr) else [flag.left, flag.right] if isinstance(flag, ast.BinOp) and isinstance(flag.op, ast.Add) else []
+    if len(parts) != 2 or literal(parts[0]) != "--":
+        return None
+    if isinstance(parts[1], ast.FormattedValue):
+        return parts[1].value if parts[1].conversion == -1 and parts[1].format_spec is None else None
+    return parts[1]
+
+
 def literal(node: Optional[ast.AST]) -> Any:
     """The value of a literal number, string, bool or None (``-1`` included), else _NO_LITERAL."""
     if isinstance(node, ast.Constant) and not isinstance(node.value, (bytes, type(Ellipsis))):

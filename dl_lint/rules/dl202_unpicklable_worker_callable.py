@@ -1,6 +1,6 @@
 import os
 
-from dl_lint.analysis.values import FunctionRef, Instance, Opaque, left_out, takes_path
+from dl_lint.analysis.values import FunctionRef, Instance, Opaque, given_mark, left_out, takes_path
 from dl_lint.model import Related, Severity
 from dl_lint.rules.base import MESSAGE_LIMIT, Rule, call_scenarios, certainty, core_count, every, has_workers, no_workers, value_of
 
@@ -288,7 +288,11 @@ def _unpicklable(value, ctx):
     for param, position, attr, (what, path, line), (kind, default) in cls.held_none if cls is not None else ():
         # ``if raw_sample_filter is None: self.f = lambda ...``; ``if augment: ... else: self.t = lambda i: i``
         if takes_path(value.shape, param, position, kind, default):
-            how = f"{param} left None" if kind == "none" else f"{param} {'true' if kind == 'truthy' else 'false'}"
+            mark = given_mark(value.shape, param, position)
+            if (default if mark is None else mark) == "none":
+                how = f"{param} left None"
+            else:
+                how = f"{param} {'true' if kind == 'truthy' else 'false'}"
             return f"{_a(value.name)} that keeps {what} in self.{attr} ({how})", (what, path, line)
     for param, position, attr, (what, path, line) in getattr(cls, "held_default", ()) if cls is not None else ():
         if left_out(value.shape, param, position):  # ``def __init__(self, transform=lambda x: x)``

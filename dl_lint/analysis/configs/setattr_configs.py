@@ -30,6 +30,8 @@ from __future__ import annotations
 import ast
 from typing import Optional, Tuple
 
+from dl_lint.analysis.syntax import items_loop
+
 # (mode, checked, fields, unknown): mode "kwargs" (``def __init__(self, **kw)``) or "dict"
 # (``def __init__(self, d)``); checked: under ``if hasattr(self, k)`` (keywords the class does not
 # define are dropped); fields: (name, default expression, line) of each class attribute;
@@ -103,22 +105,10 @@ def _setter(statement: ast.stmt, source: str) -> Optional[bool]:
         and statement.value.args[0].id == source
     ):
         return False
-    if not (
-        isinstance(statement, ast.For)
-        and not statement.orelse
-        and isinstance(statement.target, ast.Tuple)
-        and len(statement.target.elts) == 2
-        and all(isinstance(e, ast.Name) for e in statement.target.elts)
-        and isinstance(statement.iter, ast.Call)
-        and isinstance(statement.iter.func, ast.Attribute)
-        and statement.iter.func.attr == "items"
-        and not statement.iter.args
-        and isinstance(statement.iter.func.value, ast.Name)
-        and statement.iter.func.value.id == source
-        and len(statement.body) == 1
-    ):
+    walked = items_loop(statement)
+    if walked is None or walked[2] != source or len(statement.body) != 1:
         return None
-    key, value = statement.target.elts[0].id, statement.target.elts[1].id
+    key, value, _ = walked
     inner = statement.body[0]
     if _setattr_call(inner, key, value):
         return False
