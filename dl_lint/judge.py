@@ -251,11 +251,15 @@ def measured_for(file: SourceFile, project: "Project"):
     """The recorded figure of a loader call of ``file`` (``remember.match``), read on demand."""
     lines: List[str] = []
     known: list = []  # (relative path, records), read at the first loader
+    absolute: Dict[str, str] = {}  # call.path -> its absolute path (the same few paths, many loaders)
 
     def measured(call: "LoaderCall"):
         if file.cell_map is not None or not file.source or not call.path.endswith(".py"):
             return None
-        if os.path.abspath(call.path) != file.key:
+        key = absolute.get(call.path)
+        if key is None:
+            key = absolute[call.path] = os.path.abspath(call.path)
+        if key != file.key:
             return None  # a loader another file's config builds: its record is not of this file
         if not known:
             known.append(project.measured(file.key))
@@ -381,73 +385,21 @@ def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterab
 
 
 def _check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterable[Diagnostic]:
-    config_loader = bool(call.extra.get("mmengine"))
-    instantiated = bool(call.extra.get("hydra_target"))
-    cli_run = bool(call.extra.get("lightning_cli"))
-    instantiated_run = bool(call.extra.get("instantiated"))
-    hf_args = bool(call.extra.get("transformers"))
-    built = bool(call.extra.get("detectron2"))
-    divided = call.extra.get("divided")
+    extra = call.extra
+    # a loader a config framework builds (mmengine, Hydra, LightningCLI, a Trainer, detectron2):
+    # only some rules judge it, and their findings are placed at the config's lines
+    special = any(extra.get(key) for key in _SPECIAL)
+    divided = extra.get("divided")
     # A crash claim reads the divisions before the call too (``total / n`` raised for n == 0
     # already): it can only be quieter for them (``ModuleAnalysis._division_guards``).
-    crash_call = call.replace(extra={**call.extra, "holds": (*call.extra.get("holds", ()), *divided)}) if divided else call
+    crash_call = call.replace(extra={**extra, "holds": (*extra.get("holds", ()), *divided)}) if divided else call
     for rule in rules:
-        if hf_args and rule.code not in call.extra["judged"]:
-            continue  # the other rules read arguments the Trainer fills itself
-        if built:
-            from dl_lint.analysis.configs.detectron2 import JUDGED_BY as BUILT_BY
-
-            if rule.code not in BUILT_BY:
-                continue  # detectron2 fills the loader's other arguments itself
-        if config_loader:
-            from dl_lint.analysis.configs.mmengine import JUDGED_BY
-
-            if rule.code not in JUDGED_BY:
-                continue  # the other rules read arguments mmengine fills itself
-        elif instantiated:
-            from dl_lint.analysis.configs import hydra_target
-
-            if rule.code not in hydra_target.JUDGED_BY:
-                continue  # the other rules read where the loader is built (inside Hydra) and used
-        if cli_run:
-            from dl_lint.analysis.configs.lightning_cli import JUDGED_BY as CLI_JUDGED
-
-            if rule.code not in CLI_JUDGED:
-                continue  # the DataModule's own file reports what its Python decides
-        if instantiated_run:
-            from dl_lint.analysis.configs import instantiate
-
-            if rule.code not in instantiate.JUDGED_BY:
-                continue  # the loader's own file reports what its Python decides
+        if special and not _judges(rule.code, call):
+            continue
         try:
             findings = list(rule.check_call(crash_call if rule.severity == Severity.ERROR else call, ctx))
-            if config_loader:
-                from dl_lint.analysis.configs.mmengine import relocate
-
-                # a config file is not rewritten; a value set in a _base_ file is cited, not reported there
-                findings = [relocate(f.replace(fix=None), call) for f in findings]
-            elif instantiated:
-                from dl_lint.analysis.configs.hydra_target import relocate as at_node
-
-                # the values are keys of a YAML node: not rewritten; reported at their line
-                findings = [at_node(f.replace(fix=None), call) for f in findings]
-            if built:
-                from dl_lint.analysis.configs import detectron2
-                from dl_lint.analysis.configs.hydra_target import relocate as at_line
-
-                # the value is a YAML line's (or detectron2's default): reported at that line
-                findings = [detectron2.rephrase(at_line(f.replace(fix=None), call), call) for f in findings]
-            if cli_run:  # one config file's run: only what a YAML value decides is new
-                findings = [f for f in findings if f.place is not None]
-            if instantiated_run:
-                from dl_lint.analysis.configs.instantiate import relocate as at_value
-
-                # one config file's run: only what a YAML value decides, at its line
-                findings = [f for f in (at_value(f.replace(fix=None), call, rule.code) for f in findings) if f is not None]
-            if hf_args:
-                from dl_lint.analysis.configs.transformers import rephrase
-
-                findings = [rephrase(f, rule.code, call) for f in findings]  # worded for TrainingArguments fields
+            if special:
+                findings = _framework_findings(findings, rule.code, call)
         except Exception as exc:  # noqa: BLE001 - a bug in one rule must not stop the run
             findings = []
             message, detail = split_message(
@@ -484,6 +436,78 @@ def _check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Itera
                 related=finding.related,
             )
             yield diag.replace(evidence=evidence_of(call, diag))
+
+
+# The ``LoaderCall.extra`` keys of a loader a config framework builds (``_check``).
+_SPECIAL = ("mmengine", "hydra_target", "lightning_cli", "instantiated", "transformers", "detectron2")
+
+
+def _judges(code: str, call: "LoaderCall") -> bool:
+    """Whether the rule ``code`` judges a loader a config framework builds: the others read
+    arguments the framework fills itself, or what its own file reports."""
+    extra = call.extra
+    if extra.get("transformers") and code not in extra["judged"]:
+        return False  # the other rules read arguments the Trainer fills itself
+    if extra.get("detectron2"):
+        from dl_lint.analysis.configs.detectron2 import JUDGED_BY as BUILT_BY
+
+        if code not in BUILT_BY:
+            return False  # detectron2 fills the loader's other arguments itself
+    if extra.get("mmengine"):
+        from dl_lint.analysis.configs.mmengine import JUDGED_BY
+
+        if code not in JUDGED_BY:
+            return False  # the other rules read arguments mmengine fills itself
+    elif extra.get("hydra_target"):
+        from dl_lint.analysis.configs import hydra_target
+
+        if code not in hydra_target.JUDGED_BY:
+            return False  # the other rules read where the loader is built (inside Hydra) and used
+    if extra.get("lightning_cli"):
+        from dl_lint.analysis.configs.lightning_cli import JUDGED_BY as CLI_JUDGED
+
+        if code not in CLI_JUDGED:
+            return False  # the DataModule's own file reports what its Python decides
+    if extra.get("instantiated"):
+        from dl_lint.analysis.configs import instantiate
+
+        if code not in instantiate.JUDGED_BY:
+            return False  # the loader's own file reports what its Python decides
+    return True
+
+
+def _framework_findings(findings: List, code: str, call: "LoaderCall") -> List:
+    """The rule ``code``'s findings on a loader a config framework builds, placed and worded for
+    it (``_check``)."""
+    extra = call.extra
+    if extra.get("mmengine"):
+        from dl_lint.analysis.configs.mmengine import relocate
+
+        # a config file is not rewritten; a value set in a _base_ file is cited, not reported there
+        findings = [relocate(f.replace(fix=None), call) for f in findings]
+    elif extra.get("hydra_target"):
+        from dl_lint.analysis.configs.hydra_target import relocate as at_node
+
+        # the values are keys of a YAML node: not rewritten; reported at their line
+        findings = [at_node(f.replace(fix=None), call) for f in findings]
+    if extra.get("detectron2"):
+        from dl_lint.analysis.configs import detectron2
+        from dl_lint.analysis.configs.hydra_target import relocate as at_line
+
+        # the value is a YAML line's (or detectron2's default): reported at that line
+        findings = [detectron2.rephrase(at_line(f.replace(fix=None), call), call) for f in findings]
+    if extra.get("lightning_cli"):  # one config file's run: only what a YAML value decides is new
+        findings = [f for f in findings if f.place is not None]
+    if extra.get("instantiated"):
+        from dl_lint.analysis.configs.instantiate import relocate as at_value
+
+        # one config file's run: only what a YAML value decides, at its line
+        findings = [f for f in (at_value(f.replace(fix=None), call, code) for f in findings) if f is not None]
+    if extra.get("transformers"):
+        from dl_lint.analysis.configs.transformers import rephrase
+
+        findings = [rephrase(f, code, call) for f in findings]  # worded for TrainingArguments fields
+    return findings
 
 
 def evidence_of(call: "LoaderCall", diag: Diagnostic, more: Iterable[str] = ()) -> tuple:

@@ -1639,8 +1639,8 @@ class ModuleAnalysis:
         ``data_iterator = tqdm(dataloaders["training"])``) that runs at import after the store:
         at module level outside the main guard, or in a function unguarded module-level code
         calls."""
-        if site.scope is not None:
-            return None
+        if site.scope is not None or self.assigned_name(call) is not None:
+            return None  # (``loader = DataLoader(...)``: no key; the module's parent map is not built)
         parents = self.name_reads(self.tree)[0]
         statement = parents.get(id(call))
         if not (isinstance(statement, ast.Assign) and statement.value is call and len(statement.targets) == 1):

@@ -139,13 +139,16 @@ def call_scenarios(call: LoaderCall, *names: str, positive: bool = False) -> Opt
     entry holds the call itself, so an id is never taken for a later object's). ``positive``:
     a num_workers known only to be at least 1 is an ``AtLeastOne`` possibility instead of
     unknown (for rules that ask only whether there are workers)."""
+    if positive:  # it changes the answer only for such a num_workers: else the same entry serves
+        workers = call.value("num_workers") if "num_workers" in names else None
+        positive = workers is not None and workers.is_unknown and workers.source in POSITIVE_WORKERS
     key = (id(call), names, positive)
     kept = _SCENARIOS.get(key)
     if kept is not None and kept[0] is call:
         return None if kept[1] is None else list(kept[1])
     values = {n: call.value(n) for n in names}
-    workers = values.get("num_workers")
-    if positive and workers is not None and workers.is_unknown and workers.source in POSITIVE_WORKERS:
+    if positive:
+        workers = values["num_workers"]
         values["num_workers"] = Value((Possible(POSITIVE_WORKERS[workers.source]),), workers.source, workers.aliases)
     found = scenarios(values, DEFAULTS, holds=call.extra.get("holds", ()))
     if len(_SCENARIOS) >= 256:
