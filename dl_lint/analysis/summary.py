@@ -2306,6 +2306,15 @@ def _held_when_none(function: ast.FunctionDef, use: FunctionUse, text: SourceTex
                     out.setdefault(attr, []).append(statement.value)
         return out
 
+    # the first line that rebinds each parameter: a test after it reads that value, not the argument
+    first_store: Dict[str, int] = {}
+    for n in ast.walk(function):
+        if isinstance(n, ast.Name) and n.id in flags and isinstance(n.ctx, (ast.Store, ast.Del)):
+            first_store[n.id] = min(first_store.get(n.id, n.lineno), n.lineno)
+
+    def argument_decides(param: str, line: int) -> bool:
+        return first_store.get(param, line + 1) > line
+
     found: List[Tuple[str, ast.AST, str, str, int]] = []  # (attr, value, parameter, kind, stores of attr allowed)
     via: List[Tuple[str, ast.AST, str, str]] = []  # the same, through the parameter rebound first
     rebound: Dict[str, Tuple[ast.AST, str]] = {}  # ``if p is None: p = lambda x: x``: what p holds then, the test's kind
@@ -2315,6 +2324,8 @@ def _held_when_none(function: ast.FunctionDef, use: FunctionUse, text: SourceTex
             if arms is None:
                 continue
             param, kind, arm, other = arms
+            if not argument_decides(param, statement.lineno):
+                continue  # ``augment = augment and train`` before ``if augment:``
             if param in nones:
                 own = [
                     s.value for s in arm
@@ -2334,17 +2345,18 @@ def _held_when_none(function: ast.FunctionDef, use: FunctionUse, text: SourceTex
         elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and self_attr(statement.targets[0]):
             value = statement.value
             if isinstance(value, ast.Name) and value.id in rebound:
-                via.append((self_attr(statement.targets[0]), *rebound[value.id][:1], value.id, rebound[value.id][1]))  # then ``self.t = p``
+                held, kind = rebound[value.id]
+                via.append((self_attr(statement.targets[0]), held, value.id, kind))  # then ``self.t = p``
             elif isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or) and len(value.values) == 2:
                 first, second = value.values
-                if isinstance(first, ast.Name) and first.id in nones and holds(second):
+                if isinstance(first, ast.Name) and first.id in nones and argument_decides(first.id, statement.lineno) and holds(second):
                     found.append((self_attr(statement.targets[0]), second, first.id, "falsy", -1))
             elif isinstance(value, ast.IfExp):
                 arms = _param_arms(value.test, nones, value.body, value.orelse)
                 if arms is None:
                     continue
                 param, kind, chosen, other = arms
-                if isinstance(other, ast.Name) and other.id == param and holds(chosen):
+                if isinstance(other, ast.Name) and other.id == param and argument_decides(param, statement.lineno) and holds(chosen):
                     found.append((self_attr(statement.targets[0]), chosen, param, kind, -1))
     out = []
     entries = [*found, *((attr, value, param, kind, 0) for attr, value, param, kind in via)]

@@ -94,7 +94,8 @@ silent. So does the path a flag selects: `if augment: self.transform = ImgAugTra
 train:` with the arms swapped), where the flag's default is a literal (or it has none) and every
 assignment of the attribute in `__init__` is in that `if`: a construction that passes a literal
 taking the lambda's path (`augment=False`, `0`; `True` for the mirrored test), or leaves a
-default that takes it, keeps the lambda; a name or any other expression stays silent. Read for lambdas only (a
+default that takes it, keeps the lambda; a name or any other expression stays silent, and so
+does a parameter `__init__` rebinds before the test (`augment = not augment`). Read for lambdas only (a
 local function kept on that path is not followed). A dataset a config file names (`target: pkg.data.MyDataset` under the `params` of a
 data module the project instantiates from YAML, docs/configuration.md) is judged as built with
 that node's `params`, and reported at the node's `target` line.
