@@ -689,7 +689,7 @@ class SummaryModule:
                 out.append((name, "a lambda", self.path, int(payload)))
         return out
 
-    def held_when_none(self, name: str, default: bool = False) -> Tuple[Tuple[str, int, str, Tuple[str, str, int]], ...]:
+    def held_when_none(self, name: str, default: bool = False) -> Tuple[Tuple[Any, ...], ...]:
         """DL202: the lambdas or local functions class ``name``'s ``__init__`` keeps on the path a
         test of a parameter selects (``ClassRecord.init_held_none``), as ``held_callable`` reads
         them in this module's scope: (parameter, position after self or -1, attribute, (what,
@@ -2180,6 +2180,8 @@ class Project:
             self._graph = SignalGraph(self)
         if extra and self._graph.add_sources(extra):
             self._reaches = {}
+        if path is not None and len(self._graph.paths.get(module, ())) <= 1:
+            path = None  # the file matters only for a name several files share: one answer per name
         key = (module, kind, path)
         if key not in self._reaches:
             found, chain = self._graph.reaches(module, kind, path)
@@ -2341,8 +2343,8 @@ class SignalGraph:
             # the file's own name from the root, when only it has that name (``utils.data_val``
             # for ``utils/data_val.py`` beside a ``jittor_lib/utils/data_val.py``, both ``data_val``
             # in folders without ``__init__.py``): its importers use that name
-            unique = [name for name in self.names_of(path) if name != module and self.paths.get(name) == [path]]
             found = self._reaches_script(module, kind, path)
+            unique = [name for name in self.names_of(path) if name != module and self.paths.get(name) == [path]]
             if found[0] or not unique:
                 return found
             return self._reaches(unique[0], kind, unique_only=True)

@@ -52,6 +52,7 @@ from dl_lint.analysis.syntax import NO_LITERAL, code, flag_after_dashes, items_l
 from dl_lint.analysis.values import (
     ABSENT,
     CONFIGURABLE,
+    POSITIVE_SOURCES,
     DictValue,
     External,
     FunctionRef,
@@ -1979,17 +1980,8 @@ class Resolver:
         if key in self._factories:
             return self._factories[key]
         self._factories[key] = None  # a function calling itself is not followed
-        if target.path == self.path:
-            functions = [f for f in self.index.module_functions if getattr(f, "name", None) == target.name]
-            function, resolver = (functions[0] if len(functions) == 1 else None), self
-        else:
-            reader = getattr(self.project, "analysis_at", None)
-            other = reader(target.path, target.module) if reader is not None else None
-            function = other.function_node(target.name) if other is not None else None
-            resolver = other.resolver if other is not None else None
-            if function is not None:
-                self.project.read_config_file(target.path)  # the answer rests on that module's bytes
-        if not isinstance(function, ast.FunctionDef) or resolver is None or function.args.args or function.args.posonlyargs:
+        function, resolver = self._project_function(target)
+        if function is None or function.args.args or function.args.posonlyargs:
             return None
         returns = returns_of(function)
         if len(returns) != 1 or returns[0].value is None or any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(function)):
@@ -2001,6 +1993,22 @@ class Resolver:
         table = value if _is_dict(value) and value.single.value.complete else None
         self._factories[key] = table
         return table
+
+    def _project_function(self, target: FunctionRef) -> Tuple[Optional[ast.FunctionDef], Optional["Resolver"]]:
+        """The module-level function ``target`` names (one ``def`` of the name) and the resolver
+        of its module: this one, or another module's analysis (parsed once per run), whose bytes
+        the answer then rests on. (None, None) when it cannot be read."""
+        if target.path == self.path:
+            functions = [f for f in self.index.module_functions if getattr(f, "name", None) == target.name]
+            function = functions[0] if len(functions) == 1 else None
+            return (function, self) if isinstance(function, ast.FunctionDef) else (None, None)
+        reader = getattr(self.project, "analysis_at", None)
+        other = reader(target.path, target.module) if reader is not None else None
+        function = other.function_node(target.name) if other is not None else None
+        if not isinstance(function, ast.FunctionDef):
+            return None, None
+        self.project.read_config_file(target.path)  # the answer rests on that module's bytes
+        return function, other.resolver
 
     def _foreign_factory(self, target: FunctionRef, node: ast.Call, site: Site, depth: int, element: Tuple[int, int]) -> Optional[Value]:
         """``_factory_value`` with ``element`` for a module-level function of another module of
@@ -2397,7 +2405,6 @@ class Resolver:
         parsers = self._parser_names() if self.index is not None else set()
         if not parsers:
             return self._dict_flags
-        reader = getattr(self.project, "analysis_at", None)
         for call, site, _, _ in self.index.calls:
             if not any(isinstance(a, ast.Name) and a.id in parsers for a in call.args):
                 continue
@@ -2405,22 +2412,16 @@ class Resolver:
             ref = found.value if found is not None else None
             if not isinstance(ref, FunctionRef) or ref.kind != "function" or not ref.path:
                 continue
-            if ref.path == self.path:
-                function = next((s for s in self.tree.body if isinstance(s, ast.FunctionDef) and s.name == ref.name), None) if self.tree is not None else None
-            else:
-                other = reader(ref.path, ref.module) if reader is not None else None
-                function = other.function_node(ref.name) if other is not None else None
-            walked = _dict_flag_loop(function) if isinstance(function, ast.FunctionDef) else None
+            function, _ = self._project_function(ref)  # (another module's: the flags rest on its bytes)
+            walked = _dict_flag_loop(function) if function is not None else None
             if walked is None:
                 continue
-            parser_at, dict_at, parser_param, dict_param = walked
+            parser_at, dict_at, dict_param = walked
             if len(call.args) <= parser_at or not (isinstance(call.args[parser_at], ast.Name) and call.args[parser_at].id in parsers):
                 continue
             given = call.args[dict_at] if dict_at < len(call.args) else next((k.value for k in call.keywords if k.arg == dict_param), None)
             if given is None or any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
                 continue
-            if ref.path != self.path:
-                self.project.read_config_file(ref.path)  # the flags rest on that module's bytes
             content = self.resolve(given, site).single
             table = content.value if content is not None else None
             if not isinstance(table, DictValue) or not table.complete:
@@ -3950,8 +3951,8 @@ def _map_options(value: Value, func: Callable[[Any], Any], numeric: bool = False
     return Value(tuple(out), value.source)
 
 
-def _dict_flag_loop(function: ast.FunctionDef) -> Optional[Tuple[int, int, str, str]]:
-    """(position of the parser parameter, position of the dict parameter, their names) when
+def _dict_flag_loop(function: ast.FunctionDef) -> Optional[Tuple[int, int, str]]:
+    """(position of the parser parameter, position of the dict parameter, its name) when
     ``function``'s body walks a dict parameter with ``for k, v in D.items():`` and adds one
     flag per key to a parser parameter: ``P.add_argument(f"--{k}", default=v, ...)`` (or
     ``"--" + k``), with no ``action``, ``dest``, ``nargs``, ``const`` or ``required``; None
@@ -3986,8 +3987,7 @@ def _dict_flag_loop(function: ast.FunctionDef) -> Optional[Tuple[int, int, str, 
             stores = [n for n in ast.walk(loop) if isinstance(n, ast.Name) and n.id in (key, value) and isinstance(n.ctx, ast.Store)]
             if len(stores) != 2:
                 continue  # the key or the value rebound in the loop
-            parser = node.func.value.id
-            return params.index(parser), params.index(source), parser, source
+            return params.index(node.func.value.id), params.index(source), source
     return None
 
 
@@ -4001,7 +4001,7 @@ def _positive_extreme(name: str, values: Sequence[Value]) -> Optional[Value]:
 
     def positive(value: Value) -> bool:
         if value.is_unknown:
-            return value.source in ("cpu-count", "positive")
+            return value.source in POSITIVE_SOURCES
         return all(isinstance(p.value, int) and not isinstance(p.value, bool) and p.value >= 1 for p in value.options or ())
 
     if name == "min" and all(positive(v) for v in values):

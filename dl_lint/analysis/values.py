@@ -154,6 +154,12 @@ class Guard(Record):
         return f"{self.subject} {self.op} {self.rhs!r}"
 
 
+# Sources of an unknown count known to be at least 1: the machine's core count
+# (``os.cpu_count()``), and a ``min``/``max`` of it that stays positive (``Resolver``); the rules
+# that ask only whether there are workers read them (``rules.base.call_scenarios``).
+POSITIVE_SOURCES = frozenset({"cpu-count", "positive"})
+
+
 class Instance(Record):
     """An instance of a class defined in the project: ``module`` is the dotted module name (or
     file path when the module name is unknown), ``name`` the class name."""
