@@ -2180,9 +2180,7 @@ class Project:
             self._graph = SignalGraph(self)
         if extra and self._graph.add_sources(extra):
             self._reaches = {}
-        if path is not None and len(self._graph.paths.get(module, ())) <= 1:
-            path = None  # the file matters only for a name several files share: one answer per name
-        key = (module, kind, path)
+        key = self._reach_key(module, kind, path)
         if key not in self._reaches:
             found, chain = self._graph.reaches(module, kind, path)
             self._reaches[key] = (found, [p for name in chain for p in self._graph.paths_of(name)])
@@ -2194,6 +2192,13 @@ class Project:
             self._use("graph")  # any file may gain an import of this module
         return found
 
+
+    def _reach_key(self, module: str, kind: str, path: Optional[str]) -> Tuple[str, str, Optional[str]]:
+        """``signal_reaches``'s cache key: the file matters only for a name several files share,
+        so a question asked with a path for a name one file has shares the answer asked without."""
+        if path is not None and self._graph is not None and len(self._graph.paths.get(module, ())) <= 1:
+            path = None
+        return module, kind, path
 
     def signal_evidence(
         self, module: str, kind: str, extra: Optional[Dict[str, bytes]] = None, path: Optional[str] = None
@@ -2227,7 +2232,7 @@ class Project:
                 line = signal_line(self.source_bytes(candidate), kind)
                 if line is not None:
                     return Evidence("import", candidate, line)
-        for candidate in self._reaches.get((module, kind, path), (False, []))[1]:
+        for candidate in self._reaches.get(self._reach_key(module, kind, path), (False, []))[1]:
             line = signal_line(self.source_bytes(candidate), kind)
             if line is not None:
                 return Evidence("importer", candidate, line)
