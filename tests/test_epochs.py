@@ -69,7 +69,8 @@ def test_set_epoch_on_the_sampler_or_through_the_loader(epoch_body):
         ("engine.run(loader)", "passed to engine.run()"),
         ("return loader", "the loader train() returns goes to callers not read"),
         ("return loader, sampler", "the loader train() returns goes to callers not read"),
-        ("pbar = tqdm(loader)", "the loader is wrapped on line"),
+        # a name holding a bar over the loader on one binding and something else on another
+        ("pbar = tqdm(loader)\n            pbar = engine", "the loader is wrapped on line"),
         ("batches = loader.sampler", "loader.sampler is used on line"),
         ("helper(sampler)", "the sampler is used on line"),
     ],

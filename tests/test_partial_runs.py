@@ -588,3 +588,41 @@ def test_a_partial_run_keeps_the_parts_of_files_it_does_not_read(tmp_path, monke
     assert found == [("b.py", 3, "DL001")]
     assert "b.py" not in parsed
     assert _warm_run(root, cache, monkeypatch, "pkg/loader.py")[0] == [("a.py", 3, "DL001"), ("b.py", 3, "DL001")]
+
+
+HOLDER = """\
+from torch.utils.data import DataLoader, DistributedSampler
+
+
+class Holder(object):
+    def __init__(self, dataset, distributed):
+        if distributed:
+            self.train_sampler = DistributedSampler(dataset)
+        else:
+            self.train_sampler = None
+        self.data = DataLoader(dataset, batch_size=2, sampler=self.train_sampler, num_workers=2)
+"""
+HOLDING = """\
+from data.holder import Holder
+
+
+def train(epochs):
+    holder = Holder(list(range(8)), True)
+    for epoch in range(epochs):
+        for batch in holder.data:
+            pass
+"""
+
+
+@pytest.mark.parametrize("named", [["."], ["train.py"], ["data/holder.py"]])
+def test_a_loader_an_object_of_another_module_keeps(tmp_path, run_cli, named):
+    """DL206 through an object that keeps the loader (``holder.data``, surface_normal_uncertainty's
+    ``NyuLoader(args, 'train').data``): reported at the loader whichever file is named, the
+    epoch loop of train.py being its evidence; with the cache, a set_epoch added to train.py
+    alone removes it, from a run that names either file."""
+    root = _project(tmp_path / "proj", {"data/__init__.py": "", "data/holder.py": HOLDER, "train.py": HOLDING})
+    done = run_cli("--output-format", "json", *named, cwd=root)
+    assert sorted((d["filename"], d["location"]["row"], d["code"]) for d in json.loads(done.stdout)) == [("data/holder.py", 10, "DL206")]
+    (root / "train.py").write_text(HOLDING.replace("        for batch", "        holder.train_sampler.set_epoch(epoch)\n        for batch"))
+    done = run_cli("--output-format", "json", *named, cwd=root)
+    assert json.loads(done.stdout) == [], done.stdout

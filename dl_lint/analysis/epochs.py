@@ -108,7 +108,7 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
         found.origin = id(site.scope)
     _collect(analysis, owner, names, {id(sampler)} | others, 0, found)
     if attribute is not None:
-        _follow_attribute(analysis, analysis, attribute[0], attribute[1], attribute[2], 0, found)
+        _follow_attribute(analysis, analysis, attribute[0], attribute[1], attribute[2], 0, found, objects=True)
         factory = True  # its iterations and set_epoch calls are in other methods: conditions not compared
     _settle(found)
     epoch = next((loop for loop in found.iterations if loop.epoch_row is not None), None)
@@ -232,10 +232,13 @@ def _kept_sampler(analysis, sampler: ast.Attribute, site) -> list:
     attribute = sampler.attr
     if "set_epoch" in analysis.source and "set_epoch" in analysis._identifiers():
         return []  # ``self.train_sampler.set_epoch(epoch)``, or through another name: not followed
-    if not analysis._stored_once(cls, attribute):
+    stores, named = analysis._attribute_stores()
+    count = stores.get((id(cls), attribute), 0)
+    if not count or (None, attribute) in stores or attribute in named:
         return []
     if attribute in analysis._attributes_read_elsewhere():
         return []  # ``trainer.train_sampler`` read outside the class's own methods
+    assigns = []  # (method, statement): every store is a plain assignment of one method
     for other in cls.body:
         name = _self_name(other) if isinstance(other, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
         for node in ast.walk(other) if name is not None else ():
@@ -243,17 +246,28 @@ def _kept_sampler(analysis, sampler: ast.Attribute, site) -> list:
                 continue
             target = node.targets[0]
             if isinstance(target, ast.Attribute) and target.attr == attribute and isinstance(target.value, ast.Name) and target.value.id == name:
-                found = []
-                for branch, conds in _branches(analysis, node.value):  # as for a sampler bound to a name
-                    store_site = analysis.site_of(branch) if isinstance(branch, ast.Call) else None
-                    if store_site is None:
-                        continue
-                    if _is_distributed_sampler(analysis, branch, store_site):
-                        found.append((branch, store_site, conds, None))
-                    else:
-                        found.extend(_factory_samplers(analysis, branch, store_site))
-                return found
-    return []
+                assigns.append((other, node))
+    if len(assigns) != count or len({id(method) for method, _ in assigns}) != 1:
+        return []
+    if count > 1:
+        # ``if args.distributed: self.train_sampler = DistributedSampler(ds)`` / ``else:
+        # self.train_sampler = None``: stores in different arms of one ``if``, no path runs two
+        from dl_lint.analysis.module import _other_arms as other_arms
+
+        parents = analysis.name_reads(assigns[0][0])[0]
+        if not all(other_arms(a, b, parents) for i, (_, a) in enumerate(assigns) for _, b in assigns[i + 1 :]):
+            return []
+    found = []
+    for _, node in assigns:
+        for branch, conds in _branches(analysis, node.value):  # as for a sampler bound to a name
+            store_site = analysis.site_of(branch) if isinstance(branch, ast.Call) else None
+            if store_site is None:
+                continue
+            if _is_distributed_sampler(analysis, branch, store_site):
+                found.append((branch, store_site, conds, None))
+            else:
+                found.extend(_factory_samplers(analysis, branch, store_site))
+    return found
 
 
 def _factory_samplers(analysis, call: ast.Call, site) -> list:
@@ -358,6 +372,7 @@ class _Uses:
         self.followed: Set[Tuple[int, tuple]] = set()  # ... (function, ``_returned_path``) already followed
         self.returned = ""  # the function whose ``return`` took the loader to a caller
         self.kept = ""  # ``Class.attribute`` the loader is kept in (``_follow_attribute``)
+        self.aliases: Set[Tuple[int, str]] = set()  # (owner, name) aliases already collected (``_alias``)
         self.origin: Optional[int] = None  # the function that builds the loader (its own module's callers only)
         # A caller judged alone, per function that returns the loader (``_returned_to_callers``),
         # and the reads of the returned sampler per caller, settled once every read is in
@@ -485,7 +500,9 @@ def _loader_read(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, 
             continue
         break
     parent = parents.get(id(current))
-    if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is current:
+    if isinstance(parent, ast.Assign) and parent.value is current and _alias(analysis, owner, node, parent, depth, found):
+        pass  # ``t_loader = tqdm(train_loader)`` on one arm, ``t_loader = train_loader`` on the other
+    elif isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is current:
         if not _without_grad(parent, parents):
             _iteration(analysis, owner, parent, parent.lineno, "", found)
     elif isinstance(parent, ast.comprehension) and parent.iter is current and isinstance(parents.get(id(parent)), _COMPS):
@@ -506,6 +523,38 @@ def _loader_read(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, 
         _handed_to(analysis, owner, parents[id(parent)], node, depth, found)  # f(training_data=loader)
     else:
         found.escape = found.escape or f"the loader is used on line {node.lineno}"
+
+
+def _alias(analysis, owner: ast.AST, node: ast.AST, statement: ast.Assign, depth: int, found: _Uses) -> bool:
+    """A statement binding a new name to the loader, or to a progress bar or ``enumerate`` over
+    it (``t_loader = tqdm(train_loader, desc=...)`` on the rank-0 arm, ``t_loader =
+    train_loader`` on the other, then ``for batch in t_loader``): when every binding of that
+    name in ``owner`` is such a statement over the same loader (the loader's name, or the same
+    ``self.attribute``), at most four of them, the name's reads are the loader's. False for
+    anything else (the caller then says the loader is wrapped or used)."""
+    if len(statement.targets) != 1 or not isinstance(statement.targets[0], ast.Name):
+        return False
+    name = statement.targets[0].id
+    if isinstance(node, ast.Name) and node.id == name:
+        return False  # ``loader = tqdm(loader)``: a rebinding of the loader's own name
+    scope = analysis.index.module_scope if isinstance(owner, ast.Module) else analysis.index.scopes.get(id(owner))
+    bindings = scope.bindings.get(name, ()) if scope is not None else ()
+    if not bindings or len(bindings) > 4 or name in scope.globals or name in scope.nonlocals:
+        return False
+    shape = ast.dump(node)
+    bar = False
+    for binding in bindings:
+        value = binding.value if binding.kind == "assign" else None
+        while isinstance(value, ast.Call) and terminal(value.func) in _WRAPPERS | _PROGRESS_BARS and value.args:
+            bar = bar or terminal(value.func) in _PROGRESS_BARS
+            value = value.args[0]
+        if value is None or ast.dump(value) != shape:
+            return False
+    if (id(owner), name) not in found.aliases:
+        found.aliases.add((id(owner), name))
+        found.bar = found.bar or bar
+        _collect(analysis, owner, {name: "loader"}, set(), depth, found)
+    return True
 
 
 def _iteration(analysis, owner: ast.AST, statement: ast.AST, row: int, through: str, found: _Uses) -> None:
@@ -1385,14 +1434,15 @@ def _class_closed(where, cls: ast.ClassDef) -> Optional[str]:
     return None
 
 
-def _attribute_unknown(where, cls: ast.ClassDef, attribute: str, store: ast.Attribute) -> Optional[str]:
+def _attribute_unknown(where, cls: ast.ClassDef, attribute: str, store: ast.Attribute, handled: Set[int] = frozenset()) -> Optional[str]:
     """Why the loader kept in ``cls``'s ``attribute`` cannot be followed: a base class (whose
     methods are not read), a subclass in the module (which may override the methods), or
-    another assignment of an attribute of that name anywhere in the module."""
+    another assignment of an attribute of that name anywhere in the module (the reads of it on
+    the class's own objects, ``handled``, aside: ``_instance_reads``)."""
     why = _class_closed(where, cls)
     if why is not None:
         return why
-    own = set()  # ``self.<attribute>`` in a method of a class: that class's object
+    own = set(handled)  # ``self.<attribute>`` in a method of a class: that class's object
     for other in where.tree.body:
         if isinstance(other, ast.ClassDef):
             for method in other.body:
@@ -1400,8 +1450,14 @@ def _attribute_unknown(where, cls: ast.ClassDef, attribute: str, store: ast.Attr
                 for node in ast.walk(method) if name is not None else ():
                     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
                         own.add(id(node))
+    imported = {name for name, bindings in where.index.module_scope.bindings.items() if all(b.kind == "import" for b in bindings)}
     for statement in ast.walk(where.tree):
         if isinstance(statement, ast.Attribute) and statement.attr == attribute and id(statement) not in own:
+            root = statement.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in imported and _module_chain(statement.value):
+                continue  # ``torch.utils.data.DataLoader``: a module's attribute, not an object's
             # ``trainer.train_loader = other``, ``trainer.train_loader.sampler.set_epoch(e)``
             return f"the attribute {attribute} is used outside its class on line {statement.lineno}"
         if isinstance(statement, ast.Constant) and statement.value == attribute:
@@ -1409,8 +1465,15 @@ def _attribute_unknown(where, cls: ast.ClassDef, attribute: str, store: ast.Attr
     return None
 
 
+def _module_chain(node: ast.AST) -> bool:
+    """Whether ``node`` is a dotted chain of names (``torch.utils``)."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
 def _follow_attribute(
-    here, where, cls: ast.ClassDef, attribute: str, store: ast.Attribute, depth: int, found: _Uses
+    here, where, cls: ast.ClassDef, attribute: str, store: ast.Attribute, depth: int, found: _Uses, objects: bool = False
 ) -> None:
     """The loader kept in ``self.<attribute>`` of ``cls`` (in the module of ``where``): its
     reads in every method of the class are read like a loader's (``for batch in
@@ -1418,9 +1481,17 @@ def _follow_attribute(
     ``self._run_epoch(epoch, self.train_loader)``); an iteration in a method that runs it once
     takes the loops around the calls of that method in the class (``self._run_epoch(epoch)`` in
     ``for epoch in range(self.epochs):``), two calls deep. The object itself handed anywhere
-    (``callback.on_epoch_start(self)``) may reach the sampler: unknown."""
+    (``callback.on_epoch_start(self)``) may reach the sampler: unknown. ``objects``: the class
+    builds the loader itself, so every object of it keeps one, and the reads of the attribute
+    on its objects are followed too (``_instance_reads``); a loader handed to the constructor
+    is the caller's own object's (``_instance_kept``)."""
     found.kept = found.kept or f"{cls.name}.{attribute}"
-    why = _attribute_unknown(where, cls, attribute, store)
+    why = _class_closed(where, cls)
+    instances: List[Tuple[Any, _Uses]] = []
+    handled: Set[int] = set()
+    if why is None and objects:
+        why = _instance_reads(here, where, cls, attribute, depth, instances, handled)
+    why = why or _attribute_unknown(where, cls, attribute, store, handled)
     if why is not None:
         found.escape = found.escape or why
         return
@@ -1438,7 +1509,9 @@ def _follow_attribute(
             if not isinstance(parent, ast.Attribute):
                 inner.escape = inner.escape or f"the object is handed on on line {read.lineno}"
             elif parent.attr == attribute and parent is not store and not _evaluates(method):
-                if not isinstance(parent.ctx, ast.Load):
+                if not isinstance(parent.ctx, ast.Load) and method is _method_of(where, cls, store) and _arms_apart(where, method, parent, store):
+                    pass  # ``self.data = DataLoader(test_set, ...)`` on the other arm of the ``if`` that keeps this one
+                elif not isinstance(parent.ctx, ast.Load):
                     inner.escape = inner.escape or f"the attribute {attribute} is assigned again on line {read.lineno}"
                 else:
                     _loader_read(where, method, parent, parents, depth + 1, mine)
@@ -1475,12 +1548,143 @@ def _follow_attribute(
         once = later
     if not inner.set_epoch and "set_epoch" in where.text.segment(cls):
         inner.escape = inner.escape or f"{cls.name} calls set_epoch on something not followed"
+    # Each object of the class keeps a loader of its own: one that is iterated per epoch without
+    # set_epoch repeats its order whatever the other objects' loaders do (``_returned_to_callers``).
+    alone = next(
+        (
+            entry
+            for entry in instances
+            if entry[1].escape is None and not entry[1].set_epochs and any(loop.epoch_row is not None for loop in entry[1].iterations)
+        ),
+        None,
+    )
+    for other, uses in [alone] if alone is not None else instances:
+        for row, conds in uses.set_epochs:
+            inner.add_set_epoch(row, conds)
+        inner.escape = inner.escape or uses.escape
+        for loop in uses.iterations:
+            inner.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through, loop.path or ("" if other is where else other.path)))
     for row, conds in inner.set_epochs:
         found.add_set_epoch(row, ())
     found.escape = found.escape or inner.escape
     path = "" if where is here else where.path
     for loop in inner.iterations:
         found.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through, loop.path or path))
+
+
+def _method_of(where, cls: ast.ClassDef, node: ast.AST) -> Optional[ast.AST]:
+    """The method of ``cls`` that holds ``node``."""
+    for method in cls.body:
+        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.lineno <= node.lineno <= (method.end_lineno or 0):
+            return method
+    return None
+
+
+def _arms_apart(where, method: ast.AST, a: ast.AST, b: ast.AST) -> bool:
+    """Whether ``a`` and ``b`` of ``method`` sit in different arms of one ``if``."""
+    from dl_lint.analysis.module import _other_arms as other_arms
+
+    return other_arms(a, b, where.name_reads(method)[0])
+
+
+# How many constructions of a class ``_instance_reads`` follows before it gives up.
+_INSTANCES = 16
+
+
+def _instance_reads(here, where, cls: ast.ClassDef, attribute: str, depth: int, instances: list, handled: Set[int]) -> Optional[str]:
+    """The loader a closed class keeps in ``self.<attribute>`` read on its objects, in its module
+    and in the modules that import it (``Project.callers_of``): ``NyuLoader(args,
+    'train').data`` bound to a name (surface_normal_uncertainty's ``train_loader =
+    NyuLoader(args, 'train').data``), or an object bound once (``loader = BtsDataLoader(args,
+    'train')``) whose ``loader.data`` is read like the loader, while its methods are called
+    (their reads of the attribute are the class's own) and ``loader.train_sampler.set_epoch(e)``
+    counts. Appends (module analysis, reads) per construction to ``instances`` and the ids of
+    the attribute nodes read to ``handled``; a reason when an object goes anywhere else (handed
+    on, returned, stored, another attribute read), a construction runs in a loop, or the
+    objects cannot all be listed. A module that writes ``set_epoch`` where nothing read calls
+    it (``sampler = loader.train_sampler`` then ``sampler.set_epoch(e)``) is unknown too."""
+    from dl_lint.analysis.values import FunctionRef
+
+    calls = [(where, call, site) for call, site in where.ix.calls_of_name.get(cls.name, [])]
+    finder = getattr(where.resolver.project, "callers_of", None)
+    others = finder(where.path, cls.name) if finder is not None else None
+    if others is None:
+        return f"the objects of {cls.name} cannot all be listed" if finder is not None else None
+    calls.extend(others)
+    if len(calls) > _INSTANCES:
+        return f"{cls.name} is constructed in more places than are followed"
+    methods = {m.name for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for module, call, site in calls:
+        if module is where:
+            if site.scope is not None and where.ix.method_class.get(id(site.scope)) is cls:
+                return f"{cls.name} builds objects of itself"
+            single = where.resolver.resolve(call.func, site).single if isinstance(call.func, ast.Name) else None
+            ref = single.value if single is not None else None
+            if not (isinstance(ref, FunctionRef) and ref.kind == "class" and ref.name == cls.name and (not ref.path or ref.path == where.path)):
+                continue  # another ``NyuLoader`` (a local of that name)
+        owner = module.tree if site.scope is None else site.scope
+        parents, by_name = module.name_reads(owner)
+        uses = _Uses()
+        parent = parents.get(id(call))
+        loops = module.loops_around(owner, call)
+        if loops is None or any(_may_repeat(module, loop) for loop in loops[0]):
+            return f"{cls.name}() is built in a loop on line {call.lineno}: a new loader per pass"
+        if isinstance(parent, ast.Attribute) and parent.value is call:
+            if parent.attr != attribute:
+                if parent.attr in methods and isinstance(parents.get(id(parent)), ast.Call):
+                    continue  # ``Runner(args).fit()``: the class's own reads
+                return f"{cls.name}().{parent.attr} is read on line {call.lineno}"
+            handled.add(id(parent))
+            _kept_read(module, owner, parent, parents, site, depth, uses)
+        else:
+            statement = analysis_parent_assign(module, owner, call)
+            target = statement.targets[0] if statement is not None else None
+            if not isinstance(target, ast.Name) or not _bound_once(module, site, target.id):
+                return f"the object {cls.name}() builds on line {call.lineno} is not bound to one name"
+            for read in by_name.get(target.id, ()):
+                held = parents.get(id(read))
+                called = parents.get(id(held))
+                if isinstance(held, ast.Attribute) and held.attr == attribute and isinstance(held.ctx, ast.Load):
+                    handled.add(id(held))
+                    _kept_read(module, owner, held, parents, site, depth, uses)
+                elif isinstance(held, ast.Attribute) and held.attr in methods and isinstance(called, ast.Call) and called.func is held:
+                    continue  # ``loader.reset()``: a method of the class, read with the class
+                elif isinstance(held, ast.Attribute) and _set_epoch_chain(held, parents):
+                    uses.add_set_epoch(read.lineno, ())  # ``loader.train_sampler.set_epoch(epoch)``
+                else:
+                    return f"the object {cls.name}() builds on line {call.lineno} is used on line {read.lineno}"
+        if uses.set_epoch is None and "set_epoch" in module.source and "set_epoch" in module._identifiers():
+            uses.escape = uses.escape or f"{module.path or 'the module'} calls set_epoch on something not followed"
+        instances.append((module, uses))
+    return None
+
+
+def _set_epoch_chain(node: ast.Attribute, parents) -> bool:
+    """``x.<attr>...set_epoch(...)``: the chain from ``node`` ends in a call of ``set_epoch``."""
+    top = node
+    while isinstance(parents.get(id(top)), ast.Attribute):
+        top = parents[id(top)]
+    holder = parents.get(id(top))
+    return top.attr == "set_epoch" and isinstance(holder, ast.Call) and holder.func is top
+
+
+def _kept_read(module, owner: ast.AST, node: ast.Attribute, parents, site, depth: int, uses: _Uses) -> None:
+    """A read of the kept loader on an object (``NyuLoader(args, 'train').data``,
+    ``loader.data``): bound to a name (once, or in alternative arms), the name's reads are the
+    loader's; any other read is read as the loader itself (``for batch in loader.data``)."""
+    statement = parents.get(id(node))
+    if isinstance(statement, ast.Assign) and statement.value is node and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+        name = statement.targets[0].id
+        if _EVALUATION.match(name):
+            uses.escape = uses.escape or f"the loader is named for evaluation ({name}) on line {node.lineno}"
+            return
+        others = _other_arms(module, site, name, node)
+        if others is None:
+            uses.escape = uses.escape or f"{name} is bound again on line {node.lineno}"
+            return
+        _collect(module, owner, {name: "loader"}, others, depth + 1, uses)
+        return
+    _loader_read(module, owner, node, parents, depth + 1, uses)
 
 
 def _returned_whole(analysis, call: ast.Call, site) -> bool:
@@ -1529,5 +1733,5 @@ def _returned_to_attribute(analysis, method: ast.AST, depth: int, found: _Uses) 
         return True
     found.returned = found.returned or method.name
     for target in stores:
-        _follow_attribute(analysis, analysis, cls, target.attr, target, depth + 1, found)
+        _follow_attribute(analysis, analysis, cls, target.attr, target, depth + 1, found, objects=True)
     return True

@@ -1425,7 +1425,9 @@ class Project:
         bytes; ``SignalGraph.importers``), each call resolved to that function: [(module
         analysis, call, site)]. Found once per function (DL206 and DL306 follow a loader a
         function returns to these callers); None past ``_MAX_CALLER_MODULES`` importers naming
-        it (the answer would not be complete).
+        it (the answer would not be complete). ``name`` may be a module-level class: its calls
+        are the constructions of its objects (DL206 follows a loader an object keeps to the
+        reads of that attribute on them, ``epochs._instance_reads``).
 
         The answer rests on the files that hold a call of it (their bytes), on the set of
         project files, and on no file gaining a call: a new caller writes the name, and so
@@ -1480,7 +1482,7 @@ class Project:
                         continue
                     single = analysis.resolver.resolve(call.func, site).single
                     ref = single.value if single is not None else None
-                    if isinstance(ref, FunctionRef) and ref.kind == "function" and ref.name == name and ref.path and os.path.abspath(ref.path) == own:
+                    if isinstance(ref, FunctionRef) and ref.kind in ("function", "class") and ref.name == name and ref.path and os.path.abspath(ref.path) == own:
                         calls = True
                         if not any(c is call for _, c, _ in found):
                             found.append((analysis, call, site))

@@ -119,12 +119,31 @@ sampler kept as another attribute), when the object itself is handed anywhere
 is read or assigned anywhere in the module other than as a class's own `self.<attr>`
 (`trainer.train_loader = other`, `trainer.train_loader.sampler.set_epoch(epoch)`) or its name
 is written as a string (`getattr`, `setattr`), or when the caller uses the object other than by
-calling its methods (`run(trainer)`). Subclasses and uses of the attribute in other modules are
-not searched. The sampler may be kept on the object too (`self.train_sampler =
+calling its methods (`run(trainer)`). Subclasses are not searched.
+A class that only holds a loader (the BTS lineage's `BtsDataLoader`, a `NyuLoader` whose
+`__init__` keeps `self.data = DataLoader(...)`) is followed to its objects, in its module and in
+every module that imports it: `train_loader = NyuLoader(args, "train").data` binds the loader to
+a name read as above, and an object bound once (`dataloader = BtsDataLoader(args, "train")`)
+has its `dataloader.data` read as the loader, its methods called as the class's own, and
+`dataloader.train_sampler.set_epoch(epoch)` counted. Each object keeps a loader of its own: one
+iterated per epoch without set_epoch is reported whatever the others do (a test-mode object
+named `test_loader` is an evaluation). It is silent when an object is handed on, returned,
+stored, built in a loop (a new loader per pass), read for another attribute, when its class is
+built in more than 16 places or in more modules than are read, and when a module holding an
+object calls `set_epoch` on anything not followed (`sampler = dataloader.train_sampler` then
+`sampler.set_epoch(epoch)`). A store of the same attribute on the other arm of an `if` in the
+same method (`self.data = DataLoader(test_set, ...)` for the test mode) is that arm's loader, not
+a rebinding of this one. The sampler may be kept on the object too (`self.train_sampler =
 DistributedSampler(dataset)`, then `sampler=self.train_sampler`), stored once by the class
-(an `if`/`else` expression gives its paths, as for a name): it is judged only when nothing in
+(an `if`/`else` expression gives its paths, as for a name), or in the arms of one `if` of one
+method (`if args.distributed: self.train_sampler = DistributedSampler(ds)` / `else:
+self.train_sampler = None`): it is judged only when nothing in
 the module calls or names `set_epoch` (a call on the kept sampler is not followed) and no
 other object's attribute of that name is read or stored in the module, nor named by a string.
+A name bound to the loader, or to a progress bar or `enumerate` over it, in every one of its
+bindings (at most four: `if args.rank == 0: t_loader = tqdm(train_loader)` / `else: t_loader =
+train_loader`, then `for batch in t_loader`) is read as the loader; a name that holds something
+else on any binding is not followed (silent).
 
 It fires only when all of this is visible. It is silent when the loader or its sampler goes
 anywhere it cannot follow: handed to a library or to something that is not a project function,
