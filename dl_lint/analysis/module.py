@@ -3716,18 +3716,29 @@ def _root_name(node: ast.AST) -> Optional[str]:
 
 
 def _runs_once(node: ast.If) -> bool:
-    """``if ... and not flag:`` whose body sets ``flag = True``."""
+    """``if ... and not flag:`` whose body sets ``flag = True``; the flag a name or an attribute
+    chain (``not opt.refine_start`` ... ``opt.refine_start = True``: DenseFusion's switch to
+    its refiner, which rebuilds its datasets and loaders once in the epoch loop)."""
     tests = node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) else [node.test]
     flags = {
-        t.operand.id for t in tests if isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and isinstance(t.operand, ast.Name)
+        _flag_text(t.operand) for t in tests if isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and _flag_text(t.operand)
     }
     return bool(flags) and any(
         isinstance(statement, ast.Assign)
         and isinstance(statement.value, ast.Constant)
         and statement.value.value is True
-        and any(isinstance(t, ast.Name) and t.id in flags for t in statement.targets)
+        and any(_flag_text(t) in flags for t in statement.targets)
         for statement in node.body
     )
+
+
+def _flag_text(node: ast.AST) -> str:
+    """``flag`` or ``opt.refine_start`` (a name, or attributes of a name), else ""."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else ""
 
 
 def _static(function: ast.AST) -> bool:

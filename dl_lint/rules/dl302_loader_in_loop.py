@@ -36,7 +36,8 @@ dataset, a shard read from the loop's file), followed through assignments, `for`
 `with ... as` names and `:=`. A dataset built again in the body from nothing the loop changes
 (`ds = MyDataset(root)` in an epoch loop) is still reported. A block that runs at most once
 stays silent too: an `if` that requires `not flag` and sets `flag = True` in its body (the
-unfreeze step that rebuilds the loader with a new batch size). So does a loader whose dataset
+unfreeze step that rebuilds the loader with a new batch size; the flag may be an attribute,
+`not opt.refine_start` ... `opt.refine_start = True`). So does a loader whose dataset
 the loop changes in place, anywhere in its body (`dataset.shuffle()`, `ds.reset_max_len(n)`,
 `ds.max_len = n`: a method called as a statement on it, or an attribute or item of it set):
 each worker holds a copy of the dataset, and persistent workers would keep the first pass's.
