@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
 from dl_lint.analysis.loaders import EpochLoop, SamplerEpochs, SamplerUse
 from dl_lint.analysis.loops import loop_count
-from dl_lint.analysis.syntax import literal, terminal
+from dl_lint.analysis.syntax import literal, other_arms, terminal
 from dl_lint.analysis.values import Origin, Value
 
 if TYPE_CHECKING:
@@ -252,8 +252,6 @@ def _kept_sampler(analysis, sampler: ast.Attribute, site) -> list:
     if count > 1:
         # ``if args.distributed: self.train_sampler = DistributedSampler(ds)`` / ``else:
         # self.train_sampler = None``: stores in different arms of one ``if``, no path runs two
-        from dl_lint.analysis.module import _other_arms as other_arms
-
         parents = analysis.name_reads(assigns[0][0])[0]
         if not all(other_arms(a, b, parents) for i, (_, a) in enumerate(assigns) for _, b in assigns[i + 1 :]):
             return []
@@ -1582,8 +1580,6 @@ def _method_of(where, cls: ast.ClassDef, node: ast.AST) -> Optional[ast.AST]:
 
 def _arms_apart(where, method: ast.AST, a: ast.AST, b: ast.AST) -> bool:
     """Whether ``a`` and ``b`` of ``method`` sit in different arms of one ``if``."""
-    from dl_lint.analysis.module import _other_arms as other_arms
-
     return other_arms(a, b, where.name_reads(method)[0])
 
 

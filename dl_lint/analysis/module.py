@@ -29,7 +29,7 @@ from dl_lint.analysis.prefilter import LoaderCallees
 from dl_lint.analysis.resolve import MODULE_RETURNS_SELF, NAMESPACE_NAMES, LoaderClass, ProjectHook, Resolver
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, alternatives, collect, plain_conds
 from dl_lint.analysis.summary import ModuleSummary, build_summary, class_record_of
-from dl_lint.analysis.syntax import SourceText, docstring_statement, literal, parse, terminal
+from dl_lint.analysis.syntax import SourceText, docstring_statement, literal, other_arms, parse, terminal
 from dl_lint.analysis.transfers import loop_copy, module_helpers, transparent_leaves
 from dl_lint.analysis.values import ABSENT, DictValue, FunctionRef, Guard, Instance, Origin, Possible, Value
 from dl_lint.analysis.namespaces import ParsedArgs, edited_attributes
@@ -1535,7 +1535,7 @@ class ModuleAnalysis:
             # return trainloader`` / ``elif mode == 'train': ...; return labeled, unlabeled``,
             # DivideMix's ``run``) are not on a path that builds it
             parents = self.name_reads(site.scope)[0]
-            returned = [item for item in returned if not _other_arms(item, call, parents)]
+            returned = [item for item in returned if not other_arms(item, call, parents)]
         if not returned or not all(isinstance(item, ast.Tuple) for item in returned):
             return None
         lengths = {len(item.elts) for item in returned}
@@ -3601,24 +3601,6 @@ def _loop_iterable(loop: ast.AST) -> ast.AST:
 
 
 _RETURNS_SELF = MODULE_RETURNS_SELF
-
-
-def _arms(node: ast.AST, parents: Dict[int, ast.AST]) -> Dict[int, str]:
-    """The ``if`` statements around ``node`` (by id), each with the arm it is in."""
-    found: Dict[int, str] = {}
-    child, parent = node, parents.get(id(node))
-    while parent is not None:
-        if isinstance(parent, ast.If) and child is not parent.test:
-            found[id(parent)] = "body" if any(child is s for s in parent.body) else "orelse"
-        child, parent = parent, parents.get(id(parent))
-    return found
-
-
-def _other_arms(a: ast.AST, b: ast.AST, parents: Dict[int, ast.AST]) -> bool:
-    """Whether ``a`` and ``b`` sit in different arms of one ``if`` statement (``elif`` chains
-    included): no path runs both."""
-    first = _arms(a, parents)
-    return any(first.get(key, arm) != arm for key, arm in _arms(b, parents).items())
 
 
 def _combined_use(inner, outer):

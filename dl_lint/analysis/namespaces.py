@@ -86,6 +86,9 @@ def edited_attributes(function: ast.AST, names: Optional[Set[str]] = None) -> Tu
             except AttributeError:  # not an ast node (no attributes of its own): not kept
                 pass
         return found
+    if "__dict__" in names and not _writes_dict(function):
+        # ``json.dump(self.__dict__, f)``, ``for k in sorted(args.__dict__)``: read, not written
+        names = names - {"__dict__"}
     if names & _ANY_ATTRIBUTE:
         return ("*",)
     found = set()
@@ -166,7 +169,9 @@ def returned_argument(function: ast.AST, param: str) -> Optional[Tuple[int, Opti
 
 
 # Calls that only read a ``__dict__`` they are given (``for k in sorted(args.__dict__)``).
-_READS_DICT = frozenset({"sorted", "len", "list", "print", "str", "repr", "format", "pprint", "json.dumps", "info", "debug"})
+_READS_DICT = frozenset(
+    {"sorted", "len", "list", "print", "str", "repr", "format", "pprint", "pformat", "dump", "dumps", "safe_dump", "info", "debug"}
+)  # a method's name (``json.dump``, ``yaml.safe_dump``, ``logger.info``) or a builtin's
 _DICT_READ_METHODS = frozenset({"get", "items", "keys", "values", "copy", "__getitem__", "__contains__"})
 
 
@@ -177,8 +182,6 @@ def passed_edits(function: ast.AST) -> Tuple[str, ...]:
     that may change it) makes every attribute unknown."""
     names = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)}
     names |= {n.attr for n in ast.walk(function) if isinstance(n, ast.Attribute)}
-    if "__dict__" in names and not _writes_dict(function):
-        names.discard("__dict__")
     return edited_attributes(function, names)
 
 

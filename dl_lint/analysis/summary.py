@@ -19,7 +19,7 @@ import ast
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.analysis.datasets import ITEMSIZE, SHARDING_NAMES
-from dl_lint.analysis.namespaces import built_by, edited_attributes, expanded_set_defaults, namespace_return, option_classes, statements_of
+from dl_lint.analysis.namespaces import _writes_dict, built_by, edited_attributes, expanded_set_defaults, namespace_return, option_classes, statements_of
 from dl_lint.analysis.scopes import Binding, Cond, FunctionUse, ModuleIndex, Site
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse_expression, terminal
 from dl_lint.analysis.values import literal_mark
@@ -1110,8 +1110,9 @@ def class_constants(node: ast.ClassDef) -> List[Tuple[str, ast.expr]]:
     or ``attr: T = value``, not under an ``if``), the value naming no other name of the class
     body and holding no lambda; written by nothing in the class (no ``self.attr =``, ``cls.attr
     =`` or ``Config.attr =`` in a method), in a class with no base but ``object``, no decorator
-    (``@dataclass`` is read as such elsewhere), no metaclass, no ``setattr``/``vars``/
-    ``__dict__`` and no attribute hooks. Writes from outside the class are the reader's to rule
+    (``@dataclass`` is read as such elsewhere), no metaclass, no ``setattr``/``vars``, no
+    ``__dict__`` but one a method only reads (``json.dump(self.__dict__, f)``) and no attribute
+    hooks. Writes from outside the class are the reader's to rule
     out (``Resolver._class_constant``)."""
     if node.decorator_list or node.keywords or any(not (isinstance(b, ast.Name) and b.id == "object") for b in node.bases):
         return []
@@ -1138,10 +1139,18 @@ def class_constants(node: ast.ClassDef) -> List[Tuple[str, ast.expr]]:
         values[name] = value
     if not values:
         return []
+    # ``json.dump(self.__dict__, f)`` in a method reads the object's own attributes (never the
+    # class's); a write through it (``self.__dict__.update(kwargs)``) or one outside a method may
+    # set any attribute (DeepCAD's pc2cad.py Config saves its __dict__ in __init__)
+    methods = [m for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    in_methods = sum(1 for m in methods for n in ast.walk(m) if isinstance(n, ast.Attribute) and n.attr == "__dict__")
+    dict_read_only = not any(_writes_dict(m) for m in methods)
     for child in ast.walk(node):
         kind = type(child)
         if kind is ast.Attribute:
             if child.attr == "__dict__":
+                if dict_read_only and in_methods == sum(1 for n in ast.walk(node) if isinstance(n, ast.Attribute) and n.attr == "__dict__"):
+                    continue
                 return []
             if isinstance(child.ctx, (ast.Store, ast.Del)):
                 counts[child.attr] = 2

@@ -12,7 +12,7 @@ import ast
 import re
 import sys
 import warnings
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from dl_lint.model import Location
 
@@ -257,3 +257,22 @@ __all__ = [
 
 if sys.version_info < (3, 9):  # pragma: no cover - requires-python says 3.9
     raise ImportError("dl-lint needs Python 3.9 or newer (ast.unparse)")
+
+
+def arms(node: ast.AST, parents: Dict[int, ast.AST]) -> Dict[int, str]:
+    """The ``if`` statements around ``node`` (by id, ``parents`` mapping each node's id to its
+    parent), each with the arm it is in."""
+    found: Dict[int, str] = {}
+    child, parent = node, parents.get(id(node))
+    while parent is not None:
+        if isinstance(parent, ast.If) and child is not parent.test:
+            found[id(parent)] = "body" if any(child is s for s in parent.body) else "orelse"
+        child, parent = parent, parents.get(id(parent))
+    return found
+
+
+def other_arms(a: ast.AST, b: ast.AST, parents: Dict[int, ast.AST]) -> bool:
+    """Whether ``a`` and ``b`` sit in different arms of one ``if`` statement (``elif`` chains
+    included): no path runs both."""
+    first = arms(a, parents)
+    return any(first.get(key, arm) != arm for key, arm in arms(b, parents).items())
