@@ -1326,25 +1326,103 @@ class ModuleAnalysis:
         an ``except`` handler (restarting an exhausted iterator), and the innermost such loop
         must be a step loop (no loop over data inside it; an epoch loop that takes one batch for
         a preview makes one iterator per epoch on purpose)."""
-        name = self.assigned_name(call)
-        if name is None:
-            return ()
-        uses = self._next_iter_calls().get((id(site.scope), name))
-        if not uses:
-            return ()
-        scope = self.index.module_scope if site.scope is None else self.index.scopes.get(id(site.scope))
-        if scope is None or len(scope.bindings.get(name, ())) != 1 or name in scope.globals or name in scope.nonlocals:
-            return ()  # rebound (or bound elsewhere): which loader ``name`` is at the use is unknown
+        found = []
+        for owner, name, after, outer in self._loader_holders(call, site):
+            found.extend(self._fresh_uses(call, owner, name, after, outer))
+        return tuple(found)
+
+    def _loader_holders(self, call: ast.Call, site: Site) -> List[Tuple[ast.AST, str, int, Optional[ast.AST]]]:
+        """The names of this module that hold the loader ``call`` builds, as (owner, name, the
+        row after which they hold it, the loop that binds the name or None): the name it is
+        assigned to; the variable of a ``for`` over a list it is an element of (``loaders =
+        [DataLoader(...) for ...]``, a display of loaders; ``for loader in loaders``, ``for i,
+        loader in enumerate(loaders)``); and the parameter of a module-level function of this
+        module such a name or list is handed to (``test(model, loaders)``), two calls deep. Each
+        name is bound once in its function (a parameter never rebound)."""
+        from dl_lint.analysis.epochs import _parameter
+
         owner = self.tree if site.scope is None else site.scope
+        parents, _ = self.name_reads(owner)
         end = call.end_lineno or call.lineno
+        start: List[Tuple[ast.AST, str, str, int]] = []  # (owner, name, "loader" | "list", after)
+        name = self.assigned_name(call)
+        if name is not None:
+            start.append((owner, name, "loader", end))
+        else:
+            holder = parents.get(id(call))
+            if isinstance(holder, ast.ListComp) and holder.elt is call or isinstance(holder, (ast.List, ast.Tuple)) and call in holder.elts:
+                listed = self.assigned_name(holder)
+                if listed is not None:
+                    start.append((owner, listed, "list", holder.end_lineno or holder.lineno))
+        out: List[Tuple[ast.AST, str, int, Optional[ast.AST]]] = []
+        todo = [(*entry, 0) for entry in start]
+        seen: Set[Tuple[int, str]] = set()
+        while todo:
+            where, held, kind, after, depth = todo.pop()
+            if (id(where), held) in seen or not self._bound_once_in(where, held):
+                continue
+            seen.add((id(where), held))
+            if kind == "loader":
+                out.append((where, held, after, None))
+            where_parents, by_name = self.name_reads(where)
+            for read in by_name.get(held, ()):
+                if read.lineno <= after:
+                    continue
+                parent = where_parents.get(id(read))
+                if kind == "list":
+                    loop = parent
+                    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "enumerate" and parent.args[:1] == [read]:
+                        loop = where_parents.get(id(parent))
+                        target = loop.target.elts[1] if isinstance(loop, ast.For) and isinstance(loop.target, ast.Tuple) and len(loop.target.elts) == 2 else None
+                    else:
+                        target = loop.target if isinstance(loop, ast.For) else None
+                    if isinstance(loop, ast.For) and (loop.iter is read or loop.iter is parent) and isinstance(target, ast.Name):
+                        if self._bound_once_in(where, target.id):
+                            out.append((where, target.id, loop.lineno, loop))
+                        continue
+                argument = where_parents.get(id(parent)) if isinstance(parent, ast.keyword) else parent
+                if depth < 2 and isinstance(argument, ast.Call) and isinstance(argument.func, ast.Name) and argument.func is not read:
+                    function = self._called_function(argument.func.id, where)
+                    parameter = _parameter(function, argument, read) if function is not None else None
+                    if parameter is not None:
+                        todo.append((function, parameter, kind, 0, depth + 1))
+        return out
+
+    def _bound_once_in(self, owner: ast.AST, name: str) -> bool:
+        scope = self.index.module_scope if isinstance(owner, ast.Module) else self.index.scopes.get(id(owner))
+        return scope is not None and len(scope.bindings.get(name, ())) == 1 and name not in scope.globals and name not in scope.nonlocals
+
+    def _called_function(self, name: str, where: ast.AST) -> Optional[ast.AST]:
+        """The module-level function ``name`` when a call of it in ``where`` runs it (the name
+        bound once in the module, by its ``def``, and not in ``where``)."""
+        scope = None if isinstance(where, ast.Module) else self.index.scopes.get(id(where))
+        if scope is not None and name in scope.bindings:
+            return None
+        bindings = self.index.module_scope.bindings.get(name, ())
+        if len(bindings) != 1 or bindings[0].kind != "def" or id(bindings[0].node) not in self.ix.function_ids:
+            return None
+        return bindings[0].node
+
+    def _fresh_uses(self, call: ast.Call, owner: ast.AST, name: str, after: int, outer: Optional[ast.AST]) -> List[FreshIterator]:
+        """``next(iter(name))`` in ``owner`` after row ``after``, in step loops that do not hold
+        the construction nor, for a loop variable, the loop that binds it (each pass of that
+        loop takes another loader)."""
+        scope_id = None if isinstance(owner, ast.Module) else id(owner)
+        uses = self._next_iter_calls().get((scope_id, name))
+        if not uses:
+            return []
         found = []
         for use, use_site in uses:
-            if use.lineno <= end:
+            if use.lineno <= after:
                 continue
             where = self.loops_around(owner, use)
             if where is None or where[1]:
                 continue
             loops = [loop for loop in where[0] if not (loop.lineno <= call.lineno <= (loop.end_lineno or loop.lineno))]
+            if outer is not None:
+                if not any(loop is outer for loop in loops):
+                    continue
+                loops = loops[next(i for i, loop in enumerate(loops) if loop is outer) + 1 :]
             if not loops or has_inner_loop(loops[-1]):
                 continue
             counts = [loop_count(loop, lambda node: self.resolver.resolve(node, use_site)) for loop in loops]
@@ -1357,7 +1435,7 @@ class ModuleAnalysis:
                 counted = " × ".join(self.text.segment(_loop_iterable(loop)) for loop in loops)
             start, stop = self.text.span(use)
             found.append(FreshIterator(self.text.segment(use), start, stop, loops[-1].lineno, starts, counted))
-        return tuple(found)
+        return found
 
     def _next_iter_calls(self) -> Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]:
         """Every ``next(iter(name))`` of the module (also ``next(enumerate(name))``, ``next(

@@ -20,7 +20,13 @@ function) without `persistent_workers=True`.
 
 It also reports `next(iter(loader))` (or `next(enumerate(loader))`, `next(enumerate(loader,
 0))`: `enumerate` calls `iter` on the loader) inside a step loop, when the loader is built
-before the loop (and bound to that one name in its function):
+before the loop (and bound to that one name in its function). The name may also be the
+parameter of a module-level function of the same module the loader is handed to
+(`evaluate(model, loader)`, two calls deep, the parameter never rebound), or the variable of a
+`for` over a list the loader is an element of (`loaders = [DataLoader(...) for std in stds]` or
+a display of loaders, then `for loader in loaders` or `for i, loader in enumerate(loaders)`, in
+the function or in one the list is handed to: ECCT's `test()`); each pass of that `for` takes
+another loader, so only loops inside it count:
 - with workers and without `persistent_workers=True`, each `iter()` starts all the workers
   again; when the loops around it have known counts (`for step in range(1000)`), the message
   gives the number of starts ("1,000 starts of 8 workers");
