@@ -2502,9 +2502,53 @@ class ModuleAnalysis:
                 or any(self._runs_with_statement(c, s) for c, s in self.ix.comprehensions_over_name.get(key, ()))
                 or any(self._eager(c, s, param) for _, c, s in self.ix.eager_calls.get(key, ()))
                 or self._hands_parameter_on(function, param)
+                or self._consumed_generator(function, param)
             )
             self._argument_loops[key] = found
         return found
+
+    def _consumed_generator(self, function: ast.AST, param: str) -> bool:
+        """Whether ``function`` binds a generator of the project over its parameter ``param``
+        (``data = cycle(dataloader)``, DeepCAD's ``def cycle(iterable): while True: for x in
+        iterable: yield x``, in any module: ``summary.passes_through``), as a statement of its
+        own body or a loop's, to a name bound once, and takes from it (``next(data)``, a loop
+        over it): the first value taken runs the generator's ``for``, which iterates the
+        parameter."""
+        from dl_lint.analysis.epochs import _generator_over
+
+        scope = self.index.scopes.get(id(function))
+        if scope is None:
+            return False
+        parents = None
+        for call, call_site, _, _ in self._calls_in(function):
+            if any(c.kind != "loop" for c in call_site.conds):
+                continue  # under an ``if``: it may not be made
+            argument = next((a for a in call.args if isinstance(a, ast.Name) and a.id == param), None)
+            if argument is None:
+                continue
+            if parents is None:
+                parents = self.name_reads(function)[0]
+            statement = parents.get(id(call))
+            if not (isinstance(statement, ast.Assign) and statement.value is call and len(statement.targets) == 1):
+                continue
+            target = statement.targets[0]
+            if not isinstance(target, ast.Name) or len(scope.bindings.get(target.id, ())) != 1 or target.id in scope.globals:
+                continue
+            if not _generator_over(self, call, argument):
+                continue
+            if self._loop_over(function, target.id, 0) is not None:
+                return True
+            for node in ast.walk(function):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id == "next"
+                    and node.args
+                    and isinstance(node.args[0], ast.Name)
+                    and node.args[0].id == target.id
+                ):
+                    return True
+        return False
 
     def _hands_parameter_on(self, function: ast.AST, param: str) -> bool:
         """Whether ``function`` hands its parameter ``param``, as a statement of its own body

@@ -40,7 +40,11 @@ given (`self.loader = loader` in `__init__`, its only store of that attribute) a
 that loops over it, when that method is called on the new object where the loader is
 (`trainer = Trainer(model, loader)` then `trainer.fit()`, or `Trainer(model, loader).fit()`). A
 parameter the function rebinds to anything but a wrapper of itself (`loaders =
-ensure_tuple(loaders)`) is not followed. A module-level dict or list of loaders built by one call in a
+ensure_tuple(loaders)`) is not followed. A function iterates its parameter also when it binds a
+generator of the project over it to a name, on every path, and takes from it (`data =
+cycle(dataloader)` then `next(data)` in the step loop, DeepCAD's trainers, `cycle` in any module:
+`def cycle(iterable): while True: for x in iterable: yield x`): the first value taken runs the
+generator's loop over the loader. A module-level dict or list of loaders built by one call in a
 comprehension (`dataloaders = {x: DataLoader(...) for x in ["train", "val"]}`, torch's
 transfer-learning tutorial), bound once and never stored into, is iterated where an element is
 (`for inputs, labels in dataloaders[phase]` at module level or in a function module-level code
