@@ -1469,7 +1469,8 @@ class Resolver:
             return None
         entries = self.index.self_attrs.get((instance.name, attr))
         if not entries:
-            return self._class_constant(instance.module, instance.name, self.path, attr, base, site, depth)
+            constant = self._class_constant(instance.module, instance.name, self.path, attr, base, site, depth)
+            return constant if constant is not None else self._copied_option(instance, attr, base, site, depth)
         _, bindings = self.lookup(base.id, site)
         if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Call):
             return None
@@ -1569,7 +1570,8 @@ class Resolver:
         once = getattr(self.project, "stores_once", None)
         module = instance.module or ""
         if ask is None or once is None or not module or not once(module, instance.path, attr, instance.name):
-            return None  # (a module setting it several times is not parsed to learn that)
+            # never stored by name: the class may copy a parsed namespace onto the object
+            return self._copied_option(instance, attr, base, site, depth) if module else None
         found = ask(module, instance.name, attr, depth + 1, instance.path)
         if found is None:
             return self._class_constant(module, instance.name, instance.path, attr, base, site, depth)
@@ -1588,6 +1590,35 @@ class Resolver:
         if given is None and 0 <= position < len(call.args):
             given = call.args[position]
         return self.resolve(given, where, depth + 1) if given is not None else value
+
+    def _copied_option(self, instance: Instance, attr: str, base: ast.Name, site: Site, depth: int) -> Optional[Value]:
+        """``cfg.num_workers`` where ``cfg`` is an object of a project class whose ``__init__``
+        copies an argparse namespace onto itself (DeepCAD's ``ConfigLGAN``: ``parser, args =
+        self.parse()``, then ``for k, v in args.__dict__.items(): self.__setattr__(k, v)``; also
+        ``vars(args).items()``, ``setattr(self, k, v)``, ``self.__dict__.update(vars(args))``):
+        the option ``attr`` of that parser (its default, configurable on the command line), when
+        the class stores ``self.attr`` nowhere else (``_copied_namespace``). None (unknown) for
+        anything else, an option the parser lacks, or an attribute set at run time
+        (``_set_at_run_time``)."""
+        reader = getattr(self.project, "analysis_at", None)
+        if reader is None or instance.local or not instance.path or depth > MAX_DEPTH:
+            return None
+        where = reader(instance.path, instance.module)
+        if where is None:
+            return None
+        found = _copied_namespace(where, instance.name, attr)
+        if found is None:
+            return None
+        call, call_site = found
+        value = where.resolver.resolve(call, call_site, depth + 1)
+        single = value.single
+        parsed = single.value if single is not None else None
+        if not isinstance(parsed, ParsedArgs) or attr in parsed.edited or "*" in parsed.edited:
+            return None
+        options = where.resolver.parser_options(parsed).get(attr)
+        if not options or self._set_at_run_time(base, attr, site, instance.path, instance.name):
+            return None
+        return _option_value(options)
 
     def _saved_hparam(self, name: str, depth: int) -> Value:
         """``self.hparams.name`` in a class whose ``__init__`` calls Lightning's
@@ -3787,6 +3818,142 @@ def _with_guards(p: Possible, guards: Sequence[Guard]) -> Optional[Possible]:
         if decided is None:
             p = p.with_guard(guard)
     return p
+
+
+_ATTRIBUTE_HOOKS = frozenset({"__setattr__", "__getattr__", "__getattribute__", "__init_subclass__", "__new__"})
+
+
+def _copied_namespace(where, class_name: str, attr: str) -> Optional[Tuple[ast.Call, Site]]:
+    """The ``parse_args()`` call (and its site) whose namespace the ``__init__`` of the
+    module-level class ``class_name`` of ``where`` (a ``ModuleAnalysis``) copies onto the object
+    by a statement of its own body, on every path: ``for k, v in NS.items():`` (``NS`` being
+    ``vars(args)`` or ``args.__dict__``) whose body calls ``setattr(self, k, v)`` or
+    ``self.__setattr__(k, v)``, or ``self.__dict__.update(vars(args))``; ``args`` a local bound
+    once, to that call (``args = parser.parse_args()``) or to what a method of the class returns
+    (``args = self.parse()``, ``parser, args = self.parse()``: every ``return`` of it gives at
+    that place a name bound once there to the call). None unless the class is plain (no base but
+    ``object``, no decorator, no attribute hook), copies nothing else by computed name, and
+    stores ``self.<attr>`` nowhere (a store would replace or be replaced by the copy)."""
+    bindings = where.index.module_scope.bindings.get(class_name, ())
+    if len(bindings) != 1 or bindings[0].kind != "class":
+        return None
+    cls = bindings[0].node
+    if cls.decorator_list or cls.keywords or any(not (isinstance(b, ast.Name) and b.id == "object") for b in cls.bases):
+        return None
+    methods = {m.name: m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    init = methods.get("__init__")
+    if init is None or _ATTRIBUTE_HOOKS & set(methods) or not init.args.args:
+        return None
+    me = init.args.args[0].arg
+    copied = None
+    for statement in init.body:
+        source = _namespace_copy(statement, me)
+        if source is not None:
+            if copied is not None:
+                return None
+            copied = source
+    if copied is None:
+        return None
+    stores, named = where._attribute_stores()
+    if stores.get((id(cls), attr), 0) or (None, attr) in stores or attr in named:
+        return None
+    writers = 0  # the copy's own setattr / __dict__ write, and nothing else of the kind in the class
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Call) and (
+            (isinstance(node.func, ast.Name) and node.func.id == "setattr")
+            or (isinstance(node.func, ast.Attribute) and node.func.attr == "__setattr__")
+            or (isinstance(node.func, ast.Attribute) and node.func.attr == "update" and _dict_of(node.func.value) is not None)
+        ):
+            writers += 1
+    if writers != 1:
+        return None
+    scope = where.index.scopes.get(id(init))
+    held = scope.bindings.get(copied, ()) if scope is not None else ()
+    if len(held) != 1 or held[0].kind not in ("assign", "unpack") or not isinstance(held[0].value, ast.Call):
+        return None
+    value = held[0].value
+    if isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Name) and value.func.value.id == me:
+        method = methods.get(value.func.attr)
+        if method is None or value.args or value.keywords:
+            return None
+        width = held[0].width if held[0].kind == "unpack" else 0
+        method_scope = where.index.scopes.get(id(method))
+        calls = []
+        for node in ast.walk(method):
+            if isinstance(node, ast.Return):
+                returned = node.value
+                if width:
+                    if not (isinstance(returned, ast.Tuple) and len(returned.elts) == width):
+                        return None
+                    returned = returned.elts[held[0].index]
+                if not isinstance(returned, ast.Name) or method_scope is None:
+                    return None
+                named_once = method_scope.bindings.get(returned.id, ())
+                if len(named_once) != 1 or named_once[0].kind != "assign" or not isinstance(named_once[0].value, ast.Call):
+                    return None
+                calls.append(named_once[0].value)
+        if len({id(c) for c in calls}) != 1:
+            return None
+        value = calls[0]
+    elif held[0].kind != "assign":
+        return None
+    if not (isinstance(value.func, ast.Attribute) and value.func.attr in ("parse_args", "parse_known_args")):
+        return None
+    call_site = where.site_of(value)
+    return (value, call_site) if call_site is not None else None
+
+
+def _dict_of(node: ast.AST) -> Optional[str]:
+    """``NAME`` of ``vars(NAME)`` or ``NAME.__dict__``."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars" and len(node.args) == 1 and not node.keywords:
+        node = node.args[0]
+        return node.id if isinstance(node, ast.Name) else None
+    if isinstance(node, ast.Attribute) and node.attr == "__dict__" and isinstance(node.value, ast.Name):
+        return node.value.id
+    return None
+
+
+def _namespace_copy(statement: ast.stmt, me: str) -> Optional[str]:
+    """The local whose namespace ``statement`` copies onto ``me`` (``_copied_namespace``)."""
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+        call = statement.value  # self.__dict__.update(vars(args))
+        func = call.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr == "update"
+            and _dict_of(func.value) == me
+            and len(call.args) == 1
+            and not call.keywords
+        ):
+            return _dict_of(call.args[0])
+        return None
+    if not (isinstance(statement, ast.For) and not statement.orelse and isinstance(statement.target, ast.Tuple) and len(statement.target.elts) == 2):
+        return None
+    key, item = statement.target.elts
+    iterated = statement.iter
+    if not (isinstance(key, ast.Name) and isinstance(item, ast.Name) and isinstance(iterated, ast.Call) and not iterated.args):
+        return None
+    if not (isinstance(iterated.func, ast.Attribute) and iterated.func.attr == "items"):
+        return None
+    source = _dict_of(iterated.func.value)
+    if source is None:
+        return None
+    for inner in statement.body:
+        if not (isinstance(inner, ast.Expr) and isinstance(inner.value, ast.Call)):
+            continue
+        call = inner.value
+        arguments = [a.id if isinstance(a, ast.Name) else None for a in call.args]
+        if isinstance(call.func, ast.Name) and call.func.id == "setattr" and arguments == [me, key.id, item.id]:
+            return source
+        if (
+            isinstance(call.func, ast.Attribute)
+            and call.func.attr == "__setattr__"
+            and isinstance(call.func.value, ast.Name)
+            and call.func.value.id == me
+            and arguments == [key.id, item.id]
+        ):
+            return source
+    return None
 
 
 def _option_value(options: Optional[List[Possible]]) -> Value:
