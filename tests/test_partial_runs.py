@@ -626,3 +626,47 @@ def test_a_loader_an_object_of_another_module_keeps(tmp_path, run_cli, named):
     (root / "train.py").write_text(HOLDING.replace("        for batch", "        holder.train_sampler.set_epoch(epoch)\n        for batch"))
     done = run_cli("--output-format", "json", *named, cwd=root)
     assert json.loads(done.stdout) == [], done.stdout
+
+
+COPYING_CONFIG = """\
+import argparse
+
+
+class Config(object):
+    def __init__(self):
+        parser, args = self.parse()
+        for k, v in args.__dict__.items():
+            self.__setattr__(k, v)
+
+    def parse(self):
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--num_workers", type=int, default=0)
+        args = parser.parse_args()
+        return parser, args
+"""
+COPYING_SCRIPT = """\
+from torch.utils.data import DataLoader
+
+from config import Config
+
+cfg = Config()
+loader = DataLoader([1, 2, 3], num_workers=cfg.num_workers, prefetch_factor=2)
+"""
+
+
+def test_a_namespace_copied_by_a_config_class_of_another_module(tmp_path, run_cli):
+    """cfg.num_workers of a config object whose class copies a parsed namespace onto itself
+    (DeepCAD's ConfigLGAN) is the parser's option: DL001 in train.py, whichever way it is run;
+    with the cache, a new default written in config.py alone is read by a run naming
+    train.py."""
+    root = _project(tmp_path / "proj", {"config.py": COPYING_CONFIG, "train.py": COPYING_SCRIPT})
+
+    def cached(*named: str) -> list:
+        done = run_cli("--output-format", "json", *named, cwd=root)
+        assert done.returncode in (0, 1), done.stderr
+        return sorted((d["filename"], d["location"]["row"], d["code"]) for d in json.loads(done.stdout))
+
+    assert cached(".") == [("train.py", 6, "DL001")]
+    assert cached("train.py") == [("train.py", 6, "DL001")]
+    (root / "config.py").write_text(COPYING_CONFIG.replace("default=0", "default=2"))
+    assert cached("train.py") == [("train.py", 6, "DL011")]  # configurable: it can be 0

@@ -1606,6 +1606,7 @@ class Resolver:
         where = reader(instance.path, instance.module)
         if where is None:
             return None
+        self.project.read_config_file(instance.path)  # the answer rests on that module's bytes
         found = _copied_namespace(where, instance.name, attr)
         if found is None:
             return None
