@@ -96,3 +96,15 @@ def test_a_name_bound_on_many_lines_of_a_config_module(tmp_path: Path) -> None:
         "loader = DataLoader([1], num_workers=opt.workers, prefetch_factor=2)\n"
     )
     assert _lint(project) == [("DL011", 5)]
+
+
+def test_a_round_to_a_huge_digit_count(tmp_path: Path) -> None:
+    """``round(29, -256508035)`` in a loader's argument (the fuzzer's program): evaluating it
+    computes ten to that power, minutes of big-integer work. Refused: the value is an unknown
+    expression (nothing is reported on it), and the run ends at once."""
+    path = tmp_path / "train.py"
+    path.write_text(
+        "from torch.utils.data import DataLoader\n\n"
+        "loader = DataLoader([1], num_workers=round(29, -256508035), prefetch_factor=2)\n"
+    )
+    assert _lint(path) == []

@@ -116,6 +116,14 @@ _CMP_OPS: Dict[type, str] = {
     ast.IsNot: "is not",
 }
 _FLIPPED = {">": "<", ">=": "<=", "<": ">", "<=": ">=", "==": "==", "!=": "!=", "is": "is", "is not": "is not"}
+def _bounded_round(number: Any, ndigits: Any = None) -> Any:
+    """``round`` that refuses a digit count it would take long to honour: ``round(29,
+    -256508035)`` computes ten to that power (minutes; the fuzzer found it)."""
+    if isinstance(ndigits, int) and abs(ndigits) > 400:
+        raise OverflowError("too many digits to round to")
+    return round(number, ndigits) if ndigits is not None else round(number)
+
+
 _BUILTIN_FUNCS: Dict[str, Callable[..., Any]] = {
     "int": int,
     "bool": bool,
@@ -123,7 +131,7 @@ _BUILTIN_FUNCS: Dict[str, Callable[..., Any]] = {
     "max": max,
     "min": min,
     "abs": abs,
-    "round": round,
+    "round": _bounded_round,
 }
 _OPAQUE_CONTAINERS = (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp, ast.GeneratorExp)
 # Expressions a guard (``if <subject> > 0``) can name, so their source text is an alias of
