@@ -1961,6 +1961,20 @@ class Project:
         found = self.summary(module, near)
         return found.is_loader_class(name, depth) if found is not None else None
 
+    def holds_word(self, path: str, word: bytes) -> bool:
+        """Whether the file at ``path`` holds ``word``, by its bytes (read if not at hand; True
+        when they cannot be read), summarised or not: a question only a file that writes the
+        word can answer (``Resolver._copied_option``) does not parse it otherwise. A no rests on
+        the word's absence alone ("absent:" use, as ``may_hold``'s)."""
+        key = os.path.abspath(path)
+        data = self.sources.get(key)
+        if data is None:
+            data = self.module_bytes(key)
+        if data is None or word in data:
+            return True
+        self._use(f"absent:{key}\0{word.decode()}")
+        return False
+
     def may_hold(self, module: str, near: str, word: bytes) -> bool:
         """Whether the file ``summary(module, near)`` would read can hold ``word``: False only
         when its bytes are at hand and lack it, so that a question only such a file can answer

@@ -1609,7 +1609,12 @@ class Resolver:
         anything else, an option the parser lacks, or an attribute set at run time
         (``_set_at_run_time``)."""
         reader = getattr(self.project, "analysis_at", None)
-        if reader is None or instance.local or not instance.path or depth > MAX_DEPTH:
+        holds = getattr(self.project, "holds_word", None)
+        if reader is None or holds is None or instance.local or not instance.path or depth > MAX_DEPTH:
+            return None
+        # read off the bytes first: a module that parses no arguments, or sets no attribute by
+        # computed name, is not parsed for this (a no rests on the word's absence)
+        if not holds(instance.path, b"parse_") or not (holds(instance.path, b"setattr") or holds(instance.path, b"__dict__")):
             return None
         where = reader(instance.path, instance.module)
         if where is None:
