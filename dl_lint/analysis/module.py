@@ -1326,6 +1326,8 @@ class ModuleAnalysis:
         an ``except`` handler (restarting an exhausted iterator), and the innermost such loop
         must be a step loop (no loop over data inside it; an epoch loop that takes one batch for
         a preview makes one iterator per epoch on purpose)."""
+        if not self._next_iter_calls():
+            return ()  # no ``next(iter(...))`` in the module: nothing to follow the loader to
         found = []
         for owner, name, after, outer in self._loader_holders(call, site):
             found.extend(self._fresh_uses(call, owner, name, after, outer))
@@ -1342,14 +1344,13 @@ class ModuleAnalysis:
         from dl_lint.analysis.epochs import _parameter
 
         owner = self.tree if site.scope is None else site.scope
-        parents, _ = self.name_reads(owner)
         end = call.end_lineno or call.lineno
         start: List[Tuple[ast.AST, str, str, int]] = []  # (owner, name, "loader" | "list", after)
         name = self.assigned_name(call)
         if name is not None:
             start.append((owner, name, "loader", end))
         else:
-            holder = parents.get(id(call))
+            holder = self.name_reads(owner)[0].get(id(call))
             if isinstance(holder, ast.ListComp) and holder.elt is call or isinstance(holder, (ast.List, ast.Tuple)) and call in holder.elts:
                 listed = self.assigned_name(holder)
                 if listed is not None:

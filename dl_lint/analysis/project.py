@@ -984,6 +984,7 @@ class Project:
         self._summaries: Dict[str, Optional[SummaryModule]] = {}  # abspath -> summary (None: unreadable)
         self._names: Dict[str, str] = {}  # abspath -> the module name it was summarised as
         self._callers: Dict[Tuple[str, str], Optional[list]] = {}  # ``callers_of``, per function
+        self._held_words: Dict[Tuple[str, bytes], bool] = {}  # ``holds_word``
         self._attr_writes: Dict[str, Set[str]] = {}  # ``writes_attribute``: attributes written, per module
         self._self_store_counts: Dict[str, Dict[str, int]] = {}  # ``stores_once``, per file
         self._caller_files: Dict[Tuple[str, str], List[Tuple[str, bool]]] = {}  # ... and the files each rests on
@@ -1967,13 +1968,15 @@ class Project:
         word can answer (``Resolver._copied_option``) does not parse it otherwise. A no rests on
         the word's absence alone ("absent:" use, as ``may_hold``'s)."""
         key = os.path.abspath(path)
-        data = self.sources.get(key)
-        if data is None:
-            data = self.module_bytes(key)
-        if data is None or word in data:
-            return True
-        self._use(f"absent:{key}\0{word.decode()}")
-        return False
+        found = self._held_words.get((key, word))
+        if found is None:
+            data = self.sources.get(key)
+            if data is None:
+                data = self.module_bytes(key)  # read once per word: the answers are kept
+            found = self._held_words[(key, word)] = data is None or word in data
+        if not found:
+            self._use(f"absent:{key}\0{word.decode()}")
+        return found
 
     def may_hold(self, module: str, near: str, word: bytes) -> bool:
         """Whether the file ``summary(module, near)`` would read can hold ``word``: False only

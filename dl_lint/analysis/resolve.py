@@ -1614,7 +1614,9 @@ class Resolver:
             return None
         # read off the bytes first: a module that parses no arguments, or sets no attribute by
         # computed name, is not parsed for this (a no rests on the word's absence)
-        if not holds(instance.path, b"parse_") or not (holds(instance.path, b"setattr") or holds(instance.path, b"__dict__")):
+        if not (holds(instance.path, b"parse_args") or holds(instance.path, b"parse_known_args")):
+            return None
+        if not (holds(instance.path, b"setattr") or holds(instance.path, b"__dict__")):
             return None
         where = reader(instance.path, instance.module)
         if where is None:
