@@ -1488,12 +1488,13 @@ def _follow_attribute(
     instances: List[Tuple[Any, _Uses]] = []
     handled: Set[int] = set()
     if why is None and objects:
-        why = _instance_reads(here, where, cls, attribute, depth, instances, handled)
+        why = _instance_reads(where, cls, attribute, depth, instances, handled)
     why = why or _attribute_unknown(where, cls, attribute, store, handled)
     if why is not None:
         found.escape = found.escape or why
         return
     methods = [m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    keeper = _method_of(cls, store)  # the method that stores the loader
     once: Dict[str, List[EpochLoop]] = {}  # method -> its iterations that run once per call
     inner = _Uses()
     for method in methods:
@@ -1507,7 +1508,7 @@ def _follow_attribute(
             if not isinstance(parent, ast.Attribute):
                 inner.escape = inner.escape or f"the object is handed on on line {read.lineno}"
             elif parent.attr == attribute and parent is not store and not _evaluates(method):
-                if not isinstance(parent.ctx, ast.Load) and method is _method_of(where, cls, store) and _arms_apart(where, method, parent, store):
+                if not isinstance(parent.ctx, ast.Load) and method is keeper and _arms_apart(where, method, parent, store):
                     pass  # ``self.data = DataLoader(test_set, ...)`` on the other arm of the ``if`` that keeps this one
                 elif not isinstance(parent.ctx, ast.Load):
                     inner.escape = inner.escape or f"the attribute {attribute} is assigned again on line {read.lineno}"
@@ -1570,7 +1571,7 @@ def _follow_attribute(
         found.iterations.append(EpochLoop(loop.epoch_row, loop.iteration_row, loop.through, loop.path or path))
 
 
-def _method_of(where, cls: ast.ClassDef, node: ast.AST) -> Optional[ast.AST]:
+def _method_of(cls: ast.ClassDef, node: ast.AST) -> Optional[ast.AST]:
     """The method of ``cls`` that holds ``node``."""
     for method in cls.body:
         if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.lineno <= node.lineno <= (method.end_lineno or 0):
@@ -1587,7 +1588,7 @@ def _arms_apart(where, method: ast.AST, a: ast.AST, b: ast.AST) -> bool:
 _INSTANCES = 16
 
 
-def _instance_reads(here, where, cls: ast.ClassDef, attribute: str, depth: int, instances: list, handled: Set[int]) -> Optional[str]:
+def _instance_reads(where, cls: ast.ClassDef, attribute: str, depth: int, instances: list, handled: Set[int]) -> Optional[str]:
     """The loader a closed class keeps in ``self.<attribute>`` read on its objects, in its module
     and in the modules that import it (``Project.callers_of``): ``NyuLoader(args,
     'train').data`` bound to a name (surface_normal_uncertainty's ``train_loader =
