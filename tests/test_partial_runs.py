@@ -670,3 +670,83 @@ def test_a_namespace_copied_by_a_config_class_of_another_module(tmp_path, run_cl
     assert cached("train.py") == [("train.py", 6, "DL001")]
     (root / "config.py").write_text(COPYING_CONFIG.replace("default=0", "default=2"))
     assert cached("train.py") == [("train.py", 6, "DL011")]  # configurable: it can be 0
+
+
+NAMESPACE_STORE = '''import argparse
+
+
+class HyperParameters:
+    def parse(self):
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--num_workers", type=int, default=0)
+        self.args = vars(parser.parse_args())
+
+    def __getitem__(self, key):
+        return self.args[key]
+
+    def __setitem__(self, key, value):
+        self.args[key] = value
+'''
+
+NAMESPACE_STORE_SCRIPT = '''from torch.utils.data import DataLoader
+from util.hyper_para import HyperParameters
+
+para = HyperParameters()
+para.parse()
+loader = DataLoader(list(range(8)), num_workers=para["num_workers"], prefetch_factor=2)
+'''
+
+KEYWORD_STORE = '''class HParams:
+    def __init__(self, **kwargs):
+        self.data = {}
+        for key, value in kwargs.items():
+            self.data[key] = value
+
+    def __getattr__(self, key):
+        return self.data[key]
+
+    def set_hparam(self, key, value):
+        self.data[key] = value
+
+
+hparams = HParams(num_workers=0, batch_size=8)
+'''
+
+KEYWORD_STORE_SCRIPT = '''from torch.utils.data import DataLoader
+from hparams import hparams
+
+loader = DataLoader(list(range(8)), batch_size=hparams.batch_size, num_workers=hparams.num_workers, prefetch_factor=2)
+'''
+
+
+@pytest.mark.parametrize("named", [".", "train.py", "util/hyper_para.py"])
+def test_a_namespace_store_of_another_module(tmp_path, run_cli, named):
+    """para["num_workers"] of an object whose class parses the command line into a dict it
+    answers reads from (STCN's HyperParameters) is the parser's option: DL001 in train.py,
+    also when only the class's module is named (its default is the finding's origin)."""
+    root = _project(tmp_path / "proj", {"util/__init__.py": "", "util/hyper_para.py": NAMESPACE_STORE, "train.py": NAMESPACE_STORE_SCRIPT})
+    done = run_cli("--output-format", "json", "--no-cache", named, cwd=root)
+    assert done.returncode == 1, done.stderr
+    assert sorted((d["filename"], d["location"]["row"], d["code"]) for d in json.loads(done.stdout)) == [("train.py", 6, "DL001")]
+
+
+def test_a_store_written_by_a_later_edit_of_the_script_alone(tmp_path, run_cli):
+    """With the cache: a write of the key added to train.py alone (``para["num_workers"] = 2``
+    through ``__setitem__``; ``hparams.set_hparam("num_workers", 2)``) makes the value unknown
+    in a run naming train.py: the configurable warning replaces the crash."""
+    root = _project(tmp_path / "ns", {"util/__init__.py": "", "util/hyper_para.py": NAMESPACE_STORE, "train.py": NAMESPACE_STORE_SCRIPT})
+    kw = _project(tmp_path / "kw", {"hparams.py": KEYWORD_STORE, "train.py": KEYWORD_STORE_SCRIPT})
+
+    def cached(where, *named: str) -> list:
+        done = run_cli("--output-format", "json", *named, cwd=where)
+        assert done.returncode in (0, 1), done.stderr
+        return sorted((d["filename"], d["location"]["row"], d["code"]) for d in json.loads(done.stdout))
+
+    assert cached(root, ".") == [("train.py", 6, "DL001")]
+    (root / "train.py").write_text(NAMESPACE_STORE_SCRIPT.replace("para.parse()\n", 'para.parse()\npara["num_workers"] = 2\n'))
+    assert cached(root, "train.py") == [("train.py", 7, "DL011")]
+    assert cached(kw, ".") == [("train.py", 4, "DL001")]
+    (kw / "train.py").write_text(KEYWORD_STORE_SCRIPT + 'hparams.set_hparam("num_workers", 2)\n')
+    assert cached(kw, "train.py") == [("train.py", 4, "DL011")]
+    (kw / "train.py").write_text(KEYWORD_STORE_SCRIPT + 'hparams.set_hparam("batch_size", 2)\n')
+    assert cached(kw, "train.py") == [("train.py", 4, "DL001")]  # another key: still known

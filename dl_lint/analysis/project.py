@@ -115,6 +115,7 @@ _STAR_IMPORT = re.compile(rb"\bimport[ \t]*\*")
 # ``setattr(obj, "attr", ...)`` (``Project.writes_attribute``), read from bytes
 _SELF_STORE = re.compile(rb"self\.\s*([A-Za-z_]\w*)\s*=(?!=)")
 _ATTR_WRITE = re.compile(rb"(\w*)\s*\.\s*([A-Za-z_]\w*)\s*(?:[-+*/%|&^]|//|\*\*|<<|>>)?=(?!=)")
+_WRITE_OP = rb"(?:[-+*/%|&^]|//|\*\*|<<|>>)?=(?!=)"
 _SETATTR_NAME = re.compile(rb"setattr\([^,()]+,\s*['\"]([A-Za-z_]\w*)['\"]")
 # Writes of attributes by computed name on an object (group 1: its name, when it is one).
 _ANY_WRITE = re.compile(
@@ -986,6 +987,7 @@ class Project:
         self._callers: Dict[Tuple[str, str], Optional[list]] = {}  # ``callers_of``, per function
         self._held_words: Dict[Tuple[str, bytes], bool] = {}  # ``holds_word``
         self._attr_writes: Dict[str, Set[str]] = {}  # ``writes_attribute``: attributes written, per module
+        self._item_writes: Dict[Tuple[str, Tuple[str, ...]], bool] = {}  # ``writes_item``: per (module, words)
         self._self_store_counts: Dict[str, Dict[str, int]] = {}  # ``stores_once``, per file
         self._caller_files: Dict[Tuple[str, str], List[Tuple[str, bool]]] = {}  # ... and the files each rests on
         self._non_blocking: Optional[bool] = None  # ``writes_non_blocking``, once per run
@@ -1506,17 +1508,62 @@ class Project:
             self._use(f"{MENTION}{word}")  # a new write names the attribute, or the object's name
         written = self._attr_writes.get(own)
         if written is None:
-            if self._graph is None:
-                self._graph = SignalGraph(self)
-            graph = self._graph
-            names = [module for module, paths in graph.paths.items() if own in paths]
-            files = {own}
-            for module in names:
-                for importer in graph.importers(module):
-                    files.update(graph.paths_of(importer))
             # each file's bytes read once, for every attribute asked of the module
-            written = self._attr_writes[own] = set().union(*(_written_attributes(self.source_bytes(f)) for f in sorted(files)))
+            written = self._attr_writes[own] = set().union(*(_written_attributes(self.source_bytes(f)) for f in self._importer_files(own)))
         return attr in written or any(f"*{holder}" in written for holder in holders)
+
+    def _importer_files(self, own: str) -> List[str]:
+        """The file ``own`` and the files of every project module importing it (the import
+        graph, read from bytes), sorted."""
+        if self._graph is None:
+            self._graph = SignalGraph(self)
+        graph = self._graph
+        names = [module for module, paths in graph.paths.items() if own in paths]
+        files = {own}
+        for module in names:
+            for importer in graph.importers(module):
+                files.update(graph.paths_of(importer))
+        return sorted(files)
+
+    def writes_item(self, path: str, key: str, writers: Sequence[str], store: str, holders: Sequence[str] = ()) -> bool:
+        """Whether the file at ``path`` (a module defining a class that keeps a dict of values,
+        ``item_stores``) or a project module importing it may write ``key`` into an object's
+        store: ``[...]["key"] = ...`` on anything, a call of one of the class's ``writers`` with
+        that key or a computed one (``hp.set_hparam("key", v)``), ``__setitem__`` among them and
+        a computed key written on an object named as one of ``holders``, or the store itself
+        changed from outside (``para.args.update(...)``). Read from bytes; the answer holds while
+        no file changed since mentions the key, a writer, the store or a holder (``MENTION``)."""
+        own = os.path.abspath(path)
+        words = (key, *writers, store, *holders)
+        for word in words:
+            self._use(f"{MENTION}{word}")
+        cached = self._item_writes.get((own, words))
+        if cached is not None:
+            return cached
+        # group 1: the holder of a literal key's write; ``self.x["key"] = ...`` writes an
+        # object of the class that method belongs to (this class's own are ``store_edits``)
+        patterns = [rb"([\w.]*)\s*\[\s*['\"]" + re.escape(key.encode()) + rb"['\"]\s*\]\s*" + _WRITE_OP]
+        if store:
+            # on anything but ``self`` (the class's own writes are the caller's, ``store_edits``)
+            patterns.append(rb"(?<!\bself)\.\s*" + re.escape(store.encode()) + rb"\s*(?:\.\s*(?:update|setdefault|pop|popitem|clear)\s*\(|\[[^\]\n]*\]\s*" + _WRITE_OP + rb")")
+        for writer in writers:
+            if writer == "__setitem__":
+                for holder in holders:
+                    patterns.append(rb"\b" + re.escape(holder.encode()) + rb"\s*\[\s*(?!['\"])[^\]\n]*\]\s*" + _WRITE_OP)
+            else:
+                patterns.append(rb"\.\s*" + re.escape(writer.encode()) + rb"\s*\(\s*(?:['\"]" + re.escape(key.encode()) + rb"['\"]|(?!['\"]))")
+        found = re.compile(b"|".join(b"(?:" + p + b")" for p in patterns))
+
+        def written(data: bytes) -> bool:
+            for match in found.finditer(data):
+                holder = match.group(1)
+                if holder is None or not (holder == b"self" or holder.startswith(b"self.")):
+                    return True
+            return False
+
+        answer = any(written(self.source_bytes(f)) for f in self._importer_files(own))
+        self._item_writes[(own, words)] = answer
+        return answer
 
     def analysis_at(self, path: str, module: str) -> Optional["ModuleAnalysis"]:
         """The full analysis of the file at ``path``: kept from earlier in the run, else parsed
@@ -1916,8 +1963,9 @@ class Project:
 
     def setattr_config(self, module: str, name: str, depth: int, near: str = ""):
         """``SummaryModule.setattr_config`` of class ``name`` of ``module``; None without a
-        parse when the module's bytes hold neither ``setattr(self,`` nor ``__dict__.update(``."""
-        if not (self.may_hold(module, near, b"setattr(self,") or self.may_hold(module, near, b"__dict__.update(")):
+        parse when the module's bytes hold neither ``setattr(self,`` nor ``__dict__.update(``, nor
+        a hook a keyword store answers reads with (``item_stores``)."""
+        if not any(self.may_hold(module, near, word) for word in (b"setattr(self,", b"__dict__.update(", b"__getattr__", b"__getitem__")):
             return None  # no such setter: the module is not parsed for a construction of its class
         if not self._may_set_keywords(module, name, near):
             return None  # its bytes rule a keyword setter out: not parsed for that

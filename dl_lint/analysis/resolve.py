@@ -22,7 +22,7 @@ import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.analysis.configs.dataclasses import CLI_PARSERS as _CLI_PARSERS
-from dl_lint.analysis.configs.dataclasses import DataclassConfig
+from dl_lint.analysis.configs.dataclasses import DataclassConfig, StoreConfig
 from dl_lint.analysis.configs.hydra import LOAD_QUALNAMES, MAIN_QUALNAMES, HydraConfig
 from dl_lint.analysis.configs.keypaths import LOADERS as _CONFIG_LOADERS
 from dl_lint.analysis.configs.keypaths import WRAPPERS as _CONFIG_WRAPPERS
@@ -555,7 +555,9 @@ class Resolver:
                 # A dataclass instance is mutable: trusted only where the module never sets a
                 # field of the name nor hands the object to a function.
                 within = where.scope if where.scope is not None else self.tree  # a local: its function
-                if within is None or _edited_config_keys(within, name, skip=binding.value) or _handed_over(within, name):
+                if isinstance(single.value, StoreConfig) and "__setitem__" not in single.value.writers:
+                    pass  # a keyword store: every write of a key is looked for where it is read (``_store_entry_holds``)
+                elif within is None or _edited_config_keys(within, name, skip=binding.value) or _handed_over(within, name):
                     known = single.value  # still an instance of its class; its fields unknown
                     return Value.known(Instance(known.module, known.name, known.line, known.path, known.local))
             return value
@@ -1266,6 +1268,8 @@ class Resolver:
             if isinstance(target, DataclassConfig):
                 if isinstance(base, ast.Name) and self._config_edited(base, attr, site):
                     return Value.unknown("config")
+                if isinstance(target, StoreConfig) and not self._store_entry_holds(value, attr, base, "attr"):
+                    return Value.unknown("config")
                 entry = target.get(attr)
                 return entry if entry is not None else Value.unknown("config")
         # An attribute of an object we cannot see: a config value, settable at run time; a key of
@@ -1599,7 +1603,110 @@ class Resolver:
             given = call.args[position]
         return self.resolve(given, where, depth + 1) if given is not None else value
 
+    def _store_entry_holds(self, held: Value, key: str, base: ast.AST, access: str) -> bool:
+        """Whether ``key`` of a keyword store's object, read by ``access``, is what its
+        construction gave: the class answers that access, and nothing in the class's module or
+        a module importing it writes the key (``Project.writes_item``)."""
+        config = held.single.value
+        if access not in config.accesses:
+            return False
+        writes = getattr(self.project, "writes_item", None)
+        written = getattr(self.project, "writes_attribute", None)
+        if writes is None or written is None:
+            return False
+        holders = (base.id, config.name) if isinstance(base, ast.Name) else (config.name,)
+        # the class's module and its importers; the module that binds the object and its
+        # importers (``from hparams import hparams``), when another
+        paths = {config.path, *(p.origin.path for p in held.options or () if p.origin is not None and p.origin.path)}
+        for path in sorted(paths):
+            if writes(path, key, config.writers, config.store, holders):
+                return False
+            if access == "attr" and written(path, key, holders):
+                return False  # ``hp.num_workers = 0``: an attribute of the object, found first
+        return True
+
+    def _stored_option(self, instance: Instance, key: str, base: ast.Name, site: Site, depth: int, access: str) -> Optional[Value]:
+        """``para["num_workers"]`` (``access`` "item") or ``para.num_workers`` ("attr") where
+        ``para`` is an object of a project class that parses the command line into a dict it
+        answers reads from (``item_stores``: ``self.args = vars(parser.parse_args())`` in a
+        method, ``__getitem__`` returning ``self.args[key]``): the option ``key`` of that parser
+        (its default, configurable on the command line); under several fills (``parse_args`` on
+        one path, ``parse_known_args`` on the other), each one's. None (unknown) when the class
+        is not one, writes the key itself, binds the name (an attribute read finds it first), or
+        the key may be written at run time (``Project.writes_item``; ``_set_at_run_time`` for an
+        attribute)."""
+        from dl_lint.analysis.configs.item_stores import class_names, namespace_fills, store_edits, store_hooks
+
+        reader = getattr(self.project, "analysis_at", None)
+        holds = getattr(self.project, "holds_word", None)
+        writes = getattr(self.project, "writes_item", None)
+        if reader is None or holds is None or writes is None or instance.local or not instance.path or depth > MAX_DEPTH:
+            return None
+        # read off the bytes first: a module without the hook or a namespace is not parsed
+        if not holds(instance.path, b"__getitem__" if access == "item" else b"__getattr__"):
+            return None
+        if not (holds(instance.path, b"parse_args") or holds(instance.path, b"parse_known_args")):
+            return None
+        where = reader(instance.path, instance.module)
+        if where is None:
+            return None
+        self.project.read_config_file(instance.path)  # the answer rests on that module's bytes
+        bindings = where.index.module_scope.bindings.get(instance.name, ())
+        if len(bindings) != 1 or bindings[0].kind != "class":
+            return None
+        cls = bindings[0].node
+        hooks = store_hooks(cls)
+        if hooks is None or access not in hooks[1]:
+            return None
+        store = hooks[0]
+        fills = namespace_fills(cls, store)
+        if fills is None:
+            return None
+        edits = store_edits(cls, store, frozenset(id(statement) for _, statement, _ in fills))
+        if edits is None or key in edits[0] or (access == "attr" and key in class_names(cls)):
+            return None
+        options: List[Possible] = []
+        for method, _statement, source in fills:
+            call = source
+            if isinstance(source, ast.Name):
+                scope = where.index.scopes.get(id(method))
+                held = scope.bindings.get(source.id, ()) if scope is not None else ()
+                if len(held) != 1 or held[0].kind not in ("assign", "unpack") or not isinstance(held[0].value, ast.Call):
+                    return None
+                if held[0].kind == "unpack" and held[0].index != 0:
+                    return None
+                if _namespace_edited(method, source.id):
+                    return None  # ``args.num_workers = 2`` before the store is filled
+                call = held[0].value
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in ("parse_args", "parse_known_args")):
+                return None
+            call_site = where.site_of(call)
+            if call_site is None:
+                return None
+            parsed = where.resolver.resolve(call, call_site, depth + 1).single
+            if parsed is not None and isinstance(parsed.value, ParsedArgs):
+                # its ``edited`` is not asked: the call is written in the method, so what may
+                # change the namespace is the method's own writes (``_namespace_edited``) and the
+                # store's (``store_edits``; ``vars()`` is the namespace's own dict)
+                found = where.resolver.parser_options(parsed.value).get(key)
+            else:
+                # ``parser.parse_known_args()`` of a parser this module builds: its options, as
+                # for a namespace the module parses itself (``_is_namespace``)
+                found = where.resolver._argparse_options().get(key) if where.index.add_arguments else None
+            if not found:
+                return None
+            options.extend(found)
+        if writes(instance.path, key, edits[1], store, (base.id, instance.name)):
+            return None
+        if access == "attr" and self._set_at_run_time(base, key, site, instance.path, instance.name):
+            return None
+        return _option_value(_dedupe(options))
+
     def _copied_option(self, instance: Instance, attr: str, base: ast.Name, site: Site, depth: int) -> Optional[Value]:
+        found = self._namespace_copy_option(instance, attr, base, site, depth)
+        return found if found is not None else self._stored_option(instance, attr, base, site, depth, "attr")
+
+    def _namespace_copy_option(self, instance: Instance, attr: str, base: ast.Name, site: Site, depth: int) -> Optional[Value]:
         """``cfg.num_workers`` where ``cfg`` is an object of a project class whose ``__init__``
         copies an argparse namespace onto itself (DeepCAD's ``ConfigLGAN``: ``parser, args =
         self.parse()``, then ``for k, v in args.__dict__.items(): self.__setattr__(k, v)``; also
@@ -3223,6 +3330,7 @@ class Resolver:
         if not isinstance(target, FunctionRef) or target.kind != "class" or depth > MAX_DEPTH:
             return None
         shape = None
+        cls = None
         if target.module == self.module_name and target.path == self.path:
             cls = next((c for c in self.index.module_classes if c.name == target.name and c.lineno == target.line), None)
             if cls is not None and id(cls) not in self._setattr_shapes:
@@ -3240,14 +3348,19 @@ class Resolver:
                         value = Value(tuple(Possible(p.value, origin, p.guards) for p in value.options or ()), value.source)
                     entries.append((attr, value))
                 shape = (mode, checked, tuple(entries), unknown)
-        elif target.path:
+        if cls is None and target.path:
+            # another module's class, or this module's read through its summary (whose index
+            # keeps no class bodies: ``hparams = HParams(...)`` as an importer sees it)
             ask = getattr(self.project, "setattr_config", None)
             shape = ask(target.module, target.name, depth + 1, target.path) if ask is not None else None
         if shape is None:
             return None
         mode, checked, entries, unknown = shape
+        from dl_lint.analysis.configs.item_stores import parse_mode
+
+        store = parse_mode(mode)
         given: List[Tuple[str, Value]] = []
-        if mode == "kwargs":
+        if mode == "kwargs" or store is not None:
             if node.args or any(k.arg is None for k in node.keywords):
                 return None
             given = [(k.arg, self.resolve(k.value, site, depth + 1)) for k in node.keywords if k.arg]
@@ -3269,6 +3382,11 @@ class Resolver:
             out[key] = value
         for name in unknown:
             out[name] = Value.unknown("config")
+        if store is not None:
+            from dl_lint.analysis.configs.dataclasses import StoreConfig
+
+            accesses, writers, attribute = store
+            return Value.known(StoreConfig(target.module, target.name, target.line, target.path, tuple(out.items()), accesses, writers, attribute))
         return Value.known(DataclassConfig(target.module, target.name, target.line, target.path, False, None, (), None, fields=tuple(out.items())))
 
     @staticmethod
@@ -3668,6 +3786,15 @@ class Resolver:
                 entry = base.single.value.get(key)
                 if entry is not None and all(p.value is not ABSENT for p in entry.options or ()):
                     return entry
+            held = base.single.value if base.single is not None else None
+            if isinstance(held, StoreConfig) and isinstance(key, str):
+                # ``hp["num_workers"]`` of a keyword store whose ``__getitem__`` reads its dict
+                entry = held.get(key) if self._store_entry_holds(base, key, node.value, "item") else None
+                return entry if entry is not None else Value.unknown("config")
+            if isinstance(held, Instance) and not isinstance(held, DataclassConfig) and isinstance(key, str) and isinstance(node.value, ast.Name):
+                stored = self._stored_option(held, key, node.value, site, depth, "item")
+                if stored is not None:
+                    return stored  # ``para["num_workers"]``: the option its namespace store holds
             if base.single is not None and isinstance(base.single.value, HydraConfig) and isinstance(key, str):
                 return self._config_value(base.single.value, key)  # cfg["data"]["num_workers"]
             if base.single is not None and isinstance(base.single.value, LoadedConfig) and isinstance(key, str):
@@ -3917,6 +4044,25 @@ def _copied_namespace(where, class_name: str, attr: str) -> Optional[Tuple[ast.C
         return None
     call_site = where.site_of(value)
     return (value, call_site) if call_site is not None else None
+
+
+def _namespace_edited(function: ast.AST, name: str) -> bool:
+    """Whether ``function`` writes an attribute of the local ``name`` (``args.x = ...``,
+    ``setattr(args, ...)``, ``vars(args)[...] = ...``, ``args.__dict__``) or hands it to a call
+    before copying it (anything but ``vars(args)``)."""
+    for node in ast.walk(function):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
+            if isinstance(node.ctx, (ast.Store, ast.Del)) or node.attr == "__dict__":
+                return True
+        elif isinstance(node, ast.Call):
+            named = [a for a in node.args if isinstance(a, ast.Name) and a.id == name]
+            if named and not (isinstance(node.func, ast.Name) and node.func.id == "vars" and len(node.args) == 1):
+                return True
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            held = node.value
+            if isinstance(held, ast.Call) and isinstance(held.func, ast.Name) and held.func.id == "vars" and held.args and isinstance(held.args[0], ast.Name) and held.args[0].id == name:
+                return True
+    return False
 
 
 def _dict_of(node: ast.AST) -> Optional[str]:

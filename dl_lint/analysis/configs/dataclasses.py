@@ -79,6 +79,21 @@ class DataclassConfig(Instance):
         return None
 
 
+class StoreConfig(DataclassConfig):
+    """An object of a keyword store (``item_stores``: ``HParams(num_workers=16)``), its keys as
+    fields, read through the accesses its hooks answer ("attr", "item"); ``writers``: the
+    methods that write a key they are given (``set_hparam``, ``__setitem__``), whose calls
+    anywhere may change a key (``Project.writes_item``)."""
+
+    __slots__ = ("accesses", "writers", "store")
+
+    def __init__(self, module: str, name: str, line: int, path: str, fields: Tuple[Tuple[str, object], ...], accesses: Tuple[str, ...], writers: Tuple[str, ...], store: str) -> None:
+        super().__init__(module, name, line, path, fields=fields)
+        self.accesses = accesses
+        self.writers = writers
+        self.store = store  # the dict attribute: ``obj.STORE.update(...)`` elsewhere changes it
+
+
 class Field(Record):
     """A field of a dataclass body: its name, the default expression (None: no default, or
     one computed at construction), the line, and whether the command line may not set it."""

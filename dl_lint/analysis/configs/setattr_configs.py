@@ -124,7 +124,14 @@ def _setter(statement: ast.stmt, source: str) -> Optional[bool]:
 
 
 def setattr_shape(cls: ast.ClassDef) -> Optional[Shape]:
-    """The class's ``Shape`` when its ``__init__`` is a keyword setter, else None."""
+    """The class's ``Shape`` when its ``__init__`` is a keyword setter, else None. A class that
+    keeps its keywords in a dict it answers reads from (``item_stores``) has mode
+    ``store:ACCESSES:WRITERS:STORE``: read like ``kwargs``, through the accesses its hooks answer
+    ("attr", "item"), with WRITERS the methods that write a key they are given."""
+    from dl_lint.analysis.configs.item_stores import store_shape
+
+    if any(isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name in ("__getattr__", "__getitem__") for s in cls.body):
+        return store_shape(cls)
     if cls.decorator_list or cls.keywords or any(not (isinstance(b, ast.Name) and b.id == "object") for b in cls.bases):
         return None
     inits = [s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == "__init__"]
