@@ -3386,7 +3386,7 @@ class Resolver:
             from dl_lint.analysis.configs.dataclasses import StoreConfig
 
             accesses, writers, attribute = store
-            return Value.known(StoreConfig(target.module, target.name, target.line, target.path, tuple(out.items()), accesses, writers, attribute))
+            return Value.known(StoreConfig(target.module, target.name, target.line, target.path, fields=tuple(out.items()), accesses=accesses, writers=writers, store=attribute))
         return Value.known(DataclassConfig(target.module, target.name, target.line, target.path, False, None, (), None, fields=tuple(out.items())))
 
     @staticmethod

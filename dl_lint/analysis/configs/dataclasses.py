@@ -87,8 +87,23 @@ class StoreConfig(DataclassConfig):
 
     __slots__ = ("accesses", "writers", "store")
 
-    def __init__(self, module: str, name: str, line: int, path: str, fields: Tuple[Tuple[str, object], ...], accesses: Tuple[str, ...], writers: Tuple[str, ...], store: str) -> None:
-        super().__init__(module, name, line, path, fields=fields)
+    def __init__(
+        self,
+        module: str,
+        name: str,
+        line: int = 0,
+        path: str = "",
+        local: bool = False,
+        holds: Optional[Tuple[str, str, int]] = None,
+        given: Tuple[Tuple[str, object], ...] = (),
+        views: Optional[Tuple[Tuple[object, ...], ...]] = None,
+        shape: Optional[Tuple] = None,
+        fields: Tuple[Tuple[str, object], ...] = (),
+        accesses: Tuple[str, ...] = (),
+        writers: Tuple[str, ...] = (),
+        store: str = "",
+    ) -> None:
+        super().__init__(module, name, line, path, local, holds, given, views, shape, fields)
         self.accesses = accesses
         self.writers = writers
         self.store = store  # the dict attribute: ``obj.STORE.update(...)`` elsewhere changes it
