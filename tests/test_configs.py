@@ -131,10 +131,97 @@ def test_what_is_not_followed_is_unknown(tmp_path):
             "conf/model/other.yaml": "# @package foo.bar\nnum_workers: 0\n",
         },
     )
-    assert composed.lookup(("data", "num_workers")) is None  # a nested defaults list
+    assert composed.lookup(("data", "num_workers")) is None  # a nested default that names no config
     assert composed.lookup(("model", "num_workers")) is None  # mounted where a header says
     assert composed.lookup(("env_workers",)) is None  # a resolver
     assert composed.lookup(("relative",)) is None  # a relative interpolation
+
+
+def test_a_group_configs_own_defaults_list_is_followed(tmp_path):
+    """Hydra 1.1+: ``- base`` in data/default.yaml is data/base.yaml at ``data``, ``- sub: a``
+    is data/sub/a.yaml at ``data.sub``; the file's own keys come last unless ``_self_`` is
+    written earlier."""
+    composed = _compose(
+        tmp_path,
+        {
+            "conf/config.yaml": "defaults:\n  - data: default\n  - model: first\n",
+            "conf/data/default.yaml": "defaults:\n  - base\n  - sub: a\nbatch_size: 16\n",
+            "conf/data/base.yaml": "num_workers: 0\nbatch_size: 4\n",
+            "conf/data/sub/a.yaml": "workers: 3\n",
+            "conf/model/first.yaml": "defaults:\n  - _self_\n  - base\nnum_workers: 1\n",
+            "conf/model/base.yaml": "num_workers: 5\n",
+        },
+    )
+    assert _value(composed, "data.num_workers") == 0
+    assert _value(composed, "data.batch_size") == 16  # the file's own key, after its defaults
+    assert _value(composed, "data.sub.workers") == 3
+    assert _value(composed, "model.num_workers") == 5  # _self_ first: the nested default wins
+
+
+def test_nested_entries_not_followed_leave_their_config_unknown(tmp_path):
+    composed = _compose(
+        tmp_path,
+        {
+            "conf/config.yaml": "defaults:\n  - data: default\n  - model: m\n",
+            "conf/data/default.yaml": "defaults:\n  - /other: x\nnum_workers: 0\n",
+            "conf/other/x.yaml": "a: 1\n",
+            "conf/model/m.yaml": "defaults:\n  - base@inner\nnum_workers: 0\n",
+            "conf/model/base.yaml": "a: 1\n",
+        },
+    )
+    assert composed.lookup(("data", "num_workers")) is None  # absolute: not followed
+    assert composed.lookup(("model", "num_workers")) is None  # placed elsewhere: not followed
+
+
+def test_a_structured_config_stored_in_a_group(tmp_path):
+    """A defaults entry that names no YAML file is the dataclass the script stores under that
+    group and name (Hydra's schema pattern); its defaults are the keys, cited at the field."""
+    root = _project(
+        tmp_path,
+        {
+            "train.py": """\
+            from dataclasses import dataclass, field
+
+            import hydra
+            from hydra.core.config_store import ConfigStore
+            from torch.utils.data import DataLoader
+
+
+            @dataclass
+            class Loader:
+                num_workers: int = 0
+                prefetch: int = 2
+
+
+            @dataclass
+            class DataConfig:
+                batch_size: int = 8
+                loader: Loader = field(default_factory=Loader)
+                threads: int = len("abcd")
+
+
+            cs = ConfigStore.instance()
+            cs.store(group="data", name="base_data", node=DataConfig)
+
+
+            @hydra.main(version_base="1.2", config_path="conf", config_name="config")
+            def main(cfg):
+                DataLoader(range(8), num_workers=cfg.data.loader.num_workers, prefetch_factor=2)
+                DataLoader(range(8), num_workers=cfg.data.workers, persistent_workers=True)
+                DataLoader(range(8), num_workers=cfg.data.threads, persistent_workers=True)
+            """,
+            "conf/config.yaml": "defaults:\n  - data: default\n  - _self_\n",
+            "conf/data/default.yaml": "defaults:\n  - base_data\nworkers: 0\n",
+        },
+    )
+    found = lint_paths([root]).diagnostics
+    assert sorted((d.filename.rsplit("/", 1)[-1], d.location.row, d.code) for d in found) == [
+        ("default.yaml", 3, "DL002"),  # workers: 0 written in the group file, at its line
+        ("train.py", 27, "DL001"),  # the dataclass default, at the call
+        ("train.py", 29, "DL011"),  # a default that is not a literal: unknown, configurable
+    ]
+    (crash,) = [d for d in found if d.code == "DL001"]
+    assert [(r.path.rsplit("/", 1)[-1], r.row) for r in crash.related] == [("train.py", 10)], crash.related
 
 
 # -- reporting ----------------------------------------------------------------------------------
@@ -333,6 +420,19 @@ _LAYOUTS = {
         },
         ["loader.num_workers", "batch", "workers"],
     ),
+    "nested defaults": (
+        None,
+        {
+            "config.yaml": "defaults:\n  - data: default\n  - model: first\n  - _self_\n",
+            "data/default.yaml": "defaults:\n  - base\n  - sub: a\nbatch_size: 16\n",
+            "data/base.yaml": "num_workers: 0\nbatch_size: 4\n",
+            "data/sub/a.yaml": "workers: 3\n",
+            "model/first.yaml": "defaults:\n  - _self_\n  - base\nnum_workers: 1\n",
+            "model/base.yaml": "defaults:\n  - deeper\nnum_workers: 5\n",
+            "model/deeper.yaml": "num_workers: 7\nthreads: 2\n",
+        },
+        ["data.num_workers", "data.batch_size", "data.sub.workers", "model.num_workers", "model.threads"],
+    ),
 }
 
 
@@ -361,6 +461,37 @@ def test_composition_matches_hydra(tmp_path, name):
     ours = compose(HydraConfig(str(folder), "config"), lambda path: read_yaml(path)[1])
     for key in keys:
         assert _value(ours, key) == OmegaConf.select(real, key), key
+
+
+def test_a_stored_group_node_composes_as_hydra_composes_it(tmp_path):
+    """A group config whose defaults list names a structured config stored with ConfigStore
+    (layout-dm's schema pattern): dl-lint's composition, given that node as the resolver reads
+    it, gives Hydra's values (hydra-core 1.3.8)."""
+    from dataclasses import dataclass
+
+    from hydra import compose as hydra_compose, initialize_config_dir
+    from hydra.core.config_store import ConfigStore
+    from omegaconf import OmegaConf
+
+    from dl_lint.analysis.configs.yamlfile import Tree
+
+    @dataclass
+    class DlLintTestDataConfig:
+        batch_size: int = 64
+        num_workers: int = 0
+
+    ConfigStore.instance().store(group="dl_lint_test_data", name="dl_lint_test_base", node=DlLintTestDataConfig)
+    folder = tmp_path / "conf"
+    (folder / "dl_lint_test_data").mkdir(parents=True)
+    (folder / "config.yaml").write_text("defaults:\n  - dl_lint_test_data: default\n  - _self_\n")
+    (folder / "dl_lint_test_data" / "default.yaml").write_text("defaults:\n  - dl_lint_test_base\nbatch_size: 8\n")
+    with initialize_config_dir(config_dir=str(folder), version_base="1.2"):
+        real = hydra_compose(config_name="config")
+    node = Tree((("batch_size", Leaf(64, "train.py", 3, 5)), ("num_workers", Leaf(0, "train.py", 4, 5))), "train.py", 2)
+    ours = compose(HydraConfig(str(folder), "config", stored=(("dl_lint_test_data", "dl_lint_test_base", node),)), lambda path: read_yaml(path)[1])
+    for key in ("dl_lint_test_data.batch_size", "dl_lint_test_data.num_workers"):
+        assert _value(ours, key) == OmegaConf.select(real, key), key
+    assert _value(ours, "dl_lint_test_data.batch_size") == 8
 
 
 @pytest.mark.torch
@@ -454,3 +585,18 @@ def test_dataclass_values_dl_lint_cannot_vouch_for_are_not_errors(tmp_path, chan
     script = tmp_path / "train.py"
     script.write_text(TYRO_SCRIPT.replace(*change))
     assert not [d for d in lint_paths([script]).diagnostics if d.code == "DL001"]
+
+
+def test_a_tree_of_defaults_lists_naming_each_other_stays_bounded(tmp_path):
+    """Ten entries per group config, each naming ten more, six deep, would be a million
+    merges: the composition gives up on the entry (unknown) after a fixed number of configs
+    (without the bound, the six levels all exist and data.num_workers would be known)."""
+    files = {"conf/config.yaml": "defaults:\n  - data: c0\n  - _self_\nother: 1\n"}
+    for level in range(7):
+        entries = "".join(f"  - c{level + 1}_{k}\n" for k in range(10)) if level < 6 else ""
+        for k in range(10):
+            name = "c0" if level == 0 else f"c{level}_{k}"
+            files[f"conf/data/{name}.yaml"] = (f"defaults:\n{entries}" if entries else "") + f"num_workers: {level}\n"
+    composed = _compose(tmp_path, files)
+    assert composed.lookup(("data", "num_workers")) is None
+    assert _value(composed, "other") == 1

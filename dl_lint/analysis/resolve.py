@@ -295,6 +295,7 @@ class Resolver:
         self._dict_flags: Optional[List[Tuple[str, Possible]]] = None  # ``_dict_flag_arguments``
         self._simple_parsing: Optional[Dict[str, Any]] = None  # ``_simple_parsing_dests``
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
+        self._stored_nodes: Optional[Tuple[Tuple[str, str, Any], ...]] = None  # see _stored_groups
         self._with_targets: Optional[Dict[int, ast.AST]] = None  # see _opened_path
         self._with_loops: Optional[Dict[int, ast.AST]] = None  # see _dataclass_arguments
         self._setattr_shapes: Dict[int, Any] = {}  # id(class) -> its ``setattr_configs.setattr_shape``
@@ -338,6 +339,7 @@ class Resolver:
         self.param_env = {}
         self._code_cache.clear()
         self._decorated = None
+        self._stored_nodes = None
         self._with_targets = None
         self._with_loops = None
         self._object_edits = None
@@ -660,7 +662,7 @@ class Resolver:
                 here = os.path.dirname(os.path.abspath(self.path))
                 search = os.path.normpath(os.path.join(here, config_path))
                 edited = _edited_config_keys(function, binding.name)
-                return HydraConfig(search, config_name, (), config_path, edited)
+                return HydraConfig(search, config_name, (), config_path, edited, stored=self._stored_groups())
         return None
 
     def _yaml_primary(self, config_path: str, config_name: str) -> bool:
@@ -704,6 +706,80 @@ class Resolver:
         if _edited_config_keys(function, name):
             return None
         return self._structured_node(self.resolve(stores[0], END, 1).single, 0)
+
+    def _config_store_calls(self) -> List[Tuple[ast.Call, Dict[str, ast.expr]]]:
+        """The ``store(...)`` calls of this module on ``ConfigStore.instance()`` (or a name bound
+        once to it), with their arguments by keyword (``name``, ``node``, ``group``, ...)."""
+        found = []
+        for call, site, _, _ in self.index.calls:
+            func = call.func
+            if not (isinstance(func, ast.Attribute) and func.attr == "store"):
+                continue
+            owner = func.value
+            if isinstance(owner, ast.Name):
+                _, bindings = self.lookup(owner.id, site)
+                owner = bindings[0].value if len(bindings) == 1 and bindings[0].kind == "assign" else None
+            if not (isinstance(owner, ast.Call) and isinstance(owner.func, ast.Attribute) and owner.func.attr == "instance"):
+                continue
+            if self._qualname_of(owner.func.value, END, 1) not in ("hydra.core.config_store.ConfigStore",):
+                continue
+            arguments = {k.arg: k.value for k in call.keywords if k.arg}
+            # hydra-core 1.3.8: ``store(self, name, node, group=None, package=None, provider=None)``
+            for position, key in enumerate(("name", "node", "group", "package", "provider")):
+                if position < len(call.args):
+                    arguments.setdefault(key, call.args[position])
+            found.append((call, arguments))
+        return found
+
+    def _stored_groups(self) -> Tuple[Tuple[str, str, Any], ...]:
+        """``HydraConfig.stored``: each ``cs.store(group="data", name="base", node=DataConfig)``
+        of this module whose group and name are literals, without ``package``, and whose node
+        is a dataclass of this module, as a Tree of its fields' defaults (literals, nested
+        ``default_factory`` dataclasses; anything else unknown). A name stored twice in a group
+        is left out (which one wins is not read)."""
+        from dl_lint.analysis.configs.yamlfile import UNKNOWN, Leaf, Tree
+
+        if self._stored_nodes is not None:
+            return self._stored_nodes
+        self._stored_nodes = ()
+        entries: Dict[Tuple[str, str], List[Any]] = {}
+        for call, arguments in self._config_store_calls():
+            group, name = literal(arguments.get("group")), literal(arguments.get("name"))
+            if not isinstance(group, str) or not isinstance(name, str) or "package" in arguments or "node" not in arguments:
+                continue
+            entries.setdefault((group.strip("/"), name), []).append(arguments["node"])
+
+        def tree(node: ast.expr, depth: int) -> Optional[Any]:
+            from dl_lint.analysis.configs.dataclasses import dataclass_fields
+
+            target = self.resolve(node, END, 1).single
+            cls = self._dataclass_def(target.value, 1) if target is not None else None
+            fields = dataclass_fields(cls) if cls is not None else None
+            if fields is None or depth > 6:
+                return None
+            kept = []
+            for field in fields:
+                default = field.default
+                value = literal(default) if default is not None else NO_LITERAL
+                if isinstance(default, ast.Call) and not default.args and not default.keywords:
+                    inner = tree(default.func, depth + 1)  # ``field(default_factory=Sub)``
+                    if inner is not None:
+                        kept.append((field.name, inner))
+                        continue
+                if value is NO_LITERAL or isinstance(value, (list, dict, tuple, set)):
+                    value = UNKNOWN
+                column = (default.col_offset + 1) if default is not None else 1
+                kept.append((field.name, Leaf(value, self.path, field.line, column, self.code(default) if default is not None else "")))
+            return Tree(tuple(kept), self.path, cls.lineno)
+
+        stored = []
+        for (group, name), nodes in entries.items():
+            if len(nodes) == 1:
+                found = tree(nodes[0], 0)
+                if found is not None:
+                    stored.append((group, name, found))
+        self._stored_nodes = tuple(stored)
+        return self._stored_nodes
 
     def _structured_node(self, target: Any, depth: int) -> Optional[Any]:
         """A dataclass of the module as a Hydra structured config (``_stored_config``)."""

@@ -15,8 +15,14 @@ Checked in Hydra's source, 1.4.0.dev9 (facebookresearch/hydra 2c03d1b, 2026-08-1
 - Any key can be overridden on the command line (``python train.py data.num_workers=0``): every
   value found here is the default of a configurable setting.
 
-What is not followed makes the affected keys unknown (silence): nested defaults lists in group
-files, other package headers, ``override`` entries, multi-select groups, ``${oc.env:...}`` and
+- A group config's own defaults list is relative to it: ``- base`` in ``data/default.yaml`` is
+  ``data/base`` mounted at ``data``; ``- sub: x`` is ``data/sub/x`` at ``data.sub``
+  (``_internal/defaults_list.py``); a name with no YAML file may be a structured config the
+  script stored in that group (``cs.store(group="data", name="base", node=DataConfig)``,
+  ``core/config_store.py``; the repository reads stored nodes beside the files).
+
+What is not followed makes the affected keys unknown (silence): absolute, optional, override,
+placed or interpolated entries of a group config's defaults list, other package headers, ``override`` entries, multi-select groups, ``${oc.env:...}`` and
 other resolvers, relative interpolations, ``???`` (a value the command line must give), custom
 YAML tags, merges (``<<:``).
 """
@@ -48,7 +54,7 @@ class HydraConfig(Record):
     configs are searched in, the primary config's name, and the keys taken so far. ``shown``:
     how messages name the search folder (``config_path`` as written beside the script)."""
 
-    __slots__ = ("search_dir", "name", "keys", "shown", "edited", "plain")
+    __slots__ = ("search_dir", "name", "keys", "shown", "edited", "plain", "stored")
     _uncompared = frozenset({"shown", "edited"})
 
     def __init__(
@@ -62,7 +68,12 @@ class HydraConfig(Record):
         # ``OmegaConf.load(path)``: the file as it is (no defaults list), not overridable by
         # Hydra's command line.
         plain: bool = False,
+        # Structured configs the script stores in config groups (``cs.store(group="data",
+        # name="base", node=DataConfig)``): (group, name, Tree of the dataclass's defaults), found
+        # by a defaults list that names no YAML file of that name.
+        stored: Tuple[Tuple[str, str, Tree], ...] = (),
     ) -> None:
+        self.stored = stored
         self.search_dir = search_dir
         self.name = name
         self.keys = keys
@@ -71,7 +82,7 @@ class HydraConfig(Record):
         self.plain = plain
 
     def child(self, key: str) -> "HydraConfig":
-        return HydraConfig(self.search_dir, self.name, self.keys + (key,), self.shown, self.edited, self.plain)
+        return HydraConfig(self.search_dir, self.name, self.keys + (key,), self.shown, self.edited, self.plain, self.stored)
 
     def edits(self, keys: Tuple[str, ...]) -> bool:
         """Whether the function may set ``keys`` (or a key above or below them) itself."""
@@ -162,7 +173,7 @@ def compose(config: HydraConfig, read: Reader) -> Composed:
                 has_self = True
                 sources.append(((), own))
                 continue
-            sources.append(_default(item, config.search_dir, read, errors))
+            sources.extend(_default(item, config.search_dir, read, errors, config.stored))
     if not has_self:
         sources.append(((), own))
     merged: Dict[str, Any] = {}
@@ -171,9 +182,15 @@ def compose(config: HydraConfig, read: Reader) -> Composed:
     return Composed(merged, tuple(errors))
 
 
-def _default(item: Any, search_dir: str, read: Reader, errors: List[YamlError]) -> Tuple[Tuple[str, ...], Optional[Tree]]:
+Source = Tuple[Tuple[str, ...], Optional[Tree]]  # (package, tree; None: unknown content there)
+_BUDGET = 256  # configs read for one entry of the primary defaults list, nested ones included
+Stored = Tuple[Tuple[str, str, Tree], ...]
+
+
+def _default(item: Any, search_dir: str, read: Reader, errors: List[YamlError], stored: Stored = ()) -> List[Source]:
     """One entry of a primary config's defaults list: where it mounts, and what it holds (None:
-    unknown content; the package () with None makes everything unknown)."""
+    unknown content; the package () with None makes everything unknown), a group config's own
+    defaults list first (``_group``)."""
     if isinstance(item, Leaf) and isinstance(item.value, str):
         # ``- base``: another config of the same folder, at the root; ``- /base`` (absolute in
         # Hydra's search path, ``ConfigDefault.get_config_path``) is the same from a primary config
@@ -181,48 +198,97 @@ def _default(item: Any, search_dir: str, read: Reader, errors: List[YamlError]) 
     elif isinstance(item, Tree) and len(item.entries) == 1:
         group, value = item.entries[0]
         if not isinstance(value, Leaf) or not (isinstance(value.value, str) or value.value is None):
-            return (), None  # a multi-select list, a custom tag
+            return [((), None)]  # a multi-select list, a custom tag
         option = value.value
     else:
-        return (), None
+        return [((), None)]
     optional = group.startswith("optional ")
     if optional:
         group = group[len("optional ") :].strip()
     if group.startswith("override "):
-        return (), None  # overrides a nested default dl-lint does not follow
+        return [((), None)]  # overrides a nested default dl-lint does not follow
     group, _, package_text = group.partition("@")
     group = group.strip().lstrip("/")
     if group == "hydra" or group.startswith("hydra/"):
-        return ("hydra",), None  # Hydra's own settings, under cfg.hydra (not what a loader reads)
+        return [(("hydra",), None)]  # Hydra's own settings, under cfg.hydra (not what a loader reads)
     if option is None:
-        return ("\0none",), None  # ``- data: null``: nothing is mounted
+        return [(("\0none",), None)]  # ``- data: null``: nothing is mounted
     if "${" in option:
-        return (), None
+        return [((), None)]
     if package_text:
         package = () if package_text == "_global_" else tuple(package_text.replace("_global_.", "").split("."))
         if package_text == "_group_":
             package = tuple(group.split("/"))
     else:
         package = tuple(p for p in group.split("/") if p)
+    return _group(tuple(p for p in group.split("/") if p), option, package, bool(package_text), optional, search_dir, read, errors, stored, 0, [_BUDGET])
+
+
+def _group(
+    group: Tuple[str, ...], option: str, package: Tuple[str, ...], placed: bool, optional: bool,
+    search_dir: str, read: Reader, errors: List[YamlError], stored: Stored, depth: int, budget: List[int],
+) -> List[Source]:
+    """The sources of config ``option`` of ``group`` mounted at ``package`` (``placed``: the
+    entry wrote the package): its YAML file, else a structured config the script stored under
+    that group and name (``HydraConfig.stored``); its own defaults list first, relative to it
+    (``- base``: a config of the same group at the same package; ``- sub: x``: group
+    ``GROUP/sub`` at ``PACKAGE.sub``), then its own keys where ``_self_`` stands (at the end
+    when not written: Hydra 1.1+). Anything else nested makes its package unknown, as does a
+    default past ``_BUDGET`` configs for one entry (a hostile tree of lists naming lists)."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        return [(package, None)]
     name = option if option.endswith((".yaml", ".yml")) else f"{option}.yaml"
-    path = os.path.normpath(os.path.join(search_dir, group, name))
+    path = os.path.normpath(os.path.join(search_dir, *group, name))
     found = read(path)
     if isinstance(found, YamlError):
         errors.append(found)
-        return package, None
+        return [(package, None)]
     if found is None:
-        return (package, None) if not optional else (("\0none",), None)
+        node = next((t for g, n, t in stored if g == "/".join(group) and n == option), None)
+        if node is not None:
+            return [(package, node)]  # a structured config's keys: a dataclass has no defaults list
+        return [(package, None)] if not optional else [(("\0none",), None)]
     if not isinstance(found, Tree):
-        return package, None
+        return [(package, None)]
     header = found.header
-    if header is not None and not package_text:
+    if header is not None and not placed:
         if header == "_global_":
             package = ()
         elif header != "_group_":
-            return (), None  # mounted somewhere dl-lint does not follow
-    if found.get("defaults") is not None:
-        return package, None  # a nested defaults list: not followed
-    return package, found
+            return [((), None)]  # mounted somewhere dl-lint does not follow
+    defaults = found.get("defaults")
+    if defaults is None:
+        return [(package, found)]
+    if not isinstance(defaults, Items) or depth > 6:
+        return [(package, None)]
+    own = Tree(tuple((k, v) for k, v in found.entries if k != "defaults"), found.path, found.line)
+    sources: List[Source] = []
+    has_self = False
+    for item in defaults.items:
+        if isinstance(item, Leaf) and item.value == "_self_":
+            if has_self:
+                return [(package, None)]
+            has_self = True
+            sources.append((package, own))
+            continue
+        if isinstance(item, Leaf) and isinstance(item.value, str):
+            sub, option_text = (), item.value  # a config of the same group, mounted here
+        elif isinstance(item, Tree) and len(item.entries) == 1 and isinstance(item.entries[0][1], Leaf) and isinstance(item.entries[0][1].value, str):
+            key, value = item.entries[0]
+            sub, option_text = tuple(key.split("/")), value.value
+        else:
+            return [(package, None)]
+        written = "/".join(sub) + option_text
+        if written.startswith(("/", "optional", "override")) or "@" in written or "${" in written or not all(sub):
+            return [(package, None)]  # absolute, optional, override, placed or interpolated: not followed
+        nested = _group(group + sub, option_text, package + sub, False, False, search_dir, read, errors, stored, depth + 1, budget)
+        if any(tree is None for _, tree in nested):
+            return [(package, None)]  # absent (Hydra fails to compose), broken, or not followed
+        sources.extend(nested)
+    if not has_self:
+        sources.append((package, own))
+    return sources
 
 
 def _merge_at(merged: Dict[str, Any], package: Tuple[str, ...], tree: Optional[Tree]) -> None:
