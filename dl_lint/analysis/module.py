@@ -2553,9 +2553,12 @@ class ModuleAnalysis:
 
     def _hands_parameter_on(self, function: ast.AST, param: str) -> bool:
         """Whether ``function`` hands its parameter ``param``, as a statement of its own body
-        or a loop's, to a module-level function of this module or to a method of its own class
-        called on ``self`` that iterates it (``Trainer.train`` calling ``self.train_one_epoch(
-        epoch, train_loader)``, which loops over it): asked of that function as of this one."""
+        or a loop's, to a module-level function of this module, to a method of its own class
+        called on ``self``, or to a module-level function of another module of the project
+        (``find_nearest.find_k_nearest_patches_to_prototypes(dataloader=dataloader)``,
+        ``_callee_elsewhere``) that iterates it (``Trainer.train`` calling
+        ``self.train_one_epoch(epoch, train_loader)``, which loops over it): asked of that
+        function, in its module, as of this one."""
         cls = self.ix.method_class.get(id(function))
         me = _first_param(function) if cls is not None and not _static(function) else None
         for call, call_site, _, _ in self._calls_in(function):
@@ -2565,19 +2568,24 @@ class ModuleAnalysis:
                 isinstance(k.value, ast.Name) and k.value.id == param for k in call.keywords
             ):
                 continue
+            where = self
             if isinstance(call.func, ast.Name):
                 callee, skip = self.ix.first_function.get(call.func.id), 0
             elif me is not None and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) and call.func.value.id == me:
                 callee = self.ix.methods.get((id(cls), call.func.attr))
                 skip = 0 if callee is None or _static(callee) else 1
             else:
-                continue
-            if callee is None or callee is function or any(isinstance(a, ast.Starred) for a in call.args):
-                continue
+                callee, skip = None, 0
+            if callee is None:
+                where, callee, skip = self._callee_elsewhere(call, call_site)
+                if callee is None or where is self:
+                    continue
+            if callee is function or any(isinstance(a, ast.Starred) for a in call.args) or _is_generator(callee):
+                continue  # a generator's body runs only when something takes from it (``_consumed_generator``)
             params = [a.arg for a in (*callee.args.posonlyargs, *callee.args.args)][skip:]
             landed = [params[i] for i, a in enumerate(call.args) if i < len(params) and isinstance(a, ast.Name) and a.id == param]
             landed += [k.arg for k in call.keywords if k.arg and isinstance(k.value, ast.Name) and k.value.id == param]
-            if any(self._iterates_parameter(callee, name) for name in landed):
+            if any(where._iterates_parameter(callee, name) for name in landed):
                 return True
         return False
 
@@ -3755,6 +3763,19 @@ def _is_self_attr(node: Optional[ast.AST], me: Optional[str], attr: str) -> bool
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "enumerate" and node.args:
         node = node.args[0]
     return isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.value, ast.Name) and node.value.id == me
+
+
+def _is_generator(function: ast.AST) -> bool:
+    """Whether ``function``'s own body yields (nested functions, lambdas and classes aside)."""
+    todo = list(getattr(function, "body", ()))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _first_param(function: ast.AST) -> Optional[str]:
