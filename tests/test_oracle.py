@@ -213,6 +213,25 @@ def test_batch_bytes_estimated_from_getitem_are_the_bytes_of_a_real_batch() -> N
             assert sum(t.nbytes for t in parts) == batch_size * estimated, node.name
 
 
+def test_a_generator_handed_to_the_dataset_repeats_in_every_worker() -> None:
+    """DL204 through a generator the construction builds and hands to __init__ (sigver's
+    MAMLDataSet): each of the 2 workers draws from a copy of one state, so the samples come in
+    equal pairs (worker 0 takes indices 0, 2, ...; worker 1 takes 1, 3, ...); with the fixture's
+    worker_init_fn that reseeds per worker they do not."""
+    module = _load(RULE_FIXTURES / "dl204_shared_rng.py")
+    found = lint_paths([RULE_FIXTURES / "dl204_shared_rng.py"], overrides={"select": ("DL204",)}).diagnostics
+    assert any("Handed draws from self.rng, handed to __init__" in d.message for d in found)
+    flagged = [int(x) for x in torch.utils.data.DataLoader(module.Handed(8, module.np.random.RandomState(0)), num_workers=2)]
+    assert flagged[0::2] == flagged[1::2] and len(set(flagged)) == 4
+
+    def reseed(worker_id):
+        info = torch.utils.data.get_worker_info()
+        info.dataset.rng = module.np.random.RandomState(info.seed % 2**32)
+
+    fixed = [int(x) for x in torch.utils.data.DataLoader(module.Handed(8, module.np.random.RandomState(0)), num_workers=2, worker_init_fn=reseed)]
+    assert fixed[0::2] != fixed[1::2]
+
+
 def test_a_fresh_iterator_at_every_step_repeats_the_first_batch_and_restarts_the_workers() -> None:
     """DL302's ``next(iter(loader))`` findings, run: without shuffling every step gets the same
     first batch (no workers needed), and with workers every ``iter()`` starts new worker

@@ -2961,6 +2961,10 @@ class Resolver:
             return Value.unknown("expression")
         left = self.resolve(node.left, site, depth + 1)
         right = self.resolve(node.right, site, depth + 1)
+        if left.is_unknown or right.is_unknown:
+            bounded = _bounded_arithmetic(node.op, left, right)
+            if bounded is not None:
+                return bounded  # ``os.cpu_count() // 2 + 1``: at least 1 on every machine
         return _combine([left, right], func, numeric=True)
 
     def _resolve_boolop(self, node: ast.BoolOp, site: Site, depth: int) -> Value:
@@ -3086,7 +3090,8 @@ class Resolver:
             given = () if local else self._handed_sizes(target, node, site, depth)
             views = self._views(target, given) if given else None
             shape = None if local else call_shape(node)
-            return Value.known(Instance(target.module, target.name, target.line, target.path, local, holds, given, views, shape))
+            rngs = () if local else self._handed_rngs(target, node, site, depth)
+            return Value.known(Instance(target.module, target.name, target.line, target.path, local, holds, given, views, shape, rngs))
         return Value.unknown(func.source if func.source in CONFIGURABLE else "expression")
 
     def _module_returns_self(self, instance: "Instance", method: str) -> bool:
@@ -3232,6 +3237,45 @@ class Resolver:
                 if (keyword is not None and keyword == name) or (keyword is None and index == position >= 0):
                     return found
         return None
+
+    def _handed_rngs(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Tuple[str, ...]:
+        """DL204 (``Instance.rngs``): the attributes a construction fills with a random generator
+        it builds in its arguments, or a name of its scope bound once to one
+        (``MAMLDataSet(..., rng=np.random.RandomState(args.seed))``,
+        ``datasets.RNG_QUALNAMES``; ``torch.Generator().manual_seed(0)`` too) and hands to a
+        parameter ``__init__`` stores on self once, unconditionally, and nowhere else
+        (``ClassRecord.init_attrs``). Read off the class's summary; () without a generator."""
+        from dl_lint.analysis.datasets import RNG_QUALNAMES
+
+        if depth > MAX_DEPTH or not (node.args or node.keywords):
+            return ()
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return ()
+        handed = []
+        for index, keyword, argument in [(i, None, a) for i, a in enumerate(node.args)] + [(-2, k.arg, k.value) for k in node.keywords]:
+            if isinstance(argument, ast.Name):
+                # ``rng = np.random.RandomState(seed)`` bound once in this scope, then handed
+                _, bindings = self.lookup(argument.id, site)
+                if len(bindings) == 1 and bindings[0].kind == "assign" and isinstance(bindings[0].value, ast.Call):
+                    argument = bindings[0].value
+            if not isinstance(argument, ast.Call):
+                continue
+            made = argument
+            if isinstance(made.func, ast.Attribute) and made.func.attr == "manual_seed" and isinstance(made.func.value, ast.Call):
+                made = made.func.value  # ``torch.Generator().manual_seed(0)`` returns the generator (torch 2.13)
+            if self._qualname_of(made.func, site, depth + 1) in RNG_QUALNAMES:
+                handed.append((index, keyword))
+        if not handed:
+            return ()
+        ask = getattr(self.project, "class_record", None)
+        record = ask(target.module, target.name, target.path or self.path) if ask is not None and target.module else None
+        if record is None:
+            return ()
+        found = []
+        for attr, kind, param, position, _default, _line in record.init_attrs:
+            if kind == "param" and any((keyword is not None and keyword == param) or (keyword is None and index == position >= 0) for index, keyword in handed):
+                found.append(attr)
+        return tuple(sorted(found))
 
     def _handed_sizes(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Tuple[Tuple[str, Any], ...]:
         """DL101: the ints and fixed-size image transforms a construction hands the parameters
@@ -4396,23 +4440,78 @@ def _dict_flag_loop(function: ast.FunctionDef) -> Optional[Tuple[int, int, str]]
     return None
 
 
+# An unknown machine-dependent integer with a known lower bound (``os.cpu_count() - 4`` is at
+# least -3): the source "bound:N" (``_lower_bound``). Only arithmetic and ``min``/``max`` of the
+# core count make one; a bound of 1 is "positive" (POSITIVE_SOURCES); the rules read every bound
+# of 1 or more as workers (``rules.base.positive_workers``), any other as an expression.
+_BOUND = "bound:"
+_BOUND_LIMIT = 1 << 20  # bounds past this are not kept (no arithmetic on huge literals)
+
+
+def _lower_bound(value: Value) -> Optional[int]:
+    """The least integer ``value`` can be: its smallest option (ints only), 1 for the core count
+    or a positive count, N for "bound:N"; None when it has none."""
+    if value.is_unknown:
+        source = value.source or ""
+        if source in POSITIVE_SOURCES:
+            return 1
+        if source.startswith(_BOUND):
+            return int(source[len(_BOUND):])
+        return None
+    options = [p.value for p in value.options or ()]
+    if not options or not all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= _BOUND_LIMIT for v in options):
+        return None
+    return min(options)
+
+
+def _bounded(bound: int) -> Optional[Value]:
+    """An unknown at least ``bound``: "positive" for 1 (a rule reads it as workers), else
+    "bound:N" (``rules.base.positive_workers`` reads N >= 1 as workers too)."""
+    if abs(bound) > _BOUND_LIMIT:
+        return None
+    return Value.unknown("positive") if bound == 1 else Value.unknown(f"{_BOUND}{bound}")
+
+
+def _bounded_arithmetic(op: ast.operator, left: Value, right: Value) -> Optional[Value]:
+    """``left OP right`` where one operand is the core count or a bound on it and the other a
+    bound or known integers: the result's lower bound (``cpu_count() // 2 + 1`` >= 1,
+    ``cpu_count() - 4`` >= -3, ``2 * cpu_count()`` >= 2). ``-`` needs the right operand known (its
+    largest option), ``//`` and ``*`` a known positive integer on the constant side. None
+    otherwise (the usual unknown)."""
+    low_left, low_right = _lower_bound(left), _lower_bound(right)
+    if low_left is None or low_right is None:
+        return None
+    constants = [p.value for p in (right.options or ())] if not right.is_unknown else None
+    if isinstance(op, ast.Add):
+        return _bounded(low_left + low_right)
+    if isinstance(op, ast.Sub) and constants is not None:
+        return _bounded(low_left - max(constants))
+    if isinstance(op, ast.FloorDiv) and constants is not None and all(k >= 1 for k in constants):
+        return _bounded(min(low_left // k for k in constants))
+    if isinstance(op, ast.Mult):
+        known, bound = (constants, low_left) if constants is not None else (
+            [p.value for p in (left.options or ())] if not left.is_unknown else None, low_right)
+        if known is not None and all(k >= 1 for k in known):
+            return _bounded(min(bound * k for k in known))
+    return None
+
+
 def _positive_extreme(name: str, values: Sequence[Value]) -> Optional[Value]:
-    """``min``/``max`` over operands one of which is the core count (unknown, but at least 1):
-    unknown "positive" when the result is certainly at least 1 (``min(8, os.cpu_count())``:
-    every operand is; ``max(1, os.cpu_count() - 2)``: one operand is), else None (the usual
-    combination). Rules that need workers, not their number, read it (``rules.base``)."""
+    """``min``/``max`` over operands one of which is the core count (unknown, but at least 1)
+    or a bound on it (``_lower_bound``): unknown "positive" when the result is certainly at
+    least 1 (``min(8, os.cpu_count())``: every operand is; ``max(1, os.cpu_count() - 2)``,
+    ``max(cpu_count() - 4, cpu_count() // 2 + 1)``: one operand is), else the bound of the result
+    when every operand has one, else None (the usual combination). Rules that need workers, not
+    their number, read it (``rules.base``)."""
     if len(values) < 2 or not any(v.is_unknown for v in values):
         return None
-
-    def positive(value: Value) -> bool:
-        if value.is_unknown:
-            return value.source in POSITIVE_SOURCES
-        return all(isinstance(p.value, int) and not isinstance(p.value, bool) and p.value >= 1 for p in value.options or ())
-
-    if name == "min" and all(positive(v) for v in values):
+    bounds = [_lower_bound(v) for v in values]
+    if name == "min" and all(b is not None for b in bounds):
+        return _bounded(min(bounds))
+    if name == "max" and any(b is not None and b >= 1 for b in bounds):
         return Value.unknown("positive")
-    if name == "max" and any(positive(v) for v in values):
-        return Value.unknown("positive")
+    if name == "max" and all(b is not None for b in bounds):
+        return _bounded(max(bounds))
     return None
 
 

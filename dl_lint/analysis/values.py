@@ -164,7 +164,7 @@ class Instance(Record):
     """An instance of a class defined in the project: ``module`` is the dotted module name (or
     file path when the module name is unknown), ``name`` the class name."""
 
-    __slots__ = ("module", "name", "line", "path", "local", "holds", "given", "views", "shape")
+    __slots__ = ("module", "name", "line", "path", "local", "holds", "given", "views", "shape", "rngs")
     _uncompared = frozenset({"shape"})
 
     def __init__(
@@ -189,7 +189,12 @@ class Instance(Record):
         # keeps on the path a literal argument decides (``ClassFacts.held_none``). Not compared: two
         # constructions of a class are the same value whatever their arguments' spelling.
         shape: Optional["CallShape"] = None,
+        # DL204: the attributes this construction fills with a random generator it builds and
+        # hands to a parameter ``__init__`` keeps (``Dataset(rng=np.random.RandomState(seed))``
+        # with ``self.rng = rng``): every worker gets a copy of its state.
+        rngs: Tuple[str, ...] = (),
     ) -> None:
+        self.rngs = rngs
         self.shape = shape
         self.views = views
         self.given = given

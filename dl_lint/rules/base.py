@@ -131,6 +131,17 @@ POSITIVE_WORKERS = {
     "cpu-count": AtLeastOne("the core count"),
     "positive": AtLeastOne("a positive min/max of the core count"),
 }
+_DERIVED = AtLeastOne("a count derived from the core count")
+
+
+def positive_workers(source: Optional[str]) -> Optional[AtLeastOne]:
+    """The ``AtLeastOne`` of an unknown worker count's source: the core count, a positive
+    min/max of it, or arithmetic on it with a lower bound of 1 or more ("bound:N",
+    ``resolve._bounded``); None for any other source."""
+    found = POSITIVE_WORKERS.get(source or "")
+    if found is None and source and source.startswith("bound:") and int(source[6:]) >= 1:
+        return _DERIVED
+    return found
 
 
 def call_scenarios(call: LoaderCall, *names: str, positive: bool = False) -> Optional[List[dict]]:
@@ -141,7 +152,7 @@ def call_scenarios(call: LoaderCall, *names: str, positive: bool = False) -> Opt
     unknown (for rules that ask only whether there are workers)."""
     if positive:  # it changes the answer only for such a num_workers: else the same entry serves
         workers = call.value("num_workers") if "num_workers" in names else None
-        positive = workers is not None and workers.is_unknown and workers.source in POSITIVE_WORKERS
+        positive = workers is not None and workers.is_unknown and positive_workers(workers.source) is not None
     key = (id(call), names, positive)
     kept = _SCENARIOS.get(key)
     if kept is not None and kept[0] is call:
@@ -149,7 +160,7 @@ def call_scenarios(call: LoaderCall, *names: str, positive: bool = False) -> Opt
     values = {n: call.value(n) for n in names}
     if positive:
         workers = values["num_workers"]
-        values["num_workers"] = Value((Possible(POSITIVE_WORKERS[workers.source]),), workers.source, workers.aliases)
+        values["num_workers"] = Value((Possible(positive_workers(workers.source)),), workers.source, workers.aliases)
     found = scenarios(values, DEFAULTS, holds=call.extra.get("holds", ()))
     if len(_SCENARIOS) >= 256:
         _SCENARIOS.clear()

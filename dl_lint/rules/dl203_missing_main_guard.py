@@ -35,7 +35,9 @@ loader in loaders: for batch in loader`) is iterated where that call runs. The f
 in another module of the project (`from engine import train_one_epoch`, `engine.evaluate(...)`),
 or be a class there whose `__init__` iterates what it is given (`Prefetcher(loader)` calling
 `iter(loader)`): when the call can run at import, that module's function is read the same way
-and cited as related location. So is a class of another module that keeps the loader it is
+and cited as related location, including what it hands the loader on to, in its own module or
+another (`prune.prune_prototypes(dataloader=loader)` calling
+`find_nearest.find_k_nearest_patches_to_prototypes(dataloader=dataloader)`, which loops over it). So is a class of another module that keeps the loader it is
 given (`self.loader = loader` in `__init__`, its only store of that attribute) and has a method
 that loops over it, when that method is called on the new object where the loader is
 (`trainer = Trainer(model, loader)` then `trainer.fit()`, or `Trainer(model, loader).fit()`). A
@@ -93,8 +95,10 @@ use_gpu`, `not torch.cuda.is_available()`, `args.no_cuda`, `use_cpu`, `device ==
 `device.type != "cuda"`. Any other path without workers keeps the rule silent. Workers that are the
 machine's core count (`num_workers=os.cpu_count()`, `multiprocessing.cpu_count()`,
 `len(os.sched_getaffinity(0))`, `min(8, os.cpu_count())`, `max(1, os.cpu_count() - 2)`: at least
-1 on every machine) are workers; `os.cpu_count() - 2` or `// 2`, which may be 0 on a small
-machine, keep it silent.
+1 on every machine) are workers, and so is arithmetic on the core count whose lower bound is 1 or
+more (`os.cpu_count() // 2 + 1`, `2 * os.cpu_count() - 1`, `max(cpu_count() - 4, cpu_count() //
+2 + 1)`: `+`, `-` of a known number, `//` and `*` by a positive one, `min`, `max`);
+`os.cpu_count() - 2` or `// 2`, which may be 0 on a small machine, keep it silent.
 
 It is an **error** when the failure is certain: the call passes `multiprocessing_context="spawn"`
 (or `"forkserver"`), the script or a module it imports calls `set_start_method("spawn")` /

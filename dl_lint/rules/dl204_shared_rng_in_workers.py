@@ -12,7 +12,9 @@ class SharedRngInWorkers(Rule):
     doc = """
 ## What it does
 Reports a Dataset that creates a random generator in `__init__` (`np.random.default_rng`,
-`np.random.RandomState`, `random.Random`, `torch.Generator`) and draws from it in `__getitem__`
+`np.random.RandomState`, `random.Random`, `torch.Generator`), or keeps one its construction
+builds and hands it (`MAMLDataSet(..., rng=np.random.RandomState(seed))` with `self.rng = rng`,
+stored once in `__init__` and nowhere else), and draws from it in `__getitem__`
 or `__iter__` (or a method they call), used by a DataLoader with workers and no
 `worker_init_fn`. A dataset that reseeds or replaces the generator on the worker's own path
 (`self.generator.manual_seed(...)`, `self.rng.seed(...)` or `self.rng = ...` in `__getitem__`,
@@ -63,15 +65,19 @@ All versions (global `np.random` is reseeded per worker from torch 1.9).
         if mro is None:
             return
         rngs = {a for c in mro for a in c.init_rngs}
-        drawn = {a for c in mro for a in c.draws} & rngs
+        # a generator the construction builds and hands to __init__, which keeps it, in every
+        # scenario (``MAMLDataSet(..., rng=np.random.RandomState(seed))``, ``self.rng = rng``)
+        handed = set.intersection(*(set(getattr(s["dataset"].value, "rngs", ()) or ()) for s in found))
+        drawn = {a for c in mro for a in c.draws} & (rngs | handed)
         if not drawn:
             return
         attr = sorted(drawn)[0]
+        made = "created in __init__" if attr in rngs else "handed to __init__ by its construction"
         yield self.finding(
             call,
             "dataset",
-            f"{cls.name} draws from self.{attr}, created in __init__, in every worker: they all draw the same numbers.",
-            detail=f"{cls.name} draws per sample from the generator self.{attr}, created in __init__, and this "
+            f"{cls.name} draws from self.{attr}, {made}, in every worker: they all draw the same numbers.",
+            detail=f"{cls.name} draws per sample from the generator self.{attr}, {made}, and this "
             "loader starts workers without a worker_init_fn. Each worker gets a copy of the same generator state, "
             "so the workers repeat each other's augmentations, and again every epoch. Reseed it per worker in a "
             f"worker_init_fn (info = get_worker_info(); info.dataset.{attr} = np.random.default_rng(info.seed % 2**32)).",

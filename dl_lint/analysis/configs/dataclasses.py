@@ -67,9 +67,10 @@ class DataclassConfig(Instance):
         given: Tuple[Tuple[str, object], ...] = (),
         views: Optional[Tuple[Tuple[object, ...], ...]] = None,
         shape: Optional[Tuple] = None,
+        rngs: Tuple[str, ...] = (),
         fields: Tuple[Tuple[str, object], ...] = (),
     ) -> None:
-        super().__init__(module, name, line, path, local, holds, given, views, shape)
+        super().__init__(module, name, line, path, local, holds, given, views, shape, rngs)
         self.fields = fields
 
     def get(self, key: str) -> Optional[object]:
@@ -98,12 +99,13 @@ class StoreConfig(DataclassConfig):
         given: Tuple[Tuple[str, object], ...] = (),
         views: Optional[Tuple[Tuple[object, ...], ...]] = None,
         shape: Optional[Tuple] = None,
+        rngs: Tuple[str, ...] = (),
         fields: Tuple[Tuple[str, object], ...] = (),
         accesses: Tuple[str, ...] = (),
         writers: Tuple[str, ...] = (),
         store: str = "",
     ) -> None:
-        super().__init__(module, name, line, path, local, holds, given, views, shape, fields)
+        super().__init__(module, name, line, path, local, holds, given, views, shape, rngs, fields)
         self.accesses = accesses
         self.writers = writers
         self.store = store  # the dict attribute: ``obj.STORE.update(...)`` elsewhere changes it
