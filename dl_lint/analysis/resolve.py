@@ -3705,7 +3705,7 @@ class Resolver:
             inner = self.resolve(node.args[0], site, depth + 1).single
             if inner is not None and isinstance(inner.value, LoadedConfig):
                 return Value.known(inner.value)  # EasyDict(cfg), OmegaConf.create(cfg): the same key paths
-        if name == "dict":
+        if name == "dict" or qualname in _DICT_TYPES:
             return self._resolve_dict_call(node, site, depth)
         if qualname in _CONFIG_LOADERS and qualname not in LOAD_QUALNAMES:
             return self._loaded_config(qualname, node, site, depth)
@@ -4273,6 +4273,9 @@ _PATH_JOIN = frozenset({"os.path.join", "posixpath.join"})
 # What a ``vars(obj)`` dict may be used for without changing the object: a view or copy of it
 # (``vars(par).items()``), or an argument of a call that only reads it (``print(vars(args))``).
 _DICT_READS = frozenset({"items", "keys", "values", "get", "copy"})
+# Mappings built like ``dict(...)`` whose items read and write as a dict's (CPython 3.7+:
+# ``OrderedDict`` differs only in order-sensitive equality and ``move_to_end``).
+_DICT_TYPES = frozenset({"collections.OrderedDict", "typing.OrderedDict"})
 _DICT_READERS = frozenset({"print", "str", "repr", "len", "sorted", "dict", "list", "pprint", "pformat", "dumps", "dump"})
 
 
