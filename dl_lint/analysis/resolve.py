@@ -685,22 +685,11 @@ class Resolver:
         Read in hydra-core 1.3.8 (``core/config_store.py``: ``store(name, node, group=None,
         package=None, provider=None)``; ``_internal/config_repository.py`` reads stored nodes
         alongside the YAML files of the search path)."""
-        stores = []
-        for call, site, _, _ in self.index.calls:
-            func = call.func
-            if not (isinstance(func, ast.Attribute) and func.attr == "store"):
-                continue
-            keywords = {k.arg: k.value for k in call.keywords}
-            owner = func.value
-            if isinstance(owner, ast.Name):
-                _, bindings = self.lookup(owner.id, site)
-                owner = bindings[0].value if len(bindings) == 1 and bindings[0].kind == "assign" else None
-            if not (isinstance(owner, ast.Call) and isinstance(owner.func, ast.Attribute) and owner.func.attr == "instance"):
-                continue
-            if self._qualname_of(owner.func.value, END, 1) not in ("hydra.core.config_store.ConfigStore",):
-                continue
-            if literal(keywords.get("name", call.args[0] if call.args else None)) == config_name and "group" not in keywords:
-                stores.append(keywords.get("node", call.args[1] if len(call.args) > 1 else None))
+        stores = [
+            arguments.get("node")
+            for _, arguments in self._config_store_calls()
+            if literal(arguments.get("name")) == config_name and "group" not in arguments
+        ]
         if len(stores) != 1 or stores[0] is None:
             return None
         if _edited_config_keys(function, name):
@@ -1779,6 +1768,9 @@ class Resolver:
         return _option_value(_dedupe(options))
 
     def _copied_option(self, instance: Instance, attr: str, base: ast.Name, site: Site, depth: int) -> Optional[Value]:
+        """``cfg.num_workers`` of an object whose class copies a parsed namespace onto itself
+        (``_namespace_copy_option``) or keeps it in a dict its ``__getattr__`` answers from
+        (``_stored_option``); None for anything else."""
         found = self._namespace_copy_option(instance, attr, base, site, depth)
         return found if found is not None else self._stored_option(instance, attr, base, site, depth, "attr")
 
