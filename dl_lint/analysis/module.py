@@ -1912,6 +1912,33 @@ class ModuleAnalysis:
                 out.append((other, other_site))
         return out
 
+    def _runner_calls(self, function: ast.AST) -> List[Tuple[ast.Call, Site]]:
+        """The calls of this module that hand the module-level ``function`` to a library that
+        runs it before returning: ``study.optimize(objective, n_trials=...)`` on a study from
+        ``optuna.create_study`` / ``optuna.load_study`` (read in optuna 5.1.0,
+        ``study/_optimize.py``: ``_optimize`` runs ``func(trial)`` in the calling thread, or in a
+        ``ThreadPoolExecutor`` of this process with ``n_jobs`` > 1; either way before
+        ``optimize`` returns). ``study`` is such a call or a name bound once to one."""
+        if self.ix.method_class.get(id(function)) is not None or not isinstance(function, ast.FunctionDef):
+            return []
+        out = []
+        for call, site in self.ix.calls_of_attr.get("optimize", ()):
+            handed = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "func"), None)
+            if not (isinstance(handed, ast.Name) and handed.id == function.name):
+                continue
+            if self.ix.first_function.get(handed.id) is not function:
+                continue
+            local = self.index.scopes.get(id(site.scope)) if site.scope is not None else None
+            if local is not None and handed.id in local.bindings:
+                continue  # a local of the same name
+            owner = call.func.value if isinstance(call.func, ast.Attribute) else None
+            if isinstance(owner, ast.Name):
+                _, bindings = self.resolver.lookup(owner.id, site)
+                owner = bindings[0].value if len(bindings) == 1 and bindings[0].kind == "assign" else None
+            if isinstance(owner, ast.Call) and self.resolver._qualname_of(owner.func, site, 1) in _STUDY_MAKERS:
+                out.append((call, site))
+        return out
+
     def _method_called(self, call: ast.Call, site: Site) -> Optional[ast.AST]:
         """The method of a module-level class that ``owner.method(...)`` runs, when ``owner`` is
         a module-level instance of that class or the ``self`` of one of its methods."""
@@ -1995,7 +2022,7 @@ class ModuleAnalysis:
     def _unguarded_call_search(self, function: ast.AST, depth: int, seen: Set[int]) -> Optional[int]:
         seen.add(id(function))
         callers = []
-        for other, other_site in self._callers(function):
+        for other, other_site in (*self._callers(function), *self._runner_calls(function)):
             if other_site.scope is None:
                 if not self._guarded(other_site.line):
                     return other_site.line
@@ -3763,6 +3790,13 @@ def _is_self_attr(node: Optional[ast.AST], me: Optional[str], attr: str) -> bool
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "enumerate" and node.args:
         node = node.args[0]
     return isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.value, ast.Name) and node.value.id == me
+
+
+# Library functions that make an object whose ``optimize(func)`` runs ``func`` before it returns
+# (``ModuleAnalysis._runner_calls``; optuna 5.1.0 ``optuna/__init__.py`` re-exports both).
+_STUDY_MAKERS = frozenset(
+    {"optuna.create_study", "optuna.load_study", "optuna.study.create_study", "optuna.study.load_study", "optuna.study.study.create_study", "optuna.study.study.load_study"}
+)
 
 
 def _is_generator(function: ast.AST) -> bool:

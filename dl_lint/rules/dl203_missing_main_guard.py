@@ -37,7 +37,12 @@ or be a class there whose `__init__` iterates what it is given (`Prefetcher(load
 `iter(loader)`): when the call can run at import, that module's function is read the same way
 and cited as related location, including what it hands the loader on to, in its own module or
 another (`prune.prune_prototypes(dataloader=loader)` calling
-`find_nearest.find_k_nearest_patches_to_prototypes(dataloader=dataloader)`, which loops over it). So is a class of another module that keeps the loader it is
+`find_nearest.find_k_nearest_patches_to_prototypes(dataloader=dataloader)`, which loops over it).
+A module-level function handed to a library call that runs it before returning is called where
+that call runs: `study.optimize(objective, n_trials=100)` on a study from `optuna.create_study`
+or `optuna.load_study` (optuna 5.1.0 runs `objective(trial)` in the calling thread, or in
+threads of this process with `n_jobs` > 1), so the loaders `objective` iterates are iterated at
+import when that line is unguarded. So is a class of another module that keeps the loader it is
 given (`self.loader = loader` in `__init__`, its only store of that attribute) and has a method
 that loops over it, when that method is called on the new object where the loader is
 (`trainer = Trainer(model, loader)` then `trainer.fit()`, or `Trainer(model, loader).fit()`). A
