@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from dl_lint.analysis.loaders import (
     KEYWORD_ONLY,
@@ -1603,11 +1603,13 @@ class ModuleAnalysis:
             and (self._bound_once_to(name, call, site) or self._returned(call, site))
         )
 
-    def _returned_element(self, call: ast.Call, site: Site) -> Optional[Tuple[int, int]]:
+    def _returned_element(self, call: ast.Call, site: Site) -> Optional[Tuple[Any, ...]]:
         """(index, length) when every ``return`` of the loader's function gives a tuple display
         of one length, without a starred element, and one of them holds the loader at that
         index (the call, or a name ``_returned`` accepts): ``return train_loader, val_loader``,
-        which the caller unpacks (``_unpacked_name``). None otherwise."""
+        which the caller unpacks (``_unpacked_name``); (index, length, key) when the function's
+        one ``return`` holds there a dict display of literal keys whose value at ``key`` is the
+        call (read by the caller as ``loaders["train"]``, ``_keyed_iteration``). None otherwise."""
         returned = self._whole_returned(site.scope) if site.scope is not None else []
         if returned:
             # the returns in other arms of an ``if`` than the loader's (``if mode == 'warmup':
@@ -1615,6 +1617,9 @@ class ModuleAnalysis:
             # DivideMix's ``run``) are not on a path that builds it
             parents = self.name_reads(site.scope)[0]
             returned = [item for item in returned if not other_arms(item, call, parents)]
+            # a ``return`` written before the loader ends the paths it is on before the loader is
+            # built (swa_gaussian's ``if dataset == "CamVid": return camvid_loaders(...)``)
+            returned = [item for item in returned if (getattr(item, "end_lineno", None) or getattr(item, "lineno", 0)) >= call.lineno]
         if not returned or not all(isinstance(item, ast.Tuple) for item in returned):
             return None
         lengths = {len(item.elts) for item in returned}
@@ -1625,6 +1630,12 @@ class ModuleAnalysis:
             for index, value in enumerate(item.elts):
                 if value is call:
                     return index, len(item.elts)
+                if isinstance(value, ast.Dict) and len(returned) == 1:
+                    # ``return {"train": DataLoader(...), ...}, num_classes`` (swa_gaussian's
+                    # ``loaders``): the loader is the value at that literal key of that element
+                    keys = [literal(k) if k is not None else None for k, v in zip(value.keys, value.values) if v is call]
+                    if len(keys) == 1 and isinstance(keys[0], str) and all(k is not None and isinstance(literal(k), str) for k in value.keys):
+                        return index, len(item.elts), keys[0]
         if name is None:
             return None
         for item in returned:
@@ -1697,6 +1708,8 @@ class ModuleAnalysis:
         function or method that iterates its parameter (``model.inference(x, subgraph_loader)``),
         where unguarded module-level code calls that function after the loader exists: the row
         of that call. ``element``: as ``_unguarded_iteration``."""
+        if element is not None and len(element) == 3:
+            return None  # the name holds the dict: its uses in functions are not followed
         for target, after in self.loader_names(call, site, element):
             row = self._global_iteration(target, after)
             if row is not None:
@@ -1708,29 +1721,75 @@ class ModuleAnalysis:
             found = self._iterated_at_key(call, site)
         return found
 
+    def _keyed_iteration(self, scope: Optional[ast.AST], name: str, key: str, after: int) -> Optional[int]:
+        """The first row of ``scope`` after ``after`` that iterates ``name[key]`` (the name bound
+        once in the scope, to a dict of loaders): a loop over it, through transparent wrappers
+        (``tqdm(loaders["train"])``), or a call handing it to a function that iterates the
+        parameter it lands in (``utils.train_epoch(loaders["train"], model)``, in this module or
+        another at import: ``_iterates_argument``). At module level the row must run at import
+        (outside the main guard). None when the name is rebound or stored into."""
+        names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
+        if names is None or len(names.bindings.get(name, ())) != 1:
+            return None
+        parents, by_name = self.name_reads(scope if scope is not None else self.tree)
+        rows = []
+        for read in by_name.get(name, ()):
+            subscript = parents.get(id(read))
+            if not (isinstance(subscript, ast.Subscript) and subscript.value is read):
+                continue
+            if not isinstance(subscript.ctx, ast.Load):
+                return None  # ``loaders["train"] = other``: which loader it holds is not followed
+            if literal(subscript.slice) != key or subscript.lineno <= after:
+                continue
+            node, parent = subscript, parents.get(id(subscript))
+            while isinstance(parent, ast.Call) and terminal(parent.func) in _WRAPPERS and node in parent.args:
+                node, parent = parent, parents.get(id(parent))
+            if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is node:
+                rows.append(parent.lineno)
+            elif isinstance(parent, ast.Call) and node is subscript and (node in parent.args or any(k.value is node for k in parent.keywords)):
+                handed_site = self.site_of(parent)
+                if handed_site is not None and self._iterates_argument(parent, node, handed_site):
+                    rows.append(parent.lineno)
+        if scope is None:
+            rows = [row for row in rows if not self._guarded(row)]
+        return min(rows) if rows else None
+
     def _iterated_at_key(self, call: ast.Call, site: Site) -> Optional[int]:
         """A loader stored at a literal key of a module-level dict (``dataloaders = {}`` then
-        ``dataloaders["training"] = DataLoader(...)`` at module level), when every store into the
+        ``dataloaders["training"] = DataLoader(...)`` at module level, or the value at that key of
+        the display itself, ``loaders = {"train": DataLoader(...)}``), when every store into the
         dict has a literal key, this key is stored once, and the dict is never used whole (only
         ``dataloaders[...]``: not handed on, iterated, copied or rebound): ``dataloaders
         ["training"]`` is this loader wherever it is read. The row of the first loop over it
         (through ``enumerate``, ``tqdm``, ``zip``, ... or a name bound once to such a wrapper,
-        ``data_iterator = tqdm(dataloaders["training"])``) that runs at import after the store:
-        at module level outside the main guard, or in a function unguarded module-level code
-        calls."""
+        ``data_iterator = tqdm(dataloaders["training"])``), or call handing it to a function that
+        iterates the parameter it lands in (``_iterates_argument``), that runs at import after the
+        store: at module level outside the main guard, or in a function unguarded module-level
+        code calls."""
         if site.scope is not None or self.assigned_name(call) is not None:
             return None  # (``loader = DataLoader(...)``: no key; the module's parent map is not built)
         parents = self.name_reads(self.tree)[0]
         statement = parents.get(id(call))
-        if not (isinstance(statement, ast.Assign) and statement.value is call and len(statement.targets) == 1):
-            return None
-        target = statement.targets[0]
-        if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)):
-            return None
-        key = literal(target.slice)
+        if isinstance(statement, ast.Dict):
+            # ``loaders = {"train": DataLoader(...), "val": ...}``: a display bound to a name
+            display, statement = statement, parents.get(id(statement))
+            if not (isinstance(statement, ast.Assign) and statement.value is display and len(statement.targets) == 1):
+                return None
+            holder = statement.targets[0]
+            keys = [literal(k) if k is not None else None for k, v in zip(display.keys, display.values) if v is call]
+            if not isinstance(holder, ast.Name) or len(keys) != 1:
+                return None
+            name, key = holder.id, keys[0]
+        else:
+            if not (isinstance(statement, ast.Assign) and statement.value is call and len(statement.targets) == 1):
+                return None
+            target = statement.targets[0]
+            if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)):
+                return None
+            name, key = target.value.id, literal(target.slice)
         if not isinstance(key, str):
             return None
-        reads = self._key_reads(target.value.id, key)
+        reads = self._key_reads(name, key)
         if reads is None:
             return None
         family = parents  # every node's parent in the module (``name_reads``)
@@ -1741,6 +1800,12 @@ class ModuleAnalysis:
                 node, parent = parent, family.get(id(parent))
             if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is node:
                 loops.append(parent)
+            elif isinstance(parent, ast.Call) and node is read and (node in parent.args or any(k.value is node for k in parent.keywords)):
+                # ``train_epoch(loaders["train"], model)``: handed to a function that iterates
+                # the parameter it lands in (this module's, or another module's at import)
+                handed_site = self.site_of(parent)
+                if handed_site is not None and self._iterates_argument(parent, node, handed_site):
+                    loops.append(parent)
             elif isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
                 alias = parent.targets[0].id
                 for loop, loop_site in self.index.loops:
@@ -1771,7 +1836,7 @@ class ModuleAnalysis:
 
     def _key_reads(self, name: str, key: str) -> Optional[List[ast.Subscript]]:
         """The reads ``name[key]`` of the module-level dict ``name`` (``_iterated_at_key``):
-        None unless ``name`` is bound once at module level to an empty dict display, every
+        None unless ``name`` is bound once at module level to a dict display of literal keys, every
         subscript store into it has a literal key, ``key`` is stored once, and every other use of
         ``name`` anywhere in the module is a subscript of it. One walk per name."""
         if self._dict_keys is None:
@@ -1782,15 +1847,22 @@ class ModuleAnalysis:
         return uses[1].get(key, [])
 
     def _dict_key_uses(self) -> Dict[str, Any]:
-        """For each name bound once at module level to ``{}``: (stores per literal key, reads per
+        """For each name bound once at module level to a dict display with literal string keys
+        (``{}`` included): (stores per literal key, the display's own keys counted, reads per
         literal key), or None when some use of it is not a subscript with a literal key (read
         with any other key is fine). From the module's ``name_reads``, for every name at once."""
         empty = {
             name: bindings[0].value
             for name, bindings in self.index.module_scope.bindings.items()
-            if len(bindings) == 1 and bindings[0].kind == "assign" and isinstance(bindings[0].value, ast.Dict) and not bindings[0].value.keys
+            if len(bindings) == 1 and bindings[0].kind == "assign" and isinstance(bindings[0].value, ast.Dict)
+            and all(k is not None and isinstance(literal(k), str) for k in bindings[0].value.keys)
         }
-        out: Dict[str, Any] = {name: ({}, {}) for name in empty}
+        out: Dict[str, Any] = {}
+        for name, display in empty.items():  # a display's own keys are its first stores
+            stores: Dict[str, int] = {}
+            for key in display.keys:
+                stores[literal(key)] = stores.get(literal(key), 0) + 1
+            out[name] = (stores, {})
         if not empty:
             return out
         # every read of the name in the module, ``d["k"] = ...`` and ``del d["k"]`` included (the
@@ -2042,6 +2114,10 @@ class ModuleAnalysis:
         goes through ``_Index``. ``element``: the loader is that element of the call's value
         (``_unguarded_iteration``), held by the name it is unpacked to."""
         ix = self.ix
+        if element is not None and len(element) == 3:
+            rows = [self._keyed_iteration(site.scope, name, element[2], after) for name, after in self.loader_names(call, site, element[:2])]
+            rows = [row for row in rows if row is not None]
+            return min(rows) if rows else None
         if element is not None:
             return self._names_iteration(call, site, self.loader_names(call, site, element))
         found = ix.loop_over_node.get(id(call))
@@ -2311,8 +2387,9 @@ class ModuleAnalysis:
                 return loop_site.line
         return None
 
-    def _iterates_argument(self, call: ast.Call, name: str, site: Site) -> bool:
-        """Whether ``call`` passes ``name`` to a module-level function of this module, or a
+    def _iterates_argument(self, call: ast.Call, name: Union[str, ast.AST], site: Site) -> bool:
+        """Whether ``call`` passes ``name`` (a name, or one expression node of the call:
+        ``loaders["train"]``) to a module-level function of this module, or a
         method of a module-level class on one of its instances (``_method_called``), that
         iterates the parameter it lands in (``for batch in loader``, ``iter(loader)``). Where
         the call can run at import (``_may_run_at_import``), also a module-level function of
@@ -2331,10 +2408,14 @@ class ModuleAnalysis:
         if function is None:
             return False
         params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)][skip:]
-        landed = [params[i] for i, a in enumerate(call.args) if i < len(params) and isinstance(a, ast.Name) and a.id == name]
-        landed += [k.arg for k in call.keywords if k.arg and isinstance(k.value, ast.Name) and k.value.id == name]
+
+        def given(argument: ast.AST) -> bool:  # the name, or the very expression node handed
+            return argument is name if isinstance(name, ast.AST) else isinstance(argument, ast.Name) and argument.id == name
+
+        landed = [params[i] for i, a in enumerate(call.args) if i < len(params) and given(a)]
+        landed += [k.arg for k in call.keywords if k.arg and given(k.value)]
         found = any(where._iterates_parameter(function, param) for param in landed)
-        if not found and not any(isinstance(a, ast.Starred) for a in call.args):
+        if not found and isinstance(name, str) and not any(isinstance(a, ast.Starred) for a in call.args):
             listed = [
                 params[i]
                 for i, a in enumerate(call.args)
@@ -3094,7 +3175,7 @@ class ModuleAnalysis:
         if use == "returns":
             return self._unguarded_iteration(call, site)
         if isinstance(use, tuple) and use[0] == "element":
-            return self._unguarded_iteration(call, site, element=(use[1], use[2]))
+            return self._unguarded_iteration(call, site, element=tuple(use[1:]))
         if isinstance(use, tuple):
             return self._held_iteration(call, site, use)
         if use != "runs":

@@ -38,6 +38,13 @@ or be a class there whose `__init__` iterates what it is given (`Prefetcher(load
 and cited as related location, including what it hands the loader on to, in its own module or
 another (`prune.prune_prototypes(dataloader=loader)` calling
 `find_nearest.find_k_nearest_patches_to_prototypes(dataloader=dataloader)`, which loops over it).
+A loader held in a dict is read by its literal key: the value at a key of a module-level display
+(`loaders = {"train": DataLoader(...), "val": ...}`, the dict never stored into at that key
+again) is iterated where `loaders["train"]` is looped over or handed to a function that loops
+over it; so is the value at a key of a dict display a factory returns in a tuple
+(swa_gaussian's `data.loaders(...)`: `return {"train": DataLoader(...), ...}, num_classes`,
+unpacked as `loaders, num_classes = data.loaders(...)`), a `return` written before the loader
+(`if dataset == "CamVid": return camvid_loaders(...)`) being on other paths.
 A module-level function handed to a library call that runs it before returning is called where
 that call runs: `study.optimize(objective, n_trials=100)` on a study from `optuna.create_study`
 or `optuna.load_study` (optuna 5.1.0 runs `objective(trial)` in the calling thread, or in
