@@ -296,6 +296,7 @@ class Resolver:
         self._simple_parsing: Optional[Dict[str, Any]] = None  # ``_simple_parsing_dests``
         self._decorated: Optional[Dict[int, ast.AST]] = None  # see _hydra_config
         self._stored_nodes: Optional[Tuple[Tuple[str, str, Any], ...]] = None  # see _stored_groups
+        self._namespace_stores: Dict[str, Any] = {}  # class name -> ``_namespace_store`` (this module's classes)
         self._with_targets: Optional[Dict[int, ast.AST]] = None  # see _opened_path
         self._with_loops: Optional[Dict[int, ast.AST]] = None  # see _dataclass_arguments
         self._setattr_shapes: Dict[int, Any] = {}  # id(class) -> its ``setattr_configs.setattr_shape``
@@ -340,6 +341,7 @@ class Resolver:
         self._code_cache.clear()
         self._decorated = None
         self._stored_nodes = None
+        self._namespace_stores = {}
         self._with_targets = None
         self._with_loops = None
         self._object_edits = None
@@ -1700,35 +1702,21 @@ class Resolver:
         is not one, writes the key itself, binds the name (an attribute read finds it first), or
         the key may be written at run time (``Project.writes_item``; ``_set_at_run_time`` for an
         attribute)."""
-        from dl_lint.analysis.configs.item_stores import class_names, namespace_fills, store_edits, store_hooks
-
-        reader = getattr(self.project, "analysis_at", None)
-        holds = getattr(self.project, "holds_word", None)
         writes = getattr(self.project, "writes_item", None)
-        if reader is None or holds is None or writes is None or instance.local or not instance.path or depth > MAX_DEPTH:
+        if writes is None:
             return None
         # read off the bytes first: a module without the hook or a namespace is not parsed
-        if not holds(instance.path, b"__getitem__" if access == "item" else b"__getattr__"):
-            return None
-        if not (holds(instance.path, b"parse_args") or holds(instance.path, b"parse_known_args")):
-            return None
-        where = reader(instance.path, instance.module)
+        hook = b"__getitem__" if access == "item" else b"__getattr__"
+        where = self._class_module(instance, depth, (hook,), (b"parse_args", b"parse_known_args"))
         if where is None:
             return None
-        self.project.read_config_file(instance.path)  # the answer rests on that module's bytes
-        bindings = where.index.module_scope.bindings.get(instance.name, ())
-        if len(bindings) != 1 or bindings[0].kind != "class":
+        found = where.resolver._namespace_stores.get(instance.name, False)
+        if found is False:
+            found = where.resolver._namespace_stores[instance.name] = _namespace_store(where, instance.name)
+        if found is None:
             return None
-        cls = bindings[0].node
-        hooks = store_hooks(cls)
-        if hooks is None or access not in hooks[1]:
-            return None
-        store = hooks[0]
-        fills = namespace_fills(cls, store)
-        if fills is None:
-            return None
-        edits = store_edits(cls, store, frozenset(id(statement) for _, statement, _ in fills))
-        if edits is None or key in edits[0] or (access == "attr" and key in class_names(cls)):
+        store, accesses, fills, edits, names = found
+        if access not in accesses or key in edits[0] or (access == "attr" and key in names):
             return None
         options: List[Possible] = []
         for method, _statement, source in fills:
@@ -1767,6 +1755,23 @@ class Resolver:
             return None
         return _option_value(_dedupe(options))
 
+    def _class_module(self, instance: Instance, depth: int, *words: Tuple[bytes, ...]) -> Optional[Any]:
+        """The analysis of the module defining ``instance``'s class, when its bytes hold one
+        word of each group of ``words`` (``Project.holds_word``: a module that cannot answer is
+        not parsed for the question); the answer then rests on that module's bytes (recorded).
+        None for a local class, a class of no file, or too deep."""
+        reader = getattr(self.project, "analysis_at", None)
+        holds = getattr(self.project, "holds_word", None)
+        if reader is None or holds is None or instance.local or not instance.path or depth > MAX_DEPTH:
+            return None
+        if not all(any(holds(instance.path, word) for word in group) for group in words):
+            return None
+        where = reader(instance.path, instance.module)
+        if where is None:
+            return None
+        self.project.read_config_file(instance.path)
+        return where
+
     def _copied_option(self, instance: Instance, attr: str, base: ast.Name, site: Site, depth: int) -> Optional[Value]:
         """``cfg.num_workers`` of an object whose class copies a parsed namespace onto itself
         (``_namespace_copy_option``) or keeps it in a dict its ``__getattr__`` answers from
@@ -1783,20 +1788,11 @@ class Resolver:
         the class stores ``self.attr`` nowhere else (``_copied_namespace``). None (unknown) for
         anything else, an option the parser lacks, or an attribute set at run time
         (``_set_at_run_time``)."""
-        reader = getattr(self.project, "analysis_at", None)
-        holds = getattr(self.project, "holds_word", None)
-        if reader is None or holds is None or instance.local or not instance.path or depth > MAX_DEPTH:
-            return None
         # read off the bytes first: a module that parses no arguments, or sets no attribute by
         # computed name, is not parsed for this (a no rests on the word's absence)
-        if not (holds(instance.path, b"parse_args") or holds(instance.path, b"parse_known_args")):
-            return None
-        if not (holds(instance.path, b"setattr") or holds(instance.path, b"__dict__")):
-            return None
-        where = reader(instance.path, instance.module)
+        where = self._class_module(instance, depth, (b"parse_args", b"parse_known_args"), (b"setattr", b"__dict__"))
         if where is None:
             return None
-        self.project.read_config_file(instance.path)  # the answer rests on that module's bytes
         found = _copied_namespace(where, instance.name, attr)
         if found is None:
             return None
@@ -4156,6 +4152,30 @@ def _copied_namespace(where, class_name: str, attr: str) -> Optional[Tuple[ast.C
         return None
     call_site = where.site_of(value)
     return (value, call_site) if call_site is not None else None
+
+
+def _namespace_store(where, class_name: str) -> Optional[Tuple[str, Any, Any, Any, Tuple[str, ...]]]:
+    """(store, accesses, fills, (keys the class writes, writer methods), names its body binds)
+    of the module-level class ``class_name`` of ``where`` when it keeps a parsed namespace in a
+    dict its hooks answer from (``item_stores``); None otherwise. Kept per class by the class
+    module's resolver (``Resolver._namespace_stores``): every read of every key asks."""
+    from dl_lint.analysis.configs.item_stores import class_names, namespace_fills, store_edits, store_hooks
+
+    bindings = where.index.module_scope.bindings.get(class_name, ())
+    if len(bindings) != 1 or bindings[0].kind != "class":
+        return None
+    cls = bindings[0].node
+    hooks = store_hooks(cls)
+    if hooks is None:
+        return None
+    store, accesses = hooks
+    fills = namespace_fills(cls, store)
+    if fills is None:
+        return None
+    edits = store_edits(cls, store, frozenset(id(statement) for _, statement, _ in fills))
+    if edits is None:
+        return None
+    return store, accesses, fills, edits, class_names(cls)
 
 
 def _namespace_edited(function: ast.AST, name: str) -> bool:
