@@ -407,7 +407,10 @@ def test_an_interrupt_taken_by_another_thread_waits_until_the_file_is_replaced(t
 
     def sender() -> None:  # started before the write: its signal mask blocks nothing
         start.wait(10)
-        os.kill(os.getpid(), signal.SIGINT)
+        # sent to this thread, which takes it before pthread_kill returns (a signal sent to the
+        # process could reach a thread only after the write, under load: a late KeyboardInterrupt
+        # that escaped the test in CI once)
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
         sent.set()
 
     thread = threading.Thread(target=sender, daemon=True)
