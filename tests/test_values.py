@@ -233,6 +233,22 @@ def test_a_division_by_the_workers_before_the_call_rules_out_zero_for_crash_clai
     assert "DL002" in _divided("batches = args.examples / 8")
 
 
+def test_a_division_by_the_workers_before_the_call_rules_out_zero_for_dl011():
+    """DL011 says an unguarded ``persistent_workers=True`` raises once num_workers is set to 0;
+    after ``total // (batch * num_workers)`` that setting fails first, with ZeroDivisionError,
+    so the claim would be wrong (diffusers' ``Text2ImageDataset``, whose construction is judged
+    with the script's ``--dataloader_num_workers``, default 1)."""
+    from dl_lint import lint_source
+
+    template = DIVIDED.replace("default=0)", "default=1)", 1).replace(", collate_fn=lambda b: b", "")
+    assert "default=1)" in template and "lambda" not in template
+    assert "DL011" in {d.code for d in lint_source(template.format(before="pass"), "train.py")}
+    for before in ("batches = args.examples // (8 * args.workers)", "share = args.examples % args.workers"):
+        assert "DL011" not in {d.code for d in lint_source(template.format(before=before), "train.py")}, before
+    guarded = "batches = args.examples // args.workers if args.workers else 0"
+    assert "DL011" in {d.code for d in lint_source(template.format(before=guarded), "train.py")}
+
+
 def test_a_division_does_not_make_workers_certain_for_warnings():
     """NumPy and torch divide by zero without raising, so a warning that needs workers (DL202's
     lambda) stays silent while 0 is possible: the division is read by crash claims only."""

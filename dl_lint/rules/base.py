@@ -174,7 +174,10 @@ _SCENARIOS: dict = {}  # (id(call), names) -> (call, scenarios): call_scenarios'
 def excluded_by_site(call: LoaderCall, name: str, value: Any) -> bool:
     """Whether a condition that holds wherever the call runs (an ``if`` around it, an early
     exit before it) rules out ``value`` for the argument ``name``: ``if args.workers == 0:
-    return`` before the call makes num_workers=0 impossible there."""
+    return`` before the call makes num_workers=0 impossible there. So does a division by the
+    argument before the call (``total / (batch * num_workers)``: with Python numbers a 0 raises
+    ZeroDivisionError there, and the call never sees it); asked only by claims that a value
+    makes the program fail (DL011), which can only become quieter by it."""
     from dl_lint.analysis.values import guard_target
 
     argument = call.value(name)
@@ -182,9 +185,8 @@ def excluded_by_site(call: LoaderCall, name: str, value: Any) -> bool:
     bound = call.args.get(name)
     if bound is not None:
         subjects.setdefault(bound.code, name)
-    return any(
-        guard_target(guard, subjects) == name and guard.holds(value) is False for guard in call.extra.get("holds", ())
-    )
+    guards = (*call.extra.get("holds", ()), *call.extra.get("divided", ()))
+    return any(guard_target(guard, subjects) == name and guard.holds(value) is False for guard in guards)
 
 
 def every(found: Optional[Sequence[dict]], predicate) -> bool:
