@@ -644,7 +644,7 @@ def judge_call_sites(
         return []
     # a method factory is called by its method's name; a dict of factories (``LOADERS[``) by
     # its subscripts
-    names = {name.rsplit(".", 1)[-1] for _, name in factories if not name.endswith("[")}
+    names = {called_name(name) for _, name in factories if not name.endswith("[")}
     dicts = {name[:-1] for _, name in factories if name.endswith("[")}
     encoded = [n.encode() for n in names | dicts]
     codes = known_codes()
@@ -668,7 +668,7 @@ def judge_call_sites(
             function = callee.factory_node(key[1]) if callee is not None else None
             if function is None:
                 continue
-            factory = key[1]  # ``make`` or ``Walker.loader``: how the messages name it
+            factory = shown_factory(key[1])  # ``make`` or ``Walker.loader``: how the messages name it
             # In a loop over a literal table, every row runs: judge the call once per row.
             rows = analysis.loop_rows(call, site) or [(0, "", {})]
             reported: Dict = {}
@@ -761,7 +761,7 @@ def judge_call_sites(
                     continue
                 at = loader.location
                 # a relay (``get_loaders()`` calling ``build_loader()``): the builder is named
-                builder = loader.extra.get("built_by") or factory
+                builder = shown_factory(loader.extra.get("built_by") or factory)
                 through = f", reached through {factory}()" if builder != factory else ""
                 loader_at = Related(callee_file.key, at.row, at.column, f"the DataLoader {builder}() builds")
                 which = loop.format(number, row_text) if number else ""
@@ -866,9 +866,25 @@ def _factory_key(analysis: "ModuleAnalysis", call, site):
             return os.path.abspath(instance.path), f"{instance.name}.{func.attr}"
     target = analysis.resolver.resolve(func, site).single
     ref = target.value if target is not None else None
-    if getattr(ref, "kind", None) != "function":
+    kind = getattr(ref, "kind", None)
+    if kind == "class" and ref.path:  # a construction: the class may build its loader in ``__init__``
+        return os.path.abspath(ref.path), f"{ref.name}.__init__"
+    if kind != "function":
         return None
     return os.path.abspath(ref.path), ref.name
+
+
+def called_name(factory: str) -> str:
+    """The name a call of a factory writes: a function's, a method's (``loader`` of
+    ``Walker.loader``), a class's for one that builds its loader in ``__init__``."""
+    if factory.endswith(".__init__"):
+        return factory[: -len(".__init__")].rsplit(".", 1)[-1]
+    return factory.rsplit(".", 1)[-1]
+
+
+def shown_factory(factory: str) -> str:
+    """A factory as messages name it: ``Holder`` for the ``__init__`` of ``Holder``."""
+    return factory[: -len(".__init__")] if factory.endswith(".__init__") else factory
 
 
 def _iterated_from(analysis: "ModuleAnalysis", call, site, notebook: bool):

@@ -422,16 +422,12 @@ class Run:
         methods = {name.rsplit(".", 1)[1] for names in self.factories.values() for name in names if "." in name}
         if not methods:
             return derived
+        methods_bytes = b" ".join(m.encode() for m in methods)
         for file in involved:
-            if (
-                file.key in self.factories
-                or file.key in self.analysed
-                or file.facts is not None
-                or file.errors
-                or not file.data
-                or b"return" not in file.data
-            ):
+            if file.key in self.factories or file.errors or not file.data or b"return" not in file.data:
                 continue
+            if (file.key in self.analysed or file.facts is not None) and b"__init__" not in methods_bytes:
+                continue  # analysed, without factories: only a construction builder may be new there
             try:
                 analysis = parse_only(file, self.project, self.hashes.get(file.key))
                 facts = analysis.builder_facts(methods) if analysis is not None else None
@@ -833,7 +829,9 @@ class _FactoryCalls:
         # A method factory (``Walker.loader``) is called as ``obj.loader(``, in a file that
         # names the class (it builds the instance): its method's name, with the class's name
         # anywhere in the file. The definition matches once, as a function's does.
-        self.called_as = {n: n.rsplit(b".", 1)[-1] for n in self.encoded}
+        # A class that builds its loader in ``__init__`` ("Holder.__init__") is called by its
+        # own name: ``Holder(``.
+        self.called_as = {n: n[: -len(b".__init__")] if n.endswith(b".__init__") else n.rsplit(b".", 1)[-1] for n in self.encoded}
         self.classes = {n: n.rsplit(b".", 1)[0] for n in self.encoded if b"." in n}
         # One pattern per name, starting with it: the regex engine then scans for the literal.
         # A dict holding factories (``LOADERS[``, see ``module._dispatch_dicts``) is called
@@ -945,7 +943,15 @@ class _FactoryCalls:
             return False
         found = self._calls(file)
         own = {n.encode() for n in self.factories.get(file.key, ())}
-        return any(name not in own or found.count(name) > 1 for name in set(found))
+        return any(name not in own or found.count(name) > self._defined(name, file.data) for name in set(found))
+
+    def _defined(self, name: bytes, data: bytes) -> int:
+        """How many of a factory's matches in its own file are its definition: ``def name(`` is
+        one; a class that builds its loader in ``__init__`` matches only as ``class Name(``
+        (``class Name:`` does not look like a call)."""
+        if not name.endswith(b".__init__"):
+            return 1
+        return 1 if re.search(rb"\bclass\s+" + re.escape(self.called_as[name]) + rb"\s*\(", data or b"") else 0
 
     def involved(self) -> List[SourceFile]:
         """The files the call-site phase needs: those that call a factory, and the factories'
@@ -962,7 +968,7 @@ class _FactoryCalls:
             own = {n.encode() for n in self.factories.get(file.key, ())}
             for name in set(found):
                 # In its own file, the definition (``def name(``) matches once.
-                if name not in own or found.count(name) > 1:
+                if name not in own or found.count(name) > self._defined(name, file.data):
                     called.add(name)
         if not called:
             return []

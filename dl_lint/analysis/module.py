@@ -220,12 +220,11 @@ class ModuleAnalysis:
             built = self._builder_call(function)
             if built is None:
                 continue
-            method = built[1].func.attr
+            obj, call, method = built
             if method in self._builder_methods:
                 found.append(function)
                 continue
-            scope = self.index.scopes.get(id(function))
-            made = scope.bindings[built[0]][0].value.func if scope is not None else None
+            made = call.func if method == "__init__" else self._made_by(function, obj)
             bindings = self.index.module_scope.bindings.get(made.id, ()) if isinstance(made, ast.Name) else ()
             if len(bindings) == 1 and bindings[0].kind == "class" and f"{made.id}.{method}" in factories:
                 found.append(function)
@@ -236,8 +235,19 @@ class ModuleAnalysis:
         factories named ``methods`` (``pipeline.Run._derive_builders``): None when it holds none."""
         if self._facts is None:
             self._builder_methods = frozenset(methods)
-        facts = self.facts()
-        return facts if facts.factories else None
+            facts = self.facts()
+            return facts if facts.factories else None
+        # analysed already (its bytes name a loader-like class: ``Holder(``), without builders
+        saved = self._builder_methods
+        self._builder_methods = frozenset(methods)
+        try:
+            built = {f.name: tuple(_param_names(f)) for f in self._builders({}) if f.name not in dict(self._facts.factories)}
+        finally:
+            self._builder_methods = saved
+        if not built:
+            return None
+        self._facts = self._facts.replace(factories=tuple(sorted({**dict(self._facts.factories), **built}.items())))
+        return self._facts
 
     def _config_calls(self) -> list:
         """The loaders this module builds from configs: the loader dicts of an mmengine config
@@ -345,6 +355,12 @@ class ModuleAnalysis:
                     )
                 ):
                     factories[name] = tuple(_param_names(function))
+                elif function is None and cls is not None:
+                    # a loader a class builds when it is constructed and hands out (``_held``):
+                    # each construction ``Holder(...)`` is a call site of "Holder.__init__"
+                    init = self._held_init(site)
+                    if init is not None and self._held(call, site) is not None:
+                        factories[f"{init[0].name}.__init__"] = tuple(_param_names(init[1]))
             for function in self._builders(factories):
                 factories.setdefault(function.name, tuple(_param_names(function)))
             for function in self._relays(factories):
@@ -484,6 +500,17 @@ class ModuleAnalysis:
         if cls is None or _static(scope) or not _first_param(scope) or scope.name.startswith("__"):
             return None, ""  # dunder and private-mangled methods are not called by their name
         return scope, f"{cls.name}.{scope.name}"
+
+    def _held_init(self, site: Site) -> Optional[Tuple[ast.ClassDef, ast.AST]]:
+        """(class, ``__init__``) when ``site`` is in the ``__init__`` of a module-level class
+        (not a nested helper of it): a loader built there is built by every construction."""
+        scope = site.scope
+        if scope is None or getattr(scope, "name", None) != "__init__":
+            return None
+        cls = self.ix.method_class.get(id(scope))
+        if cls is None or cls not in self.index.module_classes or _static(scope) or not _first_param(scope):
+            return None
+        return cls, scope
 
     def factory_node(self, name: str) -> Optional[ast.AST]:
         """The function a factory name of ``_factory_of`` names."""
@@ -3030,13 +3057,23 @@ class ModuleAnalysis:
             self._relaying.discard(id(function))
         return out
 
-    def _builder_call(self, function: ast.AST) -> Optional[Tuple[str, ast.Call]]:
+    def _made_by(self, function: ast.AST, obj: str) -> Optional[ast.AST]:
+        """The callee of the call ``obj`` is bound to in a builder (``_builder_call``)."""
+        scope = self.index.scopes.get(id(function))
+        bindings = [b for b in (scope.bindings.get(obj, ()) if scope is not None else ()) if not _none_binding(b)]
+        return bindings[0].value.func if bindings and isinstance(bindings[0].value, ast.Call) else None
+
+    def _builder_call(self, function: ast.AST) -> Optional[Tuple[str, ast.Call, str]]:
         """A builder (pix2pixHD's ``CreateDataLoader(opt)``): a module-level function that binds
         a name once to a call (``data_loader = CustomDatasetDataLoader()``), calls a method on it
         with arguments that mention its own parameters as a statement of its body
         (``data_loader.initialize(opt)``), and returns that name on every ``return``: (the name,
-        the method call), else None. Read from the body's own statements (cheap: asked of every
-        module-level function when the module's facts are built)."""
+        the method call, the method's name), else None. Without such a method call, a
+        construction bound by a statement of the body (``data_loader = Holder(root, list_dir)``,
+        after ``data_loader = None`` at most: CGIntrinsics' builders) and returned makes it a
+        builder of ``Holder.__init__`` (the call, "__init__"). Read from the body's own
+        statements (cheap: asked of every module-level function when the module's facts are
+        built)."""
         body = function.body
         last = body[-1] if body else None
         if not (isinstance(last, ast.Return) and isinstance(last.value, ast.Name)):
@@ -3055,15 +3092,26 @@ class ModuleAnalysis:
             ):
                 found = value
                 break
-        if found is None:
-            return None
         scope = self.index.scopes.get(id(function))
         bindings = scope.bindings.get(obj, ()) if scope is not None else ()
+        method = found.func.attr if found is not None else "__init__"
+        if found is None:
+            # a construction builder: ``obj = None`` bindings only before the one construction
+            made = [b for b in bindings if not _none_binding(b)]
+            if len(made) != 1 or any(b.site is None or made[0].site is None or b.site.line > made[0].site.line for b in bindings if b is not made[0]):
+                return None
+            bindings = made
+            value = made[0].value
+            if not (made[0].kind == "assign" and isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+                return None
+            if not any(isinstance(statement, ast.Assign) and statement.value is value for statement in body):
+                return None  # under an ``if`` or a loop: not what every call returns
+            found = value
         if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Call):
             return None
         if any(not (isinstance(v, ast.Name) and v.id == obj) for v in self._whole_returned(function)):
             return None
-        return obj, found
+        return obj, found, method
 
     def _built_through(self, function: ast.AST, undecided, iterated) -> List[LoaderCall]:
         """``loader_calls_with`` for a builder (``_builder_call``): the loaders the method it
@@ -3076,10 +3124,16 @@ class ModuleAnalysis:
         site = self.site_of(built[1]) if built is not None else None
         if site is None:
             return []
-        owner = self.resolver.resolve(built[1].func.value, site).single
-        instance = owner.value if owner is not None else None
-        if not isinstance(instance, Instance) or instance.local:
-            return []
+        if built[2] == "__init__":  # a construction: the class's ``__init__`` builds the loader
+            owner = self.resolver.resolve(built[1].func, site).single
+            instance = owner.value if owner is not None else None
+            if not (isinstance(instance, FunctionRef) and instance.kind == "class" and instance.path):
+                return []
+        else:
+            owner = self.resolver.resolve(built[1].func.value, site).single
+            instance = owner.value if owner is not None else None
+            if not isinstance(instance, Instance) or instance.local:
+                return []
         where: Optional[ModuleAnalysis] = self
         if instance.path and instance.path != self.path:
             reader = getattr(self.resolver.project, "analysis_at", None)
@@ -3087,7 +3141,7 @@ class ModuleAnalysis:
             if where is None:
                 return []
             self.resolver.project.read_config_file(instance.path)  # the answer rests on that module's bytes
-        method = where.factory_node(f"{instance.name}.{built[1].func.attr}")
+        method = where.factory_node(f"{instance.name}.{built[2]}")
         if method is None or where._runs(site) is False:
             return []
         env = where.bind_parameters(built[1], site, self, method)
@@ -3136,36 +3190,92 @@ class ModuleAnalysis:
         if not (isinstance(statement, ast.Assign) and statement.value is call and len(statement.targets) == 1):
             return None
         target = statement.targets[0]
-        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == own):
+        local = None  # ``data_loader = DataLoader(...)``, then handed to a wrapper kept on self
+        if isinstance(target, ast.Name) and self._bound_once_to(target.id, call, site):
+            local = target.id
+        elif not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == own):
             return None
-        attr = target.attr
-        if len(self.index.self_attrs.get((cls.name, attr), ())) != 1:
+        attr = None if local is not None else target.attr
+        if attr is not None and len(self.index.self_attrs.get((cls.name, attr), ())) != 1:
             return None  # set elsewhere too: which loader a getter hands out is not followed
         getters: List[str] = []
         returns_self: List[str] = []
+        wrapping: List[str] = []  # getters of a second object that iterates the loader
         iterates = False
         for method in cls.body:
             if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or _static(method):
                 continue
             me = _first_param(method)
             body = [b for b in method.body if not docstring_statement(b)]
-            if method.name == "__iter__":
-                iterates = any(
-                    isinstance(node, (ast.For, ast.AsyncFor)) and _is_self_attr(_loop_iterable(node), me, attr)
-                    for node in ast.walk(method)
-                )
+            if method.name == "__iter__" and attr is not None:
+                iterates = _iter_walks_attr(method, me, attr)
             if len(body) != 1 or not isinstance(body[0], ast.Return) or method.name.startswith("__"):
                 continue
             value = body[0].value
-            if _is_self_attr(value, me, attr):
+            if attr is not None and _is_self_attr(value, me, attr):
                 getters.append(method.name)
-            elif isinstance(value, ast.Name) and value.id == me:
+            elif attr is not None and isinstance(value, ast.Name) and value.id == me:
                 returns_self.append(method.name)
+            elif isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == me:
+                if self._wraps_iteration(cls, value.attr, attr, local, site.scope):
+                    wrapping.append(method.name)
         if iterates:
             returns_self.append("")
         else:
             returns_self = []
-        return ("held", tuple(getters), tuple(returns_self)) if getters or returns_self else None
+        returns_self.extend(wrapping)
+        # built in ``__init__``: the object is what the construction returns
+        kind = "held-returned" if self._held_init(site) is not None else "held"
+        return (kind, tuple(getters), tuple(returns_self)) if getters or returns_self else None
+
+    def _wraps_iteration(self, cls: ast.ClassDef, kept: str, attr: Optional[str], local: Optional[str], method: ast.AST) -> bool:
+        """Whether ``self.<kept>`` of ``cls`` is, by its only store in the class, a construction
+        of a module-level class of this module that is given the held loader as a positional
+        argument (``self.<attr>``, or the name ``local`` it is bound to in ``method``, where the
+        store then is), keeps that parameter on itself (its only store of that attribute, in
+        ``__init__``) and walks it in its ``__iter__`` (a loop over it, or ``iter()`` of it):
+        iterating the object iterates the loader (CGIntrinsics' ``self.paired_data =
+        CGIntrinsicsData(self.data_loader, root)``, ``self.iiw_data = IIWTestData(data_loader)``)."""
+        stores = self.index.self_attrs.get((cls.name, kept), ())
+        if len(stores) != 1 or not isinstance(stores[0][0], ast.Call):
+            return False
+        value, store_site, _method = stores[0]
+        if not isinstance(value.func, ast.Name) or any(isinstance(a, ast.Starred) for a in value.args):
+            return False
+        if local is not None and store_site.scope is not method:
+            return False
+
+        def is_loader(arg: ast.AST) -> bool:
+            if local is not None:
+                return isinstance(arg, ast.Name) and arg.id == local
+            return isinstance(arg, ast.Attribute) and arg.attr == attr and isinstance(arg.value, ast.Name)
+
+        position = next((i for i, a in enumerate(value.args) if is_loader(a)), None)
+        if position is None:
+            return False
+        bindings = self.index.module_scope.bindings.get(value.func.id, ())
+        if len(bindings) != 1 or bindings[0].kind != "class" or bindings[0].nested:
+            return False
+        wrapper = bindings[0].node
+        init = self.ix.methods.get((id(wrapper), "__init__"))
+        walker = self.ix.methods.get((id(wrapper), "__iter__"))
+        if init is None or walker is None:
+            return False
+        params = _param_names(init)
+        if init.args.posonlyargs or len(params) <= position + 1:
+            return False
+        param = params[position + 1]
+        me = _first_param(init)
+        keeps = [
+            target_attr
+            for (owner, target_attr), entries in self.index.self_attrs.items()
+            if owner == wrapper.name
+            and len(entries) == 1
+            and entries[0][2] == "__init__"
+            and isinstance(entries[0][0], ast.Name)
+            and entries[0][0].id == param
+        ]
+        return me is not None and any(_iter_walks_attr(walker, _first_param(walker), k) for k in keeps)
 
     def unguarded_use(self, call: ast.Call, site: Site, use: Optional[str]) -> Optional[int]:
         """For a call of a factory in this module (``judge.judge_call_sites``): the row where its
@@ -3864,6 +3974,28 @@ def _mentions_own_parameter(call: ast.Call, function: ast.AST) -> bool:
     args = function.args
     own = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)[1:]}
     return bool(own) and any(isinstance(node, ast.Name) and node.id in own for node in ast.walk(call))
+
+
+def _none_binding(binding: Binding) -> bool:
+    """``name = None``: a placeholder before the real binding."""
+    return binding.kind == "assign" and isinstance(binding.value, ast.Constant) and binding.value.value is None
+
+
+def _iter_walks_attr(method: ast.AST, me: Optional[str], attr: str) -> bool:
+    """Whether ``__iter__`` loops over ``self.<attr>`` or calls ``iter()`` on it (so iterating
+    the object starts the loader's workers)."""
+    for node in ast.walk(method):
+        if isinstance(node, (ast.For, ast.AsyncFor)) and _is_self_attr(_loop_iterable(node), me, attr):
+            return True
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "iter"
+            and len(node.args) == 1
+            and _is_self_attr(node.args[0], me, attr)
+        ):
+            return True
+    return False
 
 
 def _is_self_attr(node: Optional[ast.AST], me: Optional[str], attr: str) -> bool:

@@ -82,7 +82,13 @@ self.dataloader`, or `return self` with an `__iter__` looping over it) is follow
 object: `data_loader.initialize(opt)` on an instance, or a builder function of any module that
 makes the object, calls that method with its own parameters and returns it (pix2pixHD's
 `data_loader = CreateDataLoader(opt)`), then `dataset = data_loader.load_data()` and a
-module-level loop over `dataset`. A loop over a conditional expression walks both of its loaders (`for batch in (dl if
+module-level loop over `dataset`. A class that builds the loader when it is constructed
+(`self.data_loader = DataLoader(...)` in `__init__`, or a local `data_loader = DataLoader(...)`
+handed to a second object it keeps) is followed from each construction `Holder(...)`, in any
+module, and from a builder function that constructs one and returns it (`data_loader = None`
+first is fine: CGIntrinsics' `CreateDataLoaderRender(root, list_dir)`); its getters may also
+return a second object built from the loader whose `__iter__` calls `iter()` on it or loops over
+it (`self.paired_data = PairedData(self.data_loader, root)`, `return self.paired_data`). A loop over a conditional expression walks both of its loaders (`for batch in (dl if
 use_wds else distr_dl):` iterates `dl` on the runs where `use_wds` holds), and a library loader
 read as torch's (webdataset's `WebLoader`) counts like a DataLoader. A call that takes the
 iterator when it is called iterates the loader on its line, although nothing walks its result
