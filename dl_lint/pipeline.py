@@ -20,7 +20,7 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.files import SourceFile, is_notebook_path, read, read_module
-from dl_lint.judge import accelerator_for, analyse, construct_evidence, judge, judge_each, merge_repeats, parse_only
+from dl_lint.judge import accelerator_for, analyse, called_name, construct_evidence, judge, judge_each, merge_repeats, parse_only
 from dl_lint.model import Diagnostic
 from dl_lint.reading import Refused
 
@@ -422,11 +422,10 @@ class Run:
         methods = {name.rsplit(".", 1)[1] for names in self.factories.values() for name in names if "." in name}
         if not methods:
             return derived
-        methods_bytes = b" ".join(m.encode() for m in methods)
         for file in involved:
             if file.key in self.factories or file.errors or not file.data or b"return" not in file.data:
                 continue
-            if (file.key in self.analysed or file.facts is not None) and b"__init__" not in methods_bytes:
+            if (file.key in self.analysed or file.facts is not None) and "__init__" not in methods:
                 continue  # analysed, without factories: only a construction builder may be new there
             try:
                 analysis = parse_only(file, self.project, self.hashes.get(file.key))
@@ -831,7 +830,7 @@ class _FactoryCalls:
         # anywhere in the file. The definition matches once, as a function's does.
         # A class that builds its loader in ``__init__`` ("Holder.__init__") is called by its
         # own name: ``Holder(``.
-        self.called_as = {n: n[: -len(b".__init__")] if n.endswith(b".__init__") else n.rsplit(b".", 1)[-1] for n in self.encoded}
+        self.called_as = {n: called_name(n.decode()).encode() for n in self.encoded}
         self.classes = {n: n.rsplit(b".", 1)[0] for n in self.encoded if b"." in n}
         # One pattern per name, starting with it: the regex engine then scans for the literal.
         # A dict holding factories (``LOADERS[``, see ``module._dispatch_dicts``) is called

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
 from dl_lint.analysis.loaders import EpochLoop, SamplerEpochs, SamplerUse
 from dl_lint.analysis.loops import loop_count
-from dl_lint.analysis.syntax import literal, other_arms, terminal
+from dl_lint.analysis.syntax import is_generator, literal, other_arms, terminal
 from dl_lint.analysis.values import Origin, Value
 
 if TYPE_CHECKING:
@@ -1108,7 +1108,7 @@ def _rebound_to_generator(analysis, function: ast.AST, parameter: str, depth: in
     generator = analysis.function_node(value.func.id)
     if generator is None and depth + 1 < FOLLOW_DEPTH:
         _, generator = _function_elsewhere(analysis, value)
-    if generator is None or not _yields(generator):
+    if generator is None or not is_generator(generator):
         return None
     return parameter, getattr(value, "end_lineno", None) or value.lineno, value
 
@@ -1133,19 +1133,6 @@ def _rebound_to_bar(analysis, function: ast.AST, parameter: str) -> Optional[ast
     if any(isinstance(n, ast.Name) and n.id == parameter and id(n) not in looked for n in rest):
         return None  # the loader handed on in another argument too (``total=len(loader)`` only looks)
     return first
-
-
-def _yields(function: ast.AST) -> bool:
-    """Whether ``function`` is a generator function (a ``yield`` of its own body)."""
-    stack = list(function.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        if isinstance(node, (ast.Yield, ast.YieldFrom)):
-            return True
-        stack.extend(ast.iter_child_nodes(node))
-    return False
 
 
 _NO_GRAD = frozenset({"no_grad", "inference_mode"})

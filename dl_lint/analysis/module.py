@@ -29,7 +29,7 @@ from dl_lint.analysis.prefilter import LoaderCallees
 from dl_lint.analysis.resolve import MODULE_RETURNS_SELF, NAMESPACE_NAMES, LoaderClass, ProjectHook, Resolver
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, alternatives, collect, plain_conds
 from dl_lint.analysis.summary import ModuleSummary, build_summary, class_record_of
-from dl_lint.analysis.syntax import SourceText, docstring_statement, literal, other_arms, parse, terminal
+from dl_lint.analysis.syntax import SourceText, docstring_statement, is_generator, literal, other_arms, parse, terminal
 from dl_lint.analysis.transfers import loop_copy, module_helpers, transparent_leaves
 from dl_lint.analysis.values import ABSENT, DictValue, FunctionRef, Guard, Instance, Origin, Possible, Value
 from dl_lint.analysis.namespaces import ParsedArgs, edited_attributes
@@ -240,13 +240,14 @@ class ModuleAnalysis:
         # analysed already (its bytes name a loader-like class: ``Holder(``), without builders
         saved = self._builder_methods
         self._builder_methods = frozenset(methods)
+        own = dict(self._facts.factories)
         try:
-            built = {f.name: tuple(_param_names(f)) for f in self._builders({}) if f.name not in dict(self._facts.factories)}
+            built = {f.name: tuple(_param_names(f)) for f in self._builders({}) if f.name not in own}
         finally:
             self._builder_methods = saved
         if not built:
             return None
-        self._facts = self._facts.replace(factories=tuple(sorted({**dict(self._facts.factories), **built}.items())))
+        self._facts = self._facts.replace(factories=tuple(sorted({**own, **built}.items())))
         return self._facts
 
     def _config_calls(self) -> list:
@@ -1773,13 +1774,20 @@ class ModuleAnalysis:
                 node, parent = parent, parents.get(id(parent))
             if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is node:
                 rows.append(parent.lineno)
-            elif isinstance(parent, ast.Call) and node is subscript and (node in parent.args or any(k.value is node for k in parent.keywords)):
-                handed_site = self.site_of(parent)
-                if handed_site is not None and self._iterates_argument(parent, node, handed_site):
-                    rows.append(parent.lineno)
+            elif node is subscript and self._handed_to_iteration(parent, node):
+                rows.append(parent.lineno)
         if scope is None:
             rows = [row for row in rows if not self._guarded(row)]
         return min(rows) if rows else None
+
+    def _handed_to_iteration(self, parent: Optional[ast.AST], node: ast.AST) -> bool:
+        """Whether ``parent`` is a call handing ``node`` (``loaders["train"]``) to a function that
+        iterates the parameter it lands in (``train_epoch(loaders["train"], model)``: this
+        module's, or another module's at import; ``_iterates_argument``)."""
+        if not (isinstance(parent, ast.Call) and (node in parent.args or any(k.value is node for k in parent.keywords))):
+            return False
+        handed_site = self.site_of(parent)
+        return handed_site is not None and self._iterates_argument(parent, node, handed_site)
 
     def _iterated_at_key(self, call: ast.Call, site: Site) -> Optional[int]:
         """A loader stored at a literal key of a module-level dict (``dataloaders = {}`` then
@@ -1827,12 +1835,8 @@ class ModuleAnalysis:
                 node, parent = parent, family.get(id(parent))
             if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is node:
                 loops.append(parent)
-            elif isinstance(parent, ast.Call) and node is read and (node in parent.args or any(k.value is node for k in parent.keywords)):
-                # ``train_epoch(loaders["train"], model)``: handed to a function that iterates
-                # the parameter it lands in (this module's, or another module's at import)
-                handed_site = self.site_of(parent)
-                if handed_site is not None and self._iterates_argument(parent, node, handed_site):
-                    loops.append(parent)
+            elif node is read and self._handed_to_iteration(parent, node):
+                loops.append(parent)
             elif isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
                 alias = parent.targets[0].id
                 for loop, loop_site in self.index.loops:
@@ -2715,7 +2719,7 @@ class ModuleAnalysis:
                 where, callee, skip = self._callee_elsewhere(call, call_site)
                 if callee is None or where is self:
                     continue
-            if callee is function or any(isinstance(a, ast.Starred) for a in call.args) or _is_generator(callee):
+            if callee is function or any(isinstance(a, ast.Starred) for a in call.args) or is_generator(callee):
                 continue  # a generator's body runs only when something takes from it (``_consumed_generator``)
             params = [a.arg for a in (*callee.args.posonlyargs, *callee.args.args)][skip:]
             landed = [params[i] for i, a in enumerate(call.args) if i < len(params) and isinstance(a, ast.Name) and a.id == param]
@@ -4010,19 +4014,6 @@ def _is_self_attr(node: Optional[ast.AST], me: Optional[str], attr: str) -> bool
 _STUDY_MAKERS = frozenset(
     {"optuna.create_study", "optuna.load_study", "optuna.study.create_study", "optuna.study.load_study", "optuna.study.study.create_study", "optuna.study.study.load_study"}
 )
-
-
-def _is_generator(function: ast.AST) -> bool:
-    """Whether ``function``'s own body yields (nested functions, lambdas and classes aside)."""
-    todo = list(getattr(function, "body", ()))
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.Yield, ast.YieldFrom)):
-            return True
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        todo.extend(ast.iter_child_nodes(node))
-    return False
 
 
 def _first_param(function: ast.AST) -> Optional[str]:

@@ -114,8 +114,8 @@ _STAR_IMPORT = re.compile(rb"\bimport[ \t]*\*")
 # ``self.attr = ...`` (``Project.stores_once``); ``obj.attr = ...``, ``obj.attr += ...`` and
 # ``setattr(obj, "attr", ...)`` (``Project.writes_attribute``), read from bytes
 _SELF_STORE = re.compile(rb"self\.\s*([A-Za-z_]\w*)\s*=(?!=)")
-_ATTR_WRITE = re.compile(rb"(\w*)\s*\.\s*([A-Za-z_]\w*)\s*(?:[-+*/%|&^]|//|\*\*|<<|>>)?=(?!=)")
-_WRITE_OP = rb"(?:[-+*/%|&^]|//|\*\*|<<|>>)?=(?!=)"
+_WRITE_OP = rb"(?:[-+*/%|&^]|//|\*\*|<<|>>)?=(?!=)"  # ``=`` or an augmented assignment, not ``==``
+_ATTR_WRITE = re.compile(rb"(\w*)\s*\.\s*([A-Za-z_]\w*)\s*" + _WRITE_OP)
 _SETATTR_NAME = re.compile(rb"setattr\([^,()]+,\s*['\"]([A-Za-z_]\w*)['\"]")
 # Writes of attributes by computed name on an object (group 1: its name, when it is one).
 _ANY_WRITE = re.compile(

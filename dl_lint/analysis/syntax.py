@@ -233,6 +233,20 @@ def is_literal_data(node: ast.AST, budget: int = 1 << 30) -> bool:
     return True
 
 
+def is_generator(function: ast.AST) -> bool:
+    """Whether ``function`` is a generator function: a ``yield`` of its own body (nested
+    functions, lambdas and classes aside)."""
+    stack = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return True
+        stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
 def docstring_statement(statement: ast.stmt) -> bool:
     return (
         isinstance(statement, ast.Expr)
