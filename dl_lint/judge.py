@@ -657,6 +657,7 @@ def judge_call_sites(
         analysis = _analysis_of(caller, project)
         if analysis is None:
             continue
+        in_cells = caller.is_notebook or has_cell_markers(caller.data or b"")  # read once per caller
         suppressions = None
         for call, site, key, bound_call in _factory_calls(analysis, names, dicts):
             if key not in factories:
@@ -691,7 +692,7 @@ def judge_call_sites(
                 # A function started in other processes runs there, not at this module's import
                 # (an unguarded ``mp.spawn`` fails for a reason of its own): no DL203 at the call.
                 started = bound_call is not call
-                iterated = _iterated_from(analysis, call, site, started or caller.is_notebook or has_cell_markers(caller.data or b""))
+                iterated = _iterated_from(analysis, call, site, started or in_cells)
                 loaders = []
                 for loader in callee.loader_calls_with(function, env, undecided, iterated, (analysis, call, site)):
                     # judged as part of the caller's program: its start-method evidence is the caller's

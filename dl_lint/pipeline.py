@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.files import SourceFile, is_notebook_path, read, read_module
 from dl_lint.judge import accelerator_for, analyse, called_name, construct_evidence, judge, judge_each, merge_repeats, parse_only
@@ -825,6 +825,7 @@ class _FactoryCalls:
         self.factories = {**run.factories, **(derived or {})}
         names = sorted({name for names in self.factories.values() for name in names})
         self.encoded = [n.encode() for n in names]
+        self._class_calls: Optional[Tuple[bytes, FrozenSet[bytes]]] = None  # ``_defined``: the last file's
         # A method factory (``Walker.loader``) is called as ``obj.loader(``, in a file that
         # names the class (it builds the instance): its method's name, with the class's name
         # anywhere in the file. The definition matches once, as a function's does.
@@ -947,10 +948,14 @@ class _FactoryCalls:
     def _defined(self, name: bytes, data: bytes) -> int:
         """How many of a factory's matches in its own file are its definition: ``def name(`` is
         one; a class that builds its loader in ``__init__`` matches only as ``class Name(``
-        (``class Name:`` does not look like a call)."""
+        (``class Name:`` does not look like a call). The file's ``class Name(`` are found in one
+        scan, whatever the number of factories asked."""
         if not name.endswith(b".__init__"):
             return 1
-        return 1 if re.search(rb"\bclass\s+" + re.escape(self.called_as[name]) + rb"\s*\(", data or b"") else 0
+        data = data or b""
+        if self._class_calls is None or self._class_calls[0] is not data:
+            self._class_calls = (data, frozenset(_CLASS_CALL.findall(data)))
+        return 1 if self.called_as[name] in self._class_calls[1] else 0
 
     def involved(self) -> List[SourceFile]:
         """The files the call-site phase needs: those that call a factory, and the factories'
@@ -992,6 +997,8 @@ def _may_reach(raw, names: Set[str], packages: Set[str]) -> bool:
     return False
 
 
+# A class statement whose name is followed by ``(`` (``class Holder(object):``): group 1, the name.
+_CLASS_CALL = re.compile(rb"\bclass\s+(\w+)\s*\(")
 # A subscripted name: an identifier (not preceded by another word character) followed by "[".
 _SUBSCRIPTED = re.compile(rb"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\s*\[")
 # A function started in other processes: ``spawn(fn``, ``start_processes(fn=fn``, ``target=fn``

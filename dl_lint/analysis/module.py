@@ -173,7 +173,8 @@ class ModuleAnalysis:
         self._eager_kinds: Dict[int, str] = {}  # id(call) -> its ``EAGER_ITERATION`` kind, "" if none
         self._listed: Optional[Dict[Tuple[Optional[int], str], List[Tuple[str, int, bool]]]] = None  # ``_lists_holding``
         self._looped: Optional[Dict[Tuple[Optional[int], str], List[Tuple[str, int, int]]]] = None  # ``_loop_aliases``
-        self._kept: Dict[int, Set[str]] = {}  # id(class) -> attributes __init__ keeps from parameters
+        self._kept: Dict[int, Dict[str, str]] = {}  # id(class) -> ``_init_keeps``
+        self._kept_names: Optional[Dict[str, Dict[str, str]]] = None  # class name -> attr -> name kept by __init__
         self._next_iters: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None
         self._sites: Optional[Dict[int, Site]] = None
         self._dict_keys: Optional[Dict[str, Any]] = None  # ``_key_reads``: per module-level dict name
@@ -296,6 +297,7 @@ class ModuleAnalysis:
         self._helpers = {}
         self._wrapped = {}
         self._kept = {}
+        self._kept_names = None
         self._ix = None
         self._loop_maps = {}
         self._loop_changes = {}
@@ -502,6 +504,22 @@ class ModuleAnalysis:
             return None, ""  # dunder and private-mangled methods are not called by their name
         return scope, f"{cls.name}.{scope.name}"
 
+    def _init_keeps(self, cls: ast.ClassDef) -> Dict[str, str]:
+        """The attributes ``cls.__init__`` keeps from its parameters (``self.config = config``,
+        the attribute's only store in the class), each with the parameter's name. The module's
+        stores are grouped by class once, for every class asked."""
+        kept = self._kept.get(id(cls))
+        if kept is None:
+            if self._kept_names is None:
+                self._kept_names = {}
+                for (owner, attr), entries in self.index.self_attrs.items():
+                    if len(entries) == 1 and entries[0][2] == "__init__" and isinstance(entries[0][0], ast.Name):
+                        self._kept_names.setdefault(owner, {})[attr] = entries[0][0].id
+            init = self.ix.methods.get((id(cls), "__init__"))
+            params = set(_param_names(init)[1:]) if init is not None else set()
+            kept = self._kept[id(cls)] = {a: n for a, n in self._kept_names.get(cls.name, {}).items() if n in params}
+        return kept
+
     def _held_init(self, site: Site) -> Optional[Tuple[ast.ClassDef, ast.AST]]:
         """(class, ``__init__``) when ``site`` is in the ``__init__`` of a module-level class
         (not a nested helper of it): a loader built there is built by every construction."""
@@ -509,8 +527,11 @@ class ModuleAnalysis:
         if scope is None or getattr(scope, "name", None) != "__init__":
             return None
         cls = self.ix.method_class.get(id(scope))
-        if cls is None or cls not in self.index.module_classes or _static(scope) or not _first_param(scope):
+        if cls is None or _static(scope) or not _first_param(scope):
             return None
+        bindings = self.index.module_scope.bindings.get(cls.name, ())
+        if not any(b.kind == "class" and b.node is cls for b in bindings):
+            return None  # a class nested in a function or another class
         return cls, scope
 
     def factory_node(self, name: str) -> Optional[ast.AST]:
@@ -518,9 +539,9 @@ class ModuleAnalysis:
         if "." not in name:
             return self.function_node(name)
         class_name, method = name.split(".", 1)
-        for cls in self.index.module_classes:
-            if cls.name == class_name:
-                return self.ix.methods.get((id(cls), method))
+        for binding in self.index.module_scope.bindings.get(class_name, ()):
+            if binding.kind == "class" and not binding.nested:  # the first module-level class of the name
+                return self.ix.methods.get((id(binding.node), method))
         return None
 
     def _helper_method(self, scope: Optional[ast.AST]) -> Optional[ast.AST]:
@@ -570,17 +591,7 @@ class ModuleAnalysis:
         cls = self.ix.method_class.get(id(function))
         if cls is None or all(not bound.value(arg).is_unknown for arg in bound.args):
             return False
-        kept = self._kept.get(id(cls))
-        if kept is None:
-            init = self.ix.methods.get((id(cls), "__init__"))
-            params = set(_param_names(init)[1:]) if init is not None else set()
-            kept = set()
-            for (owner, attr), entries in self.index.self_attrs.items() if params else ():
-                if owner == cls.name and len(entries) == 1 and entries[0][2] == "__init__":
-                    expr = entries[0][0]
-                    if isinstance(expr, ast.Name) and expr.id in params:
-                        kept.add(attr)
-            self._kept[id(cls)] = kept
+        kept = self._init_keeps(cls)
         if not kept:
             return False
         own = _first_param(function)
@@ -3266,20 +3277,11 @@ class ModuleAnalysis:
         if init is None or walker is None:
             return False
         params = _param_names(init)
-        if init.args.posonlyargs or len(params) <= position + 1:
+        if init.args.posonlyargs or len(params) <= position + 1 or _first_param(init) is None:
             return False
         param = params[position + 1]
-        me = _first_param(init)
-        keeps = [
-            target_attr
-            for (owner, target_attr), entries in self.index.self_attrs.items()
-            if owner == wrapper.name
-            and len(entries) == 1
-            and entries[0][2] == "__init__"
-            and isinstance(entries[0][0], ast.Name)
-            and entries[0][0].id == param
-        ]
-        return me is not None and any(_iter_walks_attr(walker, _first_param(walker), k) for k in keeps)
+        keeps = [attr for attr, name in self._init_keeps(wrapper).items() if name == param]
+        return any(_iter_walks_attr(walker, _first_param(walker), k) for k in keeps)
 
     def unguarded_use(self, call: ast.Call, site: Site, use: Optional[str]) -> Optional[int]:
         """For a call of a factory in this module (``judge.judge_call_sites``): the row where its
