@@ -578,6 +578,12 @@ class Resolver:
                     handed = self._unpacked_argument(target, binding, depth)
                     if handed is not None:
                         return handed
+                if isinstance(target, FunctionRef) and target.kind == "nested" and binding.site is not None:
+                    statement = self._unpacking(binding)  # ``train_set, val_set = build(args)``, ``build`` nested
+                    if statement is not None:
+                        built = self._nested_factory(binding.value, binding.site, depth, (binding.index, len(statement.targets[0].elts)))
+                        if built is not None:
+                            return built
                 if isinstance(target, FunctionRef) and target.kind == "function" and target.path and binding.site is not None:
                     # ``train_set, val_set = build_datasets(args)``: the element built at that place,
                     # by a function of this module or another
@@ -2212,6 +2218,31 @@ class Resolver:
         self._factories[key] = table
         return table
 
+    def _nested_factory(self, node: ast.Call, site: Site, depth: int, element: Optional[Tuple[int, int]] = None) -> Optional[Value]:
+        """``_factory_value`` for a function defined inside the function that calls it
+        (``def dataset_fn(train, transform): return CIFAR10(..., transform=transform)`` in
+        ``get_data``, then ``DataSubset(dataset_fn(True, transform_train))``): the one ``def``
+        that reaches the call, its parameters bound to the call's arguments, the names it reads
+        from the enclosing function resolved there. None for anything else (two definitions on
+        different paths, a generator, an unknown return)."""
+        func = node.func
+        if depth > MAX_DEPTH // 2 or not isinstance(func, ast.Name):
+            return None
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return None
+        _, bindings = self.lookup(func.id, site)
+        reaching = self._reaching(bindings, site) if bindings else []
+        if len(reaching) != 1:
+            return None
+        binding = reaching[0][0]
+        function = binding.node
+        if binding.kind != "def" or not isinstance(function, ast.FunctionDef):
+            return None
+        env = self._bound_arguments(function, node, site, depth)
+        if env is None:
+            return None
+        return self._built_returns(function, env, depth + 1, element)
+
     def _project_function(self, target: FunctionRef) -> Tuple[Optional[ast.FunctionDef], Optional["Resolver"]]:
         """The module-level function ``target`` names (one ``def`` of the name) and the resolver
         of its module: this one, or another module's analysis (parsed once per run), whose bytes
@@ -3062,6 +3093,10 @@ class Resolver:
             built = self._factory_result(target, node, site, depth)
             if built is not None:
                 return built
+        if isinstance(target, FunctionRef) and target.kind == "nested":
+            built = self._nested_factory(node, site, depth)
+            if built is not None:
+                return built
         if isinstance(target, FunctionRef) and target.kind in ("class", "local-class"):
             local = target.kind == "local-class"
             if not local and target.module:  # the library itself (webdataset's own tests): its table row
@@ -3165,7 +3200,10 @@ class Resolver:
         """``pickling.held_callable`` of an expression of this module."""
 
         def value_of(name: ast.AST):
-            single = self.resolve(name, site, depth + 1).single
+            value = self.resolve(name, site, depth + 1)
+            single = value.single
+            if single is None and value.options and all(getattr(p.value, "holds", None) is not None for p in value.options):
+                single = value.options[0]  # ``dataset_fn(True, t)`` building CIFAR10 or SVHN, each keeping it
             if (single is None or getattr(single.value, "holds", None) is None) and depth < MAX_DEPTH:
                 held = self._held_in_display(name, site, depth + 1)  # ``*stages``, ``**mapping``
                 if held is not None:
@@ -3908,11 +3946,15 @@ class Resolver:
             if base.single is not None and isinstance(base.single.value, LoadedConfig) and isinstance(key, str):
                 return self._keypath_value(base.single.value, key)  # config["train"]["num_workers"]
             if key is NO_LITERAL and _is_dict(base):
-                # ``COLLATES[args.kind]`` of a dict of callables: one of its values (DL202 needs
-                # every one to be a lambda or a local function; a mixed table stays silent).
+                # ``COLLATES[args.kind]`` of a dict of callables, ``datasets[name]`` of a dict of
+                # built datasets: one of its values (DL202 needs every one to be a lambda or a
+                # local function, or to keep one; a mixed table stays silent).
                 table = base.single.value
                 options = [p for _, entry in table.entries for p in entry.options or ()] if table.complete else []
-                if options and all(isinstance(p.value, FunctionRef) for p in options):
+                if options and (
+                    all(isinstance(p.value, FunctionRef) for p in options)
+                    or all(isinstance(p.value, (Instance, Opaque)) for p in options)
+                ):
                     return Value(tuple(_dedupe(options)))
         return Value.unknown("config")
 

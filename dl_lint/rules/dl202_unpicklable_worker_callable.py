@@ -251,6 +251,10 @@ All versions; the default start method depends on the platform and Python versio
                 runtime = f"{option[0].upper()}{option[1:]} is {what}. {runtime}"
                 kind = "an object" if "instance of the local class" in what else "a callable"
                 message = f"{option} holds {kind} that is not picklable: spawn/forkserver workers fail."
+                kept = what.partition(" that keeps ")[2]
+                if kept and len(f"{option} keeps {kept}: not picklable, so spawn/forkserver workers fail.") <= MESSAGE_LIMIT:
+                    # the objects (``a CIFAR10 or a CIFAR100 or an SVHN``) are the detail's
+                    message = f"{option} keeps {kept}: not picklable, so spawn/forkserver workers fail."
             yield self.finding(
                 call,
                 option,
