@@ -3325,6 +3325,8 @@ class ModuleAnalysis:
         for name, method, line in self._getter_bindings(names).get(obj, ()):
             if (method in getters or method in self_getters) and line >= site.line:
                 holders.append((name, line))
+        # the getter's result iterated where it is called (``for data in data_loader.load_data():``)
+        holders += [(f"{obj}.{method}()", site.line) for method in (*getters, *self_getters) if method]
         for name, after in holders:
             row = self._name_iteration(site.scope, name, after)
             if site.scope is None:
@@ -3711,6 +3713,8 @@ class _Index:
                 self.loop_over_node.setdefault(id(leaf), (loop, site))
                 if isinstance(leaf, ast.Name) and leaf.id not in names:
                     names.append(leaf.id)
+                elif _getter_key(leaf) not in (None, *names):
+                    names.append(_getter_key(leaf))  # ``for b in holder.load_data():``
             for name in names:
                 self.loops_over_name.setdefault((scope, name), []).append((loop, site))
                 self.loops_over_any.setdefault(name, []).append((loop, site))
@@ -3772,6 +3776,7 @@ class _Index:
                 names = []
                 for argument in call.args:
                     names += [leaf.id for leaf in _mentioned(argument) if isinstance(leaf, ast.Name)]
+                    names += [key for key in map(_getter_key, _mentioned(argument)) if key is not None]
                 for name in dict.fromkeys(names):
                     self.iterating_calls.setdefault((scope, name), []).append((position, call, site))
                     if site.scope is not None:
@@ -3906,6 +3911,21 @@ def _mentioned(expr: ast.AST) -> List[ast.AST]:
             out.extend((node.body, node.orelse))
             stack.extend((node.body, node.orelse))
     return out
+
+
+def _getter_key(node: ast.AST) -> Optional[str]:
+    """``"holder.load_data()"`` for a call without arguments of a method on a name: the key
+    under which the index keeps loops and iterating calls over what such a getter hands out
+    (``for batch in holder.load_data():``, ``ModuleAnalysis._held_iteration``)."""
+    if (
+        isinstance(node, ast.Call)
+        and not node.args
+        and not node.keywords
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+    ):
+        return f"{node.func.value.id}.{node.func.attr}()"
+    return None
 
 
 _WRAPPERS = ("enumerate", "tqdm", "iter", "zip", "islice", "progressbar")  # progressbar2: transfers._TRANSPARENT
