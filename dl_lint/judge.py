@@ -913,7 +913,7 @@ def _factory_calls(analysis: "ModuleAnalysis", names: Set[str], dicts: Set[str])
     from dl_lint.analysis.spawns import NAMES
     from dl_lint.analysis.syntax import terminal
 
-    for call, site in analysis.calls_named(names | NAMES, dicts):
+    for call, site in analysis.calls_named(names | NAMES | analysis.import_aliases(names), dicts):
         if isinstance(call.func, ast.Subscript):
             for ref in dispatched(analysis.resolver, call.func, site):
                 yield call, site, (os.path.abspath(ref.path), ref.name), call
@@ -925,7 +925,7 @@ def _factory_calls(analysis: "ModuleAnalysis", names: Set[str], dicts: Set[str])
                 if key is not None:
                     yield call, site, key, started
                 continue
-            if terminal(call.func) not in names:
+            if terminal(call.func) not in names and terminal(call.func) not in analysis.import_aliases(names):
                 continue
         key = _factory_key(analysis, call, site)
         if key is not None:

@@ -885,6 +885,7 @@ class _FactoryCalls:
             found.extend(name for name in _started(data) if name in self.plain)
             if self.dicts and b"[" in data:
                 found.extend(self.dicts[name] for name in _SUBSCRIPTED.findall(data) if name in self.dicts)
+            found.extend(self._aliased(data))
             return found
         found = []
         for name in self.encoded:
@@ -900,6 +901,19 @@ class _FactoryCalls:
                         continue  # a method called on the object itself: not a call site (``judge._factory_key``)
                     found.append(name)
         found.extend(name for name in _started(data) if name in self.plain)
+        found.extend(self._aliased(data))
+        return found
+
+    def _aliased(self, data: bytes) -> List[bytes]:
+        """The calls of a module-level factory imported under another name (``from data import
+        loaders as make_loaders``, then ``make_loaders(...)``): one per call of the alias."""
+        if b" as " not in data:
+            return []
+        found = []
+        for match in _IMPORTED_AS.finditer(data):
+            name, alias = match.group(1), match.group(2)
+            if name in self.plain and alias != name:
+                found.extend([name] * _call_count(data, alias))
         return found
 
     def _calls(self, file: SourceFile) -> List[bytes]:
@@ -1024,6 +1038,9 @@ def _started(data: bytes) -> List[bytes]:
     return found
 
 
+# An imported name and its alias (``import ... loaders as make_loaders``); a ``with`` item
+# (``open(p) as f``) never matches, its name being followed by ``)``.
+_IMPORTED_AS = re.compile(rb"(?<![A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_]*)[ \t]+as[ \t]+([A-Za-z_][A-Za-z0-9_]*)")
 # A called name: an identifier (not preceded by another word character) followed by "(".
 _CALLED = re.compile(rb"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 

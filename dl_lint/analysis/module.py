@@ -163,6 +163,7 @@ class ModuleAnalysis:
         self._relaying: Set[int] = set()  # relays being read (``_relayed``): no recursion
         self._relayed_calls: Dict[int, list] = {}  # ``_relay_calls`` of each relay read, once
         self._getter_calls: Dict[int, Dict[str, List[Tuple[str, str, int]]]] = {}  # see _held_iteration
+        self._import_aliases: Optional[Dict[str, Set[str]]] = None  # see import_aliases
         self._returns: Dict[int, List[ast.expr]] = {}  # id(function) -> what its returns give
         # DL306: (id(scope), name) -> calls in that scope taking the bare name as an argument,
         # with the position (or -1) and keyword ("" when positional) it is passed as.
@@ -1787,6 +1788,17 @@ class ModuleAnalysis:
                 rows.append(parent.lineno)
             elif node is subscript and self._handed_to_iteration(parent, node):
                 rows.append(parent.lineno)
+            elif (
+                node is subscript
+                and isinstance(parent, ast.Assign)
+                and len(parent.targets) == 1
+                and isinstance(parent.targets[0], ast.Name)
+                and len(names.bindings.get(parent.targets[0].id, ())) == 1
+            ):
+                # ``train_loader = loaders["train"]``, bound once: what iterates that name
+                row = self._name_iteration(scope, parent.targets[0].id, parent.lineno)
+                if row is not None:
+                    rows.append(row)
         if scope is None:
             rows = [row for row in rows if not self._guarded(row)]
         return min(rows) if rows else None
@@ -2931,6 +2943,20 @@ class ModuleAnalysis:
                 return None
             rows.append((number, self.text.segment(row), env))
         return rows
+
+    def import_aliases(self, names: Set[str]) -> Set[str]:
+        """The names this module imports one of ``names`` under (``from data import loaders as
+        make_loaders``: ``make_loaders``), in any scope."""
+        if self._import_aliases is None:
+            found: Dict[str, Set[str]] = {}
+            for scope in (self.index.module_scope, *self.index.scopes.values()):
+                for bindings in scope.bindings.values():
+                    for binding in bindings:
+                        alias = binding.alias
+                        if binding.kind == "import" and alias is not None and alias.asname and alias.asname != alias.name:
+                            found.setdefault(alias.name.rsplit(".", 1)[-1], set()).add(alias.asname)
+            self._import_aliases = found
+        return {alias for name in names for alias in self._import_aliases.get(name, ())}
 
     def calls_named(self, names: Set[str], dicts: Set[str] = frozenset()) -> List[Tuple[ast.Call, Site]]:
         """Calls of a name in ``names``, and calls of a subscript of a name in ``dicts``
