@@ -100,6 +100,15 @@ local function kept on that path is not followed). A dataset a config file names
 data module the project instantiates from YAML, docs/configuration.md) is judged as built with
 that node's `params`, and reported at the node's `target` line.
 
+A dataset built by a function defined inside the function that builds the loader (`def
+dataset_fn(train, transform): return CIFAR10(..., transform=transform)` in `get_data`, then
+`dataset_fn(False, transform_test)` or `DataSubset(dataset_fn(True, transform_train))`) is what
+every `return` of it builds, its parameters bound to the call's arguments and the names it reads
+from the enclosing function resolved there; when every one of them keeps a lambda (`CIFAR10` on
+one branch, `SVHN` on another, each given the same `Compose`), the dataset does. A dataset
+looked up by an unknown key in a dict of built datasets (`datasets[dataset_name]` in a loop over
+the names the command line gives) is each of its values: every one must keep such a callable.
+
 A callable chosen by a conditional expression, an `if`/`else` assignment, or looked up in
 a dict of callables (`COLLATES[args.kind]`) is reported when every candidate is a lambda or a
 local function; a mixed choice stays silent (`fn if args.seed else None`, a `collate_fn` a

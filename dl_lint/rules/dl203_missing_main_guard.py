@@ -44,7 +44,10 @@ again) is iterated where `loaders["train"]` is looped over or handed to a functi
 over it; so is the value at a key of a dict display a factory returns in a tuple
 (swa_gaussian's `data.loaders(...)`: `return {"train": DataLoader(...), ...}, num_classes`,
 unpacked as `loaders, num_classes = data.loaders(...)`), a `return` written before the loader
-(`if dataset == "CamVid": return camvid_loaders(...)`) being on other paths.
+(`if dataset == "CamVid": return camvid_loaders(...)`) being on other paths. A name bound once
+to the value at a key (`train_loader = loaders["train"]`) is that loader wherever it is iterated
+or handed on. A factory imported under another name (`from data import loaders as
+make_loaders`) is called where the alias is called.
 A module-level function handed to a library call that runs it before returning is called where
 that call runs: `study.optimize(objective, n_trials=100)` on a study from `optuna.create_study`
 or `optuna.load_study` (optuna 5.1.0 runs `objective(trial)` in the calling thread, or in
@@ -82,7 +85,8 @@ self.dataloader`, or `return self` with an `__iter__` looping over it) is follow
 object: `data_loader.initialize(opt)` on an instance, or a builder function of any module that
 makes the object, calls that method with its own parameters and returns it (pix2pixHD's
 `data_loader = CreateDataLoader(opt)`), then `dataset = data_loader.load_data()` and a
-module-level loop over `dataset`. A class that builds the loader when it is constructed
+module-level loop over `dataset`, or a loop over the getter's result where it is called (`for
+i, data in enumerate(data_loader.load_data()):`). A class that builds the loader when it is constructed
 (`self.data_loader = DataLoader(...)` in `__init__`, or a local `data_loader = DataLoader(...)`
 handed to a second object it keeps) is followed from each construction `Holder(...)`, in any
 module, and from a builder function that constructs one and returns it (`data_loader = None`
