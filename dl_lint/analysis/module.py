@@ -3379,13 +3379,7 @@ class ModuleAnalysis:
                 if len(bindings) != 1 or bindings[0].kind != "assign" or bindings[0].site is None:
                     continue
                 value = bindings[0].value
-                if (
-                    isinstance(value, ast.Call)
-                    and not value.args
-                    and not value.keywords
-                    and isinstance(value.func, ast.Attribute)
-                    and isinstance(value.func.value, ast.Name)
-                ):
+                if _getter_key(value) is not None:
                     found.setdefault(value.func.value.id, []).append((name, value.func.attr, bindings[0].site.line))
         return found
 
