@@ -913,7 +913,8 @@ def _factory_calls(analysis: "ModuleAnalysis", names: Set[str], dicts: Set[str])
     from dl_lint.analysis.spawns import NAMES
     from dl_lint.analysis.syntax import terminal
 
-    for call, site in analysis.calls_named(names | NAMES | analysis.import_aliases(names), dicts):
+    aliases = analysis.import_aliases(names)  # ``from data import loaders as make_loaders``
+    for call, site in analysis.calls_named(names | NAMES | aliases, dicts):
         if isinstance(call.func, ast.Subscript):
             for ref in dispatched(analysis.resolver, call.func, site):
                 yield call, site, (os.path.abspath(ref.path), ref.name), call
@@ -925,7 +926,7 @@ def _factory_calls(analysis: "ModuleAnalysis", names: Set[str], dicts: Set[str])
                 if key is not None:
                     yield call, site, key, started
                 continue
-            if terminal(call.func) not in names and terminal(call.func) not in analysis.import_aliases(names):
+            if terminal(call.func) not in names and terminal(call.func) not in aliases:
                 continue
         key = _factory_key(analysis, call, site)
         if key is not None:

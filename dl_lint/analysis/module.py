@@ -1781,12 +1781,8 @@ class ModuleAnalysis:
                 return None  # ``loaders["train"] = other``: which loader it holds is not followed
             if literal(subscript.slice) != key or subscript.lineno <= after:
                 continue
-            node, parent = subscript, parents.get(id(subscript))
-            while isinstance(parent, ast.Call) and terminal(parent.func) in _WRAPPERS and node in parent.args:
-                node, parent = parent, parents.get(id(parent))
-            if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is node:
-                rows.append(parent.lineno)
-            elif node is subscript and self._handed_to_iteration(parent, node):
+            node, parent, walked = self._walked_at(subscript, parents)
+            if walked:
                 rows.append(parent.lineno)
             elif (
                 node is subscript
@@ -1802,6 +1798,18 @@ class ModuleAnalysis:
         if scope is None:
             rows = [row for row in rows if not self._guarded(row)]
         return min(rows) if rows else None
+
+    def _walked_at(self, read: ast.AST, parents: Mapping[int, ast.AST]) -> Tuple[ast.AST, Optional[ast.AST], bool]:
+        """For an expression ``read`` (``loaders["train"]``): the outermost transparent wrapper
+        around it (``enumerate(tqdm(...))``, or itself), that node's parent, and whether that
+        parent walks it where it stands: a loop over it, or a call handing ``read`` itself to a
+        function that iterates it (``_handed_to_iteration``)."""
+        node, parent = read, parents.get(id(read))
+        while isinstance(parent, ast.Call) and terminal(parent.func) in _WRAPPERS and node in parent.args:
+            node, parent = parent, parents.get(id(parent))
+        if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is node:
+            return node, parent, True
+        return node, parent, node is read and self._handed_to_iteration(parent, node)
 
     def _handed_to_iteration(self, parent: Optional[ast.AST], node: ast.AST) -> bool:
         """Whether ``parent`` is a call handing ``node`` (``loaders["train"]``) to a function that
@@ -1853,12 +1861,8 @@ class ModuleAnalysis:
         family = parents  # every node's parent in the module (``name_reads``)
         loops = []
         for read in reads:
-            node, parent = read, family.get(id(read))
-            while isinstance(parent, ast.Call) and terminal(parent.func) in _WRAPPERS and node in parent.args:
-                node, parent = parent, family.get(id(parent))
-            if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is node:
-                loops.append(parent)
-            elif node is read and self._handed_to_iteration(parent, node):
+            node, parent, walked = self._walked_at(read, family)
+            if walked:
                 loops.append(parent)
             elif isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
                 alias = parent.targets[0].id
@@ -3731,10 +3735,9 @@ class _Index:
             names: List[str] = []
             for leaf in _mentioned(loop.iter):
                 self.loop_over_node.setdefault(id(leaf), (loop, site))
-                if isinstance(leaf, ast.Name) and leaf.id not in names:
-                    names.append(leaf.id)
-                elif _getter_key(leaf) not in (None, *names):
-                    names.append(_getter_key(leaf))  # ``for b in holder.load_data():``
+                key = leaf.id if isinstance(leaf, ast.Name) else _getter_key(leaf)  # ``for b in holder.load_data():``
+                if key is not None and key not in names:
+                    names.append(key)
             for name in names:
                 self.loops_over_name.setdefault((scope, name), []).append((loop, site))
                 self.loops_over_any.setdefault(name, []).append((loop, site))

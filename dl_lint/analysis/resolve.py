@@ -3241,13 +3241,11 @@ class Resolver:
         an instance keeps (``SummaryModule.kept_parameters``: ``self.transform = transform``, or
         passed on to a base's ``__init__`` that keeps it), when certain; ``stores``: the kept
         parameters of a library class (``libraries.TORCHVISION_KEEPING``) instead."""
-        if depth > MAX_DEPTH or not (node.args or node.keywords):
+        arguments = _handed_arguments(node) if depth <= MAX_DEPTH else None
+        if not arguments:
             return None
-        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
-            return None
-        candidates = [(i, None, a) for i, a in enumerate(node.args)] + [(-2, k.arg, k.value) for k in node.keywords]
         held = []
-        for index, keyword, argument in candidates:
+        for index, keyword, argument in arguments:
             if not isinstance(argument, (ast.Lambda, ast.Name, ast.Call, ast.List, ast.Tuple, ast.Dict)):
                 continue
             found = self._held(argument, site, depth)
@@ -3260,7 +3258,7 @@ class Resolver:
             stores = lookup(target.module, target.name, target.path, depth) if lookup is not None else ()
         for index, keyword, found in held:
             for name, position in stores:
-                if (keyword is not None and keyword == name) or (keyword is None and index == position >= 0):
+                if _lands(index, keyword, name, position):
                     return found
         return None
 
@@ -3273,12 +3271,11 @@ class Resolver:
         (``ClassRecord.init_attrs``). Read off the class's summary; () without a generator."""
         from dl_lint.analysis.datasets import RNG_QUALNAMES
 
-        if depth > MAX_DEPTH or not (node.args or node.keywords):
-            return ()
-        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        arguments = _handed_arguments(node) if depth <= MAX_DEPTH else None
+        if not arguments:
             return ()
         handed = []
-        for index, keyword, argument in [(i, None, a) for i, a in enumerate(node.args)] + [(-2, k.arg, k.value) for k in node.keywords]:
+        for index, keyword, argument in arguments:
             if isinstance(argument, ast.Name):
                 # ``rng = np.random.RandomState(seed)`` bound once in this scope, then handed
                 _, bindings = self.lookup(argument.id, site)
@@ -3299,7 +3296,7 @@ class Resolver:
             return ()
         found = []
         for attr, kind, param, position, _default, _line in record.init_attrs:
-            if kind == "param" and any((keyword is not None and keyword == param) or (keyword is None and index == position >= 0) for index, keyword in handed):
+            if kind == "param" and any(_lands(index, keyword, param, position) for index, keyword in handed):
                 found.append(attr)
         return tuple(sorted(found))
 
@@ -4194,6 +4191,21 @@ def _copied_namespace(where, class_name: str, attr: str) -> Optional[Tuple[ast.C
         return None
     call_site = where.site_of(value)
     return (value, call_site) if call_site is not None else None
+
+
+def _handed_arguments(node: ast.Call) -> Optional[List[Tuple[int, Optional[str], ast.AST]]]:
+    """A construction's arguments as (position, None, node) and (-2, keyword, node), for the
+    readers of what it hands ``__init__`` (``_handed_callable``, ``_handed_rngs``); None when
+    ``*args`` or ``**kwargs`` may give any parameter."""
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        return None
+    return [(i, None, a) for i, a in enumerate(node.args)] + [(-2, k.arg, k.value) for k in node.keywords]
+
+
+def _lands(index: int, keyword: Optional[str], param: str, position: int) -> bool:
+    """Whether an argument of ``_handed_arguments`` lands in the parameter ``param`` at
+    ``position`` (-1: keyword-only)."""
+    return keyword == param if keyword is not None else index == position >= 0
 
 
 def _namespace_store(where, class_name: str) -> Optional[Tuple[str, Any, Any, Any, Tuple[str, ...]]]:
