@@ -374,6 +374,37 @@ class DatasetIndex:
         """Follow calls from ``roots`` (function keys, or ``class key::method``) through the
         project, ``MAX_CALL_DEPTH`` deep: True at the first sharding evidence; False when every
         call was followed to its end without any; None when some call could not be followed."""
+        return self._reach(roots, lambda key, shards: shards)[0]
+
+    def cuda_callee(self, cls: ClassFacts) -> Optional[Tuple[str, str]]:
+        """DL205: a project function that a method a worker runs (``__getitem__``,
+        ``__getitems__``, ``__iter__``) reaches through its calls, ``MAX_CALL_DEPTH`` deep, and
+        that moves tensors to CUDA (``FunctionFacts.uses_cuda``): (the method, the function's
+        name), or None. Only what is seen counts: a call that cannot be followed says nothing."""
+        methods = self._methods(cls)
+        if not methods:
+            return None
+        class_key = project_key(cls.module, cls.name, cls.path)
+
+        def moves(key: str, _shards: bool) -> bool:
+            if "::" in key:
+                return False
+            qualname, _, path = key.partition("@")
+            module, _, name = qualname.rpartition(".")
+            func = self._functions(module, name, path)
+            return func is not None and func.uses_cuda
+
+        for method in ("__getitem__", "__getitems__", "__iter__"):
+            if method in methods:
+                found, key = self._reach([f"{class_key}::{method}"], moves)
+                if found and key:
+                    return method, key.partition("@")[0].rpartition(".")[2]
+        return None
+
+    def _reach(self, roots: List[str], evidence: Callable[[str, bool], bool]) -> Tuple[Optional[bool], Optional[str]]:
+        """``_walk`` for any ``evidence(key, shards)``: (True, the key where it holds), (False,
+        None) when every call was followed to its end without it, (None, None) when some call
+        could not be followed."""
         unknown = False
         seen: Set[str] = set()
         level = list(roots)
@@ -388,14 +419,14 @@ class DatasetIndex:
                     unknown = True
                     continue
                 shards, calls, opaque = found
-                if shards:
-                    return True
+                if evidence(key, shards):
+                    return True, key
                 unknown = unknown or opaque
                 following.extend(calls)
             level = following
             if not level:
-                return None if unknown else False
-        return None  # deeper than we follow
+                return (None if unknown else False), None
+        return None, None  # deeper than we follow
 
     def _callee(self, key: str) -> Optional[Tuple[bool, List[str], bool]]:
         """(shards, keys it calls, makes an unfollowable call) for a function or method key;

@@ -693,8 +693,12 @@ class Collector:
                 use.attr_calls.add(owner)  # self.rng.integers(...)
             if func.attr == "cuda":
                 use.cuda = True
-            if func.attr == "to" and any(_is_cuda_literal(a) for a in node.args):
-                use.cuda = True
+            if func.attr == "to" and node.args:
+                first = node.args[0]
+                if _is_cuda_literal(first):
+                    use.cuda = True
+                elif type(first) is ast.Name:
+                    self._device_name(first.id, use)
         elif isinstance(func, ast.Name):
             use.called.append(func.id)
         for keyword in node.keywords:
@@ -702,8 +706,23 @@ class Collector:
                 owner = _self_attr(keyword.value)
                 if owner:
                     use.attr_calls.add(owner)
-            if keyword.arg == "device" and _is_cuda_literal(keyword.value):
-                use.cuda = True
+            if keyword.arg == "device":
+                if _is_cuda_literal(keyword.value):
+                    use.cuda = True
+                elif type(keyword.value) is ast.Name:
+                    self._device_name(keyword.value.id, use)
+
+    def _device_name(self, name: str, use: FunctionUse) -> None:
+        """``.to(device)`` or ``device=device``: a CUDA move when the name, as seen from here,
+        is bound so far to a CUDA device (``device = torch.device("cuda" if
+        torch.cuda.is_available() else "cpu")`` in the function, or at module level above it; a
+        parameter's default).
+        A binding written later in the file is not seen (the pass reads in source order)."""
+        if use.cuda:
+            return
+        _, bindings = self.scope.lookup(name)
+        if any(b.kind in ("assign", "param") and b.value is not None and _is_cuda_literal(b.value) for b in bindings):
+            use.cuda = True
 
 
 def collect(tree: ast.Module) -> ModuleIndex:
@@ -787,12 +806,24 @@ def _self_attr(node: ast.AST) -> Optional[str]:
 
 
 def _is_cuda_literal(node: ast.AST) -> bool:
+    """A CUDA device: ``"cuda:0"``, ``torch.device("cuda")``, or either of them on the GPU side
+    of a test of ``torch.cuda.is_available()`` (``"cuda" if torch.cuda.is_available() else
+    "cpu"``): a CUDA device wherever there is a GPU, which is where training runs."""
     value = literal(node)
     if isinstance(value, str):
         return value.startswith("cuda")
     if isinstance(node, ast.Call) and node.args:  # torch.device("cuda")
         return _is_cuda_literal(node.args[0])
+    if isinstance(node, ast.IfExp) and _asks_for_cuda(node.test):
+        return _is_cuda_literal(node.body) or _is_cuda_literal(node.orelse)
     return False
+
+
+def _asks_for_cuda(test: ast.AST) -> bool:
+    """``torch.cuda.is_available()`` (or ``not`` it)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    return isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr == "is_available"
 
 
 def is_builtin(name: str) -> bool:

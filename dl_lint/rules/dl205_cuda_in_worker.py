@@ -11,8 +11,12 @@ class CudaInWorker(Rule):
     references = ('https://pytorch.org/docs/stable/notes/multiprocessing.html#cuda-in-multiprocessing',)
     doc = """
 ## What it does
-Reports a DataLoader with workers whose dataset's `__getitem__`/`__iter__` (or a method they
-call) or whose `collate_fn` moves tensors to CUDA (`.cuda()`, `.to("cuda")`, `device="cuda"`).
+Reports a DataLoader with workers whose dataset's `__getitem__`/`__iter__` (or a method or a
+project function they call, six calls deep) or whose `collate_fn` moves tensors to CUDA
+(`.cuda()`, `.to("cuda")`, `device="cuda"`, or a device that is CUDA wherever a GPU is:
+`.to(device)` after `device = torch.device("cuda" if torch.cuda.is_available() else "cpu")` in
+the function or at module level above it). A call that cannot be followed (a library function)
+says nothing.
 
 ## Why is this bad?
 Worker processes forked from a process that has initialised CUDA cannot use it:
@@ -53,6 +57,17 @@ All versions.
         methods = sorted({m for c in mro or () for m in c.cuda_methods})
         if methods:
             yield self.finding(call, "dataset", _message(f"{cls.name}.{methods[0]}"), detail=DETAIL)
+            return
+        reached = ctx.datasets.cuda_callee(cls)
+        if reached is not None:
+            method, callee = reached
+            yield self.finding(
+                call,
+                "dataset",
+                f"{callee}() moves tensors to CUDA in the worker processes, called by {method}: forked workers fail "
+                "to initialize CUDA.",
+                detail=f"{cls.name}.{method} calls {callee}() (directly or through the functions it calls). {DETAIL}",
+            )
 
 
 def _message(where: str) -> str:
