@@ -688,7 +688,7 @@ def judge_call_sites(
                     own = {(d.code, d.location, d.filename or None) for c in callee_file.facts.calls for d in check(c, rules, ctx, "")}
                     judged[callee_file.key] = (rules, ctx, own)
                 rules, ctx, own = judged[callee_file.key]
-                undecided: Set[int] = set()
+                undecided: Dict[int, tuple] = {}  # loader id -> its branch (``loader_calls_with``)
                 # A function started in other processes runs there, not at this module's import
                 # (an unguarded ``mp.spawn`` fails for a reason of its own): no DL203 at the call.
                 started = bound_call is not call
@@ -698,11 +698,11 @@ def judge_call_sites(
                     # judged as part of the caller's program: its start-method evidence is the caller's
                     at_call = loader.replace(extra={**loader.extra, "caller": caller.key})
                     if id(loader) in undecided:
-                        undecided.add(id(at_call))
+                        undecided[id(at_call)] = undecided[id(loader)]
                     loaders.append(at_call)
                 # Loaders under ``if``s this call does not decide are alternatives (one branch
-                # of several may run): a rule is reported for them only when every one of them
-                # breaks it, once, citing each; a loader that certainly runs is judged alone.
+                # of several may run): a rule is reported for them only when on every branch a
+                # loader breaks it, once, citing each; a loader that certainly runs is judged alone.
                 branches: Dict[str, List] = {}
                 for loader in loaders:
                     found = list(check(loader, rules, ctx, caller.display))
@@ -718,10 +718,10 @@ def judge_call_sites(
                         spot = _spot(diag, caller.display)
                         if spot not in own and spot not in reported:
                             reported[spot] = (loader, diag, number, row_text, ())
-                alternatives = sum(1 for loader in loaders if id(loader) in undecided)
+                alternatives = {undecided[id(loader)] for loader in loaders if id(loader) in undecided}
                 for code, pairs in branches.items():
-                    if len({id(loader) for loader, _ in pairs}) < alternatives:
-                        continue  # some branch does not break the rule
+                    if {undecided[id(loader)] for loader, _ in pairs} != alternatives:
+                        continue  # on some branch no loader breaks the rule
                     fresh = [(loader, diag) for loader, diag in pairs if _spot(diag, caller.display) not in own]
                     if not fresh or any(_spot(d, caller.display) in reported for _, d in fresh):
                         continue

@@ -2979,12 +2979,15 @@ class ModuleAnalysis:
         return out
 
     def loader_calls_with(
-        self, function: ast.AST, env: Dict[int, Value], undecided: Optional[Set[int]] = None, iterated=None, caller=None
+        self, function: ast.AST, env: Dict[int, Value], undecided: Optional[Dict[int, tuple]] = None, iterated=None, caller=None
     ) -> List[LoaderCall]:
         """The loader calls of ``function`` re-resolved with its parameters bound to ``env``;
-        ``undecided`` collects the ids of those under an ``if`` (or after an early exit) whose
-        test these values do not decide (``if process_group is None:`` with an unknown group):
-        one branch of several, which may not run. ``iterated(use)``, when given, says where the
+        ``undecided`` maps the ids of those under an ``if`` (or after an early exit) whose test
+        these values do not decide (``if process_group is None:`` with an unknown group) to
+        their branch (``_branch``): one branch of several, which may not run; loaders of one
+        branch run together. A factory that builds loaders and also returns what another
+        factory of the module builds (``if dataset == "CamVid": return camvid_loaders(...)``,
+        swa_gaussian) builds those too, on the branch of that call. ``iterated(use)``, when given, says where the
         calling module iterates each at import (DL203: ``unguarded_use``), from ``use``: "runs"
         for a loader ``function`` iterates itself, "returns" for one it returns, None otherwise.
         ``caller``: (analysis, call, site) of the call in another module, where a loader
@@ -3010,12 +3013,13 @@ class ModuleAnalysis:
                         bound = bound.replace(unguarded_iteration=iterated(self._use_in(call, site, function)))
                     out.append(bound)
                     if undecided is not None and runs is None:
-                        undecided.add(id(bound))
+                        undecided[id(bound)] = _branch(site)
+            built = []
             if not out and id(function) in self.ix.function_ids:
-                out = self._built_through(function, undecided, iterated)
-            if not out and id(function) in self.ix.function_ids:
-                out = self._relayed(function, undecided, iterated, caller)
-            return out
+                built = self._built_through(function, undecided, iterated)
+            if not built and id(function) in self.ix.function_ids:
+                built = self._relayed(function, undecided, iterated, caller)
+            return out + built
         finally:
             self.resolver.param_env = saved
             self.returned_to = saved_caller
@@ -3096,7 +3100,10 @@ class ModuleAnalysis:
                 # the function that builds the DataLoader, for the messages at the relay's calls
                 named = [b if "built_by" in b.extra else b.replace(extra={**b.extra, "built_by": target.name}) for b in found]
                 if undecided is not None:
-                    undecided.update(id(n) for n, b in zip(named, found) if runs is None or id(b) in undecided)
+                    at = _branch(site) if runs is None else ()
+                    for n, b in zip(named, found):
+                        if runs is None or id(b) in undecided:
+                            undecided[id(n)] = at + undecided.get(id(b), ())
                 out.extend(named)
         finally:
             self._relaying.discard(id(function))
@@ -3999,6 +4006,13 @@ def _loop_iterable(loop: ast.AST) -> ast.AST:
 
 
 _RETURNS_SELF = MODULE_RETURNS_SELF
+
+
+def _branch(site: Site) -> tuple:
+    """Which branch of its function a site is on: the identities of the conditions around it
+    (an arm of an ``if`` or a ``try``, an early exit before it, a loop), a division excepted.
+    Sites of one block share them: their loaders run together or not at all."""
+    return tuple(id(cond) for cond in site.conds if cond.kind != "divides")
 
 
 def _combined_use(inner, outer):
