@@ -643,7 +643,7 @@ class SummaryModule:
             found = held_callable(
                 node,
                 self.path,
-                lambda name: None,  # a name of __init__ is not this scope's: unknown
+                self._handed_lambdas,  # a name of __init__ is not this scope's: unknown
                 lambda func: self._qualname(func),
                 local,
             )
@@ -651,6 +651,27 @@ class SummaryModule:
                 out.append((attr, found[0], found[1], found[2]))
         out.extend(self._handed_to_base(record))
         return tuple(out)
+
+    def _handed_lambdas(self, node: ast.AST) -> object:
+        """What a construction ``__init__`` keeps is, read for the lambdas written in its
+        arguments only (``self.enc = Encoder(tokenize=lambda x: x.split())``: an ``Encoder``
+        that keeps a lambda when its constructor, or its base's, keeps ``tokenize``); every
+        other argument and every name stays unknown (``__init__``'s names are not this scope's)."""
+        from dl_lint.analysis.scopes import END
+
+        if not isinstance(node, ast.Call) or not any(
+            isinstance(a, ast.Lambda) for a in (*node.args, *(k.value for k in node.keywords))
+        ):
+            return None
+        blank = ast.Name("__dl_lint_unknown__", ast.Load())
+        only = ast.Call(
+            node.func,
+            [a if isinstance(a, ast.Lambda) else ast.Starred(blank, ast.Load()) if isinstance(a, ast.Starred) else blank for a in node.args],
+            [ast.keyword(k.arg, k.value if isinstance(k.value, ast.Lambda) else blank) for k in node.keywords],
+        )
+        ast.copy_location(only, node)
+        single = self.resolver.resolve(only, END).single
+        return single.value if single is not None else None
 
     def _handed_to_base(self, record) -> List[Tuple[str, str, str, int]]:
         """DL202: the lambdas ``__init__`` hands its base's ``__init__`` for a parameter the base

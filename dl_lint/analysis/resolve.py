@@ -1532,16 +1532,32 @@ class Resolver:
         defines ``collate_fn`` as a plain method (no decorator) and never stores that name on
         self: a bound method, which pickles with its object (CPython 3.11 ``method.__reduce__``
         gives ``(getattr, (obj, name))``), an ``Opaque("builtins.method")`` that wraps the
-        instance (DL202 reads what the object holds). None for anything else."""
-        if instance.local or instance.path != self.path:
+        instance (DL202 reads what the object holds). The class may be of another module of the
+        project, and the method its base's (a module-level class of the same module, named
+        plainly: ``class TagEncoder(TextEncoder)``). None for anything else."""
+        if instance.local or not instance.path:
             return None
-        cls = _one_class(self.index, instance.name)
-        if cls is None:
-            return None
-        methods = [f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == attr]
-        if len(methods) != 1 or methods[0].decorator_list or self.index.self_attrs.get((instance.name, attr)):
-            return None
-        return Value.known(Opaque("builtins.method", wraps=(instance,)))
+        index = self.index
+        if instance.path != self.path:
+            # parsed only when its bytes define a method of that name (``opt.workers`` asks too)
+            where = self._class_module(instance, 0, (f"def {attr}(".encode(),))
+            if where is None:
+                return None
+            index = where.index
+        name: Optional[str] = instance.name
+        for _ in range(MAX_DEPTH):
+            cls = _one_class(index, name) if name is not None else None
+            if cls is None or index.self_attrs.get((name, attr)):
+                return None
+            methods = [f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == attr]
+            if methods:
+                if len(methods) != 1 or methods[0].decorator_list:
+                    return None
+                return Value.known(Opaque("builtins.method", wraps=(instance,)))
+            if attr in _class_level_names(cls) or len(cls.bases) != 1 or not isinstance(cls.bases[0], ast.Name):
+                return None  # bound in the body some other way, or a base we do not read here
+            name = cls.bases[0].id
+        return None
 
     def _instance_attr(self, instance: Instance, attr: str, base: ast.Name, site: Site, depth: int) -> Optional[Value]:
         """``data_iter.num_workers`` where ``data_iter = DataIter(...)`` (a class of this module,

@@ -2179,6 +2179,18 @@ def _kept_in_init(node: ast.ClassDef, use: Optional[FunctionUse], text: SourceTe
                 held.append((attr, found, value.lineno, local))
         else:
             plain.add(attr)
+    # ``self.field_encoders[TAGS] = TagEncoder(tokenize=lambda x: ...)``, a statement of
+    # ``__init__``'s own body: the dict (or list) on self keeps the value (OpenKiwi's encoders)
+    for statement in function.body if look else ():
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Subscript)):
+            continue
+        target = statement.targets[0]
+        attr = _self_attr(target.value)
+        if attr is None or not any(isinstance(n, ast.Lambda) or (isinstance(n, ast.Name) and n.id in local) for n in ast.walk(statement.value)):
+            continue
+        found, key = _text(text, statement.value), _text(text, target.slice)
+        if found is not None:
+            held.append((f"{attr}[{key or '...'}]", found, statement.value.lineno, local))
     # ``if size: self.pre = Compose(...) else: self.pre = lambda **kw: kw``: the lambda is kept on
     # one path only (taming-transformers' ImagePaths with every config's size: 256): not counted,
     # unless the path is the one a parameter left None takes (``_held_when_none``)
@@ -2469,6 +2481,29 @@ def _holds_lambda(node: ast.ClassDef, text: SourceText) -> bool:
     return any("lambda" in lines[row - 1] for row in range(node.lineno, min(node.end_lineno or node.lineno, len(lines)) + 1))
 
 
+def _hands_base(node: ast.ClassDef) -> bool:
+    """Whether the class's ``__init__`` calls its base's (``super().__init__(...)`` or
+    ``Base.__init__(self, ...)``, a statement of its own body) with one of its own parameters,
+    by name, or a ``**`` of one: what the base keeps of those, the class keeps. The ``nn.Module``
+    family's ``super().__init__()`` hands nothing."""
+    init = next((s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+    if init is None:
+        return False
+    args = init.args
+    params = {a.arg for a in (*args.posonlyargs, *args.args[1:], *args.kwonlyargs)}
+    params.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    for statement in init.body:
+        call = statement.value if isinstance(statement, ast.Expr) else None
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "__init__"):
+            continue
+        for argument in (*call.args, *(k.value for k in call.keywords)):
+            if isinstance(argument, ast.Starred):
+                argument = argument.value
+            if isinstance(argument, ast.Name) and argument.id in params:
+                return True
+    return False
+
+
 def _loader_init(node: ast.ClassDef, text: SourceText) -> Optional[Tuple]:
     """``subclasses.read_init`` for a class that may derive from a loader or a dataset (any
     base): kept in the summary, read when an importer calls the class."""
@@ -2476,11 +2511,13 @@ def _loader_init(node: ast.ClassDef, text: SourceText) -> Optional[Tuple]:
         return None
     names = [node.name] + [terminal(b) or "" for b in node.bases]
     if not any(word in n.lower() for n in names for word in _INIT_WORDS) and not (
-        "torchvision" in text.source or "VisionDataset" in text.source or _holds_lambda(node, text)
+        "torchvision" in text.source or "VisionDataset" in text.source or _holds_lambda(node, text) or _hands_base(node)
     ):
         # read only where a loader class is named so (the prefilter's rule for callees too), or
         # a dataset that may derive from one whose constructor arguments it keeps (DL202:
-        # ``SummaryModule.kept_parameters``; torchvision's datasets: ``CIFAR10``, ``MNIST``)
+        # ``SummaryModule.kept_parameters``; torchvision's datasets: ``CIFAR10``, ``MNIST``), or
+        # any class whose ``__init__`` hands its base some of its own parameters (an encoder
+        # whose base keeps the ``tokenize`` function it is given: OpenKiwi's ``TagEncoder``)
         return None
     from dl_lint.analysis.subclasses import read_init
 

@@ -134,8 +134,18 @@ default is a lambda (`transform=lambda x: x`, or `target_transform=identity` wit
 lambda x: x` at module level) is reported when a construction leaves that parameter out
 (passing anything for it, None included, replaces the lambda). A bound method of such a
 dataset (`collate_fn=dataset.collate`, also `self.dataset.collate` of a dataset the object
-keeps; a plain method of a class of the same module, the name stored nowhere on self) pickles its object (CPython 3.11: `method.__reduce__` is `(getattr,
-(obj, name))`), so it fails the same way; a staticmethod pickles by reference. For a function of the same
+keeps; a plain method of a project class, in this module or another, its own or a base's of
+the same module named plainly, the name stored nowhere on self) pickles its object (CPython
+3.11: `method.__reduce__` is `(getattr, (obj, name))`), so it fails the same way; a
+staticmethod pickles by reference. The object may be any project object, not only a dataset
+(OpenKiwi's encoders): `collate_fn=encoder.collate` of `encoder = TagEncoder(tokenize=lambda
+x: ...)`, whose `__init__` hands `tokenize` on to its base's, which keeps it (any class whose
+`__init__` hands its base one of its own parameters is read so); `collate_fn=Batcher().collate`
+whose `__init__` keeps `self.encoder = TagEncoder(tokenize=lambda ...)` (a construction of
+`__init__` is read for the lambdas written in its arguments); a lambda or such a construction
+stored by key in `__init__`'s own body (`self.field_encoders["tags"] = TagEncoder(...)`) is kept
+by the dict. A lambda a constructor only calls (`Applier(lambda t: t.split())` keeping the
+result) is not kept. For a function of the same
 module, a `return` whose `if` tests (`if kind == "pad": return pad_collate`, also an earlier
 `if` that returns, and `in` a literal tuple) are false for what the call passes (literals, the
 defaults of the parameters it leaves out) does not give that call's result: `build_collate(

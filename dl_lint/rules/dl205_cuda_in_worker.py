@@ -1,6 +1,6 @@
 from dl_lint.analysis.values import FunctionRef
 from dl_lint.model import Severity
-from dl_lint.rules.base import Rule, dataset_class_of, fires, has_workers, value_of
+from dl_lint.rules.base import MESSAGE_LIMIT, Rule, dataset_class_of, fires, has_workers, value_of
 
 
 class CudaInWorker(Rule):
@@ -61,11 +61,13 @@ All versions.
         reached = ctx.datasets.cuda_callee(cls)
         if reached is not None:
             method, callee = reached
+            message = f"{callee}(), called by {method}, moves tensors to CUDA in the workers: forked workers fail to initialize CUDA."
+            if len(message) > MESSAGE_LIMIT:  # a long name: the concise line stays within the bound
+                message = f"{callee}() moves tensors to CUDA in the workers: forked workers fail to initialize CUDA."
             yield self.finding(
                 call,
                 "dataset",
-                f"{callee}() moves tensors to CUDA in the worker processes, called by {method}: forked workers fail "
-                "to initialize CUDA.",
+                message,
                 detail=f"{cls.name}.{method} calls {callee}() (directly or through the functions it calls). {DETAIL}",
             )
 
