@@ -134,8 +134,9 @@ default is a lambda (`transform=lambda x: x`, or `target_transform=identity` wit
 lambda x: x` at module level) is reported when a construction leaves that parameter out
 (passing anything for it, None included, replaces the lambda). A bound method of such a
 dataset (`collate_fn=dataset.collate`, also `self.dataset.collate` of a dataset the object
-keeps; a plain method of a project class, in this module or another, its own or a base's of
-the same module named plainly, the name stored nowhere on self) pickles its object (CPython
+keeps; a plain method of a project class, in this module or another (there only for an object
+built with a callable it keeps), its own or a base's of the same module named plainly, the name
+stored nowhere on self) pickles its object (CPython
 3.11: `method.__reduce__` is `(getattr, (obj, name))`), so it fails the same way; a
 staticmethod pickles by reference. The object may be any project object, not only a dataset
 (OpenKiwi's encoders): `collate_fn=encoder.collate` of `encoder = TagEncoder(tokenize=lambda
