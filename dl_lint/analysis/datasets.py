@@ -172,6 +172,7 @@ class DatasetIndex:
         self._results = results
         self._returned = returned
         self._held: Dict[Tuple[str, str, str, int], Optional[Tuple[str, str, str, int]]] = {}
+        self._cuda: Dict[str, Optional[Tuple[str, str]]] = {}  # class key -> ``cuda_callee``
 
     def unpicklable(self, cls: ClassFacts, depth: int = 0) -> Optional[Tuple[str, str, str, int]]:
         """DL202: (attribute path, what it holds, path, line) of a lambda or local function an
@@ -374,37 +375,29 @@ class DatasetIndex:
         """Follow calls from ``roots`` (function keys, or ``class key::method``) through the
         project, ``MAX_CALL_DEPTH`` deep: True at the first sharding evidence; False when every
         call was followed to its end without any; None when some call could not be followed."""
-        return self._reach(roots, lambda key, shards: shards)[0]
+        return self._reach(roots, 0)[0]
 
     def cuda_callee(self, cls: ClassFacts) -> Optional[Tuple[str, str]]:
         """DL205: a project function that a method a worker runs (``__getitem__``,
         ``__getitems__``, ``__iter__``) reaches through its calls, ``MAX_CALL_DEPTH`` deep, and
         that moves tensors to CUDA (``FunctionFacts.uses_cuda``): (the method, the function's
-        name), or None. Only what is seen counts: a call that cannot be followed says nothing."""
-        methods = self._methods(cls)
-        if not methods:
-            return None
+        name), or None. Only what is seen counts: a call that cannot be followed says nothing.
+        Memoized per class: every loader of the class asks."""
         class_key = project_key(cls.module, cls.name, cls.path)
+        if class_key not in self._cuda:
+            self._cuda[class_key] = None
+            for method in ("__getitem__", "__getitems__", "__iter__"):
+                if method in (self._methods(cls) or ()):
+                    found, key = self._reach([f"{class_key}::{method}"], 3)
+                    if found and key:
+                        self._cuda[class_key] = (method, key.partition("@")[0].rpartition(".")[2])
+                        break
+        return self._cuda[class_key]
 
-        def moves(key: str, _shards: bool) -> bool:
-            if "::" in key:
-                return False
-            qualname, _, path = key.partition("@")
-            module, _, name = qualname.rpartition(".")
-            func = self._functions(module, name, path)
-            return func is not None and func.uses_cuda
-
-        for method in ("__getitem__", "__getitems__", "__iter__"):
-            if method in methods:
-                found, key = self._reach([f"{class_key}::{method}"], moves)
-                if found and key:
-                    return method, key.partition("@")[0].rpartition(".")[2]
-        return None
-
-    def _reach(self, roots: List[str], evidence: Callable[[str, bool], bool]) -> Tuple[Optional[bool], Optional[str]]:
-        """``_walk`` for any ``evidence(key, shards)``: (True, the key where it holds), (False,
-        None) when every call was followed to its end without it, (None, None) when some call
-        could not be followed."""
+    def _reach(self, roots: List[str], evidence: int) -> Tuple[Optional[bool], Optional[str]]:
+        """``_walk`` for the evidence at position ``evidence`` of what ``_callee`` gives (0:
+        sharding, 3: a CUDA move): (True, the key where it is), (False, None) when every call
+        was followed to its end without it, (None, None) when some call could not be followed."""
         unknown = False
         seen: Set[str] = set()
         level = list(roots)
@@ -418,29 +411,29 @@ class DatasetIndex:
                 if found is None:
                     unknown = True
                     continue
-                shards, calls, opaque = found
-                if evidence(key, shards):
+                if found[evidence]:
                     return True, key
-                unknown = unknown or opaque
-                following.extend(calls)
+                unknown = unknown or found[2]
+                following.extend(found[1])
             level = following
             if not level:
                 return (None if unknown else False), None
         return None, None  # deeper than we follow
 
-    def _callee(self, key: str) -> Optional[Tuple[bool, List[str], bool]]:
-        """(shards, keys it calls, makes an unfollowable call) for a function or method key;
-        None when the key names nothing we can see. Constructing a project class is followed
-        into nothing: its methods are judged where the object is used."""
+    def _callee(self, key: str) -> Optional[Tuple[bool, List[str], bool, bool]]:
+        """(shards, keys it calls, makes an unfollowable call, moves tensors to CUDA) for a
+        function or method key (a method's own CUDA moves are its class's ``cuda_methods``,
+        asked before any walk); None when the key names nothing we can see. Constructing a
+        project class is followed into nothing: its methods are judged where the object is used."""
         target, _, method = key.partition("::")
         qualname, _, path = target.partition("@")
         module, _, name = qualname.rpartition(".")
         if not method:
             func = self._functions(module, name, path)
             if func is not None:
-                return func.shards, sorted(func.calls), func.opaque
+                return func.shards, sorted(func.calls), func.opaque, func.uses_cuda
             if self._classes(module, name, path) is not None:
-                return False, [], False
+                return False, [], False, False
             return None
         cls = self._classes(module, name, path)
         methods = self._methods(cls) if cls is not None else None
@@ -449,7 +442,7 @@ class DatasetIndex:
         shards, self_calls, calls, opaque = methods[method]
         class_key = project_key(cls.module, cls.name, cls.path)
         own = [f"{class_key}::{m}" for m in sorted(self_calls) if m in methods]
-        return shards or any(facts[0] for facts in methods.values()), own + sorted(calls), opaque
+        return shards or any(facts[0] for facts in methods.values()), own + sorted(calls), opaque, False
 
 
 # The bytes of an element of each dtype a sample's field may have (``summary.sample_bytes``).

@@ -656,21 +656,21 @@ class SummaryModule:
         """What a construction ``__init__`` keeps is, read for the lambdas written in its
         arguments only (``self.enc = Encoder(tokenize=lambda x: x.split())``: an ``Encoder``
         that keeps a lambda when its constructor, or its base's, keeps ``tokenize``); every
-        other argument and every name stays unknown (``__init__``'s names are not this scope's)."""
+        other argument stays unknown (``__init__``'s names are not this scope's). None for
+        anything else, and for a call with ``*``/``**`` (``Resolver._handed_callable`` reads
+        none of those)."""
+        from dl_lint.analysis.resolve import handed_arguments
         from dl_lint.analysis.scopes import END
 
-        if not isinstance(node, ast.Call) or not any(
-            isinstance(a, ast.Lambda) for a in (*node.args, *(k.value for k in node.keywords))
-        ):
+        if not isinstance(node, ast.Call) or not any(isinstance(a, ast.Lambda) for _, _, a in handed_arguments(node) or ()):
             return None
         blank = ast.Name("__dl_lint_unknown__", ast.Load())
         only = ast.Call(
             node.func,
-            [a if isinstance(a, ast.Lambda) else ast.Starred(blank, ast.Load()) if isinstance(a, ast.Starred) else blank for a in node.args],
+            [a if isinstance(a, ast.Lambda) else blank for a in node.args],
             [ast.keyword(k.arg, k.value if isinstance(k.value, ast.Lambda) else blank) for k in node.keywords],
         )
-        ast.copy_location(only, node)
-        single = self.resolver.resolve(only, END).single
+        single = self.resolver.resolve(ast.copy_location(only, node), END).single
         return single.value if single is not None else None
 
     def _handed_to_base(self, record) -> List[Tuple[str, str, str, int]]:

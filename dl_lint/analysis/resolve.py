@@ -1533,8 +1533,9 @@ class Resolver:
         self: a bound method, which pickles with its object (CPython 3.11 ``method.__reduce__``
         gives ``(getattr, (obj, name))``), an ``Opaque("builtins.method")`` that wraps the
         instance (DL202 reads what the object holds). The class may be of another module of the
-        project (for an instance that keeps a callable it was given), and the method its base's (a module-level class of the same module, named
-        plainly: ``class TagEncoder(TextEncoder)``). None for anything else."""
+        project (for an instance that keeps a callable it was given), and the method its base's
+        (a module-level class of the same module, named plainly: ``class
+        TagEncoder(TextEncoder)``). None for anything else."""
         if instance.local or not instance.path:
             return None
         index = self.index
@@ -3262,7 +3263,7 @@ class Resolver:
         an instance keeps (``SummaryModule.kept_parameters``: ``self.transform = transform``, or
         passed on to a base's ``__init__`` that keeps it), when certain; ``stores``: the kept
         parameters of a library class (``libraries.TORCHVISION_KEEPING``) instead."""
-        arguments = _handed_arguments(node) if depth <= MAX_DEPTH else None
+        arguments = handed_arguments(node) if depth <= MAX_DEPTH else None
         if not arguments:
             return None
         held = []
@@ -3292,7 +3293,7 @@ class Resolver:
         (``ClassRecord.init_attrs``). Read off the class's summary; () without a generator."""
         from dl_lint.analysis.datasets import RNG_QUALNAMES
 
-        arguments = _handed_arguments(node) if depth <= MAX_DEPTH else None
+        arguments = handed_arguments(node) if depth <= MAX_DEPTH else None
         if not arguments:
             return ()
         handed = []
@@ -4214,7 +4215,7 @@ def _copied_namespace(where, class_name: str, attr: str) -> Optional[Tuple[ast.C
     return (value, call_site) if call_site is not None else None
 
 
-def _handed_arguments(node: ast.Call) -> Optional[List[Tuple[int, Optional[str], ast.AST]]]:
+def handed_arguments(node: ast.Call) -> Optional[List[Tuple[int, Optional[str], ast.AST]]]:
     """A construction's arguments as (position, None, node) and (-2, keyword, node), for the
     readers of what it hands ``__init__`` (``_handed_callable``, ``_handed_rngs``); None when
     ``*args`` or ``**kwargs`` may give any parameter."""
@@ -4224,7 +4225,7 @@ def _handed_arguments(node: ast.Call) -> Optional[List[Tuple[int, Optional[str],
 
 
 def _lands(index: int, keyword: Optional[str], param: str, position: int) -> bool:
-    """Whether an argument of ``_handed_arguments`` lands in the parameter ``param`` at
+    """Whether an argument of ``handed_arguments`` lands in the parameter ``param`` at
     ``position`` (-1: keyword-only)."""
     return keyword == param if keyword is not None else index == position >= 0
 

@@ -716,8 +716,8 @@ class Collector:
         """``.to(device)`` or ``device=device``: a CUDA move when the name, as seen from here,
         is bound so far to a CUDA device (``device = torch.device("cuda" if
         torch.cuda.is_available() else "cpu")`` in the function, or at module level above it; a
-        parameter's default).
-        A binding written later in the file is not seen (the pass reads in source order)."""
+        parameter's default). A binding written later in the file is not seen (the pass reads in
+        source order)."""
         if use.cuda:
             return
         _, bindings = self.scope.lookup(name)
