@@ -1142,19 +1142,20 @@ def class_constants(node: ast.ClassDef) -> List[Tuple[str, ast.expr]]:
     # ``json.dump(self.__dict__, f)`` in a method reads the object's own attributes (never the
     # class's); a write through it (``self.__dict__.update(kwargs)``) or one outside a method may
     # set any attribute (DeepCAD's pc2cad.py Config saves its __dict__ in __init__)
-    methods = [m for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    in_methods = sum(1 for m in methods for n in ast.walk(m) if isinstance(n, ast.Attribute) and n.attr == "__dict__")
-    dict_read_only = not any(_writes_dict(m) for m in methods)
+    dicts = 0  # ``x.__dict__`` anywhere in the class
     for child in ast.walk(node):
         kind = type(child)
         if kind is ast.Attribute:
             if child.attr == "__dict__":
-                if dict_read_only and in_methods == sum(1 for n in ast.walk(node) if isinstance(n, ast.Attribute) and n.attr == "__dict__"):
-                    continue
-                return []
-            if isinstance(child.ctx, (ast.Store, ast.Del)):
+                dicts += 1
+            elif isinstance(child.ctx, (ast.Store, ast.Del)):
                 counts[child.attr] = 2
         elif kind is ast.Call and isinstance(child.func, ast.Name) and child.func.id in _WRITERS:
+            return []
+    if dicts:  # rare: only then are the methods walked again
+        methods = [m for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        in_methods = sum(1 for m in methods for n in ast.walk(m) if isinstance(n, ast.Attribute) and n.attr == "__dict__")
+        if in_methods != dicts or any(_writes_dict(m) for m in methods):
             return []
     found = []
     for name, value in values.items():
