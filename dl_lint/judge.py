@@ -334,17 +334,18 @@ def _spot(diag: Diagnostic, display: str):
 
 
 def merge_repeats(found: List[Diagnostic]) -> List[Diagnostic]:
-    """One diagnostic per problem: findings alike in all but their related locations (one call
-    of a factory that builds three loaders, each iterated at import: one DL203 at the call, not
-    three identical lines) become one, citing every related location. Findings with a fix, or
-    already silenced, stay apart."""
+    """One diagnostic per problem: findings alike in all but their related locations and their
+    detail (one call of a factory that builds three loaders, each iterated at import, maybe on
+    its own line: one DL203 at the call, not three identical lines) become one, citing every
+    related location; the first detail is kept. Findings with a fix, or already silenced, stay
+    apart."""
     first = {}
     merged: List[Diagnostic] = []
     for diag in found:
         if diag.fix is not None or diag.suppressed_at is not None or not diag.related:
             merged.append(diag)
             continue
-        key = (diag.code, diag.filename, diag.cell, diag.location, diag.end_location, diag.message, diag.detail)
+        key = (diag.code, diag.filename, diag.cell, diag.location, diag.end_location, diag.message)
         at = first.get(key)
         if at is None:
             first[key] = len(merged)
@@ -353,8 +354,19 @@ def merge_repeats(found: List[Diagnostic]) -> List[Diagnostic]:
         kept = merged[at]
         related = kept.related + tuple(r for r in diag.related if r not in kept.related)
         evidence = tuple(sorted({*kept.evidence, *diag.evidence}))
-        merged[at] = kept.replace(related=related, evidence=evidence)
+        detail = kept.detail
+        if diag.detail != detail:
+            # the details differ in what is particular to each loader (the line a factory's
+            # loader is iterated at): one is shown (the least, whatever order the processes
+            # gave), the others are cited
+            own = [d[: -len(_ALIKE)] if d and d.endswith(_ALIKE) else d for d in (detail, diag.detail)]
+            detail = min(d or "" for d in own) + _ALIKE
+        merged[at] = kept.replace(related=related, evidence=evidence, detail=detail)
     return merged
+
+
+# Appended to a merged finding's detail when the findings' details differ (``merge_repeats``).
+_ALIKE = " The other DataLoaders cited are judged alike."
 
 
 def check(call: "LoaderCall", rules, ctx: "RuleContext", display: str) -> Iterable[Diagnostic]:

@@ -57,3 +57,39 @@ def test_the_cached_run_merges_the_same_way(tmp_path):
         (d.code, d.filename, d.location, len(d.related)) for d in second
     ]
     assert [d.code for d in second].count("DL203") == 1
+
+
+LOADERS = """\
+from torch.utils.data import DataLoader
+
+
+def loaders(batch_size):
+    return {
+        "train": DataLoader([1, 2], batch_size=batch_size, num_workers=2),
+        "test": DataLoader([3, 4], batch_size=batch_size, num_workers=2),
+    }, 10
+"""
+SCRIPT = """\
+from pkg.data import loaders
+
+found, num_classes = loaders(2)
+for batch in found["train"]:
+    pass
+for batch in found["test"]:
+    pass
+"""
+
+
+def test_loaders_iterated_on_their_own_lines_are_one_dl203(tmp_path):
+    # swa_gaussian's scripts: a factory's dict of loaders, each looped over on its own line. The
+    # two findings differ only in the line their detail cites: one line, citing both loaders.
+    root = tmp_path / "proj"
+    for name, text in {"pyproject.toml": "[tool.dl-lint]\n", "pkg/__init__.py": "", "pkg/data.py": LOADERS, "run.py": SCRIPT}.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    for jobs in (1, 2):
+        found = [d for d in lint_paths([root], jobs=jobs).diagnostics if d.code == "DL203"]
+        assert [(Path(d.filename).name, d.location.row) for d in found] == [("run.py", 3)]
+        assert sorted((Path(r.path).name, r.row) for r in found[0].related) == [("data.py", 6), ("data.py", 7)]
+        assert "(line 4)" in found[0].detail and found[0].detail.endswith("The other DataLoaders cited are judged alike.")
