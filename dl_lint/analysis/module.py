@@ -186,6 +186,7 @@ class ModuleAnalysis:
         self._ix: Optional[_Index] = None
         self._loop_maps: Dict[int, Dict[int, Tuple[Tuple[ast.AST, ...], bool]]] = {}
         self._loop_changes: Dict[int, Tuple[Dict[str, int], Set[int], Set[str]]] = {}  # DL302, per loop
+        self._method_classes: Optional[Dict[int, ast.ClassDef]] = None  # ``_method_class``
         self._unguarded_rows: Dict[int, Optional[int]] = {}
         self._whole_returns: Dict[int, List[ast.expr]] = {}  # id(function) -> its ``return`` values
         self._argument_loops: Dict[Tuple[int, str], bool] = {}
@@ -1343,13 +1344,15 @@ class ModuleAnalysis:
         loop = where[0][-1]
         found = self._loop_changes.get(id(loop))
         if found is None:  # once per loop, however many loaders it holds
-            found = self._loop_changes[id(loop)] = _loop_changes(loop)
+            found = self._loop_changes[id(loop)] = _loop_changes(loop, self._receiver_changes(site.scope))
         changed_at, once, mutated = found
         row = call.lineno
         if row in once:
             return True
         reads = [*call.args, *(k.value for k in call.keywords)]
-        if any(isinstance(n, ast.Name) and changed_at.get(n.id, row) < row for arg in reads for n in ast.walk(arg)):
+        if any(
+            at < row and _overlap(read, changed) for arg in reads for read in _chains(arg) for changed, at in changed_at.items()
+        ):
             return True
         # The dataset the loop changes in place (``dataset.shuffle()``, ``ds.max_len = n``): each
         # worker holds a copy of it, so persistent workers would keep the first pass's copy. Not
@@ -1357,8 +1360,90 @@ class ModuleAnalysis:
         dataset = args.get("dataset")
         if mutated and dataset is not None:
             node = next((a for a in reads if self.resolver.code(a) == dataset.code), None)
-            return node is not None and any(isinstance(n, ast.Name) and n.id in mutated for n in ast.walk(node))
+            return node is not None and any(_overlap(read, changed) for read in _chains(node) for changed in mutated)
         return False
+
+    def _receiver_changes(self, function: Optional[ast.AST]):
+        """For a loop in a method of a module-level class: what a call statement
+        ``self.m(...)`` changes of ``self`` (``_loop_changes``), as a function of the call that
+        gives the chains it changes, rooted at the method's own ``self``, or None to mean
+        anything of ``self``. A method of the class is read for its stores to ``self.<attr>``
+        and the calls it makes on them (two methods deep; reading ``self.__dict__`` changes
+        nothing, updating it anything); ``self.early_stopping(...)``, an
+        attribute the class never defines as a method and cannot inherit (no base but
+        ``object``, no subclass in the module overriding it), changes the object it holds.
+        Anything else (a base, ``__dict__``, ``setattr``) may change anything of ``self``."""
+        from dl_lint.analysis.epochs import _self_name
+
+        if function is None or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        owner = self._method_class(function)
+        if owner is None:
+            return None
+        own = _self_name(function)
+        if own is None:
+            return None
+        plain = all(isinstance(b, ast.Name) and b.id == "object" for b in owner.bases) and not owner.keywords
+        methods = {m.name: m for m in owner.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        overridden = {
+            m.name
+            for other in self.index.module_classes
+            if any(isinstance(b, ast.Name) and b.id == owner.name for b in other.bases)
+            for m in other.body
+            if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+        }
+
+        def changes(name: str, depth: int) -> Optional[Set[str]]:
+            method = methods.get(name)
+            if method is None:
+                return {name} if plain and name not in overridden else None  # an attribute's object
+            if name in overridden or depth <= 0 or any(terminal(d) not in ("property",) for d in method.decorator_list):
+                return None
+            inner = _self_name(method)
+            if inner is None:
+                return None
+            out: Set[str] = set()
+            for node in ast.walk(method):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr", "vars"):
+                    return None
+                targets: List[ast.AST] = []
+                if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute):
+                    func = node.value.func
+                    if isinstance(func.value, ast.Name) and func.value.id == inner:
+                        found = changes(func.attr, depth - 1)  # ``self.k(...)`` inside it
+                        if found is None:
+                            return None
+                        out.update(found)
+                        continue
+                    targets.append(func.value)
+                elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+                    for changed in node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]:
+                        if isinstance(changed, (ast.Attribute, ast.Subscript)):
+                            targets.append(changed if isinstance(changed, ast.Attribute) else changed.value)
+                for target in targets:
+                    chain = _chain(target)
+                    if chain is not None and (chain == inner or chain.startswith(inner + ".")):
+                        if chain == inner or chain.startswith(f"{inner}.__dict__"):
+                            return None  # ``self.__dict__.update(...)``: any attribute
+                        out.add(chain[len(inner) + 1 :])
+            return out
+
+        def of_call(call: ast.Call) -> Optional[Set[str]]:
+            func = call.func
+            if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == own):
+                return None
+            found = changes(func.attr, 2)
+            return None if found is None else {f"{own}.{chain}" for chain in found}
+
+        return of_call
+
+    def _method_class(self, function: ast.AST) -> Optional[ast.ClassDef]:
+        """The module-level class ``function`` is a method of (written in its body), or None."""
+        if self._method_classes is None:
+            self._method_classes = {
+                id(m): cls for cls in self.index.module_classes for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+            }
+        return self._method_classes.get(id(function))
 
     def _fresh_iterators(self, call: ast.Call, site: Site) -> Tuple[FreshIterator, ...]:
         """``next(iter(name))`` of this loader's only name in its scope, later in the same scope,
@@ -4080,15 +4165,17 @@ def _first_param(function: ast.AST) -> Optional[str]:
     return args[0].arg if args else None
 
 
-def _loop_changes(loop: ast.AST) -> Tuple[Dict[str, int], Set[int], Set[str]]:
-    """DL302, for one loop: the row from which each name holds what the loop changes (its
-    variable: 0; a name the body assigns from such a value: that assignment's row), followed in
+def _loop_changes(loop: ast.AST, receiver=None) -> Tuple[Dict[str, int], Set[int], Set[str]]:
+    """DL302, for one loop: the row from which each name or attribute chain holds what the
+    loop changes (its variable: 0; a chain the body assigns from such a value: that
+    assignment's row; a sibling attribute, ``self.epoch = epoch``, is not ``self.data``), followed in
     source order through assignments, ``for`` targets, ``with ... as`` names and ``:=``; the
     rows of blocks that run at most once (an ``if`` whose test requires ``not flag`` and whose
     body sets ``flag = True``: the unfreeze step of many detection repositories); and the names
-    whose object the loop changes in place (a method called as a statement, ``name.m(...)``,
-    or an attribute or item of it assigned or deleted), anywhere in the loop: a change made in
-    one pass is there in the next. One walk of the loop serves every loader in it."""
+    chains whose object the loop changes in place (a method called as a statement,
+    ``name.m(...)``, or an attribute or item of it assigned or deleted: ``name``; ``self.epoch =
+    e``: ``self.epoch``; ``self.m(...)``: what ``receiver`` says method m changes, when it can
+    tell), anywhere in the loop: a change made in one pass is there in the next. One walk of the loop serves every loader in it."""
     target = getattr(loop, "target", None)
     changed_at: Dict[str, int] = {n.id: 0 for n in ast.walk(target) if isinstance(n, ast.Name)} if target is not None else {}
     writes = []
@@ -4098,15 +4185,19 @@ def _loop_changes(loop: ast.AST) -> Tuple[Dict[str, int], Set[int], Set[str]]:
         if node is loop:
             continue
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute):
-            owner = _root_name(node.value.func.value)
+            known = receiver(node.value) if receiver is not None else None
+            if known is not None:  # ``self.m(...)``: what the method is seen to change
+                mutated.update(known)
+                continue
+            owner = _chain(node.value.func.value)  # ``x.m(...)``: anything of x may change
             if owner is not None:
                 mutated.add(owner)
         elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
             for changed in node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]:
-                if isinstance(changed, (ast.Attribute, ast.Subscript)):
-                    owner = _root_name(changed.value)
-                    if owner is not None:
-                        mutated.add(owner)
+                # ``x.a = v`` rebinds x.a (and changes x); ``x[i] = v`` changes x
+                owner = _chain(changed) if isinstance(changed, ast.Attribute) else _chain(changed.value) if isinstance(changed, ast.Subscript) else None
+                if owner is not None:
+                    mutated.add(owner)
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             writes.append((node.lineno, node.col_offset, targets, node.value))
@@ -4123,19 +4214,65 @@ def _loop_changes(loop: ast.AST) -> Tuple[Dict[str, int], Set[int], Set[str]]:
     if changed_at:
         writes.sort(key=lambda w: (w[0], w[1]))
         for row, _, targets, value in writes:  # in source order: a chain of assignments follows in one pass
-            if any(isinstance(n, ast.Name) and n.id in changed_at for n in ast.walk(value)):
+            if any(_overlap(read, changed) for read in _chains(value) for changed in changed_at):
                 for t in targets:
-                    for n in ast.walk(t):
-                        if isinstance(n, ast.Name):
-                            changed_at.setdefault(n.id, row)
+                    for bound in _bound_chains(t):
+                        changed_at.setdefault(bound, row)
     return changed_at, once, mutated
 
 
-def _root_name(node: ast.AST) -> Optional[str]:
-    """``a`` of ``a``, ``a.b.c`` or ``a[i].b``: the name an attribute or item chain starts from."""
+def _bound_chains(target: ast.AST):
+    """What an assignment target binds: ``x`` of ``x`` and of ``x, y``; ``self.epoch`` of
+    ``self.epoch = ...``; ``x`` of ``x[i] = ...`` (an item of x)."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            yield from _bound_chains(element)
+    elif isinstance(target, ast.Starred):
+        yield from _bound_chains(target.value)
+    else:
+        found = _chain(target.value if isinstance(target, ast.Subscript) else target)
+        if found is not None:
+            yield found
+
+
+def _chain(node: ast.AST) -> Optional[str]:
+    """``a.b.c`` of ``a.b.c``; ``a.b`` of ``a.b[i].c`` (what follows an item is not told
+    apart); None when the chain does not start from a name."""
+    parts: List[str] = []
     while isinstance(node, (ast.Attribute, ast.Subscript)):
+        if isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+        else:
+            parts.clear()  # the part after an item: some object inside the one before
         node = node.value
-    return node.id if isinstance(node, ast.Name) else None
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
+def _chains(node: ast.AST):
+    """The longest name or attribute chains an expression reads (``self.data`` of
+    ``Subset(self.data, idx)``: ``Subset``, ``self.data``, ``idx``), with the items' indices."""
+    if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)):
+        found = _chain(node)
+        if found is not None:
+            yield found
+        while isinstance(node, (ast.Attribute, ast.Subscript)):
+            if isinstance(node, ast.Subscript):
+                yield from _chains(node.slice)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            yield from _chains(node)
+        return
+    for child in ast.iter_child_nodes(node):
+        yield from _chains(child)
+
+
+def _overlap(read: str, changed: str) -> bool:
+    """Whether the object a chain reads is what a change reaches: the same chain, one inside
+    the other (``self.data`` and ``self.data.max_len``, ``self`` whose method ran and
+    ``self.data``); a sibling (``self.epoch`` set, ``self.data`` read) is not."""
+    return read == changed or read.startswith(changed + ".") or changed.startswith(read + ".")
 
 
 def _runs_once(node: ast.If) -> bool:

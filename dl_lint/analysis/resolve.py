@@ -623,6 +623,9 @@ class Resolver:
             return Value.known(hydra).with_aliases(name)
         if self._params_as_defaults and binding.value is not None:
             default = self.resolve(binding.value, binding.site, depth + 1)
+            if default.is_unknown and default.source in POSITIVE_SOURCES:
+                # ``num_data_loader_workers=mp.cpu_count()``: at least 1 wherever the default holds
+                return Value.unknown(default.source).with_aliases(name)
             if default.is_unknown:
                 return Value.unknown("parameter").with_aliases(name)
             origin = Origin(f"default of parameter {name}", self.path, self.line(binding.node))

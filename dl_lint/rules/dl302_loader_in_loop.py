@@ -51,6 +51,16 @@ Not for the sampler (`sampler.set_epoch(epoch)`): it runs in the main process, s
 built once sees the change. A change made through another name (the items of a container the
 loader's comprehension iterates again) is not followed.
 
+Attributes are told apart: in a method, `self.epoch = epoch` in the loop changes `self.epoch`,
+not the `self.validation_data` the loader reads, so that loader is still reported. A method of
+the class called as a statement in the loop (`self.save(path)`) is read for what it stores on
+`self` and the methods it calls on it (two methods deep): one that rebinds or changes what the
+loader reads (`self.data = ...`, `self.data.reverse()`, `self.__dict__.update(...)`) keeps it
+silent, and so does a method the class inherits or a subclass of the module overrides, which is
+not read. `self.early_stopping(loss, self)`, an attribute the class (with no base but
+`object`) never defines as a method, changes the object it holds. Workers given as the core
+count (`num_workers=self.workers`, `workers=mp.cpu_count()` a constructor default) are workers.
+
 A loop that holds another loop over data (an epoch loop taking one batch for a preview), a
 `next(iter(loader))` in an `except` handler (restarting an exhausted iterator), and a name bound
 more than once stay silent.
@@ -107,6 +117,7 @@ All versions (persistent_workers from 1.7).
                 call,
                 ("num_workers", "persistent_workers"),
                 lambda s: has_workers(s) and not value_of(s, "persistent_workers"),
+                positive=True,  # only whether there are workers: ``os.cpu_count()`` has
             )
             if found:
                 yield self.finding(
