@@ -252,6 +252,25 @@ SET_EPOCH_FUNCTIONS = {
 }
 
 
+# DL203: library methods that iterate the loaders they are given before they return, so a
+# loader handed to one is iterated where the call runs: (position, keyword) of each loader
+# parameter after the model, by method. Lightning 2.6.2 (7f0c343) trainer.py: ``fit(model,
+# train_dataloaders, val_dataloaders, datamodule, ckpt_path)`` runs the sanity check over the
+# val loaders and the epochs over the train loaders; ``validate``/``test``/``predict(model,
+# dataloaders, ...)`` run one pass. Lightning 1.x named them ``train_dataloader`` (up to 1.4),
+# ``test_dataloaders`` and ``val_dataloaders`` (the same positions).
+TRAINER_RUNS = {
+    "fit": ((1, "train_dataloaders"), (1, "train_dataloader"), (2, "val_dataloaders")),
+    "validate": ((1, "dataloaders"), (1, "val_dataloaders")),
+    "test": ((1, "dataloaders"), (1, "test_dataloaders")),
+    "predict": ((1, "dataloaders"),),
+}
+LIGHTNING_TRAINERS = SET_EPOCH_METHODS[0][0]
+# ``Trainer.from_argparse_args(args)`` builds a Trainer: ``return cls(**params)`` in
+# pytorch_lightning 0.7-1.9 (trainer.py, then utilities/argparse.py; removed in 2.0).
+TRAINER_CONSTRUCTORS = frozenset(f"{name}.from_argparse_args" for name in LIGHTNING_TRAINERS)
+
+
 def set_epoch_caller(class_qualname: Optional[str], method: str) -> Optional[str]:
     """Why a loader handed to ``method`` of an instance of ``class_qualname`` (or to the function
     ``method`` when ``class_qualname`` is None) has its sampler's epochs set by the library."""

@@ -2539,6 +2539,8 @@ class ModuleAnalysis:
         another module of the project (``from engine import evaluate``, ``engine.evaluate(...)``),
         asked the same questions in that module's analysis; each one found is kept for the
         loader's diagnostic (``_handed_elsewhere``)."""
+        if self._trainer_runs(call, name, site):
+            return True
         where = self
         if isinstance(call.func, ast.Name):
             function = self.function_node(call.func.id)
@@ -2568,6 +2570,30 @@ class ModuleAnalysis:
         if found and where is not self:
             self._handed_elsewhere.append((where.path, function.lineno, function.name))
         return found
+
+    def _trainer_runs(self, call: ast.Call, name: Union[str, ast.AST], site: Site) -> bool:
+        """Whether ``call`` hands ``name`` to a Lightning Trainer's ``fit``, ``validate``,
+        ``test`` or ``predict`` as a loader (``libraries.TRAINER_RUNS``): the Trainer iterates
+        it before the call returns. The receiver must resolve to a Trainer (``pl.Trainer(...)``,
+        ``pl.Trainer.from_argparse_args(args)``)."""
+        from dl_lint.analysis.libraries import LIGHTNING_TRAINERS, TRAINER_RUNS
+
+        func = call.func
+        if not isinstance(func, ast.Attribute) or func.attr not in TRAINER_RUNS:
+            return False
+
+        def given(argument: ast.AST) -> bool:
+            return argument is name if isinstance(name, ast.AST) else isinstance(argument, ast.Name) and argument.id == name
+
+        slots = TRAINER_RUNS[func.attr]
+        handed = any(
+            i < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:i + 1]) and given(call.args[i])
+            for i, _ in slots
+        ) or any(k.arg in {keyword for _, keyword in slots} and given(k.value) for k in call.keywords)
+        if not handed:
+            return False
+        receiver = self.resolver.resolve(func.value, site).single
+        return receiver is not None and getattr(receiver.value, "qualname", None) in LIGHTNING_TRAINERS
 
     def _callee_elsewhere(self, call: ast.Call, site: Site) -> Tuple["ModuleAnalysis", Optional[ast.AST], int]:
         """(its module's analysis, the function, parameters the call does not give) for a call

@@ -3789,6 +3789,11 @@ class Resolver:
                 found = timm_value(node, lambda expr: self.resolve(expr, site, depth + 1))
                 if found is not None:
                     return Value.known(found)
+        if qualname.endswith(".from_argparse_args"):
+            from dl_lint.analysis.libraries import TRAINER_CONSTRUCTORS
+
+            if qualname in TRAINER_CONSTRUCTORS:  # ``pl.Trainer.from_argparse_args(args)``: a Trainer
+                return Value.known(Opaque(qualname.rsplit(".", 1)[0]))
         if qualname in TORCH_LOADER_QUALNAMES:  # DL202: an object that keeps this loader pickles what it keeps
             held = self._handed_callable(None, node, site, depth, KEPT_BY_TORCH_LOADER)
             if held is not None:

@@ -48,6 +48,12 @@ unpacked as `loaders, num_classes = data.loaders(...)`), a `return` written befo
 to the value at a key (`train_loader = loaders["train"]`) is that loader wherever it is iterated
 or handed on. A factory imported under another name (`from data import loaders as
 make_loaders`) is called where the alias is called.
+A loader handed to a Lightning Trainer's `fit`, `validate`, `test` or `predict` (after the model,
+or as `train_dataloaders=`, `val_dataloaders=`, `dataloaders=` and the 1.x names) is iterated
+where that call runs: the Trainer iterates it before returning (Lightning 2.6.2 trainer.py). The
+receiver must be a Trainer: `L.Trainer(...)`, `pl.Trainer(...)`, or
+`pl.Trainer.from_argparse_args(args)` (pytorch_lightning up to 1.9); a project object with a
+`fit` method is read as any other project code.
 A module-level function handed to a library call that runs it before returning is called where
 that call runs: `study.optimize(objective, n_trials=100)` on a study from `optuna.create_study`
 or `optuna.load_study` (optuna 5.1.0 runs `objective(trial)` in the calling thread, or in
