@@ -186,7 +186,7 @@ class ModuleAnalysis:
         self._ix: Optional[_Index] = None
         self._loop_maps: Dict[int, Dict[int, Tuple[Tuple[ast.AST, ...], bool]]] = {}
         self._loop_changes: Dict[int, Tuple[Dict[str, int], Set[int], Set[str]]] = {}  # DL302, per loop
-        self._method_classes: Optional[Dict[int, ast.ClassDef]] = None  # ``_method_class``
+        self._trainers: Dict[int, bool] = {}  # id(call) -> its receiver is a Trainer (``_trainer_runs``)
         self._unguarded_rows: Dict[int, Optional[int]] = {}
         self._whole_returns: Dict[int, List[ast.expr]] = {}  # id(function) -> its ``return`` values
         self._argument_loops: Dict[Tuple[int, str], bool] = {}
@@ -1377,7 +1377,7 @@ class ModuleAnalysis:
 
         if function is None or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
-        owner = self._method_class(function)
+        owner = self.ix.method_class.get(id(function))
         if owner is None:
             return None
         own = _self_name(function)
@@ -1436,14 +1436,6 @@ class ModuleAnalysis:
             return None if found is None else {f"{own}.{chain}" for chain in found}
 
         return of_call
-
-    def _method_class(self, function: ast.AST) -> Optional[ast.ClassDef]:
-        """The module-level class ``function`` is a method of (written in its body), or None."""
-        if self._method_classes is None:
-            self._method_classes = {
-                id(m): cls for cls in self.index.module_classes for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
-            }
-        return self._method_classes.get(id(function))
 
     def _fresh_iterators(self, call: ast.Call, site: Site) -> Tuple[FreshIterator, ...]:
         """``next(iter(name))`` of this loader's only name in its scope, later in the same scope,
@@ -2576,7 +2568,7 @@ class ModuleAnalysis:
         ``test`` or ``predict`` as a loader (``libraries.TRAINER_RUNS``): the Trainer iterates
         it before the call returns. The receiver must resolve to a Trainer (``pl.Trainer(...)``,
         ``pl.Trainer.from_argparse_args(args)``)."""
-        from dl_lint.analysis.libraries import LIGHTNING_TRAINERS, TRAINER_RUNS
+        from dl_lint.analysis.libraries import TRAINER_RUNS
 
         func = call.func
         if not isinstance(func, ast.Attribute) or func.attr not in TRAINER_RUNS:
@@ -2592,8 +2584,29 @@ class ModuleAnalysis:
         ) or any(k.arg in {keyword for _, keyword in slots} and given(k.value) for k in call.keywords)
         if not handed:
             return False
-        receiver = self.resolver.resolve(func.value, site).single
-        return receiver is not None and getattr(receiver.value, "qualname", None) in LIGHTNING_TRAINERS
+        found = self._trainers.get(id(call))
+        if found is None:  # once per call, however many loaders it is asked about
+            found = self._trainers[id(call)] = self._builds_trainer(func.value, site)
+        return found
+
+    def _builds_trainer(self, node: ast.AST, site: Site) -> bool:
+        """Whether ``node`` is a Lightning Trainer: a construction ``pl.Trainer(...)`` or
+        ``pl.Trainer.from_argparse_args(args)``, or a name every binding of which (in the
+        call's function, else at module level) is one. Only the callee's name is resolved, not
+        the construction's arguments (a test module's dozens of ``trainer.fit`` calls)."""
+        from dl_lint.analysis.libraries import LIGHTNING_TRAINERS, TRAINER_CONSTRUCTORS
+
+        if isinstance(node, ast.Call):
+            single = self.resolver.resolve(node.func, site).single
+            qualname = getattr(single.value, "qualname", None) if single is not None else None
+            return qualname in LIGHTNING_TRAINERS or qualname in TRAINER_CONSTRUCTORS
+        if not isinstance(node, ast.Name):
+            return False
+        local = self.index.scopes.get(id(site.scope)) if site.scope is not None else None
+        bindings = local.bindings.get(node.id) if local is not None and node.id in local.bindings else self.index.module_scope.bindings.get(node.id)
+        return bool(bindings) and all(
+            b.kind == "assign" and isinstance(b.value, ast.Call) and self._builds_trainer(b.value, b.site or site) for b in bindings
+        )
 
     def _callee_elsewhere(self, call: ast.Call, site: Site) -> Tuple["ModuleAnalysis", Optional[ast.AST], int]:
         """(its module's analysis, the function, parameters the call does not give) for a call
