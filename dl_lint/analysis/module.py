@@ -4292,19 +4292,21 @@ def _chain(node: ast.AST) -> Optional[str]:
 def _chains(node: ast.AST):
     """The longest name or attribute chains an expression reads (``self.data`` of
     ``Subset(self.data, idx)``: ``Subset``, ``self.data``, ``idx``), with the items' indices."""
-    if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)):
-        found = _chain(node)
-        if found is not None:
-            yield found
-        while isinstance(node, (ast.Attribute, ast.Subscript)):
-            if isinstance(node, ast.Subscript):
-                yield from _chains(node.slice)
-            node = node.value
-        if not isinstance(node, ast.Name):
-            yield from _chains(node)
-        return
-    for child in ast.iter_child_nodes(node):
-        yield from _chains(child)
+    stack = [node]  # no recursion: a generated expression may nest thousands deep
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)):
+            found = _chain(node)
+            if found is not None:
+                yield found
+            while isinstance(node, (ast.Attribute, ast.Subscript)):
+                if isinstance(node, ast.Subscript):
+                    stack.append(node.slice)
+                node = node.value
+            if not isinstance(node, ast.Name):
+                stack.append(node)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
 
 
 def _overlap(read: str, changed: str) -> bool:
