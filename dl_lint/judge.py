@@ -337,8 +337,8 @@ def merge_repeats(found: List[Diagnostic]) -> List[Diagnostic]:
     """One diagnostic per problem: findings alike in all but their related locations and their
     detail (one call of a factory that builds three loaders, each iterated at import, maybe on
     its own line: one DL203 at the call, not three identical lines) become one, citing every
-    related location; the first detail is kept. Findings with a fix, or already silenced, stay
-    apart."""
+    related location; one detail is kept (the least, so the answer does not depend on the
+    order the processes gave). Findings with a fix, or already silenced, stay apart."""
     first = {}
     merged: List[Diagnostic] = []
     for diag in found:

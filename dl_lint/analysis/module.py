@@ -187,6 +187,7 @@ class ModuleAnalysis:
         self._loop_maps: Dict[int, Dict[int, Tuple[Tuple[ast.AST, ...], bool]]] = {}
         self._loop_changes: Dict[int, Tuple[Dict[str, int], Set[int], Set[str]]] = {}  # DL302, per loop
         self._trainers: Dict[int, bool] = {}  # id(call) -> its receiver is a Trainer (``_trainer_runs``)
+        self._overrides: Optional[Dict[str, Set[str]]] = None  # ``_overridden``
         self._unguarded_rows: Dict[int, Optional[int]] = {}
         self._whole_returns: Dict[int, List[ast.expr]] = {}  # id(function) -> its ``return`` values
         self._argument_loops: Dict[Tuple[int, str], bool] = {}
@@ -1385,13 +1386,7 @@ class ModuleAnalysis:
             return None
         plain = all(isinstance(b, ast.Name) and b.id == "object" for b in owner.bases) and not owner.keywords
         methods = {m.name: m for m in owner.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        overridden = {
-            m.name
-            for other in self.index.module_classes
-            if any(isinstance(b, ast.Name) and b.id == owner.name for b in other.bases)
-            for m in other.body
-            if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
-        }
+        overridden = self._overridden().get(owner.name, set())
 
         def changes(name: str, depth: int) -> Optional[Set[str]]:
             method = methods.get(name)
@@ -1436,6 +1431,18 @@ class ModuleAnalysis:
             return None if found is None else {f"{own}.{chain}" for chain in found}
 
         return of_call
+
+    def _overridden(self) -> Dict[str, Set[str]]:
+        """The methods the module's subclasses of each module-level class (by its name, the
+        base written plainly) define: one pass over the classes, on the first ask."""
+        if self._overrides is None:
+            self._overrides = {}
+            for other in self.index.module_classes:
+                names = {m.name for m in other.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+                for base in other.bases:
+                    if isinstance(base, ast.Name):
+                        self._overrides.setdefault(base.id, set()).update(names)
+        return self._overrides
 
     def _fresh_iterators(self, call: ast.Call, site: Site) -> Tuple[FreshIterator, ...]:
         """``next(iter(name))`` of this loader's only name in its scope, later in the same scope,
@@ -2546,11 +2553,8 @@ class ModuleAnalysis:
             return False
         params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)][skip:]
 
-        def given(argument: ast.AST) -> bool:  # the name, or the very expression node handed
-            return argument is name if isinstance(name, ast.AST) else isinstance(argument, ast.Name) and argument.id == name
-
-        landed = [params[i] for i, a in enumerate(call.args) if i < len(params) and given(a)]
-        landed += [k.arg for k in call.keywords if k.arg and given(k.value)]
+        landed = [params[i] for i, a in enumerate(call.args) if i < len(params) and _given(a, name)]
+        landed += [k.arg for k in call.keywords if k.arg and _given(k.value, name)]
         found = any(where._iterates_parameter(function, param) for param in landed)
         if not found and isinstance(name, str) and not any(isinstance(a, ast.Starred) for a in call.args):
             listed = [
@@ -2574,14 +2578,11 @@ class ModuleAnalysis:
         if not isinstance(func, ast.Attribute) or func.attr not in TRAINER_RUNS:
             return False
 
-        def given(argument: ast.AST) -> bool:
-            return argument is name if isinstance(name, ast.AST) else isinstance(argument, ast.Name) and argument.id == name
-
         slots = TRAINER_RUNS[func.attr]
         handed = any(
-            i < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:i + 1]) and given(call.args[i])
+            i < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:i + 1]) and _given(call.args[i], name)
             for i, _ in slots
-        ) or any(k.arg in {keyword for _, keyword in slots} and given(k.value) for k in call.keywords)
+        ) or any(k.arg in {keyword for _, keyword in slots} and _given(k.value, name) for k in call.keywords)
         if not handed:
             return False
         found = self._trainers.get(id(call))
@@ -4065,6 +4066,12 @@ def _mentioned(expr: ast.AST) -> List[ast.AST]:
             out.extend((node.body, node.orelse))
             stack.extend((node.body, node.orelse))
     return out
+
+
+def _given(argument: ast.AST, name: Union[str, ast.AST]) -> bool:
+    """Whether a call's argument is ``name`` (a name) or the very expression node ``name``
+    (``loaders["train"]``): ``_iterates_argument``, ``_trainer_runs``."""
+    return argument is name if isinstance(name, ast.AST) else isinstance(argument, ast.Name) and argument.id == name
 
 
 def _getter_key(node: ast.AST) -> Optional[str]:
