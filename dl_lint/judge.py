@@ -91,8 +91,11 @@ def parse_only(file: SourceFile, project: "Project", content_hash: Optional[str]
         )
         return None
     analysis = project.parsed(file.path)
-    if analysis is not None and (analysis.source != file.source or analysis.extra_loaders != file.settings.extra_loaders):
-        analysis = None  # parsed from disk for an importer, but this is an unsaved buffer (or other settings)
+    tree = None
+    if analysis is not None and analysis.source != file.source:
+        analysis = None  # parsed from disk for an importer, but this is an unsaved buffer
+    elif analysis is not None and analysis.extra_loaders != file.settings.extra_loaders:
+        tree, analysis = analysis.tree, None  # read for an importer under other settings: the same tree
     try:
         if analysis is None:
             analysis = project.parse(
@@ -101,6 +104,7 @@ def parse_only(file: SourceFile, project: "Project", content_hash: Optional[str]
                 file.source,
                 is_package=file.path.name == "__init__.py",
                 extra_loaders=file.settings.extra_loaders,
+                tree=tree,
             )
         project.add(analysis, content_hash)
     except ParseFailure as exc:
@@ -331,6 +335,21 @@ def _spot(diag: Diagnostic, display: str):
     """Where a factory call's finding is: (code, location, the config file it is reported in,
     None for the caller's own file): two runs' files may set a value at the same row."""
     return (diag.code, diag.location, None if diag.filename == display else diag.filename)
+
+
+def drop_covered_flows(found: List[Diagnostic]) -> List[Diagnostic]:
+    """A DL203 that the interpretation of a script found at a loader (``import_flow``) is not
+    repeated when another DL203 of the run cites that loader: the call of its factory in the
+    script already reports it (``judge_call_sites``), where the script iterates it."""
+    from dl_lint.rules.dl203_missing_main_guard import REACHED_FROM
+
+    def reached(diag: Diagnostic) -> bool:
+        return diag.code == "DL203" and any(r.note == REACHED_FROM for r in diag.related)
+
+    cited = {(r.row, r.column) for d in found if d.code == "DL203" and not reached(d) for r in d.related}
+    if not cited:
+        return found
+    return [d for d in found if not (reached(d) and (d.location.row, d.location.column) in cited)]
 
 
 def merge_repeats(found: List[Diagnostic]) -> List[Diagnostic]:

@@ -340,8 +340,18 @@ class ModuleAnalysis:
                 bound = self._bind(judged, site, scope_name, loader)
                 if bound is None:
                     continue
-                calls.append(bound)
                 function, name = self._factory_of(site)
+                chain = bound.extra.get("import_chain")
+                if chain is not None:
+                    # The interpretation of a script found this loader iterated at import; a
+                    # function that script's top-level code calls itself is judged at those calls
+                    # (``judge.judge_call_sites``), as before.
+                    extra = {k: v for k, v in bound.extra.items() if k != "import_chain"}
+                    if function is not None and self._root_calls(chain[0], getattr(function, "name", "")):
+                        bound = bound.replace(extra=extra)
+                    else:
+                        bound = bound.replace(unguarded_iteration=chain[0][1])
+                calls.append(bound)
                 module_level = function is not None and function is site.scope and id(function) in self.ix.function_ids
                 if function is not None and (
                     self._forwards_kwargs(call, function)
@@ -666,7 +676,7 @@ class ModuleAnalysis:
         unguarded = self._unguarded_iteration(call, site)
         if unguarded is not None and self._handed_elsewhere:
             extra["iterated_elsewhere"] = tuple(dict.fromkeys(self._handed_elsewhere))
-        return LoaderCall(
+        bound = LoaderCall(
             path=self.path,
             qualname=loader.qualname,
             location=start,
@@ -683,6 +693,55 @@ class ModuleAnalysis:
             sampler_epochs=self._sampler_epochs(call, site, sampler_node, args),
             extra=extra,
         )
+        # (not at a call site of a factory, ``param_env``: the interpretation reads every call
+        # of a function alike, so it speaks of the construction, not of one call's values)
+        if unguarded is None and site.scope is not None and not self.resolver.param_env and _certainly_workers(bound):
+            reached = self._reached_at_import(call)
+            if reached is not None:  # applied by ``facts``, unless a call of the factory reports it
+                root_path, root_line, sink_path, sink_line = reached
+                extra["import_chain"] = ((root_path, root_line), (sink_path, sink_line))
+                bound = bound.replace(extra=extra)
+        return bound
+
+    def _root_calls(self, root: Tuple[str, int], name: str) -> bool:
+        """Whether the top-level code of the root file (``root``: file, line) calls ``name``
+        itself outside the main guard (``runner.train_test()``, ``for batch in
+        make_loader(...)``, ``first, second = make_loaders(4)``): then each such call of the
+        factory is judged where it is (``judge.judge_call_sites``)."""
+        from dl_lint.analysis.import_flow import top_statements
+
+        reader = getattr(self.resolver.project, "parsed", None)
+        analysis = reader(root[0]) if reader is not None else None
+        if analysis is None or analysis.tree is None:
+            return False
+        guards = analysis.index.main_guard_lines
+        for statement in top_statements(analysis.tree.body):
+            if any(first <= statement.lineno <= last for first, last in guards):
+                continue
+            for field in ("value", "iter", "test", "items", "targets"):
+                part = getattr(statement, field, None)
+                for piece in part if isinstance(part, list) else [part]:
+                    if isinstance(piece, ast.AST) and any(
+                        isinstance(node, ast.Call) and terminal(node.func) == name for node in ast.walk(piece)
+                    ):
+                        return True
+        return False
+
+    def _reached_at_import(self, call: ast.Call) -> Optional[Tuple[str, int, str, int]]:
+        """(root file, its top-level line, file and line of the iteration) when the top-level
+        code of this module or of a module importing it (two steps up) iterates this
+        construction, however the loader travels there (``import_flow``, ``Project.import_roots``):
+        the general complement of ``_unguarded_iteration``'s shapes."""
+        project = self.resolver.project
+        roots = getattr(project, "import_roots", None)
+        if roots is None:
+            return None
+        key = (os.path.abspath(self.path), call.lineno, call.col_offset)
+        for root in roots(self.path):
+            found = project.import_flow(root).get(key)
+            if found is not None:
+                return root, found[0], found[1], found[2]
+        return None
 
     def _site_guards(self, site: Site) -> Tuple[Guard, ...]:
         """The conditions that hold whenever the call runs: the ``if`` tests around it (with
@@ -4159,6 +4218,27 @@ def _combined_use(inner, outer):
     if isinstance(inner, tuple) and inner[0] == "element" and outer == "returns":
         return inner
     return None
+
+
+def _certainly_workers(bound: LoaderCall) -> bool:
+    """Whether the loader has workers on every path: a positive number, or the machine's core
+    count (``os.cpu_count()`` and positive arithmetic on it, at least 1 everywhere)."""
+    from dl_lint.analysis.loaders import DEFAULTS
+    from dl_lint.analysis.values import scenarios
+
+    workers = bound.value("num_workers")
+    source = workers.source or ""
+    if workers.is_unknown:
+        return source in ("cpu-count", "positive") or (source.startswith("bound:") and source[6:].isdigit() and int(source[6:]) >= 1)
+    found = scenarios({"num_workers": workers}, DEFAULTS, holds=bound.extra.get("holds", ()))
+    if not found:
+        return False
+    for scenario in found:
+        possible = scenario["num_workers"]
+        value = DEFAULTS.get("num_workers") if possible.value is ABSENT else possible.value
+        if not (isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0):
+            return False
+    return True
 
 
 def _mentions_own_parameter(call: ast.Call, function: ast.AST) -> bool:

@@ -39,6 +39,10 @@ if TYPE_CHECKING:
 MAX_PROJECT_FILES = 50_000
 # How many importing modules that name a function ``callers_of`` reads before it gives up.
 _MAX_CALLER_MODULES = 32
+# ``import_roots``: a top-level line (column 0) with a call that is not an import, a definition,
+# a decorator or the main guard; and how many such files one module's roots may be.
+_TOP_CALL = re.compile(rb"^(?!(?:def|class|import|from|async|if\s+__name__)\b)[A-Za-z_][^\n]*\(", re.M)
+_MAX_ROOTS = 24
 # ``non_blocking=True`` as written (whitespace, parentheses, a line continuation or comments
 # between): the only copy DL306 counts (``transfers``: the keyword's literal value is True)
 _NON_BLOCKING_TRUE = re.compile(rb"non_blocking\s*=(?:[\s(\\]|#[^\n]*)*True\b")
@@ -1006,6 +1010,8 @@ class Project:
         self._summaries: Dict[str, Optional[SummaryModule]] = {}  # abspath -> summary (None: unreadable)
         self._names: Dict[str, str] = {}  # abspath -> the module name it was summarised as
         self._callers: Dict[Tuple[str, str], Optional[list]] = {}  # ``callers_of``, per function
+        self._roots: Dict[str, Tuple[List[str], Tuple[str, ...]]] = {}  # ``import_roots``, per file
+        self._flows: Dict[str, Any] = {}  # ``import_flow``, per root file
         self._held_words: Dict[Tuple[str, bytes], bool] = {}  # ``holds_word``
         self._attr_writes: Dict[str, Set[str]] = {}  # ``writes_attribute``: attributes written, per module
         self._item_writes: Dict[Tuple[str, Tuple[str, ...]], bool] = {}  # ``writes_item``: per (module, words)
@@ -1286,15 +1292,18 @@ class Project:
         *,
         is_package: Optional[bool] = None,
         extra_loaders: Optional[Sequence[str]] = None,
+        tree: Optional[ast.AST] = None,
     ) -> "ModuleAnalysis":
         """Parse ``source`` (the file at ``path``) into a ModuleAnalysis and keep it. Raises
-        ``syntax.ParseFailure``."""
+        ``syntax.ParseFailure``. ``tree``: the tree of that very source, parsed earlier in the
+        run (an analysis under other settings is built again, not parsed again)."""
         from dl_lint.analysis.module import ModuleAnalysis
         from dl_lint.analysis.syntax import parse
 
         key = os.path.abspath(path)
-        tree = parse(source, path)
-        self.parses[key] = self.parses.get(key, 0) + 1
+        if tree is None:
+            tree = parse(source, path)
+            self.parses[key] = self.parses.get(key, 0) + 1
         package = os.path.basename(path) == "__init__.py" if is_package is None else is_package
         extra = self.extra_loaders if extra_loaders is None else tuple(extra_loaders)
         analysis = ModuleAnalysis(tree, source, path, module, package, _Tracked(self, key), extra)
@@ -1514,6 +1523,71 @@ class Project:
                 self._touch(other, content=calls)
         self._callers[key] = found
         return found
+
+    def import_roots(self, path: str) -> List[str]:
+        """The files whose import-time code may run the module at ``path``'s functions
+        (``import_flow``): the file itself and the files of the modules importing it, or
+        importing one of those (two steps up the import graph, read from bytes), that have a
+        top-level line with a call besides imports and definitions (``_TOP_CALL``, read from
+        bytes). Past ``_MAX_ROOTS`` such files the answer is empty (unknown: DL203 stays
+        silent). It rests on the bytes of the files chosen, on the set of project files, and on no
+        file gaining an import of these modules (``MENTION`` of their names)."""
+        own = os.path.abspath(path)
+        kept = self._roots.get(own)
+        if kept is None:
+            if self._graph is None:
+                self._graph = SignalGraph(self)
+            graph = self._graph
+            files = {own}
+            level = [module for module, paths in graph.paths.items() if own in paths]
+            words: Set[str] = set()
+            for _ in range(2):
+                # a new importer of one of these modules names it: the answer holds while no file
+                # changed since mentions it (``MENTION``), as ``callers_of``'s
+                words.update(module.rsplit(".", 1)[-1] for module in level)
+                above: Set[str] = set()
+                for module in level:
+                    above |= graph.importers(module)
+                for module in above:
+                    files.update(graph.paths_of(module))
+                level = sorted(above)
+            found = [f for f in sorted(files) if f == own or _TOP_CALL.search(self.source_bytes(f))]
+            if len(found) > _MAX_ROOTS:
+                found = []
+            kept = self._roots[own] = (found, tuple(sorted(words)))
+        found, words = kept
+        self._use("files")
+        for word in words:
+            self._use(f"{MENTION}{word}")
+        for root in found:
+            self._touch(root, content=True)
+        return found
+
+    def import_flow(self, path: str) -> Dict[Tuple[str, int, int], Tuple[int, str, int]]:
+        """What the top-level code of the file at ``path`` iterates when it is imported
+        (``import_flow.ImportFlow``), by (file, line, column) of the construction: (line of the
+        top-level statement, file and line of the iteration). Worked out once per run; the
+        answer rests on every file the interpretation read."""
+        own = os.path.abspath(path)
+        kept = self._flows.get(own)
+        if kept is None:
+            from dl_lint.analysis.import_flow import ImportFlow
+
+            found: Dict[Tuple[str, int, int], Tuple[int, str, int]] = {}
+            read: Set[str] = {own}
+            if self._graph is None:
+                self._graph = SignalGraph(self)
+            names = self._graph.names_of(own)
+            root = self.analysis_at(own, names[0] if names else "")
+            if root is not None and root.tree is not None:
+                flow = ImportFlow(self, root).run()
+                read = flow.read
+                for (where, line, column), iterated in flow.iterated.items():
+                    found[(where, line, column)] = iterated
+            kept = self._flows[own] = (found, tuple(sorted(read)))
+        for other in kept[1]:
+            self._touch(other, content=True)
+        return kept[0]
 
     def writes_attribute(self, path: str, attr: str, holders: Sequence[str] = ()) -> bool:
         """Whether the file at ``path`` (a module defining a config class) or a project module

@@ -4,6 +4,11 @@ from dl_lint.model import Related, Severity
 from dl_lint.rules.base import Rule, call_scenarios, certainty, core_count, fires, has_workers, value_of, workers_with_cuda
 
 
+# The related location of a finding the interpretation of a script made (``import_flow``):
+# ``judge.drop_covered_flows`` tells such findings by it.
+REACHED_FROM = "top-level code outside the main guard reaches the loader"
+
+
 class MissingMainGuard(Rule):
     code = "DL203"
     name = "missing-main-guard"
@@ -110,7 +115,24 @@ level starts the workers. So does a list holding the loader unpacked into such a
 walked). `itertools.chain(...)` and `tqdm(...)` call `iter()` only when they are iterated
 themselves: a wrapper of theirs never walked at import is not an iteration. A loop over
 progressbar2's `progressbar(loader, max_value=len(loader))` is a loop over the loader (STCN's
-eval scripts). It stays silent when the
+eval scripts).
+Beyond these shapes, a loader built in a function, with workers on every path, is followed
+from the top-level code of its own module and of the modules importing it, or importing one of
+those (`analysis/import_flow.py`): the code that top-level code runs outside the main guard
+(functions, classes and their methods on the objects built there, in any module of the
+project) is read once per script, and the object each outside call builds is tracked through
+names, returns, tuples and lists (by position when unpacked), dicts (by constant key, also a
+constant of another module such as `TRAIN_LOADER`), `**dict` spreads into parameters,
+attributes of objects and parameters, to the loops, comprehensions, iterating builtins and
+Lightning Trainer calls that take it (torch-nilm: a script's `experiment.run_benchmark(...)`
+reaches a method that builds the loaders, returns them in a tuple, puts them in a dict of
+keyword arguments and calls `train_eval(**args)` in a third module, whose
+`trainer.fit(model, train_loader, val_loader)` iterates them). The diagnostic cites the script's
+line and the iteration. A function reads one environment for all its calls, so a loader handed
+to a function that iterates that parameter for some caller counts as iterated; what the
+interpretation cannot resolve (a local callable, a library call other than the iterating ones,
+more than 24 candidate scripts, 400 functions, or no fixed point within 40 passes) is not
+followed. It stays silent when the
 call is under the main guard, when the module has no unguarded top-level call, in notebooks and
 in `.py` files written as cells (two or more `# %%` lines: jupytext's percent format, VS Code's
 interactive cells; they run in a kernel), and for loaders without workers on some path, with one
@@ -202,14 +224,26 @@ All versions; it breaks wherever the start method is spawn or forkserver.
                 Related(os.path.abspath(path), row, 1, f"`{name}()` iterates the loader")
                 for path, row, name in elsewhere
             )
+        chain = call.extra.get("import_chain")
+        where = f"line {call.unguarded_iteration}{through}"
+        if chain:
+            (root, root_line), (sink, sink_line) = chain
+            if os.path.abspath(root) == os.path.abspath(call.path):
+                where = f"line {root_line} runs the code that iterates it; both are cited"
+            else:
+                where = "a script importing this module runs, outside its main guard, the code that iterates it; both are cited"
+            related = tuple(related) + (
+                Related(os.path.abspath(root), root_line, 1, REACHED_FROM),
+                Related(os.path.abspath(sink), sink_line, 1, "the loader is iterated here"),
+            )
         yield self.finding(
             call,
             None,
             "loader iterated at import, outside `if __name__ == \"__main__\":`: spawn/forkserver workers fail"
             + (" (with CUDA)." if cuda else "."),
             severity=Severity.ERROR if certain else None,
-            detail=f"The loader starts worker processes and module-level code iterates it (line "
-            f"{call.unguarded_iteration}{through}); each worker re-imports this script and runs that code again. "
+            detail=f"The loader starts worker processes and module-level code iterates it ({where}); "
+            "each worker re-imports the script and runs that code again. "
             + detail
             + "Spawn and forkserver are the start methods on macOS, Windows and Linux from Python 3.14; "
             "the error is \"RuntimeError: An attempt has been made to start a new process before the current "
@@ -236,6 +270,11 @@ All versions; it breaks wherever the start method is spawn or forkserver.
             target = certain.target
             return True, f"on {target.why} workers start with {target.methods}", target.detail + " ", certain.related
         if certain.source == "importer":
+            chain = call.extra.get("import_chain")
+            if chain:  # the script that runs it is the entry point: another importer is not cited
+                root = os.path.abspath(chain[0][0])
+                related = tuple(r for r in certain.related if os.path.abspath(r.path) == root)
+                return False, certain.why if related else "", "", related
             return False, certain.why, "", certain.related
         return False, "", "", ()
 

@@ -1,0 +1,619 @@
+"""Which objects a script's import-time code iterates, however they travel (DL203).
+
+Under spawn and forkserver every worker imports the main script again; a loader with workers
+that the script's unguarded module-level code iterates starts processes during that import and
+fails. ``ModuleAnalysis._unguarded_iteration`` recognises the shapes of one module (and of
+functions handed a loader in another). This module is its general complement: starting at one
+module's unguarded top-level statements (a *root*), it follows the code those statements run
+across the project (module-level functions, classes and their methods, on the objects built
+there, in any module) and tracks where each object built by an outside call goes: through
+names, returns, tuples and lists (by position when unpacked), dicts (by constant key, also
+keys named by constants of another module), ``**dict`` spreads into parameters, attributes of
+objects, and the parameters of the functions it is handed to. An object is *iterated* where a
+``for`` loop, a comprehension, ``iter()``/``enumerate()``/``zip()``/``list()``/... or a
+Lightning Trainer's ``fit``/``validate``/``test``/``predict`` takes it (through transparent
+wrappers such as ``tqdm``).
+
+The analysis is flow-insensitive inside a function and context-insensitive across calls (each
+function has one environment for every call of it), so it over-approximates where a value may
+go; what it reports is still an iteration of that very construction on code import-time
+statements reach. It stays silent past its budgets (functions, passes): unknown is silence.
+
+Each root is interpreted once per run (``Project.import_flow``); its answer rests on the
+bytes of every module it read.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from typing import Dict, List, Optional, Set, Tuple
+
+from dl_lint.analysis.scopes import Site
+from dl_lint.analysis.transfers import transparent_leaves
+
+# Builtins that call ``iter()`` on their arguments when called (CPython): the loader's workers
+# start on that line, whatever is done with the result.
+_ITERATING = frozenset({"iter", "enumerate", "zip", "list", "tuple", "sorted", "sum", "set", "min", "max", "any", "all"})
+# ... on their arguments after the first (a function)
+_ITERATING_AFTER_FIRST = frozenset({"map", "filter"})
+# Outside calls whose result iterates what they are given when it is iterated (progress bars).
+_WRAPPERS = frozenset({"tqdm", "trange", "progressbar", "islice", "chain", "cycle"})
+# Budgets: past them the root's answer is empty (unknown is silence).
+MAX_FUNCTIONS = 400
+MAX_PASSES = 40
+MAX_STATEMENTS = 400_000  # statements interpreted, over all passes
+MAX_RESTARTS = 4
+
+Obj = Tuple[str, str, int, int]  # ("obj", path, line, column): what an outside call built
+Inst = Tuple[str, str, str]  # ("inst", path, class name): an object of a project class
+Cont = Tuple[str, int]  # ("cont", id(display)): a tuple, list or dict display
+
+
+class _Container:
+    __slots__ = ("items", "keys", "all")
+
+    def __init__(self, items: Optional[List[Set]]) -> None:
+        self.items = items  # by position (tuple/list displays), else None
+        self.keys: Dict[str, Set] = {}  # by constant key (dicts)
+        self.all: Set = set()
+
+
+class _Function:
+    __slots__ = ("analysis", "node", "env", "returns", "root_line", "kind")
+
+    def __init__(self, analysis, node, root_line: int, kind: str) -> None:
+        self.analysis = analysis
+        self.node = node  # a FunctionDef, or the module for the root's top level
+        self.env: Dict[str, Set] = {}
+        self.returns: Set = set()
+        self.root_line = root_line
+        self.kind = kind  # "function", "method", "static", "module"
+
+
+class ImportFlow:
+    """The interpretation of one root module (``run``); ``iterated`` maps (path, id(call)) of
+    an outside call (its file, line and column) to (root line, file and line of the iteration)."""
+
+    def __init__(self, project, root) -> None:
+        self.project = project
+        self.root = root
+        self.read: Set[str] = {root.path}
+        self.functions: Dict[int, _Function] = {}
+        self.containers: Dict[int, _Container] = {}
+        self.globals: Dict[str, Dict[str, Set]] = {}  # path -> name -> values (the root's top level)
+        self.fields: Dict[Tuple[str, str], Dict[str, Set]] = {}  # (path, class) -> attr -> values
+        self.iterated: Dict[Tuple[str, int, int], Tuple[int, str, int]] = {}
+        self.changed = False
+        self.overflow = False
+        self.poisoned: Set[tuple] = set()  # names and attributes rebound to an unknown call of themselves
+        self._classes: Dict[Tuple[str, str], Optional[Tuple[object, ast.ClassDef]]] = {}
+        self._guarded = root.index.main_guard_lines
+        self._paths: Dict[str, str] = {}
+
+    # -- driving ----------------------------------------------------------------------------
+    def run(self) -> "ImportFlow":
+        """Interpret until nothing changes; again from the start when a name or attribute
+        turned out to be rebound to an unknown call of itself (what flowed through it before
+        is not kept), at most ``MAX_RESTARTS`` times."""
+        for _ in range(MAX_RESTARTS):
+            poisoned = len(self.poisoned)
+            self._interpret()
+            if len(self.poisoned) == poisoned:
+                return self
+            self.functions, self.containers, self.globals, self.fields, self.iterated = {}, {}, {}, {}, {}
+            self.overflow = False
+        self.iterated = {}
+        return self
+
+    def _interpret(self) -> None:
+        top = _Function(self.root, self.root.tree, 0, "module")
+        top.env = self.globals.setdefault(self.root.path, {})
+        statements = [s for s in top_statements(self.root.tree.body) if not self._in_guard(s.lineno)]
+        bodies: Dict[int, List[ast.stmt]] = {}
+        steps = 0
+        for _ in range(MAX_PASSES):
+            self.changed = False
+            for statement in statements:
+                top.root_line = statement.lineno
+                self._statement(top, statement)
+            steps += len(statements)
+            for function in list(self.functions.values()):
+                body = bodies.get(id(function.node))
+                if body is None:
+                    body = bodies[id(function.node)] = _body_statements(function.node.body)
+                for statement in body:
+                    self._statement(function, statement)
+                steps += len(body)
+                if self.overflow or steps > MAX_STATEMENTS:
+                    self.overflow = True
+                    break
+            if self.overflow:
+                self.iterated = {}
+                return
+            if not self.changed:
+                return
+        self.iterated = {}  # no fixed point within the budget: unknown
+
+    def _absolute(self, path: str) -> str:
+        found = self._paths.get(path)
+        if found is None:
+            found = self._paths[path] = os.path.abspath(path)
+        return found
+
+    def _in_guard(self, line: int) -> bool:
+        return any(first <= line <= last for first, last in self._guarded)
+
+    # -- statements -------------------------------------------------------------------------
+    def _statement(self, fn: _Function, node: ast.stmt) -> None:
+        kind = type(node)
+        if kind is ast.Assign:
+            values = self._eval(fn, node.value)
+            for target in node.targets:
+                if _rebinds_itself(target, node.value):
+                    self._poison(fn, target)
+                self._assign(fn, target, values)
+        elif kind is ast.AnnAssign:
+            if node.value is not None:
+                self._assign(fn, node.target, self._eval(fn, node.value))
+        elif kind is ast.AugAssign:
+            self._eval(fn, node.value)
+        elif kind is ast.Expr:
+            self._eval(fn, node.value)
+        elif kind is ast.Return:
+            if node.value is not None:
+                self._add(fn.returns, self._eval(fn, node.value))
+        elif kind in (ast.For, ast.AsyncFor):
+            values = self._iterate(fn, node.iter, node.lineno)
+            self._assign(fn, node.target, self._elements(values))
+        elif kind in (ast.With, ast.AsyncWith):
+            for item in node.items:
+                values = self._eval(fn, item.context_expr)
+                if item.optional_vars is not None:
+                    self._assign(fn, item.optional_vars, values)
+        elif kind in (ast.If, ast.While):
+            self._eval(fn, node.test)
+
+    def _assign(self, fn: _Function, target: ast.AST, values: Set) -> None:
+        kind = type(target)
+        if kind is ast.Name:
+            self._add(self._env_of(fn, target.id), values)
+        elif kind in (ast.Tuple, ast.List):
+            width = len(target.elts)
+            starred = any(isinstance(e, ast.Starred) for e in target.elts)
+            for index, element in enumerate(target.elts):
+                if isinstance(element, ast.Starred):
+                    continue
+                part: Set = set()
+                for value in values:
+                    if value[0] == "cont":
+                        box = self.containers[value[1]]
+                        if box.items is not None and len(box.items) == width and not starred:
+                            part |= box.items[index]  # another width or a starred target: not followed
+                self._assign(fn, element, part)
+        elif kind is ast.Attribute:
+            for holder in self._eval(fn, target.value):
+                if holder[0] == "inst":
+                    self._add(self.fields.setdefault((holder[1], holder[2]), {}).setdefault(target.attr, set()), values)
+        elif kind is ast.Subscript:
+            key = self._key(fn, target.slice)
+            for holder in self._eval(fn, target.value):
+                if holder[0] == "cont":
+                    box = self.containers[holder[1]]
+                    if key is not None:
+                        self._add(box.keys.setdefault(key, set()), values)
+                    self._add(box.all, values)
+
+    def _poison(self, fn: _Function, target: ast.AST) -> None:
+        """A name or attribute rebound to an unknown call of itself holds nothing followed."""
+        if isinstance(target, ast.Name):
+            local = fn.kind != "module" and _binds(fn.analysis, fn.node, target.id)
+            self.poisoned.add((id(fn.node) if local else fn.analysis.path, target.id))
+        else:
+            for holder in self._eval(fn, target.value):
+                if holder[0] == "inst":
+                    self.poisoned.add((holder[1], holder[2], target.attr))
+
+    def _env_of(self, fn: _Function, name: str) -> Set:
+        if fn.kind == "module" or not _binds(fn.analysis, fn.node, name):
+            return self.globals.setdefault(fn.analysis.path, {}).setdefault(name, set())
+        return fn.env.setdefault(name, set())
+
+    def _add(self, into: Set, values: Set) -> None:
+        if not values <= into:
+            into |= values
+            self.changed = True
+
+    # -- expressions ------------------------------------------------------------------------
+    def _eval(self, fn: _Function, node: Optional[ast.AST]) -> Set:
+        if node is None:
+            return set()
+        kind = type(node)
+        if kind is ast.Name:
+            if fn.kind != "module" and _binds(fn.analysis, fn.node, node.id):
+                return set() if (id(fn.node), node.id) in self.poisoned else fn.env.get(node.id, set())
+            if (fn.analysis.path, node.id) in self.poisoned:
+                return set()
+            return self.globals.get(fn.analysis.path, {}).get(node.id, set())
+        if kind is ast.Call:
+            return self._call(fn, node)
+        if kind is ast.Attribute:
+            found: Set = set()
+            for holder in self._eval(fn, node.value):
+                if holder[0] == "inst" and (holder[1], holder[2], node.attr) not in self.poisoned:
+                    found |= self.fields.get((holder[1], holder[2]), {}).get(node.attr, set())
+            return found
+        if kind in (ast.Tuple, ast.List, ast.Set):
+            box = self._container(node, kind is not ast.Set)
+            items = [self._eval(fn, e.value if isinstance(e, ast.Starred) else e) for e in node.elts]
+            if box.items is not None:
+                for index, values in enumerate(items):
+                    self._add(box.items[index], values)
+            for values in items:
+                self._add(box.all, values)
+            return {("cont", id(node))}
+        if kind is ast.Dict:
+            box = self._container(node, False)
+            for key, value in zip(node.keys, node.values):
+                values = self._eval(fn, value)
+                if key is None:  # ``{**other}``
+                    for other in values:
+                        if other[0] == "cont":
+                            inner = self.containers[other[1]]
+                            for name, held in list(inner.keys.items()):
+                                self._add(box.keys.setdefault(name, set()), held)
+                            self._add(box.all, inner.all)
+                    continue
+                name = self._key(fn, key)
+                if name is not None:
+                    self._add(box.keys.setdefault(name, set()), values)
+                self._add(box.all, values)
+            return {("cont", id(node))}
+        if kind is ast.Subscript:
+            key = self._key(fn, node.slice)
+            self._eval(fn, node.slice)
+            found = set()
+            index = _index(node.slice)
+            for holder in self._eval(fn, node.value):
+                if holder[0] == "cont":
+                    box = self.containers[holder[1]]
+                    if key is not None:
+                        found |= box.keys.get(key, set())
+                    elif index is not None and box.items is not None and -len(box.items) <= index < len(box.items):
+                        found |= box.items[index]
+                    # any other subscript may be any element: not followed
+            return found
+        if kind is ast.IfExp:
+            self._eval(fn, node.test)
+            return self._eval(fn, node.body) | self._eval(fn, node.orelse)
+        if kind is ast.BoolOp:
+            found = set()
+            for value in node.values:
+                found |= self._eval(fn, value)
+            return found
+        if kind is ast.NamedExpr:
+            values = self._eval(fn, node.value)
+            self._assign(fn, node.target, values)
+            return values
+        if kind in (ast.Await, ast.Starred):
+            return self._eval(fn, node.value)
+        if kind in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
+            for generator in node.generators:  # CPython calls iter() on the first when it is built
+                self._iterate(fn, generator.iter, node.lineno)
+            return set()
+        if kind in (ast.BinOp, ast.Compare, ast.UnaryOp, ast.JoinedStr, ast.FormattedValue):
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.expr):
+                    self._eval(fn, child)
+        return set()
+
+    def _container(self, node: ast.AST, ordered: bool) -> _Container:
+        box = self.containers.get(id(node))
+        if box is None:
+            width = len(node.elts) if ordered else 0
+            box = self.containers[id(node)] = _Container([set() for _ in range(width)] if ordered else None)
+        return box
+
+    def _key(self, fn: _Function, node: ast.AST) -> Optional[str]:
+        """A dict key's string: a literal, or a constant the resolver knows (``TRAIN_LOADER`` of
+        a constants module)."""
+        if isinstance(node, ast.Constant):
+            return node.value if isinstance(node.value, str) else None
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            site = fn.analysis.site_of(node) or Site(node.lineno, (), fn.node if fn.kind != "module" else None)
+            try:
+                single = fn.analysis.resolver.resolve(node, site).single
+            except RecursionError:
+                return None
+            value = single.value if single is not None else None
+            return value if isinstance(value, str) else None
+        return None
+
+    def _elements(self, values: Set) -> Set:
+        """What iterating ``values`` yields that is followed: a container's elements."""
+        found: Set = set()
+        for value in values:
+            if value[0] == "cont":
+                found |= self.containers[value[1]].all
+        return found
+
+    def _iterate(self, fn: _Function, node: ast.AST, line: int) -> Set:
+        """``node`` is iterated on ``line``: each outside object it may be (through transparent
+        wrappers) is recorded; its values are returned."""
+        values = self._eval(fn, node)
+        for leaf in transparent_leaves(node):
+            self._sink(fn, self._eval(fn, leaf) if leaf is not node else values, line)
+        return values
+
+    def _sink(self, fn: _Function, values: Set, line: int) -> None:
+        for value in values:
+            if value[0] == "obj" and value[1:] not in self.iterated:
+                self.iterated[value[1:]] = (fn.root_line, fn.analysis.path, line)
+                self.changed = True
+
+    # -- calls ------------------------------------------------------------------------------
+    def _call(self, fn: _Function, call: ast.Call) -> Set:
+        func = call.func
+        args = [self._eval(fn, a) for a in call.args]
+        keywords = [(k.arg, self._eval(fn, k.value)) for k in call.keywords]
+        if isinstance(func, ast.Name) and func.id in _ITERATING | _ITERATING_AFTER_FIRST and not _binds_anywhere(fn, func.id):
+            skip = 1 if func.id in _ITERATING_AFTER_FIRST else 0
+            for node, values in list(zip(call.args, args))[skip:]:
+                if isinstance(node, ast.Starred):
+                    self._sink(fn, self._elements(values), call.lineno)
+                else:
+                    for leaf in transparent_leaves(node):
+                        self._sink(fn, values if leaf is node else self._eval(fn, leaf), call.lineno)
+            return args[0] if func.id == "iter" and args else set()
+        if isinstance(func, ast.Attribute) and self._trainer_run(fn, call):
+            return set()
+        targets = self._callees(fn, call)
+        if targets is None:  # outside the project: its result is an object of its own
+            found = {("obj", self._absolute(fn.analysis.path), call.lineno, call.col_offset)}
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            if name in _WRAPPERS and args:
+                found |= args[0]
+            return found
+        found = set()
+        for analysis, node, receiver, kind in targets:
+            if kind == "class":
+                instance = ("inst", analysis.path, node.name)
+                found.add(instance)
+                init = self._method(instance, "__init__")
+                if init is not None:
+                    self._enter(fn, call, init[0], init[1], instance, init[2], args, keywords)
+                continue
+            callee = self._enter(fn, call, analysis, node, receiver, kind, args, keywords)
+            if callee is not None:
+                found |= callee.returns
+        return found
+
+    def _trainer_run(self, fn: _Function, call: ast.Call) -> bool:
+        """A Lightning Trainer's fit/validate/test/predict: the loaders it is given are iterated
+        before it returns (``ModuleAnalysis._builds_trainer`` decides the receiver)."""
+        from dl_lint.analysis.libraries import TRAINER_RUNS
+
+        func = call.func
+        slots = TRAINER_RUNS.get(func.attr)
+        if slots is None:
+            return False
+        site = fn.analysis.site_of(call)
+        if site is None or not fn.analysis._builds_trainer(func.value, site):
+            return False
+        self._eval(fn, func.value)
+        names = {keyword for _, keyword in slots}
+        for index, _ in slots:
+            if index < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[: index + 1]):
+                self._sink(fn, self._eval(fn, call.args[index]), call.lineno)
+        for keyword in call.keywords:
+            if keyword.arg in names:
+                self._sink(fn, self._eval(fn, keyword.value), call.lineno)
+        return True
+
+    def _callees(self, fn: _Function, call: ast.Call):
+        """The project functions a call runs: [(analysis, node, receiver, kind)], kind "class"
+        for a construction; None for a call outside the project (or unknown)."""
+        func = call.func
+        analysis = fn.analysis
+        if isinstance(func, ast.Attribute):
+            receivers = [v for v in self._eval(fn, func.value) if v[0] == "inst"]
+            if receivers:
+                found = []
+                for receiver in receivers:
+                    method = self._method(receiver, func.attr)
+                    if method is not None:
+                        found.append((method[0], method[1], receiver, method[2]))
+                return found or None
+            if not (isinstance(func.value, ast.Name) and analysis._may_be_function(func, self._site(fn, call))):
+                return None
+        elif isinstance(func, ast.Name):
+            if fn.kind != "module" and _binds(analysis, fn.node, func.id):
+                return None  # a local name: not followed
+        else:
+            return None
+        ref = self._ref(fn, call)
+        if ref is None:
+            return None
+        target = self._analysis(ref.path, ref.module)
+        if target is None:
+            return None
+        if ref.kind == "function":
+            node = target.function_node(ref.name)
+            return [(target, node, None, "function")] if node is not None else None
+        cls = self._class(ref.path, ref.name)
+        return [(cls[0], cls[1], None, "class")] if cls is not None else None
+
+    def _ref(self, fn: _Function, call: ast.Call):
+        from dl_lint.analysis.values import FunctionRef
+
+        analysis = fn.analysis
+        if isinstance(call.func, ast.Name) and not _binds_anywhere(fn, call.func.id, module_too=False):
+            name = call.func.id
+            if analysis.function_node(name) is not None:
+                return FunctionRef("function", analysis.module_name, name, 0, analysis.path)
+            if any(isinstance(n, ast.ClassDef) and n.name == name for n in analysis.tree.body):
+                return FunctionRef("class", analysis.module_name, name, 0, analysis.path)
+        try:
+            single = analysis.resolver.resolve(call.func, self._site(fn, call)).single
+        except RecursionError:
+            return None
+        ref = single.value if single is not None else None
+        if isinstance(ref, FunctionRef) and ref.kind in ("function", "class") and ref.path:
+            return ref
+        return None
+
+    def _site(self, fn: _Function, node: ast.AST) -> Site:
+        return fn.analysis.site_of(node) or Site(node.lineno, (), None if fn.kind == "module" else fn.node)
+
+    def _enter(self, caller: _Function, call: ast.Call, analysis, node, receiver, kind: str, args, keywords) -> Optional[_Function]:
+        """Reach ``node`` from ``call``: bind what the call passes to its parameters."""
+        callee = self.functions.get(id(node))
+        if callee is None:
+            if len(self.functions) >= MAX_FUNCTIONS:
+                self.overflow = True
+                return None
+            callee = self.functions[id(node)] = _Function(analysis, node, caller.root_line, kind)
+            self.changed = True
+        arguments = node.args
+        params = [a.arg for a in (*arguments.posonlyargs, *arguments.args)]
+        if kind == "method":
+            if params and receiver is not None:
+                self._add(callee.env.setdefault(params[0], set()), {receiver})
+            params = params[1:]
+        elif kind == "classmethod":
+            params = params[1:]
+        names = set(params) | {a.arg for a in arguments.kwonlyargs}
+        for index, (node_arg, values) in enumerate(zip(call.args, args)):
+            if isinstance(node_arg, ast.Starred):
+                break
+            if index < len(params):
+                self._add(callee.env.setdefault(params[index], set()), values)
+        for name, values in keywords:
+            if name is None:  # ``**spread``: bound by its constant keys
+                for value in values:
+                    if value[0] == "cont":
+                        for key, held in list(self.containers[value[1]].keys.items()):
+                            if key in names:
+                                self._add(callee.env.setdefault(key, set()), held)
+            elif name in names:
+                self._add(callee.env.setdefault(name, set()), values)
+        return callee
+
+    # -- classes ----------------------------------------------------------------------------
+    def _analysis(self, path: str, module: str):
+        if path == self.root.path:
+            return self.root
+        found = self.project.analysis_at(path, module)
+        if found is not None and found.tree is not None:
+            self.read.add(path)
+            return found
+        return None
+
+    def _class(self, path: str, name: str):
+        key = (path, name)
+        if key not in self._classes:
+            self._classes[key] = None
+            analysis = self._analysis_by_path(path)
+            cls = next((n for n in analysis.tree.body if isinstance(n, ast.ClassDef) and n.name == name), None) if analysis else None
+            self._classes[key] = (analysis, cls) if cls is not None else None
+        return self._classes[key]
+
+    def _analysis_by_path(self, path: str):
+        if path == self.root.path:
+            return self.root
+        for analysis in (self.root, *(f.analysis for f in self.functions.values())):
+            if analysis.path == path:
+                return analysis
+        return self._analysis(path, "")
+
+    def _method(self, instance: Inst, name: str, depth: int = 0):
+        """(analysis, node, kind) of the method ``name`` an object of the class finds: the class
+        itself, then its project bases in order (four deep)."""
+        found = self._class(instance[1], instance[2])
+        if found is None or depth > 4:
+            return None
+        analysis, cls = found
+        method = analysis.ix.methods.get((id(cls), name))
+        if method is not None:
+            decorators = {d.id for d in method.decorator_list if isinstance(d, ast.Name)}
+            kind = "static" if "staticmethod" in decorators else "classmethod" if "classmethod" in decorators else "method"
+            return analysis, method, kind
+        for base in cls.bases:
+            ref = None
+            if isinstance(base, ast.Name) and any(isinstance(n, ast.ClassDef) and n.name == base.id for n in analysis.tree.body):
+                ref = (analysis.path, base.id)
+            elif isinstance(base, (ast.Name, ast.Attribute)):
+                from dl_lint.analysis.values import FunctionRef
+
+                try:
+                    single = analysis.resolver.resolve(base, Site(cls.lineno, (), None)).single
+                except RecursionError:
+                    single = None
+                value = single.value if single is not None else None
+                if isinstance(value, FunctionRef) and value.kind == "class" and value.path:
+                    if self._analysis(value.path, value.module) is not None:
+                        ref = (value.path, value.name)
+            if ref is not None:
+                inherited = self._method(("inst", ref[0], ref[1]), name, depth + 1)
+                if inherited is not None:
+                    return inherited
+        return None
+
+
+def _index(node: ast.AST) -> Optional[int]:
+    """A literal integer subscript, negative ones included (``pair[-1]``)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _index(node.operand)
+        return -inner if inner is not None else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return node.value
+    return None
+
+
+def _rebinds_itself(target: ast.AST, value: ast.AST) -> bool:
+    """``x = wrap(x)``, ``self.loader = wrap(self.loader)``: an outside call that is not a known
+    wrapper replaces the value with one made from it (what it is, and what iterating it does,
+    is unknown)."""
+    if not isinstance(value, ast.Call) or not isinstance(target, (ast.Name, ast.Attribute)):
+        return False
+    func = value.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    if name in _WRAPPERS:
+        return False
+    text = ast.dump(target, annotate_fields=False).replace("Store()", "Load()")
+    return any(ast.dump(node, annotate_fields=False) == text for node in ast.walk(value) if type(node) is type(target))
+
+
+def top_statements(body) -> List[ast.stmt]:
+    """A module's statements that run when it is imported, outside function and class bodies
+    (into ``if``, ``for``, ``while``, ``with`` and ``try`` blocks)."""
+    found: List[ast.stmt] = []
+    todo = list(reversed(body))
+    while todo:
+        statement = todo.pop()
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        found.append(statement)
+        for field in ("body", "orelse", "finalbody"):
+            todo.extend(reversed(getattr(statement, field, ()) or ()))
+        for handler in getattr(statement, "handlers", ()) or ():
+            todo.extend(reversed(handler.body))
+    return found
+
+
+def _body_statements(body) -> List[ast.stmt]:
+    return top_statements(body)
+
+
+def _binds(analysis, function: ast.AST, name: str) -> bool:
+    """Whether ``name`` is a local of ``function`` (bound in it and not declared global)."""
+    scope = analysis.index.scopes.get(id(function))
+    return scope is not None and name in scope.bindings and name not in scope.globals
+
+
+def _binds_anywhere(fn: _Function, name: str, module_too: bool = True) -> bool:
+    """Whether ``name`` is a local of the function, or (``module_too``) bound at module level:
+    then it is not the builtin of that name."""
+    if fn.kind != "module" and _binds(fn.analysis, fn.node, name):
+        return True
+    return module_too and name in fn.analysis.index.module_scope.bindings

@@ -1,0 +1,72 @@
+"""DL203 through the interpretation of a script's top-level code (``analysis/import_flow.py``):
+what a partial run reports, what the budgets do, and what the interpretation reads."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from dl_lint import lint_paths
+from dl_lint.analysis import import_flow
+
+from conftest import FIXTURES
+
+FLOW = FIXTURES / "rules" / "dl203_import_flow"
+FOUND = [("experiments.py", 15), ("experiments.py", 16)]
+
+
+def _dl203(paths) -> list:
+    return sorted((Path(d.filename).name, d.location.row) for d in lint_paths(paths).diagnostics if d.code == "DL203")
+
+
+def _project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    shutil.copytree(FLOW, root)
+    (root / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    return root
+
+
+def test_the_finding_cites_the_script_and_the_loop(tmp_path):
+    root = _project(tmp_path)
+    found = [d for d in lint_paths([root]).diagnostics if d.code == "DL203"]
+    assert sorted((Path(d.filename).name, d.location.row) for d in found) == FOUND
+    for diag in found:
+        cited = sorted((Path(r.path).name, r.row) for r in diag.related)
+        assert ("run_benchmark.py", 8) in cited  # experiment.run(), outside any guard
+        assert ("trainer.py", 3) in cited or ("trainer.py", 6) in cited  # the loops over the loaders
+        assert "a script importing this module" in diag.detail
+
+
+def test_a_run_naming_the_script_or_the_loop_reports_the_loaders(tmp_path):
+    """Issue 26: the script and the function that loops are part of the findings' evidence, so a
+    commit touching only one of them is told what it causes in experiments.py."""
+    root = _project(tmp_path)
+    assert _dl203([root / "run_benchmark.py"]) == FOUND
+    assert _dl203([root / "lab" / "trainer.py"]) == FOUND
+    assert _dl203([root / "lab" / "experiments.py"]) == FOUND
+    assert _dl203([root / "guarded_run.py"]) == []  # not part of their evidence
+
+
+def test_guarding_the_script_removes_them(tmp_path):
+    root = _project(tmp_path)
+    script = root / "run_benchmark.py"
+    text = script.read_text()
+    body = text[text.index("experiment = ") :]
+    script.write_text(text[: text.index("experiment = ")] + 'if __name__ == "__main__":\n' + "".join(f"    {line}\n" for line in body.splitlines()))
+    assert _dl203([root]) == []
+
+
+def test_past_its_budget_the_interpretation_says_nothing(tmp_path, monkeypatch):
+    root = _project(tmp_path)
+    monkeypatch.setattr(import_flow, "MAX_FUNCTIONS", 2)
+    assert _dl203([root]) == []
+    monkeypatch.setattr(import_flow, "MAX_FUNCTIONS", 400)
+    monkeypatch.setattr(import_flow, "MAX_PASSES", 1)  # no fixed point in one pass: unknown
+    assert _dl203([root]) == []
+
+
+def test_a_loader_rebound_to_an_unknown_call_of_itself_is_not_followed(tmp_path):
+    root = _project(tmp_path)
+    experiments = root / "lab" / "experiments.py"
+    experiments.write_text(experiments.read_text().replace("        return train, val, quiet, measured", "        train = wrap(train)\n        return train, val, quiet, measured").replace("TRAIN = ", "wrap = print\nTRAIN = "))
+    assert _dl203([root]) == [("experiments.py", 17)]  # val only (a line lower)
