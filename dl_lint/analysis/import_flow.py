@@ -39,11 +39,18 @@ _ITERATING = frozenset({"iter", "enumerate", "zip", "list", "tuple", "sorted", "
 _ITERATING_AFTER_FIRST = frozenset({"map", "filter"})
 # Outside calls whose result iterates what they are given when it is iterated (progress bars).
 _WRAPPERS = frozenset({"tqdm", "trange", "progressbar", "islice", "chain", "cycle"})
+# Methods of dicts, lists, sets and strings: ``CONSTANTS.get(key)`` on a name a star import binds
+# is not a module's function (resolving it reads the whole constant).
+_CONTAINER_METHODS = frozenset(
+    {"get", "items", "keys", "values", "append", "extend", "update", "pop", "setdefault", "copy", "format", "join",
+     "split", "strip", "replace", "lower", "upper", "startswith", "endswith", "add", "remove", "insert", "index", "count"}
+)
 # Budgets: past them the root's answer is empty (unknown is silence).
 MAX_FUNCTIONS = 400
 MAX_PASSES = 40
 MAX_STATEMENTS = 400_000  # statements interpreted, over all passes
 MAX_RESTARTS = 4
+MAX_NESTING = 24  # calls interpreted at once, one inside the other
 
 Obj = Tuple[str, str, int, int]  # ("obj", path, line, column): what an outside call built
 Inst = Tuple[str, str, str]  # ("inst", path, class name): an object of a project class
@@ -90,6 +97,18 @@ class ImportFlow:
         self._classes: Dict[Tuple[str, str], Optional[Tuple[object, ast.ClassDef]]] = {}
         self._guarded = root.index.main_guard_lines
         self._paths: Dict[str, str] = {}
+        # per node, unchanged between passes: callee resolutions, dict keys, self-rebindings
+        self._refs: Dict[int, object] = {}
+        self._static: Dict[int, object] = {}
+        self._methods: Dict[tuple, object] = {}
+        self._bodies: Dict[int, List[ast.stmt]] = {}
+        self._active: Set[int] = set()  # functions being interpreted (a call of one waits)
+        self._changes = 0
+        self._steps = 0
+        self._tainted = False
+        self._keys: Dict[int, Optional[str]] = {}
+        self._rebinding: Dict[int, tuple] = {}
+        self._module_classes: Dict[int, Set[str]] = {}
 
     # -- driving ----------------------------------------------------------------------------
     def run(self) -> "ImportFlow":
@@ -97,9 +116,9 @@ class ImportFlow:
         turned out to be rebound to an unknown call of itself (what flowed through it before
         is not kept), at most ``MAX_RESTARTS`` times."""
         for _ in range(MAX_RESTARTS):
-            poisoned = len(self.poisoned)
+            self._tainted = False
             self._interpret()
-            if len(self.poisoned) == poisoned:
+            if not self._tainted:
                 return self
             self.functions, self.containers, self.globals, self.fields, self.iterated = {}, {}, {}, {}, {}
             self.overflow = False
@@ -110,23 +129,17 @@ class ImportFlow:
         top = _Function(self.root, self.root.tree, 0, "module")
         top.env = self.globals.setdefault(self.root.path, {})
         statements = [s for s in top_statements(self.root.tree.body) if not self._in_guard(s.lineno)]
-        bodies: Dict[int, List[ast.stmt]] = {}
-        steps = 0
+        self._poison_names(top, statements)
+        self._steps = 0
         for _ in range(MAX_PASSES):
             self.changed = False
             for statement in statements:
                 top.root_line = statement.lineno
                 self._statement(top, statement)
-            steps += len(statements)
+            self._steps += len(statements)
             for function in list(self.functions.values()):
-                body = bodies.get(id(function.node))
-                if body is None:
-                    body = bodies[id(function.node)] = _body_statements(function.node.body)
-                for statement in body:
-                    self._statement(function, statement)
-                steps += len(body)
-                if self.overflow or steps > MAX_STATEMENTS:
-                    self.overflow = True
+                self._run(function)
+                if self.overflow:
                     break
             if self.overflow:
                 self.iterated = {}
@@ -134,6 +147,33 @@ class ImportFlow:
             if not self.changed:
                 return
         self.iterated = {}  # no fixed point within the budget: unknown
+
+    def _run(self, function: _Function) -> None:
+        """Interpret a function's body (not while it is already being interpreted: a recursive
+        call waits for the next pass)."""
+        if id(function.node) in self._active or self.overflow:
+            return
+        body = self._bodies.get(id(function.node))
+        if body is None:
+            body = self._bodies[id(function.node)] = _body_statements(function.node.body)
+            self._poison_names(function, body)
+        self._active.add(id(function.node))
+        try:
+            for statement in body:
+                self._statement(function, statement)
+        finally:
+            self._active.discard(id(function.node))
+        self._steps += len(body)
+        if self._steps > MAX_STATEMENTS:
+            self.overflow = True
+
+    def _poison_names(self, function: _Function, body: List[ast.stmt]) -> None:
+        """The names a body rebinds to an unknown call of themselves, before anything flows."""
+        for statement in body:
+            if isinstance(statement, ast.Assign):
+                for target in statement.targets:
+                    if isinstance(target, ast.Name) and _rebinds_itself(target, statement.value):
+                        self._poison(function, target)
 
     def _absolute(self, path: str) -> str:
         found = self._paths.get(path)
@@ -149,9 +189,12 @@ class ImportFlow:
         kind = type(node)
         if kind is ast.Assign:
             values = self._eval(fn, node.value)
+            rebound = self._rebinding.get(id(node))
+            if rebound is None:
+                rebound = self._rebinding[id(node)] = tuple(t for t in node.targets if _rebinds_itself(t, node.value))
+            for target in rebound:
+                self._poison(fn, target)
             for target in node.targets:
-                if _rebinds_itself(target, node.value):
-                    self._poison(fn, target)
                 self._assign(fn, target, values)
         elif kind is ast.AnnAssign:
             if node.value is not None:
@@ -205,14 +248,24 @@ class ImportFlow:
                     self._add(box.all, values)
 
     def _poison(self, fn: _Function, target: ast.AST) -> None:
-        """A name or attribute rebound to an unknown call of itself holds nothing followed."""
+        """A name or attribute rebound to an unknown call of itself holds nothing followed. When
+        something had already flowed through it, the interpretation starts again (``run``)."""
         if isinstance(target, ast.Name):
             local = fn.kind != "module" and _binds(fn.analysis, fn.node, target.id)
-            self.poisoned.add((id(fn.node) if local else fn.analysis.path, target.id))
+            key = (id(fn.node) if local else fn.analysis.path, target.id)
+            held = fn.env.get(target.id) if local else self.globals.get(fn.analysis.path, {}).get(target.id)
+            keys = [key]
         else:
+            keys, held = [], set()
             for holder in self._eval(fn, target.value):
                 if holder[0] == "inst":
-                    self.poisoned.add((holder[1], holder[2], target.attr))
+                    keys.append((holder[1], holder[2], target.attr))
+                    held = held | self.fields.get((holder[1], holder[2]), {}).get(target.attr, set())
+        for key in keys:
+            if key not in self.poisoned:
+                self.poisoned.add(key)
+                if held:
+                    self._tainted = True
 
     def _env_of(self, fn: _Function, name: str) -> Set:
         if fn.kind == "module" or not _binds(fn.analysis, fn.node, name):
@@ -223,6 +276,7 @@ class ImportFlow:
         if not values <= into:
             into |= values
             self.changed = True
+            self._changes += 1
 
     # -- expressions ------------------------------------------------------------------------
     def _eval(self, fn: _Function, node: Optional[ast.AST]) -> Set:
@@ -316,9 +370,14 @@ class ImportFlow:
 
     def _key(self, fn: _Function, node: ast.AST) -> Optional[str]:
         """A dict key's string: a literal, or a constant the resolver knows (``TRAIN_LOADER`` of
-        a constants module)."""
+        a constants module), resolved once per node."""
         if isinstance(node, ast.Constant):
             return node.value if isinstance(node.value, str) else None
+        if id(node) not in self._keys:
+            self._keys[id(node)] = self._resolve_key(fn, node)
+        return self._keys[id(node)]
+
+    def _resolve_key(self, fn: _Function, node: ast.AST) -> Optional[str]:
         if isinstance(node, (ast.Name, ast.Attribute)):
             site = fn.analysis.site_of(node) or Site(node.lineno, (), fn.node if fn.kind != "module" else None)
             try:
@@ -424,12 +483,24 @@ class ImportFlow:
                     if method is not None:
                         found.append((method[0], method[1], receiver, method[2]))
                 return found or None
-            if not (isinstance(func.value, ast.Name) and analysis._may_be_function(func, self._site(fn, call))):
-                return None
         elif isinstance(func, ast.Name):
             if fn.kind != "module" and _binds(analysis, fn.node, func.id):
                 return None  # a local name: not followed
         else:
+            return None
+        key = id(call)
+        if key not in self._static:
+            self._static[key] = self._static_callees(fn, call)
+        return self._static[key]
+
+    def _static_callees(self, fn: _Function, call: ast.Call):
+        """``_callees`` of a call whose callee is a name or an imported module's attribute:
+        the same on every pass."""
+        func = call.func
+        if isinstance(func, ast.Attribute) and (
+            func.attr in _CONTAINER_METHODS
+            or not (isinstance(func.value, ast.Name) and fn.analysis._may_be_function(func, self._site(fn, call)))
+        ):
             return None
         ref = self._ref(fn, call)
         if ref is None:
@@ -444,6 +515,13 @@ class ImportFlow:
         return [(cls[0], cls[1], None, "class")] if cls is not None else None
 
     def _ref(self, fn: _Function, call: ast.Call):
+        """What a call's callee resolves to (a project function or class), once per call."""
+        key = id(call)
+        if key not in self._refs:
+            self._refs[key] = self._resolve_ref(fn, call)
+        return self._refs[key]
+
+    def _resolve_ref(self, fn: _Function, call: ast.Call):
         from dl_lint.analysis.values import FunctionRef
 
         analysis = fn.analysis
@@ -451,7 +529,7 @@ class ImportFlow:
             name = call.func.id
             if analysis.function_node(name) is not None:
                 return FunctionRef("function", analysis.module_name, name, 0, analysis.path)
-            if any(isinstance(n, ast.ClassDef) and n.name == name for n in analysis.tree.body):
+            if name in self._class_names(analysis):
                 return FunctionRef("class", analysis.module_name, name, 0, analysis.path)
         try:
             single = analysis.resolver.resolve(call.func, self._site(fn, call)).single
@@ -462,11 +540,18 @@ class ImportFlow:
             return ref
         return None
 
+    def _class_names(self, analysis) -> Set[str]:
+        found = self._module_classes.get(id(analysis))
+        if found is None:
+            found = self._module_classes[id(analysis)] = {n.name for n in analysis.tree.body if isinstance(n, ast.ClassDef)}
+        return found
+
     def _site(self, fn: _Function, node: ast.AST) -> Site:
         return fn.analysis.site_of(node) or Site(node.lineno, (), None if fn.kind == "module" else fn.node)
 
     def _enter(self, caller: _Function, call: ast.Call, analysis, node, receiver, kind: str, args, keywords) -> Optional[_Function]:
         """Reach ``node`` from ``call``: bind what the call passes to its parameters."""
+        before = self._changes
         callee = self.functions.get(id(node))
         if callee is None:
             if len(self.functions) >= MAX_FUNCTIONS:
@@ -474,6 +559,7 @@ class ImportFlow:
                 return None
             callee = self.functions[id(node)] = _Function(analysis, node, caller.root_line, kind)
             self.changed = True
+            before = -1
         arguments = node.args
         params = [a.arg for a in (*arguments.posonlyargs, *arguments.args)]
         if kind == "method":
@@ -497,6 +583,8 @@ class ImportFlow:
                                 self._add(callee.env.setdefault(key, set()), held)
             elif name in names:
                 self._add(callee.env.setdefault(name, set()), values)
+        if before != self._changes and len(self._active) < MAX_NESTING:
+            self._run(callee)  # what it returns now, in this pass: fewer passes to a fixed point
         return callee
 
     # -- classes ----------------------------------------------------------------------------
@@ -528,7 +616,13 @@ class ImportFlow:
 
     def _method(self, instance: Inst, name: str, depth: int = 0):
         """(analysis, node, kind) of the method ``name`` an object of the class finds: the class
-        itself, then its project bases in order (four deep)."""
+        itself, then its project bases in order (four deep); once per class and name."""
+        key = (instance, name, depth)
+        if key not in self._methods:
+            self._methods[key] = self._find_method(instance, name, depth)
+        return self._methods[key]
+
+    def _find_method(self, instance: Inst, name: str, depth: int):
         found = self._class(instance[1], instance[2])
         if found is None or depth > 4:
             return None
