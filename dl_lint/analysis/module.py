@@ -404,19 +404,8 @@ class ModuleAnalysis:
         ``function`` at import in another module (a script's ``runner.train_test()``, with
         ``DataLoader(ds, num_workers=8)`` inside) iterates a loader with workers there, whatever
         it passes (DL203 at that call, ``judge.judge_call_sites``). The cheap tests first."""
-        if bound.unguarded_iteration is not None:
+        if bound.unguarded_iteration is not None or not _numbered_workers(bound):
             return False
-        from dl_lint.analysis.loaders import DEFAULTS
-        from dl_lint.analysis.values import scenarios
-
-        found = scenarios({"num_workers": bound.value("num_workers")}, DEFAULTS, holds=bound.extra.get("holds", ()))
-        if not found:
-            return False
-        for scenario in found:
-            possible = scenario["num_workers"]
-            workers = DEFAULTS.get("num_workers") if possible.value is ABSENT else possible.value
-            if not (isinstance(workers, (int, float)) and not isinstance(workers, bool) and workers > 0):
-                return False
         if self._use_in(call, site, function) is None:
             return False
         return self._runs(site) is True  # built on one branch of several: not certainly this call's loader
@@ -4223,14 +4212,19 @@ def _combined_use(inner, outer):
 def _certainly_workers(bound: LoaderCall) -> bool:
     """Whether the loader has workers on every path: a positive number, or the machine's core
     count (``os.cpu_count()`` and positive arithmetic on it, at least 1 everywhere)."""
-    from dl_lint.analysis.loaders import DEFAULTS
-    from dl_lint.analysis.values import scenarios
-
     workers = bound.value("num_workers")
     source = workers.source or ""
     if workers.is_unknown:
         return source in ("cpu-count", "positive") or (source.startswith("bound:") and source[6:].isdigit() and int(source[6:]) >= 1)
-    found = scenarios({"num_workers": workers}, DEFAULTS, holds=bound.extra.get("holds", ()))
+    return _numbered_workers(bound)
+
+
+def _numbered_workers(bound: LoaderCall) -> bool:
+    """Whether every possible num_workers of the loader is a positive number."""
+    from dl_lint.analysis.loaders import DEFAULTS
+    from dl_lint.analysis.values import scenarios
+
+    found = scenarios({"num_workers": bound.value("num_workers")}, DEFAULTS, holds=bound.extra.get("holds", ()))
     if not found:
         return False
     for scenario in found:
