@@ -70,3 +70,21 @@ def test_a_loader_rebound_to_an_unknown_call_of_itself_is_not_followed(tmp_path)
     experiments = root / "lab" / "experiments.py"
     experiments.write_text(experiments.read_text().replace("        return train, val, quiet, measured", "        train = wrap(train)\n        return train, val, quiet, measured").replace("TRAIN = ", "wrap = print\nTRAIN = "))
     assert _dl203([root]) == [("experiments.py", 17)]  # val only (a line lower)
+
+
+def test_a_script_or_a_test_module_is_not_searched_upward(tmp_path):
+    """Scripts (a main guard of their own) and test modules are run, not imported: the import
+    graph is not read for their loaders, only their own top level."""
+    root = _project(tmp_path)
+    experiments = root / "lab" / "experiments.py"
+    experiments.write_text(experiments.read_text() + '\n\nif __name__ == "__main__":\n    Experiment(1).run()\n')
+    assert _dl203([root]) == []  # run_benchmark.py imports it, but a script is not followed upward
+    test = root / "lab" / "test_experiments.py"  # the same module without the guard, as a test module
+    test.write_text(experiments.read_text().split('\n\nif __name__')[0])
+    experiments.unlink()
+    script = root / "run_benchmark.py"
+    script.write_text(script.read_text().replace("lab.experiments", "lab.test_experiments"))
+    assert _dl203([root]) == []
+    test.rename(experiments)  # the control: as a library module it is followed
+    script.write_text(script.read_text().replace("lab.test_experiments", "lab.experiments"))
+    assert _dl203([root]) == FOUND

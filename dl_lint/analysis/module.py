@@ -726,7 +726,10 @@ class ModuleAnalysis:
         if roots is None:
             return None
         key = (os.path.abspath(self.path), call.lineno, call.col_offset)
-        for root in roots(self.path):
+        # A script (a main guard of its own) or a test module is run, not imported: its own top
+        # level is its only root, and the import graph is not read for it.
+        own = not self.index.main_guard_lines and not _test_module(self.path)
+        for root in roots(self.path) if own else (os.path.abspath(self.path),):
             found = project.import_flow(root).get(key)
             if found is not None:
                 return root, found[0], found[1], found[2]
@@ -4207,6 +4210,14 @@ def _combined_use(inner, outer):
     if isinstance(inner, tuple) and inner[0] == "element" and outer == "returns":
         return inner
     return None
+
+
+def _test_module(path: str) -> bool:
+    """A module pytest collects or helps (``test_*.py``, ``*_test.py``, ``conftest.py``, or under
+    a ``tests``/``test`` folder): pytest imports it, no script does."""
+    parts = path.replace("\\", "/").split("/")
+    name = parts[-1]
+    return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py" or any(p in ("tests", "test") for p in parts[:-1])
 
 
 def _certainly_workers(bound: LoaderCall) -> bool:

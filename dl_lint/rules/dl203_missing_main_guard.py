@@ -117,8 +117,9 @@ themselves: a wrapper of theirs never walked at import is not an iteration. A lo
 progressbar2's `progressbar(loader, max_value=len(loader))` is a loop over the loader (STCN's
 eval scripts).
 Beyond these shapes, a loader built in a function, with workers on every path, is followed
-from the top-level code of its own module and of the modules importing it, or importing one of
-those (`analysis/import_flow.py`): the code that top-level code runs outside the main guard
+from the top-level code of its own module and, unless that module is a script (a main guard of
+its own) or a test module (pytest imports it, no script does), of the modules importing it, or
+importing one of those (`analysis/import_flow.py`): the code that top-level code runs outside the main guard
 (functions, classes and their methods on the objects built there, in any module of the
 project) is read once per script, and the object each outside call builds is tracked through
 names, returns, tuples and lists (by position when unpacked), dicts (by constant key, also a
