@@ -67,7 +67,7 @@ class _Container:
 
 
 class _Function:
-    __slots__ = ("analysis", "node", "env", "returns", "root_line", "kind")
+    __slots__ = ("analysis", "node", "env", "returns", "root_line", "kind", "seen")
 
     def __init__(self, analysis, node, root_line: int, kind: str) -> None:
         self.analysis = analysis
@@ -76,6 +76,7 @@ class _Function:
         self.returns: Set = set()
         self.root_line = root_line
         self.kind = kind  # "function", "method", "static", "module"
+        self.seen = -1  # the interpretation's change count when it last ran (``ImportFlow._run``)
 
 
 class ImportFlow:
@@ -133,10 +134,12 @@ class ImportFlow:
         self._steps = 0
         for _ in range(MAX_PASSES):
             self.changed = False
-            for statement in statements:
-                top.root_line = statement.lineno
-                self._statement(top, statement)
-            self._steps += len(statements)
+            if top.seen != self._changes:  # else nothing it reads changed since its last pass
+                for statement in statements:
+                    top.root_line = statement.lineno
+                    self._statement(top, statement)
+                top.seen = self._changes
+                self._steps += len(statements)
             for function in list(self.functions.values()):
                 self._run(function)
                 if self.overflow:
@@ -151,8 +154,8 @@ class ImportFlow:
     def _run(self, function: _Function) -> None:
         """Interpret a function's body (not while it is already being interpreted: a recursive
         call waits for the next pass)."""
-        if id(function.node) in self._active or self.overflow:
-            return
+        if id(function.node) in self._active or self.overflow or function.seen == self._changes:
+            return  # (nothing changed since it last ran: it would find nothing new)
         body = self._bodies.get(id(function.node))
         if body is None:
             body = self._bodies[id(function.node)] = _body_statements(function.node.body)
@@ -163,6 +166,7 @@ class ImportFlow:
                 self._statement(function, statement)
         finally:
             self._active.discard(id(function.node))
+        function.seen = self._changes
         self._steps += len(body)
         if self._steps > MAX_STATEMENTS:
             self.overflow = True
