@@ -90,7 +90,7 @@ def lint_source(
     diagnostics of this source are returned: findings reported in a YAML config it reads are
     for ``lint_paths`` (the flake8 plugin and the language server show one Python file)."""
     from dl_lint.analysis.signals import has_accelerator_evidence
-    from dl_lint.judge import analyse, drop_covered_flows, judge, judge_call_sites, merge_repeats
+    from dl_lint.judge import analyse, judge, judge_call_sites, merge_repeats
     from dl_lint.unused_noqa import enabled_somewhere, report_unused
 
     settings = settings or Settings()
@@ -111,7 +111,7 @@ def lint_source(
             return True
         return root is not None and project.accelerator_reaches(module_name, {module_name: file.data})
 
-    diagnostics = merge_repeats(drop_covered_flows(judge([file], project, accelerator) + judge_call_sites([file], [file], project, accelerator)))
+    diagnostics = merge_repeats(judge([file], project, accelerator) + judge_call_sites([file], [file], project, accelerator))
     if any(d.suppressed_at is not None for d in diagnostics) or enabled_somewhere([file]):
         diagnostics = report_unused(diagnostics, [file])
     diagnostics = [d for d in diagnostics if d.filename == file.display]

@@ -357,10 +357,11 @@ def merge_repeats(found: List[Diagnostic]) -> List[Diagnostic]:
     detail (one call of a factory that builds three loaders, each iterated at import, maybe on
     its own line: one DL203 at the call, not three identical lines) become one, citing every
     related location; one detail is kept (the least, so the answer does not depend on the
-    order the processes gave). Findings with a fix, or already silenced, stay apart."""
+    order the processes gave). Findings with a fix, or already silenced, stay apart. A DL203
+    another DL203 already cites is dropped first (``drop_covered_flows``)."""
     first = {}
     merged: List[Diagnostic] = []
-    for diag in found:
+    for diag in drop_covered_flows(found):
         if diag.fix is not None or diag.suppressed_at is not None or not diag.related:
             merged.append(diag)
             continue

@@ -20,7 +20,7 @@ import re
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.files import SourceFile, is_notebook_path, read, read_module
-from dl_lint.judge import accelerator_for, analyse, called_name, construct_evidence, drop_covered_flows, judge, judge_each, merge_repeats, parse_only
+from dl_lint.judge import accelerator_for, analyse, called_name, construct_evidence, judge, judge_each, merge_repeats, parse_only
 from dl_lint.model import Diagnostic
 from dl_lint.reading import Refused
 
@@ -104,7 +104,7 @@ def run_files(
         run.save_snapshot()
         # an unchanged file (judged from the cache) whose summary the store holds is not summarised again
         store.save(project.summaries_to_store(lambda key: key not in run.fresh and store.holds_summary(key)))
-    out = merge_repeats(drop_covered_flows(out))
+    out = merge_repeats(out)
     out.sort(key=Diagnostic.sort_key)
     return out, parsed, processes
 

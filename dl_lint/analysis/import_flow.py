@@ -52,9 +52,9 @@ MAX_STATEMENTS = 400_000  # statements interpreted, over all passes
 MAX_RESTARTS = 4
 MAX_NESTING = 24  # calls interpreted at once, one inside the other
 
-Obj = Tuple[str, str, int, int]  # ("obj", path, line, column): what an outside call built
-Inst = Tuple[str, str, str]  # ("inst", path, class name): an object of a project class
-Cont = Tuple[str, int]  # ("cont", id(display)): a tuple, list or dict display
+# The values tracked: ("obj", path, line, column), what an outside call built; ("inst", path,
+# class name), an object of a project class; ("cont", id(display)), a tuple, list or dict display.
+Inst = Tuple[str, str, str]
 
 
 class _Container:
@@ -158,7 +158,7 @@ class ImportFlow:
             return  # (nothing changed since it last ran: it would find nothing new)
         body = self._bodies.get(id(function.node))
         if body is None:
-            body = self._bodies[id(function.node)] = _body_statements(function.node.body)
+            body = self._bodies[id(function.node)] = top_statements(function.node.body)
             self._poison_names(function, body)
         self._active.add(id(function.node))
         try:
@@ -613,10 +613,7 @@ class ImportFlow:
     def _analysis_by_path(self, path: str):
         if path == self.root.path:
             return self.root
-        for analysis in (self.root, *(f.analysis for f in self.functions.values())):
-            if analysis.path == path:
-                return analysis
-        return self._analysis(path, "")
+        return self.project.parsed(path) or self._analysis(path, "")
 
     def _method(self, instance: Inst, name: str, depth: int = 0):
         """(analysis, node, kind) of the method ``name`` an object of the class finds: the class
@@ -697,10 +694,6 @@ def top_statements(body) -> List[ast.stmt]:
         for handler in getattr(statement, "handlers", ()) or ():
             todo.extend(reversed(handler.body))
     return found
-
-
-def _body_statements(body) -> List[ast.stmt]:
-    return top_statements(body)
 
 
 def _binds(analysis, function: ast.AST, name: str) -> bool:

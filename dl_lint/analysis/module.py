@@ -194,6 +194,7 @@ class ModuleAnalysis:
         # DL203: the functions of other modules found iterating a loader handed to them, while
         # one loader's ``_unguarded_iteration`` is worked out (cited as related locations).
         self._handed_elsewhere: List[Tuple[str, int, str]] = []
+        self._top_called: Optional[Set[str]] = None  # ``_root_calls``: names top-level code calls
         # (caller's analysis, call, site, function) while ``loader_calls_with`` judges a call of
         # ``function`` from another module: DL206 follows a loader it returns into that caller.
         self.returned_to: Optional[tuple] = None
@@ -341,16 +342,8 @@ class ModuleAnalysis:
                 if bound is None:
                     continue
                 function, name = self._factory_of(site)
-                chain = bound.extra.get("import_chain")
-                if chain is not None:
-                    # The interpretation of a script found this loader iterated at import; a
-                    # function that script's top-level code calls itself is judged at those calls
-                    # (``judge.judge_call_sites``), as before.
-                    extra = {k: v for k, v in bound.extra.items() if k != "import_chain"}
-                    if function is not None and self._root_calls(chain[0], getattr(function, "name", "")):
-                        bound = bound.replace(extra=extra)
-                    else:
-                        bound = bound.replace(unguarded_iteration=chain[0][1])
+                if bound.unguarded_iteration is None and site.scope is not None and _certainly_workers(bound):
+                    bound = self._reached_at_import(judged, bound, function)
                 calls.append(bound)
                 module_level = function is not None and function is site.scope and id(function) in self.ix.function_ids
                 if function is not None and (
@@ -665,7 +658,7 @@ class ModuleAnalysis:
         unguarded = self._unguarded_iteration(call, site)
         if unguarded is not None and self._handed_elsewhere:
             extra["iterated_elsewhere"] = tuple(dict.fromkeys(self._handed_elsewhere))
-        bound = LoaderCall(
+        return LoaderCall(
             path=self.path,
             qualname=loader.qualname,
             location=start,
@@ -682,49 +675,44 @@ class ModuleAnalysis:
             sampler_epochs=self._sampler_epochs(call, site, sampler_node, args),
             extra=extra,
         )
-        # (not at a call site of a factory, ``param_env``: the interpretation reads every call
-        # of a function alike, so it speaks of the construction, not of one call's values)
-        if unguarded is None and site.scope is not None and not self.resolver.param_env and _certainly_workers(bound):
-            reached = self._reached_at_import(call)
-            if reached is not None:  # applied by ``facts``, unless a call of the factory reports it
-                root_path, root_line, sink_path, sink_line = reached
-                extra["import_chain"] = ((root_path, root_line), (sink_path, sink_line))
-                bound = bound.replace(extra=extra)
-        return bound
 
-    def _root_calls(self, root: Tuple[str, int], name: str) -> bool:
-        """Whether the top-level code of the root file (``root``: file, line) calls ``name``
-        itself outside the main guard (``runner.train_test()``, ``for batch in
-        make_loader(...)``, ``first, second = make_loaders(4)``): then each such call of the
-        factory is judged where it is (``judge.judge_call_sites``)."""
+    def _root_calls(self, root: str, name: str) -> bool:
+        """Whether the top-level code of the root file calls ``name`` itself outside the main
+        guard (``runner.train_test()``, ``for batch in make_loader(...)``, ``first, second =
+        make_loaders(4)``): then each such call of the factory is judged where it is
+        (``judge.judge_call_sites``). The root's called names are gathered once per module."""
         from dl_lint.analysis.import_flow import top_statements
 
         reader = getattr(self.resolver.project, "parsed", None)
-        analysis = reader(root[0]) if reader is not None else None
+        analysis = reader(root) if reader is not None else None
         if analysis is None or analysis.tree is None:
             return False
-        guards = analysis.index.main_guard_lines
-        for statement in top_statements(analysis.tree.body):
-            if any(first <= statement.lineno <= last for first, last in guards):
-                continue
-            for field in ("value", "iter", "test", "items", "targets"):
-                part = getattr(statement, field, None)
-                for piece in part if isinstance(part, list) else [part]:
-                    if isinstance(piece, ast.AST) and any(
-                        isinstance(node, ast.Call) and terminal(node.func) == name for node in ast.walk(piece)
-                    ):
-                        return True
-        return False
+        if analysis._top_called is None:
+            guards = analysis.index.main_guard_lines
+            analysis._top_called = called = set()
+            for statement in top_statements(analysis.tree.body):
+                if any(first <= statement.lineno <= last for first, last in guards):
+                    continue
+                for field in ("value", "iter", "test", "items", "targets"):
+                    part = getattr(statement, field, None)
+                    for piece in part if isinstance(part, list) else [part]:
+                        if isinstance(piece, ast.AST):
+                            called.update(terminal(node.func) for node in ast.walk(piece) if isinstance(node, ast.Call))
+        return name in analysis._top_called
 
-    def _reached_at_import(self, call: ast.Call) -> Optional[Tuple[str, int, str, int]]:
-        """(root file, its top-level line, file and line of the iteration) when the top-level
-        code of this module or of a module importing it (two steps up) iterates this
-        construction, however the loader travels there (``import_flow``, ``Project.import_roots``):
-        the general complement of ``_unguarded_iteration``'s shapes."""
+    def _reached_at_import(self, call: ast.Call, bound: LoaderCall, function: Optional[ast.AST]) -> LoaderCall:
+        """``bound`` iterated at import (``unguarded_iteration``, and the ``import_chain`` DL203
+        cites: (root file, its top-level line), (file, line of the iteration)) when the
+        top-level code of this module or of a module importing it (two steps up) iterates this
+        construction, however the loader travels there (``import_flow``,
+        ``Project.import_roots``): the general complement of ``_unguarded_iteration``'s shapes.
+        A function that script's top-level code calls itself is judged at those calls instead
+        (``judge.judge_call_sites``), as before. Asked of a module's own loaders only, not at a
+        factory's call sites: the interpretation reads every call of a function alike."""
         project = self.resolver.project
         roots = getattr(project, "import_roots", None)
         if roots is None:
-            return None
+            return bound
         key = (os.path.abspath(self.path), call.lineno, call.col_offset)
         # A script (a main guard of its own) or a test module is run, not imported: its own top
         # level is its only root, and the import graph is not read for it.
@@ -732,8 +720,11 @@ class ModuleAnalysis:
         for root in roots(self.path) if own else (os.path.abspath(self.path),):
             found = project.import_flow(root).get(key)
             if found is not None:
-                return root, found[0], found[1], found[2]
-        return None
+                if function is not None and self._root_calls(root, getattr(function, "name", "")):
+                    return bound
+                chain = ((root, found[0]), (found[1], found[2]))
+                return bound.replace(unguarded_iteration=found[0], extra={**bound.extra, "import_chain": chain})
+        return bound
 
     def _site_guards(self, site: Site) -> Tuple[Guard, ...]:
         """The conditions that hold whenever the call runs: the ``if`` tests around it (with

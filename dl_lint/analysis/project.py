@@ -1581,9 +1581,7 @@ class Project:
             root = self.analysis_at(own, names[0] if names else "")
             if root is not None and root.tree is not None:
                 flow = ImportFlow(self, root).run()
-                read = flow.read
-                for (where, line, column), iterated in flow.iterated.items():
-                    found[(where, line, column)] = iterated
+                found, read = flow.iterated, flow.read
             kept = self._flows[own] = (found, tuple(sorted(read)))
         for other in kept[1]:
             self._touch(other, content=True)
