@@ -661,6 +661,7 @@ def judge_call_sites(
     against. (A factory's facts are made before its callers are judged: made in the middle
     of a caller's judgement, pytorch-image-models' ``create_naflex_loader`` lost the
     non-blocking copy that ``validate.py`` makes of its loader's batches, DL306.)"""
+    from dl_lint.analysis.signals import signal_line
     from dl_lint.config import enabled_codes
     from dl_lint.rules import checking_rules, known_codes
     from dl_lint.rules.base import MESSAGE_LIMIT
@@ -690,6 +691,8 @@ def judge_call_sites(
         if analysis is None:
             continue
         in_cells = caller.is_notebook or has_cell_markers(caller.data or b"")  # read once per caller
+        # the line of the caller's own spawn/forkserver request (``rules.base.certainty``)
+        caller_spawn = signal_line(caller.data, "spawn") if caller.data and not caller.is_notebook else None
         suppressions = None
         for call, site, key, bound_call in _factory_calls(analysis, names, dicts):
             if key not in factories:
@@ -728,7 +731,7 @@ def judge_call_sites(
                 loaders = []
                 for loader in callee.loader_calls_with(function, env, undecided, iterated, (analysis, call, site)):
                     # judged as part of the caller's program: its start-method evidence is the caller's
-                    at_call = loader.replace(extra={**loader.extra, "caller": caller.key})
+                    at_call = loader.replace(extra={**loader.extra, "caller": caller.key, "caller_spawn": caller_spawn})
                     if id(loader) in undecided:
                         undecided[id(at_call)] = undecided[id(loader)]
                     loaders.append(at_call)
@@ -759,7 +762,7 @@ def judge_call_sites(
                         continue
                     loader, diag = fresh[0]
                     others = tuple(
-                        Related(callee_file.key, other.location.row, other.location.column, f"the DataLoader {factory}() builds on another branch")
+                        Related(_built_in(other, callee_file), other.location.row, other.location.column, f"the DataLoader {factory}() builds on another branch")
                         for other, _ in pairs
                         if other is not loader
                     )
@@ -796,7 +799,7 @@ def judge_call_sites(
                 # a relay (``get_loaders()`` calling ``build_loader()``): the builder is named
                 builder = shown_factory(loader.extra.get("built_by") or factory)
                 through = f", reached through {factory}()" if builder != factory else ""
-                loader_at = Related(callee_file.key, at.row, at.column, f"the DataLoader {builder}() builds")
+                loader_at = Related(_built_in(loader, callee_file), at.row, at.column, f"the DataLoader {builder}() builds")
                 which = loop.format(number, row_text) if number else ""
                 # The concise line names the function; the detail says the values are this
                 # call's and that the code it quotes is the function's (where to change it).
@@ -827,7 +830,9 @@ def judge_call_sites(
                     detail=detail,
                     related=(loader_at, *others, *diag.related),
                 )
-                moved = moved.replace(evidence=evidence_of(loader, moved, diag.evidence))
+                # the factory's file is evidence also when the DataLoader is built in another
+                # module (a wrapper class its builder makes): a change to the builder shows here
+                moved = moved.replace(evidence=evidence_of(loader, moved, (*diag.evidence, callee_file.key)))
                 if suppressions is None:
                     suppressions = parse_suppressions(caller.source or _decoded(caller))
                 if not suppressions.suppresses(moved):
@@ -866,6 +871,12 @@ def judge_each(
             project.release_dropped()
         records[caller.key] = (touched, uses, callees)
     return out, records
+
+
+def _built_in(loader: "LoaderCall", callee_file: SourceFile) -> str:
+    """The file a factory's DataLoader is built in: the factory's own, or another module's
+    (a wrapper class whose ``initialize`` the builder calls, ``CustomDatasetDataLoader``)."""
+    return os.path.abspath(loader.path) if loader.path else callee_file.key
 
 
 def _takes_from_call(callee_file: SourceFile, loader: "LoaderCall") -> bool:

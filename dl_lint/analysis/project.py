@@ -2524,7 +2524,7 @@ class SignalGraph:
         if unique_only:
             names = [name for name in names if name == module or len(self.paths.get(name, ())) == 1]
         for name in names:
-            for dep in self.imports(name):
+            for dep in sorted(self.imports(name)):  # sorted: the same module cited in every run
                 if self.evidence(dep, kind):
                     return True, [name, dep]
         if kind == "accelerator":  # generous evidence only: it can only silence DL102
@@ -2540,7 +2540,7 @@ class SignalGraph:
                 continue  # everything above it was searched already, without evidence
             parts = current.split(".")
             for target in [current] + [".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]:
-                for importer in self.importers(target):
+                for importer in sorted(self.importers(target)):
                     if importer in parent:
                         continue
                     parent[importer] = current
@@ -2594,7 +2594,7 @@ class SignalGraph:
         todo = list(names)
         while todo:
             current = todo.pop()
-            for imported in self.imports(current):
+            for imported in sorted(self.imports(current)):
                 for dep in ([imported] if imported in self.paths else self._ending(imported)):
                     if dep in parent or (clean is not None and dep in clean):
                         continue

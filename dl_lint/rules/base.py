@@ -474,10 +474,16 @@ def certainty(call: LoaderCall, ctx: "RuleContext", contexts: Sequence[Any]) -> 
         return Certainty(False, None, "", ())  # the call names fork (or something unknown)
     evidence = ctx.evidence("spawn")
     caller = call.extra.get("caller")
-    if evidence is not None and evidence.scope == "importer" and caller and os.path.abspath(evidence.path) != caller:
-        # judged at a call in ``caller``'s program: another importer of the factory's module (a
-        # test's conftest importing the library) says nothing about how this program starts
-        evidence = None
+    if caller and (evidence is None or evidence.scope == "importer"):
+        # judged at a call in ``caller``'s program: its own request is the importer evidence
+        # (whichever importer a search of the import graph meets first), and another importer
+        # of the factory's module (a test's conftest importing the library) says nothing about
+        # how this program starts
+        from dl_lint.analysis.signals import Evidence
+
+        line = call.extra.get("caller_spawn")
+        evidence = Evidence("importer", caller, line) if line is not None and caller != here else None
+    by_caller = bool(caller) and evidence is not None and evidence.path == caller
     cited: Tuple[Related, ...] = ()
     where = ""
     if evidence is not None:
@@ -488,7 +494,7 @@ def certainty(call: LoaderCall, ctx: "RuleContext", contexts: Sequence[Any]) -> 
             where = "this notebook"  # rows restart in every cell: the line would mislead
         else:
             note = "the start method is set to spawn/forkserver here"
-            if evidence.scope == "importer":
+            if evidence.scope == "importer" and not by_caller:
                 note = "a module importing this one sets spawn/forkserver here (one entry point)"
             cited = (Related(os.path.abspath(evidence.path), evidence.line, 1, note),)
         if evidence.scope in ("module", "import"):
@@ -502,6 +508,8 @@ def certainty(call: LoaderCall, ctx: "RuleContext", contexts: Sequence[Any]) -> 
     if evidence is None:
         return Certainty(False, None, "", ())
     why = "a module importing this one (one entry point, maybe not the only one) asks for spawn/forkserver"
+    if by_caller:  # the finding is reported in that module, at its call of the factory
+        why = f"the calling module asks for spawn/forkserver (line {evidence.line})"
     return Certainty(False, None, why, cited, "importer", where)
 
 

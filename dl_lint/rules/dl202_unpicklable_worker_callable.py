@@ -176,7 +176,8 @@ The message names the line that makes it certain, and the diagnostic cites it as
 location. It is a warning otherwise, and when the program asks for fork itself
 (`set_start_method("fork")`, `get_context("fork")`). Spawn asked for only in a module that
 imports the loader's module (one entry point of possibly several: another may not) keeps the
-warning, citing that line.
+warning, citing that line; for a loader judged at a call of its factory, that is the calling
+module's own request.
 
 ## Why is this bad?
 Under spawn and forkserver the DataLoader pickles the dataset, the collate_fn and the

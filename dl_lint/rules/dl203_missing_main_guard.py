@@ -158,7 +158,9 @@ Python it allows is 3.14 or later (`requires-python` in pyproject.toml, or the `
 setting), or its `Operating System ::` classifiers name only macOS and Windows, and the program
 does not ask for fork itself. The message names the line that makes it certain, and the
 diagnostic cites it as related location. Spawn asked for only in a module importing this one
-keeps the warning, citing it. A `__main__.py` stays a warning (`python -m package` does not
+keeps the warning, citing it; for a loader judged at a call of its factory, that is the calling
+module's own request (another importer of the factory's module is another program). A
+`__main__.py` stays a warning (`python -m package` does not
 re-import it in the workers).
 
 ## Why is this bad?
