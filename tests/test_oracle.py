@@ -52,6 +52,7 @@ KEYPATH_FIXTURES = (
     RULE_FIXTURES / "resolve_hf_dataclasses.py",
     RULE_FIXTURES / "resolve_argparse_dataclass.py",
     RULE_FIXTURES / "hydra_structured.py",
+    RULE_FIXTURES / "namespace_rewrites",  # scripts that read a config file: tests/test_namespace_rewrites.py runs each
 )
 
 

@@ -1014,6 +1014,7 @@ class Project:
         self._flows: Dict[str, Any] = {}  # ``import_flow``, per root file
         self._held_words: Dict[Tuple[str, bytes], bool] = {}  # ``holds_word``
         self._attr_writes: Dict[str, Set[str]] = {}  # ``writes_attribute``: attributes written, per module
+        self._rewrites: Dict[str, bool] = {}  # ``rewrites_by_name``, per file
         self._item_writes: Dict[Tuple[str, Tuple[str, ...]], bool] = {}  # ``writes_item``: per (module, words)
         self._self_store_counts: Dict[str, Dict[str, int]] = {}  # ``stores_once``, per file
         self._caller_files: Dict[Tuple[str, str], List[Tuple[str, bool]]] = {}  # ... and the files each rests on
@@ -1604,6 +1605,19 @@ class Project:
             # each file's bytes read once, for every attribute asked of the module
             written = self._attr_writes[own] = set().union(*(_written_attributes(self.source_bytes(f)) for f in self._importer_files(own)))
         return attr in written or any(f"*{holder}" in written for holder in holders)
+
+    def rewrites_by_name(self, path: str) -> bool:
+        """Whether the file at ``path`` sets attributes by computed name on some object other
+        than ``self`` (``setattr(args, key, value)``, ``args.__dict__.update(...)``,
+        ``vars(args)[key] = value``): a namespace handed to one of its functions may come back
+        with any option changed (``Resolver._handed_to_rewriter``). The answer rests on the
+        file's bytes."""
+        own = os.path.abspath(path)
+        self._touch(own, content=True)
+        found = self._rewrites.get(own)
+        if found is None:
+            found = self._rewrites[own] = any(name.startswith("*") for name in _written_attributes(self.source_bytes(own)))
+        return found
 
     def _importer_files(self, own: str) -> List[str]:
         """The file ``own`` and the files of every project module importing it (the import

@@ -300,7 +300,8 @@ class Resolver:
         self._with_targets: Optional[Dict[int, ast.AST]] = None  # see _opened_path
         self._with_loops: Optional[Dict[int, ast.AST]] = None  # see _dataclass_arguments
         self._setattr_shapes: Dict[int, Any] = {}  # id(class) -> its ``setattr_configs.setattr_shape``
-        self._object_edits: Optional[Tuple[Set[str], Dict[str, Set[Tuple[str, Optional[int]]]]]] = None  # see _config_edited
+        self._rewriter_calls: Dict[str, bool] = {}  # ``_handed_to_rewriter``
+        self._object_edits: Optional[Tuple[Set[str], Dict[str, Set[Tuple[str, Optional[int]]]], Dict[str, Optional[Set[str]]]]] = None  # see _object_edits_of
         self._loads_configs: Optional[bool] = None  # see _may_load_configs
         self._namespaces: Dict[Tuple[str, str], Tuple[Optional[int], Tuple[str, ...]]] = {}  # see namespace_kind
         self._option_parses: Dict[Tuple[str, str, str, str], Optional[ParsedArgs]] = {}  # see option_parse
@@ -345,6 +346,7 @@ class Resolver:
         self._with_targets = None
         self._with_loops = None
         self._object_edits = None
+        self._rewriter_calls = {}
         self._setattr_shapes = {}
         self._simple_parsing = None
         self._factories = {}
@@ -1295,6 +1297,12 @@ class Resolver:
             set_here = self._set_at_module_level(base, attr, site, depth)
             if set_here is not None:
                 return set_here  # ``args.workers = 4`` after parsing, read in a function
+            rewritten = self._object_edits_of()[2]
+            if base.id in rewritten and (rewritten[base.id] is None or attr in rewritten[base.id]) or self._handed_to_rewriter(base.id):
+                # ``vars(args).update(config)``, ``args.__dict__.update(...)``, ``setattr(args,
+                # key, value)``, ``values = vars(args)`` then ``values[key] = ...``: any option may
+                # hold what a config file gave it, not the parser's default
+                return Value.unknown("argparse")
             return _option_value(self._argparse_options().get(attr))
         value = self.resolve(base, site, depth + 1)
         single = value.single
@@ -1377,28 +1385,7 @@ class Resolver:
                 value = binding.value if binding.kind == "assign" else None
                 if isinstance(value, ast.Name) and value.id == base.id and binding.site is not None and self.lookup(value.id, binding.site)[0] is home:
                     return True  # an alias of it (``other = tconf``)
-        if self._object_edits is None:
-            opaque: Set[str] = set()
-            deep: Dict[str, Set[Tuple[str, Optional[int]]]] = {}
-            functions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-            stack = [(self.tree, None, None)] if self.tree is not None else []
-            while stack:
-                node, function, parent = stack.pop()
-                if isinstance(node, ast.Attribute):
-                    if isinstance(node.ctx, (ast.Store, ast.Del)) and not isinstance(node.value, ast.Name):
-                        root = node.value
-                        while isinstance(root, (ast.Attribute, ast.Subscript)):
-                            root = root.value
-                        deep.setdefault(node.attr, set()).add((root.id if isinstance(root, ast.Name) else "", function))
-                    elif node.attr == "__dict__" and isinstance(node.value, ast.Name):
-                        opaque.add(node.value.id)
-                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr", "vars"):
-                    if node.args and isinstance(node.args[0], ast.Name) and not (node.func.id == "vars" and _read_only_dict(node, parent)):
-                        opaque.add(node.args[0].id)
-                inner = id(node) if isinstance(node, functions) else function
-                stack.extend((child, inner, node) for child in ast.iter_child_nodes(node))
-            self._object_edits = (opaque, deep)
-        opaque, deep = self._object_edits
+        opaque, deep, _ = self._object_edits_of()
         if base.id in opaque:
             return True
         own = id(site.scope) if site.scope is not None else None
@@ -1413,6 +1400,64 @@ class Resolver:
             if names is None or root not in names.bindings:
                 return True  # a global, or a name of an enclosing function: maybe the same object
         return False
+
+    def _object_edits_of(self) -> Tuple[Set[str], Dict[str, Set[Tuple[str, Optional[int]]]], Dict[str, Optional[Set[str]]]]:
+        """(names whose object something in the module may change: handed to
+        ``setattr``/``delattr``, or to ``vars`` other than to be read where it stands, or their
+        ``__dict__`` mentioned; attribute -> (root name or "", function) of each write of that
+        attribute on a chain that does not start at a plain name; name -> the attributes of its
+        object rewritten through ``setattr``/``delattr`` or its ``vars()``/``__dict__`` written
+        (``vars(args).update(config)``, ``args.__dict__[key] = value``) or bound to a name that
+        is (``values = vars(args)`` then ``values[key] = ...``), None for any: a constant key
+        (``setattr(args, "lr", 0.1)``, ``dict_args["nparams"] = 2``) rewrites that one, and a
+        dict only read, handed to a function (``config=vars(args)`` for a logger) or spread
+        (``**vars(args)``) none), indexed once per module."""
+        if self._object_edits is None:
+            opaque: Set[str] = set()
+            rewritten: Dict[str, Optional[Set[str]]] = {}
+            aliases: List[Tuple[str, str]] = []  # (name, owner) of ``values = vars(args)``
+            # names written as dicts: the constant keys written (``values["n"] = 2``), or None
+            # for any key (``values[key] = v``, ``values.update(...)``)
+            written_dicts: Dict[str, Optional[Set[str]]] = {}
+            deep: Dict[str, Set[Tuple[str, Optional[int]]]] = {}
+            functions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+            stack = [(self.tree, None, None)] if self.tree is not None else []
+            while stack:
+                node, function, parent = stack.pop()
+                if isinstance(node, ast.Attribute):
+                    if isinstance(node.ctx, (ast.Store, ast.Del)) and not isinstance(node.value, ast.Name):
+                        root = node.value
+                        while isinstance(root, (ast.Attribute, ast.Subscript)):
+                            root = root.value
+                        deep.setdefault(node.attr, set()).add((root.id if isinstance(root, ast.Name) else "", function))
+                    elif node.attr == "__dict__" and isinstance(node.value, ast.Name):
+                        opaque.add(node.value.id)
+                        _dict_write(node, parent, node.value.id, rewritten, aliases)
+                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr", "vars"):
+                    if node.args and isinstance(node.args[0], ast.Name) and not (node.func.id == "vars" and _read_only_dict(node, parent)):
+                        opaque.add(node.args[0].id)
+                        if node.func.id == "vars":
+                            _dict_write(node, parent, node.args[0].id, rewritten, aliases)
+                        else:
+                            name = literal(node.args[1]) if len(node.args) > 1 else None
+                            _rewrite(rewritten, node.args[0].id, {name} if isinstance(name, str) else None)
+                if isinstance(node, ast.Name) and isinstance(parent, (ast.Subscript, ast.Attribute)) and parent.value is node:
+                    if isinstance(parent, ast.Subscript) and not isinstance(parent.ctx, ast.Load):
+                        key = literal(parent.slice)  # ``values["nparams"] = 2``: one key
+                        keys = written_dicts.setdefault(node.id, set())
+                        if isinstance(key, str) and keys is not None:
+                            keys.add(key)
+                        else:
+                            written_dicts[node.id] = None  # ``values[key] = ...``: any key
+                    elif isinstance(parent, ast.Attribute) and parent.attr in _DICT_WRITES:
+                        written_dicts[node.id] = None  # ``values.update(...)``
+                inner = id(node) if isinstance(node, functions) else function
+                stack.extend((child, inner, node) for child in ast.iter_child_nodes(node))
+            for alias, owner in aliases:
+                if alias in written_dicts:
+                    _rewrite(rewritten, owner, written_dicts[alias])
+            self._object_edits = (opaque, deep, rewritten)
+        return self._object_edits
 
     def _resolve_self_attr(self, attr: str, depth: int, site: Site = END) -> Value:
         value = self._stored_self_attr(attr, depth)
@@ -1913,7 +1958,7 @@ class Resolver:
             if binding.kind == "param":
                 if name.id not in NAMESPACE_NAMES or attr not in self._argparse_options():
                     return False
-                if attr in self._set_elsewhere(binding):
+                if attr in self._set_elsewhere(binding) or self._rebound_at_module_level(name.id, attr):
                     return False
             elif binding.kind == "assign":
                 if not _is_parse_args(binding.value, known=False):
@@ -1924,6 +1969,50 @@ class Resolver:
             else:
                 return False
         return True
+
+    def _handed_to_rewriter(self, name: str) -> bool:
+        """Whether the module hands the object named ``name`` to a function of another project
+        module that sets attributes by computed name (``load_config(args)`` imported from a
+        ``utils`` whose bytes hold ``setattr(args, key, value)``): it may come back with any
+        option changed. Once per name and module."""
+        found = self._rewriter_calls.get(name)
+        if found is None:
+            found = self._rewriter_calls[name] = False  # (a callee resolved below may read the name)
+            ask = getattr(self.project, "rewrites_by_name", None)
+            for call, site, _, _ in self.index.calls if ask is not None else ():
+                given = [*call.args, *(k.value for k in call.keywords)]
+                if not any(isinstance(arg, ast.Name) and arg.id == name for arg in given):
+                    continue
+                target = self.resolve(call.func, site).single
+                ref = target.value if target is not None else None
+                if isinstance(ref, FunctionRef) and ref.path and ref.path != self.path and ask(ref.path):
+                    found = True
+                    break
+            self._rewriter_calls[name] = found
+        return found
+
+    def _rebound_at_module_level(self, name: str, attr: str) -> bool:
+        """Whether the module's top level (its main guard included) binds ``name`` to anything
+        but a ``parse_args()`` namespace: ``args, kwargs = load_config(default, args, unknown)``
+        hands the functions it calls a namespace a helper may have filled from a config file
+        (ronin's ``load_config`` writes ``vars(args)[key]``), so a namespace parameter does not
+        hold the parser's defaults."""
+        for binding in self.index.module_scope.bindings.get(name, ()):
+            if binding.kind == "assign" and _is_parse_args(binding.value, known=False):
+                continue
+            if binding.kind == "unpack" and binding.index == 0 and _is_parse_args(binding.value, known=True):
+                continue
+            if binding.kind == "assign" and isinstance(binding.value, ast.Call) and not binding.value.args and not binding.value.keywords:
+                # ``args = parse_args()``: this module's helper that parses its own options and
+                # returns the namespace (diffusers' training scripts), its own edits aside
+                target = self.resolve(binding.value.func, binding.site or END).single
+                ref = target.value if target is not None else None
+                if isinstance(ref, FunctionRef) and ref.path == self.path and ref.kind == "function":
+                    kind, edited = self._namespace_facts(ref)
+                    if kind == NAMESPACE and attr not in edited and "*" not in edited:
+                        continue
+            return True
+        return False
 
     def _set_elsewhere(self, binding: Binding) -> Set[str]:
         """The attributes that the module-level functions of this module, other than the one
@@ -4373,6 +4462,36 @@ _DICT_READS = frozenset({"items", "keys", "values", "get", "copy"})
 # ``OrderedDict`` differs only in order-sensitive equality and ``move_to_end``).
 _DICT_TYPES = frozenset({"collections.OrderedDict", "typing.OrderedDict"})
 _DICT_READERS = frozenset({"print", "str", "repr", "len", "sorted", "dict", "list", "pprint", "pformat", "dumps", "dump"})
+
+
+# Methods that change a dict in place.
+_DICT_WRITES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__"})
+
+
+def _rewrite(rewritten: Dict[str, Optional[Set[str]]], owner: str, keys: Optional[Set[str]]) -> None:
+    """Record that ``owner``'s attributes ``keys`` (None: any) may be rewritten."""
+    if keys is None or owner in rewritten and rewritten[owner] is None:
+        rewritten[owner] = None
+    else:
+        rewritten.setdefault(owner, set()).update(keys)  # type: ignore[union-attr]
+
+
+def _dict_write(
+    node: ast.AST, parent: Optional[ast.AST], owner: str, rewritten: Dict[str, Optional[Set[str]]], aliases: List[Tuple[str, str]]
+) -> None:
+    """Record what ``node`` (``vars(owner)`` or ``owner.__dict__``) does to the object's
+    attributes where it stands (``_object_edits_of``): a write (``.update(...)``, a subscript
+    assignment) rewrites them (a constant key: that one); bound to a name, it does when that
+    name is written."""
+    if isinstance(parent, ast.Attribute) and parent.value is node and parent.attr in _DICT_WRITES:
+        _rewrite(rewritten, owner, None)
+    elif isinstance(parent, ast.Subscript) and parent.value is node and not isinstance(parent.ctx, ast.Load):
+        key = literal(parent.slice)
+        _rewrite(rewritten, owner, {key} if isinstance(key, str) else None)
+    elif isinstance(parent, ast.Assign) and parent.value is node:
+        for target in parent.targets:
+            if isinstance(target, ast.Name):
+                aliases.append((target.id, owner))
 
 
 def _read_only_dict(call: ast.Call, parent: Optional[ast.AST]) -> bool:
