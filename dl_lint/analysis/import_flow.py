@@ -454,23 +454,17 @@ class ImportFlow:
     def _trainer_run(self, fn: _Function, call: ast.Call) -> bool:
         """A Lightning Trainer's fit/validate/test/predict: the loaders it is given are iterated
         before it returns (``ModuleAnalysis._builds_trainer`` decides the receiver)."""
-        from dl_lint.analysis.libraries import TRAINER_RUNS
+        from dl_lint.analysis.libraries import TRAINER_RUNS, trainer_loader_arguments
 
         func = call.func
-        slots = TRAINER_RUNS.get(func.attr)
-        if slots is None:
+        if func.attr not in TRAINER_RUNS:
             return False
         site = fn.analysis.site_of(call)
         if site is None or not fn.analysis._builds_trainer(func.value, site):
             return False
         self._eval(fn, func.value)
-        names = {keyword for _, keyword in slots}
-        for index, _ in slots:
-            if index < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[: index + 1]):
-                self._sink(fn, self._eval(fn, call.args[index]), call.lineno)
-        for keyword in call.keywords:
-            if keyword.arg in names:
-                self._sink(fn, self._eval(fn, keyword.value), call.lineno)
+        for argument in trainer_loader_arguments(call):
+            self._sink(fn, self._eval(fn, argument), call.lineno)
         return True
 
     def _callees(self, fn: _Function, call: ast.Call):

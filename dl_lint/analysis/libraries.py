@@ -38,7 +38,8 @@ Functions that shard by worker inside a class's ``__iter__`` (or what it calls) 
 
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, Optional, Tuple
+import ast
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from dl_lint.record import Record
 
@@ -266,6 +267,23 @@ TRAINER_RUNS = {
     "predict": ((1, "dataloaders"),),
 }
 LIGHTNING_TRAINERS = SET_EPOCH_METHODS[0][0]
+
+
+def trainer_loader_arguments(call: ast.Call) -> List[ast.expr]:
+    """The arguments a call of a Trainer method of ``TRAINER_RUNS`` hands in loader slots
+    (before any ``*args``, or by the slots' keywords); [] for any other method. Whether the
+    receiver is a Trainer is the caller's question."""
+    func = call.func
+    slots = TRAINER_RUNS.get(func.attr) if isinstance(func, ast.Attribute) else None
+    if slots is None:
+        return []
+    found = [
+        call.args[index]
+        for index in sorted({index for index, _ in slots})
+        if index < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[: index + 1])
+    ]
+    keywords = {keyword for _, keyword in slots}
+    return found + [k.value for k in call.keywords if k.arg in keywords]
 # ``Trainer.from_argparse_args(args)`` builds a Trainer: ``return cls(**params)`` in
 # pytorch_lightning 0.7-1.9 (trainer.py, then utilities/argparse.py; removed in 2.0).
 TRAINER_CONSTRUCTORS = frozenset(f"{name}.from_argparse_args" for name in LIGHTNING_TRAINERS)

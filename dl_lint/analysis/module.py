@@ -31,7 +31,7 @@ from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, alternative
 from dl_lint.analysis.summary import ModuleSummary, build_summary, class_record_of
 from dl_lint.analysis.syntax import SourceText, docstring_statement, is_generator, literal, other_arms, parse, terminal
 from dl_lint.analysis.transfers import loop_copy, module_helpers, transparent_leaves
-from dl_lint.analysis.values import ABSENT, DictValue, FunctionRef, Guard, Instance, Origin, Possible, Value
+from dl_lint.analysis.values import ABSENT, DictValue, FunctionRef, Guard, Instance, Origin, Possible, Value, source_lower_bound
 from dl_lint.analysis.namespaces import ParsedArgs, edited_attributes
 from dl_lint.analysis.configs.keypaths import LoadedConfig
 from dl_lint.record import Record
@@ -2614,22 +2614,13 @@ class ModuleAnalysis:
         ``test`` or ``predict`` as a loader (``libraries.TRAINER_RUNS``): the Trainer iterates
         it before the call returns. The receiver must resolve to a Trainer (``pl.Trainer(...)``,
         ``pl.Trainer.from_argparse_args(args)``)."""
-        from dl_lint.analysis.libraries import TRAINER_RUNS
+        from dl_lint.analysis.libraries import trainer_loader_arguments
 
-        func = call.func
-        if not isinstance(func, ast.Attribute) or func.attr not in TRAINER_RUNS:
-            return False
-
-        slots = TRAINER_RUNS[func.attr]
-        handed = any(
-            i < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:i + 1]) and _given(call.args[i], name)
-            for i, _ in slots
-        ) or any(k.arg in {keyword for _, keyword in slots} and _given(k.value, name) for k in call.keywords)
-        if not handed:
+        if not any(_given(argument, name) for argument in trainer_loader_arguments(call)):
             return False
         found = self._trainers.get(id(call))
         if found is None:  # once per call, however many loaders it is asked about
-            found = self._trainers[id(call)] = self._builds_trainer(func.value, site)
+            found = self._trainers[id(call)] = self._builds_trainer(call.func.value, site)
         return found
 
     def _builds_trainer(self, node: ast.AST, site: Site) -> bool:
@@ -4215,9 +4206,8 @@ def _certainly_workers(bound: LoaderCall) -> bool:
     """Whether the loader has workers on every path: a positive number, or the machine's core
     count (``os.cpu_count()`` and positive arithmetic on it, at least 1 everywhere)."""
     workers = bound.value("num_workers")
-    source = workers.source or ""
     if workers.is_unknown:
-        return source in ("cpu-count", "positive") or (source.startswith("bound:") and source[6:].isdigit() and int(source[6:]) >= 1)
+        return (source_lower_bound(workers.source) or 0) >= 1
     return _numbered_workers(bound)
 
 

@@ -51,6 +51,7 @@ from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_b
 from dl_lint.analysis.syntax import NO_LITERAL, code, flag_after_dashes, items_loop, literal, parse_expression, terminal
 from dl_lint.analysis.values import (
     ABSENT,
+    BOUND,
     CONFIGURABLE,
     POSITIVE_SOURCES,
     DictValue,
@@ -64,6 +65,7 @@ from dl_lint.analysis.values import (
     Possible,
     Value,
     call_shape,
+    source_lower_bound,
 )
 from dl_lint.analysis.loaders import KEPT_BY_TORCH_LOADER, TORCH_LOADER_QUALNAMES
 from dl_lint.record import Record
@@ -4658,11 +4660,9 @@ def _dict_flag_loop(function: ast.FunctionDef) -> Optional[Tuple[int, int, str]]
     return None
 
 
-# An unknown machine-dependent integer with a known lower bound (``os.cpu_count() - 4`` is at
-# least -3): the source "bound:N" (``_lower_bound``). Only arithmetic and ``min``/``max`` of the
-# core count make one; a bound of 1 is "positive" (POSITIVE_SOURCES); the rules read every bound
-# of 1 or more as workers (``rules.base.positive_workers``), any other as an expression.
-_BOUND = "bound:"
+# "bound:N" (``values.BOUND``): only arithmetic and ``min``/``max`` of the core count make one; a
+# bound of 1 is "positive" (POSITIVE_SOURCES); the rules read every bound of 1 or more as
+# workers (``rules.base.positive_workers``), any other as an expression.
 _BOUND_LIMIT = 1 << 20  # bounds past this are not kept (no arithmetic on huge literals)
 
 
@@ -4670,12 +4670,7 @@ def _lower_bound(value: Value) -> Optional[int]:
     """The least integer ``value`` can be: its smallest option (ints only), 1 for the core count
     or a positive count, N for "bound:N"; None when it has none."""
     if value.is_unknown:
-        source = value.source or ""
-        if source in POSITIVE_SOURCES:
-            return 1
-        if source.startswith(_BOUND):
-            return int(source[len(_BOUND):])
-        return None
+        return source_lower_bound(value.source)
     options = [p.value for p in value.options or ()]
     if not options or not all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= _BOUND_LIMIT for v in options):
         return None
@@ -4687,7 +4682,7 @@ def _bounded(bound: int) -> Optional[Value]:
     "bound:N" (``rules.base.positive_workers`` reads N >= 1 as workers too)."""
     if abs(bound) > _BOUND_LIMIT:
         return None
-    return Value.unknown("positive") if bound == 1 else Value.unknown(f"{_BOUND}{bound}")
+    return Value.unknown("positive") if bound == 1 else Value.unknown(f"{BOUND}{bound}")
 
 
 def _bounded_arithmetic(op: ast.operator, left: Value, right: Value) -> Optional[Value]:

@@ -158,6 +158,19 @@ class Guard(Record):
 # (``os.cpu_count()``), and a ``min``/``max`` of it that stays positive (``Resolver``); the rules
 # that ask only whether there are workers read them (``rules.base.call_scenarios``).
 POSITIVE_SOURCES = frozenset({"cpu-count", "positive"})
+# An unknown machine-dependent integer with a known lower bound (``os.cpu_count() - 4`` is at
+# least -3): the source "bound:N" (``resolve._bounded``).
+BOUND = "bound:"
+
+
+def source_lower_bound(source: Optional[str]) -> Optional[int]:
+    """The least integer an unknown value of this source can be: 1 for the core count or a
+    positive count, N for "bound:N"; None when it has none."""
+    if source in POSITIVE_SOURCES:
+        return 1
+    if source and source.startswith(BOUND):
+        return int(source[len(BOUND):])
+    return None
 
 
 class Instance(Record):

@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple
 
 from dl_lint.analysis.loaders import DEFAULTS
-from dl_lint.analysis.values import ABSENT, Possible, Value, scenarios
+from dl_lint.analysis.values import ABSENT, Possible, Value, scenarios, source_lower_bound
 from dl_lint.model import Edit, Fix, Location, Related, Severity
 from dl_lint.record import Record
 
@@ -139,7 +139,7 @@ def positive_workers(source: Optional[str]) -> Optional[AtLeastOne]:
     min/max of it, or arithmetic on it with a lower bound of 1 or more ("bound:N",
     ``resolve._bounded``); None for any other source."""
     found = POSITIVE_WORKERS.get(source or "")
-    if found is None and source and source.startswith("bound:") and int(source[6:]) >= 1:
+    if found is None and (source_lower_bound(source) or 0) >= 1:
         return _DERIVED
     return found
 
