@@ -346,10 +346,10 @@ def drop_covered_flows(found: List[Diagnostic]) -> List[Diagnostic]:
     def reached(diag: Diagnostic) -> bool:
         return diag.code == "DL203" and any(r.note == REACHED_FROM for r in diag.related)
 
-    cited = {(r.row, r.column) for d in found if d.code == "DL203" and not reached(d) for r in d.related}
+    cited = {(r.path, r.row, r.column) for d in found if d.code == "DL203" and not reached(d) for r in d.related}
     if not cited:
         return found
-    return [d for d in found if not (reached(d) and (d.location.row, d.location.column) in cited)]
+    return [d for d in found if not (reached(d) and (os.path.abspath(d.filename), d.location.row, d.location.column) in cited)]
 
 
 def merge_repeats(found: List[Diagnostic]) -> List[Diagnostic]:

@@ -88,3 +88,21 @@ def test_a_script_or_a_test_module_is_not_searched_upward(tmp_path):
     test.rename(experiments)  # the control: as a library module it is followed
     script.write_text(script.read_text().replace("lab.test_experiments", "lab.experiments"))
     assert _dl203([root]) == FOUND
+
+
+def test_a_finding_is_dropped_only_for_a_citation_of_its_own_place(tmp_path):
+    # Another DL203 citing the same row and column of another file does not hide the one the
+    # interpretation made: the place is a file's.
+    from dl_lint.judge import drop_covered_flows
+    from dl_lint.model import Diagnostic, Location, Related, Severity
+    from dl_lint.rules.dl203_missing_main_guard import REACHED_FROM
+
+    def dl203(path, related):
+        at = Location(10, 5)
+        return Diagnostic("DL203", "missing-main-guard", Severity.WARNING, "m", str(path), at, at, related=related)
+
+    reached = dl203(tmp_path / "lib.py", (Related(str(tmp_path / "run.py"), 3, 1, REACHED_FROM),))
+    elsewhere = dl203(tmp_path / "run.py", (Related(str(tmp_path / "other.py"), 10, 5, "the DataLoader make() builds"),))
+    assert drop_covered_flows([reached, elsewhere]) == [reached, elsewhere]
+    covering = dl203(tmp_path / "run.py", (Related(str(tmp_path / "lib.py"), 10, 5, "the DataLoader make() builds"),))
+    assert drop_covered_flows([reached, covering]) == [covering]
