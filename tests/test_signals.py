@@ -110,3 +110,41 @@ def test_raw_imports_read_what_a_scan_of_every_line_reads():
         ("os", "sys", "torch.nn"),
         ((".", ("a", "b")), ("..pkg.mod", ("x", "y", "w"))),  # a comment hides no name
     )
+
+
+# ``SignalGraph.importers`` builds the reverse edges into one top-level name from the files that
+# may import it (that name in their bytes, or a relative import) before building the whole
+# reverse graph: both must give the same importers for every module, however it is imported.
+_IMPORT_SHAPES = {
+    "pkg/__init__.py": "from . import sub\n",
+    "pkg/sub/__init__.py": "",
+    "pkg/sub/leaf.py": "from .. import helpers\nfrom .sibling import thing\n",
+    "pkg/sub/sibling.py": "thing = 1\n",
+    "pkg/helpers.py": "import pkg.sub.leaf as leaf_module\n",
+    "pkg/other.py": "    from pkg.sub import leaf\n",
+    "scripts/run.py": "from pkg import helpers, other\nimport pkg.sub\n",
+    "scripts/tool.py": "from scripts import run\n# pkg.sub.leaf is named in a comment only\n",
+    "loose.py": "import scripts.tool\nfrom loose_two import x\n",
+    "loose_two.py": "x = 2\n",
+}
+
+
+def test_importers_by_top_level_name_equal_the_reverse_graph(tmp_path):
+    from dl_lint.analysis.project import Project, SignalGraph
+
+    (tmp_path / "pyproject.toml").write_text("")
+    for name, text in _IMPORT_SHAPES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    probing = SignalGraph(Project(tmp_path))
+    probing.ROOTS = 10_000
+    built = SignalGraph(Project(tmp_path))
+    built.ROOTS = 0
+    names = sorted({*probing.paths, *(m for n in probing.paths for m in probing.imports(n))})
+    assert len(names) >= 10
+    answers = {name: probing.importers(name) for name in names}
+    assert built._reverse is None and probing._reverse is None
+    assert answers == {name: built.importers(name) for name in names}
+    assert built._reverse is not None and probing._reverse is None
+    # a relative import names the package it climbs to without writing it
+    assert "pkg.sub.leaf" in answers["pkg"] and "pkg" in answers["pkg.sub"]
