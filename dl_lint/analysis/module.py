@@ -3161,11 +3161,15 @@ class ModuleAnalysis:
                 for helper in self._helpers_of(function):
                     calls = [*calls, *self._calls_in(helper)]
             for call, site, scope_name, cls in calls:
+                # the callee first: most calls of a factory are not loaders, and whether a call
+                # runs with these values resolves every test around it
+                loader = self._loader_for(call, site, cls)
+                if loader is None:
+                    continue
                 runs = self._runs(site)
                 if runs is False:
                     continue
-                loader = self._loader_for(call, site, cls)
-                bound = self._bind(call, site, scope_name, loader) if loader is not None else None
+                bound = self._bind(call, site, scope_name, loader)
                 if bound is not None:
                     if iterated is not None:
                         bound = bound.replace(unguarded_iteration=iterated(self._use_in(call, site, function)))
