@@ -1017,6 +1017,7 @@ class Project:
         self._rewrites: Dict[str, bool] = {}  # ``rewrites_by_name``, per file
         self._item_writes: Dict[Tuple[str, Tuple[str, ...]], bool] = {}  # ``writes_item``: per (module, words)
         self._self_store_counts: Dict[str, Dict[str, int]] = {}  # ``stores_once``, per file
+        self._class_binds: Dict[Tuple[str, str, str], Optional[bool]] = {}  # ``stores_once``: (file, attr, class) -> bound in its body
         self._caller_files: Dict[Tuple[str, str], List[Tuple[str, bool]]] = {}  # ... and the files each rests on
         self._non_blocking: Optional[bool] = None  # ``writes_non_blocking``, once per run
         self._known_names: Set[str] = set()
@@ -2165,10 +2166,17 @@ class Project:
             data = self.sources.get(key) or self.module_bytes(key)
             if data is not None:
                 counts = self._self_store_counts[key] = _self_stores(data)
-        if counts is not None and cls and attr not in counts and data is None:
-            data = self.sources.get(key) or self.module_bytes(key)  # (a class attribute's line is asked)
-        if counts is None or (data is None and cls and attr not in counts) or _kept_once(data or b"", counts, attr, cls):
+        if counts is not None and cls and attr not in counts and (key, attr, cls) not in self._class_binds:
+            if data is None:
+                data = self.sources.get(key) or self.module_bytes(key)  # (a class attribute's line is asked)
+            # one file's class attribute is asked again by each loader that reads it (accelerate's
+            # ``Accelerator.mixed_precision``: four times over 198 KB)
+            self._class_binds[(key, attr, cls)] = None if data is None else _binds_in_class(data, attr, cls)
+        if counts is None:
             return True  # (the summary then read is what the answer rests on)
+        found = counts.get(attr, 0)
+        if found == 1 or (found == 0 and cls and self._class_binds.get((key, attr, cls), True) is not False):
+            return True
         self._use(f"stores:{key}\0{attr}" + (f"@{cls}" if cls else ""))  # a no rests on the bytes alone
         return False
 
