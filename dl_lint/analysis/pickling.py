@@ -67,6 +67,16 @@ CPU_CONSTRUCTORS = frozenset(
         "from_numpy", "eye",
     )
 )
+# ``x.to(torch.float)`` (or ``dtype=``): a conversion on the same device, when every argument is
+# one of these dtypes of torch (``transfers`` reads ``x.to(torch.float16, non_blocking=True)``
+# the same way).
+TORCH_DTYPES = frozenset(
+    f"torch.{name}"
+    for name in (
+        "float", "float16", "float32", "float64", "bfloat16", "half", "double", "int", "int8", "int16", "int32",
+        "int64", "uint8", "long", "short", "bool", "complex64", "complex128",
+    )
+)
 DEVICE_KEEPING = frozenset(
     {
         "float", "long", "int", "double", "half", "bool", "view", "reshape", "unsqueeze", "squeeze", "contiguous",

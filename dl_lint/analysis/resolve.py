@@ -33,7 +33,7 @@ from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
 from dl_lint.analysis.libraries import WEBDATASET_DATAPIPELINE, WEBDATASET_KEEPING, WEBDATASET_PIPELINES, WEBDATASET_SAME
-from dl_lint.analysis.pickling import CPU_CONSTRUCTORS, DATASET_WRAPPERS, DEVICE_KEEPING, HOLDERS, TENSOR_DATASETS, held_callable
+from dl_lint.analysis.pickling import CPU_CONSTRUCTORS, DATASET_WRAPPERS, DEVICE_KEEPING, HOLDERS, TENSOR_DATASETS, TORCH_DTYPES, held_callable
 from dl_lint.analysis.namespaces import (
     NAMESPACE,
     PARSER,
@@ -3509,7 +3509,7 @@ class Resolver:
         if not isinstance(expr, ast.Call) or any(isinstance(a, ast.Starred) for a in expr.args):
             return False
         func = expr.func
-        if isinstance(func, ast.Attribute) and func.attr in DEVICE_KEEPING:
+        if isinstance(func, ast.Attribute) and (func.attr in DEVICE_KEEPING or self._dtype_only(expr, site, depth)):
             single = self.resolve(func.value, site, depth + 1).single
             if single is not None and isinstance(single.value, ModuleRef):
                 return False
@@ -3522,6 +3522,18 @@ class Resolver:
             if keyword.arg == "device" and literal(keyword.value) != "cpu":
                 return False
         return True
+
+    def _dtype_only(self, call: ast.Call, site: Site, depth: int) -> bool:
+        """``x.to(torch.float)``, ``x.to(dtype=torch.long)``, ``x.type(torch.float32)``: a
+        conversion that keeps the tensor on its device (one argument, a torch dtype; nothing
+        else given)."""
+        func = call.func
+        if not isinstance(func, ast.Attribute) or func.attr not in ("to", "type"):
+            return False
+        given = [*call.args, *(k.value for k in call.keywords if k.arg == "dtype")]
+        if len(given) != 1 or len(call.args) + len(call.keywords) != 1:
+            return False
+        return self._qualname_of(given[0], site, depth) in TORCH_DTYPES
 
     # -- dataclass configs (analysis.configs.dataclasses) -------------------------------------
     def _dataclass_def(self, target: Any, depth: int) -> Optional[ast.ClassDef]:
