@@ -10,6 +10,7 @@ the same tree, never on a second parse.
 from __future__ import annotations
 
 import ast
+import copy
 import os
 import re
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
@@ -1075,6 +1076,10 @@ class ModuleAnalysis:
             found = self._loop_copy_at(loop, loop_site)
             if found is not None:
                 return found
+        if name is not None and until is None and not spans:
+            found = self._taken_batch_copy(scope, name, site_line)
+            if found is not None:
+                return found
         if name is None:
             if call is None or not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) or depth >= _RETURN_DEPTH:
                 return None  # (a lambda's value is no ``return``)
@@ -1116,6 +1121,52 @@ class ModuleAnalysis:
         if until is not None or scope is None or depth >= _RETURN_DEPTH:
             return None
         return self._returned_copy(scope, name, depth)
+
+    def _taken_batch_copy(self, scope: Optional[ast.AST], name: str, after: int) -> Optional[Tuple[str, int, int]]:
+        """DL306: a batch taken by hand from the loader ``name`` holds in ``scope`` from row
+        ``after`` on: ``next(iter(loader))``, or ``next(it)`` of a name bound once to
+        ``iter(loader)``. Its copy is looked for in the statement that takes it (``[t.to(device,
+        non_blocking=True) for t in next(iter(loader))]``) and, when that statement binds it
+        (``images, labels = next(iter(loader))``), in the statements after it in its block,
+        read as a loop's body is (``transfers.batch_copy``)."""
+        from dl_lint.analysis.transfers import batch_copy
+
+        takes: List[Tuple[ast.Call, Site]] = []
+        for _, other, other_site in self.ix.iterating_calls.get((id(scope), name), ()):
+            if other_site.line < after or not (isinstance(other.func, ast.Name) and len(other.args) == 1):
+                continue
+            inner = other.args[0]
+            if other.func.id == "next" and _iter_of(inner, name):
+                takes.append((other, other_site))  # next(iter(loader))
+            elif other.func.id == "iter" and _iter_of(other, name):
+                held = self._held_iterator(scope, other)  # it = iter(loader), then next(it)
+                for _, taken, taken_site in self.ix.iterating_calls.get((id(scope), held), ()) if held else ():
+                    if isinstance(taken.func, ast.Name) and taken.func.id == "next" and taken.args and isinstance(taken.args[0], ast.Name):
+                        takes.append((taken, taken_site))
+        helpers = self.ix.helpers if self.ix.words(self.source)[1] else None
+        for taken, taken_site in takes:
+            placed = _statement_of(scope.body if scope is not None else self.tree.body, taken)
+            if placed is None:
+                continue
+            block, index = placed
+            statement = _replaced(block[index], taken, ast.Name(id=_TAKEN, ctx=ast.Load()))
+            found = batch_copy([statement, *block[index + 1 :]], {_TAKEN}, helpers or _no_helpers, 1, self._remote_copy(taken_site))
+            if isinstance(found, tuple):
+                return found
+            if found is not None:
+                start = self.text.start(found)
+                return self.path, start.row, start.column
+        return None
+
+    def _held_iterator(self, scope: Optional[ast.AST], value: ast.AST) -> Optional[str]:
+        """The name of ``scope`` whose only binding is ``name = value`` (this very node)."""
+        names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
+        if names is None:
+            return None
+        for held, bindings in names.bindings.items():
+            if len(bindings) == 1 and bindings[0].kind == "assign" and bindings[0].value is value:
+                return held
+        return None
 
     def _loop_copy_at(self, loop: ast.AST, loop_site: Site) -> Optional[Tuple[str, int, int]]:
         """A non-blocking copy of the batches of ``loop``: written in it, through helpers of
@@ -4053,6 +4104,67 @@ class _Index:
 
 # How many callers deep DL306 follows a returned loader (DL206's ``epochs.FOLLOW_DEPTH``).
 _RETURN_DEPTH = 3
+
+# DL306: the name a batch taken by hand (``next(iter(loader))``) is read under
+# (``ModuleAnalysis._taken_batch_copy``); not an identifier a program can write.
+_TAKEN = "<taken batch>"
+
+
+def _iter_of(node: ast.AST, name: str) -> bool:
+    """``iter(name)``."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "iter"
+        and len(node.args) == 1
+        and not node.keywords
+        and isinstance(node.args[0], ast.Name)
+        and node.args[0].id == name
+    )
+
+
+def _statement_of(body: Sequence[ast.stmt], node: ast.AST) -> Optional[Tuple[Sequence[ast.stmt], int]]:
+    """The simple statement holding ``node`` among ``body`` and the blocks nested in it
+    (functions and classes excluded): (its block, its index there)."""
+    row = getattr(node, "lineno", 0)
+    block: Sequence[ast.stmt] = body
+    while True:
+        for index, statement in enumerate(block):
+            if not statement.lineno <= row <= (statement.end_lineno or statement.lineno):
+                continue
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                return None
+            inner = [
+                part
+                for field in ("body", "orelse", "finalbody")
+                for part in [getattr(statement, field, None)]
+                if isinstance(part, list) and part and isinstance(part[0], ast.stmt)
+            ]
+            inner += [handler.body for handler in getattr(statement, "handlers", ())]
+            inner += [case.body for case in getattr(statement, "cases", ())]
+            nested = next((b for b in inner if b[0].lineno <= row <= (b[-1].end_lineno or b[-1].lineno)), None)
+            if nested is not None:
+                block = nested
+                break
+            if inner:
+                return None  # in the header of a compound statement (``for x in next(iter(l)):``)
+            return (block, index) if any(n is node for n in ast.walk(statement)) else None
+        else:
+            return None
+
+
+def _replaced(tree: Any, node: ast.AST, by: ast.AST) -> Any:
+    """A copy of ``tree`` (one statement) with ``node`` replaced by ``by``; the original is left
+    as it is (each node copied, with its place)."""
+    if tree is node:
+        return ast.copy_location(by, node)
+    new = copy.copy(tree)
+    for field, value in ast.iter_fields(tree):
+        if isinstance(value, list):
+            setattr(new, field, [_replaced(item, node, by) if isinstance(item, ast.AST) else item for item in value])
+        elif isinstance(value, ast.AST):
+            setattr(new, field, _replaced(value, node, by))
+    return new
 
 
 def _never_pins(args: Dict[str, BoundArg], opaque) -> bool:

@@ -29,7 +29,10 @@ class NonBlockingWithoutPinMemory(Rule):
 Reports a DataLoader whose `pin_memory` is False in every case dl-lint can see (not given, or
 resolved to False) when its batches are copied to a device with `non_blocking=True`:
 `batch.to(device, non_blocking=True)` or `batch.cuda(non_blocking=True)`, on a batch from a
-`for` loop over the loader (or something taken from it: `images, labels = batch`,
+`for` loop over the loader, or taken by hand with `next(iter(loader))` (or `next(it)` of a name
+bound once to `iter(loader)`), copied in the statement that takes it (`[t.to(device,
+non_blocking=True) for t in next(iter(loader))]`) or in the statements after it in its block when
+that statement binds it (`images, labels = next(iter(loader))`) (or something taken from it: `images, labels = batch`,
 `batch["image"]`, `batch[0].copy()`, a comprehension over `batch.items()`, `Variable(x.float())`,
 a function of torch given it first such as `torch.cat([x, y])` without `device=`: a host tensor
 made from a pageable batch is pageable too), in the function
@@ -80,7 +83,8 @@ tensors may have been created on the GPU, a dataset whose `__getitem__` or a col
 moves tensors to CUDA. A `TensorDataset` is judged when each of its tensors is certainly made on
 the CPU: by a torch constructor from shapes or NumPy (`torch.randn(50_000, 512)`,
 `torch.from_numpy(x)`) without `device=`, directly or through a name bound once, changed only by
-methods that keep the device (`.float()`, `.view(...)`), in a program that does not change
+methods that keep the device (`.float()`, `.view(...)`, a dtype conversion such as
+`.to(torch.float)` or `.to(dtype=torch.long)`), in a program that does not change
 torch's default device (`torch.set_default_device`, `with torch.device(...)`).
 
 ## Why is this bad?
