@@ -1151,11 +1151,8 @@ class ModuleAnalysis:
             block, index = placed
             statement = _replaced(block[index], taken, ast.Name(id=_TAKEN, ctx=ast.Load()))
             found = batch_copy([statement, *block[index + 1 :]], {_TAKEN}, helpers or _no_helpers, 1, self._remote_copy(taken_site))
-            if isinstance(found, tuple):
-                return found
             if found is not None:
-                start = self.text.start(found)
-                return self.path, start.row, start.column
+                return self._copy_place(found)
         return None
 
     def _held_iterator(self, scope: Optional[ast.AST], value: ast.AST) -> Optional[str]:
@@ -1174,12 +1171,15 @@ class ModuleAnalysis:
         batches) through an imported function."""
         remote = self._remote_copy(loop_site)
         found = loop_copy([loop], self.ix.helpers if self.ix.words(self.source)[1] else _no_helpers, remote)
+        return self._copy_place(found) if found is not None else None
+
+    def _copy_place(self, found) -> Tuple[str, int, int]:
+        """(path, row, column) of a copy ``transfers`` found: a node of this module, or the
+        place another module's copy was found at."""
         if isinstance(found, tuple):
             return found
-        if found is not None:
-            start = self.text.start(found)
-            return self.path, start.row, start.column
-        return None
+        start = self.text.start(found)
+        return self.path, start.row, start.column
 
     def _returned_copy(self, scope: ast.AST, name, depth: int) -> Optional[Tuple[str, int, int]]:
         """A loader ``scope`` returns (``return train_loader, valset, collate_fn``, or its own
