@@ -1131,16 +1131,18 @@ class ModuleAnalysis:
         read as a loop's body is (``transfers.batch_copy``)."""
         from dl_lint.analysis.transfers import batch_copy
 
+        names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
         takes: List[Tuple[ast.Call, Site]] = []
         for _, other, other_site in self.ix.iterating_calls.get((id(scope), name), ()):
             if other_site.line < after or not (isinstance(other.func, ast.Name) and len(other.args) == 1):
                 continue
-            inner = other.args[0]
-            if other.func.id == "next" and _iter_of(inner, name):
+            if other.func.id == "next" and _iter_of(other.args[0], name):
                 takes.append((other, other_site))  # next(iter(loader))
-            elif other.func.id == "iter" and _iter_of(other, name):
-                held = self._held_iterator(scope, other)  # it = iter(loader), then next(it)
-                for _, taken, taken_site in self.ix.iterating_calls.get((id(scope), held), ()) if held else ():
+            elif _iter_of(other, name):  # it = iter(loader), ``it`` bound only there; then next(it)
+                held = self.assigned_name(other)
+                if held is None or names is None or len(names.bindings.get(held, ())) != 1:
+                    continue
+                for _, taken, taken_site in self.ix.iterating_calls.get((id(scope), held), ()):
                     if isinstance(taken.func, ast.Name) and taken.func.id == "next" and taken.args and isinstance(taken.args[0], ast.Name):
                         takes.append((taken, taken_site))
         helpers = self.ix.helpers if self.ix.words(self.source)[1] else None
@@ -1153,16 +1155,6 @@ class ModuleAnalysis:
             found = batch_copy([statement, *block[index + 1 :]], {_TAKEN}, helpers or _no_helpers, 1, self._remote_copy(taken_site))
             if found is not None:
                 return self._copy_place(found)
-        return None
-
-    def _held_iterator(self, scope: Optional[ast.AST], value: ast.AST) -> Optional[str]:
-        """The name of ``scope`` whose only binding is ``name = value`` (this very node)."""
-        names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
-        if names is None:
-            return None
-        for held, bindings in names.bindings.items():
-            if len(bindings) == 1 and bindings[0].kind == "assign" and bindings[0].value is value:
-                return held
         return None
 
     def _loop_copy_at(self, loop: ast.AST, loop_site: Site) -> Optional[Tuple[str, int, int]]:

@@ -1014,7 +1014,7 @@ class Project:
         self._flows: Dict[str, Any] = {}  # ``import_flow``, per root file
         self._held_words: Dict[Tuple[str, bytes], bool] = {}  # ``holds_word``
         self._attr_writes: Dict[str, Set[str]] = {}  # ``writes_attribute``: attributes written, per module
-        self._rewrites: Dict[str, bool] = {}  # ``rewrites_by_name``, per file
+        self._file_writes: Dict[str, Set[str]] = {}  # ``_written_attributes`` of each file's bytes (``_writes_in``)
         self._item_writes: Dict[Tuple[str, Tuple[str, ...]], bool] = {}  # ``writes_item``: per (module, words)
         self._self_store_counts: Dict[str, Dict[str, int]] = {}  # ``stores_once``, per file
         self._class_binds: Dict[Tuple[str, str, str], Optional[bool]] = {}  # ``stores_once``: (file, attr, class) -> bound in its body
@@ -1604,8 +1604,16 @@ class Project:
         written = self._attr_writes.get(own)
         if written is None:
             # each file's bytes read once, for every attribute asked of the module
-            written = self._attr_writes[own] = set().union(*(_written_attributes(self.source_bytes(f)) for f in self._importer_files(own)))
+            written = self._attr_writes[own] = set().union(*(self._writes_in(f) for f in self._importer_files(own)))
         return attr in written or any(f"*{holder}" in written for holder in holders)
+
+    def _writes_in(self, path: str) -> Set[str]:
+        """``_written_attributes`` of the bytes of one project file (an absolute path), read once
+        per run for ``writes_attribute`` and ``rewrites_by_name`` alike."""
+        found = self._file_writes.get(path)
+        if found is None:
+            found = self._file_writes[path] = _written_attributes(self.source_bytes(path))
+        return found
 
     def rewrites_by_name(self, path: str) -> bool:
         """Whether the file at ``path`` sets attributes by computed name on some object other
@@ -1615,10 +1623,7 @@ class Project:
         file's bytes."""
         own = os.path.abspath(path)
         self._touch(own, content=True)
-        found = self._rewrites.get(own)
-        if found is None:
-            found = self._rewrites[own] = any(name.startswith("*") for name in _written_attributes(self.source_bytes(own)))
-        return found
+        return any(name.startswith("*") for name in self._writes_in(own))
 
     def _importer_files(self, own: str) -> List[str]:
         """The file ``own`` and the files of every project module importing it (the import
@@ -2550,9 +2555,8 @@ class SignalGraph:
                         self._reverse.setdefault(imported, set()).add(name)
                 return self._reverse.get(target, set())
             if self._held is None:
-                self.names_of("")  # (builds ``_by_path``)
                 read = self.project.source_bytes
-                held = [(read(path), names) for path, names in (self._by_path or {}).items()]
+                held = [(read(path), names) for path, names in self._names_by_path().items()]
                 held += [(data, [name]) for name, data in self.extra.items()]
                 self._held = [[data, names, None] for data, names in held]
             word = first.encode()
@@ -2691,12 +2695,16 @@ class SignalGraph:
 
     def names_of(self, path: str) -> List[str]:
         """Every module name the file at ``path`` is known by."""
+        return sorted(self._names_by_path().get(path, ()))
+
+    def _names_by_path(self) -> Dict[str, List[str]]:
+        """File -> the module names it is known by, built once."""
         if self._by_path is None:
             self._by_path = {}
             for name, paths in self.paths.items():
                 for one in paths:
                     self._by_path.setdefault(one, []).append(name)
-        return sorted(self._by_path.get(path, ()))
+        return self._by_path
 
     def aliases(self, module: str) -> List[str]:
         """``module`` and the other names its one file is known by: a file in a folder without

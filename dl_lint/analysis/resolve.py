@@ -1443,16 +1443,10 @@ class Resolver:
                         else:
                             name = literal(node.args[1]) if len(node.args) > 1 else None
                             _rewrite(rewritten, node.args[0].id, {name} if isinstance(name, str) else None)
-                if isinstance(node, ast.Name) and isinstance(parent, (ast.Subscript, ast.Attribute)) and parent.value is node:
-                    if isinstance(parent, ast.Subscript) and not isinstance(parent.ctx, ast.Load):
-                        key = literal(parent.slice)  # ``values["nparams"] = 2``: one key
-                        keys = written_dicts.setdefault(node.id, set())
-                        if isinstance(key, str) and keys is not None:
-                            keys.add(key)
-                        else:
-                            written_dicts[node.id] = None  # ``values[key] = ...``: any key
-                    elif isinstance(parent, ast.Attribute) and parent.attr in _DICT_WRITES:
-                        written_dicts[node.id] = None  # ``values.update(...)``
+                if isinstance(node, ast.Name):
+                    written, keys = _keys_written(node, parent)
+                    if written:  # ``values["nparams"] = 2``: one key; ``values[key] = ...``, ``values.update(...)``: any
+                        _rewrite(written_dicts, node.id, keys)
                 inner = id(node) if isinstance(node, functions) else function
                 stack.extend((child, inner, node) for child in ast.iter_child_nodes(node))
             for alias, owner in aliases:
@@ -4490,6 +4484,18 @@ def _rewrite(rewritten: Dict[str, Optional[Set[str]]], owner: str, keys: Optiona
         rewritten.setdefault(owner, set()).update(keys)  # type: ignore[union-attr]
 
 
+def _keys_written(node: ast.AST, parent: Optional[ast.AST]) -> Tuple[bool, Optional[Set[str]]]:
+    """Whether the dict ``node`` is written where it stands (a method of ``_DICT_WRITES``
+    called on it, a subscript assigned or deleted), and the key written when it is a constant
+    string (None: any key)."""
+    if isinstance(parent, ast.Attribute) and parent.value is node and parent.attr in _DICT_WRITES:
+        return True, None
+    if isinstance(parent, ast.Subscript) and parent.value is node and not isinstance(parent.ctx, ast.Load):
+        key = literal(parent.slice)
+        return True, {key} if isinstance(key, str) else None
+    return False, None
+
+
 def _dict_write(
     node: ast.AST, parent: Optional[ast.AST], owner: str, rewritten: Dict[str, Optional[Set[str]]], aliases: List[Tuple[str, str]]
 ) -> None:
@@ -4497,11 +4503,9 @@ def _dict_write(
     attributes where it stands (``_object_edits_of``): a write (``.update(...)``, a subscript
     assignment) rewrites them (a constant key: that one); bound to a name, it does when that
     name is written."""
-    if isinstance(parent, ast.Attribute) and parent.value is node and parent.attr in _DICT_WRITES:
-        _rewrite(rewritten, owner, None)
-    elif isinstance(parent, ast.Subscript) and parent.value is node and not isinstance(parent.ctx, ast.Load):
-        key = literal(parent.slice)
-        _rewrite(rewritten, owner, {key} if isinstance(key, str) else None)
+    written, keys = _keys_written(node, parent)
+    if written:
+        _rewrite(rewritten, owner, keys)
     elif isinstance(parent, ast.Assign) and parent.value is node:
         for target in parent.targets:
             if isinstance(target, ast.Name):
