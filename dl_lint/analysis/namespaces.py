@@ -259,6 +259,42 @@ def returns_of(function: ast.AST) -> List[ast.Return]:
     return [node for node in statements_of(function) if isinstance(node, ast.Return)]
 
 
+def _dict_display(node: Optional[ast.expr]) -> bool:
+    """``{...}`` or ``dict(...)`` (keywords only, or nothing)."""
+    if isinstance(node, ast.Dict):
+        return True
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict" and not node.args
+
+
+def returns_dicts(function: ast.AST) -> bool:
+    """Whether every ``return`` of ``function`` (one to four, none bare) gives a dict: a display,
+    ``dict(...)``, or a name the function assigns one of those to (``kw = {...}``, then
+    ``kw["pin_memory"] = True``, ``return kw``). Syntax only (what the names hold is the
+    resolver's question); a generator never does. ``loader_args(train=True)`` spread into a
+    loader with ``**`` is read through its returns (``Resolver._returned_dicts``)."""
+    returns = returns_of(function)
+    if not returns or len(returns) > 4:
+        return False
+    named: Optional[Set[str]] = None
+    for statement in returns:
+        value = statement.value
+        if _dict_display(value):
+            continue
+        if not isinstance(value, ast.Name):
+            return False
+        if named is None:
+            named = {
+                target.id
+                for node in statements_of(function)
+                if isinstance(node, ast.Assign) and _dict_display(node.value)
+                for target in node.targets
+                if isinstance(target, ast.Name)
+            }
+        if value.id not in named:
+            return False
+    return not any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(function))
+
+
 def return_paths(function: ast.AST) -> Dict[int, Tuple[Tuple[ast.expr, bool], ...]]:
     """For each ``return`` of a function (by id), the ``if`` tests that hold whenever it runs,
     with their polarity: the tests of the ``if`` arms around it, and of the earlier ``if``

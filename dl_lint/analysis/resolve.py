@@ -45,6 +45,7 @@ from dl_lint.analysis.namespaces import (
     passed_edits,
     return_paths,
     returned_parameter,
+    returns_dicts,
     returns_of,
 )
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin, plain_conds
@@ -399,7 +400,56 @@ class Resolver:
             return Value.known(Opaque(f"builtins.{kind.__name__.lower()}"))  # exists: not None
         if kind is ast.Subscript:
             return self._resolve_subscript(node, site, depth)
+        if kind is ast.JoinedStr:
+            return self._resolve_fstring(node, site, depth)
         return Value.unknown("expression")
+
+    def _resolve_fstring(self, node: ast.JoinedStr, site: Site, depth: int) -> Value:
+        """``f"cuda:{CUDA_DEVICE}"``: the text, when every value formatted in it is a known
+        constant (one text per combination of their possibilities, at most ``MAX_OPTIONS``,
+        under their guards; configurable when one of them is). Unknown otherwise."""
+        combos: List[Tuple[str, Optional[Origin], Tuple[Guard, ...]]] = [("", None, ())]
+        source: Optional[str] = None
+        for part in node.values:
+            if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                combos = [(text + part.value, origin, guards) for text, origin, guards in combos]
+                continue
+            if not isinstance(part, ast.FormattedValue):
+                return Value.unknown("expression")
+            spec = ""
+            if part.format_spec is not None:
+                pieces = getattr(part.format_spec, "values", None)
+                if pieces is None or not all(isinstance(p, ast.Constant) and isinstance(p.value, str) for p in pieces):
+                    return Value.unknown("expression")
+                spec = "".join(p.value for p in pieces)
+            value = self.resolve(part.value, site, depth + 1)
+            if value.is_unknown or not value.options:
+                return Value.unknown(value.source if value.source in CONFIGURABLE else "expression")
+            if value.source in CONFIGURABLE and source is None:
+                source = value.source
+            texts = []
+            for option in value.options:
+                item = option.value
+                if item is ABSENT or not isinstance(item, (str, int, float, bool, type(None))):
+                    return Value.unknown("expression")
+                if part.conversion == ord("r"):
+                    item = repr(item)
+                elif part.conversion == ord("a"):
+                    item = ascii(item)
+                elif part.conversion == ord("s"):
+                    item = str(item)
+                try:
+                    texts.append((format(item, spec), option.origin, option.guards))
+                except (ValueError, TypeError):  # ``f"{x:d}"`` of a str raises when it runs
+                    return Value.unknown("expression")
+            combos = [
+                (text + piece, origin or where, guards + more)
+                for text, origin, guards in combos
+                for piece, where, more in texts
+            ]
+            if len(combos) > MAX_OPTIONS:
+                return Value.unknown("expression")
+        return Value(tuple(Possible(text, origin, guards) for text, origin, guards in combos), source)
 
     # -- names --------------------------------------------------------------------------------
     def _reaching(self, bindings: Sequence[Binding], site: Site) -> List[Tuple[Binding, Tuple[Guard, ...]]]:
@@ -2328,6 +2378,74 @@ class Resolver:
         self._factories[key] = table
         return table
 
+    def _returned_dicts(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
+        """``DataLoader(ds, **loader_args(train=True))``: a module-level function of the project,
+        of this module or another, every ``return`` of which gives a dict whose keys are all
+        known (``namespaces.returns_dicts``), resolved in its own module with its parameters
+        bound to the call's arguments: one dict, each key holding what every return that can
+        give the call's result sets there (ABSENT where a return lacks it), under the tests on
+        the path to that return that read no parameter (``if not torch.cuda.is_available():
+        return {...}``; a test of a parameter the call does not fix drops nothing and guards
+        nothing). None for anything else."""
+        if depth > MAX_DEPTH // 2 or any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return None
+        if target.path and target.path != self.path:
+            summary = self.project.summary(target.module, self.path) if hasattr(self.project, "summary") else None
+            if summary is None or summary.path != target.path:
+                return None
+            records = [f for f in summary.summary.functions if f.name == target.name]
+            if len(records) != 1 or not records[0].returns_dicts:
+                return None  # decided on the summary: the module is parsed only for such a function
+        key = ("dicts", target.path, target.name)
+        if key in self._factories:
+            return None  # a function whose returns call itself
+        function, resolver = self._project_function(target)
+        if function is None or resolver is None or (resolver is self and not returns_dicts(function)):
+            return None
+        env = self._bound_arguments(function, node, site, depth)
+        if env is None:
+            return None
+        resolver._factories[key] = None
+        try:
+            return resolver._dict_returns(function, env, depth + 1)
+        finally:
+            resolver._factories.pop(key, None)
+
+    def _dict_returns(self, function: ast.FunctionDef, env: Dict[int, Value], depth: int) -> Optional[Value]:
+        """``_returned_dicts`` in the function's own module, its parameters bound to ``env``."""
+        scope = self.index.scopes.get(id(function))
+        if scope is None:
+            return None
+        args = function.args
+        params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+        params.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+        saved = self.param_env, self._params_as_defaults
+        self.param_env, self._params_as_defaults = env, True
+        options: List[Possible] = []
+        try:
+            paths = return_paths(function)
+            for statement in returns_of(function):
+                where = Site(statement.lineno, (), function, scope)
+                conds = paths.get(id(statement), ())
+                if self._never_taken(conds, function, env, where, depth):
+                    continue  # ``if not train: return {...}`` for a call passing train=True
+                value = self.resolve(statement.value, where, depth + 1)
+                if not _is_dict(value) or not value.single.value.complete:
+                    return None
+                guards = tuple(
+                    self.guard_for(test, where, depth + 1) if polarity else self.guard_for(test, where, depth + 1).negate()
+                    for test, polarity in conds
+                    if not any(isinstance(n, ast.Name) and n.id in params for n in ast.walk(test))
+                )
+                options.append(Possible(value.single.value, value.single.origin, guards))
+        finally:
+            self.param_env, self._params_as_defaults = saved
+        if not options:
+            return None
+        if len(options) == 1:
+            return Value.known(options[0].value)
+        return Value.known(_merge_dict_options(options))
+
     def _nested_factory(self, node: ast.Call, site: Site, depth: int, element: Optional[Tuple[int, int]] = None) -> Optional[Value]:
         """``_factory_value`` for a function defined inside the function that calls it
         (``def dataset_fn(train, transform): return CIFAR10(..., transform=transform)`` in
@@ -3203,6 +3321,9 @@ class Resolver:
             built = self._factory_result(target, node, site, depth)
             if built is not None:
                 return built
+            dicts = self._returned_dicts(target, node, site, depth)
+            if dicts is not None:
+                return dicts
         if isinstance(target, FunctionRef) and target.kind == "nested":
             built = self._nested_factory(node, site, depth)
             if built is not None:

@@ -19,7 +19,9 @@ import ast
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.analysis.datasets import ITEMSIZE, SHARDING_NAMES
-from dl_lint.analysis.namespaces import _writes_dict, built_by, edited_attributes, expanded_set_defaults, namespace_return, option_classes, statements_of
+from dl_lint.analysis.namespaces import (
+    _writes_dict, built_by, edited_attributes, expanded_set_defaults, namespace_return, option_classes, returns_dicts, statements_of,
+)
 from dl_lint.analysis.scopes import Binding, Cond, FunctionUse, ModuleIndex, Site
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse_expression, terminal
 from dl_lint.analysis.values import literal_mark
@@ -29,7 +31,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 32  # 32: keyword stores (item_stores) in ClassRecord.setattr_config
+SUMMARY_FORMAT = 33  # 33: FunctionRecord.returns_dicts
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -214,7 +216,7 @@ class FunctionRecord(Record):
     __slots__ = (
         "name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes", "namespace",
         "edited", "builds", "collates", "hands_back", "returns_held", "copies", "transfer_calls", "hands",
-        "method_calls", "returns_param", "returns_config",
+        "method_calls", "returns_param", "returns_config", "returns_dicts",
     )  # fmt: skip
 
     def __init__(
@@ -265,7 +267,11 @@ class FunctionRecord(Record):
         # A config file it loads and returns (``keypaths.returned_config``): (dialect, position
         # of the parameter naming the file or -1, that parameter, literal path, edited keys).
         returns_config: Optional[Tuple[Any, ...]] = None,
+        # Every ``return`` gives a dict display (``namespaces.returns_dicts``): a call of it
+        # spread into a loader is read through its returns (``Resolver._returned_dicts``).
+        returns_dicts: bool = False,
     ) -> None:
+        self.returns_dicts = returns_dicts
         self.returns_config = returns_config
         self.returns_param = returns_param
         self.method_calls = method_calls
@@ -878,6 +884,7 @@ def _function_record(
         builds=tuple((t, row) for t, row in ((_text(text, call.func), row) for call, row in built_by(node)) if t is not None),
         returns_param=returned_params(node),
         returns_config=config_return(node, index, use),
+        returns_dicts=returns_dicts(node),
         # walked only when it calls len() and a constructor that takes a shape (cheap to ask)
         collates=collate_fields(node) if _may_collate(node, use) else None,
         hands_back=hands_back(node),

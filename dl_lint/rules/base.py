@@ -323,6 +323,12 @@ def says_no_cuda(guard) -> bool:
     return False
 
 
+def on_cuda(found: Sequence[dict]) -> List[dict]:
+    """The scenarios of paths where CUDA may be in use: those with no value set under a guard
+    that says it is not (``says_no_cuda``: ``if not torch.cuda.is_available(): return {...}``)."""
+    return [s for s in found if not any(says_no_cuda(g) for p in s.values() for g in p.guards)]
+
+
 def workers_with_cuda(call: LoaderCall) -> Optional[List[str]]:
     """DL203's question when some paths give the loader no workers: is every such path one where
     CUDA is not in use (``says_no_cuda``) while another gives it workers? Then the loader has
