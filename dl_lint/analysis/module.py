@@ -30,7 +30,7 @@ from dl_lint.analysis.prefilter import LoaderCallees
 from dl_lint.analysis.resolve import MODULE_RETURNS_SELF, NAMESPACE_NAMES, LoaderClass, ProjectHook, Resolver
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, alternatives, collect, plain_conds
 from dl_lint.analysis.summary import ModuleSummary, build_summary, class_record_of
-from dl_lint.analysis.syntax import SourceText, docstring_statement, is_generator, literal, other_arms, parse, terminal
+from dl_lint.analysis.syntax import NO_LITERAL, SourceText, docstring_statement, is_generator, literal, other_arms, parse, terminal
 from dl_lint.analysis.transfers import loop_copy, module_helpers, transparent_leaves
 from dl_lint.analysis.values import ABSENT, DictValue, FunctionRef, Guard, Instance, Origin, Possible, Value, source_lower_bound
 from dl_lint.analysis.namespaces import ParsedArgs, edited_attributes
@@ -186,7 +186,7 @@ class ModuleAnalysis:
         # the questions below are asked once per loader, and a module may hold thousands.
         self._ix: Optional[_Index] = None
         self._loop_maps: Dict[int, Dict[int, Tuple[Tuple[ast.AST, ...], bool]]] = {}
-        self._loop_changes: Dict[int, Tuple[Dict[str, int], Set[int], Set[str]]] = {}  # DL302, per loop
+        self._loop_changes: Dict[int, Tuple[Dict[str, int], Set[int], Set[str], Dict[str, List[ast.Call]]]] = {}  # DL302, per loop
         self._trainers: Dict[int, bool] = {}  # id(call) -> its receiver is a Trainer (``_trainer_runs``)
         self._overrides: Optional[Dict[str, Set[str]]] = None  # ``_overridden``
         self._unguarded_rows: Dict[int, Optional[int]] = {}
@@ -1431,7 +1431,7 @@ class ModuleAnalysis:
         found = self._loop_changes.get(id(loop))
         if found is None:  # once per loop, however many loaders it holds
             found = self._loop_changes[id(loop)] = _loop_changes(loop, self._receiver_changes(site.scope))
-        changed_at, once, mutated = found
+        changed_at, once, mutated, constant_calls = found
         row = call.lineno
         if row in once:
             return True
@@ -1444,10 +1444,39 @@ class ModuleAnalysis:
         # worker holds a copy of it, so persistent workers would keep the first pass's copy. Not
         # the sampler's (it runs in this process: ``sampler.set_epoch(e)`` reaches it).
         dataset = args.get("dataset")
-        if mutated and dataset is not None:
+        if (mutated or constant_calls) and dataset is not None:
             node = next((a for a in reads if self.resolver.code(a) == dataset.code), None)
-            return node is not None and any(_overlap(read, changed) for read in _chains(node) for changed in mutated)
+            if node is None:
+                return False
+            changed = set(mutated)
+            for chain, calls in constant_calls.items():
+                # ``val_dataset.set_random_offset(0)``: a setter of the dataset's own class called
+                # with constants leaves it the same on every pass (Clair3's validation loader)
+                if not (chain == _chain(node) and all(self._constant_setter(c, dataset.value) for c in calls)):
+                    changed.add(chain)
+            return any(_overlap(read, chain) for read in _chains(node) for chain in changed)
         return False
+
+    def _constant_setter(self, call: ast.Call, dataset: Value) -> bool:
+        """DL302: whether ``call``, ``ds.m(<constants>)`` on the loader's dataset, leaves the
+        dataset the same whenever it runs: the dataset is an instance of one module-level class
+        of the project (not a local class), which defines ``m`` itself as a setter, every
+        statement of which stores a parameter or a constant on ``self`` (``def
+        set_random_offset(self, offset): self.random_offset = offset``). Anything else (an
+        inherited method, a call, a random draw, an append) may change it on every pass."""
+        single = dataset.single
+        instance = single.value if single is not None else None
+        if not isinstance(instance, Instance) or instance.local or not isinstance(call.func, ast.Attribute):
+            return False
+        where: Optional[ModuleAnalysis] = self
+        if instance.path and instance.path != self.path:
+            reader = getattr(self.resolver.project, "analysis_at", None)
+            where = reader(instance.path, instance.module) if reader is not None else None
+            if where is None:
+                return False
+            self.resolver.project.read_config_file(instance.path)  # the answer rests on that module's bytes
+        method = where.factory_node(f"{instance.name}.{call.func.attr}")
+        return isinstance(method, ast.FunctionDef) and _stores_arguments(method)
 
     def _receiver_changes(self, function: Optional[ast.AST]):
         """For a loop in a method of a module-level class: what a call statement
@@ -4385,7 +4414,36 @@ def _first_param(function: ast.AST) -> Optional[str]:
     return args[0].arg if args else None
 
 
-def _loop_changes(loop: ast.AST, receiver=None) -> Tuple[Dict[str, int], Set[int], Set[str]]:
+def _stores_arguments(method: ast.FunctionDef) -> bool:
+    """Whether every statement of ``method`` (a docstring and ``pass`` aside) stores one of its
+    parameters or a constant on ``self``: ``self.offset = offset``."""
+    params = [a.arg for a in (*method.args.posonlyargs, *method.args.args)]
+    if not params or method.decorator_list or method.args.vararg or method.args.kwarg:
+        return False
+    own, stored = params[0], False
+    for statement in method.body:
+        if isinstance(statement, ast.Pass) or (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)):
+            continue
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1):
+            return False
+        target, value = statement.targets[0], statement.value
+        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == own):
+            return False
+        if not (isinstance(value, ast.Constant) or (isinstance(value, ast.Name) and value.id in params[1:])):
+            return False
+        stored = True
+    return stored
+
+
+def _constant_arguments(call: ast.Call) -> bool:
+    """Whether every argument of ``call`` is a literal constant (``-1`` too)."""
+    values = [*call.args, *(k.value for k in call.keywords)]
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return False
+    return all(literal(v) is not NO_LITERAL and not isinstance(v, (ast.List, ast.Dict, ast.Set)) for v in values)
+
+
+def _loop_changes(loop: ast.AST, receiver=None) -> Tuple[Dict[str, int], Set[int], Set[str], Dict[str, List[ast.Call]]]:
     """DL302, for one loop: the row from which each name or attribute chain holds what the
     loop changes (its variable: 0; a chain the body assigns from such a value: that
     assignment's row; a sibling attribute, ``self.epoch = epoch``, is not ``self.data``), followed in
@@ -4395,12 +4453,15 @@ def _loop_changes(loop: ast.AST, receiver=None) -> Tuple[Dict[str, int], Set[int
     chains whose object the loop changes in place (a method called as a statement,
     ``name.m(...)``, or an attribute or item of it assigned or deleted: ``name``; ``self.epoch =
     e``: ``self.epoch``; ``self.m(...)``: what ``receiver`` says method m changes, when it can
-    tell), anywhere in the loop: a change made in one pass is there in the next. One walk of the loop serves every loader in it."""
+    tell), anywhere in the loop: a change made in one pass is there in the next; a method called
+    as a statement with constant arguments only (``ds.set_random_offset(0)``) is kept apart, by
+    chain, for the caller to tell a setter from a change. One walk of the loop serves every loader in it."""
     target = getattr(loop, "target", None)
     changed_at: Dict[str, int] = {n.id: 0 for n in ast.walk(target) if isinstance(n, ast.Name)} if target is not None else {}
     writes = []
     once: Set[int] = set()
     mutated: Set[str] = set()
+    constant_calls: Dict[str, List[ast.Call]] = {}
     for node in ast.walk(loop):
         if node is loop:
             continue
@@ -4411,7 +4472,10 @@ def _loop_changes(loop: ast.AST, receiver=None) -> Tuple[Dict[str, int], Set[int
                 continue
             owner = _chain(node.value.func.value)  # ``x.m(...)``: anything of x may change
             if owner is not None:
-                mutated.add(owner)
+                if _constant_arguments(node.value):
+                    constant_calls.setdefault(owner, []).append(node.value)
+                else:
+                    mutated.add(owner)
         elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
             for changed in node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]:
                 # ``x.a = v`` rebinds x.a (and changes x); ``x[i] = v`` changes x
@@ -4438,7 +4502,7 @@ def _loop_changes(loop: ast.AST, receiver=None) -> Tuple[Dict[str, int], Set[int
                 for t in targets:
                     for bound in _bound_chains(t):
                         changed_at.setdefault(bound, row)
-    return changed_at, once, mutated
+    return changed_at, once, mutated, constant_calls
 
 
 def _bound_chains(target: ast.AST):

@@ -47,6 +47,10 @@ unfreeze step that rebuilds the loader with a new batch size; the flag may be an
 the loop changes in place, anywhere in its body (`dataset.shuffle()`, `ds.reset_max_len(n)`,
 `ds.max_len = n`: a method called as a statement on it, or an attribute or item of it set):
 each worker holds a copy of the dataset, and persistent workers would keep the first pass's.
+Except a setter of the dataset's own class called with constants (`val_dataset.set_offset(0)`,
+where `set_offset` only stores its parameters or constants on `self`): that leaves the dataset
+the same on every pass, so the loader is still reported; any other method, an inherited one, or
+one given a value the loop changes keeps it silent.
 Not for the sampler (`sampler.set_epoch(epoch)`): it runs in the main process, so a loader
 built once sees the change. A change made through another name (the items of a container the
 loader's comprehension iterates again) is not followed.
