@@ -399,6 +399,61 @@ def test_a_structured_config_stored_with_config_store_crashes_as_reported(tmp_pa
     assert run.returncode == 0, run.stderr[-2000:]
 
 
+IMPORTED_DATACLASSES = FIXTURES / "rules" / "imported_dataclasses"
+
+
+@pytest.mark.torch
+def test_dataclasses_imported_from_another_module_crash_as_reported(tmp_path):
+    """The dataclasses live in configs.py; HfArgumentParser (no arguments) and Hydra's
+    ConfigStore (the stored node's defaults) give the defaults dl-lint reports from there, and
+    torch raises as it says; with workers on the command line both build."""
+    pytest.importorskip("transformers")
+    pytest.importorskip("hydra")
+    import subprocess
+    import sys
+
+    reported = {
+        (Path(d.filename).name, d.location.row, d.code, tuple(Path(r.path).name for r in d.related))
+        for d in lint_paths([IMPORTED_DATACLASSES]).diagnostics
+    }
+    assert ("hf_train.py", 11, "DL002", ("configs.py",)) in reported  # the field's line is cited
+    assert ("hf_train.py", 12, "DL001", ("configs.py", "configs.py")) in reported
+    assert ("hydra_train.py", 16, "DL002", ("configs.py",)) in reported
+    copy = tmp_path / "project"
+    shutil.copytree(IMPORTED_DATACLASSES, copy)
+    env = {**os.environ, "HYDRA_FULL_ERROR": "1"}
+    probe = "import sys; sys.argv = ['hf_train.py'] + sys.argv[1:]; import hf_train; hf_train.main()"
+    run = subprocess.run([sys.executable, "-c", probe], cwd=copy, capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0 and "persistent_workers option needs num_workers > 0" in run.stderr, run.stderr[-2000:]
+    run = subprocess.run([sys.executable, "-c", probe, "--loader_workers", "2"], cwd=copy, capture_output=True, text=True, timeout=120)
+    assert "persistent_workers option" not in run.stderr and "prefetch_factor option could only be specified" in run.stderr
+    run = subprocess.run([sys.executable, "-c", probe, "--loader_workers", "2", "--num_workers", "2"], cwd=copy, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    args = [f"hydra.run.dir={tmp_path / 'out'}"]
+    run = subprocess.run([sys.executable, "hydra_train.py", *args], cwd=copy, capture_output=True, text=True, env=env, timeout=120)
+    assert run.returncode != 0 and "persistent_workers option needs num_workers > 0" in run.stderr, run.stderr[-2000:]
+    run = subprocess.run([sys.executable, "hydra_train.py", "data.num_workers=2", *args], cwd=copy, capture_output=True, text=True, env=env, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+
+
+def test_imported_classes_of_another_dataclass_decorator_stay_unknown(tmp_path):
+    """Only the standard library's ``dataclass`` is read: pydantic's (which validates and
+    converts its fields) leaves the fields unknown, as in the script's own module. With the
+    standard one, the default is certain (a construction without arguments): DL002."""
+    root = _project(
+        tmp_path,
+        {
+            "configs.py": "from pydantic.dataclasses import dataclass\n\n@dataclass\nclass Args:\n    num_workers: int = 0\n",
+            "train.py": "from torch.utils.data import DataLoader\nfrom configs import Args\n\n"
+            "cfg = Args()\nDataLoader(range(8), num_workers=cfg.num_workers, persistent_workers=True)\n",
+        },
+    )
+    # a config object's attribute it cannot read: configurable (DL011), never the certain DL002
+    assert [f for f in _found(root) if f[2] in ("DL002", "DL011")] == [("train.py", 5, "DL011")]
+    (root / "configs.py").write_text("from dataclasses import dataclass\n\n@dataclass\nclass Args:\n    num_workers: int = 0\n")
+    assert ("train.py", 5, "DL002") in _found(root)
+
+
 def _fixture_module(path: Path, name: str):
     import importlib.util
 

@@ -52,6 +52,8 @@ KEYPATH_FIXTURES = (
     RULE_FIXTURES / "resolve_hf_dataclasses.py",
     RULE_FIXTURES / "resolve_argparse_dataclass.py",
     RULE_FIXTURES / "hydra_structured.py",
+    RULE_FIXTURES / "imported_dataclasses" / "hf_train.py",  # with real transformers and Hydra, as those two
+    RULE_FIXTURES / "imported_dataclasses" / "hydra_train.py",
     RULE_FIXTURES / "namespace_rewrites",  # scripts that read a config file: tests/test_namespace_rewrites.py runs each
 )
 

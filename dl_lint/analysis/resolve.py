@@ -803,11 +803,12 @@ class Resolver:
                 continue
             entries.setdefault((group.strip("/"), name), []).append(arguments["node"])
 
-        def tree(node: ast.expr, depth: int) -> Optional[Any]:
+        def tree(node: ast.expr, depth: int, where: "Resolver") -> Optional[Any]:
             from dl_lint.analysis.configs.dataclasses import dataclass_fields
 
-            target = self.resolve(node, END, 1).single
-            cls = self._dataclass_def(target.value, 1) if target is not None else None
+            target = where.resolve(node, END, 1).single
+            owned = where._dataclass_owner(target.value, 1) if target is not None else None
+            cls, owner = owned if owned is not None else (None, where)
             fields = dataclass_fields(cls) if cls is not None else None
             if fields is None or depth > 6:
                 return None
@@ -816,20 +817,20 @@ class Resolver:
                 default = field.default
                 value = literal(default) if default is not None else NO_LITERAL
                 if isinstance(default, ast.Call) and not default.args and not default.keywords:
-                    inner = tree(default.func, depth + 1)  # ``field(default_factory=Sub)``
+                    inner = tree(default.func, depth + 1, owner)  # ``field(default_factory=Sub)``
                     if inner is not None:
                         kept.append((field.name, inner))
                         continue
                 if value is NO_LITERAL or isinstance(value, (list, dict, tuple, set)):
                     value = UNKNOWN
                 column = (default.col_offset + 1) if default is not None else 1
-                kept.append((field.name, Leaf(value, self.path, field.line, column, self.code(default) if default is not None else "")))
-            return Tree(tuple(kept), self.path, cls.lineno)
+                kept.append((field.name, Leaf(value, owner.path, field.line, column, owner.code(default) if default is not None else "")))
+            return Tree(tuple(kept), owner.path, cls.lineno)
 
         stored = []
         for (group, name), nodes in entries.items():
             if len(nodes) == 1:
-                found = tree(nodes[0], 0)
+                found = tree(nodes[0], 0, self)
                 if found is not None:
                     stored.append((group, name, found))
         self._stored_nodes = tuple(stored)
@@ -841,9 +842,12 @@ class Resolver:
 
         if target is None or depth > 6:
             return None
-        cls = self._dataclass_def(target.value, depth)
-        if cls is None:
+        owned = self._dataclass_owner(target.value, depth)
+        if owned is None:
             return None
+        cls, owner = owned
+        if owner is not self:  # its nested configs are names of that module
+            return owner._structured_node(target, depth)
         fake = ast.Call(func=ast.Name("Config", ast.Load()), args=[], keywords=[])
         value = self._dataclass_value(target.value, fake, END, depth, parser="Hydra")
         config = value.single.value if value is not None and value.single is not None else None
@@ -2992,7 +2996,8 @@ class Resolver:
         if name_of[0] == "name" and not instance:
             return []  # vars(obj) of an object built elsewhere: its fields may not be the defaults
         target = self.resolve(source.func if instance else source, END, 1).single
-        cls = self._dataclass_def(target.value if target is not None else None, 1)
+        owned = self._dataclass_owner(target.value if target is not None else None, 1)
+        cls, owner = owned if owned is not None else (None, self)
         fields = dataclass_fields(cls) if cls is not None else None
         if not fields:
             return []
@@ -3017,11 +3022,11 @@ class Resolver:
             if default is None:
                 out.append((field.name, Possible(None, Origin(f"default of --{field.name}", self.path, self.line(call)))))
                 continue
-            value = self.resolve(field.default, END, 1).single
+            value = owner.resolve(field.default, END, 1).single
             if value is None:
                 out.append((field.name, Possible(_UNKNOWN_DEFAULT)))
                 continue
-            out.append((field.name, Possible(value.value, Origin(f"default of --{field.name} (field {cls.name}.{field.name})", self.path, field.line))))
+            out.append((field.name, Possible(value.value, Origin(f"default of --{field.name} (field {cls.name}.{field.name})", owner.path, field.line))))
         return out
 
     def _apply_set_defaults(self, options: Dict[str, List[Possible]]) -> None:
@@ -3651,9 +3656,35 @@ class Resolver:
         return self._qualname_of(given[0], site, depth) in TORCH_DTYPES
 
     # -- dataclass configs (analysis.configs.dataclasses) -------------------------------------
+    def _dataclass_owner(self, target: Any, depth: int) -> Optional[Tuple[ast.ClassDef, "Resolver"]]:
+        """The ``@dataclass`` class a FunctionRef names and the resolver of its module: this
+        one, or another project module's (``from configs import TrainConfig``: parsed once per
+        run, only when its summary says the class has a decorator named ``dataclass``; the
+        answer rests on that module's bytes). Its fields' defaults are resolved, and cited, in
+        that module."""
+        if not isinstance(target, FunctionRef) or target.kind != "class":
+            return None
+        if target.module == self.module_name and target.path == self.path:
+            cls = self._dataclass_def(target, depth)
+            return (cls, self) if cls is not None else None
+        if not target.path or depth > MAX_DEPTH // 2 or not hasattr(self.project, "summary"):
+            return None
+        summary = self.project.summary(target.module, self.path)
+        if summary is None or summary.path != target.path:
+            return None
+        if not any(c.name == target.name and c.line == target.line and c.dataclass for c in summary.summary.classes):
+            return None
+        reader = getattr(self.project, "analysis_at", None)
+        other = reader(target.path, target.module) if reader is not None else None
+        if other is None:
+            return None
+        self.project.read_config_file(target.path)  # the answer rests on that module's bytes
+        cls = other.resolver._dataclass_def(target, depth)
+        return (cls, other.resolver) if cls is not None else None
+
     def _dataclass_def(self, target: Any, depth: int) -> Optional[ast.ClassDef]:
-        """The ``@dataclass`` class of this module a FunctionRef names (other modules' classes
-        are not followed: unknown)."""
+        """The ``@dataclass`` class of this module a FunctionRef names (another module's:
+        ``_dataclass_owner``)."""
         from dl_lint.analysis.configs.dataclasses import DATACLASS_DECORATORS
 
         if not isinstance(target, FunctionRef) or target.kind != "class" or target.module != self.module_name or target.path != self.path:
@@ -3674,7 +3705,8 @@ class Resolver:
         command-line parser's ``Config`` (``parser`` "tyro.cli": the defaults, configurable)."""
         from dl_lint.analysis.configs.dataclasses import DataclassConfig, dataclass_fields
 
-        cls = self._dataclass_def(target, depth)
+        owned = self._dataclass_owner(target, depth)
+        cls, owner = owned if owned is not None else (None, self)
         fields = dataclass_fields(cls) if cls is not None else None
         if cls is None or fields is None:
             return None
@@ -3691,13 +3723,13 @@ class Resolver:
             if field.name in given:
                 value = self.resolve(given[field.name], site, depth + 1)
             elif field.default is not None:
-                value = self.resolve(field.default, END, depth + 1)
+                value = owner.resolve(field.default, END, depth + 1)
                 if not value.is_unknown:
                     what = f"default of field {cls.name}.{field.name}"
                     configurable = parser is not None and not field.fixed
                     if configurable:
                         what += f", settable on the command line ({parser})"
-                    origin = Origin(what, self.path, field.line)
+                    origin = Origin(what, owner.path, field.line)
                     source = "argparse" if configurable else value.source
                     value = Value(tuple(Possible(p.value, origin, p.guards) for p in value.options or ()), source)
                 elif parser is not None:
@@ -3705,7 +3737,7 @@ class Resolver:
             else:
                 value = Value.unknown("argparse" if parser is not None else "expression")
             entries.append((field.name, value))
-        return Value.known(DataclassConfig(self.module_name, cls.name, cls.lineno, self.path, False, None, (), None, fields=tuple(entries)))
+        return Value.known(DataclassConfig(owner.module_name, cls.name, cls.lineno, owner.path, False, None, (), None, fields=tuple(entries)))
 
     def _setattr_config_value(self, target: Any, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
         """``TrainerConfig(max_epochs=2, num_workers=4)`` of a class whose ``__init__`` sets its

@@ -31,7 +31,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 33  # 33: FunctionRecord.returns_dicts
+SUMMARY_FORMAT = 34  # 34: ClassRecord.dataclass
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -107,7 +107,7 @@ class ClassRecord(Record):
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
         "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores", "init_objects",
         "method_returns", "init_attrs", "iter_copies", "assigns", "other_names", "setattr_config", "init_held_none",
-        "init_held_default", "class_attrs",
+        "init_held_default", "class_attrs", "dataclass",
     )  # fmt: skip
 
     def __init__(
@@ -184,7 +184,11 @@ class ClassRecord(Record):
         # the value's text, line), read through the class or an instance (``opt = Config()``,
         # ``opt.num_workers``; a config class of plain attributes).
         class_attrs: Tuple[Tuple[str, str, int], ...] = (),
+        # A decorator named ``dataclass`` (``@dataclass``, ``@dataclasses.dataclass(frozen=True)``):
+        # an importer reads the class's fields from its module (``Resolver._dataclass_owner``).
+        dataclass: bool = False,
     ) -> None:
+        self.dataclass = dataclass
         self.class_attrs = class_attrs
         self.init_held_default = init_held_default
         self.other_names = other_names
@@ -1101,6 +1105,7 @@ def _class_record(
         other_names=_other_names(node),
         setattr_config=_setattr_config(node, text),
         class_attrs=tuple((attr, kept, value.lineno) for attr, value in class_constants(node) for kept in (_text(text, value),) if kept is not None),
+        dataclass=any(terminal(d.func if isinstance(d, ast.Call) else d) == "dataclass" for d in node.decorator_list),
     )
 
 
