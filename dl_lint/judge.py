@@ -937,8 +937,13 @@ def _iterated_from(analysis: "ModuleAnalysis", call, site, notebook: bool):
     (another call of the factory, iterated at import, says nothing about this one). A notebook
     is never re-imported by workers: None."""
 
-    def iterated(use):
-        return None if notebook else analysis.unguarded_use(call, site, use)
+    def iterated(use, key=None):
+        if notebook:
+            return None
+        found = analysis.unguarded_use(call, site, use)
+        if found is None and key is not None:  # the construction at ``key``, followed as it travels
+            found = analysis.flow_iteration(call, site, key)
+        return found
 
     return iterated
 

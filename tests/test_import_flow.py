@@ -106,3 +106,36 @@ def test_a_finding_is_dropped_only_for_a_citation_of_its_own_place(tmp_path):
     assert drop_covered_flows([reached, elsewhere]) == [reached, elsewhere]
     covering = dl203(tmp_path / "run.py", (Related(str(tmp_path / "lib.py"), 10, 5, "the DataLoader make() builds"),))
     assert drop_covered_flows([reached, covering]) == [covering]
+
+
+LISTED = FIXTURES / "spawn" / "_factories" / "listed.py"
+
+
+def _listed_project(tmp_path: Path, script: str) -> Path:
+    root = tmp_path / "listed"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    shutil.copy(LISTED, root / "pkg" / "listed.py")
+    (root / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (root / "train.py").write_text("from pkg import listed\n\n" + script)
+    return root
+
+
+def test_lists_of_loaders_zipped_at_the_top_level(tmp_path):
+    """A factory's loaders appended to the lists it returns, zipped and handed on by the
+    script's top-level code: reported at the factory's call (the fixtures under fixtures/spawn
+    run it under forkserver)."""
+    root = _listed_project(tmp_path, "size, trains, tests = listed.prepare(16)\nfor a, b in zip(trains, tests):\n    listed.train(a)\n")
+    assert _dl203([root]) == [("train.py", 3)]
+    # the test loaders only: extend()ed into their list, never iterated
+    root = _listed_project(tmp_path / "b", "size, trains, tests = listed.prepare(16)\nfor a, b in zip(trains, tests):\n    print(a, b)\n")
+    assert _dl203([root]) == []
+
+
+def test_a_factory_called_twice_at_the_top_level_is_not_told_apart(tmp_path):
+    """The interpretation has one environment per function: with two calls of the factory at the
+    top level, which one's loaders are iterated is not known, so neither call is reported."""
+    once = "size, trains, tests = listed.prepare(16)\nfor a in trains:\n    listed.train(a)\n"
+    assert _dl203([_listed_project(tmp_path, once)]) == [("train.py", 3)]
+    twice = once + "other = listed.prepare(8)\nprint(len(other))\n"
+    assert _dl203([_listed_project(tmp_path / "twice", twice)]) == []

@@ -7,8 +7,9 @@ functions handed a loader in another). This module is its general complement: st
 module's unguarded top-level statements (a *root*), it follows the code those statements run
 across the project (module-level functions, classes and their methods, on the objects built
 there, in any module) and tracks where each object built by an outside call goes: through
-names, returns, tuples and lists (by position when unpacked), dicts (by constant key, also
-keys named by constants of another module), ``**dict`` spreads into parameters, attributes of
+names, returns, tuples and lists (by position when unpacked; what ``append``/``extend``
+adds joins the elements), the containers ``zip``/``enumerate``/``list`` give back, dicts (by
+constant key, also keys named by constants of another module), ``**dict`` spreads into parameters, attributes of
 objects, and the parameters of the functions it is handed to. An object is *iterated* where a
 ``for`` loop, a comprehension, ``iter()``/``enumerate()``/``zip()``/``list()``/... or a
 Lightning Trainer's ``fit``/``validate``/``test``/``predict`` takes it (through transparent
@@ -45,6 +46,8 @@ _CONTAINER_METHODS = frozenset(
     {"get", "items", "keys", "values", "append", "extend", "update", "pop", "setdefault", "copy", "format", "join",
      "split", "strip", "replace", "lower", "upper", "startswith", "endswith", "add", "remove", "insert", "index", "count"}
 )
+# Methods that put values into a list or set (``_fill``).
+_FILLING = frozenset({"append", "add", "insert", "extend"})
 # Budgets: past them the root's answer is empty (unknown is silence).
 MAX_FUNCTIONS = 400
 MAX_PASSES = 40
@@ -427,7 +430,13 @@ class ImportFlow:
                 else:
                     for leaf in transparent_leaves(node):
                         self._sink(fn, values if leaf is node else self._eval(fn, leaf), call.lineno)
-            return args[0] if func.id == "iter" and args else set()
+            if func.id == "iter":
+                return args[0] if args else set()
+            return self._built_container(call, func.id, args)
+        if isinstance(func, ast.Attribute) and func.attr in _FILLING and call.args:
+            boxes = [self.containers[v[1]] for v in self._eval(fn, func.value) if v[0] == "cont"]
+            if boxes:
+                return self._fill(fn, call, func.attr, boxes, args)
         if isinstance(func, ast.Attribute) and self._trainer_run(fn, call):
             return set()
         targets = self._callees(fn, call)
@@ -450,6 +459,49 @@ class ImportFlow:
             if callee is not None:
                 found |= callee.returns
         return found
+
+    def _built_container(self, call: ast.Call, name: str, args: List[Set]) -> Set:
+        """What an iterating builtin gives back, as a container of this call: ``zip(a, b)``
+        yields tuples of an element of each (by position), ``enumerate(a)`` tuples of an index
+        and an element, ``list(a)``, ``tuple(a)``, ``sorted(a)``, ``set(a)`` the elements.
+        Anything else (``sum``, ``min``, ``any``, ...) nothing followed."""
+        if name not in ("zip", "enumerate", "list", "tuple", "sorted", "set") or not args:
+            return set()
+        outer = self._synthetic(id(call), None)
+        if name in ("zip", "enumerate"):
+            parts = [self._elements(a) for a in args] if name == "zip" else [set(), self._elements(args[0])]
+            inner = self._synthetic(id(call.func), len(parts))
+            for index, part in enumerate(parts):
+                self._add(inner.items[index], part)  # type: ignore[index]
+                self._add(inner.all, part)
+            self._add(outer.all, {("cont", id(call.func))})
+        else:
+            self._add(outer.all, self._elements(args[0]))
+        return {("cont", id(call))}
+
+    def _synthetic(self, key: int, width: Optional[int]) -> _Container:
+        box = self.containers.get(key)
+        if box is None:
+            box = self.containers[key] = _Container([set() for _ in range(width)] if width is not None else None)
+        return box
+
+    def _fill(self, fn: _Function, call: ast.Call, method: str, boxes: List[_Container], args: List[Set]) -> Set:
+        """``lst.append(x)``, ``s.add(x)``, ``lst.insert(i, x)``, ``lst.extend(xs)`` on a list or
+        set this interpretation tracks: the value joins its elements (their positions are then
+        unknown: ``a, b = lst`` is no longer read by position). ``extend`` iterates what it is
+        given (CPython calls ``iter()`` on it)."""
+        if method == "extend":
+            for leaf in transparent_leaves(call.args[0]):
+                self._sink(fn, args[0] if leaf is call.args[0] else self._eval(fn, leaf), call.lineno)
+            joined = self._elements(args[0])
+        elif method == "insert":
+            joined = args[1] if len(args) > 1 else set()
+        else:
+            joined = args[0]
+        for box in boxes:
+            box.items = None
+            self._add(box.all, joined)
+        return set()
 
     def _trainer_run(self, fn: _Function, call: ast.Call) -> bool:
         """A Lightning Trainer's fit/validate/test/predict: the loaders it is given are iterated

@@ -196,6 +196,7 @@ class ModuleAnalysis:
         # one loader's ``_unguarded_iteration`` is worked out (cited as related locations).
         self._handed_elsewhere: List[Tuple[str, int, str]] = []
         self._top_called: Optional[Set[str]] = None  # ``_root_calls``: names top-level code calls
+        self._top_call_counts: Optional[Dict[str, int]] = None  # ``flow_iteration``: calls per name at the top level
         # (caller's analysis, call, site, function) while ``loader_calls_with`` judges a call of
         # ``function`` from another module: DL206 follows a loader it returns into that caller.
         self.returned_to: Optional[tuple] = None
@@ -327,6 +328,7 @@ class ModuleAnalysis:
     def facts(self) -> ModuleFacts:
         if self._facts is None:
             calls = []
+            reaching: List[Tuple[int, ast.Call, Optional[ast.AST]]] = []
             factories: Dict[str, Tuple[str, ...]] = {}
             for call, site, scope_name, cls in self.index.calls:
                 judged = call
@@ -344,7 +346,7 @@ class ModuleAnalysis:
                     continue
                 function, name = self._factory_of(site)
                 if bound.unguarded_iteration is None and site.scope is not None and _certainly_workers(bound):
-                    bound = self._reached_at_import(judged, bound, function)
+                    reaching.append((len(calls), judged, function))  # once the factories are known
                 calls.append(bound)
                 module_level = function is not None and function is site.scope and id(function) in self.ix.function_ids
                 if function is not None and (
@@ -375,6 +377,9 @@ class ModuleAnalysis:
                 factories.setdefault(function.name, tuple(_param_names(function)))
             for function in self._relays(factories):
                 factories.setdefault(function.name, tuple(_param_names(function)))
+            for position, judged, function in reaching:
+                judged_at_calls = function is not None and any(n.rsplit(".", 1)[-1] == function.name for n in factories)
+                calls[position] = self._reached_at_import(judged, calls[position], function, judged_at_calls)
             if factories:
                 # Dicts of this module holding factories (``LOADERS["msrvtt"]["train"](args)``):
                 # their subscripts are call sites too, searched for as ``NAME[`` (``judge``).
@@ -701,14 +706,16 @@ class ModuleAnalysis:
                             called.update(terminal(node.func) for node in ast.walk(piece) if isinstance(node, ast.Call))
         return name in analysis._top_called
 
-    def _reached_at_import(self, call: ast.Call, bound: LoaderCall, function: Optional[ast.AST]) -> LoaderCall:
+    def _reached_at_import(self, call: ast.Call, bound: LoaderCall, function: Optional[ast.AST], judged_at_calls: bool = True) -> LoaderCall:
         """``bound`` iterated at import (``unguarded_iteration``, and the ``import_chain`` DL203
         cites: (root file, its top-level line), (file, line of the iteration)) when the
         top-level code of this module or of a module importing it (two steps up) iterates this
         construction, however the loader travels there (``import_flow``,
         ``Project.import_roots``): the general complement of ``_unguarded_iteration``'s shapes.
-        A function that script's top-level code calls itself is judged at those calls instead
-        (``judge.judge_call_sites``), as before. Asked of a module's own loaders only, not at a
+        A factory that script's top-level code calls itself is judged at those calls instead
+        (``judge.judge_call_sites``), as before; any other function (``judged_at_calls``
+        False: its loader takes nothing from its parameters, so it has no call sites) is judged
+        here. Asked of a module's own loaders only, not at a
         factory's call sites: the interpretation reads every call of a function alike."""
         project = self.resolver.project
         roots = getattr(project, "import_roots", None)
@@ -721,7 +728,7 @@ class ModuleAnalysis:
         for root in roots(self.path) if own else (os.path.abspath(self.path),):
             found = project.import_flow(root).get(key)
             if found is not None:
-                if function is not None and self._root_calls(root, getattr(function, "name", "")):
+                if function is not None and judged_at_calls and self._root_calls(root, getattr(function, "name", "")):
                     return bound
                 chain = ((root, found[0]), (found[1], found[2]))
                 return bound.replace(unguarded_iteration=found[0], extra={**bound.extra, "import_chain": chain})
@@ -3244,7 +3251,8 @@ class ModuleAnalysis:
                 bound = self._bind(call, site, scope_name, loader)
                 if bound is not None:
                     if iterated is not None:
-                        bound = bound.replace(unguarded_iteration=iterated(self._use_in(call, site, function)))
+                        key = (os.path.abspath(self.path), call.lineno, call.col_offset)
+                        bound = bound.replace(unguarded_iteration=iterated(self._use_in(call, site, function), key))
                     out.append(bound)
                     if undecided is not None and runs is None:
                         undecided[id(bound)] = _branch(site)
@@ -3322,14 +3330,14 @@ class ModuleAnalysis:
                     continue
                 use = self._use_in(call, site, function)
 
-                def through(inner, use=use):
-                    return iterated(_combined_use(inner, use))
+                def through(inner, key=None, use=use):
+                    return iterated(_combined_use(inner, use), key)
 
                 # A call of the relay in this module: where it iterates the loader is found from
                 # the factory's call in the relay (``_iterated_where_returned`` follows the
                 # relay's calls), reported there once; asked here too, it would be twice.
                 local = caller is None or getattr(caller[0], "path", None) == self.path
-                relay_use = (lambda inner: None) if local else through if iterated is not None else None
+                relay_use = (lambda inner, key=None: None) if local else through if iterated is not None else None
                 found = self.loader_calls_with(target, env, undecided, relay_use, caller)
                 # the function that builds the DataLoader, for the messages at the relay's calls
                 named = [b if "built_by" in b.extra else b.replace(extra={**b.extra, "built_by": target.name}) for b in found]
@@ -3434,10 +3442,10 @@ class ModuleAnalysis:
         if env is None:
             return []
 
-        def through(use):
+        def through(use, key=None):
             if isinstance(use, tuple):
-                return iterated(("held-returned", *use[1:]))
-            return iterated(use) if use == "runs" else None
+                return iterated(("held-returned", *use[1:]), key)
+            return iterated(use, key) if use == "runs" else None
 
         return where.loader_calls_with(method, env, undecided, through if iterated is not None else None)
 
@@ -3571,6 +3579,37 @@ class ModuleAnalysis:
             return None if self._guarded(site.line) else site.line
         function = self._runner(site.scope)
         return self._unguarded_call_of(function, MAX_CALL_DEPTH, set()) if function is not None else None
+
+    def flow_iteration(self, call: ast.Call, site: Site, key: Tuple[str, int, int]) -> Optional[int]:
+        """DL203 at a call of a factory in this module's unguarded top-level code, when the
+        factory's loader travels where ``unguarded_use``'s shapes do not follow (appended to a
+        list that is returned, zipped and handed on: ShuttleNet's ``prepare_dataset``): the line
+        of the top-level statement from which the interpretation of this module's import-time
+        code (``Project.import_flow``) iterates the construction ``key``. Only for the one call
+        of the factory's name at the top level (the interpretation does not tell two calls
+        apart), and not in a test module (pytest imports it; no worker does)."""
+        if site.scope is not None or self._guarded(site.line) or _test_module(self.path) or self.tree is None:
+            return None
+        project = self.resolver.project
+        flows = getattr(project, "import_flow", None)
+        if flows is None:
+            return None
+        name = terminal(call.func)
+        if self._top_call_counts is None:
+            from dl_lint.analysis.import_flow import top_statements
+
+            counts: Dict[str, int] = {}
+            for statement in top_statements(self.tree.body):
+                if self._guarded(statement.lineno) or isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    continue
+                for node in ast.walk(statement):
+                    if isinstance(node, ast.Call):
+                        counts[terminal(node.func)] = counts.get(terminal(node.func), 0) + 1
+            self._top_call_counts = counts
+        if self._top_call_counts.get(name, 0) != 1:
+            return None
+        found = flows(os.path.abspath(self.path)).get(key)
+        return found[0] if found is not None else None
 
     def _held_iteration(self, call: ast.Call, site: Site, use: Tuple[str, Tuple[str, ...], Tuple[str, ...]]) -> Optional[int]:
         """``unguarded_use`` for a loader kept on an object (``_held``): the object is the

@@ -122,14 +122,20 @@ its own) or a test module (pytest imports it, no script does), of the modules im
 importing one of those (`analysis/import_flow.py`): the code that top-level code runs outside the main guard
 (functions, classes and their methods on the objects built there, in any module of the
 project) is read once per script, and the object each outside call builds is tracked through
-names, returns, tuples and lists (by position when unpacked), dicts (by constant key, also a
+names, returns, tuples and lists (by position when unpacked; `append`, `add`, `insert`,
+`extend` put it among a list's elements), `zip`, `enumerate`, `list`, `sorted` (their elements,
+`for a, b in zip(trains, tests)`), dicts (by constant key, also a
 constant of another module such as `TRAIN_LOADER`), `**dict` spreads into parameters,
 attributes of objects and parameters, to the loops, comprehensions, iterating builtins and
 Lightning Trainer calls that take it (torch-nilm: a script's `experiment.run_benchmark(...)`
 reaches a method that builds the loaders, returns them in a tuple, puts them in a dict of
 keyword arguments and calls `train_eval(**args)` in a third module, whose
-`trainer.fit(model, train_loader, val_loader)` iterates them). The diagnostic cites the script's
-line and the iteration. A function reads one environment for all its calls, so a loader handed
+`trainer.fit(model, train_loader, val_loader)` iterates them; ShuttleNet: `prepare_dataset`
+appends its loaders to lists it returns in a tuple, the script zips them and hands each to a
+trainer of a third module). The diagnostic cites the script's line and the iteration; when the
+function that builds the loader takes values from its parameters and the script's top-level
+code calls it once, it is reported at that call instead (with two calls, which one's loaders
+are iterated is not told apart: silent). A function reads one environment for all its calls, so a loader handed
 to a function that iterates that parameter for some caller counts as iterated; what the
 interpretation cannot resolve (a local callable, a library call other than the iterating ones,
 more than 24 candidate scripts, 400 functions, or no fixed point within 40 passes) is not
