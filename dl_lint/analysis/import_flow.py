@@ -9,7 +9,8 @@ across the project (module-level functions, classes and their methods, on the ob
 there, in any module) and tracks where each object built by an outside call goes: through
 names, returns, tuples and lists (by position when unpacked; what ``append``/``extend``
 adds joins the elements), the containers ``zip``/``enumerate``/``list`` give back, dicts (by
-constant key, also keys named by constants of another module), ``**dict`` spreads into parameters, attributes of
+constant key, also keys named by constants of another module; ``dict(k=v)``, and what
+``items``/``values``/``get``/``pop`` give back), ``**dict`` spreads into parameters, attributes of
 objects, and the parameters of the functions it is handed to. An object is *iterated* where a
 ``for`` loop, a comprehension, ``iter()``/``enumerate()``/``zip()``/``list()``/... or a
 Lightning Trainer's ``fit``/``validate``/``test``/``predict`` takes it (through transparent
@@ -48,6 +49,8 @@ _CONTAINER_METHODS = frozenset(
 )
 # Methods that put values into a list or set (``_fill``).
 _FILLING = frozenset({"append", "add", "insert", "extend"})
+# Methods that give back what a dict or list holds (``_read``).
+_READING = frozenset({"items", "values", "keys", "get", "pop", "copy"})
 # Budgets: past them the root's answer is empty (unknown is silence).
 MAX_FUNCTIONS = 400
 MAX_PASSES = 40
@@ -433,10 +436,14 @@ class ImportFlow:
             if func.id == "iter":
                 return args[0] if args else set()
             return self._built_container(call, func.id, args)
-        if isinstance(func, ast.Attribute) and func.attr in _FILLING and call.args:
+        if isinstance(func, ast.Name) and func.id == "dict" and not _binds_anywhere(fn, func.id):
+            return self._dict_call(fn, call, args, keywords)
+        if isinstance(func, ast.Attribute) and (func.attr in _FILLING or func.attr in _READING):
             boxes = [self.containers[v[1]] for v in self._eval(fn, func.value) if v[0] == "cont"]
-            if boxes:
+            if boxes and func.attr in _FILLING and call.args:
                 return self._fill(fn, call, func.attr, boxes, args)
+            if boxes and func.attr in _READING:
+                return self._read(fn, call, func.attr, boxes)
         if isinstance(func, ast.Attribute) and self._trainer_run(fn, call):
             return set()
         targets = self._callees(fn, call)
@@ -502,6 +509,58 @@ class ImportFlow:
             box.items = None
             self._add(box.all, joined)
         return set()
+
+    def _dict_call(self, fn: _Function, call: ast.Call, args: List[Set], keywords) -> Set:
+        """``dict(train=train_loader, val=val_loader)`` (or ``dict(other, ...)``): a dict of this
+        call, each keyword a constant key; a mapping given first brings its keys."""
+        box = self._synthetic(id(call), None)
+        for values in args[:1]:
+            for other in values:
+                if other[0] == "cont":
+                    inner = self.containers[other[1]]
+                    for name, held in list(inner.keys.items()):
+                        self._add(box.keys.setdefault(name, set()), held)
+                    self._add(box.all, inner.all)
+        for name, values in keywords:
+            if name is not None:
+                self._add(box.keys.setdefault(name, set()), values)
+            else:  # ``dict(**other)``
+                for other in values:
+                    if other[0] == "cont":
+                        for key, held in list(self.containers[other[1]].keys.items()):
+                            self._add(box.keys.setdefault(key, set()), held)
+            self._add(box.all, values if name is not None else self._elements(values))
+        return {("cont", id(call))}
+
+    def _read(self, fn: _Function, call: ast.Call, method: str, boxes: List[_Container]) -> Set:
+        """What a tracked dict or list gives back: ``d.values()`` its elements, ``d.items()``
+        pairs of a key and an element, ``d.get("train")`` / ``d.pop("train")`` the value at a
+        constant key (else any element), ``lst.pop()`` any element, ``d.copy()`` the same
+        container (a copy holding the same objects); ``keys()`` nothing followed."""
+        held: Set = set()
+        for box in boxes:
+            held |= box.all
+        if method == "copy":
+            return {v for v in self._eval(fn, call.func.value) if v[0] == "cont"}
+        if method in ("get", "pop"):
+            key = self._key(fn, call.args[0]) if call.args else None
+            if key is not None:
+                found: Set = set()
+                for box in boxes:
+                    found |= box.keys.get(key, set())
+                return found
+            return held
+        if method == "keys":
+            return set()
+        outer = self._synthetic(id(call), None)
+        if method == "values":
+            self._add(outer.all, held)
+        else:  # items
+            inner = self._synthetic(id(call.func), 2)
+            self._add(inner.items[1], held)  # type: ignore[index]
+            self._add(inner.all, held)
+            self._add(outer.all, {("cont", id(call.func))})
+        return {("cont", id(call))}
 
     def _trainer_run(self, fn: _Function, call: ast.Call) -> bool:
         """A Lightning Trainer's fit/validate/test/predict: the loaders it is given are iterated

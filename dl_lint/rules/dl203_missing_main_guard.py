@@ -125,7 +125,8 @@ project) is read once per script, and the object each outside call builds is tra
 names, returns, tuples and lists (by position when unpacked; `append`, `add`, `insert`,
 `extend` put it among a list's elements), `zip`, `enumerate`, `list`, `sorted` (their elements,
 `for a, b in zip(trains, tests)`), dicts (by constant key, also a
-constant of another module such as `TRAIN_LOADER`), `**dict` spreads into parameters,
+constant of another module such as `TRAIN_LOADER`; `dict(train=...)`, and what `.items()`,
+`.values()`, `.get(key)`, `.pop(key)` give back), `**dict` spreads into parameters,
 attributes of objects and parameters, to the loops, comprehensions, iterating builtins and
 Lightning Trainer calls that take it (torch-nilm: a script's `experiment.run_benchmark(...)`
 reaches a method that builds the loaders, returns them in a tuple, puts them in a dict of
