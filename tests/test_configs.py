@@ -433,7 +433,41 @@ _LAYOUTS = {
         },
         ["data.num_workers", "data.batch_size", "data.sub.workers", "model.num_workers", "model.threads"],
     ),
+    "overrides": (
+        None,
+        {
+            # ``override`` entries of the primary config choose the option of a group wherever its
+            # default is (here in base.yaml); those of Hydra's own groups (here and nested) touch
+            # no key of the app (MMAudio's train_config.yaml)
+            "config.yaml": "defaults:\n  - base\n  - override data: fast\n  - override hydra/job_logging: custom\n  - _self_\nbatch: 2\n",
+            "base.yaml": "defaults:\n  - data: slow\n  - override hydra/hydra_logging: disabled\n  - _self_\nbatch: 8\n",
+            "data/slow.yaml": "num_workers: 0\n",
+            "data/fast.yaml": "num_workers: 4\nprefetch: 2\n",
+            "hydra/job_logging/custom.yaml": "version: 1\n",
+        },
+        ["data.num_workers", "data.prefetch", "batch"],
+    ),
+    "override in the same list": (
+        None,
+        {"config.yaml": "defaults:\n  - data: slow\n  - override data: fast\n  - _self_\n", "data/slow.yaml": "num_workers: 0\n", "data/fast.yaml": "num_workers: 4\n"},
+        ["data.num_workers"],
+    ),
 }
+
+
+def test_an_override_of_a_group_no_default_names_is_unknown(tmp_path):
+    """Hydra refuses to compose (``Could not override 'model'``): nothing is known."""
+    from hydra import compose as hydra_compose, initialize_config_dir
+
+    files = {"config.yaml": "defaults:\n  - data: slow\n  - override model: big\n", "data/slow.yaml": "num_workers: 0\n", "model/big.yaml": "x: 1\n"}
+    folder = tmp_path / "conf"
+    for relative, text in files.items():
+        (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+        (folder / relative).write_text(text)
+    with initialize_config_dir(config_dir=str(folder), version_base=None):
+        with pytest.raises(Exception, match="Could not override 'model'"):
+            hydra_compose(config_name="config")
+    assert compose(HydraConfig(str(folder), "config"), lambda path: read_yaml(path)[1]).tree is None
 
 
 @pytest.mark.parametrize("name", sorted(_LAYOUTS))

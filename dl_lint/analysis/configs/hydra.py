@@ -21,8 +21,15 @@ Checked in Hydra's source, 1.4.0.dev9 (facebookresearch/hydra 2c03d1b, 2026-08-1
   script stored in that group (``cs.store(group="data", name="base", node=DataConfig)``,
   ``core/config_store.py``; the repository reads stored nodes beside the files).
 
-What is not followed makes the affected keys unknown (silence): absolute, optional, override,
-placed or interpolated entries of a group config's defaults list, other package headers, ``override`` entries, multi-select groups, ``${oc.env:...}`` and
+- ``- override GROUP: OPTION`` in the primary config's defaults list chooses OPTION for that
+  group wherever its default is in the tree (``_internal/defaults_list.py``,
+  ``_update_overrides``); an override of a group no default names makes Hydra refuse to compose
+  (unknown here). ``override hydra/...`` entries, at any level, configure Hydra itself (its
+  logging, launcher, sweeper): no key of the app.
+
+What is not followed makes the affected keys unknown (silence): absolute, optional, override
+(but of Hydra's own groups), placed or interpolated entries of a group config's defaults list,
+other package headers, multi-select groups, ``${oc.env:...}`` and
 other resolvers, relative interpolations, ``???`` (a value the command line must give), custom
 YAML tags, merges (``<<:``).
 """
@@ -163,9 +170,18 @@ def compose(config: HydraConfig, read: Reader) -> Composed:
     # (package, tree or None for "unknown content here")
     sources: List[Tuple[Tuple[str, ...], Optional[Tree]]] = []
     has_self = False
+    overrides: Dict[str, List[Any]] = {}
     if defaults is not None:
         if not isinstance(defaults, Items):
             return Composed(None)
+        for item in defaults.items:
+            found = _override(item)
+            if found is not None:  # ``- override data: base``: the option chosen for that group, wherever its default is
+                group, option = found
+                if group is None or group in overrides:
+                    return Composed(None)
+                if group != "hydra" and not group.startswith("hydra/"):  # Hydra's own settings: not the app's keys
+                    overrides[group] = [option, False]
         for item in defaults.items:
             if isinstance(item, Leaf) and item.value == "_self_":
                 if has_self:
@@ -173,9 +189,13 @@ def compose(config: HydraConfig, read: Reader) -> Composed:
                 has_self = True
                 sources.append(((), own))
                 continue
-            sources.extend(_default(item, config.search_dir, read, errors, config.stored))
+            if _override(item) is not None:
+                continue
+            sources.extend(_default(item, config.search_dir, read, errors, config.stored, overrides))
     if not has_self:
         sources.append(((), own))
+    if any(not consumed for _, consumed in overrides.values()):
+        return Composed(None)  # an override of a group no default names: Hydra refuses to compose
     merged: Dict[str, Any] = {}
     for package, tree in sources:
         _merge_at(merged, package, tree)
@@ -187,7 +207,21 @@ _BUDGET = 256  # configs read for one entry of the primary defaults list, nested
 Stored = Tuple[Tuple[str, str, Tree], ...]
 
 
-def _default(item: Any, search_dir: str, read: Reader, errors: List[YamlError], stored: Stored = ()) -> List[Source]:
+def _override(item: Any) -> Optional[Tuple[Optional[str], Optional[str]]]:
+    """``- override GROUP: OPTION`` of a defaults list: (the group's path, the option); (None,
+    None) for an override written otherwise (unknown); None for any other entry."""
+    if not (isinstance(item, Tree) and len(item.entries) == 1 and item.entries[0][0].startswith("override ")):
+        return None
+    group, value = item.entries[0]
+    group = group[len("override ") :].strip().lstrip("/")
+    if "@" in group or not isinstance(value, Leaf) or not isinstance(value.value, str) or "${" in value.value or not group:
+        return None, None
+    return group, value.value
+
+
+def _default(
+    item: Any, search_dir: str, read: Reader, errors: List[YamlError], stored: Stored = (), overrides: Optional[Dict[str, List[Any]]] = None
+) -> List[Source]:
     """One entry of a primary config's defaults list: where it mounts, and what it holds (None:
     unknown content; the package () with None makes everything unknown), a group config's own
     defaults list first (``_group``)."""
@@ -221,12 +255,31 @@ def _default(item: Any, search_dir: str, read: Reader, errors: List[YamlError], 
             package = tuple(group.split("/"))
     else:
         package = tuple(p for p in group.split("/") if p)
-    return _group(tuple(p for p in group.split("/") if p), option, package, bool(package_text), optional, search_dir, read, errors, stored, 0, [_BUDGET])
+    path = tuple(p for p in group.split("/") if p)
+    if item_is_group_default(item):
+        option = _overridden(overrides, path, option)
+    return _group(path, option, package, bool(package_text), optional, search_dir, read, errors, stored, 0, [_BUDGET], overrides)
+
+
+def item_is_group_default(item: Any) -> bool:
+    """``- group: option`` (not ``- config``, a config of the same folder)."""
+    return isinstance(item, Tree)
+
+
+def _overridden(overrides: Optional[Dict[str, List[Any]]], group: Tuple[str, ...], option: str) -> str:
+    """The option an ``override`` entry of the primary config chooses for ``group`` (marked as
+    used), else ``option``."""
+    entry = overrides.get("/".join(group)) if overrides else None
+    if entry is None:
+        return option
+    entry[1] = True
+    return entry[0]
 
 
 def _group(
     group: Tuple[str, ...], option: str, package: Tuple[str, ...], placed: bool, optional: bool,
     search_dir: str, read: Reader, errors: List[YamlError], stored: Stored, depth: int, budget: List[int],
+    overrides: Optional[Dict[str, List[Any]]] = None,
 ) -> List[Source]:
     """The sources of config ``option`` of ``group`` mounted at ``package`` (``placed``: the
     entry wrote the package): its YAML file, else a structured config the script stored under
@@ -272,6 +325,9 @@ def _group(
             has_self = True
             sources.append((package, own))
             continue
+        found = _override(item)
+        if found is not None and found[0] is not None and (found[0] == "hydra" or found[0].startswith("hydra/")):
+            continue  # ``- override hydra/job_logging: custom``: Hydra's own settings, not the app's keys
         if isinstance(item, Leaf) and isinstance(item.value, str):
             sub, option_text = (), item.value  # a config of the same group, mounted here
         elif isinstance(item, Tree) and len(item.entries) == 1 and isinstance(item.entries[0][1], Leaf) and isinstance(item.entries[0][1].value, str):
@@ -282,7 +338,9 @@ def _group(
         written = "/".join(sub) + option_text
         if written.startswith(("/", "optional", "override")) or "@" in written or "${" in written or not all(sub):
             return [(package, None)]  # absolute, optional, override, placed or interpolated: not followed
-        nested = _group(group + sub, option_text, package + sub, False, False, search_dir, read, errors, stored, depth + 1, budget)
+        if sub:
+            option_text = _overridden(overrides, group + sub, option_text)
+        nested = _group(group + sub, option_text, package + sub, False, False, search_dir, read, errors, stored, depth + 1, budget, overrides)
         if any(tree is None for _, tree in nested):
             return [(package, None)]  # absent (Hydra fails to compose), broken, or not followed
         sources.extend(nested)
