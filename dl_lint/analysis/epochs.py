@@ -851,7 +851,7 @@ def returned_place(analysis, owner: ast.AST, name) -> Optional[Tuple[Tuple[int, 
     return place
 
 
-def returned_bindings(analysis, owner: ast.AST, name, path, role: str = "loader", elsewhere: bool = False):
+def returned_bindings(analysis, owner: ast.AST, name, path, role: str = "loader", elsewhere: bool = False, inner=(), depth: int = 0):
     """Where the ``name`` that ``owner`` returns (at ``path``, ``_returned_path``: whole, or
     nested tuple displays; ``name`` may also be the loader's own call, ``return
     DataLoader(...)``, ``_gives``) lands in its callers: (None, [(module analysis, caller scope, call,
@@ -863,6 +863,10 @@ def returned_bindings(analysis, owner: ast.AST, name, path, role: str = "loader"
     there or in alternative arms (``_bound_along``: at once or in a second statement that takes
     the bound tuple apart), skipping callers that never read it; or (why, []) when some
     ``return`` gives something else, no caller is read, or a call's result lands elsewhere.
+    A caller that returns the call itself (a relay: ``def setup(cfg): return
+    construct_loader(...)``, or as an element of the tuple it returns, on every path) is
+    followed to its own callers, the loader then at that place of the relay's result and at
+    ``inner`` (the path inside what the call gives) below it, ``FOLLOW_DEPTH`` relays deep.
     One mechanism for "where does a returned loader go", read by DL206
     (``_returned_to_callers``) and DL306 (``ModuleAnalysis._returned_copy``)."""
     for value in analysis._whole_returned(owner):
@@ -885,8 +889,19 @@ def returned_bindings(analysis, owner: ast.AST, name, path, role: str = "loader"
     for where, call, call_site in callers:
         caller = where.tree if call_site.scope is None else call_site.scope
         statement = analysis_parent_assign(where, caller, call)
+        if statement is None and caller is not where.tree and depth < FOLLOW_DEPTH and isinstance(caller, ast.FunctionDef):
+            place = returned_place(where, caller, call)
+            if place is not None:  # a relay returns the call: where its callers bind it
+                relay_of = where.returned_to[3] if where.returned_to is not None else None
+                if relay_of is not None and relay_of is not caller:
+                    continue  # another relay than the one the call being judged runs: not its loader
+                why, deeper = returned_bindings(where, caller, call, place, role, elsewhere and relay_of is None, (*path, *inner), depth + 1)
+                if why is not None:
+                    return why, []
+                out.extend(deeper)
+                continue
         landing: list = []
-        alias, skip = _bound_along(where, caller, call_site, statement.targets[0], path, 0, landing) if statement is not None else (None, None)
+        alias, skip = _bound_along(where, caller, call_site, statement.targets[0], (*path, *inner), 0, landing) if statement is not None else (None, None)
         if alias == "":
             continue  # never read there (``_, _, train_loader = make(...)``): nothing it does
         if alias is None or skip is None:

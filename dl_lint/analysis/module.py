@@ -728,8 +728,14 @@ class ModuleAnalysis:
         for root in roots(self.path) if own else (os.path.abspath(self.path),):
             found = project.import_flow(root).get(key)
             if found is not None:
-                if function is not None and judged_at_calls and self._root_calls(root, getattr(function, "name", "")):
-                    return bound
+                if function is not None and self._root_calls(root, getattr(function, "name", "")):
+                    if judged_at_calls:
+                        return bound
+                    # no call sites: judged here, but only a loader the function builds on every
+                    # path through it (the interpretation reads no test: ``if self.workers:``)
+                    site = self.site_of(call)
+                    if site is None or any(c.kind in ("if", "exit", "except") for c in site.conds):
+                        return bound
                 chain = ((root, found[0]), (found[1], found[2]))
                 return bound.replace(unguarded_iteration=found[0], extra={**bound.extra, "import_chain": chain})
         return bound
@@ -3232,7 +3238,8 @@ class ModuleAnalysis:
         saved = self.resolver.param_env
         self.resolver.param_env = env
         saved_caller = self.returned_to
-        self.returned_to = (*caller, function) if caller is not None and caller[0] is not self else None
+        # (analysis, call, site, the function the call runs): a relay passes itself as the last
+        self.returned_to = (tuple(caller) if len(caller) == 4 else (*caller, function)) if caller is not None and caller[0] is not self else None
         try:
             out = []
             calls = self._calls_in(function)
@@ -3251,7 +3258,9 @@ class ModuleAnalysis:
                 bound = self._bind(call, site, scope_name, loader)
                 if bound is not None:
                     if iterated is not None:
-                        key = (os.path.abspath(self.path), call.lineno, call.col_offset)
+                        # the construction, for the caller's interpretation of its top level: asked
+                        # only of a loader with workers on every path (DL203's question)
+                        key = (os.path.abspath(self.path), call.lineno, call.col_offset) if _certainly_workers(bound) else None
                         bound = bound.replace(unguarded_iteration=iterated(self._use_in(call, site, function), key))
                     out.append(bound)
                     if undecided is not None and runs is None:
@@ -3293,7 +3302,7 @@ class ModuleAnalysis:
         ...; return train, val`` (FUNIT's ``get_train_loaders``). (call, site, factory)."""
         if self.ix.first_function.get(function.name) is not function:
             return []
-        params = set(_param_names(function))
+        params = self._parameter_derived(function)
         found = []
         for call, site, _, _ in self._calls_in(function):
             if not (isinstance(call.func, ast.Name) and call.func.id in names and call.func.id != function.name):
@@ -3306,6 +3315,30 @@ class ModuleAnalysis:
             if self._use_in(call, site, function) is not None:
                 found.append((call, site, target))
         return found
+
+    def _parameter_derived(self, function: ast.AST) -> Set[str]:
+        """``function``'s parameters and the local names every assignment of which reads one
+        (``batch_size = cfg.batch_size``; ``pin_memory = cfg.pin_memory``), to a fixpoint: a
+        factory's call whose arguments name one of them takes its values from the caller
+        (MMAudio's ``setup_training_datasets(cfg)``)."""
+        derived = set(_param_names(function))
+        scope = self.index.scopes.get(id(function))
+        if scope is None:
+            return derived
+        candidates = {
+            name: [b.value for b in bindings]
+            for name, bindings in scope.bindings.items()
+            if name not in derived and bindings and all(b.kind == "assign" and b.value is not None for b in bindings)
+        }
+        changed = True
+        while changed:
+            changed = False
+            for name, values in list(candidates.items()):
+                if all(any(isinstance(n, ast.Name) and n.id in derived for n in ast.walk(v)) for v in values):
+                    derived.add(name)
+                    del candidates[name]
+                    changed = True
+        return derived
 
     def _relayed(self, function: ast.AST, undecided, iterated, caller) -> List[LoaderCall]:
         """``loader_calls_with`` for a relay (``_relays``): the loaders each factory it calls
@@ -3338,7 +3371,10 @@ class ModuleAnalysis:
                 # relay's calls), reported there once; asked here too, it would be twice.
                 local = caller is None or getattr(caller[0], "path", None) == self.path
                 relay_use = (lambda inner, key=None: None) if local else through if iterated is not None else None
-                found = self.loader_calls_with(target, env, undecided, relay_use, caller)
+                # the call being judged calls the relay: a loader the factory returns lands in it
+                # through the relay's own return (``epochs.returned_bindings``)
+                relay_caller = (*caller[:3], function) if caller is not None else None
+                found = self.loader_calls_with(target, env, undecided, relay_use, relay_caller)
                 # the function that builds the DataLoader, for the messages at the relay's calls
                 named = [b if "built_by" in b.extra else b.replace(extra={**b.extra, "built_by": target.name}) for b in found]
                 if undecided is not None:
@@ -3465,7 +3501,40 @@ class ModuleAnalysis:
         element = self._returned_element(call, site)
         if element is not None:
             return ("element", *element)
+        unpacked = self._unpacked_use(call, function)
+        if unpacked is not None:
+            return unpacked
         return self._held(call, site)
+
+    def _unpacked_use(self, call: ast.Call, function: ast.AST) -> Optional[Tuple[Any, ...]]:
+        """A relay's call of a factory whose result it unpacks into names (``sampler, loader =
+        construct_loader(...)``, one statement, plain names, each bound only there), then
+        returns some of them (``return dataset, sampler, loader``, every ``return`` giving the
+        name at one place): ("unpacked", width, ((position, what the relay does with the name
+        bound there: "returns" or ("element", index, length)), ...)), read against what the
+        factory returns by ``_combined_use``. None otherwise."""
+        from dl_lint.analysis.epochs import returned_place
+
+        if not isinstance(function, ast.FunctionDef):
+            return None
+        parents, _ = self.name_reads(function)
+        statement = parents.get(id(call))
+        if not (isinstance(statement, ast.Assign) and statement.value is call and len(statement.targets) == 1):
+            return None
+        target = statement.targets[0]
+        if not isinstance(target, ast.Tuple) or not all(isinstance(e, ast.Name) for e in target.elts):
+            return None
+        scope = self.index.scopes.get(id(function))
+        uses = []
+        for position, element in enumerate(target.elts):
+            if scope is None or len(scope.bindings.get(element.id, ())) != 1:
+                continue
+            place = returned_place(self, function, element.id)
+            if place == ():
+                uses.append((position, "returns"))
+            elif place is not None and len(place) == 1:
+                uses.append((position, ("element", *place[0])))
+        return ("unpacked", len(target.elts), tuple(uses)) if uses else None
 
     def _held(self, call: ast.Call, site: Site) -> Optional[Tuple[str, Tuple[str, ...], Tuple[str, ...]]]:
         """A loader a method keeps on its object (``self.dataloader = DataLoader(...)`` in
@@ -3569,6 +3638,8 @@ class ModuleAnalysis:
         followed from the call as if the call built it (``_unguarded_iteration``)."""
         if use == "returns":
             return self._unguarded_iteration(call, site)
+        if isinstance(use, tuple) and use[0] == "unpacked":
+            return None  # read only through ``_combined_use``
         if isinstance(use, tuple) and use[0] == "element":
             return self._unguarded_iteration(call, site, element=tuple(use[1:]))
         if isinstance(use, tuple):
@@ -4367,6 +4438,9 @@ def _combined_use(inner, outer):
         return outer
     if isinstance(inner, tuple) and inner[0] == "element" and outer == "returns":
         return inner
+    if isinstance(inner, tuple) and inner[0] == "element" and len(inner) == 3 and isinstance(outer, tuple) and outer[0] == "unpacked":
+        # the relay unpacks the factory's tuple: what it does with the name the loader lands in
+        return dict(outer[2]).get(inner[1]) if inner[2] == outer[1] else None
     return None
 
 

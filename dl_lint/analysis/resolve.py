@@ -3311,6 +3311,10 @@ class Resolver:
         target = func.single.value if func.single is not None else None
         if isinstance(target, External):
             return self._resolve_external_call(target.qualname, node, site, depth)
+        if target is None and isinstance(func_node, ast.Attribute):
+            kept = self._returned_self(func_node, site, depth)
+            if kept is not None:
+                return kept
         if isinstance(target, FunctionRef) and target.kind == "function":
             kind = self.namespace_kind(target)
             if kind == NAMESPACE:
@@ -3352,6 +3356,27 @@ class Resolver:
             rngs = () if local else self._handed_rngs(target, node, site, depth)
             return Value.known(Instance(target.module, target.name, target.line, target.path, local, holds, given, views, shape, rngs))
         return Value.unknown(func.source if func.source in CONFIGURABLE else "expression")
+
+    def _returned_self(self, func: ast.Attribute, site: Site, depth: int) -> Optional[Value]:
+        """``Runner(cfg).enter_train()``, ``trainer.eval_mode()``: the instance itself, when its
+        class (a module-level class of the project) defines the method and every ``return`` of
+        it is ``return self`` (``summary._returns_self``). None otherwise."""
+        if func.attr.startswith("__") or depth > MAX_DEPTH // 2 or not hasattr(self.project, "summary"):
+            return None
+        owner = self.resolve(func.value, site, depth + 1).single
+        instance = owner.value if owner is not None else None
+        if not isinstance(instance, Instance) or instance.local:
+            return None
+        holds = getattr(self.project, "may_hold", None)
+        if holds is not None and not holds(instance.module, instance.path or self.path, b"return self"):
+            return None  # no ``return self`` in its module: not summarised (parsed) for this
+        summary = self.project.summary(instance.module, instance.path or self.path)
+        if summary is None or (instance.path and summary.path != instance.path):
+            return None
+        records = [c for c in summary.summary.classes if c.name == instance.name]
+        if len(records) != 1 or func.attr not in records[0].returns_self:
+            return None
+        return Value((Possible(instance, owner.origin),))
 
     def _module_returns_self(self, instance: "Instance", method: str) -> bool:
         """Whether ``instance.method(...)`` gives the object back: its class derives from
@@ -3669,6 +3694,9 @@ class Resolver:
             return (cls, self) if cls is not None else None
         if not target.path or depth > MAX_DEPTH // 2 or not hasattr(self.project, "summary"):
             return None
+        holds = getattr(self.project, "may_hold", None)
+        if holds is not None and not holds(target.module, self.path, b"dataclass"):
+            return None  # the word's absence: the module is not summarised (parsed) for this
         summary = self.project.summary(target.module, self.path)
         if summary is None or summary.path != target.path:
             return None

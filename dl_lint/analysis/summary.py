@@ -31,7 +31,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 34  # 34: ClassRecord.dataclass
+SUMMARY_FORMAT = 35  # 35: ClassRecord.returns_self
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -107,7 +107,7 @@ class ClassRecord(Record):
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
         "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores", "init_objects",
         "method_returns", "init_attrs", "iter_copies", "assigns", "other_names", "setattr_config", "init_held_none",
-        "init_held_default", "class_attrs", "dataclass",
+        "init_held_default", "class_attrs", "dataclass", "returns_self",
     )  # fmt: skip
 
     def __init__(
@@ -187,7 +187,11 @@ class ClassRecord(Record):
         # A decorator named ``dataclass`` (``@dataclass``, ``@dataclasses.dataclass(frozen=True)``):
         # an importer reads the class's fields from its module (``Resolver._dataclass_owner``).
         dataclass: bool = False,
+        # Methods every ``return`` of which gives the object back (``return self``: a fluent
+        # ``Runner(cfg).enter_train()`` is the instance; ``Resolver._returned_self``).
+        returns_self: Tuple[str, ...] = (),
     ) -> None:
+        self.returns_self = returns_self
         self.dataclass = dataclass
         self.class_attrs = class_attrs
         self.init_held_default = init_held_default
@@ -1106,7 +1110,22 @@ def _class_record(
         setattr_config=_setattr_config(node, text),
         class_attrs=tuple((attr, kept, value.lineno) for attr, value in class_constants(node) for kept in (_text(text, value),) if kept is not None),
         dataclass=any(terminal(d.func if isinstance(d, ast.Call) else d) == "dataclass" for d in node.decorator_list),
+        returns_self=tuple(name for name, method in nodes.items() if _returns_self(method)),
     )
+
+
+def _returns_self(method: ast.AST) -> bool:
+    """Whether ``method`` (a plain method: not a generator, no decorator) hands its object back
+    on every ``return``: ``return self``."""
+    args = getattr(method, "args", None)
+    positional = [*args.posonlyargs, *args.args] if args is not None else []
+    if not positional or not isinstance(method, ast.FunctionDef) or method.decorator_list:
+        return False
+    own = positional[0].arg
+    returns = [n for n in statements_of(method) if isinstance(n, ast.Return)]
+    if not returns or not all(isinstance(r.value, ast.Name) and r.value.id == own for r in returns):
+        return False
+    return not any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(method))
 
 
 # A class that may change or compute its attributes at run time: these methods (or their

@@ -59,7 +59,12 @@ the loop through the function that returns it (`train_loader, valset, collate_fn
 prepare_dataloaders(hparams)`, then `for batch in train_loader` in the caller; or the call
 itself, `return DataLoader(...)`), read in each caller that binds what every `return` gives at
 one place (or binds the tuple to one name and hands it whole to a project function that takes
-it apart: `fit(loaders, model)` with `train_loader, dev_loader = loaders` in `fit`), three
+it apart: `fit(loaders, model)` with `train_loader, dev_loader = loaders` in `fit`), and on
+through relays, functions that hand back what a factory returns (`return construct_loader(...)`,
+or `sampler, loader = construct_loader(...)` then `return dataset, sampler, loader`), their
+values taken from their own parameters or locals assigned from them (`pin_memory =
+cfg.pin_memory`); at a call of a relay only that relay's callers are read. A method that
+returns its object (`return self`) gives it back (`trainer = Runner(cfg).enter_train()`). Three
 functions deep (only when some file of the project writes
 `non_blocking=True`: the callers' loops are not read otherwise). A loader kept on the object
 (`self.train_loader = DataLoader(...)` in a method of a module-level class) is judged at the
