@@ -197,6 +197,7 @@ class ModuleAnalysis:
         self._handed_elsewhere: List[Tuple[str, int, str]] = []
         self._top_called: Optional[Set[str]] = None  # ``_root_calls``: names top-level code calls
         self._top_call_counts: Optional[Dict[str, int]] = None  # ``flow_iteration``: calls per name at the top level
+        self._unpacking: Dict[int, Dict[int, ast.Assign]] = {}  # ``_tuple_assignments``, per function
         # (caller's analysis, call, site, function) while ``loader_calls_with`` judges a call of
         # ``function`` from another module: DL206 follows a loader it returns into that caller.
         self.returned_to: Optional[tuple] = None
@@ -3302,43 +3303,59 @@ class ModuleAnalysis:
         ...; return train, val`` (FUNIT's ``get_train_loaders``). (call, site, factory)."""
         if self.ix.first_function.get(function.name) is not function:
             return []
-        params = self._parameter_derived(function)
+        params = set(_param_names(function))
         found = []
         for call, site, _, _ in self._calls_in(function):
             if not (isinstance(call.func, ast.Name) and call.func.id in names and call.func.id != function.name):
                 continue
             target = self.ix.first_function.get(call.func.id)
-            if target is None or not any(
-                isinstance(node, ast.Name) and node.id in params for arg in (*call.args, *call.keywords) for node in ast.walk(arg)
-            ):
+            if target is None:
+                continue
+            read = {node.id for arg in (*call.args, *call.keywords) for node in ast.walk(arg) if isinstance(node, ast.Name)}
+            if not (read & params or self._derived_from(function, read, params)):
                 continue
             if self._use_in(call, site, function) is not None:
                 found.append((call, site, target))
         return found
 
-    def _parameter_derived(self, function: ast.AST) -> Set[str]:
-        """``function``'s parameters and the local names every assignment of which reads one
-        (``batch_size = cfg.batch_size``; ``pin_memory = cfg.pin_memory``), to a fixpoint: a
-        factory's call whose arguments name one of them takes its values from the caller
-        (MMAudio's ``setup_training_datasets(cfg)``)."""
-        derived = set(_param_names(function))
+    def _tuple_assignments(self, function: ast.AST) -> Dict[int, ast.Assign]:
+        """The statements of ``function`` that unpack a call into a tuple of names, by id of the
+        call (``sampler, loader = construct_loader(...)``); listed once per function."""
+        found = self._unpacking.get(id(function))
+        if found is None:
+            from dl_lint.analysis.namespaces import statements_of
+
+            found = self._unpacking[id(function)] = {
+                id(node.value): node
+                for node in statements_of(function)
+                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) and isinstance(node.value, ast.Call)
+            }
+        return found
+
+    def _derived_from(self, function: ast.AST, names: Set[str], params: Set[str]) -> bool:
+        """Whether one of ``names`` is a local of ``function`` every assignment of which reads
+        one of its parameters, directly or through such locals (``batch_size = cfg.batch_size``,
+        ``pin_memory = cfg.pin_memory``): a factory's call that reads it takes its values from
+        the caller (MMAudio's ``setup_training_datasets(cfg)``). Only the names asked about are
+        followed, three assignments deep."""
         scope = self.index.scopes.get(id(function))
         if scope is None:
-            return derived
-        candidates = {
-            name: [b.value for b in bindings]
-            for name, bindings in scope.bindings.items()
-            if name not in derived and bindings and all(b.kind == "assign" and b.value is not None for b in bindings)
-        }
-        changed = True
-        while changed:
-            changed = False
-            for name, values in list(candidates.items()):
-                if all(any(isinstance(n, ast.Name) and n.id in derived for n in ast.walk(v)) for v in values):
-                    derived.add(name)
-                    del candidates[name]
-                    changed = True
-        return derived
+            return False
+        seen: Set[str] = set()
+        level = set(names) - params
+        for _ in range(3):
+            following: Set[str] = set()
+            for name in level - seen:
+                seen.add(name)
+                bindings = scope.bindings.get(name, ())
+                if not bindings or not all(b.kind == "assign" and b.value is not None for b in bindings):
+                    continue
+                read = [{n.id for n in ast.walk(b.value) if isinstance(n, ast.Name)} for b in bindings]
+                if all(r & params for r in read):
+                    return True
+                following.update(n for r in read for n in r)
+            level = following - params
+        return False
 
     def _relayed(self, function: ast.AST, undecided, iterated, caller) -> List[LoaderCall]:
         """``loader_calls_with`` for a relay (``_relays``): the loaders each factory it calls
@@ -3517,9 +3534,8 @@ class ModuleAnalysis:
 
         if not isinstance(function, ast.FunctionDef):
             return None
-        parents, _ = self.name_reads(function)
-        statement = parents.get(id(call))
-        if not (isinstance(statement, ast.Assign) and statement.value is call and len(statement.targets) == 1):
+        statement = self._tuple_assignments(function).get(id(call))
+        if statement is None:
             return None
         target = statement.targets[0]
         if not isinstance(target, ast.Tuple) or not all(isinstance(e, ast.Name) for e in target.elts):

@@ -311,6 +311,7 @@ class Resolver:
         self._chains: Dict[Tuple[Tuple[str, str, str], ...], Dict[str, List[Possible]]] = {}
         self._edits_by_function: Optional[List[Tuple[ast.AST, Set[str]]]] = None  # see _set_elsewhere
         self._factories: Dict[Tuple[str, str], Optional[Value]] = {}  # see _factory_result
+        self._last_receiver: Optional[Tuple[ast.AST, Value]] = None  # ``_read_attribute``: the base it resolved last
         self._removals: Dict[Tuple[int, str], bool] = {}  # see _held_in_display
         self._assigns: Dict[int, Dict[int, ast.Assign]] = {}  # see _unpacking
         self._changed_dicts: Dict[Tuple[int, str, Optional[int]], bool] = {}  # see _dict_changed
@@ -1361,6 +1362,7 @@ class Resolver:
                 return Value.unknown("argparse")
             return _option_value(self._argparse_options().get(attr))
         value = self.resolve(base, site, depth + 1)
+        self._last_receiver = (node, value)  # ``_returned_self`` reads it back for a call of ``node``
         single = value.single
         edited = single is not None and isinstance(single.value, ParsedArgs) and attr in single.value.edited and "*" not in single.value.edited
         if isinstance(base, ast.Name) and (single is None or edited) and hasattr(self.param_env, "attribute"):
@@ -3363,7 +3365,8 @@ class Resolver:
         it is ``return self`` (``summary._returns_self``). None otherwise."""
         if func.attr.startswith("__") or depth > MAX_DEPTH // 2 or not hasattr(self.project, "summary"):
             return None
-        owner = self.resolve(func.value, site, depth + 1).single
+        last = self._last_receiver
+        owner = (last[1] if last is not None and last[0] is func else self.resolve(func.value, site, depth + 1)).single
         instance = owner.value if owner is not None else None
         if not isinstance(instance, Instance) or instance.local:
             return None
@@ -3695,8 +3698,8 @@ class Resolver:
         if not target.path or depth > MAX_DEPTH // 2 or not hasattr(self.project, "summary"):
             return None
         holds = getattr(self.project, "may_hold", None)
-        if holds is not None and not holds(target.module, self.path, b"dataclass"):
-            return None  # the word's absence: the module is not summarised (parsed) for this
+        if holds is not None and not holds(target.module, self.path, b"@dataclass") and not holds(target.module, self.path, b"@dataclasses.dataclass"):
+            return None  # no such decorator in its bytes: the module is not summarised (parsed) for this
         summary = self.project.summary(target.module, self.path)
         if summary is None or summary.path != target.path:
             return None
