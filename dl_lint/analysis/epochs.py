@@ -1085,13 +1085,9 @@ def _method_of_instance(analysis, call: ast.Call, node: ast.Name):
     instance = base.value if base is not None else None
     if not isinstance(instance, Instance) or instance.local:
         return analysis, None, None
-    where = analysis
-    if instance.path and instance.path != analysis.path:
-        reader = getattr(analysis.resolver.project, "analysis_at", None)
-        where = reader(instance.path, instance.module) if reader is not None else None
-        if where is None:
-            return analysis, None, None
-        analysis.resolver.project.read_config_file(instance.path)  # the answer rests on that module's bytes
+    where = analysis.module_at(instance.path, instance.module)
+    if where is None:
+        return analysis, None, None
     bindings = where.index.module_scope.bindings.get(instance.name, ())
     if len(bindings) != 1 or bindings[0].kind != "class":
         return analysis, None, None
@@ -1362,13 +1358,9 @@ def _constructed_class(analysis, call: ast.Call, node: ast.AST):
     ref = single.value if single is not None else None
     if not isinstance(ref, FunctionRef) or ref.kind != "class":
         return None
-    where = analysis
-    if ref.path and ref.path != analysis.path:
-        reader = getattr(analysis.resolver.project, "analysis_at", None)
-        where = reader(ref.path, ref.module) if reader is not None else None
-        if where is None:
-            return None
-        analysis.resolver.project.read_config_file(ref.path)  # the answer rests on that module's bytes
+    where = analysis.module_at(ref.path, ref.module)
+    if where is None:
+        return None
     bindings = where.index.module_scope.bindings.get(ref.name, ())
     if len(bindings) != 1 or bindings[0].kind != "class":
         return None

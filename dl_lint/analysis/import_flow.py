@@ -321,12 +321,7 @@ class ImportFlow:
             for key, value in zip(node.keys, node.values):
                 values = self._eval(fn, value)
                 if key is None:  # ``{**other}``
-                    for other in values:
-                        if other[0] == "cont":
-                            inner = self.containers[other[1]]
-                            for name, held in list(inner.keys.items()):
-                                self._add(box.keys.setdefault(name, set()), held)
-                            self._add(box.all, inner.all)
+                    self._spread_into(box, values)
                     continue
                 name = self._key(fn, key)
                 if name is not None:
@@ -515,22 +510,24 @@ class ImportFlow:
         call, each keyword a constant key; a mapping given first brings its keys."""
         box = self._synthetic(id(call), None)
         for values in args[:1]:
-            for other in values:
-                if other[0] == "cont":
-                    inner = self.containers[other[1]]
-                    for name, held in list(inner.keys.items()):
-                        self._add(box.keys.setdefault(name, set()), held)
-                    self._add(box.all, inner.all)
+            self._spread_into(box, values)
         for name, values in keywords:
-            if name is not None:
+            if name is None:  # ``dict(**other)``
+                self._spread_into(box, values)
+            else:
                 self._add(box.keys.setdefault(name, set()), values)
-            else:  # ``dict(**other)``
-                for other in values:
-                    if other[0] == "cont":
-                        for key, held in list(self.containers[other[1]].keys.items()):
-                            self._add(box.keys.setdefault(key, set()), held)
-            self._add(box.all, values if name is not None else self._elements(values))
+                self._add(box.all, values)
         return {("cont", id(call))}
+
+    def _spread_into(self, box: _Container, values: Set) -> None:
+        """``{**other}``, ``dict(other)``, ``dict(**other)``: the keys and elements of each
+        dict ``values`` may be join ``box``."""
+        for other in values:
+            if other[0] == "cont":
+                inner = self.containers[other[1]]
+                for name, held in list(inner.keys.items()):
+                    self._add(box.keys.setdefault(name, set()), held)
+                self._add(box.all, inner.all)
 
     def _read(self, fn: _Function, call: ast.Call, method: str, boxes: List[_Container]) -> Set:
         """What a tracked dict or list gives back: ``d.values()`` its elements, ``d.items()``

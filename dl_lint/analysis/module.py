@@ -536,6 +536,18 @@ class ModuleAnalysis:
             return None  # a class nested in a function or another class
         return cls, scope
 
+    def module_at(self, path: str, module: str) -> Optional["ModuleAnalysis"]:
+        """The analysis of the project module at ``path``: this one, or another (parsed once per
+        run), whose bytes the answer then rests on (recorded for the cache and partial runs);
+        None when it cannot be read."""
+        if not path or path == self.path:
+            return self
+        reader = getattr(self.resolver.project, "analysis_at", None)
+        where = reader(path, module) if reader is not None else None
+        if where is not None:
+            self.resolver.project.read_config_file(path)
+        return where
+
     def factory_node(self, name: str) -> Optional[ast.AST]:
         """The function a factory name of ``_factory_of`` names."""
         if "." not in name:
@@ -1482,13 +1494,9 @@ class ModuleAnalysis:
         instance = single.value if single is not None else None
         if not isinstance(instance, Instance) or instance.local or not isinstance(call.func, ast.Attribute):
             return False
-        where: Optional[ModuleAnalysis] = self
-        if instance.path and instance.path != self.path:
-            reader = getattr(self.resolver.project, "analysis_at", None)
-            where = reader(instance.path, instance.module) if reader is not None else None
-            if where is None:
-                return False
-            self.resolver.project.read_config_file(instance.path)  # the answer rests on that module's bytes
+        where = self.module_at(instance.path, instance.module)
+        if where is None:
+            return False
         method = where.factory_node(f"{instance.name}.{call.func.attr}")
         return isinstance(method, ast.FunctionDef) and _stores_arguments(method)
 
@@ -3481,13 +3489,9 @@ class ModuleAnalysis:
             instance = owner.value if owner is not None else None
             if not isinstance(instance, Instance) or instance.local:
                 return []
-        where: Optional[ModuleAnalysis] = self
-        if instance.path and instance.path != self.path:
-            reader = getattr(self.resolver.project, "analysis_at", None)
-            where = reader(instance.path, instance.module) if reader is not None else None
-            if where is None:
-                return []
-            self.resolver.project.read_config_file(instance.path)  # the answer rests on that module's bytes
+        where = self.module_at(instance.path, instance.module)
+        if where is None:
+            return []
         method = where.factory_node(f"{instance.name}.{built[2]}")
         if method is None or where._runs(site) is False:
             return []
