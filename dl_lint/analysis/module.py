@@ -1999,7 +1999,9 @@ class ModuleAnalysis:
                 continue
             if not isinstance(subscript.ctx, ast.Load):
                 return None  # ``loaders["train"] = other``: which loader it holds is not followed
-            if literal(subscript.slice) != key or subscript.lineno <= after:
+            if subscript.lineno <= after:
+                continue
+            if literal(subscript.slice) != key and not _loop_key(subscript, key, parents):
                 continue
             node, parent, walked = self._walked_at(subscript, parents)
             if walked:
@@ -2533,6 +2535,32 @@ class ModuleAnalysis:
             and self._runs_with_statement(comprehension, other_site)
         ][:1]
         rows += [row for row in [self._listed_iteration(scope, target, after, wrapped)] if row is not None]
+        if not wrapped:
+            rows += [row for row in [self._dict_held_iteration(scope, target, after)] if row is not None]
+        return min(rows) if rows else None
+
+    def _dict_held_iteration(self, scope: Optional[ast.AST], target: str, after: int) -> Optional[int]:
+        """The loader held by ``target`` put at a literal key of a dict display bound once in the
+        same scope (``dataloaders = {"train": train_loader, "val": val_loader}``, PyTorch's
+        transfer-learning tutorial): where ``dataloaders["train"]`` is iterated, also as
+        ``dataloaders[phase]`` in ``for phase in ["train", "val"]`` (``_keyed_iteration``)."""
+        names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
+        if names is None:
+            return None
+        rows = []
+        for holder, bindings in names.bindings.items():
+            if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Dict):
+                continue
+            display = bindings[0].value
+            row = bindings[0].site.line if bindings[0].site is not None else 0
+            if row < after:
+                continue
+            keys = [literal(k) for k, v in zip(display.keys, display.values) if k is not None and isinstance(v, ast.Name) and v.id == target]
+            if len(keys) != 1 or not isinstance(keys[0], str):
+                continue
+            found = self._keyed_iteration(scope, holder, keys[0], row)
+            if found is not None:
+                rows.append(found)
         return min(rows) if rows else None
 
     def _eager(self, call: ast.Call, site: Site, held, starred: bool = False) -> bool:
@@ -4545,6 +4573,24 @@ _STUDY_MAKERS = frozenset(
 def _first_param(function: ast.AST) -> Optional[str]:
     args = [*function.args.posonlyargs, *function.args.args]
     return args[0].arg if args else None
+
+
+def _loop_key(subscript: ast.Subscript, key: str, parents: Mapping[int, ast.AST]) -> bool:
+    """Whether ``subscript``'s key is the variable of a ``for`` around it over a literal list or
+    tuple of strings that holds ``key`` (``for phase in ["train", "val"]: ... loaders[phase]``):
+    on the pass with that key it reads ``loaders[key]``."""
+    name = subscript.slice
+    if not isinstance(name, ast.Name):
+        return False
+    node = parents.get(id(subscript))
+    while node is not None and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+        if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and node.target.id == name.id:
+            if not isinstance(node.iter, (ast.List, ast.Tuple)):
+                return False
+            keys = [literal(e) for e in node.iter.elts]
+            return key in keys and all(isinstance(k, str) for k in keys)
+        node = parents.get(id(node))
+    return False
 
 
 def _stores_arguments(method: ast.FunctionDef) -> bool:

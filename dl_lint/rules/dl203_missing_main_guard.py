@@ -49,7 +49,11 @@ again) is iterated where `loaders["train"]` is looped over or handed to a functi
 over it; so is the value at a key of a dict display a factory returns in a tuple
 (swa_gaussian's `data.loaders(...)`: `return {"train": DataLoader(...), ...}, num_classes`,
 unpacked as `loaders, num_classes = data.loaders(...)`), a `return` written before the loader
-(`if dataset == "CamVid": return camvid_loaders(...)`) being on other paths. A name bound once
+(`if dataset == "CamVid": return camvid_loaders(...)`) being on other paths. So is a loader's
+name put at a literal key of a dict display bound once in the same scope (`dataloaders =
+{"train": train_loader, "val": val_loader}`), and a key is also read as the variable of a loop
+around the read over a literal list of keys (`for phase in ["train", "val"]: loader =
+dataloaders[phase]`: the loader of each key in the list). A name bound once
 to the value at a key (`train_loader = loaders["train"]`) is that loader wherever it is iterated
 or handed on. A factory imported under another name (`from data import loaders as
 make_loaders`) is called where the alias is called.
