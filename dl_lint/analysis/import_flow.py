@@ -33,6 +33,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from dl_lint.analysis.scopes import Site
 from dl_lint.analysis.transfers import transparent_leaves
+from dl_lint.analysis.syntax import terminal
 
 # Builtins that call ``iter()`` on their arguments when called (CPython): the loader's workers
 # start on that line, whatever is done with the result.
@@ -47,6 +48,19 @@ _CONTAINER_METHODS = frozenset(
     {"get", "items", "keys", "values", "append", "extend", "update", "pop", "setdefault", "copy", "format", "join",
      "split", "strip", "replace", "lower", "upper", "startswith", "endswith", "add", "remove", "insert", "index", "count"}
 )
+# The hooks a Trainer's stage asks for its loaders, each with the step the model must override
+# for it to be asked (Lightning 2.6.6: ``fit_loop.setup_data`` always asks for the training
+# loaders; ``evaluation_loop.setup_data`` skips a stage whose step is not overridden).
+_LIGHTNING_HOOKS = {
+    "fit": (("train_dataloader", None), ("val_dataloader", "validation_step")),
+    "validate": (("val_dataloader", "validation_step"),),
+    "test": (("test_dataloader", "test_step"),),
+    "predict": (("predict_dataloader", None),),
+}
+_LIGHTNING_CLIS = frozenset(
+    {"lightning.pytorch.cli.LightningCLI", "lightning.pytorch.LightningCLI", "pytorch_lightning.cli.LightningCLI",
+     "pytorch_lightning.utilities.cli.LightningCLI", "lightning.pytorch.utilities.cli.LightningCLI"}
+)  # fmt: skip
 # Methods that put values into a list or set (``_fill``).
 _FILLING = frozenset({"append", "add", "insert", "extend"})
 # Methods that give back what a dict or list holds (``_read``).
@@ -441,6 +455,8 @@ class ImportFlow:
                 return self._read(fn, call, func.attr, boxes)
         if isinstance(func, ast.Attribute) and self._trainer_run(fn, call):
             return set()
+        if terminal(func) == "LightningCLI" and self._lightning_cli(fn, call):
+            return set()
         targets = self._callees(fn, call)
         if targets is None:  # outside the project: its result is an object of its own
             found = {("obj", self._absolute(fn.analysis.path), call.lineno, call.col_offset)}
@@ -571,8 +587,72 @@ class ImportFlow:
         if site is None or not fn.analysis._builds_trainer(func.value, site):
             return False
         self._eval(fn, func.value)
-        for argument in trainer_loader_arguments(call):
+        loaders = trainer_loader_arguments(call)
+        for argument in loaders:
             self._sink(fn, self._eval(fn, argument), call.lineno)
+        if not loaders:  # the loaders come from the hooks of the datamodule or the model
+            model = call.args[0] if call.args and not isinstance(call.args[0], ast.Starred) else next((k.value for k in call.keywords if k.arg == "model"), None)
+            datamodule = next((k.value for k in call.keywords if k.arg == "datamodule"), None)
+            self._run_hooks(
+                fn, call, func.attr,
+                {v for v in self._eval(fn, model) if v[0] == "inst"},
+                {v for v in self._eval(fn, datamodule) if v[0] == "inst"},
+            )
+        return True
+
+    def _run_hooks(self, fn: _Function, call: ast.Call, run: str, models: Set, datamodules: Set) -> None:
+        """What a Trainer's ``fit``/``validate``/``test``/``predict`` given no loaders iterates: the
+        loaders the stage's ``*_dataloader`` hooks return, the datamodule's when it defines the
+        hook, else the model's (Lightning 2.6.6, ``trainer/connectors/data_connector.py``,
+        ``_DataHookSelector``); an evaluation stage's loaders only when the model overrides its
+        step (``validation_step``...: ``loops/evaluation_loop.py``, ``setup_data``), which a
+        model of the project must then define (its own or a project base's)."""
+        for hook, step in _LIGHTNING_HOOKS.get(run, ()):
+            if step is not None and not any(self._method(model, step) is not None for model in models):
+                continue
+            sources = [d for d in datamodules if self._method(d, hook) is not None]
+            if not sources:
+                sources = [m for m in models if self._method(m, hook) is not None]
+            for instance in sources:
+                method = self._method(instance, hook)
+                callee = self._enter(fn, call, method[0], method[1], instance, method[2], [], [])
+                if callee is not None:
+                    self._sink(fn, callee.returns, call.lineno)
+
+    def _lightning_cli(self, fn: _Function, call: ast.Call) -> bool:
+        """``LightningCLI(Model, DataModule)`` (``run`` not False): it builds the model and the
+        datamodule from their classes and runs the command line's subcommand, ``fit`` for a
+        training script (Lightning 2.6.6, ``cli.py``: ``LightningCLI.__init__`` ends with
+        ``self._run_subcommand``; 1.4 ran ``fit`` itself): what ``fit`` iterates."""
+        from dl_lint.analysis.values import External, FunctionRef
+
+        if any(k.arg == "run" and not (isinstance(k.value, ast.Constant) and k.value.value is True) for k in call.keywords):
+            return False
+        site = self._site(fn, call)
+        try:
+            target = fn.analysis.resolver.resolve(call.func, site).single
+        except RecursionError:
+            return False
+        if target is None or not isinstance(target.value, External) or target.value.qualname not in _LIGHTNING_CLIS:
+            return False
+        instances = []
+        for position, keyword in ((0, "model_class"), (1, "datamodule_class")):
+            node = call.args[position] if position < len(call.args) and not isinstance(call.args[position], ast.Starred) else next(
+                (k.value for k in call.keywords if k.arg == keyword), None
+            )
+            found = set()
+            if node is not None:
+                ref = fn.analysis.resolver.resolve(node, site).single
+                if ref is not None and isinstance(ref.value, FunctionRef) and ref.value.kind == "class" and ref.value.path:
+                    cls = self._class(self._absolute(ref.value.path), ref.value.name)
+                    if cls is not None:
+                        instance = ("inst", cls[0].path, cls[1].name)
+                        found.add(instance)
+                        init = self._method(instance, "__init__")
+                        if init is not None:
+                            self._enter(fn, call, init[0], init[1], instance, init[2], [], [])
+            instances.append(found)
+        self._run_hooks(fn, call, "fit", instances[0], instances[1])
         return True
 
     def _callees(self, fn: _Function, call: ast.Call):

@@ -62,7 +62,15 @@ or as `train_dataloaders=`, `val_dataloaders=`, `dataloaders=` and the 1.x names
 where that call runs: the Trainer iterates it before returning (Lightning 2.6.2 trainer.py). The
 receiver must be a Trainer: `L.Trainer(...)`, `pl.Trainer(...)`, or
 `pl.Trainer.from_argparse_args(args)` (pytorch_lightning up to 1.9); a project object with a
-`fit` method is read as any other project code.
+`fit` method is read as any other project code. A stage given no loaders takes them from the
+hooks: the datamodule's (`trainer.fit(model, datamodule=dm)`, when its class defines the hook)
+else the model's: `fit` iterates what `train_dataloader()` returns, and what `val_dataloader()`
+returns when the model's class (of the project) overrides `validation_step`; `validate`,
+`test`, `predict` their hooks likewise (Lightning 2.6.6 `data_connector.py`,
+`evaluation_loop.py`). These are followed from the script's top-level code through the
+interpretation below (held-out set 29's flare-prediction-smarp shape), as is `LightningCLI(Model,
+DataModule)` built at module level (without `run=False`): it builds both from their classes'
+defaults and runs the subcommand, read as `fit` (set 29's CoMER).
 A module-level function handed to a library call that runs it before returning is called where
 that call runs: `study.optimize(objective, n_trials=100)` on a study from `optuna.create_study`
 or `optuna.load_study` (optuna 5.1.0 runs `objective(trial)` in the calling thread, or in
