@@ -4108,6 +4108,8 @@ class _Index:
     every loop and call of its scope."""
 
     def __init__(self, index: ModuleIndex) -> None:
+        self._scopes = index.scopes
+        self._module_scope = index.module_scope
         functions = index.module_functions
         self.function_ids: Set[int] = {id(f) for f in functions}
         self.first_function: Dict[str, ast.AST] = {}
@@ -4250,8 +4252,26 @@ class _Index:
         found = [entry for entry in self._batches_of_node.get(id(call), ()) if entry[2].scope is scope]
         if name is not None:
             found += self._batches_of_name.get((id(scope), name), ())
+            for alias in self._wrapper_names(scope, name):  # ``bar = tqdm(loader)``, then ``for b in bar``
+                found += self._batches_of_name.get((id(scope), alias), ())
         unique = {entry[0]: entry for entry in found}
         return [(unique[position][1], unique[position][2]) for position in sorted(unique)]
+
+    def _wrapper_names(self, scope: Optional[ast.AST], name: str) -> List[str]:
+        """The names of ``scope`` bound once, and only, to a transparent wrapper of ``name``
+        (``train_bar = tqdm(relative_train_loader, ncols=150)``, CLIP4Cir's training loop):
+        their loops yield its batches."""
+        names = self._scopes.get(id(scope)) if scope is not None else self._module_scope
+        if names is None or not self._batches_of_name:
+            return []
+        found = []
+        for alias, bindings in names.bindings.items():
+            if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Call):
+                continue
+            leaves = transparent_leaves(bindings[0].value)
+            if len(leaves) > 1 and isinstance(leaves[-1], ast.Name) and leaves[-1].id == name and (id(scope), alias) in self._batches_of_name:
+                found.append(alias)
+        return found
 
     def loops_holding(self, scope: Optional[ast.AST], row: int) -> List[Tuple[ast.AST, Site]]:
         """The ``for`` loops of ``scope`` that start before ``row`` and end on it or after,

@@ -73,7 +73,8 @@ enumerate(self.train_loader)`), the copy written there or made by a method of th
 (`batch = self.to_device(batch)`, the class's own or inherited from a project base), when the
 class stores that attribute once, nothing else in the module stores it and no string names it
 (`setattr(self, "train_loader", ...)`); a method of the object is not read when a class of the
-module derives from the class (it may override the method). The
+module derives from the class (it may override the method). A name bound once to a transparent wrapper of the loader (`train_bar = tqdm(loader, ncols=150)`)
+is looped over as the loader is. The
 diagnostic is at the loader, with the copy as related location. It is silent when pinning is unknown, in a
 module that pins by hand (`.pin_memory()` anywhere in it, a custom collate_fn that pins for
 instance), for copies to the CPU, dtype conversions and values already moved with
