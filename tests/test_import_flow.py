@@ -139,3 +139,31 @@ def test_a_factory_called_twice_at_the_top_level_is_not_told_apart(tmp_path):
     assert _dl203([_listed_project(tmp_path, once)]) == [("train.py", 3)]
     twice = once + "other = listed.prepare(8)\nprint(len(other))\n"
     assert _dl203([_listed_project(tmp_path / "twice", twice)]) == []
+
+
+CLI_DM = (
+    "import lightning.pytorch as pl\nfrom torch.utils.data import DataLoader\n\n\n"
+    "class DM(pl.LightningDataModule):\n    def __init__(self, num_workers: int = 2):\n        super().__init__()\n"
+    "        self.num_workers = num_workers\n\n    def train_dataloader(self):\n"
+    "        return DataLoader(range(8), num_workers=self.num_workers)\n\n    def test_dataloader(self):\n"
+    "        return DataLoader(range(8), num_workers=2)\n"
+)
+
+
+def test_a_lightning_cli_at_module_level_fits_the_datamodule(tmp_path):
+    """``LightningCLI(None, DM)`` unguarded runs ``fit``: the train loader (not the test one) is
+    iterated at import. With ``parser_kwargs`` (``default_config_files``) the init args come
+    from files and the class's defaults may be no run's values: nothing is claimed."""
+    root = tmp_path / "cli"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (root / "dm.py").write_text(CLI_DM)
+    (root / "main.py").write_text("from lightning.pytorch.cli import LightningCLI\nfrom dm import DM\n\nLightningCLI(None, DM)\n")
+    assert _dl203([root]) == [("dm.py", 11)]
+    (root / "main.py").write_text(
+        "from lightning.pytorch.cli import LightningCLI\nfrom dm import DM\n\n"
+        'LightningCLI(None, DM, parser_kwargs={"default_config_files": ["defaults.yaml"]})\n'
+    )
+    assert _dl203([root]) == []
+    (root / "main.py").write_text("from lightning.pytorch.cli import LightningCLI\nfrom dm import DM\n\nLightningCLI(None, DM, run=False)\n")
+    assert _dl203([root]) == []

@@ -620,13 +620,17 @@ class ImportFlow:
                     self._sink(fn, callee.returns, call.lineno)
 
     def _lightning_cli(self, fn: _Function, call: ast.Call) -> bool:
-        """``LightningCLI(Model, DataModule)`` (``run`` not False): it builds the model and the
-        datamodule from their classes and runs the command line's subcommand, ``fit`` for a
-        training script (Lightning 2.6.6, ``cli.py``: ``LightningCLI.__init__`` ends with
+        """``LightningCLI(Model, DataModule)`` (``run`` not False, no ``parser_kwargs``): it builds
+        the model and the datamodule from their classes and runs the command line's subcommand,
+        ``fit`` for a training script (Lightning 2.6.6, ``cli.py``: ``LightningCLI.__init__`` ends with
         ``self._run_subcommand``; 1.4 ran ``fit`` itself): what ``fit`` iterates."""
         from dl_lint.analysis.values import External, FunctionRef
 
         if any(k.arg == "run" and not (isinstance(k.value, ast.Constant) and k.value.value is True) for k in call.keywords):
+            return False
+        if any(k.arg in ("parser_kwargs", None) for k in call.keywords):
+            # ``default_config_files`` (or anything unseen) set the init args of every run: the
+            # classes' own defaults, which the loaders are judged with, may be no run's values
             return False
         site = self._site(fn, call)
         try:

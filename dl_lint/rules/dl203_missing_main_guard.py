@@ -69,7 +69,8 @@ returns when the model's class (of the project) overrides `validation_step`; `va
 `test`, `predict` their hooks likewise (Lightning 2.6.6 `data_connector.py`,
 `evaluation_loop.py`). These are followed from the script's top-level code through the
 interpretation below (held-out set 29's flare-prediction-smarp shape), as is `LightningCLI(Model,
-DataModule)` built at module level (without `run=False`): it builds both from their classes'
+DataModule)` built at module level (without `run=False`, and without `parser_kwargs`, whose
+`default_config_files` would set every run's init args): it builds both from their classes'
 defaults and runs the subcommand, read as `fit` (set 29's CoMER).
 A module-level function handed to a library call that runs it before returning is called where
 that call runs: `study.optimize(objective, n_trials=100)` on a study from `optuna.create_study`
