@@ -198,6 +198,7 @@ class ModuleAnalysis:
         self._top_called: Optional[Set[str]] = None  # ``_root_calls``: names top-level code calls
         self._top_call_counts: Optional[Dict[str, int]] = None  # ``flow_iteration``: calls per name at the top level
         self._unpacking: Dict[int, Dict[int, ast.Assign]] = {}  # ``_tuple_assignments``, per function
+        self._displays: Dict[int, Dict[str, List[Tuple[str, str, int]]]] = {}  # ``_dict_displays``, per scope
         # (caller's analysis, call, site, function) while ``loader_calls_with`` judges a call of
         # ``function`` from another module: DL206 follows a loader it returns into that caller.
         self.returned_to: Optional[tuple] = None
@@ -310,6 +311,9 @@ class ModuleAnalysis:
         self._loop_changes = {}
         self._listed = None
         self._looped = None
+        self._displays = {}
+        self._unpacking = {}
+        self._top_call_counts = None
 
     def class_record(self, name: str):
         """The summary's record of the module-level class ``name`` (None: no such class), from
@@ -2544,24 +2548,35 @@ class ModuleAnalysis:
         same scope (``dataloaders = {"train": train_loader, "val": val_loader}``, PyTorch's
         transfer-learning tutorial): where ``dataloaders["train"]`` is iterated, also as
         ``dataloaders[phase]`` in ``for phase in ["train", "val"]`` (``_keyed_iteration``)."""
-        names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
-        if names is None:
-            return None
         rows = []
-        for holder, bindings in names.bindings.items():
-            if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Dict):
-                continue
-            display = bindings[0].value
-            row = bindings[0].site.line if bindings[0].site is not None else 0
-            if row < after:
-                continue
-            keys = [literal(k) for k, v in zip(display.keys, display.values) if k is not None and isinstance(v, ast.Name) and v.id == target]
-            if len(keys) != 1 or not isinstance(keys[0], str):
-                continue
-            found = self._keyed_iteration(scope, holder, keys[0], row)
-            if found is not None:
-                rows.append(found)
+        for holder, key, row in self._dict_displays(scope).get(target, ()):
+            if row >= after:
+                found = self._keyed_iteration(scope, holder, key, row)
+                if found is not None:
+                    rows.append(found)
         return min(rows) if rows else None
+
+    def _dict_displays(self, scope: Optional[ast.AST]) -> Dict[str, List[Tuple[str, str, int]]]:
+        """For ``scope``: each name a dict display bound once holds at one literal string key ->
+        [(the dict's name, the key, the display's row)]; listed once per scope (a module of
+        10,000 loaders asks for every one)."""
+        found = self._displays.get(id(scope))
+        if found is None:
+            found = self._displays[id(scope)] = {}
+            names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
+            for holder, bindings in (names.bindings.items() if names is not None else ()):
+                if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Dict):
+                    continue
+                display = bindings[0].value
+                row = bindings[0].site.line if bindings[0].site is not None else 0
+                counts: Dict[str, List[str]] = {}
+                for k, v in zip(display.keys, display.values):
+                    if k is not None and isinstance(v, ast.Name) and isinstance(literal(k), str):
+                        counts.setdefault(v.id, []).append(literal(k))
+                for value, keys in counts.items():
+                    if len(keys) == 1:
+                        found.setdefault(value, []).append((holder, keys[0], row))
+        return found
 
     def _eager(self, call: ast.Call, site: Site, held, starred: bool = False) -> bool:
         """Whether ``call`` is a call of one of ``EAGER_ITERATION``'s callables (the callee
@@ -4110,6 +4125,7 @@ class _Index:
     def __init__(self, index: ModuleIndex) -> None:
         self._scopes = index.scopes
         self._module_scope = index.module_scope
+        self._wrappers: Dict[int, Dict[str, List[str]]] = {}  # ``_wrapper_names``, per scope
         functions = index.module_functions
         self.function_ids: Set[int] = {id(f) for f in functions}
         self.first_function: Dict[str, ast.AST] = {}
@@ -4261,17 +4277,19 @@ class _Index:
         """The names of ``scope`` bound once, and only, to a transparent wrapper of ``name``
         (``train_bar = tqdm(relative_train_loader, ncols=150)``, CLIP4Cir's training loop):
         their loops yield its batches."""
-        names = self._scopes.get(id(scope)) if scope is not None else self._module_scope
-        if names is None or not self._batches_of_name:
+        if not self._batches_of_name:
             return []
-        found = []
-        for alias, bindings in names.bindings.items():
-            if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Call):
-                continue
-            leaves = transparent_leaves(bindings[0].value)
-            if len(leaves) > 1 and isinstance(leaves[-1], ast.Name) and leaves[-1].id == name and (id(scope), alias) in self._batches_of_name:
-                found.append(alias)
-        return found
+        wrappers = self._wrappers.get(id(scope))
+        if wrappers is None:  # once per scope: each name -> the names bound to a wrapper of it
+            wrappers = self._wrappers[id(scope)] = {}
+            names = self._scopes.get(id(scope)) if scope is not None else self._module_scope
+            for alias, bindings in (names.bindings.items() if names is not None else ()):
+                if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Call):
+                    continue
+                leaves = transparent_leaves(bindings[0].value)
+                if len(leaves) > 1 and isinstance(leaves[-1], ast.Name) and (id(scope), alias) in self._batches_of_name:
+                    wrappers.setdefault(leaves[-1].id, []).append(alias)
+        return wrappers.get(name, [])
 
     def loops_holding(self, scope: Optional[ast.AST], row: int) -> List[Tuple[ast.AST, Site]]:
         """The ``for`` loops of ``scope`` that start before ``row`` and end on it or after,
