@@ -537,7 +537,7 @@ class ImportFlow:
 
     def _spread_into(self, box: _Container, values: Set) -> None:
         """``{**other}``, ``dict(other)``, ``dict(**other)``: the keys and elements of each
-        dict ``values`` may be join ``box``."""
+        dict among ``values`` join ``box``."""
         for other in values:
             if other[0] == "cont":
                 inner = self.containers[other[1]]

@@ -631,11 +631,14 @@ class ModuleAnalysis:
     @staticmethod
     def _forwards_kwargs(call: ast.Call, function: ast.AST) -> bool:
         """Whether the loader call spreads the function's own ``**kwargs`` (``DataLoader(ds,
-        **kwargs)`` in ``def loader(self, **kwargs)``): the caller's keywords reach torch."""
-        kwarg = function.args.kwarg
-        return kwarg is not None and any(
-            k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwarg.arg for k in call.keywords
-        )
+        **kwargs)`` in ``def loader(self, **kwargs)``), or a parameter that holds a dict
+        (``DataLoader(training_set, **params)`` in ``def get_dataloader(data, params)``,
+        text2mol's): the caller's keywords, or the dict it passes, reach torch."""
+        args = function.args
+        spread = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+        if args.kwarg is not None:
+            spread.add(args.kwarg.arg)
+        return any(k.arg is None and isinstance(k.value, ast.Name) and k.value.id in spread for k in call.keywords)
 
     def _module_function(self, site: Site) -> Optional[ast.AST]:
         scope = site.scope
