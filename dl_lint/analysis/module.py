@@ -3588,7 +3588,7 @@ class ModuleAnalysis:
         if statement is None:
             return None
         target = statement.targets[0]
-        if not isinstance(target, ast.Tuple) or not all(isinstance(e, ast.Name) for e in target.elts):
+        if not all(isinstance(e, ast.Name) for e in target.elts):  # a Tuple (``_tuple_assignments``)
             return None
         scope = self.index.scopes.get(id(function))
         uses = []
@@ -4660,7 +4660,7 @@ def _constant_arguments(call: ast.Call) -> bool:
     values = [*call.args, *(k.value for k in call.keywords)]
     if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
         return False
-    return all(literal(v) is not NO_LITERAL and not isinstance(v, (ast.List, ast.Dict, ast.Set)) for v in values)
+    return all(literal(v) is not NO_LITERAL for v in values)
 
 
 def _loop_changes(loop: ast.AST, receiver=None) -> Tuple[Dict[str, int], Set[int], Set[str], Dict[str, List[ast.Call]]]:

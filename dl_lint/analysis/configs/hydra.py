@@ -256,14 +256,9 @@ def _default(
     else:
         package = tuple(p for p in group.split("/") if p)
     path = tuple(p for p in group.split("/") if p)
-    if item_is_group_default(item):
+    if isinstance(item, Tree):  # ``- group: option``, not ``- config`` of the same folder
         option = _overridden(overrides, path, option)
     return _group(path, option, package, bool(package_text), optional, search_dir, read, errors, stored, 0, [_BUDGET], overrides)
-
-
-def item_is_group_default(item: Any) -> bool:
-    """``- group: option`` (not ``- config``, a config of the same folder)."""
-    return isinstance(item, Tree)
 
 
 def _overridden(overrides: Optional[Dict[str, List[Any]]], group: Tuple[str, ...], option: str) -> str:
