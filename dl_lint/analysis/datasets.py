@@ -42,7 +42,7 @@ MethodFacts = Tuple[bool, FrozenSet[str], FrozenSet[str], bool]
 # (``self.extractor = Extractor()`` whose ``self.transform`` holds a lambda is one).
 MAX_OBJECT_DEPTH = 3
 # Methods by which a class decides itself what pickling it keeps: such a class is not judged.
-_PICKLE_METHODS = ("__getstate__", "__reduce__", "__reduce_ex__")
+PICKLE_METHODS = ("__getstate__", "__reduce__", "__reduce_ex__")
 # How deep calls are followed from ``__iter__`` (or a worker_init_fn) before giving up (unknown).
 MAX_CALL_DEPTH = 6
 
@@ -193,7 +193,7 @@ class DatasetIndex:
         if mro is None and depth:
             return None  # an attribute object of a class we cannot see whole
         classes = mro or [cls]
-        if any(m in c.methods for c in classes for m in _PICKLE_METHODS):
+        if any(m in c.methods for c in classes for m in PICKLE_METHODS):
             return None
         for c in classes:
             for attr, what, path, line in c.unpicklable:

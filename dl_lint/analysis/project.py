@@ -496,11 +496,11 @@ class SummaryModule:
         return found
 
     def _kept_by(self, record, depth: int) -> Tuple[Tuple[str, int], ...]:
-        from dl_lint.analysis.datasets import _PICKLE_METHODS
+        from dl_lint.analysis.datasets import PICKLE_METHODS
         from dl_lint.analysis.subclasses import UNREADABLE, passes_through
 
         methods = {m.name for m in record.methods}
-        if methods.intersection(_PICKLE_METHODS):
+        if methods.intersection(PICKLE_METHODS):
             return ()
         own = tuple(record.init_stores)
         if not record.bases or depth > 8:
@@ -684,13 +684,13 @@ class SummaryModule:
         instance keeps one: (the base's parameter, "a lambda", path, line). Not when the class
         sets that attribute itself in some method (replaced, maybe by something picklable), nor
         for a class that decides what it pickles (``__getstate__``/``__reduce__``)."""
-        from dl_lint.analysis.datasets import _PICKLE_METHODS
+        from dl_lint.analysis.datasets import PICKLE_METHODS
         from dl_lint.analysis.subclasses import UNREADABLE
 
         init = record.init
         if init is None or init == UNREADABLE or not record.bases or not any(e[2] == "lambda" for e in init[4]):
             return []
-        if any(m.name in _PICKLE_METHODS for m in record.methods):
+        if any(m.name in PICKLE_METHODS for m in record.methods):
             return []
         if init[3] != "super" and "".join(record.bases[0].split()) != "".join(init[3].split()):
             return []  # ``Other.__init__(self, ...)``: not the first base's
@@ -722,13 +722,13 @@ class SummaryModule:
         path, line), (kind, the mark of the parameter's default)). None of them for a class that decides what it pickles
         (``__getstate__``/``__reduce__``). ``default``: those it keeps when a parameter whose
         default is a lambda is left out (``ClassRecord.init_held_default``) instead."""
-        from dl_lint.analysis.datasets import _PICKLE_METHODS
+        from dl_lint.analysis.datasets import PICKLE_METHODS
         from dl_lint.analysis.pickling import held_callable
         from dl_lint.analysis.syntax import parse_expression
 
         record = self._classes_by_name.get(name)
         entries = (getattr(record, "init_held_default", ()) if default else record.init_held_none) if record is not None else ()
-        if not entries or any(m.name in _PICKLE_METHODS for m in record.methods):
+        if not entries or any(m.name in PICKLE_METHODS for m in record.methods):
             return ()
         out = []
         for attr, text, line, local, param, position, *path in entries:

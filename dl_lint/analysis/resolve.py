@@ -313,6 +313,7 @@ class Resolver:
         self._factories: Dict[Tuple[str, str], Optional[Value]] = {}  # see _factory_result
         self._last_receiver: Optional[Tuple[ast.AST, Value]] = None  # ``_read_attribute``: the base it resolved last
         self._removals: Dict[Tuple[int, str], bool] = {}  # see _held_in_display
+        self._writes_by_name: Optional[Dict[Tuple[int, str], List[Tuple[str, Optional[ast.expr], Site]]]] = None  # _written_holds
         self._assigns: Dict[int, Dict[int, ast.Assign]] = {}  # see _unpacking
         self._changed_dicts: Dict[Tuple[int, str, Optional[int]], bool] = {}  # see _dict_changed
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
@@ -359,6 +360,7 @@ class Resolver:
         self._edits_by_function = None
         self._assigns = {}
         self._changed_dicts = {}
+        self._writes_by_name = None
 
     # -- entry point --------------------------------------------------------------------------
     def resolve(self, node: ast.AST, site: Site = END, depth: int = 0) -> Value:
@@ -619,6 +621,10 @@ class Resolver:
                 elif within is None or _edited_config_keys(within, name, skip=binding.value) or _handed_over(within, name):
                     known = single.value  # still an instance of its class; its fields unknown
                     return Value.known(Instance(known.module, known.name, known.line, known.path, known.local))
+            if single is not None and use is not END and self.index.attr_writes:
+                written = self._written_holds(binding, name, single.value, use, depth)
+                if written is not None:  # ``dataset.target_transform = remap`` before the use
+                    return Value((Possible(written, single.origin, single.guards),), value.source).with_aliases(*value.aliases)
             return value
         if kind == "unpack" and binding.value is not None:
             if binding.index == 0 and _is_parse_args(binding.value, known=True):
@@ -3404,17 +3410,23 @@ class Resolver:
         return False
 
     def _passed_namespace(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
-        """``args = setup(args)`` where ``setup``, a function of this module, hands back the
-        namespace it is given (``namespaces.returned_parameter``): the same namespace, less the
+        """``args = setup(args)`` where ``setup``, a function of this module or another, hands
+        back the namespace it is given (``namespaces.returned_parameter``; another module's
+        through its summary: ``returns_param`` and ``edited``): the same namespace, less the
         attributes ``setup`` sets. None for any other call."""
-        if target.path != self.path or not node.args or any(isinstance(a, ast.Starred) for a in node.args):
+        if not node.args or any(isinstance(a, ast.Starred) for a in node.args):
             return None
-        key = ("passes", target.name)
-        if key not in self._namespaces:
-            found = [f for f in self.index.module_functions if getattr(f, "name", None) == target.name]
-            position = returned_parameter(found[0]) if len(found) == 1 else None
-            self._namespaces[key] = (position, passed_edits(found[0]) if position is not None else ())
-        position, edited = self._namespaces[key]
+        if target.path != self.path:
+            if not target.path:
+                return None
+            position, edited = self._foreign_relay(target)
+        else:
+            key = ("passes", target.name)
+            if key not in self._namespaces:
+                found = [f for f in self.index.module_functions if getattr(f, "name", None) == target.name]
+                position = returned_parameter(found[0]) if len(found) == 1 else None
+                self._namespaces[key] = (position, passed_edits(found[0]) if position is not None else ())
+            position, edited = self._namespaces[key]
         if position is None or position >= len(node.args):
             return None
         single = self.resolve(node.args[position], site, depth + 1).single
@@ -3422,6 +3434,21 @@ class Resolver:
             return None
         parsed = single.value
         return Value.known(parsed.with_edits(edited))
+
+    def _foreign_relay(self, target: FunctionRef) -> Tuple[Optional[int], Tuple[str, ...]]:
+        """(position of the positional parameter every ``return`` of ``target``, a function of
+        another module, hands back whole and unchanged, the attributes it sets), from its
+        summary; (None, ()) when it does not, or cannot be read."""
+        if not hasattr(self.project, "summary"):
+            return None, ()
+        summary = self.project.summary(target.module, target.path)
+        if summary is None or summary.path != target.path:
+            return None, ()
+        records = [f for f in summary.summary.functions if f.name == target.name]
+        if len(records) != 1:
+            return None, ()
+        entry = next((e for e in records[0].returns_param if e[0] == -1 and e[3] >= 0), None)
+        return (entry[3], records[0].edited) if entry is not None else (None, ())
 
     def _get_with_default(self, base_node: ast.AST, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
         """``cfg.get("num_workers", 4)``: of a dict dl-lint reads, the key's value (the default
@@ -3921,6 +3948,54 @@ class Resolver:
                 if held is not None:
                     break
         return Value.known(Opaque(pipeline.qualname, True if pipeline.shards else None, holds=held))
+
+    def _written_holds(self, binding: Binding, name: str, obj: Any, use: Site, depth: int) -> Optional[Any]:
+        """DL202: the object ``name`` holds at ``use`` when a statement between its binding and
+        the use stores a lambda or a local function on it (``dataset.target_transform =
+        remap``, ``remap`` a lambda; ``pickling.held_callable``): a copy of ``obj`` that keeps
+        it (pickling an object pickles its attributes). Only for an instance of a project
+        class (DL202 still asks its ancestry for ``__getstate__``/``__reduce__``), a torch
+        dataset wrapper or a torchvision dataset (neither defines them: torch 2.13.0
+        torch/utils/data/dataset.py, torchvision 0.28.0 datasets/vision.py), keeping nothing
+        yet; the write must be in the binding's own function, on every path to the use (not
+        under an ``if`` the use is not under, not in a loop) and the last write of that
+        attribute in the function (a later one, even after the loader is built, may replace
+        it before the workers start). None otherwise."""
+        if isinstance(obj, Instance):
+            if obj.local or obj.holds is not None:
+                return None
+        elif not isinstance(obj, Opaque) or obj.holds is not None or not (
+            obj.qualname in DATASET_WRAPPERS or obj.qualname.startswith("torchvision.datasets.")
+        ):
+            return None
+        start = binding.site
+        if start is None or start.scope is not use.scope:
+            return None
+        by_name = self._writes_by_name
+        if by_name is None:
+            by_name = self._writes_by_name = {}
+            for (scope, base, attr), entries in self.index.attr_writes.items():
+                by_name.setdefault((id(scope), base), []).extend((attr, value, where) for value, where in entries)
+        writes = by_name.get((id(use.scope), name))
+        if not writes:
+            return None
+        last: Dict[str, Tuple[Optional[ast.expr], Site]] = {}
+        for attr, value_node, where in writes:
+            if where.line > start.line and (attr not in last or where.line > last[attr][1].line):
+                last[attr] = (value_node, where)
+        use_conds = plain_conds(use.conds)
+        for attr in sorted(last):
+            value_node, where = last[attr]
+            if value_node is None or where.line >= use.line or where.in_loop():
+                continue
+            conds = plain_conds(where.conds)
+            if conds != use_conds[: len(conds)]:
+                continue
+            held = self._held(value_node, where, depth + 1)
+            if held is not None:
+                what, path, line = held
+                return obj.replace(holds=(f"{what} (assigned to .{attr} at line {where.line})", path, line))
+        return None
 
     def _held_in_display(self, node: ast.AST, site: Site, depth: int):
         """What a name bound only to container displays keeps (``**image_mapping`` with

@@ -876,6 +876,10 @@ def _function_record(
     # Only a function that parses or builds a parser, in a module that adds arguments, can hand
     # its callers a namespace with readable options.
     namespace = namespace_return(node) if index.add_arguments and id(node) in index.parsing_functions else None
+    returns_param = returned_params(node)
+    # A function handing back the object it is given (``args = get_class_splits(args)``) also
+    # records the attributes it sets: a caller reads the rest as they were (``_passed_namespace``).
+    relays = any(e[0] == -1 for e in returns_param)
     return FunctionRecord(
         name=node.name,
         line=node.lineno,
@@ -888,9 +892,9 @@ def _function_record(
         **dict(zip(("copies", "transfer_calls", "hands", "method_calls"), copies(node) if copies is not None else ((), (), (), ()))),
         passes=passes_through(node),
         namespace=namespace,
-        edited=edited_attributes(node, use.names) if namespace is not None else (),
+        edited=edited_attributes(node, use.names) if namespace is not None or relays else (),
         builds=tuple((t, row) for t, row in ((_text(text, call.func), row) for call, row in built_by(node)) if t is not None),
-        returns_param=returned_params(node),
+        returns_param=returns_param,
         returns_config=config_return(node, index, use),
         returns_dicts=returns_dicts(node),
         # walked only when it calls len() and a constructor that takes a shape (cheap to ask)

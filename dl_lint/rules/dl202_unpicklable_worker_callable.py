@@ -48,6 +48,14 @@ defines (`return ReidDataset(dataset, root, transform)`), unless that class defi
 `__reduce__`/`__reduce_ex__`. An instance of a local class inside a transform a dataset keeps
 counts like a lambda there (`T.Compose([T.ToTensor()])` where the module writes `ToTensor =
 wrapper(T.ToTensor)` and `wrapper` returns a class it defines).
+An attribute the script writes on the dataset after building it is kept like one `__init__`
+sets: `dataset.target_transform = remap` with `remap = lambda y: mapping[y]` (or a lambda written
+there, a local function, a `Compose` holding `T.Lambda(lambda ...)`), between the dataset's
+assignment and the loader, in the same function, on every path to the loader (not under an `if`
+the loader is not under, not in a loop), and the last write of that attribute in the function
+(a later one may replace it before the workers start). Read for an instance of a project class,
+a torch dataset wrapper (`Subset`, `ConcatDataset`, ...) and a torchvision dataset; a wrapper
+built from such a dataset keeps it (`Subset(dataset, indices)`).
 A torch `DataLoader` keeps its `dataset`, `collate_fn` and `worker_init_fn` (read in torch
 2.13's `dataloader.py`; it defines no `__getstate__`, only its iterators do), so a dataset that
 keeps a loader built with a lambda `collate_fn` (`self.loader = loader`) pickles the lambda.
@@ -300,6 +308,8 @@ def _unpicklable(value, ctx):
     if local is not None:
         return local, None
     holds = getattr(value, "holds", None)
+    if isinstance(value, Instance) and holds is not None and _pickles_itself(value, ctx):
+        return None
     if isinstance(value, (Instance, Opaque)) and holds is not None:
         owner = _a(value.name if isinstance(value, Instance) else value.qualname.rsplit(".", 1)[1])
         what = holds[0]
@@ -328,6 +338,16 @@ def _unpicklable(value, ctx):
         if found is not None:
             return f"{_a(value.qualname.rsplit('.', 1)[1])} of {found[0]}", found[1]
     return None
+
+
+def _pickles_itself(value, ctx) -> bool:
+    """Whether the class of ``value`` (a project class), or an ancestor dl-lint can see, defines
+    ``__getstate__``, ``__reduce__`` or ``__reduce_ex__``: it decides what is pickled."""
+    from dl_lint.analysis.datasets import PICKLE_METHODS
+
+    cls = ctx.dataset_class(value)
+    classes = (ctx.datasets.mro(cls) or [cls]) if cls is not None else []
+    return any(m in c.methods for c in classes for m in PICKLE_METHODS)
 
 
 def _either(what: str, others) -> str:
