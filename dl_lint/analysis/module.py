@@ -127,6 +127,10 @@ def _rebound_after(own: Binding, other: Binding, read_rows) -> Optional[Tuple[in
     return (1, end) if earlier else (end + 1, last)
 
 
+# Fields of a statement that hold statements (``top_call_counts`` reads only its own expressions).
+_NESTED_BLOCKS = frozenset({"body", "orelse", "finalbody", "handlers"})
+
+
 class ModuleAnalysis:
     def __init__(
         self,
@@ -195,7 +199,6 @@ class ModuleAnalysis:
         # DL203: the functions of other modules found iterating a loader handed to them, while
         # one loader's ``_unguarded_iteration`` is worked out (cited as related locations).
         self._handed_elsewhere: List[Tuple[str, int, str]] = []
-        self._top_called: Optional[Set[str]] = None  # ``_root_calls``: names top-level code calls
         self._top_call_counts: Optional[Dict[str, int]] = None  # ``flow_iteration``: calls per name at the top level
         self._unpacking: Dict[int, Dict[int, ast.Assign]] = {}  # ``_tuple_assignments``, per function
         self._displays: Dict[int, Dict[str, List[Tuple[str, str, int]]]] = {}  # ``_dict_displays``, per scope
@@ -707,24 +710,11 @@ class ModuleAnalysis:
         guard (``runner.train_test()``, ``for batch in make_loader(...)``, ``first, second =
         make_loaders(4)``): then each such call of the factory is judged where it is
         (``judge.judge_call_sites``). The root's called names are gathered once per module."""
-        from dl_lint.analysis.import_flow import top_statements
-
         reader = getattr(self.resolver.project, "parsed", None)
         analysis = reader(root) if reader is not None else None
         if analysis is None or analysis.tree is None:
             return False
-        if analysis._top_called is None:
-            guards = analysis.index.main_guard_lines
-            analysis._top_called = called = set()
-            for statement in top_statements(analysis.tree.body):
-                if any(first <= statement.lineno <= last for first, last in guards):
-                    continue
-                for field in ("value", "iter", "test", "items", "targets"):
-                    part = getattr(statement, field, None)
-                    for piece in part if isinstance(part, list) else [part]:
-                        if isinstance(piece, ast.AST):
-                            called.update(terminal(node.func) for node in ast.walk(piece) if isinstance(node, ast.Call))
-        return name in analysis._top_called
+        return name in analysis.top_call_counts()
 
     def _reached_at_import(self, call: ast.Call, bound: LoaderCall, function: Optional[ast.AST], judged_at_calls: bool = True) -> LoaderCall:
         """``bound`` iterated at import (``unguarded_iteration``, and the ``import_chain`` DL203
@@ -3717,6 +3707,31 @@ class ModuleAnalysis:
         function = self._runner(site.scope)
         return self._unguarded_call_of(function, MAX_CALL_DEPTH, set()) if function is not None else None
 
+    def top_call_counts(self) -> Dict[str, int]:
+        """Calls per callee name (``terminal``) in the code that runs when this module is
+        imported, outside the main guard: the expressions of each statement of
+        ``import_flow.top_statements`` (its nested blocks are statements of that list of their
+        own, so each call counts once; calls in the bodies of ``def``s and classes do not
+        count). Gathered once per module (``_root_calls``, ``flow_iteration``)."""
+        if self._top_call_counts is None:
+            from dl_lint.analysis.import_flow import top_statements
+
+            counts: Dict[str, int] = {}
+            for statement in top_statements(self.tree.body) if self.tree is not None else ():
+                if self._guarded(statement.lineno):
+                    continue
+                for field, part in ast.iter_fields(statement):
+                    if field in _NESTED_BLOCKS:
+                        continue
+                    for piece in part if isinstance(part, list) else (part,):
+                        if isinstance(piece, ast.AST):
+                            for node in ast.walk(piece):
+                                if isinstance(node, ast.Call):
+                                    name = terminal(node.func)
+                                    counts[name] = counts.get(name, 0) + 1
+            self._top_call_counts = counts
+        return self._top_call_counts
+
     def flow_iteration(self, call: ast.Call, site: Site, key: Tuple[str, int, int]) -> Optional[int]:
         """DL203 at a call of a factory in this module's unguarded top-level code, when the
         factory's loader travels where ``unguarded_use``'s shapes do not follow (appended to a
@@ -3731,19 +3746,7 @@ class ModuleAnalysis:
         flows = getattr(project, "import_flow", None)
         if flows is None:
             return None
-        name = terminal(call.func)
-        if self._top_call_counts is None:
-            from dl_lint.analysis.import_flow import top_statements
-
-            counts: Dict[str, int] = {}
-            for statement in top_statements(self.tree.body):
-                if self._guarded(statement.lineno) or isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    continue
-                for node in ast.walk(statement):
-                    if isinstance(node, ast.Call):
-                        counts[terminal(node.func)] = counts.get(terminal(node.func), 0) + 1
-            self._top_call_counts = counts
-        if self._top_call_counts.get(name, 0) != 1:
+        if self.top_call_counts().get(terminal(call.func), 0) != 1:
             return None
         found = flows(os.path.abspath(self.path)).get(key)
         return found[0] if found is not None else None
