@@ -370,12 +370,14 @@ class CallEstimate:
     why: str = ""  # why the batch bytes are unknown
     stale: Optional[str] = None  # a recorded figure that no longer applies
     dataset: Optional[str] = None  # path:line of the dataset class an estimate read
+    lower: bool = False  # the batch's bytes are a lower bound (parts of the sample not sized)
 
     def as_dict(self) -> Dict[str, Any]:
         data: Dict[str, Any] = {"path": self.path, "line": self.line, "values": self.values}
         data["batch_bytes"] = self.batch.batch_bytes if self.batch is not None else None
         data["batch_bytes_kind"] = self.kind
         data["batch_bytes_unknown_because"] = self.why or None
+        data["batch_bytes_lower_bound"] = self.lower
         data["stale"] = self.stale
         data["dataset_class"] = self.dataset
         data["unknown"] = self.unknown
@@ -465,6 +467,7 @@ def estimate_call(
     elif figure.known:
         text = "batch-bytes setting" if figure.source == SETTING else f"{figure.source}: {figure.how}"
         result.batch, result.kind = BatchSpec((figure.bytes,), text), figure.source
+        result.lower = figure.lower
     if result.batch is None:
         result.why = figure.how
     if figure.where is not None:  # the dataset class the estimate read

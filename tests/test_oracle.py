@@ -216,6 +216,27 @@ def test_batch_bytes_estimated_from_getitem_are_the_bytes_of_a_real_batch() -> N
             assert sum(t.nbytes for t in parts) == batch_size * estimated, node.name
 
 
+def test_a_lower_bound_on_batch_bytes_is_below_a_real_batch() -> None:
+    """DL101 from a lower bound: parts of the sample the code does not size (a label from a
+    dict, a file name from a list) count as 0 bytes. A real batch holds at least the estimate:
+    its tensors are the image part exactly, plus the collated labels (the names stay strings, outside shared memory)."""
+    from dl_lint.analysis.datasets import LOWER_BOUND, sample_of
+    from dl_lint.analysis.summary import sample_bytes
+
+    path = RULE_FIXTURES / "dl101_lower_bound.py"
+    module = _load(path)
+    node = next(n for n in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(n, ast.ClassDef) and n.name == "Labelled")
+    fields, defaults = sample_bytes(node)
+    estimated, how = sample_of(fields, dict(defaults))
+    assert LOWER_BOUND in how and estimated == 3 * 224 * 224 * 4
+    for batch_size in (1, 4):
+        images, labels, names = next(iter(torch.utils.data.DataLoader(module.Labelled(), batch_size=batch_size)))
+        assert images.nbytes == batch_size * estimated
+        assert images.nbytes + labels.nbytes > batch_size * estimated and all(isinstance(n, str) for n in names)
+    found = lint_paths([path], overrides={"select": ("DL101",)}).diagnostics
+    assert len(found) == 1 and "in shared memory: at least 18.5 GiB at the peak" in found[0].message
+
+
 def test_a_generator_handed_to_the_dataset_repeats_in_every_worker() -> None:
     """DL204 through a generator the construction builds and hands to __init__ (sigver's
     MAMLDataSet): each of the 2 workers draws from a copy of one state, so the samples come in

@@ -11,8 +11,10 @@ Every figure says where it came from, in this order of precedence:
   and dtype are known from the code (``analysis.summary.sample_bytes`` and the transforms of
   ``analysis.libraries``), with the lines the estimate rests on.
 
-Unknown stays unknown: a figure is given only when every tensor of the sample is known, and
-``why`` then says what is missing. A recorded figure whose loader call changed is ``stale``: it
+Unknown stays unknown: a figure is given only when a tensor of the sample is known, and ``why``
+then says what is missing; parts of the sample the code does not size (a label looked up in a
+dict beside an image of fixed shape) count as 0 bytes, and the figure is then a lower bound
+(``BatchFigure.lower``), which the rules state as "at least". A recorded figure whose loader call changed is ``stale``: it
 is not used, and the figure says so.
 """
 
@@ -53,6 +55,14 @@ class BatchFigure(Record):
     @property
     def known(self) -> bool:
         return self.bytes is not None
+
+    @property
+    def lower(self) -> bool:
+        """Whether ``bytes`` is a lower bound: an estimate that left parts of the sample of
+        unknown size out (``datasets.UNCOUNTED``)."""
+        from dl_lint.analysis.datasets import LOWER_BOUND
+
+        return self.source == ESTIMATED and LOWER_BOUND in self.how
 
     def detail(self) -> str:
         """The sentence a rule's detail starts with."""

@@ -453,6 +453,12 @@ ITEMSIZE = {
 }  # fmt: skip
 
 
+# The words for parts of a sample the code does not size (``summary.UNKNOWN_PART``), counted as 0
+# bytes: a figure whose description holds them is a lower bound (``BatchFigure.lower``).
+LOWER_BOUND = "not counted: the figure is a lower bound"
+UNCOUNTED = f"a part of unknown size ({LOWER_BOUND})"
+UNCOUNTED_MANY = f"parts of unknown size ({LOWER_BOUND})"
+
 # How many wrappers deep an inner dataset's sample is read (a wrapper of a wrapper of a dataset).
 MAX_WRAPPERS = 3
 
@@ -461,57 +467,68 @@ def sample_of(fields, values: Dict[str, object]) -> Optional[Tuple[int, str]]:
     """(bytes, description) of a sample's fields (``summary.sample_bytes``) with the values of
     the ``__init__`` parameters they name (an int; an image transform's (height, width, dtype);
     an inner dataset's ("dataset", fields, values, name) or a torchvision dataset's ("bytes",
-    bytes, description)); None when one is missing."""
+    bytes, description)). A field whose size is not known (``summary.UNKNOWN_PART``, a
+    parameter's value missing) counts as 0 bytes and is named as not counted (``UNCOUNTED``):
+    the figure is then a lower bound. None when no field is known, or only numbers beside
+    unknown ones."""
     total = 0
     shown: List[str] = []
+    uncounted = 0
     for field in fields:
-        if field[0] in ("k", "ds"):
-            part = _part(field, values)
-            if part is None:
-                return None
-            total += part[0]
-            shown.append(part[1])
+        part = _field_bytes(field, values)
+        if part is None:
+            uncounted += 1
             continue
-        if field[0] in ("img", "albu"):
-            kind, param, channels = field
-            image = values.get(param)
-            if kind == "img" and isinstance(image, tuple) and image[:1] == ("views",) and channels:
-                # a multi-view transform: each view is what its transform makes of the image
-                sizes = [(h, w, dtype) for h, w, dtype in image[1] if h and dtype in ITEMSIZE]
-                if len(sizes) != len(image[1]):
-                    return None
-                total += sum(channels * h * w * ITEMSIZE[dtype] for h, w, dtype in sizes)
-                each = " + ".join(f"{channels}×{h}×{w} {dtype}" for h, w, dtype in sizes)
-                shown.append(f"{len(sizes)} views of the image ({each}, what {param} makes of it)")
-                continue
-            if not (isinstance(image, tuple) and image[:1] == ("image",)):
-                return None
-            library = image[4] if len(image) > 4 else "torchvision"
-            if (kind == "albu") != (library == "albumentations"):
-                return None  # called the other library's way
-            height, width, dtype = image[1:4]
-            if not height or dtype not in ITEMSIZE:
-                return None  # (0, 0): the image's own size, not fixed
-            total += channels * height * width * ITEMSIZE[dtype]
-            shown.append(f"{channels}×{height}×{width} {dtype} (what {param} makes of the image)")
-            continue
-        _, dims, dtype = field
-        numel = 1
-        sizes = []
-        for dim in dims:
-            if isinstance(dim, str) or isinstance(dim, tuple):
-                name, extra = (dim, 0) if isinstance(dim, str) else dim
-                value = values.get(name)
-                if type(value) is not int or value < 0:
-                    return None
-                dim = value + extra
-            numel *= dim
-            sizes.append(str(dim))
-        total += numel * ITEMSIZE[dtype]
-        shown.append(f"{'×'.join(sizes)} {dtype}" if sizes else "a number")
+        total += part[0]
+        shown.append(part[1])
     if not shown:
         return None
+    if uncounted and all(text == "a number" for text in shown):
+        return None  # only labels known beside the unknown parts: a bound that says nothing
+    if uncounted:
+        shown.append(UNCOUNTED if uncounted == 1 else f"{uncounted} {UNCOUNTED_MANY}")
     return total, " + ".join(shown)
+
+
+def _field_bytes(field, values: Dict[str, object]) -> Optional[Tuple[int, str]]:
+    """(bytes, description) of one field of ``sample_of``; None when its size is not known."""
+    if field[0] == "?":
+        return None
+    if field[0] in ("k", "ds"):
+        return _part(field, values)
+    if field[0] in ("img", "albu"):
+        kind, param, channels = field
+        image = values.get(param)
+        if kind == "img" and isinstance(image, tuple) and image[:1] == ("views",) and channels:
+            # a multi-view transform: each view is what its transform makes of the image
+            sizes = [(h, w, dtype) for h, w, dtype in image[1] if h and dtype in ITEMSIZE]
+            if len(sizes) != len(image[1]):
+                return None
+            each = " + ".join(f"{channels}×{h}×{w} {dtype}" for h, w, dtype in sizes)
+            total = sum(channels * h * w * ITEMSIZE[dtype] for h, w, dtype in sizes)
+            return total, f"{len(sizes)} views of the image ({each}, what {param} makes of it)"
+        if not (isinstance(image, tuple) and image[:1] == ("image",)):
+            return None
+        library = image[4] if len(image) > 4 else "torchvision"
+        if (kind == "albu") != (library == "albumentations"):
+            return None  # called the other library's way
+        height, width, dtype = image[1:4]
+        if not height or dtype not in ITEMSIZE:
+            return None  # (0, 0): the image's own size, not fixed
+        return channels * height * width * ITEMSIZE[dtype], f"{channels}×{height}×{width} {dtype} (what {param} makes of the image)"
+    _, dims, dtype = field
+    numel = 1
+    sizes = []
+    for dim in dims:
+        if isinstance(dim, str) or isinstance(dim, tuple):
+            name, extra = (dim, 0) if isinstance(dim, str) else dim
+            value = values.get(name)
+            if type(value) is not int or value < 0:
+                return None
+            dim = value + extra
+        numel *= dim
+        sizes.append(str(dim))
+    return numel * ITEMSIZE[dtype], f"{'×'.join(sizes)} {dtype}" if sizes else "a number"
 
 
 def _part(field, values: Dict[str, object]) -> Optional[Tuple[int, str]]:

@@ -1402,8 +1402,13 @@ def sample_bytes(node: ast.ClassDef, init: Optional[FunctionUse] = None, index: 
     if not returns:
         return None
     kept = _Kept(node, init, index)  # read only when a field names self's attributes
-    found = [_fields(value, assigned, kept, 0) for value in returns]
+    # A part the code does not size (a label looked up in a dict beside an image tensor) is
+    # counted as 0 bytes: the figure is then a lower bound, which is all DL101 needs to say a
+    # batch is at least that large. At least one part must be known, and every return agree.
+    found = [_fields(value, assigned, kept, 0, lenient=True) for value in returns]
     if any(f is None for f in found) or any(f != found[0] for f in found):
+        return None
+    if all(field == UNKNOWN_PART for field in flat_fields(found[0])):  # type: ignore[arg-type]
         return None
     if kept.pipeline:
         # a subclass's own ``__init__`` may build another pipeline: only for this class. Its dims
@@ -1715,7 +1720,17 @@ def _number() -> Tuple[Any, ...]:
     return ("t", (), "int64")
 
 
-def _fields(node: ast.expr, assigned: Dict[str, List[ast.expr]], kept: Any, depth: int) -> Optional[List[Tuple[Any, ...]]]:
+# A part of a sample whose size the code does not fix (``self.labels[index]`` beside a tensor of
+# known shape): counted as 0 bytes, so that the sample's figure is a lower bound (``sample_of``).
+UNKNOWN_PART = ("?",)
+
+
+def _fields(
+    node: ast.expr, assigned: Dict[str, List[ast.expr]], kept: Any, depth: int, lenient: bool = False
+) -> Optional[List[Tuple[Any, ...]]]:
+    """The fields of a sample expression (``sample_bytes``); None when one is not known.
+    ``lenient``: an element of a tuple, list or dict display that is not known is an
+    ``UNKNOWN_PART`` instead (at any depth of displays), the display itself still known."""
     if depth > 12:
         return None
     if isinstance(node, ast.Constant) and isinstance(node.value, bool):
@@ -1731,17 +1746,21 @@ def _fields(node: ast.expr, assigned: Dict[str, List[ast.expr]], kept: Any, dept
     if isinstance(node, ast.Name):
         values = assigned.get(node.id, [])
         if len(values) == 1:
-            return _fields(values[0], assigned, kept, depth + 1)
+            return _fields(values[0], assigned, kept, depth + 1, lenient)
         return _transformed(node.id, values, assigned, kept, depth)
     if isinstance(node, (ast.Tuple, ast.List)):
-        parts = [_fields(e, assigned, kept, depth + 1) for e in node.elts]
+        parts = [_fields(e, assigned, kept, depth + 1, lenient) for e in node.elts]
+        if lenient:
+            parts = [[UNKNOWN_PART] if p is None else p for p in parts]
         if not parts or any(p is None for p in parts):
             return None
         return [f for p in parts for f in p]  # type: ignore[union-attr]
     if isinstance(node, ast.Dict):
         if not node.values or any(k is None for k in node.keys):
             return None
-        parts = [_fields(v, assigned, kept, depth + 1) for v in node.values]
+        parts = [_fields(v, assigned, kept, depth + 1, lenient) for v in node.values]
+        if lenient:
+            parts = [[UNKNOWN_PART] if p is None else p for p in parts]
         if any(p is None for p in parts):
             return None
         keys = [k.value if isinstance(k, ast.Constant) and isinstance(k.value, str) else None for k in node.keys]

@@ -44,7 +44,11 @@ and numbers; or a torchvision `ImageFolder`, `CIFAR10`/`CIFAR100` or `MNIST`/`Fa
 whose transform is a `Compose` of fixed output size ending in a tensor (`RandomResizedCrop(224)`,
 `CenterCrop`, `RandomCrop`, `Resize((h, w))`; `ToTensor`, `PILToTensor`, v2's `ToImage` +
 `ToDtype`; `Resize(256)` matches only the smaller edge, so the bytes stay unknown). docs/memory.md
-lists every shape.
+lists every shape. Parts of a sample whose size the code does not fix, beside a part it does (a
+label looked up in a dict, `return image, self.labels[index]`; a file name; an image whose
+transform is unknown beside a fixed-size one), count as 0 bytes: the figure is then a lower
+bound, and the message says "at least" (a batch holds every part, so it is never smaller). A
+sample of which no part is sized has no figure.
 
 When the dataset, batch_size or workers depend on a condition (`batch_size=512 if args.big else
 256`, a dataset picked by a flag), each consistent path of (num_workers, prefetch_factor,
@@ -129,11 +133,12 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
         from dl_lint.config import format_size
 
         shown = f"prefetch_factor {prefetch or 2}"
+        least = "at least " if figure.lower else ""  # parts of the sample not sized: a lower bound
         peak_text = ""
         if peak is not None:
             peak_text = (
-                f"At {format_size(batch_bytes)} a batch the peak is ({inflight} + 1) × "
-                f"{format_size(batch_bytes)} = {format_size(peak)}"
+                f"{'At least' if least else 'At'} {format_size(batch_bytes)} a batch the peak is ({inflight} + 1) × "
+                f"{format_size(batch_bytes)} = {least}{format_size(peak)}"
             )
             if budget is not None:
                 relation = "over" if over_budget else "within"
@@ -148,7 +153,7 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
             detail = peak_text
         else:
             message = (
-                f"{workers} workers × {shown} = {inflight} batches in shared memory: {format_size(peak)} at the "
+                f"{workers} workers × {shown} = {inflight} batches in shared memory: {least}{format_size(peak)} at the "
                 f"peak, over the {format_size(budget)} budget."
             )
             detail = peak_text + "With the bytes of a batch known, the memory budget decides, not max-inflight-batches. "
@@ -203,8 +208,9 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
         peak, inflight, workers, prefetch, scenario, figure = min(plans, key=lambda plan: plan[:3])
         batch_bytes = figure.bytes
         shown = f"prefetch_factor {prefetch or 2}"
+        least = "at least " if any(plan[5].lower for plan in plans) else ""
         message = (
-            f"{workers} workers × {shown} = {inflight} batches in shared memory: {format_size(peak)} at the "
+            f"{workers} workers × {shown} = {inflight} batches in shared memory: {least}{format_size(peak)} at the "
             f"peak, over the {format_size(budget)} budget."
         )
         if len(plans) > 1:
@@ -218,8 +224,8 @@ torch ≥ 1.7 (prefetch_factor appeared in 1.7, default 2).
         if figure.detail():
             detail += figure.detail() + " "
         detail += (
-            f"At {format_size(batch_bytes)} a batch the peak is ({inflight} + 1) × {format_size(batch_bytes)} = "
-            f"{format_size(peak)}, over the memory budget of {format_size(budget)} (the loop holds one batch more). "
+            f"{'At least' if least else 'At'} {format_size(batch_bytes)} a batch the peak is ({inflight} + 1) × {format_size(batch_bytes)} = "
+            f"{least}{format_size(peak)}, over the memory budget of {format_size(budget)} (the loop holds one batch more). "
         )
         if len(plans) > 1:
             detail += (

@@ -96,7 +96,8 @@ All versions (workers share batches through shared memory).
 
         shm = excess.definition.shm
         definition = excess.definition
-        batch = format_size(excess.batch_bytes)
+        least = "at least " if excess.estimated.lower else ""  # parts of the sample not sized: a lower bound
+        batch = f"{least}{format_size(excess.batch_bytes)}"
         if excess.pinned:
             message = (
                 f"One batch of {batch} does not fit the {format_size(shm)} of /dev/shm the container leaves: "
@@ -106,10 +107,10 @@ All versions (workers share batches through shared memory).
         else:
             shown = "prefetch_factor 2" if excess.prefetch is None else f"prefetch_factor {excess.prefetch}"
             message = (
-                f"{excess.workers} workers × {shown} hold {format_size(excess.figure)} in /dev/shm, but the "
+                f"{excess.workers} workers × {shown} hold {least}{format_size(excess.figure)} in /dev/shm, but the "
                 f"container leaves {format_size(shm)}: the workers fail."
             )
-            held = f"({excess.batches - 1} + 1) × {batch} = {format_size(excess.figure)}"
+            held = f"({excess.batches - 1} + 1) × {batch} = {least}{format_size(excess.figure)}"
         detail = []
         if excess.estimated.detail():
             detail.append(excess.estimated.detail())  # where the batch's bytes come from

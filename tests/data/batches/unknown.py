@@ -10,19 +10,6 @@ from torch.utils.data import DataLoader, Dataset
 from torchvision import transforms
 
 
-class Labelled(Dataset):
-    def __init__(self, files, labels, transform=None):
-        self.files, self.labels = files, labels
-        self.transform = transform
-
-    def __len__(self):
-        return len(self.files)
-
-    def __getitem__(self, i):
-        img = self.transform(Image.open(self.files[i]).convert("RGB"))
-        return img, self.labels[i]  # a label of unknown type and size
-
-
 class AnyMode(Dataset):
     def __init__(self, files, transform=None):
         self.files = files
@@ -99,7 +86,6 @@ def build(block_size):
 
 
 smaller_edge = transforms.Compose([transforms.Resize(256), transforms.ToTensor()])  # the other edge varies
-a = DataLoader(Labelled(["a.jpg"], [0], transforms.Compose([transforms.CenterCrop(224), transforms.ToTensor()])), batch_size=8, num_workers=2)
 b = DataLoader(AnyMode(["a.jpg"], transforms.Compose([transforms.CenterCrop(224), transforms.ToTensor()])), batch_size=8, num_workers=2)
 c = DataLoader(Padded(["x"], None), batch_size=8, num_workers=2)
 d = DataLoader(Whole(["x"], None), batch_size=8, num_workers=2)

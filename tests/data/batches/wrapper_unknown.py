@@ -26,21 +26,6 @@ class Listed(Dataset):
         return torch.load(self.files[index])
 
 
-class WithIndices(Dataset):
-    """A field of its own whose size is not known (the neighbours' indices)."""
-
-    def __init__(self, dataset, indices):
-        self.dataset = dataset
-        self.indices = indices
-
-    def __len__(self):
-        return len(self.dataset)
-
-    def __getitem__(self, index):
-        anchor = self.dataset[index]
-        return {"anchor": anchor["image"], "possible_neighbors": torch.from_numpy(self.indices[index])}
-
-
 class Retransformed(Dataset):
     """Sets the inner dataset's transform: what it returns is not what it was built to return."""
 
@@ -120,7 +105,6 @@ class Tuples(Dataset):
 
 def make(files, indices, inner):
     return [
-        DataLoader(WithIndices(Images(), np.zeros((1000, 5), dtype=np.int64)), batch_size=8, num_workers=2),
         DataLoader(Retransformed(Images(), None), batch_size=8, num_workers=2),
         DataLoader(Epochs(Images()), batch_size=8, num_workers=2),
         DataLoader(MissingKey(Images()), batch_size=8, num_workers=2),
