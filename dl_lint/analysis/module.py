@@ -4685,6 +4685,8 @@ def _loop_changes(loop: ast.AST, receiver=None) -> Tuple[Dict[str, int], Set[int
     once: Set[int] = set()
     mutated: Set[str] = set()
     constant_calls: Dict[str, List[ast.Call]] = {}
+    augmented: Set[str] = set()  # chains an augmented assignment of the body changes
+    augmented_rows: Set[int] = set()
     for node in ast.walk(loop):
         if node is loop:
             continue
@@ -4705,9 +4707,14 @@ def _loop_changes(loop: ast.AST, receiver=None) -> Tuple[Dict[str, int], Set[int
                 owner = _chain(changed) if isinstance(changed, ast.Attribute) else _chain(changed.value) if isinstance(changed, ast.Subscript) else None
                 if owner is not None:
                     mutated.add(owner)
-        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, (ast.Name, ast.Attribute)):
+            augmented.update(_bound_chains(node.target))
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             writes.append((node.lineno, node.col_offset, targets, node.value))
+        if isinstance(node, ast.AugAssign):
+            writes.append((node.lineno, node.col_offset, [node.target], node.value))
+            augmented_rows.add(node.lineno)
         elif isinstance(node, (ast.For, ast.AsyncFor)):
             writes.append((node.lineno, node.col_offset, [node.target], node.iter))
         elif isinstance(node, (ast.With, ast.AsyncWith)):
@@ -4718,6 +4725,11 @@ def _loop_changes(loop: ast.AST, receiver=None) -> Tuple[Dict[str, int], Set[int
             writes.append((node.lineno, node.col_offset, [node.target], node.value))
         if isinstance(node, ast.If) and node.body and _runs_once(node):
             once.update(range(node.body[0].lineno, (node.body[-1].end_lineno or node.body[-1].lineno) + 1))
+    # An accumulator (``start += len(fold)``, anywhere in the body, even after the loader) holds
+    # a new value on every pass, unless the body also assigns it plainly (then its rows decide).
+    plain = {b for row, _, targets, value in writes if row not in augmented_rows for t in targets for b in _bound_chains(t)}
+    for chain in augmented - plain:
+        changed_at.setdefault(chain, 0)
     if changed_at:
         writes.sort(key=lambda w: (w[0], w[1]))
         for row, _, targets, value in writes:  # in source order: a chain of assignments follows in one pass

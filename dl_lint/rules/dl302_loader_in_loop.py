@@ -39,7 +39,10 @@ A loader that reads what its loop changes stays silent: each pass needs its own 
 the loop's variable (`for dataset in datasets`), or a name the loop body assigns before the call
 from such a value (a fold's subset in cross-validation, a schedule's batch size, a split's
 dataset, a shard read from the loop's file), followed through assignments, `for` targets,
-`with ... as` names and `:=`. A dataset built again in the body from nothing the loop changes
+`with ... as` names and `:=`; an accumulator the body changes with an augmented assignment
+anywhere in it (`start += size` after the loader: each fold's subset starts where the last one
+ended) holds a new value on every pass, unless the body also assigns it plainly (then the rows
+decide). A dataset built again in the body from nothing the loop changes
 (`ds = MyDataset(root)` in an epoch loop) is still reported. A block that runs at most once
 stays silent too: an `if` that requires `not flag` and sets `flag = True` in its body (the
 unfreeze step that rebuilds the loader with a new batch size; the flag may be an attribute,
