@@ -455,9 +455,11 @@ class Resolver:
         return Value(tuple(Possible(text, origin, guards) for text, origin, guards in combos), source)
 
     # -- names --------------------------------------------------------------------------------
-    def _reaching(self, bindings: Sequence[Binding], site: Site) -> List[Tuple[Binding, Tuple[Guard, ...]]]:
+    def _reaching(self, bindings: Sequence[Binding], site: Site, depth: int = 0) -> List[Tuple[Binding, Tuple[Guard, ...]]]:
         """The bindings that can reach ``site``, each with the guards it holds under (its own,
-        if a single ``if`` separates it from the use; the negations of later such bindings')."""
+        if a single ``if`` separates it from the use; the negations of later such bindings').
+        ``depth``: the resolution's, which the guards' tests are read at (read from 0, a name
+        bound in its own test's branches recursed without end: a notebook's cells)."""
         if len(bindings) > 1 and site is not END and any(b.kind == "other" for b in bindings) and not site.in_loop():
             # a loop variable (``with``/``except`` target, walrus) of this scope bound after the
             # use, in straight-line code, cannot reach it (``worker_init_fn=data.worker_init_fn``,
@@ -493,7 +495,7 @@ class Resolver:
             if conds == use_conds[: len(conds)]:
                 chosen.append((binding, tuple(g.negate() for g in overridden)))
                 break  # dominates: nothing earlier reaches
-            guard = self._extra_guard(where, site)
+            guard = self._extra_guard(where, site, depth)
             if guard is not None and _tests_itself(guard, binding.name):
                 # ``if bs == -1: bs = 36``: the test reads the value before the assignment, so it
                 # is decided on the earlier bindings' values (``_PriorTest``), and those reach the
@@ -505,7 +507,7 @@ class Resolver:
                 overridden.append(guard)
         return chosen
 
-    def _extra_guard(self, where: Site, use: Site) -> Optional[Guard]:
+    def _extra_guard(self, where: Site, use: Site, depth: int = 0) -> Optional[Guard]:
         where_conds, use_conds = plain_conds(where.conds), plain_conds(use.conds)
         common = 0
         while common < min(len(where_conds), len(use_conds)) and where_conds[common] == use_conds[common]:
@@ -515,7 +517,7 @@ class Resolver:
         # ``if use_wds:``, ``WebLoader(ds, ...)``): the binding's guard holds for its value all
         # the same, and the use's own tests (``holds``) rule out the values they contradict.
         if len(extra) == 1 and extra[0].kind == "if":
-            guard = self.guard_for(extra[0].test, END, 0)
+            guard = self.guard_for(extra[0].test, END, depth)
             return guard if extra[0].polarity else guard.negate()
         return None
 
@@ -532,7 +534,7 @@ class Resolver:
         options: List[Possible] = []
         aliases: List[str] = []
         source: Optional[str] = None
-        reaching = self._reaching(bindings, site)
+        reaching = self._reaching(bindings, site, depth)
         resolved: List[Tuple[Tuple[Any, ...], Value]] = []
         for binding, guards in reaching:
             value = self.resolve_binding(binding, node.id, site, depth)
@@ -1329,7 +1331,7 @@ class Resolver:
             value = self.resolve(value_node, where, depth + 1)
             if value.is_unknown:
                 return Value.unknown(value.source).with_aliases(alias)
-            guard = None if dominates else self._extra_guard(where, site)
+            guard = None if dominates else self._extra_guard(where, site, depth)
             source = source or value.source
             origin = Origin(f"assigned to {alias}", self.path, where.line)
             found = [p if p.origin is not None else Possible(p.value, origin, p.guards) for p in value.options or ()]
@@ -4386,7 +4388,7 @@ class Resolver:
                 return Value.known(DictValue(current.entries, False))
             conds = plain_conds(where.conds)
             dominates = use is not END and conds == plain_conds(use.conds)[: len(conds)] and not where.in_loop()
-            guard = None if dominates else self._extra_guard(where, use) if use is not END else None
+            guard = None if dominates else self._extra_guard(where, use, depth) if use is not END else None
             current = _overlay(current, update, dominates, guard)
             if dominates or use is END or where.in_loop() or not conds or conds[-1].kind != "if":
                 continue
