@@ -60,6 +60,19 @@ def shared_memory_is_there():
     assert available >= 2 * MOST_SHM, f"/dev/shm has only {available} bytes free; need {2 * MOST_SHM}"
 
 
+@pytest.fixture(autouse=True)
+def one_measurement_at_a_time():
+    """statvfs sees the whole machine's /dev/shm: under pytest-xdist, two measurements at once
+    count each other's batches (the text test read 1.8 × its estimate beside another). A lock
+    file shared by the xdist workers runs them one after another."""
+    import fcntl
+    import tempfile
+
+    with open(os.path.join(tempfile.gettempdir(), "dl-lint-tests-measure.lock"), "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
 @pytest.fixture
 def in_process(tmp_path, monkeypatch):
     """Run ``dl_lint.measure.run`` in this process from ``tmp_path``, undoing its sys.path and
