@@ -487,7 +487,8 @@ def test_default_jobs_fork_only_for_enough_work(tmp_path, monkeypatch):
     """Without --jobs, a worker is forked only when the files to parse hold at least
     PARALLEL_MIN_BYTES per job (a fork costs more than a few small files), and only while the
     run is expected to stay under DEFAULT_MEMORY_CAP (a worker comes to hold about what this
-    process holds); --jobs forks regardless of memory. The result is the same either way."""
+    process holds), or LONG_RUN_MEMORY_CAP when the candidates hold LONG_ANALYSIS_BYTES or more;
+    --jobs forks regardless of memory. The result is the same either way."""
     _fixtures_copy(tmp_path, monkeypatch)
     monkeypatch.setattr(pipeline, "default_jobs", lambda: 2)
     monkeypatch.setattr(pipeline, "DEFAULT_MEMORY_CAP", 10**12)
@@ -500,10 +501,18 @@ def test_default_jobs_fork_only_for_enough_work(tmp_path, monkeypatch):
     forked = lint_paths(["fixtures"])
     assert forked.processes == 2
     monkeypatch.setattr(pipeline, "DEFAULT_MEMORY_CAP", 1)  # this process alone is over it
+    monkeypatch.setattr(pipeline, "LONG_ANALYSIS_BYTES", 10**12)  # not a long analysis
     capped = lint_paths(["fixtures"])
     assert capped.processes == 1
+    # A long analysis (candidates of LONG_ANALYSIS_BYTES or more) may use LONG_RUN_MEMORY_CAP.
+    monkeypatch.setattr(pipeline, "LONG_ANALYSIS_BYTES", 1)
+    monkeypatch.setattr(pipeline, "LONG_RUN_MEMORY_CAP", 10**12)
+    long_run = lint_paths(["fixtures"])
+    assert long_run.processes == 2
+    monkeypatch.setattr(pipeline, "LONG_RUN_MEMORY_CAP", 1)
+    assert lint_paths(["fixtures"]).processes == 1
     assert lint_paths(["fixtures"], jobs=2).processes == 2
-    assert _codes(small) == _codes(forked) == _codes(capped) == _codes(serial)
+    assert _codes(small) == _codes(forked) == _codes(capped) == _codes(serial) == _codes(long_run)
 
 
 def test_an_edit_that_leaves_a_summary_alone_reparses_one_file(tmp_path, monkeypatch):
