@@ -1403,7 +1403,7 @@ class Resolver:
                     if found is not None:
                         return found
                 if attr in target.edited or "*" in target.edited:
-                    return Value.unknown("argparse")  # the helper may set it itself
+                    return Value.unknown("expression")  # the helper may set it itself
                 return _option_value(self.parser_options(target).get(attr))
             if isinstance(target, ModuleRef):
                 return self.project.import_value(target.module, attr, depth + 1, self.path)
