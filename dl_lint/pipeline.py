@@ -152,18 +152,18 @@ def _read_and_analyse(run: "Run", todo: Sequence[SourceFile], out: List[Diagnost
             run.finish(file, [], (), set(), {"graph"})
     explicit = jobs is not None
     jobs = default_jobs() if jobs is None else max(1, jobs)
+    candidate_bytes = sum(len(f.data) for f in candidates)
     if not explicit and jobs > 1:
         # Each forked worker comes to hold about what this process holds now (inherited pages
         # are copied as reference counts touch them): without --jobs, fork only while the run
         # is expected to stay under DEFAULT_MEMORY_CAP (a 20,000-file tree stays in one process),
         # or LONG_RUN_MEMORY_CAP when the analysis is long enough to pay for the memory.
         rss = _resident_bytes()
-        long_analysis = sum(len(f.data) for f in candidates) >= LONG_ANALYSIS_BYTES
-        cap = LONG_RUN_MEMORY_CAP if long_analysis else DEFAULT_MEMORY_CAP
+        cap = LONG_RUN_MEMORY_CAP if candidate_bytes >= LONG_ANALYSIS_BYTES else DEFAULT_MEMORY_CAP
         jobs = min(jobs, max(1, cap // (rss + WORKER_EXTRA_BYTES)))
     run.analysed.update(f.key for f in candidates)
     processes = 1
-    if jobs > 1 and len(candidates) > 1 and sum(len(f.data) for f in candidates) >= PARALLEL_MIN_BYTES * jobs:
+    if jobs > 1 and len(candidates) > 1 and candidate_bytes >= PARALLEL_MIN_BYTES * jobs:
         from dl_lint import workers
 
         project.container_files()  # read once, before forking, so the workers share them (DL104)

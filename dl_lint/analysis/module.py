@@ -4686,7 +4686,7 @@ def _loop_changes(loop: ast.AST, receiver=None) -> Tuple[Dict[str, int], Set[int
     mutated: Set[str] = set()
     constant_calls: Dict[str, List[ast.Call]] = {}
     augmented: Set[str] = set()  # chains an augmented assignment of the body changes
-    augmented_rows: Set[int] = set()
+    plain: Set[str] = set()  # chains the body binds otherwise
     for node in ast.walk(loop):
         if node is loop:
             continue
@@ -4707,27 +4707,25 @@ def _loop_changes(loop: ast.AST, receiver=None) -> Tuple[Dict[str, int], Set[int
                 owner = _chain(changed) if isinstance(changed, ast.Attribute) else _chain(changed.value) if isinstance(changed, ast.Subscript) else None
                 if owner is not None:
                     mutated.add(owner)
+        bound: List[Tuple[List[ast.AST], ast.AST]] = []  # (targets, value) this node binds
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+            bound.append((node.targets if isinstance(node, ast.Assign) else [node.target], node.value))
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            bound.append(([node.target], node.iter))
+        elif isinstance(node, (ast.With, ast.AsyncWith)):  # ``with open(fn) as f``
+            bound.extend(([item.optional_vars], item.context_expr) for item in node.items if item.optional_vars is not None)
+        elif isinstance(node, ast.NamedExpr):
+            bound.append(([node.target], node.value))
+        for targets, value in bound:
+            writes.append((node.lineno, node.col_offset, targets, value))
+            if not isinstance(node, ast.AugAssign):
+                plain.update(b for t in targets for b in _bound_chains(t))
         if isinstance(node, ast.AugAssign) and isinstance(node.target, (ast.Name, ast.Attribute)):
             augmented.update(_bound_chains(node.target))
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            writes.append((node.lineno, node.col_offset, targets, node.value))
-        if isinstance(node, ast.AugAssign):
-            writes.append((node.lineno, node.col_offset, [node.target], node.value))
-            augmented_rows.add(node.lineno)
-        elif isinstance(node, (ast.For, ast.AsyncFor)):
-            writes.append((node.lineno, node.col_offset, [node.target], node.iter))
-        elif isinstance(node, (ast.With, ast.AsyncWith)):
-            for item in node.items:  # ``with open(fn) as f``
-                if item.optional_vars is not None:
-                    writes.append((node.lineno, node.col_offset, [item.optional_vars], item.context_expr))
-        elif isinstance(node, ast.NamedExpr):
-            writes.append((node.lineno, node.col_offset, [node.target], node.value))
         if isinstance(node, ast.If) and node.body and _runs_once(node):
             once.update(range(node.body[0].lineno, (node.body[-1].end_lineno or node.body[-1].lineno) + 1))
     # An accumulator (``start += len(fold)``, anywhere in the body, even after the loader) holds
     # a new value on every pass, unless the body also assigns it plainly (then its rows decide).
-    plain = {b for row, _, targets, value in writes if row not in augmented_rows for t in targets for b in _bound_chains(t)}
     for chain in augmented - plain:
         changed_at.setdefault(chain, 0)
     if changed_at:

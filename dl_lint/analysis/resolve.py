@@ -1016,14 +1016,11 @@ class Resolver:
             default = dict(params).get(fact[2]) if fact[2] is not None else None
             default_text = literal(default) if default is not None else None
         else:
-            summary = self.project.summary(target.module, self.path) if hasattr(self.project, "summary") else None
-            if summary is None or summary.path != target.path:
+            record = self._function_record(target, self.path)
+            if record is None or record.returns_config is None:
                 return None
-            records = [f for f in summary.summary.functions if f.name == target.name]
-            if len(records) != 1 or records[0].returns_config is None:
-                return None
-            fact = records[0].returns_config
-            text = dict(records[0].params).get(fact[2]) if fact[2] is not None else None
+            fact = record.returns_config
+            text = dict(record.params).get(fact[2]) if fact[2] is not None else None
             expression = parse_expression(text) if text else None
             default_text = literal(expression) if expression is not None else None
         dialect, position, param, text, edited = fact
@@ -2404,11 +2401,8 @@ class Resolver:
         if depth > MAX_DEPTH // 2 or any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             return None
         if target.path and target.path != self.path:
-            summary = self.project.summary(target.module, self.path) if hasattr(self.project, "summary") else None
-            if summary is None or summary.path != target.path:
-                return None
-            records = [f for f in summary.summary.functions if f.name == target.name]
-            if len(records) != 1 or not records[0].returns_dicts:
+            record = self._function_record(target, self.path)
+            if record is None or not record.returns_dicts:
                 return None  # decided on the summary: the module is parsed only for such a function
         key = ("dicts", target.path, target.name)
         if key in self._factories:
@@ -2648,11 +2642,8 @@ class Resolver:
                 use = self.index.uses.get(id(found[0])) if kind is not None else None
                 self._namespaces[key] = (kind, edited_attributes(found[0], use.names if use is not None else None) if kind is not None else ())
             return self._namespaces[key]
-        summary = self.project.summary(target.module, self.path) if hasattr(self.project, "summary") else None
-        if summary is None or summary.path != target.path:
-            return None, ()
-        records = [f for f in summary.summary.functions if f.name == target.name]
-        return (records[0].namespace, records[0].edited) if len(records) == 1 else (None, ())
+        record = self._function_record(target, self.path)
+        return (record.namespace, record.edited) if record is not None else (None, ())
 
     def parser_options(self, parsed: "ParsedArgs") -> Dict[str, List[Possible]]:
         """The argparse options of the module that builds the parser of ``parsed``."""
@@ -3437,20 +3428,23 @@ class Resolver:
         parsed = single.value
         return Value.known(parsed.with_edits(edited))
 
+    def _function_record(self, target: FunctionRef, near: str):
+        """The summary's record of ``target``, a function of the project module at
+        ``target.path`` (the summary looked up as seen from ``near``), when exactly one function
+        of that name is recorded there; None otherwise."""
+        summary = self.project.summary(target.module, near) if hasattr(self.project, "summary") else None
+        if summary is None or summary.path != target.path:
+            return None
+        records = [f for f in summary.summary.functions if f.name == target.name]
+        return records[0] if len(records) == 1 else None
+
     def _foreign_relay(self, target: FunctionRef) -> Tuple[Optional[int], Tuple[str, ...]]:
         """(position of the positional parameter every ``return`` of ``target``, a function of
         another module, hands back whole and unchanged, the attributes it sets), from its
         summary; (None, ()) when it does not, or cannot be read."""
-        if not hasattr(self.project, "summary"):
-            return None, ()
-        summary = self.project.summary(target.module, target.path)
-        if summary is None or summary.path != target.path:
-            return None, ()
-        records = [f for f in summary.summary.functions if f.name == target.name]
-        if len(records) != 1:
-            return None, ()
-        entry = next((e for e in records[0].returns_param if e[0] == -1 and e[3] >= 0), None)
-        return (entry[3], records[0].edited) if entry is not None else (None, ())
+        record = self._function_record(target, target.path)
+        entry = next((e for e in record.returns_param if e[0] == -1 and e[3] >= 0), None) if record is not None else None
+        return (entry[3], record.edited) if entry is not None else (None, ())
 
     def _get_with_default(self, base_node: ast.AST, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
         """``cfg.get("num_workers", 4)``: of a dict dl-lint reads, the key's value (the default
