@@ -108,3 +108,27 @@ def test_a_round_to_a_huge_digit_count(tmp_path: Path) -> None:
         "loader = DataLoader([1], num_workers=round(29, -256508035), prefetch_factor=2)\n"
     )
     assert _lint(path) == []
+
+
+def test_attributes_written_on_a_dataset_before_many_loaders(tmp_path: Path) -> None:
+    """8,000 attribute writes on one dataset (``ds.aN = N``), then 8,000 loaders of it, and a
+    lambda written on it last: DL202's reading of the writes (``Resolver._written_holds``) is
+    done once per binding, not once per loader (a first version scanned every write at every
+    loader: 3,000 × 3,000 took 11.5 s, 8,000 × 8,000 would take about 80). Every loader reports
+    the lambda."""
+    lines = [
+        "from torch.utils.data import DataLoader, Dataset",
+        "class Items(Dataset):",
+        "    def __len__(self):",
+        "        return 1",
+        "    def __getitem__(self, index):",
+        "        return index",
+        "ds = Items()",
+    ]
+    lines += [f"ds.a{i} = {i}" for i in range(8_000)]
+    lines.append("ds.target_transform = lambda y: y")
+    first = len(lines) + 1
+    lines += [f"x{i} = DataLoader(ds, num_workers=2)" for i in range(8_000)]
+    path = tmp_path / "written.py"
+    path.write_text("\n".join(lines) + "\n")
+    assert _lint(path, "--select", "DL202") == [("DL202", row) for row in range(first, first + 8_000)]

@@ -314,6 +314,7 @@ class Resolver:
         self._last_receiver: Optional[Tuple[ast.AST, Value]] = None  # ``_read_attribute``: the base it resolved last
         self._removals: Dict[Tuple[int, str], bool] = {}  # see _held_in_display
         self._writes_by_name: Optional[Dict[Tuple[int, str], List[Tuple[str, Optional[ast.expr], Site]]]] = None  # _written_holds
+        self._written_callables: Dict[Tuple[int, int], List[Tuple[str, Site, Tuple[str, str, int]]]] = {}  # _kept_by_writes
         self._assigns: Dict[int, Dict[int, ast.Assign]] = {}  # see _unpacking
         self._changed_dicts: Dict[Tuple[int, str, Optional[int]], bool] = {}  # see _dict_changed
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
@@ -361,6 +362,7 @@ class Resolver:
         self._assigns = {}
         self._changed_dicts = {}
         self._writes_by_name = None
+        self._written_callables = {}
 
     # -- entry point --------------------------------------------------------------------------
     def resolve(self, node: ast.AST, site: Site = END, depth: int = 0) -> Value:
@@ -3967,31 +3969,40 @@ class Resolver:
         start = binding.site
         if start is None or start.scope is not use.scope:
             return None
+        key = (id(binding), depth)
+        kept = self._written_callables.get(key)
+        if kept is None:  # once per binding: the uses only filter what it keeps
+            kept = self._written_callables[key] = self._kept_by_writes(binding, name, depth)
+        use_conds = plain_conds(use.conds)
+        for attr, where, (what, path, line) in kept:
+            conds = plain_conds(where.conds)
+            if where.line < use.line and conds == use_conds[: len(conds)]:
+                return obj.replace(holds=(f"{what} (assigned to .{attr} at line {where.line})", path, line))
+        return None
+
+    def _kept_by_writes(self, binding: Binding, name: str, depth: int) -> List[Tuple[str, Site, Tuple[str, str, int]]]:
+        """``_written_holds`` for one binding: (attribute, write, what it keeps) for each
+        attribute whose last write after the binding, in its function and not in a loop, stores
+        a lambda or a local function (``pickling.held_callable``), in attribute order."""
         by_name = self._writes_by_name
         if by_name is None:
             by_name = self._writes_by_name = {}
             for (scope, base, attr), entries in self.index.attr_writes.items():
                 by_name.setdefault((id(scope), base), []).extend((attr, value, where) for value, where in entries)
-        writes = by_name.get((id(use.scope), name))
-        if not writes:
-            return None
+        start = binding.site
         last: Dict[str, Tuple[Optional[ast.expr], Site]] = {}
-        for attr, value_node, where in writes:
+        for attr, value_node, where in by_name.get((id(start.scope), name), ()):
             if where.line > start.line and (attr not in last or where.line > last[attr][1].line):
                 last[attr] = (value_node, where)
-        use_conds = plain_conds(use.conds)
+        kept = []
         for attr in sorted(last):
             value_node, where = last[attr]
-            if value_node is None or where.line >= use.line or where.in_loop():
-                continue
-            conds = plain_conds(where.conds)
-            if conds != use_conds[: len(conds)]:
+            if value_node is None or where.in_loop():
                 continue
             held = self._held(value_node, where, depth + 1)
             if held is not None:
-                what, path, line = held
-                return obj.replace(holds=(f"{what} (assigned to .{attr} at line {where.line})", path, line))
-        return None
+                kept.append((attr, where, held))
+        return kept
 
     def _held_in_display(self, node: ast.AST, site: Site, depth: int):
         """What a name bound only to container displays keeps (``**image_mapping`` with
