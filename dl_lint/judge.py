@@ -897,11 +897,12 @@ def _factory_key(analysis: "ModuleAnalysis", call, site):
     func = call.func
     if isinstance(func, ast.Attribute):
         if isinstance(func.value, ast.Name) and func.value.id == "self":
-            # The object calling its own method (torchtune's recipes: ``self._setup_data(...)``
-            # in ``setup``) is not a call site: the values come from the object's own state, and
-            # counting these made every recipe a caller, so one edit redid the call-site phase
-            # of all of them (a warm run after an edit 66 -> 181 ms).
-            return None
+            # The object calling a method its own class defines (``for batch in
+            # self._get_loader(examples, 5)``, torchtune's ``self._setup_data(...)``): a call
+            # site of that method, in the class's own file, with the values the call passes.
+            # A method of a base class, or ``self`` that is not the method's first parameter
+            # (a nested function's closure), is not followed.
+            return _own_method_key(analysis, func.attr, site)
         owner = analysis.resolver.resolve(func.value, site).single
         instance = owner.value if owner is not None else None
         if isinstance(instance, Instance):
@@ -916,6 +917,18 @@ def _factory_key(analysis: "ModuleAnalysis", call, site):
     if kind != "function":
         return None
     return os.path.abspath(ref.path), ref.name
+
+
+def _own_method_key(analysis: "ModuleAnalysis", name: str, site):
+    """(file, "Class.name") for ``self.name(...)`` in a method of a class of this module that
+    defines ``name`` itself; None otherwise."""
+    scope = site.scope
+    cls = analysis.ix.method_class.get(id(scope)) if scope is not None else None
+    if cls is None or not scope.args.args or scope.args.args[0].arg != "self":
+        return None
+    if any(isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == name for s in cls.body):
+        return os.path.abspath(analysis.path), f"{cls.name}.{name}"
+    return None
 
 
 def called_name(factory: str) -> str:

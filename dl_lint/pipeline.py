@@ -882,7 +882,10 @@ class _FactoryCalls:
                 if any("." not in name for name in defined):
                     self.packages.update(module.split("."))  # "src.pkg.mod" is imported as pkg
 
-    def calls_in(self, data: bytes) -> List[bytes]:
+    def calls_in(self, data: bytes, own: FrozenSet[bytes] = frozenset()) -> List[bytes]:
+        """The factory names ``data`` calls, once per call (its own definitions included).
+        ``own``: the method factories of the file ``data`` is, which it may call on ``self``
+        (``judge._own_method_key``); elsewhere ``self.name(`` is not a call of one."""
         if self.many:  # many factories: one scan for every call, then a set lookup
             wanted: Dict[bytes, List[bytes]] = {}
             for name, called in self.called_as.items():
@@ -907,8 +910,8 @@ class _FactoryCalls:
             for match in self.patterns[name].finditer(data):
                 start = match.start()
                 if start == 0 or not _is_word_byte(data[start - 1]):
-                    if name in self.classes and data[max(0, start - 5) : start] == b"self.":
-                        continue  # a method called on the object itself: not a call site (``judge._factory_key``)
+                    if name in self.classes and name not in own and data[max(0, start - 5) : start] == b"self.":
+                        continue  # another class's method on its object: not a call site (``judge._factory_key``)
                     found.append(name)
         found.extend(name for name in _started(data) if name in self.plain)
         found.extend(self._aliased(data))
@@ -954,7 +957,7 @@ class _FactoryCalls:
                     data = b""
         if named_class and not any(word in data for word in self.class_words):
             return []
-        found = self.calls_in(data)
+        found = self.calls_in(data, frozenset(n.encode() for n in self.factories.get(file.key, ()) if "." in n))
         if found and not checked and not _may_reach(run.project.raw_imports(file.key), self.reachable, self.packages):
             # a method factory's calls stand on the file naming its class (``calls_in``), as
             # with many factories: a plain ``import data_module as dataloader`` then
