@@ -705,16 +705,27 @@ class ModuleAnalysis:
             extra=extra,
         )
 
-    def _root_calls(self, root: str, name: str) -> bool:
-        """Whether the top-level code of the root file calls ``name`` itself outside the main
-        guard (``runner.train_test()``, ``for batch in make_loader(...)``, ``first, second =
-        make_loaders(4)``): then each such call of the factory is judged where it is
-        (``judge.judge_call_sites``). The root's called names are gathered once per module."""
+    def _root_calls(self, root: str, function: ast.AST) -> bool:
+        """Whether the top-level code of the root file calls ``function`` itself outside the
+        main guard (``runner.train_test()``, ``for batch in make_loader(...)``, ``first, second
+        = make_loaders(4)``): then each such call of the factory is judged where it is
+        (``judge.judge_call_sites``). The root's called names are gathered once per module; a
+        call of that name counts only when it resolves to this very function, as the call-site
+        phase resolves it (``judge._factory_key``): ``strategy.train()`` of another class, or
+        ``model.train()``, is not a call of ``Net.train``."""
+        name = getattr(function, "name", "")
         reader = getattr(self.resolver.project, "parsed", None)
         analysis = reader(root) if reader is not None else None
-        if analysis is None or analysis.tree is None:
+        if analysis is None or analysis.tree is None or name not in analysis.top_call_counts():
             return False
-        return name in analysis.top_call_counts()
+        from dl_lint.judge import _factory_key
+
+        cls = self.ix.method_class.get(id(function))
+        wanted = (os.path.abspath(self.path), f"{cls.name}.{name}" if cls is not None else name)
+        for call, site in analysis.calls_named({name}):
+            if site.scope is None and not analysis._guarded(site.line) and _factory_key(analysis, call, site) == wanted:
+                return True
+        return False
 
     def _reached_at_import(self, call: ast.Call, bound: LoaderCall, function: Optional[ast.AST], judged_at_calls: bool = True) -> LoaderCall:
         """``bound`` iterated at import (``unguarded_iteration``, and the ``import_chain`` DL203
@@ -735,20 +746,31 @@ class ModuleAnalysis:
         # A script (a main guard of its own) or a test module is run, not imported: its own top
         # level is its only root, and the import graph is not read for it.
         own = not self.index.main_guard_lines and not _test_module(self.path)
+        first = None  # the first root that reaches the loader without calling the function itself
         for root in roots(self.path) if own else (os.path.abspath(self.path),):
             found = project.import_flow(root).get(key)
-            if found is not None:
-                if function is not None and self._root_calls(root, getattr(function, "name", "")):
-                    if judged_at_calls:
-                        return bound
-                    # no call sites: judged here, but only a loader the function builds on every
-                    # path through it (the interpretation reads no test: ``if self.workers:``)
-                    site = self.site_of(call)
-                    if site is None or any(c.kind in ("if", "exit", "except") for c in site.conds):
-                        return bound
-                chain = ((root, found[0]), (found[1], found[2]))
-                return bound.replace(unguarded_iteration=found[0], extra={**bound.extra, "import_chain": chain})
-        return bound
+            if found is None:
+                continue
+            if function is not None and self._root_calls(root, function):
+                if judged_at_calls:
+                    return bound
+                # no call sites: judged here, but only a loader the function builds on every
+                # path through it (the interpretation reads no test: ``if self.workers:``)
+                site = self.site_of(call)
+                if site is None or any(c.kind in ("if", "exit", "except") for c in site.conds):
+                    return bound
+                first = first or (root, found)
+                break
+            if first is None:
+                first = (root, found)
+                if function is None:
+                    break
+            # else: another root may call the function itself, and be judged at that call
+        if first is None:
+            return bound
+        root, found = first
+        chain = ((root, found[0]), (found[1], found[2]))
+        return bound.replace(unguarded_iteration=found[0], extra={**bound.extra, "import_chain": chain})
 
     def _site_guards(self, site: Site) -> Tuple[Guard, ...]:
         """The conditions that hold whenever the call runs: the ``if`` tests around it (with
