@@ -510,19 +510,25 @@ def _agreeing(value):
     return options[0] if same else None
 
 
-def image_value(qualname: str, node, resolve, qualname_of):
+def image_value(qualname: str, node, resolve, qualname_of, elements=None):
     """An Opaque for a torchvision ``Compose`` whose output size and tensor type are fixed, or
-    for an image dataset built with one; None for anything else (then an ordinary Opaque)."""
+    for an image dataset built with one; None for anything else (then an ordinary Opaque).
+    ``elements(name)``: the steps of a list the Compose is given by name (``Resolver.list_elements``:
+    ``steps = [...]``, ``steps.append(...)`` on every path), or None."""
     import ast
 
     from dl_lint.analysis.values import Opaque
 
     if _transform_name(qualname) == "Compose":
-        if len(node.args) != 1 or node.keywords or not isinstance(node.args[0], (ast.List, ast.Tuple)):
+        if len(node.args) != 1 or node.keywords:
+            return None
+        given = node.args[0]
+        steps = given.elts if isinstance(given, (ast.List, ast.Tuple)) else elements(given) if elements is not None else None
+        if steps is None:
             return None
         size: Optional[Tuple[int, int]] = (0, 0)  # (0, 0): the source's own size
         tensor: Optional[str] = None  # the dtype once a tensor
-        for step in node.args[0].elts:
+        for step in steps:
             if not isinstance(step, ast.Call):  # a name bound to a transform: normalize = Normalize(...)
                 single = resolve(step).single
                 if single is None or not isinstance(single.value, Opaque):

@@ -19,7 +19,7 @@ import itertools
 import operator
 import os
 import sys
-from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.analysis.configs.dataclasses import CLI_PARSERS as _CLI_PARSERS
 from dl_lint.analysis.configs.dataclasses import DataclassConfig, StoreConfig
@@ -312,7 +312,8 @@ class Resolver:
         self._edits_by_function: Optional[List[Tuple[ast.AST, Set[str]]]] = None  # see _set_elsewhere
         self._factories: Dict[Tuple[str, str], Optional[Value]] = {}  # see _factory_result
         self._last_receiver: Optional[Tuple[ast.AST, Value]] = None  # ``_read_attribute``: the base it resolved last
-        self._removals: Dict[Tuple[int, str], bool] = {}  # see _held_in_display
+        self._removals: Dict[Tuple[int, str], Optional[FrozenSet[int]]] = {}  # see _left_whole
+        self._list_adds: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None  # see _added_always
         self._writes_by_name: Optional[Dict[Tuple[int, str], List[Tuple[str, Optional[ast.expr], Site]]]] = None  # _written_holds
         self._written_callables: Dict[Tuple[int, int], List[Tuple[str, Site, Tuple[str, str, int]]]] = {}  # _kept_by_writes
         self._assigns: Dict[int, Dict[int, ast.Assign]] = {}  # see _unpacking
@@ -3485,8 +3486,13 @@ class Resolver:
         return Value(tuple(fallback), "config")
 
     # -- what an object holds (DL202: analysis.pickling) ------------------------------------------
-    def _held(self, node: ast.AST, site: Site, depth: int):
-        """``pickling.held_callable`` of an expression of this module."""
+    def _held(self, node: ast.AST, site: Site, depth: int, consumer: Optional[ast.AST] = None):
+        """``pickling.held_callable`` of an expression of this module. A list handed by name to
+        the holder ``node`` builds (``T.Compose(steps)``), or to ``consumer`` (a project class
+        that keeps the argument), is read through its display and the adds that always run
+        (``_held_in_display``)."""
+        if consumer is None and isinstance(node, ast.Call):
+            consumer = node
 
         def value_of(name: ast.AST):
             value = self.resolve(name, site, depth + 1)
@@ -3494,7 +3500,7 @@ class Resolver:
             if single is None and value.options and all(getattr(p.value, "holds", None) is not None for p in value.options):
                 single = value.options[0]  # ``dataset_fn(True, t)`` building CIFAR10 or SVHN, each keeping it
             if (single is None or getattr(single.value, "holds", None) is None) and depth < MAX_DEPTH:
-                held = self._held_in_display(name, site, depth + 1)  # ``*stages``, ``**mapping``
+                held = self._held_in_display(name, site, depth + 1, consumer)  # ``*stages``, ``**mapping``, ``Compose(steps)``
                 if held is not None:
                     return Opaque("builtins.list", holds=held)
             return single.value if single is not None else None
@@ -3537,7 +3543,7 @@ class Resolver:
         for index, keyword, argument in arguments:
             if not isinstance(argument, (ast.Lambda, ast.Name, ast.Call, ast.List, ast.Tuple, ast.Dict)):
                 continue
-            found = self._held(argument, site, depth)
+            found = self._held(argument, site, depth, node)
             if found is not None:
                 held.append((index, keyword, found))
         if not held:
@@ -4004,7 +4010,7 @@ class Resolver:
                 kept.append((attr, where, held))
         return kept
 
-    def _held_in_display(self, node: ast.AST, site: Site, depth: int):
+    def _held_in_display(self, node: ast.AST, site: Site, depth: int, consumer: Optional[ast.AST] = None):
         """What a name bound only to container displays keeps (``**image_mapping`` with
         ``image_mapping = {key: transform}``: the keys need not be known), when every binding
         that reaches ``site`` keeps a lambda or a local function (``*stages`` with ``stages = [...,
@@ -4016,19 +4022,84 @@ class Resolver:
         _, bindings = self.lookup(node.id, site)
         if not bindings or not all(b.kind == "assign" and isinstance(b.value, (ast.Dict, ast.List, ast.Tuple)) for b in bindings):
             return None
-        scope = bindings[0].site.scope if bindings[0].site is not None and bindings[0].site.scope is not None else self.tree
-        key = (id(scope), node.id)
-        if key not in self._removals:
-            self._removals[key] = _may_remove(scope, node.id)
-        if self._removals[key]:
+        if not self._left_whole(node.id, bindings[0], consumer):
             return None
         found = None
         for binding, _ in self._reaching(bindings, site):
             held = self._held(binding.value, binding.site, depth + 1)
+            if held is None and isinstance(binding.value, (ast.List, ast.Tuple)):
+                # an element added on every path the list is built on (``steps.append(T.Lambda(...))``
+                # in the same block, before the use)
+                for added in self._added_always(node.id, binding, site) or ():
+                    held = self._held(added, binding.site, depth + 1)
+                    if held is not None:
+                        break
             if held is None:
                 return None
             found = found or held
         return found
+
+    def _left_whole(self, name: str, binding: Binding, consumer: Optional[ast.AST]) -> bool:
+        """Whether nothing in the scope of ``binding`` (the name's) may take an element out of
+        the container, or hand it to a call that might, but ``consumer`` (``_may_remove``)."""
+        scope = binding.site.scope if binding.site is not None and binding.site.scope is not None else self.tree
+        key = (id(scope), name)
+        if key not in self._removals:
+            self._removals[key] = _may_remove(scope, name)
+        handed = self._removals[key]
+        return handed is not None and all(call == id(consumer) for call in handed)
+
+    def _added_always(self, name: str, binding: Binding, site: Site) -> Optional[List[ast.expr]]:
+        """The elements ``name.append(x)`` / ``name.extend([...])`` add to the list ``binding``
+        builds, each in the same block as the binding (its conditions) and between it and
+        ``site`` when ``site`` is in that scope: they run whenever the list is built. None when an
+        add sits on some path only (under an ``if``, in a loop), or adds what cannot be listed
+        (``extend(other)``, ``insert``)."""
+        where = binding.site
+        if where is None:
+            return None
+        if self._list_adds is None:
+            adds: Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]] = {}
+            for call, call_site, _, _ in self.index.calls:
+                func = call.func
+                if isinstance(func, ast.Attribute) and func.attr in ("append", "extend", "insert") and isinstance(func.value, ast.Name):
+                    adds.setdefault((id(call_site.scope), func.value.id), []).append((call, call_site))
+            self._list_adds = adds
+        out: List[ast.expr] = []
+        for call, call_site in self._list_adds.get((id(where.scope), name), ()):
+            if call_site.line <= where.line or (site.scope is where.scope and call_site.line >= site.line):
+                continue
+            if call_site.conds != where.conds or call.keywords or len(call.args) != 1:
+                return None
+            argument = call.args[0]
+            if call.func.attr == "append":
+                out.append(argument)
+            elif call.func.attr == "extend" and isinstance(argument, (ast.List, ast.Tuple)):
+                out.extend(argument.elts)
+            else:
+                return None
+        return out
+
+    def list_elements(self, node: ast.AST, site: Site, consumer: Optional[ast.AST] = None) -> Optional[List[ast.expr]]:
+        """The elements of the list a name holds at ``site`` on every path (``steps = [A(), B()]``,
+        then ``steps.append(C())`` in the same block): one binding reaching, a list or tuple
+        display without ``*``, nothing that may take an element out or hand the list to a call
+        but ``consumer``, and every add on the path the list is built on (``_added_always``).
+        None otherwise."""
+        if not isinstance(node, ast.Name):
+            return None
+        _, bindings = self.lookup(node.id, site)
+        reaching = self._reaching(bindings, site) if bindings else []
+        if len(reaching) != 1:
+            return None
+        binding = reaching[0][0]
+        value = binding.value
+        if binding.kind != "assign" or not isinstance(value, (ast.List, ast.Tuple)) or any(isinstance(e, ast.Starred) for e in value.elts):
+            return None
+        if not self._left_whole(node.id, binding, consumer):
+            return None
+        added = self._added_always(node.id, binding, site)
+        return None if added is None else [*value.elts, *added]
 
     def _webdataset_shards(self, node: ast.Call, site: Site, depth: int) -> Optional[bool]:
         """``WebDataset(urls, ...)`` (webdataset 1.0.2, compat.py:366, 396-397): it appends its
@@ -4175,7 +4246,13 @@ class Resolver:
             if qualname.startswith("torchvision."):
                 from dl_lint.analysis.libraries import TORCHVISION_KEEPING, image_value
 
-                found = image_value(qualname, node, lambda expr: self.resolve(expr, site, depth + 1), lambda expr: self._qualname_of(expr, site, depth))
+                found = image_value(
+                    qualname,
+                    node,
+                    lambda expr: self.resolve(expr, site, depth + 1),
+                    lambda expr: self._qualname_of(expr, site, depth),
+                    lambda expr: self.list_elements(expr, site, node),
+                )
                 kept = TORCHVISION_KEEPING.get(qualname)
                 held = self._handed_callable(None, node, site, depth, kept) if kept else None
                 if held is not None:  # DL202: ``ImageFolder(root, transform=t)`` keeps t
@@ -4829,23 +4906,26 @@ _READING = frozenset({"len", "print", "list", "tuple", "dict", "sorted", "enumer
 _ADDING = frozenset({"append", "extend", "insert", "copy", "items", "keys", "values", "get", "index", "count", "__contains__"})
 
 
-def _may_remove(scope: Optional[ast.AST], name: str) -> bool:
+def _may_remove(scope: Optional[ast.AST], name: str) -> Optional[FrozenSet[int]]:
     """Whether code in ``scope`` may take an element out of the container ``name`` holds: any
-    method call on it but those that add or read, a subscript written or deleted, or the name
-    handed to a call (which may change it)."""
+    method call on it but those that add or read, or a subscript written or deleted (None);
+    otherwise the ids of the calls the name is handed to, each of which may change it (empty
+    when there is none). A caller that knows one such call only keeps what it is given
+    (``Compose(steps)``: torchvision stores the list) allows that one."""
     if scope is None:
-        return True
+        return None
+    handed = []
     for node in ast.walk(scope):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
             if node.attr not in _ADDING:
-                return True
+                return None
         elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name:
             if not isinstance(node.ctx, ast.Load):
-                return True
+                return None
         elif isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in _READING):
             if any(isinstance(a, ast.Name) and a.id == name for a in node.args):
-                return True
-    return False
+                handed.append(id(node))
+    return frozenset(handed)
 
 
 def _is_self_hparams(node: ast.AST) -> bool:

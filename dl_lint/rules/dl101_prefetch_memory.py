@@ -43,7 +43,9 @@ multi-view transform's views, `[self.transform(x), self.transform(x)]`)
 and numbers; or a torchvision `ImageFolder`, `CIFAR10`/`CIFAR100` or `MNIST`/`FashionMNIST`
 whose transform is a `Compose` of fixed output size ending in a tensor (`RandomResizedCrop(224)`,
 `CenterCrop`, `RandomCrop`, `Resize((h, w))`; `ToTensor`, `PILToTensor`, v2's `ToImage` +
-`ToDtype`; `Resize(256)` matches only the smaller edge, so the bytes stay unknown). docs/memory.md
+`ToDtype`; `Resize(256)` matches only the smaller edge, so the bytes stay unknown), its steps
+written in the call or listed by name (`steps = [...]`, then `steps.append(...)` in the same
+block; a step added under an `if` leaves the pipeline unknown). docs/memory.md
 lists every shape. Parts of a sample whose size the code does not fix, beside a part it does (a
 label looked up in a dict, `return image, self.labels[index]`; a file name; an image whose
 transform is unknown beside a fixed-size one), count as 0 bytes: the figure is then a lower

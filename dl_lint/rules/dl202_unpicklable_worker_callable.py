@@ -69,7 +69,12 @@ sets `self.transform` (or `self.transforms`) itself is not judged by its base's.
 followed: torchvision's `Lambda`, `Compose`, `RandomApply`, `RandomChoice`, `RandomOrder` (they
 keep their arguments as attributes), `collections.defaultdict` and `functools.partial` (it
 pickles the function it wraps and its arguments: `partial(lambda b, pad: ..., pad=0)` fails like
-the lambda). The objects a dataset
+the lambda). A list a holder (or a project class that keeps the argument) is given by name is
+read through its display and what `append`/`extend` add to it in the same block before the
+use (`steps = [T.ToTensor()]`, `steps.append(T.Lambda(lambda x: x.flatten()))`,
+`T.Compose(steps)`); an add under an `if` or in a loop does not count, and
+a list handed to any other call, or changed by `pop`, `remove`, a subscript write, is not
+followed (silent). The objects a dataset
 builds in its `__init__` and keeps are pickled with it: `self.extractor = Extractor(size=224)`
 (a project class, in this module or another, also through an alias `Extractor =
 ExtractorCV2`) whose `__init__` keeps a lambda, directly or as what a method returns
