@@ -888,49 +888,6 @@ def _takes_from_call(callee_file: SourceFile, loader: "LoaderCall") -> bool:
     return True
 
 
-def _factory_key(analysis: "ModuleAnalysis", call, site):
-    """(file, factory name) a call may run: a module-level function it names, or a method of a
-    project class called on an instance of it (``model.loader(...)`` with ``model =
-    Walker(...)``: ``Walker.loader``); None otherwise."""
-    from dl_lint.analysis.values import Instance
-
-    func = call.func
-    if isinstance(func, ast.Attribute):
-        if isinstance(func.value, ast.Name) and func.value.id == "self":
-            # The object calling a method its own class defines (``for batch in
-            # self._get_loader(examples, 5)``, torchtune's ``self._setup_data(...)``): a call
-            # site of that method, in the class's own file, with the values the call passes.
-            # A method of a base class, or ``self`` that is not the method's first parameter
-            # (a nested function's closure), is not followed.
-            return _own_method_key(analysis, func.attr, site)
-        owner = analysis.resolver.resolve(func.value, site).single
-        instance = owner.value if owner is not None else None
-        if isinstance(instance, Instance):
-            if instance.local or not instance.path:
-                return None
-            return os.path.abspath(instance.path), f"{instance.name}.{func.attr}"
-    target = analysis.resolver.resolve(func, site).single
-    ref = target.value if target is not None else None
-    kind = getattr(ref, "kind", None)
-    if kind == "class" and ref.path:  # a construction: the class may build its loader in ``__init__``
-        return os.path.abspath(ref.path), f"{ref.name}.__init__"
-    if kind != "function":
-        return None
-    return os.path.abspath(ref.path), ref.name
-
-
-def _own_method_key(analysis: "ModuleAnalysis", name: str, site):
-    """(file, "Class.name") for ``self.name(...)`` in a method of a class of this module that
-    defines ``name`` itself; None otherwise."""
-    scope = site.scope
-    cls = analysis.ix.method_class.get(id(scope)) if scope is not None else None
-    if cls is None or not scope.args.args or scope.args.args[0].arg != "self":
-        return None
-    if any(isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == name for s in cls.body):
-        return os.path.abspath(analysis.path), f"{cls.name}.{name}"
-    return None
-
-
 def called_name(factory: str) -> str:
     """The name a call of a factory writes: a function's, a method's (``loader`` of
     ``Walker.loader``), a class's for one that builds its loader in ``__init__``."""
@@ -963,13 +920,14 @@ def _iterated_from(analysis: "ModuleAnalysis", call, site, notebook: bool):
 
 def _factory_calls(analysis: "ModuleAnalysis", names: Set[str], dicts: Set[str]):
     """(call, site, (file, factory name), bound call) for each call in ``analysis`` that may
-    call a factory: by name (``make_loader(args)``, ``model.loader(...)``: ``_factory_key``),
+    call a factory: by name (``make_loader(args)``, ``model.loader(...)``: ``call_keys.factory_key``),
     through subscripts of a dict (``LOADERS[args.data]["train"](args)``): each function the dict
     holds at the subscripted place is a candidate, every one when a key is unknown
     (``dispatch.dispatched``), or started in other processes (``mp.spawn(main_worker,
     args=(n, args))``, ``Process(target=fn, args=...)``: ``spawns.called_by_process``). The bound
     call is the one whose arguments the factory's parameters take: the call itself, or the call
     of the started function a spawning call stands for."""
+    from dl_lint.analysis.call_keys import factory_key
     from dl_lint.analysis.dispatch import dispatched
     from dl_lint.analysis.spawns import NAMES
     from dl_lint.analysis.syntax import terminal
@@ -983,13 +941,13 @@ def _factory_calls(analysis: "ModuleAnalysis", names: Set[str], dicts: Set[str])
         if terminal(call.func) in NAMES:
             started = _process_call(analysis, call, site)
             if started is not None:
-                key = _factory_key(analysis, started, site)
+                key = factory_key(analysis, started, site)
                 if key is not None:
                     yield call, site, key, started
                 continue
             if terminal(call.func) not in names and terminal(call.func) not in aliases:
                 continue
-        key = _factory_key(analysis, call, site)
+        key = factory_key(analysis, call, site)
         if key is not None:
             yield call, site, key, call
 

@@ -885,7 +885,7 @@ class _FactoryCalls:
     def calls_in(self, data: bytes, own: FrozenSet[bytes] = frozenset()) -> List[bytes]:
         """The factory names ``data`` calls, once per call (its own definitions included).
         ``own``: the method factories of the file ``data`` is, which it may call on ``self``
-        (``judge._own_method_key``); elsewhere ``self.name(`` is not a call of one."""
+        (``call_keys.factory_key``); elsewhere ``self.name(`` is not a call of one."""
         if self.many:  # many factories: one scan for every call, then a set lookup
             wanted: Dict[bytes, List[bytes]] = {}
             for name, called in self.called_as.items():
@@ -911,7 +911,7 @@ class _FactoryCalls:
                 start = match.start()
                 if start == 0 or not _is_word_byte(data[start - 1]):
                     if name in self.classes and name not in own and data[max(0, start - 5) : start] == b"self.":
-                        continue  # another class's method on its object: not a call site (``judge._factory_key``)
+                        continue  # another class's method on its object: not a call site (``call_keys.factory_key``)
                     found.append(name)
         found.extend(name for name in _started(data) if name in self.plain)
         found.extend(self._aliased(data))

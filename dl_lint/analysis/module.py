@@ -711,19 +711,19 @@ class ModuleAnalysis:
         = make_loaders(4)``): then each such call of the factory is judged where it is
         (``judge.judge_call_sites``). The root's called names are gathered once per module; a
         call of that name counts only when it resolves to this very function, as the call-site
-        phase resolves it (``judge._factory_key``): ``strategy.train()`` of another class, or
+        phase resolves it (``call_keys.factory_key``): ``strategy.train()`` of another class, or
         ``model.train()``, is not a call of ``Net.train``."""
         name = getattr(function, "name", "")
         reader = getattr(self.resolver.project, "parsed", None)
         analysis = reader(root) if reader is not None else None
         if analysis is None or analysis.tree is None or name not in analysis.top_call_counts():
             return False
-        from dl_lint.judge import _factory_key
+        from dl_lint.analysis.call_keys import factory_key
 
         cls = self.ix.method_class.get(id(function))
         wanted = (os.path.abspath(self.path), f"{cls.name}.{name}" if cls is not None else name)
         for call, site in analysis.calls_named({name}):
-            if site.scope is None and not analysis._guarded(site.line) and _factory_key(analysis, call, site) == wanted:
+            if site.scope is None and not analysis._guarded(site.line) and factory_key(analysis, call, site) == wanted:
                 return True
         return False
 
