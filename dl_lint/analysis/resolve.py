@@ -73,6 +73,7 @@ from dl_lint.record import Record
 
 MAX_OPTIONS = 16  # more possibilities than this is as good as unknown
 MAX_DEPTH = 24
+MAX_COMPREHENSION_ROWS = 16  # entries a dict comprehension over a literal list is read as (``_resolve_dict_comprehension``)
 
 # Names conventionally bound to an argparse namespace when passed around as a parameter.
 NAMESPACE_NAMES = frozenset({"args", "opt", "opts", "options", "flags", "FLAGS", "hparams", "cli_args"})
@@ -402,6 +403,8 @@ class Resolver:
             return self._resolve_call(node, site, depth)
         if kind is ast.Dict:
             return self._resolve_dict_literal(node, site, depth)
+        if kind is ast.DictComp:
+            return self._resolve_dict_comprehension(node, site, depth)
         if isinstance(node, _OPAQUE_CONTAINERS):
             return Value.known(Opaque(f"builtins.{kind.__name__.lower()}"))  # exists: not None
         if kind is ast.Subscript:
@@ -3541,7 +3544,7 @@ class Resolver:
             return None
         held = []
         for index, keyword, argument in arguments:
-            if not isinstance(argument, (ast.Lambda, ast.Name, ast.Call, ast.List, ast.Tuple, ast.Dict)):
+            if not isinstance(argument, (ast.Lambda, ast.Name, ast.Call, ast.List, ast.Tuple, ast.Dict, ast.Subscript, ast.Attribute, ast.IfExp)):
                 continue
             found = self._held(argument, site, depth, node)
             if found is not None:
@@ -4359,6 +4362,39 @@ class Resolver:
                 continue
             entries[key] = self.resolve(value_node, site, depth + 1)
         return Value.known(DictValue(tuple(entries.items()), complete))
+
+    def _resolve_dict_comprehension(self, node: ast.DictComp, site: Site, depth: int) -> Value:
+        """``{x: ImageFolder(os.path.join(root, x), data_transforms[x]) for x in ["train",
+        "val"]}`` (PyTorch's transfer-learning tutorial): a dict of one entry per element of a
+        literal list of strings (written there, or a name bound to one: ``list_elements``),
+        each key and value resolved with the variable bound to that element. One ``for``, no
+        ``if``, a plain name as its target, at most ``MAX_COMPREHENSION_ROWS`` elements;
+        unknown otherwise."""
+        if len(node.generators) != 1:
+            return Value.unknown("expression")
+        generator = node.generators[0]
+        target = generator.target
+        if generator.ifs or generator.is_async or not isinstance(target, ast.Name):
+            return Value.unknown("expression")
+        table = generator.iter
+        rows = list(table.elts) if isinstance(table, (ast.List, ast.Tuple)) else self.list_elements(table, site)
+        if not rows or len(rows) > MAX_COMPREHENSION_ROWS or not all(isinstance(literal(row), str) for row in rows):
+            return Value.unknown("expression")
+        inner = Scope("comprehension", node, site.names if site.names is not None else self.index.module_scope)
+        inner.add(Binding(target.id, "other", target, site=site))
+        at = Site(site.line, site.conds, site.scope, inner)
+        entries: Dict[str, Value] = {}
+        saved = self.param_env
+        try:
+            for row in rows:
+                self.param_env = {**saved, id(target): Value.known(literal(row))}
+                key = self.resolve(node.key, at, depth + 1).single
+                if key is None or not isinstance(key.value, str):
+                    return Value.unknown("expression")
+                entries[key.value] = self.resolve(node.value, at, depth + 1)
+        finally:
+            self.param_env = saved
+        return Value.known(DictValue(tuple(entries.items()), True))
 
     def _resolve_dict_call(self, node: ast.Call, site: Site, depth: int) -> Value:
         entries: Dict[str, Value] = {}

@@ -74,7 +74,10 @@ read through its display and what `append`/`extend` add to it in the same block 
 use (`steps = [T.ToTensor()]`, `steps.append(T.Lambda(lambda x: x.flatten()))`,
 `T.Compose(steps)`); an add under an `if` or in a loop does not count, and
 a list handed to any other call, or changed by `pop`, `remove`, a subscript write, is not
-followed (silent). The objects a dataset
+followed (silent). A transform read out of a dict (`data_transforms["train"]`, or
+`data_transforms[x]` in a dict comprehension over `["train", "val"]`, every transform it may be
+keeping one), an attribute or a conditional expression counts as what it resolves to, when
+certain. The objects a dataset
 builds in its `__init__` and keeps are pickled with it: `self.extractor = Extractor(size=224)`
 (a project class, in this module or another, also through an alias `Extractor =
 ExtractorCV2`) whose `__init__` keeps a lambda, directly or as what a method returns
