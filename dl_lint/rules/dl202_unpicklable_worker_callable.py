@@ -183,7 +183,17 @@ process and are not pickled. Not followed (silent): a
 helper's result kept under an `if` or by a method of another class, a parameter an `__init__`
 that cannot be read may pass on (two `super().__init__` calls, one under an `if`), a dataset
 handed to a library function through a provider callback (`pretrain(provider)`), an object a
-constructor argument hands in (`self.extractor = extractor`), another library class's instance. It is an **error** when the start method is certainly spawn or forkserver: a
+constructor argument hands in (`self.extractor = extractor`), another library class's instance.
+
+In a notebook (`.ipynb`), a class or function a cell defines is picklable, by its name in
+`__main__`, but a spawn or forkserver worker cannot import it: the kernel's `__main__` has no
+file. So the dataset of a class a cell defines (`class Squares(Dataset)` then
+`DataLoader(Squares(), num_workers=2)`), and a `collate_fn` or `worker_init_fn` a cell defines,
+fail as a lambda does, with "Can't get attribute 'Squares' on <module '__main__' (built-in)>"
+in each worker (proven in a real ipykernel under forkserver: tests/test_notebook_workers.py).
+A class imported from a module beside the notebook is found by name and is fine; what a
+notebook's objects keep (a transform a cell defines, kept by a dataset of a module) is not
+followed. It is an **error** when the start method is certainly spawn or forkserver: a
 `multiprocessing_context` on the call, `set_start_method("spawn")` / `get_context("spawn")` in
 the loader's module or in a module it imports, or a target where no Python defaults to fork:
 every Python the project allows is 3.14 or later (`requires-python` in pyproject.toml, or the
@@ -284,7 +294,10 @@ All versions; the default start method depends on the platform and Python versio
                 workers = " or ".join(sorted({repr(value_of(s, "num_workers")) for s in found}))
                 paths += f"On the paths with num_workers={workers} (another path has none) the workers receive it. "
             message = f"{option} is {what}: not picklable, so spawn/forkserver workers fail."
-            if len(message) > MESSAGE_LIMIT:  # a long name: what it is stays in the detail
+            notebook = all(_in_notebook(value_of(s, option)) is not None for s in found)
+            if notebook:
+                message = _notebook_message(option, value_of(found[0], option))
+            elif len(message) > MESSAGE_LIMIT:  # a long name: what it is stays in the detail
                 runtime = f"{option[0].upper()}{option[1:]} is {what}. {runtime}"
                 kind = "an object" if "instance of the local class" in what else "a callable"
                 message = f"{option} holds {kind} that is not picklable: spawn/forkserver workers fail."
@@ -299,9 +312,17 @@ All versions; the default start method depends on the platform and Python versio
                 related=related,
                 # another path runs without workers: not certain to fail, a warning
                 severity=Severity.ERROR if (certain.spawn or certain.target is not None) and not some_path else None,
-                detail=f"{paths}{runtime}{when} every worker receives it pickled, and the first iteration raises \"AttributeError: Can't "
-                "pickle local object\". Define it at module level (use functools.partial(top_level_function, "
-                "...) to bind arguments).",
+                detail=(
+                    f"{paths}{runtime}{when} every worker unpickles it by its name in __main__, which in a notebook's "
+                    "kernel is no file a worker can import: each worker dies with \"AttributeError: Can't get attribute "
+                    f"'{_defined_name(value_of(found[0], option))}' on <module '__main__' (built-in)>\" and the loader raises "
+                    "\"DataLoader worker exited unexpectedly\". Move it to a .py module beside the notebook and import it "
+                    "from there."
+                    if notebook
+                    else f"{paths}{runtime}{when} every worker receives it pickled, and the first iteration raises \"AttributeError: "
+                    "Can't pickle local object\". Define it at module level (use functools.partial(top_level_function, "
+                    "...) to bind arguments)."
+                ),
                 cite=(found, ("num_workers", "multiprocessing_context")),
             )
 
@@ -311,8 +332,10 @@ def _unpicklable(value, ctx):
     (``_local``; held is None), or an object keeping one (``analysis.pickling``): a dataset
     whose ``__init__`` stores it (``self.rescale = rescale``, ``self.transform =
     transforms.Lambda(lambda x: x)``), or built with one for a parameter it keeps, or a
-    transform holding one. ``held``: (what, path, line) of the callable. None otherwise."""
-    local = _local(value)
+    transform holding one. ``held``: (what, path, line) of the callable. None otherwise. A
+    class or function a notebook defines (``_in_notebook``) is pickled by reference to
+    ``__main__``, which a worker cannot import: it fails the same way."""
+    local = _local(value) or _in_notebook(value)
     if local is not None:
         return local, None
     holds = getattr(value, "holds", None)
@@ -379,6 +402,41 @@ def _a(name: str) -> str:
     letter: A, E, F, H, I, L, M, N, O, R, S and X then sound like a vowel; ``a KMNIST``, ``a USPS``)."""
     vowel = name[:1] in "AEFHILMNORSX" if name[:2].isupper() else name[:1].lower() in "aeiou"
     return f"{'an' if vowel else 'a'} {name}"
+
+
+NOTEBOOK = "defined in a notebook"
+
+
+def _in_notebook(value):
+    """A module-level class or function of a notebook (``.ipynb``), or an instance of such a
+    class. The kernel's ``__main__`` has no file: a spawn or forkserver worker cannot import
+    it, so unpickling ``__main__.Squares`` fails there ("Can't get attribute 'Squares' on
+    <module '__main__' (built-in)>", checked with a real ipykernel 7.4 and torch 2.13:
+    tests/test_notebook_workers.py)."""
+    path = getattr(value, "path", "") or ""
+    if not path.endswith(".ipynb"):
+        return None
+    if isinstance(value, FunctionRef) and value.kind == "function":
+        return f"the function {value.name}, {NOTEBOOK}"
+    if isinstance(value, FunctionRef) and value.kind == "class":
+        return f"the class {value.name}, {NOTEBOOK}"
+    if isinstance(value, Instance) and not value.local:
+        return f"an instance of {value.name}, a class {NOTEBOOK}"
+    return None
+
+
+def _notebook_message(option: str, value) -> str:
+    """``dataset's class Squares is defined in a notebook: ...``; without the name when it is long."""
+    tail = "is defined in a notebook: spawn/forkserver workers cannot import it and fail."
+    subject = f"{option}'s class {value.name}" if isinstance(value, Instance) else f"{option} {value.name}"
+    message = f"{subject} {tail}"
+    if len(message) > MESSAGE_LIMIT:  # a long name: the detail names it
+        message = f"{option}'s class {tail}" if isinstance(value, Instance) else f"{option} {tail}"
+    return message
+
+
+def _defined_name(value) -> str:
+    return getattr(value, "name", "") or "?"
 
 
 def _local(value):
