@@ -294,9 +294,9 @@ All versions; the default start method depends on the platform and Python versio
                 workers = " or ".join(sorted({repr(value_of(s, "num_workers")) for s in found}))
                 paths += f"On the paths with num_workers={workers} (another path has none) the workers receive it. "
             message = f"{option} is {what}: not picklable, so spawn/forkserver workers fail."
-            notebook = all(_in_notebook(value_of(s, option)) is not None for s in found)
+            notebook = all(_notebook_object(value_of(s, option)) is not None for s in found)
             if notebook:
-                message = _notebook_message(option, value_of(found[0], option))
+                message = _notebook_message(option, _notebook_object(value_of(found[0], option)))
             elif len(message) > MESSAGE_LIMIT:  # a long name: what it is stays in the detail
                 runtime = f"{option[0].upper()}{option[1:]} is {what}. {runtime}"
                 kind = "an object" if "instance of the local class" in what else "a callable"
@@ -315,7 +315,7 @@ All versions; the default start method depends on the platform and Python versio
                 detail=(
                     f"{paths}{runtime}{when} every worker unpickles it by its name in __main__, which in a notebook's "
                     "kernel is no file a worker can import: each worker dies with \"AttributeError: Can't get attribute "
-                    f"'{_defined_name(value_of(found[0], option))}' on <module '__main__' (built-in)>\" and the loader raises "
+                    f"'{_defined_name(_notebook_object(value_of(found[0], option)))}' on <module '__main__' (built-in)>\" and the loader raises "
                     "\"DataLoader worker exited unexpectedly\". Move it to a .py module beside the notebook and import it "
                     "from there."
                     if notebook
@@ -422,6 +422,18 @@ def _in_notebook(value):
         return f"the class {value.name}, {NOTEBOOK}"
     if isinstance(value, Instance) and not value.local:
         return f"an instance of {value.name}, a class {NOTEBOOK}"
+    return None
+
+
+def _notebook_object(value):
+    """What a notebook defines in ``value``: itself (``_in_notebook``), or a dataset a torch
+    wrapper keeps (``Subset(Squares(), indices)``); None otherwise."""
+    if _in_notebook(value) is not None:
+        return value
+    for inner in getattr(value, "wraps", ()) if isinstance(value, Opaque) else ():
+        found = _notebook_object(inner)
+        if found is not None:
+            return found
     return None
 
 
