@@ -4185,6 +4185,10 @@ class Resolver:
                 found = _positive_extreme(name, values)
                 if found is not None:
                     return found
+            if name in ("int", "float") and len(values) == 1:
+                # ``int(args.num_workers)`` of a ``type=str`` option whose default is "8": a
+                # number or a string, converted as Python converts it (a text it refuses: unknown)
+                return _combine(values, _number_of(_BUILTIN_FUNCS[name]), numeric=False)
             return _combine(values, _BUILTIN_FUNCS[name], numeric=name != "bool")
         if qualname in _CONFIG_WRAPPERS and len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred):
             inner = self.resolve(node.args[0], site, depth + 1).single
@@ -5124,6 +5128,17 @@ def _positive_extreme(name: str, values: Sequence[Value]) -> Optional[Value]:
     if name == "max" and all(b is not None for b in bounds):
         return _bounded(max(bounds))
     return None
+
+
+def _number_of(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``int``/``float`` of a number or a string only (``int(None)`` and the like: refused)."""
+
+    def number(value: Any) -> Any:
+        if isinstance(value, str) or _is_number(value):
+            return convert(value)
+        raise TypeError(f"not converted: {value!r}")
+
+    return number
 
 
 def _combine(values: Sequence[Value], func: Callable[..., Any], numeric: bool = True) -> Value:
