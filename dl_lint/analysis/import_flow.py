@@ -8,7 +8,9 @@ module's unguarded top-level statements (a *root*), it follows the code those st
 across the project (module-level functions, classes and their methods, on the objects built
 there, in any module) and tracks where each object built by an outside call goes: through
 names, returns, tuples and lists (by position when unpacked; what ``append``/``extend``
-adds joins the elements), the containers ``zip``/``enumerate``/``list`` give back, dicts (by
+adds joins the elements), list, set and dict comprehensions (their one element expression,
+keyed by a literal list of strings; any subscript reads it), the containers
+``zip``/``enumerate``/``list`` give back, dicts (by
 constant key, also keys named by constants of another module; ``dict(k=v)``, and what
 ``items``/``values``/``get``/``pop`` give back), ``**dict`` spreads into parameters, attributes of
 objects, and the parameters of the functions it is handed to. An object is *iterated* where a
@@ -78,12 +80,15 @@ Inst = Tuple[str, str, str]
 
 
 class _Container:
-    __slots__ = ("items", "keys", "all")
+    __slots__ = ("items", "keys", "all", "uniform")
 
-    def __init__(self, items: Optional[List[Set]]) -> None:
+    def __init__(self, items: Optional[List[Set]], uniform: bool = False) -> None:
         self.items = items  # by position (tuple/list displays), else None
         self.keys: Dict[str, Set] = {}  # by constant key (dicts)
         self.all: Set = set()
+        # a comprehension's: every element is what its one element expression gives, so any
+        # subscript (``dataloaders[phase]``) reads that
+        self.uniform = uniform
 
 
 class _Function:
@@ -350,7 +355,9 @@ class ImportFlow:
             for holder in self._eval(fn, node.value):
                 if holder[0] == "cont":
                     box = self.containers[holder[1]]
-                    if key is not None:
+                    if box.uniform:
+                        found |= box.keys.get(key, set()) if key is not None and box.keys else box.all
+                    elif key is not None:
                         found |= box.keys.get(key, set())
                     elif index is not None and box.items is not None and -len(box.items) <= index < len(box.items):
                         found |= box.items[index]
@@ -373,12 +380,44 @@ class ImportFlow:
         if kind in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
             for generator in node.generators:  # CPython calls iter() on the first when it is built
                 self._iterate(fn, generator.iter, node.lineno)
-            return set()
+            if kind is ast.GeneratorExp:
+                return set()  # its elements are made only if it is iterated
+            self._comprehension(fn, node)
+            return {("cont", id(node))}
         if kind in (ast.BinOp, ast.Compare, ast.UnaryOp, ast.JoinedStr, ast.FormattedValue):
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.expr):
                     self._eval(fn, child)
         return set()
+
+    def _comprehension(self, fn: _Function, node: ast.AST) -> _Container:
+        """The container a list, set or dict comprehension builds (``{x: DataLoader(sets[x],
+        ...) for x in ["train", "val"]}``): every element is what its element expression gives
+        (evaluated once: the interpretation is flow-insensitive), and a dict comprehension over
+        a literal list of strings, keyed by its variable, has those keys."""
+        box = self.containers.get(id(node))
+        if box is None:
+            box = self.containers[id(node)] = _Container(None, uniform=True)
+        if isinstance(node, ast.DictComp):
+            self._eval(fn, node.key)
+            values = self._eval(fn, node.value)
+            generator = node.generators[0]
+            table = generator.iter
+            if (
+                len(node.generators) == 1
+                and not generator.ifs
+                and isinstance(generator.target, ast.Name)
+                and isinstance(node.key, ast.Name)
+                and node.key.id == generator.target.id
+                and isinstance(table, (ast.List, ast.Tuple))
+                and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in table.elts)
+            ):
+                for element in table.elts:
+                    self._add(box.keys.setdefault(element.value, set()), values)
+        else:
+            values = self._eval(fn, node.elt)
+        self._add(box.all, values)
+        return box
 
     def _container(self, node: ast.AST, ordered: bool) -> _Container:
         box = self.containers.get(id(node))

@@ -139,7 +139,10 @@ names, returns, tuples and lists (by position when unpacked; `append`, `add`, `i
 `extend` put it among a list's elements), `zip`, `enumerate`, `list`, `sorted` (their elements,
 `for a, b in zip(trains, tests)`), dicts (by constant key, also a
 constant of another module such as `TRAIN_LOADER`; `dict(train=...)`, and what `.items()`,
-`.values()`, `.get(key)`, `.pop(key)` give back), `**dict` spreads into parameters,
+`.values()`, `.get(key)`, `.pop(key)` give back), list, set and dict comprehensions (the
+loaders their one element expression builds: `{x: DataLoader(...) for x in ["train", "val"]}`,
+keyed by the phases, any subscript reading them; not a generator expression, whose elements
+exist only once iterated), `**dict` spreads into parameters,
 attributes of objects and parameters, to the loops, comprehensions, iterating builtins and
 Lightning Trainer calls that take it (torch-nilm: a script's `experiment.run_benchmark(...)`
 reaches a method that builds the loaders, returns them in a tuple, puts them in a dict of
