@@ -3544,7 +3544,7 @@ class Resolver:
             return None
         held = []
         for index, keyword, argument in arguments:
-            if not isinstance(argument, (ast.Lambda, ast.Name, ast.Call, ast.List, ast.Tuple, ast.Dict, ast.Subscript, ast.Attribute, ast.IfExp)):
+            if not isinstance(argument, (ast.Lambda, ast.Name, ast.Call, ast.List, ast.Tuple, ast.Dict, ast.Subscript, ast.IfExp)):
                 continue
             found = self._held(argument, site, depth, node)
             if found is not None:

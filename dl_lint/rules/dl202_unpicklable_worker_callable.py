@@ -76,8 +76,8 @@ use (`steps = [T.ToTensor()]`, `steps.append(T.Lambda(lambda x: x.flatten()))`,
 a list handed to any other call, or changed by `pop`, `remove`, a subscript write, is not
 followed (silent). A transform read out of a dict (`data_transforms["train"]`, or
 `data_transforms[x]` in a dict comprehension over `["train", "val"]`, every transform it may be
-keeping one), an attribute or a conditional expression counts as what it resolves to, when
-certain. The objects a dataset
+keeping one) or a conditional expression counts as what it resolves to, when certain (an
+attribute, `cfg.transform`, is not read there). The objects a dataset
 builds in its `__init__` and keeps are pickled with it: `self.extractor = Extractor(size=224)`
 (a project class, in this module or another, also through an alias `Extractor =
 ExtractorCV2`) whose `__init__` keeps a lambda, directly or as what a method returns
