@@ -138,6 +138,10 @@ _BUILTIN_FUNCS: Dict[str, Callable[..., Any]] = {
     "round": _bounded_round,
 }
 _OPAQUE_CONTAINERS = (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp, ast.GeneratorExp)
+# Functions that make a class at run time (CPython 3.11: ``namedtuple`` sets the class's module
+# to its caller's; ``make_dataclass`` and ``NamedTuple(...)`` likewise): called in a function,
+# the class exists only there, and pickling an instance fails ("attribute lookup ... failed").
+_CLASS_FACTORIES = frozenset({"collections.namedtuple", "typing.NamedTuple", "dataclasses.make_dataclass"})
 # Expressions a guard (``if <subject> > 0``) can name, so their source text is an alias of
 # their value; for anything else (containers, literals, lambdas) the text is not computed.
 _MAX_CODE_LINES = 20  # longer expressions are not written out as guard subjects
@@ -4171,6 +4175,13 @@ class Resolver:
         return None
 
     def _resolve_external_call(self, qualname: str, node: ast.Call, site: Site, depth: int) -> Value:
+        if qualname in _CLASS_FACTORIES and site.scope is not None and node.args:
+            # ``HParams = collections.namedtuple("HParams", fields)`` inside a function: a class
+            # made at run time, which pickle looks up by name in its module and does not find
+            # there (BERT-ResSel's settings object): a local class, as ``class`` in a function
+            typename = literal(node.args[0])
+            name = typename if isinstance(typename, str) else qualname.rsplit(".", 1)[1]
+            return Value.known(FunctionRef("local-class", self.module_name, name, self.line(node), self.path))
         name = qualname[len("builtins.") :] if qualname.startswith("builtins.") else None
         plain = not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args)
         if name in _BUILTIN_FUNCS and plain:

@@ -74,7 +74,11 @@ read through its display and what `append`/`extend` add to it in the same block 
 use (`steps = [T.ToTensor()]`, `steps.append(T.Lambda(lambda x: x.flatten()))`,
 `T.Compose(steps)`); an add under an `if` or in a loop does not count, and
 a list handed to any other call, or changed by `pop`, `remove`, a subscript write, is not
-followed (silent). A transform read out of a dict (`data_transforms["train"]`, or
+followed (silent). A class made at run time in a function (`collections.namedtuple(...)`,
+`typing.NamedTuple(...)`, `dataclasses.make_dataclass(...)`) is a local class: pickle looks it
+up by name in its module and does not find it (`PicklingError: ... attribute lookup HParams on
+__main__ failed`, proven under forkserver), so a dataset keeping an instance of it fails too. A
+transform read out of a dict (`data_transforms["train"]`, or
 `data_transforms[x]` in a dict comprehension over `["train", "val"]`, every transform it may be
 keeping one) or a conditional expression counts as what it resolves to, when certain (an
 attribute, `cfg.transform`, is not read there). The objects a dataset
@@ -320,8 +324,9 @@ All versions; the default start method depends on the platform and Python versio
                     "from there."
                     if notebook
                     else f"{paths}{runtime}{when} every worker receives it pickled, and the first iteration raises \"AttributeError: "
-                    "Can't pickle local object\". Define it at module level (use functools.partial(top_level_function, "
-                    "...) to bind arguments)."
+                    "Can't pickle local object\" (for a class made at run time, such as a namedtuple made in a function: "
+                    "\"PicklingError: Can't pickle <class ...>: attribute lookup ... failed\"). Define it at module level "
+                    "(use functools.partial(top_level_function, ...) to bind arguments)."
                 ),
                 cite=(found, ("num_workers", "multiprocessing_context")),
             )
