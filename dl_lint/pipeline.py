@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.files import SourceFile, is_notebook_path, read, read_module
@@ -882,25 +883,31 @@ class _FactoryCalls:
                 if any("." not in name for name in defined):
                     self.packages.update(module.split("."))  # "src.pkg.mod" is imported as pkg
 
-    def calls_in(self, data: bytes, own: FrozenSet[bytes] = frozenset()) -> List[bytes]:
-        """The factory names ``data`` calls, once per call (its own definitions included).
-        ``own``: the method factories of the file ``data`` is, which it may call on ``self``
-        (``call_keys.factory_key``); elsewhere ``self.name(`` is not a call of one."""
+    def calls_in(self, data: bytes, own: FrozenSet[bytes] = frozenset()) -> "Counter[bytes]":
+        """How many times ``data`` calls each factory name (its own definitions included). A
+        count, not a list of names: with many method factories of one name (``train`` of 3,000
+        classes) every call of that name counts for each of them, and a list held one entry per
+        pair. ``own``: the method factories of the file ``data`` is, which it may call on
+        ``self`` (``call_keys.factory_key``); elsewhere ``self.name(`` is not a call of one."""
+        found: "Counter[bytes]" = Counter()
         if self.many:  # many factories: one scan for every call, then a set lookup
             wanted: Dict[bytes, List[bytes]] = {}
             for name, called in self.called_as.items():
                 if not name.endswith(b"[") and (name not in self.classes or _holds_word(data, self.classes[name])):
                     wanted.setdefault(called, []).append(name)
             if len(wanted) <= _FIND_EACH:  # a substring search per name beats matching every call
-                found = [name for called, names in wanted.items() for _ in range(_call_count(data, called)) for name in names]
+                calls = {called: _call_count(data, called) for called in wanted}
             else:
-                found = [name for called in _CALLED.findall(data) for name in wanted.get(called, ())]
-            found.extend(name for name in _started(data) if name in self.plain)
+                calls = Counter(called for called in _CALLED.findall(data) if called in wanted)
+            for called, count in calls.items():
+                if count:
+                    for name in wanted[called]:
+                        found[name] += count
+            found.update(name for name in _started(data) if name in self.plain)
             if self.dicts and b"[" in data:
-                found.extend(self.dicts[name] for name in _SUBSCRIPTED.findall(data) if name in self.dicts)
-            found.extend(self._aliased(data))
+                found.update(self.dicts[name] for name in _SUBSCRIPTED.findall(data) if name in self.dicts)
+            found.update(self._aliased(data))
             return found
-        found = []
         for name in self.encoded:
             if name.endswith(b"["):
                 if name[:-1] not in data:
@@ -912,9 +919,9 @@ class _FactoryCalls:
                 if start == 0 or not _is_word_byte(data[start - 1]):
                     if name in self.classes and name not in own and data[max(0, start - 5) : start] == b"self.":
                         continue  # another class's method on its object: not a call site (``call_keys.factory_key``)
-                    found.append(name)
-        found.extend(name for name in _started(data) if name in self.plain)
-        found.extend(self._aliased(data))
+                    found[name] += 1
+        found.update(name for name in _started(data) if name in self.plain)
+        found.update(self._aliased(data))
         return found
 
     def _aliased(self, data: bytes) -> List[bytes]:
@@ -934,15 +941,15 @@ class _FactoryCalls:
                 at = data.find(name + b" as ", at + len(name))
         return found
 
-    def _calls(self, file: SourceFile) -> List[bytes]:
-        """The factory names ``file`` calls (its own definitions included)."""
+    def _calls(self, file: SourceFile) -> "Counter[bytes]":
+        """How many times ``file`` calls each factory name (its own definitions included)."""
         run = self.run
         checked = file.key in self.factories or file.is_notebook
         named_class = False  # reached only by naming a method factory's class: decided on its bytes
         if self.many and not checked:
             if not _may_reach(run.project.raw_imports(file.key), self.reachable, self.packages):
                 if not self.class_words:
-                    return []
+                    return Counter()
                 named_class = True
             checked = True
         data = file.data
@@ -956,15 +963,15 @@ class _FactoryCalls:
                 except Refused:
                     data = b""
         if named_class and not any(word in data for word in self.class_words):
-            return []
+            return Counter()
         found = self.calls_in(data, frozenset(n.encode() for n in self.factories.get(file.key, ()) if "." in n))
         if found and not checked and not _may_reach(run.project.raw_imports(file.key), self.reachable, self.packages):
             # a method factory's calls stand on the file naming its class (``calls_in``), as
             # with many factories: a plain ``import data_module as dataloader`` then
             # ``dataloader.Maker(...).run(...)`` reaches it (DivideMix's clothing1M script)
-            found = [name for name in found if name in self.classes]
+            found = Counter({name: count for name, count in found.items() if name in self.classes})
             if not found:
-                return []
+                return Counter()
         if found:
             file.data = data
         return found
@@ -973,9 +980,9 @@ class _FactoryCalls:
         """Whether ``file`` calls a factory other than by defining it."""
         if file.errors:
             return False
-        found = self._calls(file)
+        counts = self._calls(file)
         own = {n.encode() for n in self.factories.get(file.key, ())}
-        return any(name not in own or found.count(name) > self._defined(name, file.data) for name in set(found))
+        return any(name not in own or count > self._defined(name, file.data) for name, count in counts.items())
 
     def _defined(self, name: bytes, data: bytes) -> int:
         """How many of a factory's matches in its own file are its definition: ``def name(`` is
@@ -997,14 +1004,14 @@ class _FactoryCalls:
         for file in self.run.files:
             if file.errors:
                 continue
-            found = self._calls(file)
-            if not found:
+            counts = self._calls(file)
+            if not counts:
                 continue
-            occurs[file.key] = set(found)
+            occurs[file.key] = set(counts)
             own = {n.encode() for n in self.factories.get(file.key, ())}
-            for name in set(found):
+            for name, count in counts.items():
                 # In its own file, the definition (``def name(``) matches once.
-                if name not in own or found.count(name) > self._defined(name, file.data):
+                if name not in own or count > self._defined(name, file.data):
                     called.add(name)
         if not called:
             return []

@@ -132,3 +132,22 @@ def test_attributes_written_on_a_dataset_before_many_loaders(tmp_path: Path) -> 
     path = tmp_path / "written.py"
     path.write_text("\n".join(lines) + "\n")
     assert _lint(path, "--select", "DL202") == [("DL202", row) for row in range(first, first + 8_000)]
+
+
+def test_many_method_factories_of_one_name(tmp_path: Path) -> None:
+    """3,000 classes whose ``train`` builds and iterates a loader, and a script calling each
+    ``nK.train()`` at import: every call of ``train(`` may call each of the 3,000 factories, so
+    the call-site search once kept a list entry per (call, factory) and counted each name in it
+    (1,000 classes: 10 s; 3,000 about 90). It counts per name now. Every call is reported."""
+    project = tmp_path / "p"
+    project.mkdir()
+    (project / "pyproject.toml").write_text("")
+    count = 3_000
+    nets = ["from torch.utils.data import DataLoader", ""]
+    for i in range(count):
+        nets += [f"class Net{i}:", "    def train(self):", "        loader = DataLoader([1], num_workers=2)", "        for x in loader:", "            pass", ""]
+    (project / "nets.py").write_text("\n".join(nets) + "\n")
+    script = ["from nets import *", ""] + [f"n{i} = Net{i}()" for i in range(count)] + [f"n{i}.train()" for i in range(count)]
+    (project / "main.py").write_text("\n".join(script) + "\n")
+    first = 3 + count
+    assert _lint(project, "--select", "DL203") == [("DL203", row) for row in range(first, first + count)]
