@@ -200,6 +200,7 @@ class ModuleAnalysis:
         # one loader's ``_unguarded_iteration`` is worked out (cited as related locations).
         self._handed_elsewhere: List[Tuple[str, int, str]] = []
         self._top_call_counts: Optional[Dict[str, int]] = None  # ``flow_iteration``: calls per name at the top level
+        self._top_call_keys: Dict[str, Set[Tuple[str, str]]] = {}  # ``_root_calls``: what they call, per name
         self._unpacking: Dict[int, Dict[int, ast.Assign]] = {}  # ``_tuple_assignments``, per function
         self._displays: Dict[int, Dict[str, List[Tuple[str, str, int]]]] = {}  # ``_dict_displays``, per scope
         # (caller's analysis, call, site, function) while ``loader_calls_with`` judges a call of
@@ -317,6 +318,7 @@ class ModuleAnalysis:
         self._displays = {}
         self._unpacking = {}
         self._top_call_counts = None
+        self._top_call_keys = {}
 
     def class_record(self, name: str):
         """The summary's record of the module-level class ``name`` (None: no such class), from
@@ -718,14 +720,26 @@ class ModuleAnalysis:
         analysis = reader(root) if reader is not None else None
         if analysis is None or analysis.tree is None or name not in analysis.top_call_counts():
             return False
-        from dl_lint.analysis.call_keys import factory_key
-
         cls = self.ix.method_class.get(id(function))
         wanted = (os.path.abspath(self.path), f"{cls.name}.{name}" if cls is not None else name)
-        for call, site in analysis.calls_named({name}):
-            if site.scope is None and not analysis._guarded(site.line) and factory_key(analysis, call, site) == wanted:
-                return True
-        return False
+        return wanted in analysis.top_call_keys(name)
+
+    def top_call_keys(self, name: str) -> Set[Tuple[str, str]]:
+        """The factories (``call_keys.factory_key``) this module's top-level code calls by
+        ``name`` outside the main guard, resolved once per name (``_root_calls`` asks it for
+        every loader a root reaches)."""
+        found = self._top_call_keys.get(name)
+        if found is None:
+            from dl_lint.analysis.call_keys import factory_key
+
+            found = set()
+            for call, site in self.calls_named({name}):
+                if site.scope is None and not self._guarded(site.line):
+                    key = factory_key(self, call, site)
+                    if key is not None:
+                        found.add(key)
+            self._top_call_keys[name] = found
+        return found
 
     def _reached_at_import(self, call: ast.Call, bound: LoaderCall, function: Optional[ast.AST], judged_at_calls: bool = True) -> LoaderCall:
         """``bound`` iterated at import (``unguarded_iteration``, and the ``import_chain`` DL203
