@@ -2205,23 +2205,41 @@ class Resolver:
         self._factories[key] = found
         return found
 
-    def _bound_arguments(self, function: ast.AST, call: ast.Call, site: Site, depth: int, skip: int = 0) -> Optional[Dict[int, Value]]:
+    def _bound_arguments(
+        self, function: ast.AST, call: ast.Call, site: Site, depth: int, skip: int = 0, spread: bool = False
+    ) -> Optional[Dict[int, Value]]:
         """``param_env`` with ``function``'s parameters (after the first ``skip``: ``self``)
         bound to the values of ``call``'s arguments, by id of the parameter; None when an
         argument has no parameter (too many positionals, an unknown keyword). Starred arguments
-        are the caller's to refuse."""
+        are the caller's to refuse, except that with ``spread`` a ``**mapping`` may fill any
+        parameter the call does not name: each such parameter is then unknown (its default
+        too), so that only what holds for every value it can take is concluded
+        (``get_dataset(**config.data)``: the datasets every ``return`` builds)."""
         positional = [*function.args.posonlyargs, *function.args.args][skip:]  # type: ignore[attr-defined]
         by_name = {a.arg: a for a in (*positional, *function.args.kwonlyargs)}  # type: ignore[attr-defined]
         if len(call.args) > len(positional):
             return None
         env = dict(self.param_env)
+        named = set()
         for argument, parameter in zip(call.args, positional):
             env[id(parameter)] = self.resolve(argument, site, depth + 1)
+            named.add(parameter.arg)
+        spreads = False
         for keyword in call.keywords:
+            if keyword.arg is None and spread:
+                spreads = True
+                continue
             parameter = by_name.get(keyword.arg)
             if parameter is None:
+                if keyword.arg is not None and function.args.kwarg is not None:  # type: ignore[attr-defined]
+                    continue  # ``device=...`` for ``**kwargs``
                 return None
             env[id(parameter)] = self.resolve(keyword.value, site, depth + 1)
+            named.add(parameter.arg)
+        if spreads:
+            for name, parameter in by_name.items():
+                if name not in named:
+                    env[id(parameter)] = Value.unknown("expression")
         return env
 
     def _returned_argument(
@@ -2365,7 +2383,7 @@ class Resolver:
         if len(functions) != 1 or isinstance(functions[0], ast.AsyncFunctionDef):
             return None
         function = functions[0]
-        env = self._bound_arguments(function, node, site, depth)
+        env = self._bound_arguments(function, node, site, depth, spread=element is not None)
         if env is None:
             return None
         return self._built_returns(function, env, depth, element)
@@ -2510,7 +2528,7 @@ class Resolver:
         the project (``train_set, val_set, n = utils.get_dataset(...)``): the call's arguments
         bound here, the function's returns resolved in that module's own analysis (parsed once
         per run; the answer rests on its bytes, recorded for the cache and partial runs)."""
-        if depth > MAX_DEPTH // 2 or any(k.arg is None for k in node.keywords):
+        if depth > MAX_DEPTH // 2:
             return None
         reader = getattr(self.project, "analysis_at", None)
         other = reader(target.path, target.module) if reader is not None else None
@@ -2520,7 +2538,7 @@ class Resolver:
         function = other.function_node(target.name)
         if not isinstance(function, ast.FunctionDef):
             return None
-        env = self._bound_arguments(function, node, site, depth)
+        env = self._bound_arguments(function, node, site, depth, spread=True)
         if env is None:
             return None
         return other.resolver._built_returns(function, env, depth + 1, element)
@@ -2557,7 +2575,7 @@ class Resolver:
                 value = self.resolve(returned, site, depth + 2)
                 if value.is_unknown or not value.options:
                     return None
-                if not all(_built(p.value) for p in value.options):
+                if not all(_built(p.value) or (element is not None and _built_table(p.value)) for p in value.options):
                     return None
                 options.extend(value.options)
         finally:
@@ -4201,10 +4219,14 @@ class Resolver:
                 # number or a string, converted as Python converts it (a text it refuses: unknown)
                 return _combine(values, _number_of(_BUILTIN_FUNCS[name]), numeric=False)
             return _combine(values, _BUILTIN_FUNCS[name], numeric=name != "bool")
-        if qualname in _CONFIG_WRAPPERS and len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred):
+        wrapper = qualname in _CONFIG_WRAPPERS or qualname in _KEEPING_WRAPPERS
+        if wrapper and len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred):
             inner = self.resolve(node.args[0], site, depth + 1).single
-            if inner is not None and isinstance(inner.value, LoadedConfig):
+            if inner is not None and isinstance(inner.value, LoadedConfig) and qualname in _CONFIG_WRAPPERS:
                 return Value.known(inner.value)  # EasyDict(cfg), OmegaConf.create(cfg): the same key paths
+            if inner is not None and isinstance(inner.value, DictValue) and qualname in _KEEPING_WRAPPERS:
+                # ``Box({"train": train_set, ...})``: the same entries, each object as it was given
+                return Value((inner,))
         if name == "dict" or qualname in _DICT_TYPES:
             return self._resolve_dict_call(node, site, depth)
         if qualname in _CONFIG_LOADERS and qualname not in LOAD_QUALNAMES:
@@ -4450,6 +4472,10 @@ class Resolver:
                 entry = base.single.value.get(key)
                 if entry is not None and all(p.value is not ABSENT for p in entry.options or ()):
                     return entry
+            elif isinstance(key, str) and base.options and len(base.options) > 1:
+                found = _entry_of_each(base, key)
+                if found is not None:
+                    return found  # ``data["train"]`` of one dict or another (a factory's two returns)
             held = base.single.value if base.single is not None else None
             if isinstance(held, StoreConfig) and isinstance(key, str):
                 # ``hp["num_workers"]`` of a keyword store whose ``__getitem__`` reads its dict
@@ -4863,6 +4889,24 @@ _DICT_READS = frozenset({"items", "keys", "values", "get", "copy"})
 # Mappings built like ``dict(...)`` whose items read and write as a dict's (CPython 3.7+:
 # ``OrderedDict`` differs only in order-sensitive equality and ``move_to_end``).
 _DICT_TYPES = frozenset({"collections.OrderedDict", "typing.OrderedDict"})
+# Attribute dicts built from a dict display that hand back each value that is not a dict or a
+# list as the very object given (``Box({"train": ds})["train"] is ds``; a nested dict comes back
+# as the wrapper's own type with the same entries, a list's elements are kept). Checked by
+# running them: python-box 8.0.0, easydict 1.14, munch 4.0.0 (``munchify`` and ``Munch``),
+# addict 2.4.0, ml_collections 1.1.0. ``OmegaConf.create`` is not one of them: it refuses
+# objects it cannot type (``UnsupportedValueType``).
+_KEEPING_WRAPPERS = frozenset(
+    {
+        "box.Box",
+        "easydict.EasyDict",
+        "munch.munchify",
+        "munch.Munch",
+        "munch.Munch.fromDict",
+        "addict.Dict",
+        "ml_collections.ConfigDict",
+        "ml_collections.config_dict.ConfigDict",
+    }
+)
 _DICT_READERS = frozenset({"print", "str", "repr", "len", "sorted", "dict", "list", "pprint", "pformat", "dumps", "dump"})
 
 
@@ -5011,6 +5055,34 @@ def _built(value: Any) -> bool:
     if isinstance(value, Opaque):
         return not value.qualname.startswith("builtins.")
     return isinstance(value, (Instance, FunctionRef))
+
+
+def _entry_of_each(value: Value, key: str) -> Optional[Value]:
+    """The entry ``key`` of a value each possibility of which is a dict that surely has it: the
+    entries' possibilities together, each under the guards of the dict it comes from. None when
+    one possibility is not such a dict (or has the key only on some paths)."""
+    options: List[Possible] = []
+    for possible in value.options or ():
+        table = possible.value
+        entry = table.get(key) if isinstance(table, DictValue) else None
+        if entry is None or not entry.options or any(p.value is ABSENT for p in entry.options):
+            return None
+        for found in entry.options:
+            for guard in possible.guards:
+                found = found.with_guard(guard)
+            options.append(found)
+    return Value(tuple(_dedupe(options)))
+
+
+def _built_table(value: Any) -> bool:
+    """A dict of built objects a factory hands back in a tuple (``return Box({"train":
+    train_set, "test": test_set}), meta``): every key known, every value ``_built``."""
+    return (
+        isinstance(value, DictValue)
+        and value.complete
+        and bool(value.entries)
+        and all(entry.options and all(_built(p.value) for p in entry.options) for _, entry in value.entries)
+    )
 
 
 def _is_number(v: Any) -> bool:

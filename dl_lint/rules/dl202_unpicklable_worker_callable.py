@@ -42,7 +42,13 @@ of another module defines inside itself and returns (`partial(dataset_class, kep
 (`default_partial(cls)` returning `partial(cls, kept)`), is a local class: its instances cannot be
 pickled. A name unpacked from a tuple a builder returns (`train, val, n, args.classes =
 utils.get_dataset(...)`, in the module or another) is what every `return` the call can take
-builds at that place, with the call's arguments bound. So is
+builds at that place, with the call's arguments bound. That place may hold a table of
+datasets (`data, meta = get_dataset(**config.data)`, returning `Box({"train": train_set, ...}),
+{}`: a dict display, bare or in an attribute dict that hands back each object as given, `Box`,
+`EasyDict`, `munchify`/`Munch`, `addict.Dict`, `ConfigDict`); `data["train"]` is the dataset at
+that key in every table a `return` the call can take gives. A `**mapping` the call spreads
+leaves each parameter it does not name unknown (its default too), so every branch counts, and
+the rule reports only when the dataset at that key keeps a lambda in each of them. So is
 what a function of another module returns when every `return` builds an instance of a class it
 defines (`return ReidDataset(dataset, root, transform)`), unless that class defines
 `__reduce__`/`__reduce_ex__`. An instance of a local class inside a transform a dataset keeps
