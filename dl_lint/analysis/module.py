@@ -2036,6 +2036,17 @@ class ModuleAnalysis:
                 continue
             if literal(subscript.slice) != key and not _loop_key(subscript, key, parents):
                 continue
+            if scope is None:
+                inner = _enclosing_function(subscript, parents)
+                if inner is not None:
+                    # ``dataloaders[phase]`` of the module's dict read in ``def train``: it runs at
+                    # import only when unguarded module-level code calls that function (a
+                    # ``train(...)`` under the main guard is not), and then at that call's row
+                    if not isinstance(inner, ast.Lambda) and self._walked_at(subscript, parents)[2]:
+                        row = self._unguarded_call_of(inner, MAX_CALL_DEPTH, set())
+                        if row is not None:
+                            rows.append(row)
+                    continue
             node, parent, walked = self._walked_at(subscript, parents)
             if walked:
                 rows.append(parent.lineno)
@@ -4653,6 +4664,17 @@ _STUDY_MAKERS = frozenset(
 def _first_param(function: ast.AST) -> Optional[str]:
     args = [*function.args.posonlyargs, *function.args.args]
     return args[0].arg if args else None
+
+
+def _enclosing_function(node: ast.AST, parents: Mapping[int, ast.AST]) -> Optional[ast.AST]:
+    """The innermost function or lambda around ``node`` (``parents``: a module's walk), or None
+    for code that runs where the module runs it."""
+    parent = parents.get(id(node))
+    while parent is not None:
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return parent
+        parent = parents.get(id(parent))
+    return None
 
 
 def _loop_key(subscript: ast.Subscript, key: str, parents: Mapping[int, ast.AST]) -> bool:

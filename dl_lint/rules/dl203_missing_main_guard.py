@@ -53,7 +53,9 @@ unpacked as `loaders, num_classes = data.loaders(...)`), a `return` written befo
 name put at a literal key of a dict display bound once in the same scope (`dataloaders =
 {"train": train_loader, "val": val_loader}`), and a key is also read as the variable of a loop
 around the read over a literal list of keys (`for phase in ["train", "val"]: loader =
-dataloaders[phase]`: the loader of each key in the list). A name bound once
+dataloaders[phase]`: the loader of each key in the list). Such a dict of the module read in a
+function runs at import only where unguarded module-level code calls that function: a
+`train()` called under the main guard is silent. A name bound once
 to the value at a key (`train_loader = loaders["train"]`) is that loader wherever it is iterated
 or handed on. A factory imported under another name (`from data import loaders as
 make_loaders`) is called where the alias is called.
