@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 import os
-from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.files import SourceFile, decode_source, dl000, has_cell_markers, one_line, read, split_message
 from dl_lint.model import Diagnostic, Related, Severity
@@ -882,10 +882,24 @@ def _built_in(loader: "LoaderCall", callee_file: SourceFile) -> str:
 def _takes_from_call(callee_file: SourceFile, loader: "LoaderCall") -> bool:
     """Whether the factory's loader at ``loader``'s place takes a value from its function's
     parameters (else the function builds it from its own values, and a call changes nothing)."""
-    for own in callee_file.facts.calls:
-        if own.location == loader.location:
-            return bool(own.opaque) or any(own.value(name).source == "parameter" for name in own.args)
-    return True
+    calls = callee_file.facts.calls
+    kept = _CALLS_AT.get(id(calls))
+    if kept is None or kept[0] is not calls:  # the file's loaders by place, once per file
+        by_place: Dict[Any, Any] = {}
+        for own in calls:
+            by_place.setdefault(own.location, own)
+        if len(_CALLS_AT) >= 64:
+            _CALLS_AT.clear()
+        kept = _CALLS_AT[id(calls)] = (calls, by_place)
+    own = kept[1].get(loader.location)
+    if own is None:
+        return True
+    return bool(own.opaque) or any(own.value(name).source == "parameter" for name in own.args)
+
+
+# ``_takes_from_call``'s index: id of a file's loader list -> (the list, its loaders by place).
+# A scan per loader asked was quadratic (3,000 method factories of one name in a file).
+_CALLS_AT: Dict[int, Tuple[Any, Dict[Any, Any]]] = {}
 
 
 def called_name(factory: str) -> str:

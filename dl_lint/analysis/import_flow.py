@@ -121,6 +121,7 @@ class ImportFlow:
         self.overflow = False
         self.poisoned: Set[tuple] = set()  # names and attributes rebound to an unknown call of themselves
         self._classes: Dict[Tuple[str, str], Optional[Tuple[object, ast.ClassDef]]] = {}
+        self._by_module: Dict[int, Tuple[object, Dict[str, ast.ClassDef]]] = {}  # ``_class_nodes``
         self._guarded = root.index.main_guard_lines
         self._paths: Dict[str, str] = {}
         # per node, unchanged between passes: callee resolutions, dict keys, self-rebindings
@@ -831,9 +832,21 @@ class ImportFlow:
         if key not in self._classes:
             self._classes[key] = None
             analysis = self._analysis_by_path(path)
-            cls = next((n for n in analysis.tree.body if isinstance(n, ast.ClassDef) and n.name == name), None) if analysis else None
+            cls = self._class_nodes(analysis).get(name) if analysis else None
             self._classes[key] = (analysis, cls) if cls is not None else None
         return self._classes[key]
+
+    def _class_nodes(self, analysis) -> Dict[str, ast.ClassDef]:
+        """The first module-level class of each name in ``analysis``, listed once per module
+        (a walk of the module per class asked was quadratic: 3,000 classes)."""
+        found = self._by_module.get(id(analysis))
+        if found is None or found[0] is not analysis:
+            classes: Dict[str, ast.ClassDef] = {}
+            for node in analysis.tree.body:
+                if isinstance(node, ast.ClassDef):
+                    classes.setdefault(node.name, node)
+            found = self._by_module[id(analysis)] = (analysis, classes)
+        return found[1]
 
     def _analysis_by_path(self, path: str):
         if path == self.root.path:

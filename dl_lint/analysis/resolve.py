@@ -3759,7 +3759,7 @@ class Resolver:
         summary = self.project.summary(target.module, self.path)
         if summary is None or summary.path != target.path:
             return None
-        if not any(c.name == target.name and c.line == target.line and c.dataclass for c in summary.summary.classes):
+        if (target.name, target.line) not in _dataclass_places(summary.summary):
             return None
         reader = getattr(self.project, "analysis_at", None)
         other = reader(target.path, target.module) if reader is not None else None
@@ -5072,6 +5072,20 @@ def _entry_of_each(value: Value, key: str) -> Optional[Value]:
                 found = found.with_guard(guard)
             options.append(found)
     return Value(tuple(_dedupe(options)))
+
+
+def _dataclass_places(summary: Any) -> FrozenSet[Tuple[str, int]]:
+    """(name, line) of each dataclass a module summary lists, once per summary: a scan of its
+    classes per class asked was quadratic (3,000 classes of one module)."""
+    kept = _DATACLASS_PLACES.get(id(summary))
+    if kept is None or kept[0] is not summary:
+        if len(_DATACLASS_PLACES) >= 64:
+            _DATACLASS_PLACES.clear()
+        kept = _DATACLASS_PLACES[id(summary)] = (summary, frozenset((c.name, c.line) for c in summary.classes if c.dataclass))
+    return kept[1]
+
+
+_DATACLASS_PLACES: Dict[int, Tuple[Any, FrozenSet[Tuple[str, int]]]] = {}
 
 
 def _built_table(value: Any) -> bool:

@@ -739,19 +739,34 @@ def _transfers_of(index: ModuleIndex, text: SourceText):
     return lambda function: function_transfers(function, helpers, span)
 
 
+# ``_iter_copies``' answer per module: id of its text -> (the text, its copy helpers, or None
+# when the module writes no ``non_blocking`` or pins by hand).
+_COPY_HELPERS: Dict[int, Tuple[SourceText, Any]] = {}
+
+
 def _iter_copies(nodes: Dict[str, ast.AST], index: ModuleIndex, text: SourceText) -> Tuple[Tuple[str, int, int], ...]:
     """``ClassRecord.iter_copies`` over the class's methods (``__iter__`` first, then in
     order), the first copy of each attribute; read only in a module that writes
     ``non_blocking`` and never pins by hand."""
-    if not nodes or "non_blocking" not in text.source or ".pin_memory(" in text.source:
+    if not nodes:
         return ()
-    from dl_lint.analysis.transfers import iter_copies, module_helpers
+    kept = _COPY_HELPERS.get(id(text))
+    if kept is None or kept[0] is not text:  # once per module, not per class (3,000 classes)
+        from dl_lint.analysis.transfers import module_helpers
+
+        reads = "non_blocking" in text.source and ".pin_memory(" not in text.source
+        if len(_COPY_HELPERS) >= 16:
+            _COPY_HELPERS.clear()
+        kept = _COPY_HELPERS[id(text)] = (text, module_helpers(index.module_functions) if reads else None)
+    helpers = kept[1]
+    if helpers is None:
+        return ()
+    from dl_lint.analysis.transfers import iter_copies
 
     def span(found: ast.AST) -> Tuple[int, int]:
         where = text.start(found)
         return where.row, where.column
 
-    helpers = module_helpers(index.module_functions)
     found: Dict[str, Tuple[str, int, int]] = {}
     for name in sorted(nodes, key=lambda n: n != "__iter__"):
         for attr, row, column in iter_copies(nodes[name], helpers, span, nodes):
