@@ -13,7 +13,9 @@ keyed by a literal list of strings; any subscript reads it), the containers
 ``zip``/``enumerate``/``list`` give back, dicts (by
 constant key, also keys named by constants of another module; ``dict(k=v)``, and what
 ``items``/``values``/``get``/``pop`` give back), ``**dict`` spreads into parameters, attributes of
-objects, and the parameters of the functions it is handed to. An object is *iterated* where a
+objects, and the parameters of the functions it is handed to. A module-level function of the
+project handed by name as an argument (``Trainer(net, loading_data)``) is a value too: a call
+of the parameter it lands in runs it (``dataloader()`` in ``Trainer.__init__``). An object is *iterated* where a
 ``for`` loop, a comprehension, ``iter()``/``enumerate()``/``zip()``/``list()``/... or a
 Lightning Trainer's ``fit``/``validate``/``test``/``predict`` takes it (through transparent
 wrappers such as ``tqdm``).
@@ -122,6 +124,7 @@ class ImportFlow:
         self.poisoned: Set[tuple] = set()  # names and attributes rebound to an unknown call of themselves
         self._classes: Dict[Tuple[str, str], Optional[Tuple[object, ast.ClassDef]]] = {}
         self._by_module: Dict[int, Tuple[object, Dict[str, ast.ClassDef]]] = {}  # ``_class_nodes``
+        self._function_refs: Dict[int, Optional[Tuple[str, str, str, str]]] = {}  # ``_function_value``
         self._guarded = root.index.main_guard_lines
         self._paths: Dict[str, str] = {}
         # per node, unchanged between passes: callee resolutions, dict keys, self-rebindings
@@ -504,6 +507,9 @@ class ImportFlow:
             if name in _WRAPPERS and args:
                 found |= args[0]
             return found
+        if self._handed_functions(fn, call, args, keywords):
+            args = [values | self._function_value(fn, node) for node, values in zip(call.args, args)]
+            keywords = [(name, values | self._function_value(fn, k.value)) for (name, values), k in zip(keywords, call.keywords)]
         found = set()
         for analysis, node, receiver, kind in targets:
             if kind == "class":
@@ -517,6 +523,35 @@ class ImportFlow:
             if callee is not None:
                 found |= callee.returns
         return found
+
+    def _handed_functions(self, fn: _Function, call: ast.Call, args: List[Set], keywords) -> bool:
+        """Whether a call of the project hands a module-level function of the project, by name,
+        as an argument (``Trainer(net, loading_data, optimizer)``): a name of no tracked value
+        that resolves to one."""
+        nodes = [*call.args, *(k.value for k in call.keywords)]
+        values = [*args, *(v for _, v in keywords)]
+        return any(not held and isinstance(node, ast.Name) and self._function_value(fn, node) for node, held in zip(nodes, values))
+
+    def _function_value(self, fn: _Function, node: ast.AST) -> Set:
+        """{("func", path, module, name)} when ``node`` is a name, not bound in ``fn``, that
+        resolves to a module-level function of the project; empty otherwise. Once per node."""
+        if not isinstance(node, ast.Name) or (fn.kind != "module" and _binds(fn.analysis, fn.node, node.id)):
+            return set()
+        key = id(node)
+        if key not in self._function_refs:
+            from dl_lint.analysis.values import FunctionRef
+
+            found = None
+            try:
+                single = fn.analysis.resolver.resolve(node, self._site(fn, node)).single
+            except RecursionError:
+                single = None
+            ref = single.value if single is not None else None
+            if isinstance(ref, FunctionRef) and ref.kind == "function" and ref.path:
+                found = ("func", ref.path, ref.module, ref.name)
+            self._function_refs[key] = found
+        found = self._function_refs[key]
+        return {found} if found is not None else set()
 
     def _built_container(self, call: ast.Call, name: str, args: List[Set]) -> Set:
         """What an iterating builtin gives back, as a container of this call: ``zip(a, b)``
@@ -715,7 +750,16 @@ class ImportFlow:
                 return found or None
         elif isinstance(func, ast.Name):
             if fn.kind != "module" and _binds(analysis, fn.node, func.id):
-                return None  # a local name: not followed
+                # a local name: followed when it holds functions handed in (``dataloader()`` of
+                # a parameter given ``loading_data``), else not
+                handed = []
+                for value in self._eval(fn, func):
+                    if value[0] == "func":
+                        target = self._analysis(value[1], value[2])
+                        node = target.function_node(value[3]) if target is not None else None
+                        if node is not None:
+                            handed.append((target, node, None, "function"))
+                return handed or None
         else:
             return None
         key = id(call)

@@ -145,7 +145,9 @@ constant of another module such as `TRAIN_LOADER`; `dict(train=...)`, and what `
 loaders their one element expression builds: `{x: DataLoader(...) for x in ["train", "val"]}`,
 keyed by the phases, any subscript reading them; not a generator expression, whose elements
 exist only once iterated), `**dict` spreads into parameters,
-attributes of objects and parameters, to the loops, comprehensions, iterating builtins and
+attributes of objects and parameters (a function of the project handed by name is called where
+the parameter is: `Trainer(net, loading_data)` with `self.train_loader, self.val_loader =
+dataloader()` in `Trainer.__init__`), to the loops, comprehensions, iterating builtins and
 Lightning Trainer calls that take it (torch-nilm: a script's `experiment.run_benchmark(...)`
 reaches a method that builds the loaders, returns them in a tuple, puts them in a dict of
 keyword arguments and calls `train_eval(**args)` in a third module, whose
