@@ -4530,6 +4530,37 @@ class Resolver:
                 options.append(found)
         return Value(tuple(_dedupe(options)), keys.source)
 
+    def _leaves_alone(self, call: ast.Call, name: str, site: Site, depth: int) -> bool:
+        """Whether ``call``, handed the dict ``name`` as an argument, is a module-level function
+        of the project that cannot change it: the parameter it lands in is never written into
+        (a subscript or attribute store or delete), never the receiver of a method call other
+        than reading ones, never handed on to a call other than reading ones, never rebound."""
+        if depth > MAX_DEPTH // 2:
+            return False
+        found = self.resolve(call.func, site, depth + 1).single
+        target = found.value if found is not None else None
+        if not isinstance(target, FunctionRef) or target.kind != "function" or not target.path:
+            return False
+        function, _ = self._project_function(target)
+        if function is None:
+            return False
+        positional = [*function.args.posonlyargs, *function.args.args]
+        params = set()
+        for index, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred):
+                return False
+            if isinstance(arg, ast.Name) and arg.id == name:
+                if index >= len(positional):
+                    return False  # into ``*args``
+                params.add(positional[index].arg)
+        by_name = {a.arg for a in (*positional, *function.args.kwonlyargs)}
+        for keyword in call.keywords:
+            if isinstance(keyword.value, ast.Name) and keyword.value.id == name:
+                if keyword.arg not in by_name:
+                    return False  # into ``**kwargs``
+                params.add(keyword.arg)
+        return bool(params) and not any(_may_change(function, param) for param in params)
+
     def _apply_mutations(self, value: Value, name: str, start: Site, use: Site, depth: int) -> Value:
         """Apply ``d.update(...)`` / ``d[k] = v`` between the dict's assignment and its use."""
         mutations = self.index.mutations.get((start.scope, name), [])
@@ -4540,6 +4571,10 @@ class Resolver:
                 continue
             if use is not END and where.line >= use.line and not use.in_loop():
                 continue
+            if kind == "handed":
+                if self._leaves_alone(node, name, where, depth):
+                    continue  # ``apply_test_time_pool(model, data_config)`` only reads it
+                return Value.unknown("expression")
             if kind == "other":
                 return Value.unknown("expression")
             update = self._mutation_entries(kind, node, where, depth)
@@ -4983,6 +5018,39 @@ def _class_level_names(cls: ast.ClassDef) -> Set[str]:
         targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target] if isinstance(statement, ast.AnnAssign) else []
         names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
     return names
+
+
+# Methods and functions that read what they are given (``_may_change``).
+_LEAVING = frozenset(
+    {"get", "keys", "values", "items", "copy", "index", "count", "print", "len", "str", "repr", "sorted", "list",
+     "tuple", "dict", "set", "isinstance", "format", "info", "debug", "warning", "error", "log", "dumps", "deepcopy"}
+)  # fmt: skip
+
+
+def _may_change(function: ast.AST, param: str) -> bool:
+    """Whether ``function``'s body may change the object its parameter ``param`` holds: a
+    subscript or attribute of it stored or deleted, a method called on it other than reading
+    ones, the name handed to a call other than reading ones, or the name rebound (then it is
+    not followed)."""
+    for node in ast.walk(function):
+        if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.value, ast.Name) and node.value.id == param:
+            if isinstance(node.ctx, (ast.Store, ast.Del)):
+                return True
+        elif isinstance(node, ast.Name) and node.id == param and isinstance(node.ctx, (ast.Store, ast.Del)):
+            return True
+        elif isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == param:
+                if func.attr not in _LEAVING:
+                    return True
+            handed = [*node.args, *(k.value for k in node.keywords)]
+            if any(isinstance(a, ast.Starred) and isinstance(a.value, ast.Name) and a.value.id == param for a in handed):
+                continue  # ``f(*param)`` unpacks it
+            if any(isinstance(a, ast.Name) and a.id == param for a in handed) and terminal(func) not in _LEAVING:
+                return True
+        elif isinstance(node, (ast.Global, ast.Nonlocal)) and param in node.names:
+            return True
+    return False
 
 
 def _handed_over(tree: ast.AST, name: str) -> bool:

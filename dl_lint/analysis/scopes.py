@@ -27,6 +27,16 @@ from dl_lint.analysis.syntax import is_literal_data, literal, terminal
 
 _BUILTINS = frozenset(dir(builtins))
 _MUTATORS = frozenset({"update", "pop", "setdefault", "clear", "popitem"})
+# Calls that only read what they are handed: a dict given to one of them keeps its entries.
+_READERS = frozenset(
+    {"print", "len", "str", "repr", "sorted", "list", "tuple", "dict", "set", "frozenset", "isinstance", "format",
+     "dumps", "dump", "pprint", "pformat", "info", "debug", "warning", "warn", "error", "log", "deepcopy", "copy",
+     "OrderedDict", "EasyDict", "Box", "munchify", "DataLoader", "getattr", "hasattr", "enumerate", "zip", "iter",
+     "next", "any", "all", "sum", "min", "max", "type", "id", "hash", "bool", "int", "float", "open", "join",
+     "exists", "isfile", "isdir", "makedirs", "mkdir", "echo", "write", "add_scalar", "add_text", "log_dict",
+     # methods that take the object in without changing it (``kwargs.update(extra)``, ``items.append(d)``)
+     "update", "append", "extend", "insert", "add", "setdefault", "get", "index", "count"}
+)  # fmt: skip
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # Containers longer than this are checked for being constants only before they are walked.
@@ -54,6 +64,16 @@ _CHILD_FIELDS = {
     ast.YieldFrom: ("value",),
 }
 
+
+
+
+def _terminal_name(func: ast.AST) -> str:
+    """The called name: ``f`` of ``f(...)`` and of ``mod.obj.f(...)``; "" for anything else."""
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""
 
 class Cond(NamedTuple):
     # "if" | "loop" | "try" | "except" | "exit": the statements after ``if test: return`` (or
@@ -183,7 +203,7 @@ class ModuleIndex:
         # ``self.attr = value`` in methods: (class name, attr) -> [(value, site, method name)]
         self.self_attrs: Dict[Tuple[str, str], List[Tuple[ast.expr, Site, str]]] = {}
         # Mutations of a name: (function node or None, name) -> [(kind, node, site)];
-        # kind "update" | "setitem" | "other"
+        # kind "update" | "setitem" | "handed" (given to a call as an argument) | "other"
         self.mutations: Dict[Tuple[Optional[ast.AST], str], List[Tuple[str, ast.AST, Site]]] = {}
         self.calls: List[Tuple[ast.Call, Site, str, Optional[str]]] = []  # call, site, scope name, class
         self.add_arguments: List[ast.Call] = []
@@ -518,6 +538,8 @@ class Collector:
                     # object, read back by ``Resolver.attribute_writes``.
                     key = (self.function, target.value.id, target.attr)
                     self.index.attr_writes.setdefault(key, []).append((value, site))
+                    # an attribute dict (``cfg = EasyDict({...})``) changes its key there
+                    self.mutation(target.value.id, "other", statement)
                 if target.value.id == "self" and self.cls is not None:
                     cls = self.cls
                     method = self.names[-1] if self.kinds[-1] == "def" else ""
@@ -670,6 +692,12 @@ class Collector:
                 self.index.parsing_functions.add(id(self.function))
             if isinstance(func.value, ast.Name) and func.attr in _MUTATORS:
                 self.mutation(func.value.id, "update" if func.attr == "update" else "other", node)
+        if (node.args or node.keywords) and _terminal_name(func) not in _READERS:
+            # ``apply_overrides(loader_args, args)``: a function handed the dict itself may change
+            # it (``**loader_args`` hands a copy; printing, logging or measuring it does not)
+            for arg in (*node.args, *(k.value for k in node.keywords if k.arg is not None)):
+                if type(arg) is ast.Name:
+                    self.mutation(arg.id, "handed", node)
         elif isinstance(func, ast.Name) and func.id in _PARSING and self.function is not None:
             self.index.parsing_functions.add(id(self.function))
         if use is None:
