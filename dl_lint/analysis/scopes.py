@@ -66,15 +66,6 @@ _CHILD_FIELDS = {
 
 
 
-
-def _terminal_name(func: ast.AST) -> str:
-    """The called name: ``f`` of ``f(...)`` and of ``mod.obj.f(...)``; "" for anything else."""
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return ""
-
 class Cond(NamedTuple):
     # "if" | "loop" | "try" | "except" | "exit": the statements after ``if test: return`` (or
     # ``raise``, ``continue``, ``break``) in the same block run only when ``test`` is false
@@ -692,7 +683,7 @@ class Collector:
                 self.index.parsing_functions.add(id(self.function))
             if isinstance(func.value, ast.Name) and func.attr in _MUTATORS:
                 self.mutation(func.value.id, "update" if func.attr == "update" else "other", node)
-        if (node.args or node.keywords) and _terminal_name(func) not in _READERS:
+        if (node.args or node.keywords) and terminal(func) not in _READERS:
             # ``apply_overrides(loader_args, args)``: a function handed the dict itself may change
             # it (``**loader_args`` hands a copy; printing, logging or measuring it does not)
             for arg in (*node.args, *(k.value for k in node.keywords if k.arg is not None)):
