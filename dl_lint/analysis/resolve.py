@@ -5031,26 +5031,42 @@ def _may_change(function: ast.AST, param: str) -> bool:
     """Whether ``function``'s body may change the object its parameter ``param`` holds: a
     subscript or attribute of it stored or deleted, a method called on it other than reading
     ones, the name handed to a call other than reading ones, or the name rebound (then it is
-    not followed)."""
+    not followed). One walk of the body answers for every name (``_changed_names``), kept for
+    the run: a function handed many dicts, or one dict at many calls, is walked once."""
+    kept = _CHANGED.get(id(function))
+    if kept is None or kept[0] is not function:
+        if len(_CHANGED) >= 4096:
+            _CHANGED.clear()
+        kept = _CHANGED[id(function)] = (function, _changed_names(function))
+    return param in kept[1]
+
+
+_CHANGED: Dict[int, Tuple[ast.AST, frozenset]] = {}  # id(function) -> (function, _changed_names)
+
+
+def _changed_names(function: ast.AST) -> frozenset:
+    """The names whose object ``function``'s body may change (``_may_change``)."""
+    changed = set()
     for node in ast.walk(function):
-        if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.value, ast.Name) and node.value.id == param:
+        if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.value, ast.Name):
             if isinstance(node.ctx, (ast.Store, ast.Del)):
-                return True
-        elif isinstance(node, ast.Name) and node.id == param and isinstance(node.ctx, (ast.Store, ast.Del)):
-            return True
+                changed.add(node.value.id)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            changed.add(node.id)
         elif isinstance(node, ast.Call):
             func = node.func
-            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == param:
-                if func.attr not in _LEAVING:
-                    return True
-            handed = [*node.args, *(k.value for k in node.keywords)]
-            if any(isinstance(a, ast.Starred) and isinstance(a.value, ast.Name) and a.value.id == param for a in handed):
-                continue  # ``f(*param)`` unpacks it
-            if any(isinstance(a, ast.Name) and a.id == param for a in handed) and terminal(func) not in _LEAVING:
-                return True
-        elif isinstance(node, (ast.Global, ast.Nonlocal)) and param in node.names:
-            return True
-    return False
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr not in _LEAVING:
+                changed.add(func.value.id)
+            if terminal(func) in _LEAVING:
+                continue
+            unpacked = {a.value.id for a in node.args if isinstance(a, ast.Starred) and isinstance(a.value, ast.Name)}
+            for arg in (*node.args, *(k.value for k in node.keywords)):
+                # ``f(*param)`` unpacks it: the call receives its elements, not the object
+                if isinstance(arg, ast.Name) and arg.id not in unpacked:
+                    changed.add(arg.id)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            changed.update(node.names)
+    return frozenset(changed)
 
 
 def _handed_over(tree: ast.AST, name: str) -> bool:
