@@ -297,6 +297,7 @@ class Resolver:
         self.param_env: Dict[int, Value] = {}  # id(ast.arg) -> its value at a call site
         self._params_as_defaults = False
         self._code_cache: Dict[int, str] = {}
+        self._changed: Dict[int, Tuple[ast.AST, frozenset]] = {}  # ``_may_change``'s walks
         self._starred: Dict[str, Optional[Value]] = {}  # ``starred``: one answer per name
         self._argparse: Optional[Dict[str, List[Possible]]] = None
         self._foreign: Optional[List[Tuple[Any, ast.Call]]] = None  # ``_foreign_arguments``
@@ -367,6 +368,7 @@ class Resolver:
         self._edits_by_function = None
         self._assigns = {}
         self._changed_dicts = {}
+        self._changed = {}
         self._writes_by_name = None
         self._written_callables = {}
 
@@ -4559,7 +4561,7 @@ class Resolver:
                 if keyword.arg not in by_name:
                     return False  # into ``**kwargs``
                 params.add(keyword.arg)
-        return bool(params) and not any(_may_change(function, param) for param in params)
+        return bool(params) and not any(_may_change(function, param, self._changed) for param in params)
 
     def _apply_mutations(self, value: Value, name: str, start: Site, use: Site, depth: int) -> Value:
         """Apply ``d.update(...)`` / ``d[k] = v`` between the dict's assignment and its use."""
@@ -5027,21 +5029,18 @@ _LEAVING = frozenset(
 )  # fmt: skip
 
 
-def _may_change(function: ast.AST, param: str) -> bool:
+def _may_change(function: ast.AST, param: str, kept: Dict[int, Tuple[ast.AST, frozenset]]) -> bool:
     """Whether ``function``'s body may change the object its parameter ``param`` holds: a
     subscript or attribute of it stored or deleted, a method called on it other than reading
     ones, the name handed to a call other than reading ones, or the name rebound (then it is
-    not followed). One walk of the body answers for every name (``_changed_names``), kept for
-    the run: a function handed many dicts, or one dict at many calls, is walked once."""
-    kept = _CHANGED.get(id(function))
-    if kept is None or kept[0] is not function:
-        if len(_CHANGED) >= 4096:
-            _CHANGED.clear()
-        kept = _CHANGED[id(function)] = (function, _changed_names(function))
-    return param in kept[1]
-
-
-_CHANGED: Dict[int, Tuple[ast.AST, frozenset]] = {}  # id(function) -> (function, _changed_names)
+    not followed). One walk of the body answers for every name (``_changed_names``), kept in
+    ``kept`` (the resolver's: id(function) -> (function, names), the node held so that its id
+    is never another's): a function handed many dicts, or one dict at many calls, is walked
+    once per module."""
+    entry = kept.get(id(function))
+    if entry is None or entry[0] is not function:
+        entry = kept[id(function)] = (function, _changed_names(function))
+    return param in entry[1]
 
 
 def _changed_names(function: ast.AST) -> frozenset:
