@@ -441,9 +441,13 @@ def built_by(function: ast.AST) -> List[Tuple[ast.Call, int]]:
                 return []  # (``_PARSED``: ``args, _ = parser.parse_known_args()``, no construction)
             if reads is None:
                 reads = _loads(function)
-            if reads.get(value.id, 0) != sum(isinstance(r.value, ast.Name) and r.value.id == value.id for r in returns):
+            returned = sum(isinstance(r.value, ast.Name) and r.value.id == value.id for r in returns)
+            if reads.get(value.id, 0) != returned and reads.get(value.id, 0) != returned + len(
+                _callable_writes(function, value.id, assigned)
+            ):
                 # read elsewhere too (``functools.update_wrapper(result, f)``, ``result.x = y``):
-                # what it is when returned is not only the construction
+                # what it is when returned is not only the construction (a lambda or local
+                # function stored on it is: ``build_writes``)
                 return []
             found.extend((v, v.lineno) for v in assigned)  # type: ignore[union-attr]
             continue
@@ -455,6 +459,57 @@ def built_by(function: ast.AST) -> List[Tuple[ast.Call, int]]:
     if any(isinstance(node, (ast.Yield, ast.YieldFrom)) for node in ast.walk(function)):
         return []
     return found
+
+
+def build_writes(function: ast.AST) -> List[Tuple[str, str, int]]:
+    """DL202, for a factory (``built_by``) whose ``return NAME`` gives a local construction:
+    (attribute, what, row) of each lambda or local function it stores on that object before
+    handing it back (``dataset = Items(root)``, ``dataset.target_transform = lambda y: y - 1``,
+    ``return dataset``): pickling the object pickles its attributes. [] when there is none;
+    asked of a function ``built_by`` finds constructions in."""
+    found: List[Tuple[str, str, int]] = []
+    for statement in returns_of(function):
+        if isinstance(statement.value, ast.Name):
+            name = statement.value.id
+            for write in _callable_writes(function, name, _assigned(function, name)):
+                if write not in found:
+                    found.append(write)
+    return found
+
+
+def _callable_writes(function: ast.AST, name: str, assigned: List[Optional[ast.AST]]) -> List[Tuple[str, str, int]]:
+    """The statements ``NAME.attr = <lambda or local function>`` of ``function``'s own body (not
+    under an ``if``, a loop or a ``try``: they run on every path), after every assignment of
+    ``NAME`` and before every ``return``: (attribute, what, row) of each. What is stored: a
+    lambda, a function the body defines, or a local name every assignment of which is a lambda."""
+    body = getattr(function, "body", [])
+    last_bound = max((getattr(v, "lineno", 0) for v in assigned if v is not None), default=0)
+    first_return = min((r.lineno for r in returns_of(function)), default=0)
+    defined = {s.name for s in body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    found: List[Tuple[str, str, int]] = []
+    for statement in body:
+        if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
+            continue
+        target = statement.targets[0]
+        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == name):
+            continue
+        if not last_bound < statement.lineno < first_return:
+            continue
+        stored = statement.value
+        if isinstance(stored, ast.Lambda):
+            what = "a lambda"
+        elif isinstance(stored, ast.Name) and stored.id in defined:
+            what = f"the local function {stored.id}"
+        elif isinstance(stored, ast.Name) and stored.id != name and _all_lambdas(_assigned(function, stored.id)):
+            what = "a lambda"
+        else:
+            continue
+        found.append((target.attr, what, statement.lineno))
+    return found
+
+
+def _all_lambdas(values: List[Optional[ast.AST]]) -> bool:
+    return bool(values) and all(isinstance(v, ast.Lambda) for v in values)
 
 
 def _loads(function: ast.AST) -> Dict[str, int]:

@@ -2195,6 +2195,13 @@ class Resolver:
         if len(records) != 1 or not records[0].builds:
             return None
         options: List[Possible] = []
+        # DL202: a lambda or local function the factory stores on what it returns
+        # (``dataset.target_transform = lambda y: y - 1``, then ``return dataset``) is kept by it
+        written = records[0].build_writes
+        holds = None
+        if written:
+            attr, what, row = min(written)
+            holds = (f"{what} in .{attr} (set by {target.name}())", summary.path, row)
         for text, row in records[0].builds:
             callee = parse_expression(text, row)
             built = summary.resolver.resolve(callee, END, depth + 1).single if callee is not None else None
@@ -2202,7 +2209,7 @@ class Resolver:
             if not isinstance(ref, FunctionRef) or ref.kind != "class":
                 return None
             origin = Origin(f"built by {target.name}()", summary.path, row)
-            options.append(Possible(Instance(ref.module, ref.name, ref.line, ref.path), origin))
+            options.append(Possible(Instance(ref.module, ref.name, ref.line, ref.path, holds=holds), origin))
         found = Value(tuple(_dedupe(options)))
         self._factories[key] = found
         return found

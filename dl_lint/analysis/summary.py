@@ -20,7 +20,7 @@ from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.analysis.datasets import ITEMSIZE, SHARDING_NAMES
 from dl_lint.analysis.namespaces import (
-    _writes_dict, built_by, edited_attributes, expanded_set_defaults, namespace_return, option_classes, returns_dicts, statements_of,
+    _writes_dict, build_writes, built_by, edited_attributes, expanded_set_defaults, namespace_return, option_classes, returns_dicts, statements_of,
 )
 from dl_lint.analysis.scopes import Binding, Cond, FunctionUse, ModuleIndex, Site
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse_expression, terminal
@@ -223,7 +223,7 @@ class ClassRecord(Record):
 class FunctionRecord(Record):
     __slots__ = (
         "name", "line", "params", "shards", "called", "uses_cuda", "reseeds", "transfers", "passes", "namespace",
-        "edited", "builds", "collates", "hands_back", "returns_held", "copies", "transfer_calls", "hands",
+        "edited", "builds", "build_writes", "collates", "hands_back", "returns_held", "copies", "transfer_calls", "hands",
         "method_calls", "returns_param", "returns_config", "returns_dicts",
     )  # fmt: skip
 
@@ -247,6 +247,9 @@ class FunctionRecord(Record):
         edited: Tuple[str, ...] = (),
         # A factory (``namespaces.built_by``): (callee text, row) of what each ``return`` builds.
         builds: Tuple[Tuple[str, int], ...] = (),
+        # DL202, for such a factory: (attribute, what, row) of each lambda or local function it
+        # stores on the object it returns (``namespaces.build_writes``).
+        build_writes: Tuple[Tuple[str, str, int], ...] = (),
         # DL101: the fields of the batch a collate_fn returns when they are fixed by the batch's
         # length and literals (``collate_fields``): dims "__batch__" are the batch's samples.
         collates: Optional[Tuple[Tuple[Any, ...], ...]] = None,
@@ -290,6 +293,7 @@ class FunctionRecord(Record):
         self.returns_held = returns_held
         self.hands_back = hands_back
         self.builds = builds
+        self.build_writes = build_writes
         self.passes = passes
         self.namespace = namespace
         self.edited = edited
@@ -445,6 +449,7 @@ class ModuleSummary(Record):
                         "namespace": f.get("namespace"),
                         "edited": tuple(f.get("edited", ())),
                         "builds": tuples(f.get("builds", ())),
+                        "build_writes": tuples(f.get("build_writes", ())),
                         "hands_back": tuple(f["hands_back"]) if f.get("hands_back") else None,
                         "returns_held": _deep_tuple(f["returns_held"]) if f.get("returns_held") else None,
                         "collates": _deep_tuple(f["collates"]) if f.get("collates") is not None else None,
@@ -895,6 +900,7 @@ def _function_record(
     # A function handing back the object it is given (``args = get_class_splits(args)``) also
     # records the attributes it sets: a caller reads the rest as they were (``_passed_namespace``).
     relays = any(e[0] == -1 for e in returns_param)
+    built = built_by(node)
     return FunctionRecord(
         name=node.name,
         line=node.lineno,
@@ -908,7 +914,8 @@ def _function_record(
         passes=passes_through(node),
         namespace=namespace,
         edited=edited_attributes(node, use.names) if namespace is not None or relays else (),
-        builds=tuple((t, row) for t, row in ((_text(text, call.func), row) for call, row in built_by(node)) if t is not None),
+        builds=tuple((t, row) for t, row in ((_text(text, call.func), row) for call, row in built) if t is not None),
+        build_writes=tuple(build_writes(node)) if built else (),
         returns_param=returns_param,
         returns_config=config_return(node, index, use),
         returns_dicts=returns_dicts(node),

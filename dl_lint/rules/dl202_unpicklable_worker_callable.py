@@ -61,7 +61,13 @@ assignment and the loader, in the same function, on every path to the loader (no
 the loader is not under, not in a loop), and the last write of that attribute in the function
 (a later one may replace it before the workers start). Read for an instance of a project class,
 a torch dataset wrapper (`Subset`, `ConcatDataset`, ...) and a torchvision dataset; a wrapper
-built from such a dataset keeps it (`Subset(dataset, indices)`).
+built from such a dataset keeps it (`Subset(dataset, indices)`). A factory of another module that
+does the same before handing the dataset back (`dataset = Items(root)`, `dataset.target_transform
+= lambda y: y - 1`, `return dataset`) builds a dataset that keeps it: the write a statement of the
+factory's own body (not under an `if`, a loop or a `try`), after every assignment of the name and
+before every `return`, storing a lambda, a function the factory defines or a local name bound
+only to lambdas; any other use of the name there (another write, a call given it) leaves the
+factory's result unknown.
 A torch `DataLoader` keeps its `dataset`, `collate_fn` and `worker_init_fn` (read in torch
 2.13's `dataloader.py`; it defines no `__getstate__`, only its iterators do), so a dataset that
 keeps a loader built with a lambda `collate_fn` (`self.loader = loader`) pickles the lambda.
