@@ -318,9 +318,12 @@ All versions; the default start method depends on the platform and Python versio
                 kind = "an object" if "instance of the local class" in what else "a callable"
                 message = f"{option} holds {kind} that is not picklable: spawn/forkserver workers fail."
                 kept = what.partition(" that keeps ")[2]
-                if kept and len(f"{option} keeps {kept}: not picklable, so spawn/forkserver workers fail.") <= MESSAGE_LIMIT:
-                    # the objects (``a CIFAR10 or a CIFAR100 or an SVHN``) are the detail's
-                    message = f"{option} keeps {kept}: not picklable, so spawn/forkserver workers fail."
+                # the objects (``a CIFAR10 or a CIFAR100 or an SVHN``) are the detail's, and so is
+                # where the callable was stored (`` in .target_transform (set by get_dataset())``)
+                for shown in (kept, kept.partition(" (")[0], kept.partition(" in .")[0]) if kept else ():
+                    if len(f"{option} keeps {shown}: not picklable, so spawn/forkserver workers fail.") <= MESSAGE_LIMIT:
+                        message = f"{option} keeps {shown}: not picklable, so spawn/forkserver workers fail."
+                        break
             yield self.finding(
                 call,
                 option,
