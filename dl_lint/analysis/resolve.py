@@ -1178,6 +1178,13 @@ class Resolver:
         real = alias.name
         submodule = f"{module}.{real}" if module else real
         if self.project.module_exists(submodule):
+            # ``from pkg import Trainer`` takes what ``pkg/__init__.py`` binds to ``Trainer``
+            # first (Python looks the attribute up on the package before importing a submodule):
+            # ``from .Trainer import Trainer`` (or ``import *``) there makes it the class of
+            # ``pkg/Trainer.py``, not that module. Asked only of an ``__init__`` whose bytes
+            # name it or star-import (a large ``__init__`` that does neither is not parsed).
+            if module and (self.project.may_hold(module, self.path, real.encode()) or self.project.may_hold(module, self.path, b"import *")):
+                return self.project.import_value(module, real, depth + 1, self.path)
             return Value.known(ModuleRef(submodule))
         if not self.project.module_exists(module):
             return Value.known(External(submodule))
