@@ -50,8 +50,8 @@ def _found(tmp_path: Path, init: str, script: str = SCRIPT):
     ids=["explicit", "star", "absolute"],
 )
 def test_a_class_the_package_binds_is_the_class(tmp_path, init):
-    # iterated by the method at import (DL203)
-    assert _found(tmp_path, init) == [("train.py", 4, "DL203")]
+    # iterated by the method at import (DL203), and its batches copied non-blocking (DL306)
+    assert _found(tmp_path, init) == [("train.py", 4, "DL203"), ("train.py", 4, "DL306")]
 
 
 @pytest.mark.parametrize("init", ["", "from . import Trainer\n", "import os\n"], ids=["empty", "the module", "other names"])
@@ -62,4 +62,4 @@ def test_a_package_that_does_not_bind_the_class_leaves_the_module(tmp_path, init
 
 def test_the_class_imported_from_its_own_module_is_found_as_before(tmp_path):
     script = SCRIPT.replace("from core.training import Trainer", "from core.training.Trainer import Trainer")
-    assert _found(tmp_path, "from .Trainer import *\n", script) == [("train.py", 4, "DL203")]
+    assert _found(tmp_path, "from .Trainer import *\n", script) == [("train.py", 4, "DL203"), ("train.py", 4, "DL306")]

@@ -1144,12 +1144,22 @@ class ModuleAnalysis:
                 return None  # (a lambda's value is no ``return``)
             return self._returned_copy(scope, call, depth)  # ``return DataLoader(...)``: in its callers
         for other, other_site, position, keyword in self._passed_names().get((id(scope), name), ()):
-            if other_site.line < site_line or not self._may_be_function(other.func, other_site):
+            if other_site.line < site_line:
                 continue
             if until is not None and other_site.line > until:
                 continue
             if any(first <= other_site.line <= last for first, last in spans):
                 continue  # in another arm: the loader bound there
+            if not self._may_be_function(other.func, other_site):
+                func = other.func
+                if isinstance(func, ast.Attribute) and isinstance(func.value, (ast.Name, ast.Call)) and position >= 0 and until is None:
+                    # ``trainer.train(epoch, model, loader)``, ``Trainer().train(...)``: a method of
+                    # an object of a project class (every value the name may hold) that loops over
+                    # that parameter and copies the batches non-blocking (``_instances_transfer``)
+                    where = self._instances_transfer(self.resolver.resolve(func.value, other_site), func.attr, position)
+                    if where is not None:
+                        return where
+                continue
             target = self.resolver.resolve(other.func, other_site).single
             ref = target.value if target is not None else None
             if isinstance(ref, FunctionRef) and ref.kind == "class":
@@ -1290,6 +1300,23 @@ class ModuleAnalysis:
             if not isinstance(instance, Instance) or instance.local:
                 return None
             where = self.resolver.project.method_copy(instance, method, positions, self.path)
+            if where is None:
+                return None
+            found = found or where
+        return found
+
+    def _instances_transfer(self, value: Value, method: str, position: int) -> Optional[Tuple[str, int, int]]:
+        """Where ``method`` of the object ``value``, handed a loader at ``position``, loops over
+        it copying the batches non-blocking: every value it may hold must be an instance of a
+        project class whose method does (the first copy is cited); None otherwise."""
+        if value.is_unknown or not value.options:
+            return None
+        found = None
+        for option in value.options:
+            instance = option.value
+            if not isinstance(instance, Instance) or instance.local:
+                return None
+            where = self.resolver.project.method_transfer(instance, method, position, self.path)
             if where is None:
                 return None
             found = found or where

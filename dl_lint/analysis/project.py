@@ -884,6 +884,19 @@ class SummaryModule:
         module, record = home
         return module._record_copy(record, position, depth)
 
+    def method_transfer(self, cls: str, method: str, position: int) -> Optional[Tuple[str, int, int]]:
+        """DL306: where method ``method`` of class ``cls`` (its own or inherited from a project
+        base, ``method_home``) copies non-blocking the batches of the parameter at ``position``
+        (after self) it iterates; None when it does not, or cannot be told."""
+        home = self.method_home(cls, method)
+        if not home:
+            return None
+        module, record = home
+        for _name, index, row, column in record.transfers:
+            if index == position and index >= 0:
+                return module.path, row, column
+        return None
+
     def method_home(self, cls: str, method: str, depth: int = 6):
         """(the SummaryModule, its ``MethodRecord``) of the ``def`` a lookup of ``method`` on an
         instance of class ``cls`` of this module finds: the class's own, else its base's,
@@ -2312,6 +2325,15 @@ class Project:
             if where is not None:
                 return where
         return None
+
+    def method_transfer(self, instance: Any, method: str, position: int, near: str) -> Optional[Tuple[str, int, int]]:
+        """DL306: where method ``method`` of ``instance`` (an ``Instance`` of a project class)
+        copies non-blocking the batches of the loader it is handed at ``position`` (after self),
+        looping over it (``SummaryModule.method_transfer``)."""
+        found = self.summary(instance.module, instance.path or near)
+        if found is None or (instance.path and found.path != instance.path):
+            return None
+        return found.method_transfer(instance.name, method, position)
 
     # -- DL102: accelerator evidence along the import graph -------------------------------------
     def neighbourhood(self, keys: Iterable[str]) -> Set[str]:

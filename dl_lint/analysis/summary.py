@@ -80,7 +80,7 @@ class MutationRecord(Record):
 
 
 class MethodRecord(Record):
-    __slots__ = ("name", "shards", "self_calls", "called", "passes", "copies", "hands")
+    __slots__ = ("name", "shards", "self_calls", "called", "passes", "copies", "hands", "transfers")
 
     def __init__(
         self,
@@ -92,9 +92,13 @@ class MethodRecord(Record):
         # DL306, as ``FunctionRecord.copies`` and ``.hands`` (positions after self).
         copies: Tuple[Tuple[int, int, int], ...] = (),
         hands: Tuple[Tuple[int, str, Tuple[int, ...]], ...] = (),
+        # DL306, as ``FunctionRecord.transfers``: the parameters it iterates copying the batches
+        # non-blocking (positions after self): ``trainer.train(epoch, loader)``.
+        transfers: Tuple[Tuple[str, int, int, int], ...] = (),
     ) -> None:
         self.copies = copies
         self.hands = hands
+        self.transfers = transfers
         self.name = name
         self.shards = shards
         self.self_calls = self_calls
@@ -399,6 +403,7 @@ class ModuleSummary(Record):
                                 tuple(m.get("passes", ())),
                                 tuples(m.get("copies", ())),
                                 _hands(m.get("hands", ())),
+                                tuples(m.get("transfers", ())),
                             )
                             for m in c["methods"]
                         ),
@@ -621,8 +626,8 @@ def build_summary(
     assigned: Dict[str, List[str]] = {}
     for cls, attr in index.self_attrs:
         assigned.setdefault(cls, []).append(attr)
-    classes = tuple(_class_record(node, index, text, sharding, copies, assigned) for node in index.module_classes)
     transfers = _transfers_of(index, text)
+    classes = tuple(_class_record(node, index, text, sharding, copies, assigned, transfers) for node in index.module_classes)
     functions = tuple(_function_record(node, index, text, sharding, transfers, copies) for node in index.module_functions)
     arguments: List[Tuple[str, int]] = []
     # Kept for importers where a namespace can leave the module: a helper returning it, or a
@@ -675,8 +680,8 @@ def class_record_of(index: ModuleIndex, text: SourceText, name: str, shared: Dic
         assigned: Dict[str, List[str]] = {}
         for cls, attr in index.self_attrs:
             assigned.setdefault(cls, []).append(attr)
-        shared.update(sharding=_sharding_names(index), copies=_copies_of(index, text), assigned=assigned)
-    return _class_record(nodes[-1], index, text, shared["sharding"], shared["copies"], shared["assigned"])
+        shared.update(sharding=_sharding_names(index), copies=_copies_of(index, text), assigned=assigned, transfers=_transfers_of(index, text))
+    return _class_record(nodes[-1], index, text, shared["sharding"], shared["copies"], shared["assigned"], shared["transfers"])
 
 
 def _all_names(index: ModuleIndex) -> Optional[Tuple[str, ...]]:
@@ -791,6 +796,15 @@ def _method_copies(node: ast.AST, copies) -> Tuple[Tuple, Tuple]:
         return (), ()
     found, _calls, hands, _methods = copies(node, 1)
     return found, hands
+
+
+def _method_transfers(node: ast.AST, transfers) -> Tuple[Tuple[str, int, int, int], ...]:
+    """``MethodRecord.transfers`` of a method that takes ``self`` (not a static or class
+    method): ``transfers``' answer with positions counted after ``self``."""
+    decorators = {getattr(d, "id", getattr(d, "attr", "")) for d in node.decorator_list}
+    if decorators & {"staticmethod", "classmethod", "property"}:
+        return ()
+    return tuple((name, index - 1 if index > 0 else -1, row, column) for name, index, row, column in transfers(node) if index != 0)
 
 
 def _copies_of(index: ModuleIndex, text: SourceText):
@@ -1083,6 +1097,7 @@ def _class_record(
     sharding: FrozenSet[str] = SHARDING_NAMES,
     copies=None,
     assigned: Optional[Dict[str, List[str]]] = None,
+    transfers=None,
 ) -> ClassRecord:
     methods: Dict[str, FunctionUse] = {}
     nodes: Dict[str, ast.AST] = {}
@@ -1115,7 +1130,8 @@ def _class_record(
                 tuple(sorted(use.self_calls)),
                 tuple(dict.fromkeys(use.called)),
                 passes_through(nodes[name], skip=1),
-                *(_method_copies(nodes[name], copies) if copies is not None else ()),
+                *(_method_copies(nodes[name], copies) if copies is not None else ((), ())),
+                _method_transfers(nodes[name], transfers) if transfers is not None else (),
             )
             for name, use in methods.items()
         ),

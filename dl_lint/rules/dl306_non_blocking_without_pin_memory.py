@@ -49,7 +49,11 @@ made by a project class the loader is handed to (`loader = PrefetchLoader(loader
 `Trainer(model, train_loader)`) whose `__init__` keeps it in an attribute set nowhere else and
 whose `__iter__` or another method loops over that attribute and copies the batches with
 `non_blocking=True`, in the loop or through a method of the class itself (`batch =
-self._to_device(batch)`). A
+self._to_device(batch)`). Or by a method of an object of a project class the loader is handed
+to as a positional argument (`trainer.train(epoch, model, loader)`, `Trainer().train(...)`; the
+class's own method or one inherited from a project base), which loops over that parameter and
+copies the batches `non_blocking=True`: every value the object may hold must be such an
+instance (a loader passed by keyword, or to a static method, is not followed). A
 loader name bound in several arms of an `if` or `try` statement (`try: loader = DataLoader(...)`
 / `except OSError: loader = DataLoader(...)`) holds either arm's loader after the statement: a
 loop there is judged for each, a loop inside one arm for that arm's loader. A name bound again
