@@ -1156,7 +1156,8 @@ class ModuleAnalysis:
                     # ``trainer.train(epoch, model, loader)``, ``Trainer().train(...)``: a method of
                     # an object of a project class (every value the name may hold) that loops over
                     # that parameter and copies the batches non-blocking (``_instances_transfer``)
-                    where = self._instances_transfer(self.resolver.resolve(func.value, other_site), func.attr, position)
+                    built = self._constructed(func.value, other_site)
+                    where = self._instances_transfer(built, func.attr, position) if built is not None else None
                     if where is not None:
                         return where
                 continue
@@ -1304,6 +1305,25 @@ class ModuleAnalysis:
                 return None
             found = found or where
         return found
+
+    def _constructed(self, expr: ast.AST, site: Site) -> Optional[Value]:
+        """The object ``expr`` holds when it is a construction of a module-level class of the
+        project (``Trainer()``), or a name its scope binds once, to one (``trainer =
+        Trainer(cfg)``): an instance of that class, read from the callee alone (the
+        construction's arguments are not resolved: an ``Accelerator(dataloader_config=...)``
+        would read accelerate's modules for nothing). None otherwise."""
+        if isinstance(expr, ast.Name):
+            _, bindings = self.resolver.lookup(expr.id, site)
+            if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Call):
+                return None
+            expr, site = bindings[0].value, bindings[0].site or site
+        if not isinstance(expr, ast.Call) or not isinstance(expr.func, (ast.Name, ast.Attribute)):
+            return None
+        found = self.resolver.resolve(expr.func, site).single
+        ref = found.value if found is not None else None
+        if not isinstance(ref, FunctionRef) or ref.kind != "class" or not ref.path:
+            return None
+        return Value.known(Instance(ref.module, ref.name, ref.line, ref.path))
 
     def _instances_transfer(self, value: Value, method: str, position: int) -> Optional[Tuple[str, int, int]]:
         """Where ``method`` of the object ``value``, handed a loader at ``position``, loops over

@@ -2330,7 +2330,14 @@ class Project:
         """DL306: where method ``method`` of ``instance`` (an ``Instance`` of a project class)
         copies non-blocking the batches of the loader it is handed at ``position`` (after self),
         looping over it (``SummaryModule.method_transfer``)."""
-        found = self.summary(instance.module, instance.path or near)
+        where = instance.path or near
+        if not any(self.may_hold(instance.module, where, word) for word in (b"non_blocking=True", b"non_blocking = True")):
+            # no such copy in the class's module: only a method it inherits can make one (its
+            # module does not define the name), and only then is it parsed to find the bases
+            # (``accelerator.prepare(loader)`` would parse accelerate's 200 KB module for nothing)
+            if self.may_hold(instance.module, where, f"def {method}(".encode()):
+                return None
+        found = self.summary(instance.module, where)
         if found is None or (instance.path and found.path != instance.path):
             return None
         return found.method_transfer(instance.name, method, position)
