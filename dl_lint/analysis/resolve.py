@@ -39,6 +39,7 @@ from dl_lint.analysis.namespaces import (
     PARSER,
     ParsedArgs,
     ParserRef,
+    built_by,
     edited_attributes,
     expanded_set_defaults,
     namespace_return,
@@ -2369,7 +2370,13 @@ class Resolver:
             handed = self._returned_argument(target, node, site, depth, -1, 0)
             if handed is not None:
                 return handed  # ``model = apply_gradient_allreduce(model)``: the same object
-            return self._imported_factory(target, depth)
+            found = self._imported_factory(target, depth)
+            if found is None and self._builds_in_every_return(target):
+                # ``get_test(path)`` returning ``datasets.ImageFolder(path, Compose([...]))``: a
+                # library object, judged by its arguments: the returns are resolved in that
+                # module's analysis with this call's arguments bound (``_foreign_factory``)
+                found = self._foreign_factory(target, node, site, depth, None)
+            return found
         if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
             return None
         plain = not node.args and not node.keywords
@@ -2539,7 +2546,73 @@ class Resolver:
         self.project.read_config_file(target.path)  # the answer rests on that module's bytes
         return function, other.resolver
 
-    def _foreign_factory(self, target: FunctionRef, node: ast.Call, site: Site, depth: int, element: Tuple[int, int]) -> Optional[Value]:
+    def _static_factory(self, func: ast.Attribute, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
+        """``ImageNetDataset.get_test(path)``: a ``@staticmethod`` of a module-level class of the
+        project whose every ``return`` constructs something (``namespaces.built_by``): what it
+        builds, resolved in its module (this one, or another's analysis, parsed once per run and
+        only when its bytes hold ``@staticmethod``) with the call's arguments bound, as for a
+        module-level function (``_foreign_factory``). None otherwise."""
+        if depth > MAX_DEPTH // 2 or not isinstance(func.value, ast.Name) or not hasattr(self.project, "may_hold"):
+            return None
+        _, bindings = self.lookup(func.value.id, site)
+        if len(bindings) != 1 or bindings[0].kind not in ("import", "class"):
+            return None  # an object (``accelerator.prepare(...)``), not a class: not resolved for this
+        owner = self.resolve(func.value, site, depth + 1).single
+        cls = owner.value if owner is not None else None
+        if not isinstance(cls, FunctionRef) or cls.kind != "class" or not cls.path:
+            return None
+        if cls.path == self.path:
+            other: Any = self
+        else:
+            if not self.project.may_hold(cls.module, cls.path, b"@staticmethod"):
+                return None
+            analysis = self.project.analysis_at(cls.path, cls.module)
+            other = analysis.resolver if analysis is not None else None
+            if other is None:
+                return None
+            self.project.read_config_file(cls.path)  # the answer rests on that module's bytes
+        classes = [c for c in other.index.module_classes if c.name == cls.name]
+        methods = [
+            m for m in (classes[0].body if len(classes) == 1 else ())
+            if isinstance(m, ast.FunctionDef) and m.name == func.attr
+        ]
+        if len(methods) != 1 or not any(getattr(d, "id", None) == "staticmethod" for d in methods[0].decorator_list):
+            return None
+        method = methods[0]
+        if not built_by(method):
+            return None
+        env = self._bound_arguments(method, node, site, depth, spread=True)
+        if env is None:
+            return None
+        return other._built_returns(method, env, depth + 1, None)
+
+    def _builds_in_every_return(self, target: FunctionRef) -> bool:
+        """Whether the summary of ``target``'s module says every ``return`` of that function
+        constructs a dataset dl-lint reads by its arguments (``FunctionRecord.builds``): a
+        torchvision dataset, a torch dataset wrapper, a class of the library table, or a
+        project class. Only then is the module parsed and the call's arguments resolved
+        (``_foreign_factory``): resolving them can read other modules (an ``Accelerator``
+        handed to a helper returning a Hugging Face dataset)."""
+        summary = self.project.summary(target.module, self.path) if hasattr(self.project, "summary") else None
+        if summary is None or summary.path != target.path:
+            return False
+        records = [f for f in summary.summary.functions if f.name == target.name]
+        if len(records) != 1 or not records[0].builds:
+            return False
+        from dl_lint.analysis.libraries import library_dataset
+
+        for text, row in records[0].builds:
+            callee = parse_expression(text, row)
+            built = summary.resolver.resolve(callee, END, 1).single if callee is not None else None
+            ref = built.value if built is not None else None
+            if isinstance(ref, FunctionRef) and ref.kind == "class":
+                continue
+            qualname = ref.qualname if isinstance(ref, External) else ""
+            if not (qualname.startswith("torchvision.datasets.") or qualname in DATASET_WRAPPERS or library_dataset(qualname) is not None):
+                return False
+        return True
+
+    def _foreign_factory(self, target: FunctionRef, node: ast.Call, site: Site, depth: int, element: Optional[Tuple[int, int]]) -> Optional[Value]:
         """``_factory_value`` with ``element`` for a module-level function of another module of
         the project (``train_set, val_set, n = utils.get_dataset(...)``): the call's arguments
         bound here, the function's returns resolved in that module's own analysis (parsed once
@@ -3360,6 +3433,9 @@ class Resolver:
             kept = self._returned_self(func_node, site, depth)
             if kept is not None:
                 return kept
+            built = self._static_factory(func_node, node, site, depth)
+            if built is not None:
+                return built
         if isinstance(target, FunctionRef) and target.kind == "function":
             kind = self.namespace_kind(target)
             if kind == NAMESPACE:
