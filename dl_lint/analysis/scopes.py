@@ -810,12 +810,26 @@ def plain_conds(conds: Tuple[Cond, ...]) -> Tuple[Cond, ...]:
 
 
 def _is_main_guard(test: ast.expr) -> bool:
-    if not isinstance(test, ast.Compare) or len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq):
+    """A test true in the script run as ``__main__`` and false where a spawn or forkserver
+    worker imports it again as ``__mp_main__``: ``__name__ == "__main__"`` (either side),
+    ``"__main__" in __name__`` ("__main__" is not a substring of "__mp_main__"), and
+    ``__name__ in ("__main__",)`` (a literal tuple, list or set of strings holding "__main__"
+    and not "__mp_main__")."""
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
         return False
-    sides = [test.left, test.comparators[0]]
-    names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
-    strings = [s for s in sides if literal(s) == "__main__"]
-    return bool(names and strings)
+    left, right, op = test.left, test.comparators[0], test.ops[0]
+    if isinstance(op, ast.Eq):
+        sides = [left, right]
+        names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
+        strings = [s for s in sides if literal(s) == "__main__"]
+        return bool(names and strings)
+    if isinstance(op, ast.In):
+        if literal(left) == "__main__" and isinstance(right, ast.Name) and right.id == "__name__":
+            return True
+        if isinstance(left, ast.Name) and left.id == "__name__" and isinstance(right, (ast.Tuple, ast.List, ast.Set)):
+            values = [literal(e) for e in right.elts]
+            return all(isinstance(v, str) for v in values) and "__main__" in values and "__mp_main__" not in values
+    return False
 
 
 def _self_attr(node: ast.AST) -> Optional[str]:

@@ -22,7 +22,9 @@ class MissingMainGuard(Rule):
     doc = """
 ## What it does
 Reports a DataLoader with workers that a script iterates at module level, or inside a function
-that module-level code calls, outside `if __name__ == "__main__":`. Calls are followed within
+that module-level code calls, outside `if __name__ == "__main__":` (or a test spelled otherwise
+that is false where a worker imports the script as `__mp_main__`: `"__main__" in __name__`,
+`__name__ in ("__main__",)`; `"main" in __name__` holds there too and guards nothing). Calls are followed within
 the module, four deep: module level calls `main()`, which calls `train()`, which builds the loader
 and passes it to `run_epoch(loader)`, which loops over it; or a module-level loader is looped over
 (through its global name) in a function an unguarded module-level epoch loop calls. Methods of a
