@@ -2031,6 +2031,14 @@ class ModuleAnalysis:
             if len(bindings) == 1 and bindings[0].kind == "assign":
                 yield alias, bindings[0], names
 
+    def _assigned_once_or_unpacked(self, scope: Optional[ast.AST]):
+        """``_assigned_once``, and the names of ``scope`` bound once by unpacking (``a, b = x,
+        y``: kind "unpack", with the element's index and the target's width)."""
+        names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
+        for alias, bindings in (names.bindings.items() if names is not None else ()):
+            if len(bindings) == 1 and bindings[0].kind in ("assign", "unpack"):
+                yield alias, bindings[0], names
+
     def _unpacked_name(self, call: ast.Call, site: Site, element: Tuple[int, int]) -> Optional[str]:
         """The name a statement ``a, b = call`` unpacks ``call``'s value to at ``element``
         (index, length), when the target is a tuple or list of that length without a starred
@@ -2566,10 +2574,18 @@ class ModuleAnalysis:
         from dl_lint.analysis.transfers import transparent_leaves
 
         found = {}
-        for alias, binding, _ in self._assigned_once(scope):
-            if isinstance(binding.value, ast.Name):
+        for alias, binding, _ in self._assigned_once_or_unpacked(scope):
+            value = binding.value
+            if binding.kind == "unpack":
+                # ``total_loss, train_bar = 0.0, tqdm(data_loader)``: that element of the display
+                if not isinstance(value, (ast.Tuple, ast.List)) or len(value.elts) != binding.width:
+                    continue
+                if any(isinstance(e, ast.Starred) for e in value.elts) or not 0 <= binding.index < len(value.elts):
+                    continue
+                value = value.elts[binding.index]
+            if isinstance(value, ast.Name):
                 continue
-            branches, leaves = [(binding.value, True)], set()
+            branches, leaves = [(value, True)], set()
             while branches:
                 expr, top = branches.pop()
                 if isinstance(expr, ast.IfExp):
@@ -3052,6 +3068,10 @@ class ModuleAnalysis:
                 or any(self._eager(c, s, param) for _, c, s in self.ix.eager_calls.get(key, ()))
                 or self._hands_parameter_on(function, param)
                 or self._consumed_generator(function, param)
+                or any(
+                    self._name_iteration(function, alias, row, wrapped=True) is not None
+                    for alias, row in self._wrapped_aliases(function).get(param, ())
+                )  # ``train_bar = tqdm(data_loader)``, then ``for image, label in train_bar``
             )
             self._argument_loops[key] = found
         return found
