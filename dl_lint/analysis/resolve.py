@@ -2566,6 +2566,10 @@ class Resolver:
         else:
             if not self.project.may_hold(cls.module, cls.path, b"@staticmethod"):
                 return None
+            summary = self.project.summary(cls.module, cls.path)
+            records = [c for c in summary.summary.classes if c.name == cls.name] if summary is not None else []
+            if len(records) != 1 or func.attr not in records[0].static_builds:
+                return None  # (the summary's answer: a comment edit there keeps it)
             analysis = self.project.analysis_at(cls.path, cls.module)
             other = analysis.resolver if analysis is not None else None
             if other is None:

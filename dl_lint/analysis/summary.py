@@ -31,7 +31,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 35  # 35: ClassRecord.returns_self
+SUMMARY_FORMAT = 36  # 36: ClassRecord.static_builds, MethodRecord.transfers, FunctionRecord.build_writes
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -111,7 +111,7 @@ class ClassRecord(Record):
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
         "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores", "init_objects",
         "method_returns", "init_attrs", "iter_copies", "assigns", "other_names", "setattr_config", "init_held_none",
-        "init_held_default", "class_attrs", "dataclass", "returns_self",
+        "init_held_default", "class_attrs", "dataclass", "returns_self", "static_builds",
     )  # fmt: skip
 
     def __init__(
@@ -194,7 +194,13 @@ class ClassRecord(Record):
         # Methods every ``return`` of which gives the object back (``return self``: a fluent
         # ``Runner(cfg).enter_train()`` is the instance; ``Resolver._returned_self``).
         returns_self: Tuple[str, ...] = (),
+        # ``@staticmethod``s every ``return`` of which constructs something (``namespaces.built_by``):
+        # ``ImageNetDataset.get_test(path)`` is then resolved in this module
+        # (``Resolver._static_factory``); asking the summary first keeps a comment edit from
+        # making importers rest on the module's bytes.
+        static_builds: Tuple[str, ...] = (),
     ) -> None:
+        self.static_builds = static_builds
         self.returns_self = returns_self
         self.dataclass = dataclass
         self.class_attrs = class_attrs
@@ -426,6 +432,8 @@ class ModuleSummary(Record):
                         "iter_copies": tuples(c.get("iter_copies", ())),
                         "assigns": tuple(c.get("assigns", ())),
                         "other_names": tuple(c.get("other_names", ())),
+                        "returns_self": tuple(c.get("returns_self", ())),
+                        "static_builds": tuple(c.get("static_builds", ())),
                         "setattr_config": _deep_tuple(c["setattr_config"]) if c.get("setattr_config") is not None else None,
                     }
                 )
@@ -1153,6 +1161,10 @@ def _class_record(
         class_attrs=tuple((attr, kept, value.lineno) for attr, value in class_constants(node) for kept in (_text(text, value),) if kept is not None),
         dataclass=any(terminal(d.func if isinstance(d, ast.Call) else d) == "dataclass" for d in node.decorator_list),
         returns_self=tuple(name for name, method in nodes.items() if _returns_self(method)),
+        static_builds=tuple(
+            name for name, method in nodes.items()
+            if any(getattr(d, "id", None) == "staticmethod" for d in method.decorator_list) and built_by(method)
+        ),
     )
 
 
