@@ -1293,6 +1293,13 @@ class ModuleAnalysis:
         """Where ``method`` of the object ``value`` copies the arguments at ``positions``: every
         value it may hold must be an instance of a project class whose method does (the first
         copy is cited); None otherwise."""
+        project = self.resolver.project
+        return self._every_instance(value, lambda instance: project.method_copy(instance, method, positions, self.path))
+
+    def _every_instance(self, value: Value, where) -> Optional[Tuple[str, int, int]]:
+        """``where(instance)`` for every value ``value`` may hold, each an instance of a project
+        class (not a local one): the first answer, or None when a value is anything else or one
+        answer is None."""
         if value.is_unknown or not value.options:
             return None
         found = None
@@ -1300,10 +1307,10 @@ class ModuleAnalysis:
             instance = option.value
             if not isinstance(instance, Instance) or instance.local:
                 return None
-            where = self.resolver.project.method_copy(instance, method, positions, self.path)
-            if where is None:
+            answer = where(instance)
+            if answer is None:
                 return None
-            found = found or where
+            found = found or answer
         return found
 
     def _constructed(self, expr: ast.AST, site: Site) -> Optional[Value]:
@@ -1329,18 +1336,8 @@ class ModuleAnalysis:
         """Where ``method`` of the object ``value``, handed a loader at ``position``, loops over
         it copying the batches non-blocking: every value it may hold must be an instance of a
         project class whose method does (the first copy is cited); None otherwise."""
-        if value.is_unknown or not value.options:
-            return None
-        found = None
-        for option in value.options:
-            instance = option.value
-            if not isinstance(instance, Instance) or instance.local:
-                return None
-            where = self.resolver.project.method_transfer(instance, method, position, self.path)
-            if where is None:
-                return None
-            found = found or where
-        return found
+        project = self.resolver.project
+        return self._every_instance(value, lambda instance: project.method_transfer(instance, method, position, self.path))
 
     def _wrapper_copy(self, ref: FunctionRef, position: int, keyword: str) -> Optional[Tuple[str, int, int]]:
         """A project class handed the loader (``PrefetchLoader(loader)``): its ``__init__`` keeps
@@ -2023,20 +2020,13 @@ class ModuleAnalysis:
         self._wrapped[key] = found
         return found
 
-    def _assigned_once(self, scope: Optional[ast.AST]):
+    def _assigned_once(self, scope: Optional[ast.AST], kinds: Tuple[str, ...] = ("assign",)):
         """(name, its binding, the scope's names) for each name of ``scope`` bound once, by an
-        assignment (``_wrapped_aliases``, ``_subscript_aliases``)."""
+        assignment (``_wrapped_aliases``, ``_subscript_aliases``), or by one of ``kinds``
+        ("unpack": ``a, b = x, y``, with the element's index and the target's width)."""
         names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
         for alias, bindings in (names.bindings.items() if names is not None else ()):
-            if len(bindings) == 1 and bindings[0].kind == "assign":
-                yield alias, bindings[0], names
-
-    def _assigned_once_or_unpacked(self, scope: Optional[ast.AST]):
-        """``_assigned_once``, and the names of ``scope`` bound once by unpacking (``a, b = x,
-        y``: kind "unpack", with the element's index and the target's width)."""
-        names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
-        for alias, bindings in (names.bindings.items() if names is not None else ()):
-            if len(bindings) == 1 and bindings[0].kind in ("assign", "unpack"):
+            if len(bindings) == 1 and bindings[0].kind in kinds:
                 yield alias, bindings[0], names
 
     def _unpacked_name(self, call: ast.Call, site: Site, element: Tuple[int, int]) -> Optional[str]:
@@ -2574,7 +2564,7 @@ class ModuleAnalysis:
         from dl_lint.analysis.transfers import transparent_leaves
 
         found = {}
-        for alias, binding, _ in self._assigned_once_or_unpacked(scope):
+        for alias, binding, _ in self._assigned_once(scope, ("assign", "unpack")):
             value = binding.value
             if binding.kind == "unpack":
                 # ``total_loss, train_bar = 0.0, tqdm(data_loader)``: that element of the display

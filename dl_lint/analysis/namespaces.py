@@ -461,6 +461,13 @@ def built_by(function: ast.AST) -> List[Tuple[ast.Call, int]]:
     return found
 
 
+def static_builder(method: ast.AST) -> bool:
+    """A ``@staticmethod`` every ``return`` of which constructs something (``built_by``):
+    ``ImageNetDataset.get_test(path)`` (``ClassRecord.static_builds``,
+    ``Resolver._static_factory``)."""
+    return any(getattr(d, "id", None) == "staticmethod" for d in method.decorator_list) and bool(built_by(method))
+
+
 def build_writes(function: ast.AST) -> List[Tuple[str, str, int]]:
     """DL202, for a factory (``built_by``) whose ``return NAME`` gives a local construction:
     (attribute, what, row) of each lambda or local function it stores on that object before

@@ -39,7 +39,6 @@ from dl_lint.analysis.namespaces import (
     PARSER,
     ParsedArgs,
     ParserRef,
-    built_by,
     edited_attributes,
     expanded_set_defaults,
     namespace_return,
@@ -48,6 +47,7 @@ from dl_lint.analysis.namespaces import (
     returned_parameter,
     returns_dicts,
     returns_of,
+    static_builder,
 )
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Scope, Site, is_builtin, plain_conds
 from dl_lint.analysis.syntax import NO_LITERAL, code, flag_after_dashes, items_loop, literal, parse_expression, terminal
@@ -299,6 +299,7 @@ class Resolver:
         self._params_as_defaults = False
         self._code_cache: Dict[int, str] = {}
         self._changed: Dict[int, Tuple[ast.AST, frozenset]] = {}  # ``_may_change``'s walks
+        self._library_built_of: Dict[str, bool] = {}  # ``_builds_in_every_return``, by function
         self._starred: Dict[str, Optional[Value]] = {}  # ``starred``: one answer per name
         self._argparse: Optional[Dict[str, List[Possible]]] = None
         self._foreign: Optional[List[Tuple[Any, ast.Call]]] = None  # ``_foreign_arguments``
@@ -370,6 +371,7 @@ class Resolver:
         self._assigns = {}
         self._changed_dicts = {}
         self._changed = {}
+        self._library_built_of = {}
         self._writes_by_name = None
         self._written_callables = {}
 
@@ -2580,11 +2582,9 @@ class Resolver:
             m for m in (classes[0].body if len(classes) == 1 else ())
             if isinstance(m, ast.FunctionDef) and m.name == func.attr
         ]
-        if len(methods) != 1 or not any(getattr(d, "id", None) == "staticmethod" for d in methods[0].decorator_list):
+        if len(methods) != 1 or not static_builder(methods[0]):
             return None
         method = methods[0]
-        if not built_by(method):
-            return None
         env = self._bound_arguments(method, node, site, depth, spread=True)
         if env is None:
             return None
@@ -2597,6 +2597,13 @@ class Resolver:
         project class. Only then is the module parsed and the call's arguments resolved
         (``_foreign_factory``): resolving them can read other modules (an ``Accelerator``
         handed to a helper returning a Hugging Face dataset)."""
+        key = f"{target.path}::{target.name}"
+        found = self._library_built_of.get(key)
+        if found is None:  # once per function, not at each call of it
+            found = self._library_built_of[key] = self._library_built(target)
+        return found
+
+    def _library_built(self, target: FunctionRef) -> bool:
         summary = self.project.summary(target.module, self.path) if hasattr(self.project, "summary") else None
         if summary is None or summary.path != target.path:
             return False

@@ -65,7 +65,6 @@ _CHILD_FIELDS = {
 }
 
 
-
 class Cond(NamedTuple):
     # "if" | "loop" | "try" | "except" | "exit": the statements after ``if test: return`` (or
     # ``raise``, ``continue``, ``break``) in the same block run only when ``test`` is false

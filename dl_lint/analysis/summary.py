@@ -20,7 +20,8 @@ from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.analysis.datasets import ITEMSIZE, SHARDING_NAMES
 from dl_lint.analysis.namespaces import (
-    _writes_dict, build_writes, built_by, edited_attributes, expanded_set_defaults, namespace_return, option_classes, returns_dicts, statements_of,
+    _writes_dict, build_writes, built_by, edited_attributes, expanded_set_defaults, namespace_return, option_classes, returns_dicts,
+    static_builder, statements_of,
 )
 from dl_lint.analysis.scopes import Binding, Cond, FunctionUse, ModuleIndex, Site
 from dl_lint.analysis.syntax import SourceText, docstring_statement, parse_expression, terminal
@@ -1161,10 +1162,7 @@ def _class_record(
         class_attrs=tuple((attr, kept, value.lineno) for attr, value in class_constants(node) for kept in (_text(text, value),) if kept is not None),
         dataclass=any(terminal(d.func if isinstance(d, ast.Call) else d) == "dataclass" for d in node.decorator_list),
         returns_self=tuple(name for name, method in nodes.items() if _returns_self(method)),
-        static_builds=tuple(
-            name for name, method in nodes.items()
-            if any(getattr(d, "id", None) == "staticmethod" for d in method.decorator_list) and built_by(method)
-        ),
+        static_builds=tuple(name for name, method in nodes.items() if static_builder(method)),
     )
 
 
