@@ -1061,6 +1061,7 @@ class Project:
         self._uses: Dict[str, Set[str]] = {}  # module -> {"files", "graph"}
         self._recorder: Optional[Tuple[Set[str], Set[str]]] = None
         self._packages: Optional[Set[str]] = None
+        self._endings: Optional[Dict[str, List[Path]]] = None  # ``_ending_paths``
         self._reaches: Dict[Tuple[str, str], bool] = {}
         self._class_names: Dict[Tuple[str, Tuple[str, ...]], Tuple[bool, FrozenSet[str]]] = {}
         self._all_bytes: Optional[Any] = None  # every project file's (a WordIndex), when a name is judged
@@ -1263,7 +1264,7 @@ class Project:
         if module in self._known_names:
             return True
         paths = self.module_paths()
-        if module in paths:
+        if module in paths or self._ending_paths(module):
             return True
         if self._packages is None:  # every dotted prefix of a module name: namespace packages
             self._packages = set()
@@ -1271,6 +1272,27 @@ class Project:
                 parts = name.split(".")
                 self._packages.update(".".join(parts[:i]) for i in range(1, len(parts)))
         return module in self._packages
+
+    def _ending_paths(self, module: str) -> List[Path]:
+        """The files of an import of two parts or more that no project module name answers,
+        matched by the ending of their dotted name from the root: the folder above them was put
+        on ``sys.path`` at run time (``sys.path.append(dirname(dirname(realpath(__file__))))``
+        before ``from pythonProject.dataset import ...``, ``sys.path.insert(0, "../..")``,
+        ``PYTHONPATH=src/lib``), as ``SignalGraph._ending`` matches them. A name one project
+        module answers never looks here; ``_choose`` picks among several files."""
+        if "." not in module:
+            return []
+        if self._endings is None:
+            paths = self.module_paths()
+            endings: Dict[str, Dict[Path, None]] = {}
+            for name, files in paths.items():
+                parts = name.split(".")
+                for i in range(1, len(parts) - 1):
+                    ending = ".".join(parts[i:])
+                    if ending not in paths:
+                        endings.setdefault(ending, {}).update(dict.fromkeys(files))
+            self._endings = {ending: list(files) for ending, files in endings.items()}
+        return self._endings.get(module, [])
 
     def module_path(self, module: str, near: str = "") -> Optional[str]:
         path = self._choose(module, near)
@@ -1286,7 +1308,7 @@ class Project:
         candidate sharing the longest folder prefix with ``near`` (a sibling script), then the
         shallowest (the package at the root, as an install of the project finds it: fastMRI's
         ``fastmri/`` rather than ``banding_removal/fastmri/`` for ``fastmri_examples/``)."""
-        candidates = self.module_paths().get(module, [])
+        candidates = self.module_paths().get(module) or self._ending_paths(module)
         if not candidates:
             return None
         if len(candidates) == 1 or not near:
