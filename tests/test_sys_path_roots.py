@@ -8,6 +8,7 @@ a one-part name is never matched by ending (``import items`` may be anything ins
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -137,3 +138,47 @@ def test_the_nearest_of_several_endings_is_taken(tmp_path):
         },
     )
     assert _found(tmp_path) == [("exp_a/code/run/train.py", 10, "DL202")]
+
+
+FACTORY = """\
+from torch.utils.data import DataLoader
+
+
+def make(ds, num_workers=4, prefetch_factor=2):
+    return DataLoader(ds, num_workers=num_workers, prefetch_factor=prefetch_factor)
+"""
+
+CALLER = """\
+import os
+import sys
+sys.path.append(os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__)))))
+from pythonProject.loaders import make
+
+loader = make([1, 2, 3]{workers})
+"""
+
+CALL_SITE = [("stage/pythonProject/run/main.py", 6, "DL001")]
+
+
+def _cli(run_cli, root: Path, *args: str) -> list:
+    done = run_cli("--output-format", "json", *args, cwd=root)
+    assert done.returncode in (0, 1), done.stderr
+    return sorted((d["filename"], d["location"]["row"], d["code"]) for d in json.loads(done.stdout))
+
+
+@pytest.mark.parametrize("named", [["."], ["stage/pythonProject/run/main.py"], ["stage/pythonProject/loaders.py"]])
+def test_a_call_site_finding_by_ending_whichever_file_is_named(tmp_path, run_cli, named):
+    # issue 26: the import graph has the edge the resolver follows, so a run naming the factory's
+    # file reads its caller, and one naming the caller reads the factory
+    _write(tmp_path, {"stage/pythonProject/loaders.py": FACTORY, "stage/pythonProject/run/main.py": CALLER.format(workers=", num_workers=0")})
+    assert _cli(run_cli, tmp_path, "--no-cache", *named) == CALL_SITE
+
+
+def test_a_changed_factory_default_by_ending_with_a_warm_cache(tmp_path, run_cli):
+    _write(tmp_path, {"stage/pythonProject/loaders.py": FACTORY, "stage/pythonProject/run/main.py": CALLER.format(workers="")})
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    assert _cli(run_cli, tmp_path, *cache, ".") == []
+    (tmp_path / "stage/pythonProject/loaders.py").write_text(FACTORY.replace("num_workers=4", "num_workers=0"))
+    # the commit touches only the factory: the crash it makes at the caller is reported
+    assert _cli(run_cli, tmp_path, *cache, "stage/pythonProject/loaders.py") == CALL_SITE
+    assert _cli(run_cli, tmp_path, "--no-cache", "stage/pythonProject/loaders.py") == CALL_SITE

@@ -2531,6 +2531,7 @@ class SignalGraph:
         self._reverse: Optional[Dict[str, Set[str]]] = None
         self._partial: Dict[str, Dict[str, Set[str]]] = {}  # top-level name -> reverse edges into it (``importers``)
         self._held: Optional[List[list]] = None  # [bytes, module names, relative or None] per file, while partial
+        self._scanned: Dict[str, Tuple[Set[bytes], Set[int]]] = {}  # top-level name -> words and files read for it
         self._clean: Dict[str, Set[str]] = {}  # kind -> modules with no evidence above them
         self._below_clean: Set[str] = set()  # modules with no accelerator evidence below them
         self._by_path: Optional[Dict[str, List[str]]] = None  # file -> its module names
@@ -2546,6 +2547,7 @@ class SignalGraph:
                 self._evidence = {k: v for k, v in self._evidence.items() if k[0] != name}
                 self._reverse = None
                 self._partial = {}
+                self._scanned = {}
                 self._held = None
                 self._clean = {}
                 changed = True
@@ -2576,12 +2578,33 @@ class SignalGraph:
                 key = (path, name) if any(written.startswith(".") for written, _ in raw[1]) else (path, "")
                 got = self._by_file.get(key)
                 if got is None:
-                    got = self._by_file[key] = imported_modules(b"", name, path.endswith("__init__.py"), raw)
+                    got = imported_modules(b"", name, path.endswith("__init__.py"), raw)
+                    got = self._by_file[key] = got | self._by_ending(got, path)
                 found |= got
             if name in self.extra:
                 found |= imported_modules(self.extra[name], name, False)
             self._imports[name] = frozenset(found)
         return self._imports[name]
+
+    def _by_ending(self, imported: FrozenSet[str], path: str) -> FrozenSet[str]:
+        """The names of the files that imports no project module answers resolve to by the
+        ending of their dotted name, as the value resolver resolves them from ``path``
+        (``Project._ending_paths``, the nearest file): ``from pythonProject.loaders import make``
+        after ``sys.path.append(...)`` is an edge to ``stage.pythonProject.loaders``, so a run
+        naming either file reads the other (issue 26)."""
+        out: Set[str] = set()
+        for name in imported:
+            if "." in name and name not in self.paths:
+                chosen = self.project._choose(name, path) if self.project._ending_paths(name) else None
+                if chosen is not None:
+                    out.update(self.names_of(absolute_path(os.fspath(chosen), os.getcwd())))
+        return frozenset(out)
+
+    def _ending_words(self, target: str) -> Set[bytes]:
+        """The first names of the endings (two parts or more) of ``target`` that no project
+        module answers: an importer by ending writes one of them, not ``target``'s first name."""
+        parts = target.split(".")
+        return {parts[i].encode() for i in range(1, len(parts) - 1) if ".".join(parts[i:]) not in self.paths}
 
     def importers(self, target: str) -> Set[str]:
         """The modules whose imports name ``target``. Only a file whose bytes hold the first
@@ -2600,30 +2623,45 @@ class SignalGraph:
         if partial is None:
             if len(self._partial) >= self.ROOTS:
                 self._partial = {}
+                self._scanned = {}
+                self._held = None
                 self._reverse = {}
                 for name in (*self.paths, *self.extra):
                     for imported in self.imports(name):
                         self._reverse.setdefault(imported, set()).add(name)
                 return self._reverse.get(target, set())
-            if self._held is None:
-                read = self.project.source_bytes
-                held = [(read(path), names) for path, names in self._names_by_path().items()]
-                held += [(data, [name]) for name, data in self.extra.items()]
-                self._held = [[data, names, None] for data, names in held]
-            word = first.encode()
             partial = self._partial[first] = {}
-            for entry in self._held:
-                data, names, relative = entry
-                if relative is None and word not in data:
-                    relative = entry[2] = _relative(data)
-                if relative or word in data:
-                    for name in names:
-                        for imported in self.imports(name):
-                            if imported == first or imported.startswith(first + "."):
-                                partial.setdefault(imported, set()).add(name)
-            if len(self._partial) >= self.ROOTS:
-                self._held = None  # the next new name builds the whole graph
+            self._scanned[first] = (set(), set())
+            self._scan(first, {first.encode()})
+        words = self._ending_words(target) - self._scanned[first][0]
+        if words:  # importers by ending write another first name: the files holding it too
+            self._scan(first, words)
         return partial.get(target, set())
+
+    def _scan(self, first: str, words: Set[bytes]) -> None:
+        """Add to the reverse edges into ``first`` those of the files whose bytes hold one of
+        ``words`` (or a relative import), not read for ``first`` before."""
+        partial = self._partial[first]
+        scanned, files = self._scanned[first]
+        scanned |= words
+        if self._held is None:
+            read = self.project.source_bytes
+            held = [(read(path), names) for path, names in self._names_by_path().items()]
+            held += [(data, [name]) for name, data in self.extra.items()]
+            self._held = [[data, names, None] for data, names in held]
+        held = self._held
+        for index, entry in enumerate(held):
+            if index in files:
+                continue
+            data, names, relative = entry
+            if relative is None and not any(word in data for word in words):
+                relative = entry[2] = _relative(data)
+            if relative or any(word in data for word in words):
+                files.add(index)
+                for name in names:
+                    for imported in self.imports(name):
+                        if imported == first or imported.startswith(first + "."):
+                            partial.setdefault(imported, set()).add(name)
 
     def reaches(self, module: str, kind: str, path: Optional[str] = None) -> Tuple[bool, List[str]]:
         """Whether evidence is connected to ``module``, and when it is, the modules the answer
