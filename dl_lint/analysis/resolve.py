@@ -3249,6 +3249,13 @@ class Resolver:
             chosen = long[0] if long else flags[0]
             dest = chosen.lstrip("-").replace("-", "_")
         action = literal(keywords["action"]) if "action" in keywords else None
+        if "required" in keywords and literal(keywords["required"]) is not False:
+            # ``required=True`` (or a computed flag): the command line always gives the value and
+            # the default, None when there is none, is never what the program holds
+            return dest, Possible(_UNKNOWN_DEFAULT)
+        nargs = literal(keywords["nargs"]) if "nargs" in keywords else None
+        if all(not f.startswith("-") for f in flags) and nargs not in ("?", "*"):
+            return dest, Possible(_UNKNOWN_DEFAULT)  # a positional argument: given on every command line
         if "default" in keywords:
             default = self.resolve(keywords["default"], END, 1)
             if default.single is None:
