@@ -3638,9 +3638,27 @@ class Resolver:
                 held = self._held_in_display(name, site, depth + 1, consumer)  # ``*stages``, ``**mapping``, ``Compose(steps)``
                 if held is not None:
                     return Opaque("builtins.list", holds=held)
+            if single is not None and isinstance(single.value, Instance) and single.value.holds is None and not single.value.local:
+                kept = self._instance_keeps(single.value, depth)
+                if kept is not None:
+                    return single.value.replace(holds=kept)
             return single.value if single is not None else None
 
         return held_callable(node, self.path, value_of, lambda func: self._qualname_of(func, site, depth))
+
+    def _instance_keeps(self, value: Instance, depth: int) -> Optional[Tuple[str, str, int]]:
+        """A lambda or local function an object of a project class keeps by itself, whatever it
+        was built with (``DatasetIndex.unpicklable``: its ``__init__`` stores one, directly, in a
+        list it appends to, or in an object it builds): an ``Augmentator()`` whose ``__init__``
+        fills ``self._manip_list`` with lambdas, handed to a dataset that keeps it, makes the
+        dataset unpicklable too."""
+        index = getattr(self.project, "datasets", None) if depth < MAX_DEPTH else None
+        cls = index.resolve_instance(value, self.module_name) if index is not None else None
+        found = index.unpicklable(cls) if cls is not None else None
+        if found is None:
+            return None
+        attr, what, path, line = found
+        return f"{what} in self.{attr} of its {value.name}", path, line
 
     def _wrapped_datasets(self, qualname: str, node: ast.Call, site: Site, depth: int) -> Tuple[Any, ...]:
         """The datasets a torch wrapper keeps (``pickling.DATASET_WRAPPERS``), each the single

@@ -32,7 +32,7 @@ from dl_lint.record import Record, as_dict
 # is unknown to importers, which is what resolving it would give anyway.
 MAX_TEXT = 2000
 MAX_TEXT_LINES = 60
-SUMMARY_FORMAT = 36  # 36: ClassRecord.static_builds, MethodRecord.transfers, FunctionRecord.build_writes
+SUMMARY_FORMAT = 37  # 37: init_held has what __init__ appends to a container on self
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "sorted", "defaultdict", "OrderedDict"})
 
@@ -1701,6 +1701,31 @@ def _init_defaults(node: ast.ClassDef) -> Tuple[Tuple[str, int], ...]:
     return tuple((a.arg, d.value) for a, d in pairs if isinstance(d, ast.Constant) and type(d.value) is int)
 
 
+_ADDING = frozenset({"append", "appendleft", "extend", "insert", "add"})
+
+
+def _appended_in_init(function: ast.FunctionDef, use: FunctionUse, text: SourceText, local: Tuple[str, ...]) -> List[Tuple[str, str, int, Tuple[str, ...]]]:
+    """``self._manip_list = []`` then ``self._manip_list.append(lambda img: ...)``, statements
+    of ``__init__``'s own body (so they always run): the container on self keeps what is added
+    (camera_identification's ``Augmentator``). Not when a statement after the add sets the
+    attribute again."""
+    out = []
+    for statement in function.body:
+        call = statement.value if isinstance(statement, ast.Expr) else None
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in _ADDING and call.args):
+            continue
+        attr = _self_attr(call.func.value)
+        added = call.args[-1]  # ``insert(index, value)``: the value
+        if attr is None or not any(isinstance(n, ast.Lambda) or (isinstance(n, ast.Name) and n.id in local) for n in ast.walk(added)):
+            continue
+        if any(name == attr and value.lineno > statement.lineno for name, value in use.self_assigns):
+            continue
+        found = _text(text, added)
+        if found is not None:
+            out.append((attr, found, added.lineno, local))
+    return out
+
+
 def _self_attr(node: ast.AST) -> Optional[str]:
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
         return node.attr
@@ -2298,6 +2323,7 @@ def _kept_in_init(node: ast.ClassDef, use: Optional[FunctionUse], text: SourceTe
     # one path only (taming-transformers' ImagePaths with every config's size: 256): not counted,
     # unless the path is the one a parameter left None takes (``_held_when_none``)
     held = [entry for entry in held if entry[0] not in plain]
+    held.extend(_appended_in_init(function, use, text, local) if look else ())
     when_none = _held_when_none(function, use, text, local) if look else ()
     by_default = _held_by_default(function, use, text, index) if look else ()
     return {
