@@ -25,7 +25,11 @@ with everything it holds): a project dataset whose `__init__` stores a lambda or
 defines (`self.transform = transforms.Lambda(lambda x: x / 255)`, `self.scale = scale` of a
 nested `def scale`, `self.index = defaultdict(lambda: [])`), one built with such a callable for
 a parameter its `__init__` keeps on self (`MyDataset(root, transform=t)` with `t =
-transforms.Compose([transforms.Lambda(lambda x: x)])`), or such a transform itself. A parameter
+transforms.Compose([transforms.Lambda(lambda x: x)])`, or with an object of a project class
+that keeps one by itself, as the next sentences read what a dataset keeps: camera_identification's
+`CameraDataset(files, Augmentator())`, whose `__init__` fills `self._manip_list` with lambdas by
+`self._manip_list.append(lambda img: ...)` statements of its own body), or such a transform
+itself. A parameter
 a class passes on to its base's `__init__` is kept when the base keeps it (by keyword, by
 position, or through `**kwargs`; a class without `__init__` keeps what its base keeps). So is
 a lambda a class's `__init__` hands its base for a parameter the base keeps:
