@@ -182,3 +182,4 @@ def test_a_changed_factory_default_by_ending_with_a_warm_cache(tmp_path, run_cli
     # the commit touches only the factory: the crash it makes at the caller is reported
     assert _cli(run_cli, tmp_path, *cache, "stage/pythonProject/loaders.py") == CALL_SITE
     assert _cli(run_cli, tmp_path, "--no-cache", "stage/pythonProject/loaders.py") == CALL_SITE
+

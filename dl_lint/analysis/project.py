@@ -294,7 +294,7 @@ class SummaryModule:
         self._objects: Dict[str, Tuple[Tuple[str, str, str, str, int], ...]] = {}
         self._results: Dict[str, Tuple[Tuple[str, str, str, str, int], ...]] = {}
         self._held_returns: Dict[str, Optional[Tuple[str, str, int]]] = {}
-        self._kept: Dict[str, Tuple[Tuple[str, int], ...]] = {}
+        self._kept: Dict[Tuple[str, int], Tuple[Tuple[str, int], ...]] = {}  # (class, chain depth) -> kept_parameters
         self._digest: Optional[str] = None  # ``digest``, once
         self.project = project
 
@@ -484,15 +484,18 @@ class SummaryModule:
         its source). A base's parameter is not counted when the class sets that attribute on
         self in any method (``self.transform = ...``: replaced, maybe by something picklable),
         nor anything when it defines ``__getstate__``/``__reduce__`` (it decides what is
-        pickled). Memoized per class."""
-        if name in self._kept:
-            return self._kept[name]
-        self._kept[name] = ()  # cycle guard
+        pickled). Memoized per class and ``depth`` (the steps of the base chain so far: a chain
+        read from its middle stops sooner, and that shorter answer must not stand for the
+        whole chain's when the class is asked again from the start)."""
+        key = (name, depth)
+        if key in self._kept:
+            return self._kept[key]
+        self._kept[key] = ()  # cycle guard
         record = self._classes_by_name.get(name)
         found: Tuple[Tuple[str, int], ...] = ()
         if record is not None:
             found = self._kept_by(record, depth)
-        self._kept[name] = found
+        self._kept[key] = found
         return found
 
     def _kept_by(self, record, depth: int) -> Tuple[Tuple[str, int], ...]:

@@ -3621,11 +3621,12 @@ class Resolver:
         return Value(tuple(fallback), "config")
 
     # -- what an object holds (DL202: analysis.pickling) ------------------------------------------
-    def _held(self, node: ast.AST, site: Site, depth: int, consumer: Optional[ast.AST] = None):
+    def _held(self, node: ast.AST, site: Site, depth: int, consumer: Optional[ast.AST] = None, objects: bool = False):
         """``pickling.held_callable`` of an expression of this module. A list handed by name to
         the holder ``node`` builds (``T.Compose(steps)``), or to ``consumer`` (a project class
         that keeps the argument), is read through its display and the adds that always run
-        (``_held_in_display``)."""
+        (``_held_in_display``). ``objects``: an object of a project class counts when it keeps
+        a lambda by itself (``_instance_keeps``), asked for what a transform holder keeps."""
         if consumer is None and isinstance(node, ast.Call):
             consumer = node
 
@@ -3638,7 +3639,7 @@ class Resolver:
                 held = self._held_in_display(name, site, depth + 1, consumer)  # ``*stages``, ``**mapping``, ``Compose(steps)``
                 if held is not None:
                     return Opaque("builtins.list", holds=held)
-            if single is not None and isinstance(single.value, Instance) and single.value.holds is None and not single.value.local:
+            if objects and single is not None and isinstance(single.value, Instance) and single.value.holds is None and not single.value.local:
                 kept = self._instance_keeps(single.value, depth)
                 if kept is not None:
                     return single.value.replace(holds=kept)
@@ -3651,9 +3652,14 @@ class Resolver:
         was built with (``DatasetIndex.unpicklable``: its ``__init__`` stores one, directly, in a
         list it appends to, or in an object it builds): an ``Augmentator()`` whose ``__init__``
         fills ``self._manip_list`` with lambdas, handed to a dataset that keeps it, makes the
-        dataset unpicklable too."""
+        dataset unpicklable too. Asked only when the class's module holds ``lambda`` (a local
+        function, or an object of another module's class that keeps one, is not looked for
+        here): reading every object's class cost Lightning 22 more parses."""
         index = getattr(self.project, "datasets", None) if depth < MAX_DEPTH else None
-        cls = index.resolve_instance(value, self.module_name) if index is not None else None
+        may_hold = getattr(self.project, "may_hold", None)
+        if index is None or (may_hold is not None and not may_hold(self.absolute(value.module), value.path or self.path, b"lambda")):
+            return None  # no lambda in the class's module: its summary is not read for one
+        cls = index.resolve_instance(value, self.module_name)
         found = index.unpicklable(cls) if cls is not None else None
         if found is None:
             return None
@@ -3693,21 +3699,36 @@ class Resolver:
         if not arguments:
             return None
         held = []
+        objects = []  # arguments that are objects of a project class whose module holds a lambda
         for index, keyword, argument in arguments:
             if not isinstance(argument, (ast.Lambda, ast.Name, ast.Call, ast.List, ast.Tuple, ast.Dict, ast.Subscript, ast.IfExp)):
                 continue
             found = self._held(argument, site, depth, node)
             if found is not None:
                 held.append((index, keyword, found))
-        if not held:
+            elif isinstance(argument, (ast.Name, ast.Call)):
+                objects.append((index, keyword, argument))
+        if not held and not objects:
             return None
         if stores is None:
+            # depth 0: the base chain counts its own steps, and the answer is memoized per class,
+            # so it must not depend on how deep this resolution is (a first question asked deep
+            # in a chain kept GDELT's inherited parameters unread for every later one: which
+            # question came first differed between -j1 and -j2, and so did DL202)
             lookup = getattr(self.project, "kept_parameters", None)
-            stores = lookup(target.module, target.name, target.path, depth) if lookup is not None else ()
+            stores = lookup(target.module, target.name, target.path) if lookup is not None else ()
         for index, keyword, found in held:
             for name, position in stores:
                 if _lands(index, keyword, name, position):
                     return found
+        for index, keyword, argument in objects:  # ``CameraDataset(files, Augmentator())``
+            if any(_lands(index, keyword, name, position) for name, position in stores):
+                single = self.resolve(argument, site, depth + 1).single
+                value = single.value if single is not None else None
+                if isinstance(value, Instance) and value.holds is None and not value.local:
+                    found = self._instance_keeps(value, depth)
+                    if found is not None:
+                        return found
         return None
 
     def _handed_rngs(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Tuple[str, ...]:
@@ -4375,7 +4396,7 @@ class Resolver:
             held = self._held(node, site, depth)
             return Value.known(Opaque(qualname, holds=held, wraps=self._wrapped_datasets(qualname, node, site, depth)))
         if qualname in HOLDERS and qualname not in WEBDATASET_DATAPIPELINE:  # a pipeline: ``_library_value``
-            held = self._held(node, site, depth)
+            held = self._held(node, site, depth, objects=True)
             if held is not None:
                 return Value.known(Opaque(qualname, holds=held))
         if qualname in TENSOR_DATASETS:
