@@ -3640,6 +3640,7 @@ class Resolver:
                 if held is not None:
                     return Opaque("builtins.list", holds=held)
             if objects and single is not None and isinstance(single.value, Instance) and single.value.holds is None and not single.value.local:
+                # an object the argument is, or one a transform holder in it keeps
                 kept = self._instance_keeps(single.value, depth)
                 if kept is not None:
                     return single.value.replace(holds=kept)
@@ -3699,14 +3700,14 @@ class Resolver:
         if not arguments:
             return None
         held = []
-        objects = []  # arguments that are objects of a project class whose module holds a lambda
+        objects = []  # arguments read again, for objects that keep a lambda by themselves, if kept
         for index, keyword, argument in arguments:
             if not isinstance(argument, (ast.Lambda, ast.Name, ast.Call, ast.List, ast.Tuple, ast.Dict, ast.Subscript, ast.IfExp)):
                 continue
             found = self._held(argument, site, depth, node)
             if found is not None:
                 held.append((index, keyword, found))
-            elif isinstance(argument, (ast.Name, ast.Call)):
+            elif isinstance(argument, (ast.Name, ast.Call, ast.List, ast.Tuple)):
                 objects.append((index, keyword, argument))
         if not held and not objects:
             return None
@@ -3723,12 +3724,9 @@ class Resolver:
                     return found
         for index, keyword, argument in objects:  # ``CameraDataset(files, Augmentator())``
             if any(_lands(index, keyword, name, position) for name, position in stores):
-                single = self.resolve(argument, site, depth + 1).single
-                value = single.value if single is not None else None
-                if isinstance(value, Instance) and value.holds is None and not value.local:
-                    found = self._instance_keeps(value, depth)
-                    if found is not None:
-                        return found
+                found = self._held(argument, site, depth, node, objects=True)  # also ``Compose([MyAug()])``
+                if found is not None:
+                    return found
         return None
 
     def _handed_rngs(self, target: FunctionRef, node: ast.Call, site: Site, depth: int) -> Tuple[str, ...]:
