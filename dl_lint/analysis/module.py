@@ -366,6 +366,7 @@ class ModuleAnalysis:
                         and (module_level or _mentions_own_parameter(call, function))
                     )
                     or (module_level and _reads_namespace_parameter(call, function, self._own_flags))
+                    or (module_level and _reads_parameter_item(call, function))
                     or self._runs_loader_with_workers(call, site, function, bound)
                     or self._kept_by_construction(call, site, function, bound)
                     or (
@@ -4991,6 +4992,47 @@ def _reads_namespace_parameter(call: ast.Call, function: ast.AST, own_flags) -> 
         while isinstance(value, ast.Attribute):
             attr, value = value.attr, value.value
             if isinstance(value, ast.Name) and value.id in params and attr not in own_flags():
+                return True
+    return False
+
+
+def _reads_parameter_item(call: ast.Call, function: ast.AST) -> bool:
+    """Whether an argument of ``call`` reads a string key of a parameter of ``function``:
+    ``num_workers=cfg["NUM_WORKERS"]``, ``cfg.get("workers", 4)``, or a name of the function
+    bound once to such a read (``NUM_WORKERS = config_dict["NUM_WORKERS"]``, dfobot's
+    factories): a config dict the caller hands it, so the function is judged at its calls
+    (``judge.judge_call_sites``, where a dict display or a name bound to one resolves)."""
+    params = set(_param_names(function))
+    if not params:
+        return False
+
+    def item(node: ast.AST) -> bool:
+        if isinstance(node, ast.Subscript):
+            key = node.slice
+            return isinstance(node.value, ast.Name) and node.value.id in params and isinstance(key, ast.Constant) and isinstance(key.value, str)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and node.args:
+            base, key = node.func.value, node.args[0]
+            return isinstance(base, ast.Name) and base.id in params and isinstance(key, ast.Constant) and isinstance(key.value, str)
+        return False
+
+    names = None
+    for value in (*call.args, *(k.value for k in call.keywords)):
+        if item(value):
+            return True
+        if isinstance(value, ast.Name) and value.id not in params:
+            if names is None:  # the function's names bound once, to what (one walk per call)
+                counts: Dict[str, int] = {}
+                bound: Dict[str, ast.AST] = {}
+                for node in ast.walk(function):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For)) else []
+                    for target in targets:
+                        for leaf in ast.walk(target):
+                            if isinstance(leaf, ast.Name) and isinstance(leaf.ctx, ast.Store):
+                                counts[leaf.id] = counts.get(leaf.id, 0) + 1
+                                if isinstance(node, ast.Assign) and target is leaf:
+                                    bound[leaf.id] = node.value
+                names = {name: bound[name] for name, count in counts.items() if count == 1 and name in bound}
+            if value.id in names and item(names[value.id]):
                 return True
     return False
 
