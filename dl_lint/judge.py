@@ -680,6 +680,8 @@ def judge_call_sites(
     names = {called_name(name) for _, name in factories if not name.endswith("[")}
     dicts = {name[:-1] for _, name in factories if name.endswith("[")}
     encoded = [n.encode() for n in names | dicts]
+    if names & _HOOK_NAMES:  # a Trainer's run calls the hooks: ``trainer.fit(model, datamodule=dm)``
+        encoded += [stage.encode() for stage in STAGE_HOOKS]
     codes = known_codes()
     out: List[Diagnostic] = []
     judged: Dict = {}
@@ -694,7 +696,7 @@ def judge_call_sites(
         # the line of the caller's own spawn/forkserver request (``rules.base.certainty``)
         caller_spawn = signal_line(caller.data, "spawn") if caller.data and not caller.is_notebook else None
         suppressions = None
-        for call, site, key, bound_call in _factory_calls(analysis, names, dicts):
+        for call, site, key, bound_call, how in _factory_calls(analysis, names, dicts):
             if key not in factories:
                 continue
             callee_file = factories[key]
@@ -726,8 +728,8 @@ def judge_call_sites(
                 undecided: Dict[int, tuple] = {}  # loader id -> its branch (``loader_calls_with``)
                 # A function started in other processes runs there, not at this module's import
                 # (an unguarded ``mp.spawn`` fails for a reason of its own): no DL203 at the call.
-                started = bound_call is not call
-                iterated = _iterated_from(analysis, call, site, started or in_cells)
+                started = how == "started"
+                iterated = _iterated_from(analysis, call, site, started or in_cells, how == "hook")
                 loaders = []
                 for loader in callee.loader_calls_with(function, env, undecided, iterated, (analysis, call, site)):
                     # judged as part of the caller's program: its start-method evidence is the caller's
@@ -915,15 +917,19 @@ def shown_factory(factory: str) -> str:
     return factory[: -len(".__init__")] if factory.endswith(".__init__") else factory
 
 
-def _iterated_from(analysis: "ModuleAnalysis", call, site, notebook: bool):
+def _iterated_from(analysis: "ModuleAnalysis", call, site, notebook: bool, hook: bool = False):
     """DL203 at a call of a factory: where the calling module iterates the factory's loader at
     import, asked of the caller (``ModuleAnalysis.unguarded_use``), not of the factory's module
     (another call of the factory, iterated at import, says nothing about this one). A notebook
-    is never re-imported by workers: None."""
+    is never re-imported by workers: None. ``hook``: the call is a Trainer's run that asks a
+    hook for the loader it returns and iterates it before returning, so a returned loader is
+    iterated where the run runs."""
 
     def iterated(use, key=None):
         if notebook:
             return None
+        if hook and use == "returns":
+            use = "runs"
         found = analysis.unguarded_use(call, site, use)
         if found is None and key is not None:  # the construction at ``key``, followed as it travels
             found = analysis.flow_iteration(call, site, key)
@@ -932,38 +938,77 @@ def _iterated_from(analysis: "ModuleAnalysis", call, site, notebook: bool):
     return iterated
 
 
+# The loader hooks a Lightning Trainer's run asks for, by run (Lightning 2.6.6:
+# ``fit_loop.setup_data`` always asks for the training loaders; the validation loaders only when
+# the model overrides ``validation_step``, which the run's call does not show: not counted here).
+STAGE_HOOKS = {
+    "fit": ("train_dataloader",),
+    "validate": ("val_dataloader",),
+    "test": ("test_dataloader",),
+    "predict": ("predict_dataloader",),
+}
+_HOOK_NAMES = frozenset(hook for hooks in STAGE_HOOKS.values() for hook in hooks)
+
+
+def _hook_calls(analysis: "ModuleAnalysis", call: ast.Call, site, names: Set[str]):
+    """For ``trainer.fit(model, datamodule=dm)`` (the receiver a Lightning Trainer,
+    ``ModuleAnalysis.builds_trainer``): a call ``dm.train_dataloader()`` standing for the hook
+    the run asks for, on the datamodule (or, without one, the model: its first argument or
+    ``model=``), placed at the run's call."""
+    stage = call.func.attr if isinstance(call.func, ast.Attribute) else None
+    hooks = [hook for hook in STAGE_HOOKS.get(stage, ()) if hook in names]
+    if not hooks or not analysis.builds_trainer(call.func.value, site):
+        return
+    keywords = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    receiver = keywords.get("datamodule") or keywords.get("model") or (call.args[0] if call.args else None)
+    if receiver is None or isinstance(receiver, ast.Starred):
+        return
+    for hook in hooks:
+        method = ast.copy_location(ast.Attribute(receiver, hook, ast.Load()), call)
+        yield ast.copy_location(ast.Call(method, [], []), call)
+
+
 def _factory_calls(analysis: "ModuleAnalysis", names: Set[str], dicts: Set[str]):
-    """(call, site, (file, factory name), bound call) for each call in ``analysis`` that may
+    """(call, site, (file, factory name), bound call, how) for each call in ``analysis`` that may
     call a factory: by name (``make_loader(args)``, ``model.loader(...)``: ``call_keys.factory_key``),
     through subscripts of a dict (``LOADERS[args.data]["train"](args)``): each function the dict
     holds at the subscripted place is a candidate, every one when a key is unknown
     (``dispatch.dispatched``), or started in other processes (``mp.spawn(main_worker,
     args=(n, args))``, ``Process(target=fn, args=...)``: ``spawns.called_by_process``). The bound
-    call is the one whose arguments the factory's parameters take: the call itself, or the call
-    of the started function a spawning call stands for."""
+    call is the one whose arguments the factory's parameters take: the call itself, the call
+    of the started function a spawning call stands for, or the hook call a Lightning Trainer's
+    run stands for (``_hook_calls``). ``how``: "call", "started" or "hook"."""
     from dl_lint.analysis.call_keys import factory_key
     from dl_lint.analysis.dispatch import dispatched
     from dl_lint.analysis.spawns import NAMES
     from dl_lint.analysis.syntax import terminal
 
     aliases = analysis.import_aliases(names)  # ``from data import loaders as make_loaders``
-    for call, site in analysis.calls_named(names | NAMES | aliases, dicts):
+    stages = set(STAGE_HOOKS) if names & _HOOK_NAMES else set()
+    for call, site in analysis.calls_named(names | NAMES | aliases | stages, dicts):
         if isinstance(call.func, ast.Subscript):
             for ref in dispatched(analysis.resolver, call.func, site):
-                yield call, site, (os.path.abspath(ref.path), ref.name), call
+                yield call, site, (os.path.abspath(ref.path), ref.name), call, "call"
             continue
+        if terminal(call.func) in stages:
+            for hook_call in _hook_calls(analysis, call, site, names):
+                key = factory_key(analysis, hook_call, site)
+                if key is not None:
+                    yield call, site, key, hook_call, "hook"
+            if terminal(call.func) not in names and terminal(call.func) not in aliases:
+                continue
         if terminal(call.func) in NAMES:
             started = _process_call(analysis, call, site)
             if started is not None:
                 key = factory_key(analysis, started, site)
                 if key is not None:
-                    yield call, site, key, started
+                    yield call, site, key, started, "started"
                 continue
             if terminal(call.func) not in names and terminal(call.func) not in aliases:
                 continue
         key = factory_key(analysis, call, site)
         if key is not None:
-            yield call, site, key, call
+            yield call, site, key, call, "call"
 
 
 def _process_call(analysis: "ModuleAnalysis", call, site):

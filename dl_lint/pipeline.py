@@ -21,7 +21,7 @@ from collections import Counter
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from dl_lint.files import SourceFile, is_notebook_path, read, read_module
-from dl_lint.judge import accelerator_for, analyse, called_name, construct_evidence, judge, judge_each, merge_repeats, parse_only
+from dl_lint.judge import STAGE_HOOKS, accelerator_for, analyse, called_name, construct_evidence, judge, judge_each, merge_repeats, parse_only
 from dl_lint.model import Diagnostic
 from dl_lint.reading import Refused
 
@@ -844,6 +844,13 @@ class _FactoryCalls:
         # own name: ``Holder(``.
         self.called_as = {n: called_name(n.decode()).encode() for n in self.encoded}
         self.classes = {n: n.rsplit(b".", 1)[0] for n in self.encoded if b"." in n}
+        # A Lightning hook factory (``DM.train_dataloader``) is called by a Trainer's run in a
+        # file that names its class (``trainer.fit(model, datamodule=DM(...))``: ``judge._hook_calls``).
+        self.runs = {
+            n: tuple(stage.encode() for stage, hooks in STAGE_HOOKS.items() if self.called_as[n].decode() in hooks)
+            for n in self.classes
+        }
+        self.runs = {n: stages for n, stages in self.runs.items() if stages}
         # One pattern per name, starting with it: the regex engine then scans for the literal.
         # A dict holding factories (``LOADERS[``, see ``module._dispatch_dicts``) is called
         # through its subscripts.
@@ -913,6 +920,7 @@ class _FactoryCalls:
             if self.dicts and b"[" in data:
                 found.update(self.dicts[name] for name in _SUBSCRIPTED.findall(data) if name in self.dicts)
             found.update(self._aliased(data))
+            found.update(self._runs(data))
             return found
         for name in self.encoded:
             if name.endswith(b"["):
@@ -928,6 +936,18 @@ class _FactoryCalls:
                     found[name] += 1
         found.update(name for name in _started(data) if name in self.plain)
         found.update(self._aliased(data))
+        found.update(self._runs(data))
+        return found
+
+    def _runs(self, data: bytes) -> "Counter[bytes]":
+        """The runs of a Trainer that may call a hook factory (``self.runs``): each call of
+        the run's name in a file that names the hook's class."""
+        found: "Counter[bytes]" = Counter()
+        for name, stages in self.runs.items():
+            if _holds_word(data, self.classes[name]):
+                count = sum(_call_count(data, stage) for stage in stages)
+                if count:
+                    found[name] += count
         return found
 
     def _aliased(self, data: bytes) -> List[bytes]:

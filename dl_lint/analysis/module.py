@@ -2854,6 +2854,11 @@ class ModuleAnalysis:
             found = self._trainers[id(call)] = self._builds_trainer(call.func.value, site)
         return found
 
+    def builds_trainer(self, node: ast.AST, site: Site) -> bool:
+        """Whether ``node`` is a Lightning Trainer (``_builds_trainer``): the receiver of a run
+        whose hooks are judged at the run's call (``judge._hook_calls``)."""
+        return self._builds_trainer(node, site)
+
     def _builds_trainer(self, node: ast.AST, site: Site) -> bool:
         """Whether ``node`` is a Lightning Trainer: a construction ``pl.Trainer(...)`` or
         ``pl.Trainer.from_argparse_args(args)``, or a name every binding of which (in the
@@ -4024,12 +4029,15 @@ class ModuleAnalysis:
         ``trainer.config.num_workers = 0``, ``Resolver._config_edited``) unknown. Nothing is
         added when the construction cannot be read (then ``self.config`` stays unknown)."""
         func = call.func
-        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
-            return
-        _, bindings = caller.resolver.lookup(func.value.id, site)
-        if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Call):
-            return
-        made, where = bindings[0].value, bindings[0].site
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
+            made, where = func.value, site  # built in place: ``trainer.fit(model, datamodule=DM(data, 64, 8))``
+        else:
+            if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+                return
+            _, bindings = caller.resolver.lookup(func.value.id, site)
+            if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Call):
+                return
+            made, where = bindings[0].value, bindings[0].site
         ref = caller.resolver.resolve(made.func, where).single
         target = ref.value if ref is not None else None
         if not (isinstance(target, FunctionRef) and target.kind == "class" and target.name == cls.name and target.line == cls.lineno):
@@ -4045,7 +4053,8 @@ class ModuleAnalysis:
         for key, value in dict.items(built):
             node = built.nodes.get(key)
             if isinstance(node, ast.Name):
-                value = self._handed_config(node, value, made, where, site, caller, func.value.id) or value
+                receiver = func.value.id if isinstance(func.value, ast.Name) else ""
+                value = self._handed_config(node, value, made, where, site, caller, receiver) or value
             dict.__setitem__(env, key, value)
 
     @staticmethod
