@@ -112,6 +112,8 @@ def main(argv=None) -> int:
     parser.add_argument("--cache", action="store_true", help="use a results cache (in a temporary folder)")
     args = parser.parse_args(argv)
     not_dirs = [str(root) for root in args.roots if not root.is_dir()]
+    from dl_lint.config import ConfigError
+
     if not_dirs:
         parser.error(f"not a repository folder: {', '.join(not_dirs)}")
     totals = {"diagnostics": 0, "same_file": 0, "extra": 0, "cross": 0, "cross_found": 0}
@@ -124,7 +126,11 @@ def main(argv=None) -> int:
             where = Path(scratch) / root.name
             shutil.copytree(root, where, symlinks=True)
             subprocess.run(["git", "init", "-q", str(where)], check=True)
-        counts = check(where, args)
+        try:
+            counts = check(where, args)
+        except ConfigError as error:  # the CLI reports it and stops; so does every partial run
+            print(f"| {root.name} | configuration error, not compared: {error} | | | | | | |")
+            continue
         for name in totals:
             totals[name] += counts[name]
         print(
