@@ -123,7 +123,7 @@ def main(argv=None) -> int:
     for root in args.roots:
         where = root.resolve()
         if args.as_checkout and not any((where / marker).exists() for marker in MARKERS):
-            where = Path(scratch) / root.name
+            where = Path(tempfile.mkdtemp(dir=scratch)) / root.name  # two roots may share a name
             shutil.copytree(root, where, symlinks=True)
             subprocess.run(["git", "init", "-q", str(where)], check=True)
         try:
