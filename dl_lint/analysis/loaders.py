@@ -101,7 +101,7 @@ class FreshIterator(Record):
     around it that does not hold the construction has a known count (``for _ in range(1000)``),
     and ``counted`` the loops' source (``range(10) × range(100)``)."""
 
-    __slots__ = ("text", "location", "end_location", "loop_row", "starts", "counted")
+    __slots__ = ("text", "location", "end_location", "loop_row", "starts", "counted", "path")
 
     def __init__(
         self,
@@ -111,6 +111,7 @@ class FreshIterator(Record):
         loop_row: int,  # the innermost loop around it
         starts: Optional[int] = None,
         counted: str = "",
+        path: Optional[str] = None,  # its file, when a function of another module takes the loader
     ) -> None:
         self.text = text
         self.location = location
@@ -118,6 +119,7 @@ class FreshIterator(Record):
         self.loop_row = loop_row
         self.starts = starts
         self.counted = counted
+        self.path = path
 
 
 class SamplerUse(Record):

@@ -1664,12 +1664,58 @@ class ModuleAnalysis:
         an ``except`` handler (restarting an exhausted iterator), and the innermost such loop
         must be a step loop (no loop over data inside it; an epoch loop that takes one batch for
         a preview makes one iterator per epoch on purpose)."""
-        if not self._next_iter_calls():
-            return ()  # no ``next(iter(...))`` in the module: nothing to follow the loader to
-        found = []
-        for owner, name, after, outer in self._loader_holders(call, site):
-            found.extend(self._fresh_uses(call, owner, name, after, outer))
+        found: List[FreshIterator] = []
+        if self._next_iter_calls():  # else no ``next(iter(...))`` in the module to follow the loader to
+            for owner, name, after, outer in self._loader_holders(call, site):
+                found.extend(self._fresh_uses(call, owner, name, after, outer))
+        if not found:
+            found.extend(self._fresh_elsewhere(call, site))
         return tuple(found)
+
+    def _fresh_elsewhere(self, call: ast.Call, site: Site) -> List[FreshIterator]:
+        """``_fresh_uses`` in a module-level function of another module of the project that the
+        loader's name is handed to (``sample_batches(loader, 25)`` from ``helper``, whose loop
+        takes ``next(iter(dataloader))`` at each step), read in that module's analysis, parsed
+        only when its bytes hold ``next(``. Each use carries its file."""
+        from types import SimpleNamespace
+
+        from dl_lint.analysis.epochs import _parameter
+
+        name = self.assigned_name(call)
+        owner = self.tree if site.scope is None else site.scope
+        project = self.resolver.project
+        if name is None or not self._bound_once_in(owner, name) or not hasattr(project, "analysis_at"):
+            return []
+        end = call.end_lineno or call.lineno
+        where_parents, by_name = self.name_reads(owner)
+        found: List[FreshIterator] = []
+        for read in by_name.get(name, ()):
+            if read.lineno <= end:
+                continue
+            parent = where_parents.get(id(read))
+            handed = where_parents.get(id(parent)) if isinstance(parent, ast.keyword) else parent
+            if not (isinstance(handed, ast.Call) and isinstance(handed.func, ast.Name) and handed.func is not read):
+                continue
+            if self._called_function(handed.func.id, owner) is not None:
+                continue  # one of this module's: ``_loader_holders`` follows it
+            ref = self.resolver.resolve(handed.func, site).single
+            target = ref.value if ref is not None else None
+            if not (isinstance(target, FunctionRef) and target.kind == "function" and target.path):
+                continue
+            if os.path.abspath(target.path) == os.path.abspath(self.path):
+                continue
+            if not project.may_hold(target.module, target.path, b"next("):
+                continue
+            other = project.analysis_at(target.path, target.module)
+            function = other._called_function(target.name, other.tree) if other is not None else None
+            parameter = _parameter(function, handed, read) if function is not None else None
+            if parameter is None or not other._bound_once_in(function, parameter):
+                continue
+            project.read_config_file(target.path)  # the answer rests on that module's bytes
+            outside = SimpleNamespace(lineno=-1)  # no loop there holds the construction
+            for fresh in other._fresh_uses(outside, function, parameter, function.lineno, None):
+                found.append(fresh.replace(path=other.path))
+        return found
 
     def _loader_holders(self, call: ast.Call, site: Site) -> List[Tuple[ast.AST, str, int, Optional[ast.AST]]]:
         """The names of this module that hold the loader ``call`` builds, as (owner, name, the

@@ -153,10 +153,9 @@ All versions (persistent_workers from 1.7).
             return None
         workers = {workers_of(s) for s in restarts} if restarts else set()
         counted = f"{next(iter(workers))} workers" if len(workers) == 1 else "the workers"
-        detail = [
-            f"`{fresh.text}` (line {fresh.location.row}) makes a new iterator at every step of the loop on line "
-            f"{fresh.loop_row}."
-        ]
+        place = f"{os.path.basename(fresh.path)}:{fresh.location.row}" if fresh.path else f"line {fresh.location.row}"
+        loop = f"{os.path.basename(fresh.path)}:{fresh.loop_row}" if fresh.path else f"line {fresh.loop_row}"
+        detail = [f"`{fresh.text}` ({place}) makes a new iterator at every step of the loop on {loop}."]
         if restarts:
             if fresh.starts is not None:
                 detail.append(
@@ -183,7 +182,8 @@ All versions (persistent_workers from 1.7).
             "make a new one only when it raises StopIteration"
             + (" (persistent_workers=True keeps the workers alive between iterators)." if restarts else ".")
         )
-        related = (Related(os.path.abspath(call.path), fresh.location.row, fresh.location.column, "a new iterator here"),)
+        where = os.path.abspath(fresh.path or call.path)
+        related = (Related(where, fresh.location.row, fresh.location.column, "a new iterator here"),)
         cite = (restarts, ("num_workers",)) if restarts else None
         return self.finding(call, None, message, detail=" ".join(detail), related=related, cite=cite)
 
