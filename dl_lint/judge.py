@@ -959,8 +959,19 @@ def _hook_calls(analysis: "ModuleAnalysis", call: ast.Call, site, names: Set[str
     hooks = [hook for hook in STAGE_HOOKS.get(stage, ()) if hook in names]
     if not hooks or not analysis.builds_trainer(call.func.value, site):
         return
+    from dl_lint.analysis.values import Instance
+
     keywords = {k.arg: k.value for k in call.keywords if k.arg is not None}
-    receiver = keywords.get("datamodule") or keywords.get("model") or (call.args[0] if call.args else None)
+    receiver = keywords.get("datamodule")
+    # ``trainer.fit(model, dm)``: a datamodule in the first loader slot is the datamodule
+    # (Lightning 2.6.6 trainer.py: ``if isinstance(train_dataloaders, LightningDataModule)``)
+    slot = call.args[1] if len(call.args) > 1 else keywords.get("train_dataloaders", keywords.get("dataloaders"))
+    if receiver is None and slot is not None and not isinstance(slot, ast.Starred):
+        single = analysis.resolver.resolve(slot, site).single
+        if single is not None and isinstance(single.value, Instance) and not single.value.local:
+            receiver = slot
+    if receiver is None:
+        receiver = keywords.get("model") or (call.args[0] if call.args else None)
     if receiver is None or isinstance(receiver, ast.Starred):
         return
     for hook in hooks:

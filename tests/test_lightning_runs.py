@@ -87,3 +87,61 @@ def test_a_run_that_does_not_ask_the_hook_is_silent(tmp_path, run_cli):
     # ``test`` asks for ``test_dataloader``, which DM does not define
     root = _project(tmp_path / "p", UNGUARDED.format(run="test"))
     assert _found(run_cli, root, ".") == []
+
+
+POSITIONAL = """\
+import lightning.pytorch as pl
+from data import DM
+
+
+def main():
+    trainer = pl.Trainer(max_epochs=1)
+    trainer.fit(None, DM([1, 2, 3, 4], 2, 0))
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_datamodule_in_the_first_loader_slot_is_the_datamodule(tmp_path, run_cli):
+    # ``trainer.fit(model, dm)``: Lightning takes a LightningDataModule handed as
+    # train_dataloaders for the datamodule (2.6.6 trainer.py), and asks its hook
+    root = _project(tmp_path / "p", POSITIONAL)
+    assert _found(run_cli, root, ".") == [("train.py", 7, "DL002")]
+
+
+LITERAL = """\
+import lightning.pytorch as pl
+from torch.utils.data import DataLoader
+
+
+class Data(pl.LightningDataModule):
+    def train_dataloader(self):
+        return DataLoader(list(range(8)), batch_size=2, num_workers=4)
+
+
+class Model(pl.LightningModule):
+    def training_step(self, batch, index):
+        return None
+"""
+
+RUN = """\
+import lightning.pytorch as pl
+from literal import Data, Model
+
+trainer = pl.Trainer(max_epochs=1)
+trainer.fit(Model(), Data())
+"""
+
+
+def test_an_unguarded_fit_of_a_positional_datamodule_iterates_its_hook(tmp_path, run_cli):
+    # the import-time flow (``import_flow``) takes the positional datamodule's hooks too
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("")
+    (root / "literal.py").write_text(LITERAL)
+    (root / "run.py").write_text(RUN)
+    done = run_cli("--no-cache", "--output-format", "json", ".", cwd=root)
+    found = sorted((d["filename"], d["location"]["row"], d["code"]) for d in json.loads(done.stdout))
+    assert found == [("literal.py", 7, "DL203")]

@@ -663,15 +663,24 @@ class ImportFlow:
             return False
         self._eval(fn, func.value)
         loaders = trainer_loader_arguments(call)
+        # A datamodule handed in the first loader slot is the datamodule (Lightning 2.6.6,
+        # trainer.py: ``if isinstance(train_dataloaders, LightningDataModule): datamodule =
+        # train_dataloaders``, and ``dataloaders`` alike for validate/test/predict): the common
+        # ``trainer.fit(model, dm)``. An object of a project class there that defines one of the
+        # run's hooks is taken for one.
+        handed: Set = set()
         for argument in loaders:
-            self._sink(fn, self._eval(fn, argument), call.lineno)
-        if not loaders:  # the loaders come from the hooks of the datamodule or the model
+            values = self._eval(fn, argument)
+            modules = {v for v in values if v[0] == "inst" and any(self._method(v, hook) is not None for hook, _ in _LIGHTNING_HOOKS.get(func.attr, ()))}
+            handed |= modules
+            self._sink(fn, values - modules, call.lineno)
+        if not loaders or handed:  # the loaders come from the hooks of the datamodule or the model
             model = call.args[0] if call.args and not isinstance(call.args[0], ast.Starred) else next((k.value for k in call.keywords if k.arg == "model"), None)
             datamodule = next((k.value for k in call.keywords if k.arg == "datamodule"), None)
             self._run_hooks(
                 fn, call, func.attr,
                 {v for v in self._eval(fn, model) if v[0] == "inst"},
-                {v for v in self._eval(fn, datamodule) if v[0] == "inst"},
+                {v for v in self._eval(fn, datamodule) if v[0] == "inst"} | handed,
             )
         return True
 
