@@ -153,9 +153,10 @@ All versions (persistent_workers from 1.7).
             return None
         workers = {workers_of(s) for s in restarts} if restarts else set()
         counted = f"{next(iter(workers))} workers" if len(workers) == 1 else "the workers"
-        place = f"{os.path.basename(fresh.path)}:{fresh.location.row}" if fresh.path else f"line {fresh.location.row}"
-        loop = f"{os.path.basename(fresh.path)}:{fresh.loop_row}" if fresh.path else f"line {fresh.loop_row}"
-        detail = [f"`{fresh.text}` ({place}) makes a new iterator at every step of the loop on {loop}."]
+        if fresh.path:  # in a function of another module: the place is the related location, not text
+            detail = [f"`{fresh.text}`, in the function of another module the loader is handed to (cited), makes a new iterator at every step of its loop."]
+        else:
+            detail = [f"`{fresh.text}` (line {fresh.location.row}) makes a new iterator at every step of the loop on line {fresh.loop_row}."]
         if restarts:
             if fresh.starts is not None:
                 detail.append(
