@@ -182,6 +182,7 @@ class ModuleAnalysis:
         self._kept: Dict[int, Dict[str, str]] = {}  # id(class) -> ``_init_keeps``
         self._kept_names: Optional[Dict[str, Dict[str, str]]] = None  # class name -> attr -> name kept by __init__
         self._next_iters: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None
+        self._handed: Optional[Dict[str, List[Tuple[ast.Call, ast.Name, Site]]]] = None  # ``_handed_by_name``
         self._sites: Optional[Dict[int, Site]] = None
         self._dict_keys: Optional[Dict[str, Any]] = None  # ``_key_reads``: per module-level dict name
         self._iter_attrs: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None  # ``_iter_attribute_calls``
@@ -305,6 +306,7 @@ class ModuleAnalysis:
         self._whole_returns.clear()
         self._relayed_calls.clear()
         self._passed = None
+        self._handed = None
         self._by_scope = None
         self._helpers = {}
         self._wrapped = {}
@@ -1684,17 +1686,15 @@ class ModuleAnalysis:
         name = self.assigned_name(call)
         owner = self.tree if site.scope is None else site.scope
         project = self.resolver.project
-        if name is None or not self._bound_once_in(owner, name) or not hasattr(project, "analysis_at"):
+        if name is None or not hasattr(project, "analysis_at"):
+            return []
+        candidates = [entry for entry in self._handed_by_name().get(name, ()) if entry[2].scope is site.scope]
+        if not candidates or not self._bound_once_in(owner, name):
             return []
         end = call.end_lineno or call.lineno
-        where_parents, by_name = self.name_reads(owner)
         found: List[FreshIterator] = []
-        for read in by_name.get(name, ()):
+        for handed, read, _ in candidates:
             if read.lineno <= end:
-                continue
-            parent = where_parents.get(id(read))
-            handed = where_parents.get(id(parent)) if isinstance(parent, ast.keyword) else parent
-            if not (isinstance(handed, ast.Call) and isinstance(handed.func, ast.Name) and handed.func is not read):
                 continue
             if self._called_function(handed.func.id, owner) is not None:
                 continue  # one of this module's: ``_loader_holders`` follows it
@@ -1772,6 +1772,20 @@ class ModuleAnalysis:
                     if parameter is not None:
                         todo.append((function, parameter, kind, 0, depth + 1))
         return out
+
+    def _handed_by_name(self) -> Dict[str, List[Tuple[ast.Call, ast.Name, Site]]]:
+        """Name -> (call, the argument, site) of each call of a plain name that hands it a
+        plain name, positionally or by keyword: built once per module from the call index, so
+        that asking for every loader costs one pass, not one walk of the module each."""
+        if self._handed is None:
+            self._handed = {}
+            for node, node_site, _, _ in self.index.calls:
+                if not isinstance(node.func, ast.Name):
+                    continue
+                for argument in (*node.args, *(k.value for k in node.keywords if k.arg is not None)):
+                    if isinstance(argument, ast.Name):
+                        self._handed.setdefault(argument.id, []).append((node, argument, node_site))
+        return self._handed
 
     def _bound_once_in(self, owner: ast.AST, name: str) -> bool:
         scope = self.index.module_scope if isinstance(owner, ast.Module) else self.index.scopes.get(id(owner))
