@@ -952,12 +952,13 @@ _HOOK_NAMES = frozenset(hook for hooks in STAGE_HOOKS.values() for hook in hooks
 
 def _hook_calls(analysis: "ModuleAnalysis", call: ast.Call, site, names: Set[str]):
     """For ``trainer.fit(model, datamodule=dm)`` (the receiver a Lightning Trainer,
-    ``ModuleAnalysis.builds_trainer``): a call ``dm.train_dataloader()`` standing for the hook
+    ``ModuleAnalysis._builds_trainer``, as ``import_flow`` asks it): a call
+    ``dm.train_dataloader()`` standing for the hook
     the run asks for, on the datamodule (or, without one, the model: its first argument or
     ``model=``), placed at the run's call."""
     stage = call.func.attr if isinstance(call.func, ast.Attribute) else None
     hooks = [hook for hook in STAGE_HOOKS.get(stage, ()) if hook in names]
-    if not hooks or not analysis.builds_trainer(call.func.value, site):
+    if not hooks or not analysis._builds_trainer(call.func.value, site):
         return
     from dl_lint.analysis.values import Instance
 

@@ -368,7 +368,7 @@ class ModuleAnalysis:
                         and (module_level or _mentions_own_parameter(call, function))
                     )
                     or (module_level and _reads_namespace_parameter(call, function, self._own_flags))
-                    or (module_level and _reads_parameter_item(call, function))
+                    or (module_level and _reads_parameter_item(call, function, self.index.scopes.get(id(function))))
                     or self._runs_loader_with_workers(call, site, function, bound)
                     or self._kept_by_construction(call, site, function, bound)
                     or (
@@ -2914,11 +2914,6 @@ class ModuleAnalysis:
             found = self._trainers[id(call)] = self._builds_trainer(call.func.value, site)
         return found
 
-    def builds_trainer(self, node: ast.AST, site: Site) -> bool:
-        """Whether ``node`` is a Lightning Trainer (``_builds_trainer``): the receiver of a run
-        whose hooks are judged at the run's call (``judge._hook_calls``)."""
-        return self._builds_trainer(node, site)
-
     def _builds_trainer(self, node: ast.AST, site: Site) -> bool:
         """Whether ``node`` is a Lightning Trainer: a construction ``pl.Trainer(...)`` or
         ``pl.Trainer.from_argparse_args(args)``, or a name every binding of which (in the
@@ -5065,12 +5060,13 @@ def _reads_namespace_parameter(call: ast.Call, function: ast.AST, own_flags) -> 
     return False
 
 
-def _reads_parameter_item(call: ast.Call, function: ast.AST) -> bool:
+def _reads_parameter_item(call: ast.Call, function: ast.AST, scope) -> bool:
     """Whether an argument of ``call`` reads a string key of a parameter of ``function``:
     ``num_workers=cfg["NUM_WORKERS"]``, ``cfg.get("workers", 4)``, or a name of the function
     bound once to such a read (``NUM_WORKERS = config_dict["NUM_WORKERS"]``, dfobot's
-    factories): a config dict the caller hands it, so the function is judged at its calls
-    (``judge.judge_call_sites``, where a dict display or a name bound to one resolves)."""
+    factories; ``scope``: the function's names, from the module index): a config dict the
+    caller hands it, so the function is judged at its calls (``judge.judge_call_sites``, where
+    a dict display or a name bound to one resolves)."""
     params = set(_param_names(function))
     if not params:
         return False
@@ -5084,24 +5080,12 @@ def _reads_parameter_item(call: ast.Call, function: ast.AST) -> bool:
             return isinstance(base, ast.Name) and base.id in params and isinstance(key, ast.Constant) and isinstance(key.value, str)
         return False
 
-    names = None
     for value in (*call.args, *(k.value for k in call.keywords)):
         if item(value):
             return True
-        if isinstance(value, ast.Name) and value.id not in params:
-            if names is None:  # the function's names bound once, to what (one walk per call)
-                counts: Dict[str, int] = {}
-                bound: Dict[str, ast.AST] = {}
-                for node in ast.walk(function):
-                    targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For)) else []
-                    for target in targets:
-                        for leaf in ast.walk(target):
-                            if isinstance(leaf, ast.Name) and isinstance(leaf.ctx, ast.Store):
-                                counts[leaf.id] = counts.get(leaf.id, 0) + 1
-                                if isinstance(node, ast.Assign) and target is leaf:
-                                    bound[leaf.id] = node.value
-                names = {name: bound[name] for name, count in counts.items() if count == 1 and name in bound}
-            if value.id in names and item(names[value.id]):
+        if isinstance(value, ast.Name) and value.id not in params and scope is not None:
+            bindings = scope.bindings.get(value.id, ())
+            if len(bindings) == 1 and bindings[0].kind == "assign" and item(bindings[0].value):
                 return True
     return False
 
