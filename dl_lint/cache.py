@@ -349,6 +349,7 @@ class ResultsCache:
         # abspath -> [content hash, plain imports, from-imports]: a module's import statements
         # (``analysis.project.raw_imports``), so a partial run's import graph reads no bytes.
         self.imports: Dict[str, list] = {}
+        self.imports_at_load = 0  # how many ``imports`` the file held (this run adds more)
         self.dirty = False
         self._hashes: Dict[str, Optional[str]] = {}  # this run's content hashes
         self.overlays: Dict[str, bytes] = {}  # unsaved editor buffers (``lint_paths(overlays=...)``)
@@ -383,6 +384,7 @@ class ResultsCache:
             self.listings = listings if isinstance(listings, dict) else {}
             imports = data.get("imports")
             self.imports = imports if isinstance(imports, dict) else {}
+            self.imports_at_load = len(self.imports)
         except Exception:  # noqa: BLE001 - a corrupt or unreadable cache is an empty one
             self.stats, self.entries, self.callsites, self.listings, self.imports = {}, {}, None, {}, {}
             self.graph_snapshot = None

@@ -705,3 +705,21 @@ def test_a_warm_run_does_not_write_again_the_summaries_of_unchanged_files(tmp_pa
     assert codes([main]) == cold  # the factory module judged again for its call, from its facts
     again = {p.name: p.stat().st_mtime_ns for p in cache.glob("summaries-*/*.json")}
     assert {name: again.get(name) for name in stored} == stored  # none written again
+
+
+def test_the_cache_says_how_many_imports_it_brought(tmp_path):
+    """``imports_at_load``: the imports the results file held, not those a run adds (the import
+    graph is built whole only from a cache that brought most files')."""
+    root = _project(tmp_path / "p", {"a.py": "import b\n", "b.py": "x = 1\n"})
+    cache_dir = tmp_path / "cache"
+    cache_dir.mkdir()  # a run that linted nothing makes no folder: this one did
+    first = cache.open_cache(cache_dir, root)
+    assert first.imports_at_load == 0
+    first.imports[str(root / "a.py")] = ["hash-a", ["b"], []]
+    first.imports[str(root / "b.py")] = ["hash-b", [], []]
+    first.dirty = True
+    first.save()
+    again = cache.open_cache(cache_dir, root)
+    assert again.imports_at_load == len(again.imports) == 2
+    again.imports[str(root / "c.py")] = ["hash-c", [], []]  # what this run adds
+    assert again.imports_at_load == 2

@@ -148,3 +148,35 @@ def test_importers_by_top_level_name_equal_the_reverse_graph(tmp_path):
     assert built._reverse is not None and probing._reverse is None
     # a relative import names the package it climbs to without writing it
     assert "pkg.sub.leaf" in answers["pkg"] and "pkg" in answers["pkg.sub"]
+
+
+def test_importers_come_from_the_whole_graph_when_the_cache_brought_the_imports(tmp_path):
+    """A run after a full one (the results cache came with most files' imports) builds the
+    whole reverse graph from them and reads no file's bytes to search it; a run whose cache
+    brought none searches the bytes by top-level name. Both answer the same."""
+    from types import SimpleNamespace
+
+    from dl_lint.analysis.project import Project, SignalGraph
+
+    (tmp_path / "pyproject.toml").write_text("")
+    for name, text in _IMPORT_SHAPES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    files = len({path for paths in SignalGraph(Project(tmp_path)).paths.values() for path in paths})
+
+    def graph(brought: int) -> SignalGraph:
+        project = Project(tmp_path)
+        project.store = SimpleNamespace(imports={}, imports_at_load=brought, dirty=False)
+        return SignalGraph(project)
+
+    warm, half, cold = graph(files), graph((files + 1) // 2), graph(files // 2 - 1)
+    cold.ROOTS = 10_000  # never past the top-level names it searches by
+    names = sorted({*cold.paths, *(m for n in cold.paths for m in cold.imports(n))})
+    assert cold.importers("pkg.sub") == {"pkg", "pkg.other", "run", "scripts.run"}
+    assert cold._reverse is None and cold._held is not None  # searched the bytes for "pkg"
+    answers = {name: cold.importers(name) for name in names}
+    assert cold._reverse is None
+    for built in (warm, half):
+        assert built.importers("pkg.sub") == answers["pkg.sub"]
+        assert built._reverse is not None and built._held is None  # the whole graph at once
+        assert answers == {name: built.importers(name) for name in names}

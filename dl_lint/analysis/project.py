@@ -2624,7 +2624,7 @@ class SignalGraph:
         first = target.partition(".")[0]
         partial = self._partial.get(first)
         if partial is None:
-            if len(self._partial) >= self.ROOTS:
+            if len(self._partial) >= self.ROOTS or self._imports_cached():
                 self._partial = {}
                 self._scanned = {}
                 self._held = None
@@ -2640,6 +2640,15 @@ class SignalGraph:
         if words:  # importers by ending write another first name: the files holding it too
             self._scan(first, words)
         return partial.get(target, set())
+
+    def _imports_cached(self) -> bool:
+        """Whether the results cache came with the imports of most files (a run after a full
+        one): then the whole reverse graph costs a lookup per file and reads no bytes, while the
+        partial one reads every file's bytes to search them (a pre-commit run naming five
+        Lightning modules searched all 646 files, which nearly all hold ``lightning`` or
+        ``pytorch``: the neighbourhood took 80 ms, 40 ms this way). Imports this run computed
+        do not count: a first run's graph stays partial."""
+        return getattr(self.project.store, "imports_at_load", 0) * 2 >= len(self._names_by_path())
 
     def _scan(self, first: str, words: Set[bytes]) -> None:
         """Add to the reverse edges into ``first`` those of the files whose bytes hold one of
