@@ -109,6 +109,7 @@ def run_files(
         if run.helpers is not None:
             run.helpers.close(wait=wait_for_workers)
     if store is not None:
+        run.keep_imports()
         run.save_snapshot()
         # an unchanged file (judged from the cache) whose summary the store holds is not summarised again
         store.save(project.summaries_to_store(lambda key: key not in run.fresh and store.holds_summary(key)))
@@ -375,6 +376,34 @@ class Run:
             self.store.set_graph_snapshot({"h": current, "f": self.graph_files(), "n": answers})
 
     # -- cache ----------------------------------------------------------------------------------
+    def keep_imports(self) -> None:
+        """Give the results cache the import statements of every Python file this run read and
+        hashed (``analysis.project.raw_imports``, from the bytes the run holds), so that the next
+        partial run builds its import graph from the cache. Only the files the graph reached
+        were kept before, and the files the run held were not: the first pre-commit run after a
+        full one on Lightning read the imports of 600 files from their bytes (its neighbourhood
+        took 115 ms, the next runs' 33 ms). Costs one scan of bytes already in memory."""
+        from dl_lint.analysis.project import raw_imports
+
+        kept = self.store.imports
+        known = self.project._raw_imports
+        for file in self.files:
+            key = file.key
+            content_hash = self.hashes.get(key)
+            if content_hash is None or file.cell_map is not None or not key.endswith(".py"):
+                continue
+            entry = kept.get(key)
+            if isinstance(entry, list) and entry and entry[0] == content_hash:
+                continue
+            found = known.get(key)
+            if found is None:
+                data = file.data or self.project.sources.get(key) or b""
+                if not data and (self.store.stats.get(key) or [None])[0] != 0:
+                    continue  # not held (``KEEP_BYTES``): the graph reads it when it needs it
+                found = raw_imports(data)
+            kept[key] = [content_hash, list(found[0]), [[w, list(n)] for w, n in found[1]]]
+            self.store.dirty = True
+
     def hash_file(self, file: SourceFile) -> None:
         """Hash a file's bytes, reading them (once) unless its stat proves them unchanged."""
         key = file.key

@@ -723,3 +723,21 @@ def test_the_cache_says_how_many_imports_it_brought(tmp_path):
     assert again.imports_at_load == len(again.imports) == 2
     again.imports[str(root / "c.py")] = ["hash-c", [], []]  # what this run adds
     assert again.imports_at_load == 2
+
+
+def test_a_full_run_gives_the_cache_every_files_imports(tmp_path):
+    """The next partial run builds its import graph from the cache (``Run.keep_imports``), the
+    first one after a full run too: every Python file the run read is there, by content hash;
+    a file edited since is read again, never believed."""
+    factory = LOADER + "\n\ndef make(ds, workers=2):\n    return DataLoader(ds, num_workers=workers)\n"
+    files = {"pkg/__init__.py": "", "pkg/loader.py": factory, "main.py": "from pkg.loader import make\n\nmake([1], 0)\n", "util.py": "import os\n"}
+    root = _project(tmp_path / "p", files)
+    cache_dir = tmp_path / "cache"
+    _lint([root], cache_dir=cache_dir)
+    kept = cache.open_cache(cache_dir, root).imports
+    assert sorted(kept) == sorted(str(root / name) for name in files)
+    assert kept[str(root / "main.py")][1:] == [[], [["pkg.loader", ["make"]]]]
+    assert kept[str(root / "util.py")][1:] == [["os"], []]
+    (root / "util.py").write_text("import sys\n")
+    _lint([root / "main.py"], cache_dir=cache_dir)
+    assert cache.open_cache(cache_dir, root).imports[str(root / "util.py")][1:] == [["sys"], []]
