@@ -750,3 +750,22 @@ def test_a_store_written_by_a_later_edit_of_the_script_alone(tmp_path, run_cli):
     assert cached(kw, "train.py") == [("train.py", 4, "DL011")]
     (kw / "train.py").write_text(KEYWORD_STORE_SCRIPT + 'hparams.set_hparam("batch_size", 2)\n')
     assert cached(kw, "train.py") == [("train.py", 4, "DL001")]  # another key: still known
+
+
+EVALUATE = "def evaluate(loader):\n    for batch in loader:\n        print(batch)\n"
+INLINE = "from torch.utils.data import DataLoader\n\nfrom pkg.engine import evaluate\n\nevaluate(DataLoader([1, 2, 3], num_workers=2))\n"
+
+
+@pytest.mark.parametrize("named", [["."], ["run.py"], ["pkg/engine.py"]])
+def test_a_loader_built_in_the_call_of_a_function_of_another_module(tmp_path, run_cli, named):
+    """DL203: ``evaluate(DataLoader(..., num_workers=2))`` at import, ``evaluate`` looping over
+    its parameter in another module: reported at the loader whichever file is named (the loop
+    is its related location); a function that does not iterate it, or the main guard, is
+    silent."""
+    root = _project(tmp_path / "proj", {"pkg/__init__.py": "", "pkg/engine.py": EVALUATE, "run.py": INLINE})
+    assert _found(run_cli, root, *named) == [("run.py", 5, "DL203")]
+    (root / "pkg/engine.py").write_text("def evaluate(loader):\n    return len(loader)\n")
+    assert _found(run_cli, root, *named) == []
+    (root / "pkg/engine.py").write_text(EVALUATE)
+    (root / "run.py").write_text(INLINE.replace("\nevaluate(", "\nif __name__ == '__main__':\n    evaluate("))
+    assert _found(run_cli, root, *named) == []

@@ -2560,6 +2560,9 @@ class ModuleAnalysis:
         for _, other, other_site in ix.eager_over_node.get(id(call), ()):
             if other_site.scope is site.scope and self._eager(other, other_site, call):
                 return other_site.line  # ``batches = enumerate(DataLoader(...))``
+        handed = ix.handing_node.get(id(call))
+        if handed is not None and handed[1].scope is site.scope and self._iterates_argument(handed[0], call, handed[1]):
+            return handed[1].line  # ``train(DataLoader(...))``, ``trainer.fit(model, DataLoader(...))``
         return self._names_iteration(call, site, self.loader_names(call, site))
 
     def _names_iteration(self, call: ast.Call, site: Site, names: List[Tuple[str, int]]) -> Optional[int]:
@@ -4366,6 +4369,9 @@ class _Index:
         self.eager_any: Dict[str, List[Tuple[int, ast.Call, Site]]] = {}
         self.starred_calls: Dict[Tuple[int, str], List[Tuple[int, ast.Call, Site]]] = {}
         self.eager_over_node: Dict[int, List[Tuple[int, ast.Call, Site]]] = {}  # enumerate(DataLoader(...))
+        # A call built in place as an argument of a named call (``train(DataLoader(...))``,
+        # ``trainer.fit(model, DataLoader(...))``): id(argument) -> (that call, its site).
+        self.handing_node: Dict[int, Tuple[ast.Call, Site]] = {}
         for position, (call, site, _, _) in enumerate(index.calls):
             scope = id(site.scope)
             func = call.func
@@ -4386,6 +4392,9 @@ class _Index:
                     self.handing_calls.setdefault((scope, name), []).append((position, call, site))
                     if site.scope is not None:
                         self.handing_any.setdefault(name, []).append((position, call, site))
+                for argument in (*call.args, *(k.value for k in call.keywords if k.arg)):
+                    if isinstance(argument, ast.Call):
+                        self.handing_node[id(argument)] = (call, site)
             callee = terminal(func)
             if callee in ("iter", "next", "list"):
                 names = []

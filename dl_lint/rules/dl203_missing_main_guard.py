@@ -26,8 +26,9 @@ that module-level code calls, outside `if __name__ == "__main__":` (or a test sp
 that is false where a worker imports the script as `__mp_main__`: `"__main__" in __name__`,
 `__name__ in ("__main__",)`; `"main" in __name__` holds there too and guards nothing). Calls are followed within
 the module, four deep: module level calls `main()`, which calls `train()`, which builds the loader
-and passes it to `run_epoch(loader)`, which loops over it (also through a transparent wrapper it
-binds once to a name, `train_bar = tqdm(loader)` or `total, train_bar = 0.0, tqdm(loader)`, then
+and passes it to `run_epoch(loader)`, which loops over it (the loader may also be built in place
+as the argument, `run_epoch(DataLoader(...))` or `trainer.fit(model, DataLoader(...))`; also
+through a transparent wrapper it binds once to a name, `train_bar = tqdm(loader)` or `total, train_bar = 0.0, tqdm(loader)`, then
 `for batch in train_bar`); or a module-level loader is looped over
 (through its global name) in a function an unguarded module-level epoch loop calls. Methods of a
 module-level class count as such functions when called on a module-level instance of it
