@@ -180,3 +180,32 @@ def test_importers_come_from_the_whole_graph_when_the_cache_brought_the_imports(
         assert built.importers("pkg.sub") == answers["pkg.sub"]
         assert built._reverse is not None and built._held is None  # the whole graph at once
         assert answers == {name: built.importers(name) for name in names}
+
+
+def test_many_ending_words_build_the_whole_graph(tmp_path):
+    """A target deep under one top-level name has an ending word per folder (``b.c.d.leaf`` may
+    be imported as ``c.d.leaf`` by a script that put ``a/b`` on ``sys.path``): past ``WORDS``
+    words the whole reverse graph is built, with the same answers, instead of one search of
+    every file per word."""
+    from dl_lint.analysis.project import Project, SignalGraph
+
+    (tmp_path / "pyproject.toml").write_text("")
+    folders = [f"f{i}" for i in range(12)]
+    deep = tmp_path.joinpath(*folders)
+    deep.mkdir(parents=True)
+    (deep / "leaf.py").write_text("X = 1\n")
+    (tmp_path / "near.py").write_text(f"from {'.'.join(folders[4:])}.leaf import X\n")
+    (tmp_path / "far.py").write_text(f"from {'.'.join(folders)}.leaf import X\n")
+    target = ".".join(folders) + ".leaf"
+    probing = SignalGraph(Project(tmp_path))
+    probing.ROOTS = 10_000
+    words = probing._ending_words(target)
+    assert len(words) > probing.WORDS
+    found = probing.importers(target)
+    assert probing._reverse is not None  # built whole
+    built = SignalGraph(Project(tmp_path))
+    built.ROOTS = 0
+    assert found == built.importers(target) == {"far", "near"}
+    narrow = SignalGraph(Project(tmp_path))
+    narrow.ROOTS, narrow.WORDS = 10_000, 10_000
+    assert narrow.importers(target) == found and narrow._reverse is None  # searched word by word

@@ -2520,6 +2520,11 @@ class SignalGraph:
     searches stop there."""
 
     ROOTS = 3
+    # Past this many words searched for one top-level name (its own, and the first names of the
+    # endings of targets under it: ``_ending_words``), the whole graph is built instead: each
+    # word is one search of every file not read yet, so the partial graph would cost files x
+    # words, the whole one a read of every file's imports.
+    WORDS = 8
 
     def __init__(self, project: "Project") -> None:
         self.project = project
@@ -2617,29 +2622,37 @@ class SignalGraph:
         alone, when a search first goes up from a module under it (a script nobody imports,
         DL301's usual question, cost 34 ms of building the whole reverse graph on Lightning,
         and 3 ms this way; a search climbing ``examples.fabric.dcgan`` to ``examples`` stays
-        under that name). Past ``ROOTS`` top-level names, the whole reverse graph is built
-        once (the imports read so far are reused)."""
+        under that name). Past ``ROOTS`` top-level names, or ``WORDS`` words searched for one,
+        or when the results cache brought the files' imports, the whole reverse graph is built
+        once (``_whole``)."""
         if self._reverse is not None:
             return self._reverse.get(target, set())
         first = target.partition(".")[0]
         partial = self._partial.get(first)
         if partial is None:
             if len(self._partial) >= self.ROOTS or self._imports_cached():
-                self._partial = {}
-                self._scanned = {}
-                self._held = None
-                self._reverse = {}
-                for name in (*self.paths, *self.extra):
-                    for imported in self.imports(name):
-                        self._reverse.setdefault(imported, set()).add(name)
-                return self._reverse.get(target, set())
+                return self._whole().get(target, set())
             partial = self._partial[first] = {}
             self._scanned[first] = (set(), set())
             self._scan(first, {first.encode()})
         words = self._ending_words(target) - self._scanned[first][0]
         if words:  # importers by ending write another first name: the files holding it too
+            if len(self._scanned[first][0]) + len(words) > self.WORDS:
+                return self._whole().get(target, set())  # a search per word would cost files x words
             self._scan(first, words)
         return partial.get(target, set())
+
+    def _whole(self) -> Dict[str, Set[str]]:
+        """Build the whole reverse graph (the imports read so far are reused) and drop the
+        partial one."""
+        self._partial = {}
+        self._scanned = {}
+        self._held = None
+        self._reverse = {}
+        for name in (*self.paths, *self.extra):
+            for imported in self.imports(name):
+                self._reverse.setdefault(imported, set()).add(name)
+        return self._reverse
 
     def _imports_cached(self) -> bool:
         """Whether the results cache came with the imports of most files (a run after a full
