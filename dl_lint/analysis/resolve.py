@@ -324,6 +324,7 @@ class Resolver:
         self._list_adds: Optional[Dict[Tuple[int, str], List[Tuple[ast.Call, Site]]]] = None  # see _added_always
         self._writes_by_name: Optional[Dict[Tuple[int, str], List[Tuple[str, Optional[ast.expr], Site]]]] = None  # _written_holds
         self._written_callables: Dict[Tuple[int, int], List[Tuple[str, Site, Tuple[str, str, int]]]] = {}  # _kept_by_writes
+        self._global_writes: Optional[Dict[str, Any]] = None  # ``_global_dict_writes``
         self._assigns: Dict[int, Dict[int, ast.Assign]] = {}  # see _unpacking
         self._changed_dicts: Dict[Tuple[int, str, Optional[int]], bool] = {}  # see _dict_changed
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
@@ -374,6 +375,7 @@ class Resolver:
         self._library_built_of = {}
         self._writes_by_name = None
         self._written_callables = {}
+        self._global_writes = None
 
     # -- entry point --------------------------------------------------------------------------
     def resolve(self, node: ast.AST, site: Site = END, depth: int = 0) -> Value:
@@ -4709,9 +4711,29 @@ class Resolver:
         return bool(params) and not any(_may_change(function, param, self._changed) for param in params)
 
     def _apply_mutations(self, value: Value, name: str, start: Site, use: Site, depth: int) -> Value:
-        """Apply ``d.update(...)`` / ``d[k] = v`` between the dict's assignment and its use."""
+        """Apply ``d.update(...)`` / ``d[k] = v`` between the dict's assignment and its use. A
+        dict of module level that a function changes (``def setup(): cfg["num_workers"] = 4``,
+        ``cfg.num_workers = 4`` on an attribute dict) may have been changed before any read,
+        whichever runs first: the keys written there are unknown, and the whole dict when what
+        is written cannot be told."""
         mutations = self.index.mutations.get((start.scope, name), [])
         current: DictValue = value.single.value
+        if start.scope is None:
+            elsewhere = self._global_dict_writes().get(name)
+            if elsewhere is not None:
+                if elsewhere is _ANY_KEY:
+                    return Value.unknown("expression")
+                entries = dict(current.entries)
+                for key, written in elsewhere.items():
+                    # the value before the write, or the value it writes
+                    before = entries.get(key)
+                    found = before if before is not None and current.complete else Value.unknown("expression")
+                    for node, where in written:
+                        if found.is_unknown:
+                            break
+                        found = _union(found, self.resolve(node, where, depth + 1))
+                    entries[key] = found
+                current = DictValue(tuple(entries.items()), current.complete)
         arms: Dict[Tuple[str, tuple, int], Tuple[bool, Value]] = {}
         for kind, node, where in sorted(mutations, key=lambda m: m[2].line):
             if where.line <= start.line:
@@ -4749,6 +4771,35 @@ class Resolver:
                     arms[(key, rest, id(arm.test))] = (arm.polarity, new)
         return Value.known(current)
 
+    def _global_dict_writes(self) -> Dict[str, Any]:
+        """Module-level names whose object a function of the module changes in place (the name
+        not bound in that function, or declared ``global`` there): name -> {constant key written
+        (``d["k"] = v``): [(the value written, its site)]}, or ``_ANY_KEY`` (another key,
+        ``update``, an attribute write, the object handed to a call that may change it). Indexed
+        once per module."""
+        if self._global_writes is None:
+            self._global_writes = found = {}  # (asked again while it is built: nothing yet)
+            for (scope, name), mutations in self.index.mutations.items():
+                if scope is None or not mutations:
+                    continue
+                home, _ = self.lookup(name, mutations[0][2])
+                if home is not self.index.module_scope:
+                    continue  # a local of that function (or of an enclosing one)
+                keys = found.get(name, {})
+                for kind, node, where in mutations:
+                    if keys is _ANY_KEY:
+                        break
+                    target = node.targets[0] if kind == "setitem" and isinstance(node, ast.Assign) and len(node.targets) == 1 else None
+                    key = literal(target.slice) if isinstance(target, ast.Subscript) and not isinstance(target.slice, (ast.Slice, ast.Tuple)) else None
+                    if kind == "handed" and self._leaves_alone(node, name, where, MAX_DEPTH // 2 - 1):
+                        continue
+                    if isinstance(key, str):
+                        keys.setdefault(key, []).append((node.value, where))
+                    else:
+                        keys = _ANY_KEY
+                found[name] = keys
+        return self._global_writes
+
     def _mutation_entries(self, kind: str, node: ast.AST, where: Site, depth: int) -> Optional[DictValue]:
         if kind == "setitem" and isinstance(node, ast.Assign):
             target = node.targets[0]
@@ -4780,6 +4831,8 @@ class Resolver:
 
 
 _UNKNOWN_DEFAULT = object()
+# ``Resolver._global_dict_writes``: a function writes keys of the dict that cannot be told.
+_ANY_KEY = object()
 
 
 class _PriorTest:
