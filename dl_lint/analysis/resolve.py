@@ -325,6 +325,7 @@ class Resolver:
         self._writes_by_name: Optional[Dict[Tuple[int, str], List[Tuple[str, Optional[ast.expr], Site]]]] = None  # _written_holds
         self._written_callables: Dict[Tuple[int, int], List[Tuple[str, Site, Tuple[str, str, int]]]] = {}  # _kept_by_writes
         self._global_writes: Optional[Dict[str, Any]] = None  # ``_global_dict_writes``
+        self._click: Optional[Dict[int, Value]] = None  # ``_click_params``
         self._assigns: Dict[int, Dict[int, ast.Assign]] = {}  # see _unpacking
         self._changed_dicts: Dict[Tuple[int, str, Optional[int]], bool] = {}  # see _dict_changed
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
@@ -376,6 +377,7 @@ class Resolver:
         self._writes_by_name = None
         self._written_callables = {}
         self._global_writes = None
+        self._click = None
 
     # -- entry point --------------------------------------------------------------------------
     def resolve(self, node: ast.AST, site: Site = END, depth: int = 0) -> Value:
@@ -701,6 +703,9 @@ class Resolver:
         hydra = self._hydra_config(binding)
         if hydra is not None:
             return Value.known(hydra).with_aliases(name)
+        option = self._click_params().get(key)
+        if option is not None:
+            return option.with_aliases(name)
         if self._params_as_defaults and binding.value is not None:
             default = self.resolve(binding.value, binding.site, depth + 1)
             if default.is_unknown and default.source in POSITIVE_SOURCES:
@@ -711,6 +716,46 @@ class Resolver:
             origin = Origin(f"default of parameter {name}", self.path, self.line(binding.node))
             return Value(tuple(Possible(p.value, origin, p.guards) for p in default.options or ()), "parameter")
         return Value.unknown("parameter").with_aliases(name)
+
+    def _click_params(self) -> Dict[int, Value]:
+        """The parameters of the module's click commands (a top-level function decorated with
+        ``@click.command()``/``@click.group()``, or a group's ``.command()``, and
+        ``@click.option``/``@click.argument``): id of the parameter's node -> the value click
+        passes when the command line does not give the option, as an argparse option's default
+        is (``_parse_add_argument``). Built once per module."""
+        if self._click is None:
+            self._click = {}
+            for function in self.index.module_functions:
+                decorators = [d for d in function.decorator_list if isinstance(d, ast.Call)]
+                if not decorators or not any(self._is_click_command(d) for d in decorators):
+                    continue
+                params = {a.arg: a for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
+                for decorator in decorators:
+                    kind = self._qualname_of(decorator.func, END, 1)
+                    if kind not in ("click.option", "click.argument"):
+                        continue
+                    found = _click_default(decorator, kind == "click.argument", self)
+                    if found is not None and found[0] in params:
+                        self._click[id(params[found[0]])] = found[1]
+        return self._click
+
+    def _is_click_command(self, decorator: ast.Call) -> bool:
+        """``@click.command(...)``, ``@click.group(...)``, or ``@GROUP.command(...)`` on a name
+        bound to a click group (``cli = click.Group()``, a function decorated ``@click.group()``)."""
+        kind = self._qualname_of(decorator.func, END, 1)
+        if kind in ("click.command", "click.group"):
+            return True
+        func = decorator.func
+        if isinstance(func, ast.Attribute) and func.attr in ("command", "group") and isinstance(func.value, ast.Name):
+            group = self._qualname_of(func.value, END, 1)
+            if group in ("click.Group", "click.core.Group"):
+                return True
+            for function in self.index.module_functions:
+                if function.name == func.value.id and any(
+                    isinstance(d, ast.Call) and self._qualname_of(d.func, END, 1) == "click.group" for d in function.decorator_list
+                ):
+                    return True
+        return False
 
     def _hydra_config(self, binding: Binding) -> Optional[Any]:
         """The config a ``@hydra.main(config_path=..., config_name=...)`` function receives as
@@ -5084,6 +5129,80 @@ def _namespace_copy(statement: ast.stmt, me: str) -> Optional[str]:
         ):
             return source
     return None
+
+
+def _click_default(decorator: ast.Call, argument: bool, resolver: "Resolver") -> Optional[Tuple[str, Value]]:
+    """(the parameter name, the value) a ``@click.option(...)`` or ``@click.argument(...)``
+    gives its command when the command line does not: its ``default``, False for a flag
+    without one, 0 for a counter without one. The name as click 8.5.1 makes it
+    (``Option._parse_decls``, ``Argument._parse_decls``): a declaration that is an identifier,
+    else the first of the longest-prefixed option names (``--num-workers`` before ``-w``), its
+    dashes made underscores and lowercased. Unknown: a required option, several values
+    (``multiple``, ``nargs``), a default that is computed or called at run time, or none (click
+    passes None); the environment (``envvar``) can replace a default as the command line can."""
+    declarations: List[str] = []
+    for arg in decorator.args:
+        value = literal(arg)
+        if not isinstance(value, str):
+            return None
+        declarations.append(value)
+    keywords: Dict[str, ast.expr] = {}
+    for keyword in decorator.keywords:
+        if keyword.arg is None:
+            return None
+        keywords[keyword.arg] = keyword.value
+    if not declarations:
+        return None
+    if argument:
+        if len(declarations) != 1:
+            return None
+        name = declarations[0].replace("-", "_").lower()
+        shown = declarations[0].upper()
+    else:
+        named = [d for d in declarations if d.isidentifier()]
+        possible = []
+        for declaration in declarations:
+            if declaration.isidentifier():
+                continue
+            first = declaration.split(";" if declaration[:1] == "/" else "/", 1)[0].rstrip()
+            if first:  # click's ``_split_opt``: a prefix of one non-alphanumeric character, or two alike
+                prefix = 0 if first[:1].isalnum() else 2 if first[1:2] == first[:1] else 1
+                possible.append((prefix, first))
+        if not possible:
+            return None
+        possible.sort(key=lambda p: -p[0])  # stable: the first long option declared
+        name = named[0] if named else possible[0][1][possible[0][0]:].replace("-", "_").lower()
+        shown = possible[0][1]
+    if not name.isidentifier():
+        return None
+    unknown = Value.unknown("argparse")
+    if any(literal(keywords[k]) not in (None, False, 1) for k in ("multiple", "nargs") if k in keywords):
+        return name, unknown
+    if "required" in keywords and literal(keywords["required"]) is not False:
+        return name, unknown
+    origin = Origin(f"default of {shown}", resolver.path, resolver.line(decorator))
+    if "default" in keywords:
+        found = resolver.resolve(keywords["default"], END, 1)
+        if found.single is None or isinstance(found.single.value, (FunctionRef, External)):
+            return name, unknown  # several values, or a callable click calls for the default
+        value = found.single.value
+        if not isinstance(value, (int, float, str, bool)):
+            return name, unknown
+        kind = keywords.get("type")
+        if isinstance(value, str) and isinstance(kind, ast.Name) and kind.id in ("int", "float"):
+            try:
+                value = int(value) if kind.id == "int" else float(value)
+            except ValueError:
+                return name, unknown
+        elif isinstance(value, str) and kind is not None:
+            return name, unknown  # another converter (``click.IntRange``, a path type) may change it
+    elif literal(keywords.get("is_flag", ast.Constant(False))) is True:
+        value = False
+    elif literal(keywords.get("count", ast.Constant(False))) is True:
+        value = 0
+    else:
+        return name, unknown
+    return name, Value((Possible(value, origin),), "argparse")
 
 
 def _option_value(options: Optional[List[Possible]]) -> Value:
