@@ -34,7 +34,9 @@ RULE_FIXTURES = FIXTURES / "rules"
 # tests/test_mmengine_configs.py::test_torch_raises_for_every_config_reported_as_a_crash.
 CONFIG_FIXTURES = RULE_FIXTURES / "mmengine_configs" / "configs"
 HYDRA_TARGET_FIXTURE = RULE_FIXTURES / "hydra_target"
-CLICK_FIXTURE = RULE_FIXTURES / "click_options.py"
+# Command-line frameworks' commands: tests/test_click_options.py and tests/test_cli_frameworks.py
+# run each through click, fire or typer and torch.
+CLI_FIXTURES = tuple(RULE_FIXTURES / name for name in ("click_options.py", "fire_components.py", "typer_commands.py"))
 # yacs defaults modules: tests/test_yacs_configs.py merges them with yacs / fvcore and builds every run
 YACS_DEFAULTS = (RULE_FIXTURES / "yacs_research" / "config", RULE_FIXTURES / "yacs_fvcore" / "slowfast" / "config")
 # TrainingArguments and simple_parsing fixtures read the command line or JSON files, which the
@@ -169,8 +171,8 @@ def test_every_error_rule_is_proven() -> None:
             continue  # no case functions: proven by tests/test_mmengine_configs.py, test_yacs_configs.py, test_transformers_args.py
         if HYDRA_TARGET_FIXTURE in path.parents:
             continue  # tests/test_hydra_target.py runs each statement through the real instantiate and torch
-        if path == CLICK_FIXTURE:
-            continue  # click commands: tests/test_click_options.py invokes each through click and torch
+        if path in CLI_FIXTURES:
+            continue  # commands: tests/test_click_options.py, tests/test_cli_frameworks.py
         if path in KEYPATH_FIXTURES or any(folder in path.parents for folder in KEYPATH_FIXTURES):
             continue  # tests/test_keypaths.py, tests/test_config_helpers.py
         functions = _case_functions(path)

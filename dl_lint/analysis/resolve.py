@@ -325,7 +325,7 @@ class Resolver:
         self._writes_by_name: Optional[Dict[Tuple[int, str], List[Tuple[str, Optional[ast.expr], Site]]]] = None  # _written_holds
         self._written_callables: Dict[Tuple[int, int], List[Tuple[str, Site, Tuple[str, str, int]]]] = {}  # _kept_by_writes
         self._global_writes: Optional[Dict[str, Any]] = None  # ``_global_dict_writes``
-        self._click: Optional[Dict[int, Value]] = None  # ``_click_params``
+        self._cli: Optional[Dict[int, Value]] = None  # ``_cli_params``
         self._assigns: Dict[int, Dict[int, ast.Assign]] = {}  # see _unpacking
         self._changed_dicts: Dict[Tuple[int, str, Optional[int]], bool] = {}  # see _dict_changed
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
@@ -377,7 +377,7 @@ class Resolver:
         self._writes_by_name = None
         self._written_callables = {}
         self._global_writes = None
-        self._click = None
+        self._cli = None
 
     # -- entry point --------------------------------------------------------------------------
     def resolve(self, node: ast.AST, site: Site = END, depth: int = 0) -> Value:
@@ -703,7 +703,7 @@ class Resolver:
         hydra = self._hydra_config(binding)
         if hydra is not None:
             return Value.known(hydra).with_aliases(name)
-        option = self._click_params().get(key)
+        option = self._cli_params().get(key)
         if option is not None:
             return option.with_aliases(name)
         if self._params_as_defaults and binding.value is not None:
@@ -717,27 +717,125 @@ class Resolver:
             return Value(tuple(Possible(p.value, origin, p.guards) for p in default.options or ()), "parameter")
         return Value.unknown("parameter").with_aliases(name)
 
-    def _click_params(self) -> Dict[int, Value]:
-        """The parameters of the module's click commands (a top-level function decorated with
-        ``@click.command()``/``@click.group()``, or a group's ``.command()``, and
-        ``@click.option``/``@click.argument``): id of the parameter's node -> the value click
-        passes when the command line does not give the option, as an argparse option's default
-        is (``_parse_add_argument``). Built once per module."""
-        if self._click is None:
-            self._click = {}
-            for function in self.index.module_functions:
-                decorators = [d for d in function.decorator_list if isinstance(d, ast.Call)]
-                if not decorators or not any(self._is_click_command(d) for d in decorators):
+    def _cli_params(self) -> Dict[int, Value]:
+        """The parameters a command-line framework fills from the command line, with the value
+        each holds when the command line does not give it, as an argparse option's default is
+        (``_parse_add_argument``): a configurable value. id of the parameter's node -> Value.
+        Click commands (``_click_into``), functions and classes handed to ``fire.Fire``
+        (``_fire_into``), Typer commands (``_typer_into``). Built once per module."""
+        if self._cli is None:
+            self._cli = {}
+            functions = self.index.module_functions
+            if functions:
+                self._click_into(self._cli)
+                self._fire_into(self._cli)
+                self._typer_into(self._cli)
+        return self._cli
+
+    def _click_into(self, found: Dict[int, Value]) -> None:
+        """Click commands (a top-level function decorated with ``@click.command()``/
+        ``@click.group()``, or a group's ``.command()``, and ``@click.option``/
+        ``@click.argument``): each declared parameter holds its option's default."""
+        for function in self.index.module_functions:
+            decorators = [d for d in function.decorator_list if isinstance(d, ast.Call)]
+            if not decorators or not any(self._is_click_command(d) for d in decorators):
+                continue
+            params = {a.arg: a for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
+            for decorator in decorators:
+                kind = self._qualname_of(decorator.func, END, 1)
+                if kind not in ("click.option", "click.argument"):
                     continue
-                params = {a.arg: a for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
-                for decorator in decorators:
-                    kind = self._qualname_of(decorator.func, END, 1)
-                    if kind not in ("click.option", "click.argument"):
+                option = _click_default(decorator, kind == "click.argument", self)
+                if option is not None and option[0] in params:
+                    found[id(params[option[0]])] = option[1]
+
+    def _fire_into(self, found: Dict[int, Value]) -> None:
+        """``fire.Fire(main)``, ``fire.Fire({"train": train, ...})``, ``fire.Fire(Runner)``:
+        the parameters of the functions it exposes (a class: its ``__init__`` and its public
+        methods) hold their defaults, which the command line may replace (fire 0.7.1, checked
+        by running it: ``Fire(main, command=[])`` calls ``main()``; ``Fire(Runner,
+        command=["train"])`` calls ``Runner().train()``). A parameter without a default is given
+        on the command line. Not a function the program also calls itself (its calls give its
+        arguments), nor every function of the module that ``fire.Fire()`` exposes (helpers
+        among them)."""
+        targets: List[ast.AST] = []
+        for call, _, _, _ in self.index.calls:
+            if terminal(call.func) != "Fire" or self._qualname_of(call.func, END, 1) != "fire.Fire":
+                continue
+            given = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "component"), None)
+            names = []
+            if isinstance(given, ast.Name):
+                names.append(given.id)
+            elif isinstance(given, ast.Dict):
+                names.extend(v.id for v in given.values if isinstance(v, ast.Name))
+            for name in names:
+                targets.extend(f for f in self.index.module_functions if f.name == name)
+                for cls in (c for c in self.index.module_classes if c.name == name):
+                    targets.extend(
+                        m for m in cls.body
+                        if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and (m.name == "__init__" or not m.name.startswith("_"))
+                    )
+        called = self._called_names() if targets else set()
+        for function in targets:
+            if function.name in called:
+                continue  # also called by the program itself, with its own arguments
+            for arg, default in _defaults(function):
+                value = self._cli_default(default, f"--{arg.arg} (fire.Fire)", function)
+                if value is not None:
+                    found[id(arg)] = value
+
+    def _typer_into(self, found: Dict[int, Value]) -> None:
+        """Typer commands: a function decorated with ``@app.command()`` (or ``.callback()``) of
+        an ``app = typer.Typer(...)``, or handed to ``typer.run``. A parameter's default is its
+        value, or the default given to ``typer.Option``/``typer.Argument`` (``typer.Option(0)``,
+        ``typer.Option(default=0)``; ``...`` makes it required); with ``Annotated[int,
+        typer.Option(...)] = 0`` the plain default (typer 0.29.2, checked by running it)."""
+        apps = set()
+        for name, bindings in self.index.module_scope.bindings.items():
+            if len(bindings) == 1 and bindings[0].kind == "assign" and isinstance(bindings[0].value, ast.Call):
+                if self._qualname_of(bindings[0].value.func, END, 1) == "typer.Typer":
+                    apps.add(name)
+        commands = set()
+        for function in self.index.module_functions:
+            for decorator in function.decorator_list:
+                func = decorator.func if isinstance(decorator, ast.Call) else None
+                if isinstance(func, ast.Attribute) and func.attr in ("command", "callback") and isinstance(func.value, ast.Name) and func.value.id in apps:
+                    commands.add(function.name)
+        for call, _, _, _ in self.index.calls:
+            if terminal(call.func) == "run" and call.args and isinstance(call.args[0], ast.Name) and self._qualname_of(call.func, END, 1) == "typer.run":
+                commands.add(call.args[0].id)
+        called = self._called_names() if commands else set()
+        for function in self.index.module_functions:
+            if function.name not in commands or function.name in called:
+                continue  # (a command the program also calls itself gets that call's arguments)
+            for arg, default in _defaults(function):
+                if isinstance(default, ast.Call) and self._qualname_of(default.func, END, 1) in ("typer.Option", "typer.Argument"):
+                    inner = default.args[0] if default.args else next((k.value for k in default.keywords if k.arg == "default"), None)
+                    if inner is None or (isinstance(inner, ast.Constant) and inner.value is Ellipsis):
+                        found[id(arg)] = Value.unknown("argparse")  # required, or None
                         continue
-                    found = _click_default(decorator, kind == "click.argument", self)
-                    if found is not None and found[0] in params:
-                        self._click[id(params[found[0]])] = found[1]
-        return self._click
+                    default = inner
+                value = self._cli_default(default, f"--{arg.arg.replace('_', '-')} (typer)", function)
+                if value is not None:
+                    found[id(arg)] = value
+
+    def _called_names(self) -> Set[str]:
+        """The names the module calls as ``name(...)`` or ``obj.name(...)``."""
+        found = set()
+        for call, _, _, _ in self.index.calls:
+            if isinstance(call.func, ast.Name):
+                found.add(call.func.id)
+            elif isinstance(call.func, ast.Attribute):
+                found.add(call.func.attr)
+        return found
+
+    def _cli_default(self, default: ast.expr, shown: str, function: ast.AST) -> Optional[Value]:
+        """A command-line parameter's default as a configurable value (a number, a string or a
+        bool; anything else unknown)."""
+        value = self.resolve(default, END, 1).single
+        if value is None or not isinstance(value.value, (int, float, str, bool)):
+            return Value.unknown("argparse")
+        return Value((Possible(value.value, Origin(f"default of {shown}", self.path, self.line(default))),), "argparse")
 
     def _is_click_command(self, decorator: ast.Call) -> bool:
         """``@click.command(...)``, ``@click.group(...)``, or ``@GROUP.command(...)`` on a name
@@ -5129,6 +5227,16 @@ def _namespace_copy(statement: ast.stmt, me: str) -> Optional[str]:
         ):
             return source
     return None
+
+
+def _defaults(function: ast.AST) -> List[Tuple[ast.arg, ast.expr]]:
+    """Each parameter of ``function`` that has a default, with it (positional ones align with
+    the last defaults; keyword-only ones with ``kw_defaults``)."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    out = list(zip(positional[len(positional) - len(args.defaults):], args.defaults)) if args.defaults else []
+    out += [(arg, default) for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default is not None]
+    return out
 
 
 def _click_default(decorator: ast.Call, argument: bool, resolver: "Resolver") -> Optional[Tuple[str, Value]]:
