@@ -2310,6 +2310,9 @@ class ModuleAnalysis:
             if isinstance(parent.ctx, ast.Load):
                 if isinstance(key, str):
                     reads.setdefault(key, []).append(parent)
+                else:  # ``for phase in ["train", "valid"]: ... loaders[phase]``: a read of each key
+                    for each in _loop_keys(parent, family):
+                        reads.setdefault(each, []).append(parent)
                 continue
             if not isinstance(key, str) or isinstance(parent.ctx, ast.Del):
                 out[node.id] = None
@@ -4812,18 +4815,24 @@ def _loop_key(subscript: ast.Subscript, key: str, parents: Mapping[int, ast.AST]
     """Whether ``subscript``'s key is the variable of a ``for`` around it over a literal list or
     tuple of strings that holds ``key`` (``for phase in ["train", "val"]: ... loaders[phase]``):
     on the pass with that key it reads ``loaders[key]``."""
+    return key in _loop_keys(subscript, parents)
+
+
+def _loop_keys(subscript: ast.Subscript, parents: Mapping[int, ast.AST]) -> List[str]:
+    """The keys ``subscript`` reads when its key is the variable of a ``for`` around it (in the
+    same function) over a literal list or tuple of strings: each of them; [] otherwise."""
     name = subscript.slice
     if not isinstance(name, ast.Name):
-        return False
+        return []
     node = parents.get(id(subscript))
     while node is not None and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
         if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and node.target.id == name.id:
             if not isinstance(node.iter, (ast.List, ast.Tuple)):
-                return False
+                return []
             keys = [literal(e) for e in node.iter.elts]
-            return key in keys and all(isinstance(k, str) for k in keys)
+            return keys if all(isinstance(k, str) for k in keys) else []
         node = parents.get(id(node))
-    return False
+    return []
 
 
 def _stores_arguments(method: ast.FunctionDef) -> bool:

@@ -51,7 +51,7 @@ another (`prune.prune_prototypes(dataloader=loader)` calling
 A loader held in a dict is read by its literal key: the value at a key of a module-level display
 (`loaders = {"train": DataLoader(...), "val": ...}`, the dict never stored into at that key
 again) is iterated where `loaders["train"]` is looped over or handed to a function that loops
-over it; so is the value at a key of a dict display a factory returns in a tuple
+over it, also as `loaders[phase]` in `for phase in ["train", "val"]:`; so is the value at a key of a dict display a factory returns in a tuple
 (swa_gaussian's `data.loaders(...)`: `return {"train": DataLoader(...), ...}, num_classes`,
 unpacked as `loaders, num_classes = data.loaders(...)`), a `return` written before the loader
 (`if dataset == "CamVid": return camvid_loaders(...)`) being on other paths. So is a loader's
