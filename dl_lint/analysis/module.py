@@ -688,6 +688,10 @@ class ModuleAnalysis:
             extra["loader_class"] = loader.chain[0].label
         if loader.chain and given is None:
             extra["keywords"] = frozenset(self._same_keywords(loader))
+        if not loader.chain and given is None:
+            elements = self._comprehension_elements(call, site, loader, args)
+            if elements:
+                extra["elements"] = elements
         self._handed_elsewhere = []
         unguarded = self._unguarded_iteration(call, site)
         if unguarded is not None and self._handed_elsewhere:
@@ -709,6 +713,44 @@ class ModuleAnalysis:
             sampler_epochs=self._sampler_epochs(call, site, sampler_node, args),
             extra=extra,
         )
+
+    def _comprehension_elements(self, call: ast.Call, site: Site, loader: LoaderClass, args: Mapping[str, BoundArg]) -> tuple:
+        """A loader built as the value of a dict comprehension (or the element of a list one)
+        over a literal list of strings (``{x: DataLoader(image_datasets[x], ...) for x in
+        ["train", "val"]}``, PyTorch's transfer-learning tutorial) is one loader per element,
+        not one loader whose arguments may be any element's: ((element, its arguments bound with
+        the variable that element), ...), when its arguments mention the variable; () else. DL202
+        judges each element when the whole does not decide (only the "val" dataset keeps a
+        lambda)."""
+        names = site.names
+        node = names.node if names is not None and names.kind == "comprehension" else None
+        if not (isinstance(node, ast.DictComp) and node.value is call) and not (isinstance(node, ast.ListComp) and node.elt is call):
+            return ()
+        if len(node.generators) != 1 or node.generators[0].ifs or not isinstance(node.generators[0].target, ast.Name):
+            return ()
+        generator = node.generators[0]
+        variable = generator.target.id
+        written = [*call.args, *(k.value for k in call.keywords)]
+        if not any(isinstance(n, ast.Name) and n.id == variable for a in written for n in ast.walk(a)):
+            return ()  # every element gets the same arguments
+        bindings = names.bindings.get(generator.target.id, ())
+        if len(bindings) != 1 or bindings[0].kind != "other":
+            return ()
+        table = generator.iter
+        rows = list(table.elts) if isinstance(table, (ast.List, ast.Tuple)) else []
+        keys = [literal(row) for row in rows]
+        if not keys or len(keys) > 16 or not all(isinstance(k, str) for k in keys):
+            return ()
+        resolver = self.resolver
+        saved = resolver.param_env
+        out = []
+        try:
+            for key in keys:
+                resolver.param_env = {**saved, id(bindings[0].node): Value.known(key)}
+                out.append((key, self._bind_torch(call, site, loader)[0]))
+        finally:
+            resolver.param_env = saved
+        return tuple(out)
 
     def _root_calls(self, root: str, function: ast.AST) -> bool:
         """Whether the top-level code of the root file calls ``function`` itself outside the

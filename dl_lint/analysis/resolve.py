@@ -326,6 +326,7 @@ class Resolver:
         self._written_callables: Dict[Tuple[int, int], List[Tuple[str, Site, Tuple[str, str, int]]]] = {}  # _kept_by_writes
         self._global_writes: Optional[Dict[str, Any]] = None  # ``_global_dict_writes``
         self._cli: Optional[Dict[int, Value]] = None  # ``_cli_params``
+        self._subscript_keys: Set[int] = set()  # ``_resolve_subscript``: keys being resolved
         self._assigns: Dict[int, Dict[int, ast.Assign]] = {}  # see _unpacking
         self._changed_dicts: Dict[Tuple[int, str, Optional[int]], bool] = {}  # see _dict_changed
         self.tree: Optional[ast.AST] = None  # the module's tree, when parsed (not from a summary)
@@ -4760,6 +4761,16 @@ class Resolver:
         index = node.slice
         if not isinstance(index, (ast.Slice, ast.Tuple)):
             key = literal(index)
+            if key is NO_LITERAL and isinstance(index, ast.Name) and _is_dict(base) and id(index) not in self._subscript_keys:
+                # ``image_datasets[x]`` with ``x`` one known string (a comprehension's variable
+                # bound to an element: ``analysis.module._comprehension_elements``)
+                self._subscript_keys.add(id(index))
+                try:
+                    known = self.resolve(index, site, depth + 1)
+                finally:
+                    self._subscript_keys.discard(id(index))
+                if known.single is not None and isinstance(known.single.value, str) and not known.single.guards:
+                    key = known.single.value
             if _is_dict(base) and isinstance(key, str):
                 entry = base.single.value.get(key)
                 if entry is not None and all(p.value is not ABSENT for p in entry.options or ()):

@@ -29,7 +29,10 @@ transforms.Compose([transforms.Lambda(lambda x: x)])`, or with an object of a pr
 that keeps one by itself, as the next sentences read what a dataset keeps: camera_identification's
 `CameraDataset(files, Augmentator())`, whose `__init__` fills `self._manip_list` with lambdas by
 `self._manip_list.append(lambda img: ...)` statements of its own body), or such a transform
-itself. A parameter
+itself. A loader built in a dict or list comprehension over a literal list of strings (PyTorch's
+transfer-learning tutorial: `{x: DataLoader(image_datasets[x], ...) for x in ["train", "val"]}`)
+is one loader per element, each judged with its own arguments: reported when one element's
+dataset keeps a lambda (the "val" transform's `transforms.Lambda`), and the detail names it. A parameter
 a class passes on to its base's `__init__` is kept when the base keeps it (by keyword, by
 position, or through `**kwargs`; a class without `__init__` keeps what its base keeps). So is
 a lambda a class's `__init__` hands its base for a parameter the base keeps:
@@ -265,6 +268,24 @@ All versions; the default start method depends on the platform and Python versio
 """
 
     def check_call(self, call, ctx):
+        found = list(self._check_options(call, ctx))
+        elements = call.extra.get("elements") if not found else None
+        if not elements:
+            yield from found
+            return
+        # one loader per element of a comprehension (``analysis.module._comprehension_elements``):
+        # each judged with its own arguments; the first element that fails is reported
+        rest = {k: v for k, v in call.extra.items() if k != "elements"}
+        for key, args in elements:
+            findings = list(self._check_options(call.replace(args=args, extra=rest), ctx))
+            if findings:
+                keys = ", ".join(repr(k) for k, _ in elements)
+                note = f"The comprehension builds one loader per element of [{keys}]; the one for {key!r} gets it. "
+                for finding in findings:
+                    yield finding.replace(detail=note + (finding.detail or ""))
+                return
+
+    def _check_options(self, call, ctx):
         for option in ("collate_fn", "worker_init_fn", "dataset"):
             if not call.given(option):
                 continue
