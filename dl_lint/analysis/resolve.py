@@ -3504,6 +3504,15 @@ class Resolver:
     def _resolve_boolop(self, node: ast.BoolOp, site: Site, depth: int) -> Value:
         values = [self.resolve(v, site, depth + 1) for v in node.values]
         if any(v.single is None for v in values):
+            last = values[-1]
+            if (
+                isinstance(node.op, ast.Or)
+                and last.options
+                and all(isinstance(p.value, int) and not isinstance(p.value, bool) and p.value >= 1 for p in last.options)
+            ):
+                # ``args.workers or 4``: an unknown count that is never 0 (a falsy one is replaced
+                # by the last operand), a positive count for the rules that ask for workers
+                return Value.unknown("positive")
             return Value.unknown(next((v.source for v in values if v.source), None) or "expression")
         result = values[0].single.value
         for value in values[1:]:
