@@ -793,9 +793,11 @@ class Resolver:
         typer.Option(...)] = 0`` the plain default (typer 0.29.2, checked by running it)."""
         apps = set()
         for name, bindings in self.index.module_scope.bindings.items():
-            if len(bindings) == 1 and bindings[0].kind == "assign" and isinstance(bindings[0].value, ast.Call):
-                if self._qualname_of(bindings[0].value.func, END, 1) == "typer.Typer":
-                    apps.add(name)
+            value = bindings[0].value if len(bindings) == 1 and bindings[0].kind == "assign" else None
+            # the callee's own name first: resolving every module-level call's callee cost a third
+            # of a second in a module of 10,000 ``xN = f(N)`` lines
+            if isinstance(value, ast.Call) and terminal(value.func) == "Typer" and self._qualname_of(value.func, END, 1) == "typer.Typer":
+                apps.add(name)
         commands = set()
         for function in self.index.module_functions:
             for decorator in function.decorator_list:
