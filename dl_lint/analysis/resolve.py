@@ -737,9 +737,17 @@ class Resolver:
         """Click commands (a top-level function decorated with ``@click.command()``/
         ``@click.group()``, or a group's ``.command()``, and ``@click.option``/
         ``@click.argument``): each declared parameter holds its option's default."""
+        groups: Optional[Set[str]] = None  # the module's functions decorated ``@click.group()``
         for function in self.index.module_functions:
             decorators = [d for d in function.decorator_list if isinstance(d, ast.Call)]
-            if not decorators or not any(self._is_click_command(d) for d in decorators):
+            if not decorators or not any(terminal(d.func) in ("option", "argument") for d in decorators):
+                continue  # no option: nothing to give (the callee's own name, before resolving it)
+            if groups is None:
+                groups = {
+                    f.name for f in self.index.module_functions
+                    if any(isinstance(d, ast.Call) and terminal(d.func) == "group" and self._qualname_of(d.func, END, 1) == "click.group" for d in f.decorator_list)
+                }
+            if not any(self._is_click_command(d, groups) for d in decorators):
                 continue
             params = {a.arg: a for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
             for decorator in decorators:
@@ -840,22 +848,20 @@ class Resolver:
             return Value.unknown("argparse")
         return Value((Possible(value.value, Origin(f"default of {shown}", self.path, self.line(default))),), "argparse")
 
-    def _is_click_command(self, decorator: ast.Call) -> bool:
+    def _is_click_command(self, decorator: ast.Call, groups: Set[str]) -> bool:
         """``@click.command(...)``, ``@click.group(...)``, or ``@GROUP.command(...)`` on a name
-        bound to a click group (``cli = click.Group()``, a function decorated ``@click.group()``)."""
-        kind = self._qualname_of(decorator.func, END, 1)
+        bound to a click group (``cli = click.Group()``, or one of ``groups``, the functions
+        decorated ``@click.group()``)."""
+        func = decorator.func
+        if terminal(func) not in ("command", "group"):
+            return False
+        kind = self._qualname_of(func, END, 1)
         if kind in ("click.command", "click.group"):
             return True
-        func = decorator.func
-        if isinstance(func, ast.Attribute) and func.attr in ("command", "group") and isinstance(func.value, ast.Name):
-            group = self._qualname_of(func.value, END, 1)
-            if group in ("click.Group", "click.core.Group"):
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            if func.value.id in groups:
                 return True
-            for function in self.index.module_functions:
-                if function.name == func.value.id and any(
-                    isinstance(d, ast.Call) and self._qualname_of(d.func, END, 1) == "click.group" for d in function.decorator_list
-                ):
-                    return True
+            return self._qualname_of(func.value, END, 1) in ("click.Group", "click.core.Group")
         return False
 
     def _hydra_config(self, binding: Binding) -> Optional[Any]:
