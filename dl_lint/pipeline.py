@@ -383,10 +383,7 @@ class Run:
         were kept before, and the files the run held were not: the first pre-commit run after a
         full one on Lightning read the imports of 600 files from their bytes (its neighbourhood
         took 115 ms, the next runs' 33 ms). Costs one scan of bytes already in memory."""
-        from dl_lint.analysis.project import raw_imports
-
         kept = self.store.imports
-        known = self.project._raw_imports
         for file in self.files:
             key = file.key
             content_hash = self.hashes.get(key)
@@ -395,14 +392,10 @@ class Run:
             entry = kept.get(key)
             if isinstance(entry, list) and entry and entry[0] == content_hash:
                 continue
-            found = known.get(key)
-            if found is None:
-                data = file.data or self.project.sources.get(key) or b""
-                if not data and (self.store.stats.get(key) or [None])[0] != 0:
-                    continue  # not held (``KEEP_BYTES``): the graph reads it when it needs it
-                found = raw_imports(data)
-            kept[key] = [content_hash, list(found[0]), [[w, list(n)] for w, n in found[1]]]
-            self.store.dirty = True
+            data = file.data or self.project.sources.get(key) or b""
+            if not data and (self.store.stats.get(key) or [None])[0] != 0:
+                data = None  # not held (``KEEP_BYTES``): the graph reads it when it needs it
+            self.project.keep_imports(key, content_hash, data)
 
     def hash_file(self, file: SourceFile) -> None:
         """Hash a file's bytes, reading them (once) unless its stat proves them unchanged."""

@@ -27,7 +27,7 @@ from dl_lint.analysis.loaders import (
 )
 from dl_lint.analysis.loops import has_inner_loop, loop_count, loop_map, loops_around
 from dl_lint.analysis.prefilter import LoaderCallees
-from dl_lint.analysis.resolve import MODULE_RETURNS_SELF, NAMESPACE_NAMES, LoaderClass, ProjectHook, Resolver
+from dl_lint.analysis.resolve import MAX_COMPREHENSION_ROWS, MODULE_RETURNS_SELF, NAMESPACE_NAMES, LoaderClass, ProjectHook, Resolver
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, alternatives, collect, plain_conds
 from dl_lint.analysis.summary import ModuleSummary, build_summary, class_record_of
 from dl_lint.analysis.syntax import NO_LITERAL, SourceText, docstring_statement, is_generator, literal, other_arms, parse, terminal
@@ -739,7 +739,7 @@ class ModuleAnalysis:
         table = generator.iter
         rows = list(table.elts) if isinstance(table, (ast.List, ast.Tuple)) else []
         keys = [literal(row) for row in rows]
-        if not keys or len(keys) > 16 or not all(isinstance(k, str) for k in keys):
+        if not keys or len(keys) > MAX_COMPREHENSION_ROWS or not all(isinstance(k, str) for k in keys):
             return ()
         resolver = self.resolver
         saved = resolver.param_env

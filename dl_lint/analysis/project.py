@@ -1446,10 +1446,22 @@ class Project:
             if found is None:
                 found = raw_imports(self.source_bytes(key))
                 if content_hash is not None:
-                    kept[key] = [content_hash, list(found[0]), [[w, list(n)] for w, n in found[1]]]
+                    kept[key] = _imports_entry(content_hash, found)
                     self.store.dirty = True
             self._raw_imports[key] = found
         return found
+
+    def keep_imports(self, key: str, content_hash: str, data: Optional[bytes]) -> None:
+        """Give the results cache the imports of the file at ``key`` (absolute), whose bytes
+        hash to ``content_hash``: those this run read already, else read from ``data`` (None:
+        the run does not hold them, and nothing is kept)."""
+        found = self._raw_imports.get(key)
+        if found is None:
+            if data is None:
+                return
+            found = raw_imports(data)
+        self.store.imports[key] = _imports_entry(content_hash, found)
+        self.store.dirty = True
 
     def file_keys(self) -> Set[str]:
         """Absolute paths of the .py files the index reads from disk."""
@@ -2837,6 +2849,11 @@ def _chain(parent: Dict[str, str], end: str) -> List[str]:
     while parent[chain[-1]]:
         chain.append(parent[chain[-1]])
     return chain
+
+
+def _imports_entry(content_hash: str, found) -> list:
+    """A results-cache entry of a file's ``raw_imports`` (``ResultsCache.imports``)."""
+    return [content_hash, list(found[0]), [[w, list(n)] for w, n in found[1]]]
 
 
 def raw_imports(data: bytes) -> Tuple[Tuple[str, ...], Tuple[Tuple[str, Tuple[str, ...]], ...]]:

@@ -751,7 +751,7 @@ class Resolver:
                 continue
             params = {a.arg: a for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
             for decorator in decorators:
-                kind = self._qualname_of(decorator.func, END, 1)
+                kind = self._qualname_of(decorator.func, END, 1) if terminal(decorator.func) in ("option", "argument") else None
                 if kind not in ("click.option", "click.argument"):
                     continue
                 option = _click_default(decorator, kind == "click.argument", self)
@@ -788,8 +788,8 @@ class Resolver:
         for function in targets:
             if function.name in called:
                 continue  # also called by the program itself, with its own arguments
-            for arg, default in _defaults(function):
-                value = self._cli_default(default, f"--{arg.arg} (fire.Fire)", function)
+            for arg, default in self._defaulted_params(function):
+                value = self._cli_default(default, f"--{arg.arg} (fire.Fire)")
                 if value is not None:
                     found[id(arg)] = value
 
@@ -819,14 +819,14 @@ class Resolver:
         for function in self.index.module_functions:
             if function.name not in commands or function.name in called:
                 continue  # (a command the program also calls itself gets that call's arguments)
-            for arg, default in _defaults(function):
+            for arg, default in self._defaulted_params(function):
                 if isinstance(default, ast.Call) and self._qualname_of(default.func, END, 1) in ("typer.Option", "typer.Argument"):
                     inner = default.args[0] if default.args else next((k.value for k in default.keywords if k.arg == "default"), None)
                     if inner is None or (isinstance(inner, ast.Constant) and inner.value is Ellipsis):
                         found[id(arg)] = Value.unknown("argparse")  # required, or None
                         continue
                     default = inner
-                value = self._cli_default(default, f"--{arg.arg.replace('_', '-')} (typer)", function)
+                value = self._cli_default(default, f"--{arg.arg.replace('_', '-')} (typer)")
                 if value is not None:
                     found[id(arg)] = value
 
@@ -840,7 +840,15 @@ class Resolver:
                 found.add(call.func.attr)
         return found
 
-    def _cli_default(self, default: ast.expr, shown: str, function: ast.AST) -> Optional[Value]:
+    def _defaulted_params(self, function: ast.AST) -> List[Tuple[ast.arg, ast.expr]]:
+        """Each parameter of ``function`` that has a default, with it (the index's parameter
+        bindings)."""
+        scope = self.index.scopes.get(id(function))
+        if scope is None:
+            return []
+        return [(b.node, b.value) for bindings in scope.bindings.values() for b in bindings if b.kind == "param" and b.value is not None]
+
+    def _cli_default(self, default: ast.expr, shown: str) -> Optional[Value]:
         """A command-line parameter's default as a configurable value (a number, a string or a
         bool; anything else unknown)."""
         value = self.resolve(default, END, 1).single
@@ -3380,19 +3388,10 @@ class Resolver:
         return True
 
     def _parse_add_argument(self, call: ast.Call) -> Optional[Tuple[str, Possible]]:
-        flags: List[str] = []
-        for arg in call.args:
-            value = literal(arg)
-            if not isinstance(value, str):
-                return None  # a starred or computed flag
-            flags.append(value)
-        keywords: Dict[str, ast.expr] = {}
-        for keyword in call.keywords:
-            if keyword.arg is None:
-                return None
-            keywords[keyword.arg] = keyword.value
-        if not flags:
+        parts = _option_parts(call)
+        if parts is None:
             return None
+        flags, keywords = parts
         if "dest" in keywords:
             dest_value = literal(keywords["dest"])
             dest = dest_value if isinstance(dest_value, str) else None
@@ -3421,12 +3420,9 @@ class Resolver:
             value = True
         else:
             value = None
-        type_name = keywords.get("type")
-        if isinstance(value, str) and isinstance(type_name, ast.Name) and type_name.id in ("int", "float"):
-            try:
-                value = int(value) if type_name.id == "int" else float(value)
-            except ValueError:
-                return dest, Possible(_UNKNOWN_DEFAULT)
+        value = _typed(value, keywords.get("type"))
+        if value is _UNKNOWN_DEFAULT:
+            return dest, Possible(_UNKNOWN_DEFAULT)
         long = [f for f in flags if f.startswith("--")]
         shown = long[0] if long else flags[0]
         return dest, Possible(value, Origin(f"default of {shown}", self.path, self.line(call)))
@@ -4960,8 +4956,7 @@ class Resolver:
                 for kind, node, where in mutations:
                     if keys is _ANY_KEY:
                         break
-                    target = node.targets[0] if kind == "setitem" and isinstance(node, ast.Assign) and len(node.targets) == 1 else None
-                    key = literal(target.slice) if isinstance(target, ast.Subscript) and not isinstance(target.slice, (ast.Slice, ast.Tuple)) else None
+                    key = _setitem_key(node) if kind == "setitem" else None
                     if kind == "handed" and self._leaves_alone(node, name, where, MAX_DEPTH // 2 - 1):
                         continue
                     if isinstance(key, str):
@@ -4972,13 +4967,9 @@ class Resolver:
         return self._global_writes
 
     def _mutation_entries(self, kind: str, node: ast.AST, where: Site, depth: int) -> Optional[DictValue]:
-        if kind == "setitem" and isinstance(node, ast.Assign):
-            target = node.targets[0]
-            if isinstance(target, ast.Subscript) and not isinstance(target.slice, (ast.Slice, ast.Tuple)):
-                key = literal(target.slice)
-                if isinstance(key, str):
-                    return DictValue(((key, self.resolve(node.value, where, depth + 1)),))
-            return None
+        if kind == "setitem":
+            key = _setitem_key(node)
+            return DictValue(((key, self.resolve(node.value, where, depth + 1)),)) if key is not None else None
         if kind == "update" and isinstance(node, ast.Call):
             entries: Dict[str, Value] = {}
             for arg in node.args:
@@ -4999,6 +4990,15 @@ class Resolver:
                 entries.update(dict(inner.single.value.entries))
             return DictValue(tuple(entries.items()))
         return None
+
+
+def _setitem_key(node: ast.AST) -> Optional[str]:
+    """The constant string key of a dict item assignment ``d["key"] = value``; None else."""
+    target = node.targets[0] if isinstance(node, ast.Assign) else None
+    if isinstance(target, ast.Subscript) and not isinstance(target.slice, (ast.Slice, ast.Tuple)):
+        key = literal(target.slice)
+        return key if isinstance(key, str) else None
+    return None
 
 
 _UNKNOWN_DEFAULT = object()
@@ -5257,14 +5257,33 @@ def _namespace_copy(statement: ast.stmt, me: str) -> Optional[str]:
     return None
 
 
-def _defaults(function: ast.AST) -> List[Tuple[ast.arg, ast.expr]]:
-    """Each parameter of ``function`` that has a default, with it (positional ones align with
-    the last defaults; keyword-only ones with ``kw_defaults``)."""
-    args = function.args
-    positional = [*args.posonlyargs, *args.args]
-    out = list(zip(positional[len(positional) - len(args.defaults):], args.defaults)) if args.defaults else []
-    out += [(arg, default) for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default is not None]
-    return out
+def _option_parts(call: ast.Call) -> Optional[Tuple[List[str], Dict[str, ast.expr]]]:
+    """The string declarations (``"--workers", "-j"``) and the keywords of a call declaring a
+    command-line option (argparse's ``add_argument``, click's ``option``/``argument``); None
+    when a declaration is not a literal string, a keyword is spread, or none is declared."""
+    declarations: List[str] = []
+    for arg in call.args:
+        value = literal(arg)
+        if not isinstance(value, str):
+            return None  # a starred or computed flag
+        declarations.append(value)
+    keywords: Dict[str, ast.expr] = {}
+    for keyword in call.keywords:
+        if keyword.arg is None:
+            return None
+        keywords[keyword.arg] = keyword.value
+    return (declarations, keywords) if declarations else None
+
+
+def _typed(value: Any, kind: Optional[ast.expr]) -> Any:
+    """A string default converted by ``type=int``/``type=float`` as the parser converts it
+    (``_UNKNOWN_DEFAULT`` for a text it refuses); anything else as it is."""
+    if isinstance(value, str) and isinstance(kind, ast.Name) and kind.id in ("int", "float"):
+        try:
+            return int(value) if kind.id == "int" else float(value)
+        except ValueError:
+            return _UNKNOWN_DEFAULT
+    return value
 
 
 def _click_default(decorator: ast.Call, argument: bool, resolver: "Resolver") -> Optional[Tuple[str, Value]]:
@@ -5276,19 +5295,10 @@ def _click_default(decorator: ast.Call, argument: bool, resolver: "Resolver") ->
     dashes made underscores and lowercased. Unknown: a required option, several values
     (``multiple``, ``nargs``), a default that is computed or called at run time, or none (click
     passes None); the environment (``envvar``) can replace a default as the command line can."""
-    declarations: List[str] = []
-    for arg in decorator.args:
-        value = literal(arg)
-        if not isinstance(value, str):
-            return None
-        declarations.append(value)
-    keywords: Dict[str, ast.expr] = {}
-    for keyword in decorator.keywords:
-        if keyword.arg is None:
-            return None
-        keywords[keyword.arg] = keyword.value
-    if not declarations:
+    parts = _option_parts(decorator)
+    if parts is None:
         return None
+    declarations, keywords = parts
     if argument:
         if len(declarations) != 1:
             return None
@@ -5325,13 +5335,9 @@ def _click_default(decorator: ast.Call, argument: bool, resolver: "Resolver") ->
         if not isinstance(value, (int, float, str, bool)):
             return name, unknown
         kind = keywords.get("type")
-        if isinstance(value, str) and isinstance(kind, ast.Name) and kind.id in ("int", "float"):
-            try:
-                value = int(value) if kind.id == "int" else float(value)
-            except ValueError:
-                return name, unknown
-        elif isinstance(value, str) and kind is not None:
-            return name, unknown  # another converter (``click.IntRange``, a path type) may change it
+        value = _typed(value, kind)
+        if value is _UNKNOWN_DEFAULT or (isinstance(value, str) and kind is not None):
+            return name, unknown  # another converter (``click.IntRange``, a path type) may change a string
     elif literal(keywords.get("is_flag", ast.Constant(False))) is True:
         value = False
     elif literal(keywords.get("count", ast.Constant(False))) is True:
