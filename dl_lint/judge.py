@@ -725,6 +725,7 @@ def judge_call_sites(
                     own = {(d.code, d.location, d.filename or None) for c in callee_file.facts.calls for d in check(c, rules, ctx, "")}
                     judged[callee_file.key] = (rules, ctx, own)
                 rules, ctx, own = judged[callee_file.key]
+                per_branch = {rule.code for rule in rules if rule.per_branch}
                 undecided: Dict[int, tuple] = {}  # loader id -> its branch (``loader_calls_with``)
                 # A function started in other processes runs there, not at this module's import
                 # (an unguarded ``mp.spawn`` fails for a reason of its own): no DL203 at the call.
@@ -757,7 +758,7 @@ def judge_call_sites(
                             reported[spot] = (loader, diag, number, row_text, ())
                 alternatives = {undecided[id(loader)] for loader in loaders if id(loader) in undecided}
                 for code, pairs in branches.items():
-                    if {undecided[id(loader)] for loader, _ in pairs} != alternatives:
+                    if {undecided[id(loader)] for loader, _ in pairs} != alternatives and code not in per_branch:
                         continue  # on some branch no loader breaks the rule
                     fresh = [(loader, diag) for loader, diag in pairs if _spot(diag, caller.display) not in own]
                     if not fresh or any(_spot(d, caller.display) in reported for _, d in fresh):

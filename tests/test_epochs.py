@@ -576,3 +576,108 @@ def test_a_loader_handed_to_a_static_method_of_its_own_class():
         """
     )
     assert found.escape is None and found.epoch.through == "run_epoch" and found.epoch.epoch_row == 14
+
+
+def test_a_loader_rebound_after_an_arm_that_returns_is_bound_once_on_its_path():
+    """The name the distributed path binds is rebound only in an ``if`` body that returns first
+    (catalyst-bubble-detection's ``get_dataloaders``): that binding's reads are all in its arm."""
+    found = facts(
+        """
+        def train(ds, world_size, epochs, model):
+            if world_size is None:
+                loader = DataLoader(ds, shuffle=True)
+                return
+            sampler = DistributedSampler(ds, num_replicas=world_size)
+            loader = DataLoader(ds, sampler=sampler)
+            for epoch in range(epochs):
+                for batch in loader:
+                    model(batch)
+        """
+    )
+    assert found.escape is None and found.set_epoch is None and found.epoch.epoch_row == 12
+
+
+def test_a_loader_bound_in_an_arm_that_returns_is_not_the_later_binding():
+    found = facts(
+        """
+        def train(ds, distributed, epochs, model):
+            if distributed:
+                sampler = DistributedSampler(ds)
+                loader = DataLoader(ds, sampler=sampler)
+                for epoch in range(epochs):
+                    for batch in loader:
+                        model(batch)
+                return
+            loader = DataLoader(ds, shuffle=True)
+            loader.sampler.set_epoch(0)
+        """
+    )
+    assert found.escape is None and found.set_epoch is None and found.epoch.epoch_row == 10
+
+
+@pytest.mark.parametrize(
+    "arm_end, reported",
+    [("return train_loader", True), ("pass", False)],
+    ids=["the arm returns", "the arm falls through: rebound on one path"],
+)
+def test_arm_exit_decides_whether_the_rebinding_is_followed(arm_end, reported):
+    found = facts(
+        f"""
+        def train(ds, world_size, epochs, model):
+            if world_size is None:
+                train_loader = DataLoader(ds, shuffle=True)
+                {arm_end}
+            sampler = DistributedSampler(ds, num_replicas=world_size)
+            train_loader = DataLoader(ds, sampler=sampler)
+            for epoch in range(epochs):
+                for batch in train_loader:
+                    model(batch)
+        """
+    )
+    assert (found.escape is None and found.epoch is not None) is reported
+
+
+def _factory_project(tmp_path, epoch_body: str):
+    (tmp_path / "pyproject.toml").write_text("[tool.dl-lint]\n")
+    (tmp_path / "data.py").write_text(
+        "from torch.utils.data import DataLoader, DistributedSampler\n\n\n"
+        "def get_loaders(ds, world_size, rank):\n"
+        "    if world_size is None or rank is None:\n"
+        "        train_loader = DataLoader(ds, shuffle=True)\n"
+        "        valid_loader = DataLoader(ds)\n"
+        "        return train_loader, valid_loader\n"
+        "    sampler = DistributedSampler(ds, num_replicas=world_size, rank=rank)\n"
+        "    train_loader = DataLoader(ds, sampler=sampler)\n"
+        "    valid_loader = DataLoader(ds)\n"
+        "    return train_loader, valid_loader\n"
+    )
+    (tmp_path / "train.py").write_text(
+        "from data import get_loaders\n\n\n"
+        "def train_epoch(model, loader):\n"
+        "    for batch in loader:\n"
+        "        model(batch)\n\n\n"
+        "def main(ds, model, args):\n"
+        "    world_size, rank = (args.world_size, args.rank) if args.mp else (None, None)\n"
+        "    train_loader, valid_loader = get_loaders(ds, world_size, rank)\n"
+        "    for epoch in range(args.epochs):\n"
+        f"        {epoch_body}\n"
+        "        train_epoch(model, train_loader)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "epoch_body, expected",
+    [("pass", [("train.py", 11, "DL206")]), ("train_loader.sampler.set_epoch(epoch)", [])],
+    ids=["no set_epoch", "set_epoch through the loader"],
+)
+def test_a_factorys_distributed_branch_is_judged_at_its_call_by_itself(tmp_path, epoch_body, expected):
+    """At a factory's call that does not decide its ``if``, DL206 reports the loader of the
+    branch that builds the DistributedSampler although the other branch builds none (a per-branch
+    rule, ``Rule.per_branch``); other rules still need every branch to break them."""
+    from dl_lint import lint_paths
+
+    _factory_project(tmp_path, epoch_body)
+    # the finding rests on data.py too (the loader it cites): naming either file shows it
+    for named in ([tmp_path], [tmp_path / "train.py"], [tmp_path / "data.py"]):
+        found = [(d.filename.rsplit("/", 1)[-1], d.location.row, d.code) for d in lint_paths(named).diagnostics]
+        assert found == expected

@@ -106,6 +106,14 @@ def _rebound_after(own: Binding, other: Binding, read_rows) -> Optional[Tuple[in
         return None
     earlier = second.line < first.line  # ``other`` comes first: ``own`` is the rebinding
     before, after = (other, own) if earlier else (own, other)
+    exited = _exited_arm(before.site, after.site)
+    if exited is not None:
+        # ``if world_size is None: loader = DataLoader(a); return loader`` then ``loader =
+        # DataLoader(b, sampler=s)``: the first binding's reads are all inside its arm, which
+        # returns; the second is read only after the ``if``
+        if earlier:
+            return (1, getattr(after.value, "end_lineno", None) or after.site.line)
+        return (exited[3] + 1, 10**9)
     outer, inner = plain_conds(before.site.conds), plain_conds(after.site.conds)
     if inner[: len(outer)] != outer or any(c.kind == "loop" for c in inner):
         return None
@@ -125,6 +133,23 @@ def _rebound_after(own: Binding, other: Binding, read_rows) -> Optional[Tuple[in
     # the rows that see ``other``: up to the end of the rebinding's own statement when ``other``
     # came first; from there to the end of the rebinding's block when it comes after
     return (1, end) if earlier else (end + 1, last)
+
+
+def _exited_arm(before: Site, after: Site) -> Optional[Tuple[int, int, int, int]]:
+    """The arm (``Cond.arm``) of an ``if`` body that ``before`` lies in and that always leaves
+    the function (it ends in ``return`` or ``raise``), when ``after`` follows that ``if``
+    statement in its block with no loop around it (its conditions hold the statement's early
+    exit): no path from ``before`` reaches ``after``, nor a read after the statement. None
+    otherwise."""
+    outer, inner = plain_conds(after.conds), plain_conds(before.conds)
+    if len(inner) <= len(outer) or inner[: len(outer)] != outer or any(c.kind == "loop" for c in after.conds):
+        return None
+    arm = inner[len(outer)]
+    if arm.kind != "if" or arm.arm is None or arm.arm[1] != 0 or arm.test is None:
+        return None
+    if not any(c.kind == "exit" and c.test is arm.test for c in after.conds):
+        return None
+    return arm.arm
 
 
 # Fields of a statement that hold statements (``top_call_counts`` reads only its own expressions).

@@ -58,6 +58,11 @@ class Rule:
     # Judged once per config file's run (``configs.runs.variants``), each run with its own values,
     # as the crash rules are; the other rules judge a call once over every value the runs give.
     per_run: bool = False
+    # What the rule reports exists only on the path that builds it (DL206's DistributedSampler,
+    # built for distributed runs): at a factory's call, a loader on one branch the call does
+    # not decide is reported by itself, as a conditional sampler is at its own call; the other
+    # rules need every branch to break them (``judge.judge_call_sites``).
+    per_branch: bool = False
     references: tuple = (
         "torch/utils/data/dataloader.py (DataLoader.__init__ and its iterators), torch 2.13",
         "https://pytorch.org/docs/stable/data.html",

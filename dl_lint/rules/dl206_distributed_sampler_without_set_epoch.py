@@ -8,6 +8,7 @@ class DistributedSamplerWithoutSetEpoch(Rule):
     code = "DL206"
     name = "distributed-sampler-without-set-epoch"
     severity = Severity.WARNING
+    per_branch = True  # the sampler is built on the distributed path only: that path is judged
     summary = "A shuffling DistributedSampler iterated in an epoch loop that never calls set_epoch: every epoch has the same order."
     references = (
         "torch/utils/data/distributed.py (DistributedSampler.__iter__ seeds with seed + epoch; set_epoch), torch 2.13",
@@ -77,9 +78,14 @@ The loader's name may be bound in several arms of an `if` or `try` statement (`t
 DataLoader(...)` / `except OSError: loader = DataLoader(...)`): after the statement it holds
 either arm's loader, and each is judged. A name bound again later in straight-line code (a
 script reusing `loader` for its test phase) holds the first loader until the rebinding
-statement ends (its own value included), the second after it. A caller in another module is judged at its call
-(reported there, `prepare_dataloaders(): ...`, citing the loader), like other findings of a
-factory. A caller that returns the loader again is followed on, across modules (the modules that
+statement ends (its own value included), the second after it. A name bound in an `if` body
+that returns (or raises) and bound again after that `if` (`if world_size is None: train_loader
+= DataLoader(...); return train_loader, valid_loader` then the distributed loaders) is bound
+once on each path: the first binding's reads are those of its arm. A caller in another module is
+judged at its call (reported there, `prepare_dataloaders(): ...`, citing the loader), like other
+findings of a factory; there, unlike the other rules, a loader on one branch of the factory that
+the call does not decide is reported by itself (the other branch builds no DistributedSampler:
+the distributed path is the one judged, as a conditional `sampler=` is at a loader's own call). A caller that returns the loader again is followed on, across modules (the modules that
 import the function's module and call it), through functions that return it whole or in a new
 tuple (jepa's `make_videodataset` -> `init_data` -> `make_dataloader`). A sampler returned beside
 the loader (`return dataloader, len(dataset), train_sampler`) is followed the same way:
