@@ -201,6 +201,7 @@ class ModuleAnalysis:
         self._by_scope: Optional[Dict[int, list]] = None  # id(scope) -> its calls (``_calls_in``)
         self._helpers: Dict[int, Optional[ast.AST]] = {}  # id(nested function) -> its method (``_helper_method``)
         self._wrapped: Dict[Optional[int], Dict[str, List[Tuple[str, int]]]] = {}  # ``_wrapped_aliases``
+        self._global_alias_index: Optional[Dict[str, List[Tuple[ast.AST, str, int]]]] = None  # ``_global_aliases``
         self._eager_kinds: Dict[int, str] = {}  # id(call) -> its ``EAGER_ITERATION`` kind, "" if none
         self._listed: Optional[Dict[Tuple[Optional[int], str], List[Tuple[str, int, bool]]]] = None  # ``_lists_holding``
         self._looped: Optional[Dict[Tuple[Optional[int], str], List[Tuple[str, int, int]]]] = None  # ``_loop_aliases``
@@ -335,6 +336,7 @@ class ModuleAnalysis:
         self._by_scope = None
         self._helpers = {}
         self._wrapped = {}
+        self._global_alias_index = None
         self._kept = {}
         self._kept_names = None
         self._ix = None
@@ -2455,7 +2457,62 @@ class ModuleAnalysis:
             row = self._unguarded_call_of(function, MAX_CALL_DEPTH, set())
             if row is not None and row > after:
                 return row
+        for function, alias, start in self._global_aliases().get(target, ()):
+            # ``t = tqdm(train_loader)`` (or ``t = train_loader``, or one per arm of an ``if``)
+            # in ``process_data()``, then ``for batch in t``: the function iterates the loader
+            if self._name_iteration(function, alias, start, wrapped=True) is None:
+                continue
+            row = self._unguarded_call_of(function, MAX_CALL_DEPTH, set())
+            if row is not None and row > after:
+                return row
         return None
+
+    def _global_aliases(self) -> Dict[str, List[Tuple[ast.AST, str, int]]]:
+        """DL203: the names local to a module-level function (or a method of a module-level
+        class) that hold a module-level name, bare or in transparent wrappers (``t =
+        tqdm(train_loader, ncols=150)``), bound once or once in each arm of one ``if``/``try``
+        statement (``if training: t = tqdm(train_loader)`` / ``else: t = tqdm(test_loader)``):
+        by the module-level name, (function, local name, the row after which a read sees the
+        binding: the end of the arms). The function must not bind the module-level name
+        itself. Built once per module."""
+        if self._global_alias_index is not None:
+            return self._global_alias_index
+        from dl_lint.analysis.transfers import transparent_leaves
+
+        found: Dict[str, List[Tuple[ast.AST, str, int]]] = {}
+        module_names = self.index.module_scope.bindings if self.index.module_scope is not None else {}
+        for key, names in self.index.scopes.items():
+            function = names.node
+            if names.kind != "function" or function is None or self._runner(function) is None:
+                continue
+            for alias, bindings in names.bindings.items():
+                if alias in names.globals or alias in names.nonlocals or len(bindings) > 4:
+                    continue
+                if any(b.kind != "assign" or b.value is None or b.site is None for b in bindings):
+                    continue
+                start = bindings[0].site.line
+                if len(bindings) > 1:
+                    arms = [alternatives(a.site, b.site) for a in bindings for b in bindings if a is not b]
+                    if any(arm is None or arm.arm is None for arm in arms):
+                        continue  # rebound on one path: which value a read sees is not followed
+                    start = max(arm.arm[3] for arm in arms)
+                for binding in bindings:
+                    branches, leaves = [binding.value], set()
+                    while branches:
+                        expr = branches.pop()
+                        if isinstance(expr, ast.IfExp):
+                            branches += [expr.body, expr.orelse]
+                            continue
+                        leaf = transparent_leaves(expr)[-1]
+                        leaves.add(leaf.id if isinstance(leaf, ast.Name) else None)
+                    if len(leaves) != 1 or None in leaves:
+                        continue
+                    name = leaves.pop()
+                    if name in names.bindings or name not in module_names:
+                        continue  # a local of that name, or not a module-level one
+                    found.setdefault(name, []).append((function, alias, start))
+        self._global_alias_index = found
+        return found
 
     def _runner(self, scope: Optional[ast.AST]) -> Optional[ast.AST]:
         """``scope`` when module-level code can call it by name: a module-level function, or a

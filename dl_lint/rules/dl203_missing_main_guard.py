@@ -30,7 +30,10 @@ and passes it to `run_epoch(loader)`, which loops over it (the loader may also b
 as the argument, `run_epoch(DataLoader(...))` or `trainer.fit(model, DataLoader(...))`; also
 through a transparent wrapper it binds once to a name, `train_bar = tqdm(loader)` or `total, train_bar = 0.0, tqdm(loader)`, then
 `for batch in train_bar`); or a module-level loader is looped over
-(through its global name) in a function an unguarded module-level epoch loop calls. Methods of a
+(through its global name) in a function an unguarded module-level epoch loop calls, also through
+a local name bound to it, bare or in a transparent wrapper, once or once in each arm of one `if`
+(`if training: t = tqdm(train_loader)` / `else: t = tqdm(test_loader)`, then `for batch in t`:
+each loader is iterated on its path). Methods of a
 module-level class count as such functions when called on a module-level instance of it
 (`model = Net(...).to(device)`; `model.inference(...)` looping over a global `subgraph_loader`,
 or over the loader handed to it, from `test()` in the epoch loop), on an object constructed in
