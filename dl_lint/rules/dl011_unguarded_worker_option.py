@@ -205,12 +205,15 @@ def _independent_path(call, option, active, workers, on_a_path):
         return None
     if not workers.options:
         return None
-    found = call_scenarios(call, "num_workers", option)
-    for scenario in found or ():
+    found = [s for s in call_scenarios(call, "num_workers", option) or () if not _opposed(s["num_workers"], s[option])]
+    crashes = [
+        s[option].value is not ABSENT and active(s[option].value) and concrete("num_workers", s["num_workers"]) == 0 for s in found
+    ]
+    if found and all(crashes):
+        return None  # every path crashes: an error rule reports it
+    for scenario in found:
         workers_possible, option_possible = scenario["num_workers"], scenario[option]
         if option_possible.value is ABSENT or not active(option_possible.value) or not option_possible.guards:
-            continue
-        if _opposed(workers_possible, option_possible):
             continue
         number = concrete("num_workers", workers_possible)
         if number == 0:
