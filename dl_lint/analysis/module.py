@@ -135,6 +135,34 @@ def _rebound_after(own: Binding, other: Binding, read_rows) -> Optional[Tuple[in
     return (1, end) if earlier else (end + 1, last)
 
 
+def _arms_end(bindings: Sequence[Binding]) -> Optional[int]:
+    """For two to four assignments of one name, each in another arm of one ``if``/``try``
+    statement (``scopes.alternatives``): the last row of those arms (a read after it sees one of
+    them). None otherwise."""
+    if not 1 < len(bindings) <= 4 or any(b.kind != "assign" or b.value is None or b.site is None for b in bindings):
+        return None
+    arms = [alternatives(a.site, b.site) for a in bindings for b in bindings if a is not b]
+    if any(arm is None or arm.arm is None for arm in arms):
+        return None
+    return max(arm.arm[3] for arm in arms)
+
+
+def _wrapped_leaf(value: Optional[ast.AST], bare: bool = True) -> Optional[str]:
+    """The name ``value`` holds through transparent wrappers (``tqdm(enumerate(loader))``), the
+    same on every branch of a conditional expression; with ``bare``, also the name itself."""
+    from dl_lint.analysis.transfers import transparent_leaves
+
+    branches, leaves = [value], set()
+    while branches:
+        expr = branches.pop()
+        if isinstance(expr, ast.IfExp):
+            branches += [expr.body, expr.orelse]
+            continue
+        leaf = transparent_leaves(expr)[-1] if expr is not None else None
+        leaves.add(leaf.id if isinstance(leaf, ast.Name) and (bare or leaf is not expr) else None)
+    return next(iter(leaves)) if len(leaves) == 1 and None not in leaves else None
+
+
 def _exited_arm(before: Site, after: Site) -> Optional[Tuple[int, int, int, int]]:
     """The arm (``Cond.arm``) of an ``if`` body that ``before`` lies in and that always leaves
     the function (it ends in ``return`` or ``raise``), when ``after`` follows that ``if``
@@ -2477,8 +2505,6 @@ class ModuleAnalysis:
         itself. Built once per module."""
         if self._global_alias_index is not None:
             return self._global_alias_index
-        from dl_lint.analysis.transfers import transparent_leaves
-
         found: Dict[str, List[Tuple[ast.AST, str, int]]] = {}
         module_names = self.index.module_scope.bindings if self.index.module_scope is not None else {}
         for key, names in self.index.scopes.items():
@@ -2490,25 +2516,12 @@ class ModuleAnalysis:
                     continue
                 if any(b.kind != "assign" or b.value is None or b.site is None for b in bindings):
                     continue
-                start = bindings[0].site.line
-                if len(bindings) > 1:
-                    arms = [alternatives(a.site, b.site) for a in bindings for b in bindings if a is not b]
-                    if any(arm is None or arm.arm is None for arm in arms):
-                        continue  # rebound on one path: which value a read sees is not followed
-                    start = max(arm.arm[3] for arm in arms)
+                start = bindings[0].site.line if len(bindings) == 1 else _arms_end(bindings)
+                if start is None:
+                    continue  # rebound on one path: which value a read sees is not followed
                 for binding in bindings:
-                    branches, leaves = [binding.value], set()
-                    while branches:
-                        expr = branches.pop()
-                        if isinstance(expr, ast.IfExp):
-                            branches += [expr.body, expr.orelse]
-                            continue
-                        leaf = transparent_leaves(expr)[-1]
-                        leaves.add(leaf.id if isinstance(leaf, ast.Name) else None)
-                    if len(leaves) != 1 or None in leaves:
-                        continue
-                    name = leaves.pop()
-                    if name in names.bindings or name not in module_names:
+                    name = _wrapped_leaf(binding.value, bare=True)
+                    if name is None or name in names.bindings or name not in module_names:
                         continue  # a local of that name, or not a module-level one
                     found.setdefault(name, []).append((function, alias, start))
         self._global_alias_index = found
@@ -2777,6 +2790,18 @@ class ModuleAnalysis:
                 leaves.add(leaf.id if isinstance(leaf, ast.Name) and (leaf is not expr or not top) else None)
             if len(leaves) == 1 and None not in leaves:
                 found.setdefault(leaves.pop(), []).append((alias, binding.site.line))
+        names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
+        for alias, bindings in names.bindings.items() if names is not None else ():
+            # one binding per arm of an ``if``/``try`` (``if trainval: data = chain(train_loader,
+            # val_loader)`` / ``else: data = chain(train_loader)``): a read after the arms sees
+            # one of them, each wrapping its loader
+            start = _arms_end(bindings) if len(bindings) > 1 and alias not in names.globals else None
+            if start is None:
+                continue
+            for binding in bindings:
+                leaf = _wrapped_leaf(binding.value)
+                if leaf is not None:
+                    found.setdefault(leaf, []).append((alias, start))
         self._wrapped[key] = found
         return found
 
@@ -4766,7 +4791,7 @@ def _getter_key(node: ast.AST) -> Optional[str]:
     return None
 
 
-_WRAPPERS = ("enumerate", "tqdm", "iter", "zip", "islice", "progressbar")  # progressbar2: transfers._TRANSPARENT
+_WRAPPERS = ("enumerate", "tqdm", "iter", "zip", "islice", "progressbar", "chain")  # progressbar2: transfers._TRANSPARENT
 
 
 def _branches(expr: ast.AST) -> List[ast.AST]:

@@ -35,7 +35,8 @@ from dl_lint.analysis.syntax import literal, terminal
 # ``progressbar(iterable, ...)`` yields the iterable's items (read in progressbar2 4.6.0,
 # shortcuts.py: ``iter(bar(iterable))``, where ``ProgressBar.__call__`` takes ``iter(iterable)``;
 # a generator looping over it in 3.x).
-_TRANSPARENT = frozenset({"enumerate", "tqdm", "iter", "islice", "progressbar"})
+# itertools.chain(a, b) yields a's items, then b's (lazily): the loop walks the first argument first.
+_TRANSPARENT = frozenset({"enumerate", "tqdm", "iter", "islice", "progressbar", "chain"})
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 # torch dtypes, as attributes of ``torch`` (``x.to(torch.float16, non_blocking=True)`` converts

@@ -29,7 +29,8 @@ the module, four deep: module level calls `main()`, which calls `train()`, which
 and passes it to `run_epoch(loader)`, which loops over it (the loader may also be built in place
 as the argument, `run_epoch(DataLoader(...))` or `trainer.fit(model, DataLoader(...))`; also
 through a transparent wrapper it binds once to a name, `train_bar = tqdm(loader)` or `total, train_bar = 0.0, tqdm(loader)`, then
-`for batch in train_bar`); or a module-level loader is looped over
+`for batch in train_bar`, or once in each arm of one `if`, `data = itertools.chain(train_loader,
+val_loader)` / `data = itertools.chain(train_loader)`: `chain` walks its first argument first); or a module-level loader is looped over
 (through its global name) in a function an unguarded module-level epoch loop calls, also through
 a local name bound to it, bare or in a transparent wrapper, once or once in each arm of one `if`
 (`if training: t = tqdm(train_loader)` / `else: t = tqdm(test_loader)`, then `for batch in t`:
