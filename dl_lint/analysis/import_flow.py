@@ -46,6 +46,11 @@ _ITERATING = frozenset({"iter", "enumerate", "zip", "list", "tuple", "sorted", "
 _ITERATING_AFTER_FIRST = frozenset({"map", "filter"})
 # Outside calls whose result iterates what they are given when it is iterated (progress bars).
 _WRAPPERS = frozenset({"tqdm", "trange", "progressbar", "islice", "chain", "cycle"})
+# Outside classes that hold a collection of loaders and iterate every one when iterated:
+# Lightning's CombinedLoader (2.6.6, utilities/combined_loader.py: each mode's ``__iter__`` calls
+# ``iter()`` on its iterables, ``sequential`` one after another), which also wraps a collection a
+# ``*_dataloader`` hook returns (loops/fit_loop.py:242, loops/evaluation_loop.py:181).
+_COLLECTION_LOADERS = frozenset({"CombinedLoader"})
 # Methods of dicts, lists, sets and strings: ``CONSTANTS.get(key)`` on a name a star import binds
 # is not a module's function (resolving it reads the whole constant).
 _CONTAINER_METHODS = frozenset(
@@ -119,6 +124,7 @@ class ImportFlow:
         self.globals: Dict[str, Dict[str, Set]] = {}  # path -> name -> values (the root's top level)
         self.fields: Dict[Tuple[str, str], Dict[str, Set]] = {}  # (path, class) -> attr -> values
         self.iterated: Dict[Tuple[str, int, int], Tuple[int, str, int]] = {}
+        self.members: Dict[Tuple[str, int, int], Set] = {}  # a CombinedLoader's loaders (``_COLLECTION_LOADERS``)
         self.changed = False
         self.overflow = False
         self.poisoned: Set[tuple] = set()  # names and attributes rebound to an unknown call of themselves
@@ -151,6 +157,7 @@ class ImportFlow:
             if not self._tainted:
                 return self
             self.functions, self.containers, self.globals, self.fields, self.iterated = {}, {}, {}, {}, {}
+            self.members = {}
             self.overflow = False
         self.iterated = {}
         return self
@@ -467,10 +474,13 @@ class ImportFlow:
         return values
 
     def _sink(self, fn: _Function, values: Set, line: int) -> None:
-        for value in values:
+        todo = list(values)
+        while todo:
+            value = todo.pop()
             if value[0] == "obj" and value[1:] not in self.iterated:
                 self.iterated[value[1:]] = (fn.root_line, fn.analysis.path, line)
                 self.changed = True
+                todo.extend(self.members.get(value[1:], ()))  # iterating a CombinedLoader iterates its loaders
 
     # -- calls ------------------------------------------------------------------------------
     def _call(self, fn: _Function, call: ast.Call) -> Set:
@@ -502,10 +512,18 @@ class ImportFlow:
             return set()
         targets = self._callees(fn, call)
         if targets is None:  # outside the project: its result is an object of its own
-            found = {("obj", self._absolute(fn.analysis.path), call.lineno, call.col_offset)}
+            built = (self._absolute(fn.analysis.path), call.lineno, call.col_offset)
+            found = {("obj", *built)}
             name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
             if name in _WRAPPERS and args:
                 found |= args[0]
+            if name in _COLLECTION_LOADERS:
+                iterables = args[0] if args else next((values for key, values in keywords if key == "iterables"), set())
+                members = self.members.setdefault(built, set())
+                added = (iterables | self._elements(iterables)) - members
+                if added:
+                    members |= added
+                    self.changed = True
             return found
         if self._handed_functions(fn, call, args, keywords):
             args = [values | self._function_value(fn, node) for node, values in zip(call.args, args)]
@@ -701,7 +719,9 @@ class ImportFlow:
                 method = self._method(instance, hook)
                 callee = self._enter(fn, call, method[0], method[1], instance, method[2], [], [])
                 if callee is not None:
-                    self._sink(fn, callee.returns, call.lineno)
+                    # a collection of loaders (a list, a dict) is wrapped in a CombinedLoader,
+                    # which iterates each one
+                    self._sink(fn, callee.returns | self._elements(callee.returns), call.lineno)
 
     def _lightning_cli(self, fn: _Function, call: ast.Call) -> bool:
         """``LightningCLI(Model, DataModule)`` (``run`` not False, no ``parser_kwargs``): it builds

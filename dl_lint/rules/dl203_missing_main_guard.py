@@ -78,7 +78,10 @@ hooks: the datamodule's (`trainer.fit(model, datamodule=dm)`, when its class def
 else the model's: `fit` iterates what `train_dataloader()` returns, and what `val_dataloader()`
 returns when the model's class (of the project) overrides `validation_step`; `validate`,
 `test`, `predict` their hooks likewise (Lightning 2.6.6 `data_connector.py`,
-`evaluation_loop.py`). These are followed from the script's top-level code through the
+`evaluation_loop.py`). A hook may return a collection: every loader of a returned list, tuple
+or dict display is iterated (Lightning wraps it in a `CombinedLoader`), and so is every loader a
+`CombinedLoader(...)` holds wherever that object is iterated (its modes call `iter()` on each
+iterable: `fit_loop.py`, `combined_loader.py`). These are followed from the script's top-level code through the
 interpretation below (held-out set 29's flare-prediction-smarp shape), as is `LightningCLI(Model,
 DataModule)` built at module level (without `run=False`, and without `parser_kwargs`, whose
 `default_config_files` would set every run's init args): it builds both from their classes'
