@@ -30,7 +30,7 @@ def factory_key(analysis: Any, call, site):
         if isinstance(instance, Instance):
             if instance.local or not instance.path:
                 return None
-            return os.path.abspath(instance.path), f"{instance.name}.{func.attr}"
+            return _inherited_key(analysis, instance, func.attr) or (os.path.abspath(instance.path), f"{instance.name}.{func.attr}")
     target = analysis.resolver.resolve(func, site).single
     ref = target.value if target is not None else None
     kind = getattr(ref, "kind", None)
@@ -39,6 +39,35 @@ def factory_key(analysis: Any, call, site):
     if kind != "function":
         return None
     return os.path.abspath(ref.path), ref.name
+
+
+def _inherited_key(analysis: Any, instance: Any, name: str):
+    """(file, "Base.name") when the instance's class does not define ``name`` and the lookup
+    finds it on a project base (``SummaryModule.method_home``: one base at each step, each
+    binding the name only by a ``def``): ``Child(data, num_workers=0)`` with the hooks and
+    ``__init__`` of ``Base(LightningDataModule)``. None when the class defines it, or the
+    lookup cannot be told."""
+    project = analysis.resolver.project
+    summary = getattr(project, "summary", None)
+    module = summary(instance.module, instance.path) if summary is not None else None
+    if module is None or getattr(module, "path", None) != instance.path:
+        return None
+    home = module.method_home(instance.name, name)
+    if not home:
+        return None
+    owner, record = home
+    cls = _defining_class(owner, record)
+    if cls is None or cls == instance.name and owner.path == instance.path:
+        return None
+    return os.path.abspath(owner.path), f"{cls}.{name}"
+
+
+def _defining_class(owner: Any, record: Any):
+    """The name of the class of ``owner`` (a SummaryModule) whose methods hold ``record``."""
+    for cls_name, cls_record in getattr(owner, "_classes_by_name", {}).items():
+        if any(m is record for m in cls_record.methods):
+            return cls_name
+    return None
 
 
 def _own_method_key(analysis: Any, name: str, site):

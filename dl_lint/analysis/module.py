@@ -4250,9 +4250,10 @@ class ModuleAnalysis:
             made, where = bindings[0].value, bindings[0].site
         ref = caller.resolver.resolve(made.func, where).single
         target = ref.value if ref is not None else None
-        if not (isinstance(target, FunctionRef) and target.kind == "class" and target.name == cls.name and target.line == cls.lineno):
+        if not (isinstance(target, FunctionRef) and target.kind == "class" and target.path):
             return
-        if not target.path or os.path.abspath(target.path) != os.path.abspath(self.path):
+        own = target.name == cls.name and target.line == cls.lineno and os.path.abspath(target.path) == os.path.abspath(self.path)
+        if not own and not self._inherits_init(caller, target, cls):
             return
         init = self.ix.methods.get((id(cls), "__init__"))
         built = self.bind_parameters(made, where, caller, init) if init is not None else None
@@ -4266,6 +4267,23 @@ class ModuleAnalysis:
                 receiver = func.value.id if isinstance(func.value, ast.Name) else ""
                 value = self._handed_config(node, value, made, where, site, caller, receiver) or value
             dict.__setitem__(env, key, value)
+
+    def _inherits_init(self, caller: "ModuleAnalysis", target: Any, cls: ast.ClassDef) -> bool:
+        """Whether constructing the project class ``target`` runs the ``__init__`` of ``cls``
+        (a class of this module): a subclass that defines none, whose lookup finds ``cls``'s
+        (``SummaryModule.method_home``: one project base at each step), as ``TemporalDataModule
+        (CustomDataModule)`` built with the base's parameters."""
+        from dl_lint.analysis.call_keys import _defining_class
+
+        summary = getattr(caller.resolver.project, "summary", None)
+        module = summary(target.module, target.path) if summary is not None else None
+        if module is None or getattr(module, "path", None) != target.path:
+            return False
+        home = module.method_home(target.name, "__init__")
+        if not home:
+            return False
+        owner, record = home
+        return os.path.abspath(owner.path) == os.path.abspath(self.path) and _defining_class(owner, record) == cls.name
 
     @staticmethod
     def _handed_config(
