@@ -723,9 +723,8 @@ def judge_call_sites(
                     rules = checking_rules(enabled_codes(callee_file.settings, codes))
                     ctx = context_for(callee_file, project, accelerator, rules)
                     own = {(d.code, d.location, d.filename or None) for c in callee_file.facts.calls for d in check(c, rules, ctx, "")}
-                    judged[callee_file.key] = (rules, ctx, own)
-                rules, ctx, own = judged[callee_file.key]
-                per_branch = {rule.code for rule in rules if rule.per_branch}
+                    judged[callee_file.key] = (rules, ctx, own, {rule.code for rule in rules if rule.per_branch})
+                rules, ctx, own, per_branch = judged[callee_file.key]
                 undecided: Dict[int, tuple] = {}  # loader id -> its branch (``loader_calls_with``)
                 # A function started in other processes runs there, not at this module's import
                 # (an unguarded ``mp.spawn`` fails for a reason of its own): no DL203 at the call.

@@ -43,31 +43,26 @@ def factory_key(analysis: Any, call, site):
 
 def _inherited_key(analysis: Any, instance: Any, name: str):
     """(file, "Base.name") when the instance's class does not define ``name`` and the lookup
-    finds it on a project base (``SummaryModule.method_home``: one base at each step, each
-    binding the name only by a ``def``): ``Child(data, num_workers=0)`` with the hooks and
-    ``__init__`` of ``Base(LightningDataModule)``. None when the class defines it, or the
-    lookup cannot be told."""
-    project = analysis.resolver.project
+    finds it on a project base (``inherited_home``): ``Child(data, num_workers=0)`` with the
+    hooks and ``__init__`` of ``Base(LightningDataModule)``. None when the class defines it, or
+    the lookup cannot be told."""
+    home = inherited_home(analysis.resolver.project, instance.module, instance.path, instance.name, name)
+    if home is None or home == (instance.path, instance.name):
+        return None
+    return os.path.abspath(home[0]), f"{home[1]}.{name}"
+
+
+def inherited_home(project: Any, module: str, path: str, cls: str, name: str):
+    """(file, class name) of the ``def`` a lookup of ``name`` on an instance of the project class
+    ``cls`` (of ``module`` at ``path``) finds, itself or a base (``SummaryModule.method_owner``:
+    one project base at each step, each binding the name only by a ``def``); None when that
+    cannot be told or nothing defines it."""
     summary = getattr(project, "summary", None)
-    module = summary(instance.module, instance.path) if summary is not None else None
-    if module is None or getattr(module, "path", None) != instance.path:
+    found = summary(module, path) if summary is not None else None
+    if found is None or getattr(found, "path", None) != path:
         return None
-    home = module.method_home(instance.name, name)
-    if not home:
-        return None
-    owner, record = home
-    cls = _defining_class(owner, record)
-    if cls is None or cls == instance.name and owner.path == instance.path:
-        return None
-    return os.path.abspath(owner.path), f"{cls}.{name}"
-
-
-def _defining_class(owner: Any, record: Any):
-    """The name of the class of ``owner`` (a SummaryModule) whose methods hold ``record``."""
-    for cls_name, cls_record in getattr(owner, "_classes_by_name", {}).items():
-        if any(m is record for m in cls_record.methods):
-            return cls_name
-    return None
+    home = found.method_owner(cls, name)
+    return (home[0].path, home[1]) if home else None
 
 
 def _own_method_key(analysis: Any, name: str, site):

@@ -147,9 +147,10 @@ def _arms_end(bindings: Sequence[Binding]) -> Optional[int]:
     return max(arm.arm[3] for arm in arms)
 
 
-def _wrapped_leaf(value: Optional[ast.AST], bare: bool = True) -> Optional[str]:
-    """The name ``value`` holds through transparent wrappers (``tqdm(enumerate(loader))``), the
-    same on every branch of a conditional expression; with ``bare``, also the name itself."""
+def _wrapped_leaf(value: Optional[ast.AST]) -> Optional[str]:
+    """The name ``value`` is, or holds through transparent wrappers (``tqdm(enumerate(loader))``),
+    the same on every branch of a conditional expression (``tqdm(loader) if verbose else
+    loader``); None otherwise."""
     from dl_lint.analysis.transfers import transparent_leaves
 
     branches, leaves = [value], set()
@@ -159,7 +160,7 @@ def _wrapped_leaf(value: Optional[ast.AST], bare: bool = True) -> Optional[str]:
             branches += [expr.body, expr.orelse]
             continue
         leaf = transparent_leaves(expr)[-1] if expr is not None else None
-        leaves.add(leaf.id if isinstance(leaf, ast.Name) and (bare or leaf is not expr) else None)
+        leaves.add(leaf.id if isinstance(leaf, ast.Name) else None)
     return next(iter(leaves)) if len(leaves) == 1 and None not in leaves else None
 
 
@@ -2520,7 +2521,7 @@ class ModuleAnalysis:
                 if start is None:
                     continue  # rebound on one path: which value a read sees is not followed
                 for binding in bindings:
-                    name = _wrapped_leaf(binding.value, bare=True)
+                    name = _wrapped_leaf(binding.value)
                     if name is None or name in names.bindings or name not in module_names:
                         continue  # a local of that name, or not a module-level one
                     found.setdefault(name, []).append((function, alias, start))
@@ -2760,13 +2761,12 @@ class ModuleAnalysis:
         (``enumerate``, ``tqdm``, ``iter``, ``islice``), on every branch of a conditional
         expression (minGPT's ``pbar = tqdm(enumerate(loader), total=len(loader)) if is_train
         else enumerate(loader)``, then ``for it, (x, y) in pbar``): iterating one iterates the
-        loader. By wrapped name, (alias, row); indexed once per scope."""
+        loader; and the names bound once in each arm of one ``if``/``try`` (``_arms_end``), from
+        the end of the arms. By wrapped name, (alias, row); indexed once per scope."""
         key = id(scope) if scope is not None else None
         found = self._wrapped.get(key)
         if found is not None:
             return found
-        from dl_lint.analysis.transfers import transparent_leaves
-
         found = {}
         for alias, binding, _ in self._assigned_once(scope, ("assign", "unpack")):
             value = binding.value
@@ -2777,19 +2777,10 @@ class ModuleAnalysis:
                 if any(isinstance(e, ast.Starred) for e in value.elts) or not 0 <= binding.index < len(value.elts):
                     continue
                 value = value.elts[binding.index]
-            if isinstance(value, ast.Name):
-                continue
-            branches, leaves = [(value, True)], set()
-            while branches:
-                expr, top = branches.pop()
-                if isinstance(expr, ast.IfExp):
-                    branches += [(expr.body, False), (expr.orelse, False)]
-                    continue
-                leaf = transparent_leaves(expr)[-1]
-                # a branch may be the name itself (``tqdm(loader) if verbose else loader``)
-                leaves.add(leaf.id if isinstance(leaf, ast.Name) and (leaf is not expr or not top) else None)
-            if len(leaves) == 1 and None not in leaves:
-                found.setdefault(leaves.pop(), []).append((alias, binding.site.line))
+            # a bare name is a plain alias (``loader_names``); a branch may be one
+            leaf = None if isinstance(value, ast.Name) else _wrapped_leaf(value)
+            if leaf is not None:
+                found.setdefault(leaf, []).append((alias, binding.site.line))
         names = self.index.scopes.get(id(scope)) if scope is not None else self.index.module_scope
         for alias, bindings in names.bindings.items() if names is not None else ():
             # one binding per arm of an ``if``/``try`` (``if trainval: data = chain(train_loader,
@@ -4271,19 +4262,12 @@ class ModuleAnalysis:
     def _inherits_init(self, caller: "ModuleAnalysis", target: Any, cls: ast.ClassDef) -> bool:
         """Whether constructing the project class ``target`` runs the ``__init__`` of ``cls``
         (a class of this module): a subclass that defines none, whose lookup finds ``cls``'s
-        (``SummaryModule.method_home``: one project base at each step), as ``TemporalDataModule
-        (CustomDataModule)`` built with the base's parameters."""
-        from dl_lint.analysis.call_keys import _defining_class
+        (``call_keys.inherited_home``): ``class Squares(Data): pass`` built with ``Data``'s
+        parameters."""
+        from dl_lint.analysis.call_keys import inherited_home
 
-        summary = getattr(caller.resolver.project, "summary", None)
-        module = summary(target.module, target.path) if summary is not None else None
-        if module is None or getattr(module, "path", None) != target.path:
-            return False
-        home = module.method_home(target.name, "__init__")
-        if not home:
-            return False
-        owner, record = home
-        return os.path.abspath(owner.path) == os.path.abspath(self.path) and _defining_class(owner, record) == cls.name
+        home = inherited_home(caller.resolver.project, target.module, target.path, target.name, "__init__")
+        return home is not None and home[1] == cls.name and os.path.abspath(home[0]) == os.path.abspath(self.path)
 
     @staticmethod
     def _handed_config(

@@ -902,10 +902,16 @@ class SummaryModule:
 
     def method_home(self, cls: str, method: str, depth: int = 6):
         """(the SummaryModule, its ``MethodRecord``) of the ``def`` a lookup of ``method`` on an
-        instance of class ``cls`` of this module finds: the class's own, else its base's,
-        followed while the base is a project class and the only one (Python's C3 order over
-        several bases is not followed) and while the classes on the way bind the name by
-        nothing but a ``def``. None when that cannot be told (a library base such as
+        instance of class ``cls`` of this module finds (``method_owner``, less the class)."""
+        found = self.method_owner(cls, method, depth)
+        return found[::2] if found else found
+
+    def method_owner(self, cls: str, method: str, depth: int = 6):
+        """(the SummaryModule, the class's name, its ``MethodRecord``) of the ``def`` a lookup of
+        ``method`` on an instance of class ``cls`` of this module finds: the class's own, else
+        its base's, followed while the base is a project class and the only one (Python's C3
+        order over several bases is not followed) and while the classes on the way bind the
+        name by nothing but a ``def``. None when that cannot be told (a library base such as
         ``nn.Module``, which may define the name); ``()`` when every class on the way is seen
         and none defines it."""
         record = self._classes_by_name.get(cls)
@@ -913,7 +919,7 @@ class SummaryModule:
             return None
         found = next((m for m in record.methods if m.name == method), None)
         if found is not None:
-            return self, found
+            return self, cls, found
         if depth <= 0:
             return None
         from dl_lint.analysis.scopes import END
@@ -934,7 +940,7 @@ class SummaryModule:
             module = self.project.summary(ref.module, ref.path or self.path)
             if module is None or (ref.path and module.path != ref.path):
                 return None
-            home = module.method_home(ref.name, method, depth - 1)
+            home = module.method_owner(ref.name, method, depth - 1)
             if home != ():
                 return home  # found, or unknown
         return ()

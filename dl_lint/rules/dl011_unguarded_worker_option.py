@@ -117,7 +117,7 @@ persistent_workers (1.7+), multiprocessing_context and timeout behave the same o
             if not all(p.value is not ABSENT and active(p.value) and not p.guards for p in value.options):
                 # guarded, conditional, or inactive in some case: reported only when it is active
                 # on a path that an unrelated test chooses, where num_workers can be 0
-                condition = _independent_path(call, option, active, workers, on_a_path)
+                condition = _independent_path(call, option, value, active, workers, on_a_path)
                 if condition is None:
                     continue
             if condition is not None:
@@ -175,7 +175,7 @@ def _derived_from_workers(value, workers) -> bool:
     return any(p.origin in origins for p in value.options)
 
 
-def _independent_path(call, option, active, workers, on_a_path):
+def _independent_path(call, option, value, active, workers, on_a_path):
     """For an option that is conditional (``persistent_workers=False if args.debug else True``):
     (its value, the test that makes it active, what num_workers is there) when, in a consistent
     combination of the two arguments, the option is active and num_workers is 0 or comes from a
@@ -183,8 +183,8 @@ def _independent_path(call, option, active, workers, on_a_path):
     on is unrelated to num_workers (not its text nor an alias of it, no "worker" in its words).
     Combinations that take one test both ways (``0 if args.debug else args.workers`` with the
     option's ``False if args.debug``) are not consistent. None otherwise."""
-    own = {workers_text_of(call), *workers.aliases} - {"", None}
-    value = call.value(option)
+    written = call.args["num_workers"].code if call.given("num_workers") else None
+    own = {written, *workers.aliases} - {"", None}
     tests = set()
     for possible in value.options:
         for guard in possible.guards:
@@ -241,10 +241,6 @@ def _opposed(first, second) -> bool:
 
 
 _OPPOSITE_OPS = ({">", "<="}, {"<", ">="}, {"==", "!="})
-
-
-def workers_text_of(call):
-    return call.args["num_workers"].code if call.given("num_workers") else None
 
 
 def _fix(call, option, guarded):
