@@ -552,7 +552,7 @@ def loader_contexts(paths: Sequence[str]):
             continue
         rules = checking_rules(enabled_codes(file.settings, codes))
         ctx = context_for(file, project, lambda call: False, rules)
-        for call in sorted(file.facts.calls, key=lambda c: (c.location.row, c.location.column)):
+        for call in sorted(file.facts.every_call(), key=lambda c: (c.location.row, c.location.column)):
             if os.path.abspath(call.path) == file.key:  # a loader a config builds is reported at its own file
                 display = file.display
                 if file.cell_map is not None:  # a notebook: the cell and the row in it, as a lint shows them

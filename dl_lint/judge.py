@@ -300,8 +300,13 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
         keep = UNUSED_NOQA in enabled  # DL012 counts what each directive silences
         suppressions = None  # read only when there is something to suppress
         placed = set()  # (code, file, row): several runs of one LightningCLI may decide the same line
-        for call in file.facts.calls:
+
+        def judged(call: "LoaderCall") -> bool:
+            """The call's diagnostics added to ``out``; whether there were any (noqa aside)."""
+            nonlocal suppressions
+            found = False
             for diag in check(call, rules, ctx, file.display):
+                found = True
                 if diag.filename != file.display:
                     if call.extra.get("lightning_cli") or call.extra.get("instantiated"):
                         where = (diag.code, diag.filename, diag.location, call.path, call.location)
@@ -327,6 +332,17 @@ def judge(files: Iterable[SourceFile], project: "Project", accelerator: Accelera
 
                     diag = diag.replace(fix=normalize_fix(file.source or "", diag.fix))
                 out.append(diag)
+            return found
+
+        calls = file.facts.calls
+        quiet = {position for position, call in enumerate(calls) if not judged(call)}
+        # A twin (``ModuleAnalysis._twin_shapes``) differs from its first only in places: the
+        # rules find nothing in it when they find nothing in the first, unless figures recorded
+        # for lines of this file (``dl-lint measure``) may be read at its own rows.
+        measured = bool(file.facts.twins) and bool(project.measured(file.key)[1])
+        for first, row, column, end in file.facts.twins:
+            if first not in quiet or measured:
+                judged(calls[first].moved_to(row, column, end))
     out.sort(key=Diagnostic.sort_key)
     return out
 
@@ -722,7 +738,7 @@ def judge_call_sites(
                 if callee_file.key not in judged:  # what the factory's own loaders already report
                     rules = checking_rules(enabled_codes(callee_file.settings, codes))
                     ctx = context_for(callee_file, project, accelerator, rules)
-                    own = {(d.code, d.location, d.filename or None) for c in callee_file.facts.calls for d in check(c, rules, ctx, "")}
+                    own = {(d.code, d.location, d.filename or None) for c in callee_file.facts.every_call() for d in check(c, rules, ctx, "")}
                     judged[callee_file.key] = (rules, ctx, own, {rule.code for rule in rules if rule.per_branch})
                 rules, ctx, own, per_branch = judged[callee_file.key]
                 undecided: Dict[int, tuple] = {}  # loader id -> its branch (``loader_calls_with``)

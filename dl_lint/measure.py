@@ -362,7 +362,7 @@ def record_measurement(where: Optional[Tuple[str, int]], target: str, measuremen
     except (Refused, SyntaxError, UnicodeDecodeError, LookupError) as exc:
         return None, f"not recorded: cannot read {path}: {exc}"
     try:
-        calls = analyze_source(source, path).calls
+        calls = analyze_source(source, path).every_call()
     except Exception:  # noqa: BLE001 - a file dl-lint cannot analyse
         calls = []
     call = next((c for c in calls if c.rows[0] <= line <= c.rows[1]), None)

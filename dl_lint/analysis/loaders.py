@@ -247,6 +247,25 @@ class LoaderCall(Record):
         self.sampler_epochs = sampler_epochs
         self.extra = {} if extra is None else extra
 
+    def moved_to(self, row: int, column: int, end_column: int) -> "LoaderCall":
+        """This call's twin at ``row``, from ``column`` to ``end_column`` (``ModuleFacts.twins``:
+        the same text on one line, whose analysis differs only in places)."""
+        shift = column - self.location.column
+        args = {}
+        for name, arg in self.args.items():  # every place of a twin is on its one line
+            args[name] = BoundArg(
+                name,
+                arg.value,
+                arg.code,
+                Location(row, arg.location.column + shift),
+                Location(row, arg.end_location.column + shift),
+                arg.keyword,
+                arg.text,
+            )
+        return LoaderCall(
+            self.path, self.qualname, Location(row, column), Location(row, end_column), args, self.opaque, self.batch_bytes, self.scope
+        )
+
     def value(self, name: str) -> Value:
         """The resolved value of a parameter; torch's default when it is certainly absent."""
         bound = self.args.get(name)

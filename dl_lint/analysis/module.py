@@ -13,7 +13,7 @@ import ast
 import copy
 import os
 import re
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from dl_lint.analysis.loaders import (
     KEYWORD_ONLY,
@@ -25,13 +25,14 @@ from dl_lint.analysis.loaders import (
     LoaderCall,
     SamplerEpochs,
 )
+from dl_lint.model import Location
 from dl_lint.analysis.loops import has_inner_loop, loop_count, loop_map, loops_around
 from dl_lint.analysis.prefilter import LoaderCallees
 from dl_lint.analysis.resolve import MAX_COMPREHENSION_ROWS, MODULE_RETURNS_SELF, NAMESPACE_NAMES, LoaderClass, ProjectHook, Resolver
 from dl_lint.analysis.scopes import END, Binding, ModuleIndex, Site, alternatives, collect, plain_conds
 from dl_lint.analysis.summary import ModuleSummary, build_summary, class_record_of
 from dl_lint.analysis.syntax import NO_LITERAL, SourceText, docstring_statement, is_generator, literal, other_arms, parse, terminal
-from dl_lint.analysis.transfers import loop_copy, module_helpers, transparent_leaves
+from dl_lint.analysis.transfers import _TRANSPARENT, loop_copy, module_helpers, transparent_leaves
 from dl_lint.analysis.values import ABSENT, DictValue, FunctionRef, Guard, Instance, Origin, Possible, Value, source_lower_bound
 from dl_lint.analysis.namespaces import ParsedArgs, edited_attributes
 from dl_lint.analysis.configs.keypaths import LoadedConfig
@@ -55,7 +56,7 @@ MAX_TABLE_ROWS = 64
 
 
 class ModuleFacts(Record):
-    __slots__ = ("path", "module_name", "calls", "torch_name", "import_row", "factories", "has_main_guard")
+    __slots__ = ("path", "module_name", "calls", "torch_name", "import_row", "factories", "has_main_guard", "twins")
 
     def __init__(
         self,
@@ -69,6 +70,9 @@ class ModuleFacts(Record):
         # Module-level functions whose loader calls depend on their parameters: name -> params.
         factories: Tuple[Tuple[str, Tuple[str, ...]], ...] = (),
         has_main_guard: bool = False,
+        # Loader calls that are twins of one in ``calls`` (``ModuleAnalysis._twin_shapes``):
+        # (its position in ``calls``, row, column, end column); ``every_call`` builds them.
+        twins: Tuple[Tuple[int, int, int, int], ...] = (),
     ) -> None:
         self.path = path
         self.module_name = module_name
@@ -77,6 +81,14 @@ class ModuleFacts(Record):
         self.import_row = import_row
         self.factories = factories
         self.has_main_guard = has_main_guard
+        self.twins = twins
+
+    def every_call(self) -> Tuple[LoaderCall, ...]:
+        """``calls`` and their twins, each a call of its own (in that order)."""
+        if not self.twins:
+            return self.calls
+        calls = self.calls
+        return (*calls, *(calls[first].moved_to(row, column, end) for first, row, column, end in self.twins))
 
 
 def analyze_source(
@@ -151,6 +163,8 @@ def _wrapped_leaf(value: Optional[ast.AST]) -> Optional[str]:
     """The name ``value`` is, or holds through transparent wrappers (``tqdm(enumerate(loader))``),
     the same on every branch of a conditional expression (``tqdm(loader) if verbose else
     loader``); None otherwise."""
+    if isinstance(value, ast.Call) and not (value.args and terminal(value.func) in _TRANSPARENT):
+        return None  # a call of anything else (``DataLoader(...)``): itself, no name
     from dl_lint.analysis.transfers import transparent_leaves
 
     branches, leaves = [value], set()
@@ -257,6 +271,9 @@ class ModuleAnalysis:
         self._handed_elsewhere: List[Tuple[str, int, str]] = []
         self._top_call_counts: Optional[Dict[str, int]] = None  # ``flow_iteration``: calls per name at the top level
         self._top_call_keys: Dict[str, Set[Tuple[str, str]]] = {}  # ``_root_calls``: what they call, per name
+        self._declared_global: Optional[Set[str]] = None  # names some function declares ``global``
+        self._bound_once: Dict[str, int] = {}  # ``_bound_once_at``
+        self._words_counted: Optional[Dict[str, int]] = None  # ``_word_counts``
         self._unpacking: Dict[int, Dict[int, ast.Assign]] = {}  # ``_tuple_assignments``, per function
         self._displays: Dict[int, Dict[str, List[Tuple[str, str, int]]]] = {}  # ``_dict_displays``, per scope
         # (caller's analysis, call, site, function) while ``loader_calls_with`` judges a call of
@@ -333,15 +350,9 @@ class ModuleAnalysis:
             for name, word in _CONFIG_SOURCES:
                 if word not in self.source:
                     continue
-                from dl_lint.analysis.configs import detectron2, hydra_target, instantiate, lightning_cli, transformers
+                import importlib
 
-                config = {
-                    "instantiate": instantiate,
-                    "hydra_target": hydra_target,
-                    "detectron2": detectron2,
-                    "transformers": transformers,
-                    "lightning_cli": lightning_cli,
-                }[name]
+                config = importlib.import_module(f"dl_lint.analysis.configs.{name}")  # only the readers asked for
                 if data is None:
                     data = self.source.encode("utf-8", "surrogatepass")
                 if config.candidate(data):
@@ -398,7 +409,19 @@ class ModuleAnalysis:
             calls = []
             reaching: List[Tuple[int, ast.Call, Optional[ast.AST]]] = []
             factories: Dict[str, Tuple[str, ...]] = {}
+            named = self.index.named_calls
+            shape_of = self._twin_shapes(named) if len(named) > 1 and not self.index.star_import else None
+            shapes: Dict[Tuple[str, Optional[int]], Any] = {}  # a twin's shape -> the first's position (or _UNSHARED)
+            twinned: List[Tuple[int, int, int, int]] = []
             for call, site, scope_name, cls in self.index.calls:
+                shape = shape_of(call, site) if shape_of is not None else None
+                if shape is not None:
+                    first = shapes.get(shape)
+                    if first is _UNBOUND:
+                        continue  # the same text at the same place in the module's flow: not a loader either
+                    if first is not None and first is not _UNSHARED:
+                        twinned.append((first, *self._columns(call)))
+                        continue
                 judged = call
                 if isinstance(call.func, ast.Attribute) and call.func.attr == "__init__":
                     found = self._base_init(call, site, cls)
@@ -407,11 +430,12 @@ class ModuleAnalysis:
                     judged, loader = found
                 else:
                     loader = self._loader_for(call, site, cls)
-                if loader is None:
+                if loader is None or (bound := self._bind(judged, site, scope_name, loader, unread=shape is not None)) is None:
+                    if shape is not None:
+                        shapes[shape] = _UNBOUND
                     continue
-                bound = self._bind(judged, site, scope_name, loader)
-                if bound is None:
-                    continue
+                if shape is not None:
+                    shapes[shape] = len(calls) if _twin_source(loader, bound) else _UNSHARED
                 function, name = self._factory_of(site)
                 if bound.unguarded_iteration is None and site.scope is not None and _certainly_workers(bound):
                     reaching.append((len(calls), judged, function))  # once the factories are known
@@ -462,8 +486,80 @@ class ModuleAnalysis:
                 import_row=self._import_row(),
                 factories=tuple(sorted(factories.items())),
                 has_main_guard=bool(self.index.main_guard_lines),
+                twins=tuple(twinned),
             )
         return self._facts
+
+    # -- twins: identical literal calls share one analysis -------------------------------------
+    def _twin_shapes(self, twins: Dict[int, str]) -> Callable[[ast.Call, Site], Optional[Tuple[str, Optional[int]]]]:
+        """The function giving the shape a twin shares (its text and its ``# dl-lint:
+        batch-bytes`` comment), or None when a call cannot be one. Generated modules and tests
+        repeat one call thousands of times (issue 28: 10,000 ``xN = DataLoader([1],
+        num_workers=2)``); two calls of the same shape get the same analysis, its places moved
+        (``ModuleFacts.twins``, ``LoaderCall.moved_to``), and the judge gives the second the
+        first's findings when there are none (``judge.judge``), because nothing the analysis
+        reads differs between them: the call is the value of a module-level ``name = ...`` on
+        one line (``twins``: ``ModuleIndex.named_calls``), outside any ``if``, loop or early
+        exit; its arguments are literals (``[1]``, ``2``, ``(0.5, -1)``: no name to resolve, no
+        flow to follow); its callee's first name is bound once in the module, before the call,
+        and never declared ``global`` (the same class at both); and its target is written
+        nowhere else in the module (no iteration, copy, sampler or alias of it to find).
+        Everything else goes the usual way. Asked of every call of a module: kept lean."""
+        lines = self.text.lines
+        counts = self._word_counts()
+        texts: Dict[str, str] = {}  # a call's text -> ``_twin_root`` of it: the same text is the same call
+        comments = "batch-bytes" in self.source
+
+        def shape(call: ast.Call, site: Site) -> Optional[Tuple[str, Optional[int]]]:
+            target = twins.get(id(call))
+            if target is None or site.conds or site.scope is not None:
+                return None
+            row = call.lineno
+            line = lines[row - 1]
+            text = line[call.col_offset : call.end_col_offset] if line.isascii() else self.text.segment(call)
+            root = texts.get(text)
+            if root is None:
+                root = texts[text] = _twin_root(call)
+            if not root or self._bound_once_at(root) >= row or counts.get(target, 0) != 1:
+                return None  # a callee bound elsewhere too; a target read, bound again, or in a string
+            if comments and ("batch-bytes" in line or "batch-bytes" in self.text.line(row - 1)):
+                return text, self._batch_bytes_comment(row, row)
+            return text, None
+
+        return shape
+
+    def _word_counts(self) -> Dict[str, int]:
+        """How many times each identifier-like word is written in the source (``_twin_shapes``:
+        a target written once is only bound there), counted once per module."""
+        if self._words_counted is None:
+            from collections import Counter
+
+            self._words_counted = Counter(_WORD.findall(self.source))
+        return self._words_counted
+
+    def _bound_once_at(self, name: str) -> int:
+        """The line of the one binding of ``name`` in the module, when it has one and no
+        function declares it ``global`` (``_twin_shapes``); a line past every other else."""
+        found = self._bound_once.get(name)
+        if found is None:
+            if self._declared_global is None:
+                self._declared_global = set()
+                for scope in self.index.scopes.values():
+                    self._declared_global.update(scope.globals)
+            bindings = self.index.module_scope.bindings.get(name, ())
+            found = 10**9
+            if len(bindings) == 1 and bindings[0].site is not None and name not in self._declared_global:
+                found = bindings[0].site.line
+            self._bound_once[name] = found
+        return found
+
+    def _columns(self, call: ast.Call) -> Tuple[int, int, int]:
+        """(row, column, end column) of a call on one line, columns as ``Location``'s."""
+        row = call.lineno
+        if self.text.line(row).isascii():  # characters: here, the bytes ``ast`` counts
+            return row, call.col_offset + 1, call.end_col_offset + 1
+        start, end = self.text.span(call)
+        return row, start.column, end.column
 
     def _runs_loader_with_workers(self, call: ast.Call, site: Site, function: ast.AST, bound: LoaderCall) -> bool:
         """Whether ``function`` (``_factory_of``) builds a loader that certainly has workers, on
@@ -711,12 +807,18 @@ class ModuleAnalysis:
         return None
 
     # -- binding --------------------------------------------------------------------------------
-    def _bind(self, call: ast.Call, site: Site, scope_name: str, loader: LoaderClass, given: Any = None) -> Optional[LoaderCall]:
+    def _bind(
+        self, call: ast.Call, site: Site, scope_name: str, loader: LoaderClass, given: Any = None, unread: bool = False
+    ) -> Optional[LoaderCall]:
         """Bind the call's arguments (after any pre-bound by ``partial``) to torch's signature,
         through the signatures of the subclasses in between (None: the call raises TypeError
         there, and is not judged). ``given``: the arguments the call passes, already bound
         (``subclasses.Bound``: a factory's ``getattr(module, name)(**config_args)``, whose
-        keywords come from a config file), instead of the call's own."""
+        keywords come from a config file), instead of the call's own. ``unread``: the call is
+        the value of a module-level ``name = ...`` whose name the module writes nowhere else
+        (``_twin_shapes``): neither the call nor the name is iterated, returned, copied from or
+        iterated afresh anywhere, and those searches (each an index of the whole module, built
+        at its first question) are not made."""
         if given is not None:
             bound = self._bind_chain(call, site, loader, given)
             if bound is None:
@@ -749,7 +851,7 @@ class ModuleAnalysis:
             if elements:
                 extra["elements"] = elements
         self._handed_elsewhere = []
-        unguarded = self._unguarded_iteration(call, site)
+        unguarded = None if unread else self._unguarded_iteration(call, site)
         if unguarded is not None and self._handed_elsewhere:
             extra["iterated_elsewhere"] = tuple(dict.fromkeys(self._handed_elsewhere))
         return LoaderCall(
@@ -763,9 +865,13 @@ class ModuleAnalysis:
             scope=scope_name,
             in_loop=site.in_loop() and not self._loader_per_item(call, site, args),
             unguarded_iteration=unguarded,
-            returned=self._returned(call, site),
-            nonblocking_copy=None if _always_pins(args, opaque) else self._nonblocking_copy(call, site, _never_pins(args, opaque)),
-            fresh_iterators=self._fresh_iterators(call, site),
+            returned=not unread and self._returned(call, site),
+            nonblocking_copy=(
+                None
+                if unread or _always_pins(args, opaque)
+                else self._nonblocking_copy(call, site, _never_pins(args, opaque))
+            ),
+            fresh_iterators=() if unread else self._fresh_iterators(call, site),
             sampler_epochs=self._sampler_epochs(call, site, sampler_node, args),
             extra=extra,
         )
@@ -4538,17 +4644,29 @@ class _Index:
                 self.calls_of_attr.setdefault(func.attr, []).append((call, site))
                 named = True
             if named and (call.args or call.keywords):
-                handed = [a.id for a in call.args if isinstance(a, ast.Name)]
-                handed += [k.value.id for k in call.keywords if k.arg and isinstance(k.value, ast.Name)]
-                # ``evaluate(model, [val_loader, test_loader])``: names in a list or tuple display
-                handed += [e.id for a in call.args if isinstance(a, (ast.List, ast.Tuple)) for e in a.elts if isinstance(e, ast.Name)]
-                for name in dict.fromkeys(handed):
+                # the names handed: arguments, keyword values, and the names in a list or tuple
+                # display (``evaluate(model, [val_loader, test_loader])``); one pass, the node
+                # types compared directly (this runs for every call of the module)
+                handed: List[str] = []
+                for argument in call.args:
+                    kind = type(argument)
+                    if kind is ast.Name:
+                        handed.append(argument.id)
+                    elif kind is ast.Call:
+                        self.handing_node[id(argument)] = (call, site)
+                    elif kind is ast.List or kind is ast.Tuple:
+                        handed += [e.id for e in argument.elts if type(e) is ast.Name]
+                for keyword in call.keywords:
+                    if keyword.arg:
+                        kind = type(keyword.value)
+                        if kind is ast.Name:
+                            handed.append(keyword.value.id)
+                        elif kind is ast.Call:
+                            self.handing_node[id(keyword.value)] = (call, site)
+                for name in dict.fromkeys(handed) if handed else ():
                     self.handing_calls.setdefault((scope, name), []).append((position, call, site))
                     if site.scope is not None:
                         self.handing_any.setdefault(name, []).append((position, call, site))
-                for argument in (*call.args, *(k.value for k in call.keywords if k.arg)):
-                    if isinstance(argument, ast.Call):
-                        self.handing_node[id(argument)] = (call, site)
             callee = terminal(func)
             if callee in ("iter", "next", "list"):
                 names = []
@@ -4874,6 +4992,62 @@ def _test_module(path: str) -> bool:
     parts = path.replace("\\", "/").split("/")
     name = parts[-1]
     return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py" or any(p in ("tests", "test") for p in parts[:-1])
+
+
+# ``facts``: a twin shape whose first call is not a loader (or does not bind), or whose analysis
+# holds places other than its own line (``_twin_source``).
+_UNBOUND = object()
+_UNSHARED = -1
+
+_WORD = re.compile(r"\w+")
+
+
+def _twin_root(call: ast.Call) -> str:
+    """The first name of the callee of a call whose arguments are all literals (``_twin_shapes``),
+    "" for any other call."""
+    if not all(_literal_argument(arg) for arg in (*call.args, *call.keywords)):
+        return ""
+    root = call.func
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    return root.id if isinstance(root, ast.Name) else ""
+
+
+def _literal_argument(arg: ast.AST) -> bool:
+    """Whether an argument is a literal (``[1]``, ``num_workers=2``, ``(0.5, -1)``): no name,
+    call, splat or ``**``; what it resolves to is the same wherever it is written."""
+    if isinstance(arg, ast.keyword):
+        return arg.arg is not None and _literal_argument(arg.value)
+    if isinstance(arg, ast.Constant):
+        return True
+    if isinstance(arg, (ast.List, ast.Tuple, ast.Set)):
+        return all(_literal_argument(e) for e in arg.elts)
+    if isinstance(arg, ast.Dict):
+        return all(k is not None and _literal_argument(k) for k in arg.keys) and all(_literal_argument(v) for v in arg.values)
+    if isinstance(arg, ast.UnaryOp):
+        return _literal_argument(arg.operand)
+    if isinstance(arg, ast.BinOp):
+        return _literal_argument(arg.left) and _literal_argument(arg.right)
+    return False
+
+
+def _twin_source(loader: LoaderClass, bound: LoaderCall) -> bool:
+    """Whether a call's analysis can serve its twins (``ModuleAnalysis._twin_shapes``): torch's own
+    loader (no subclass or ``partial`` placing values elsewhere), and nothing in the analysis
+    but the call's own places (no iteration, copy, sampler, guard or origin line found)."""
+    if loader.chain or loader.preargs or bound.extra or bound.opaque or bound.batch_bytes is not None:
+        return False
+    if bound.unguarded_iteration is not None or bound.returned or bound.in_loop or bound.nonblocking_copy is not None:
+        return False
+    if bound.fresh_iterators or bound.sampler_epochs is not None or bound.location.row != bound.end_location.row:
+        return False
+    row = bound.location.row
+    for arg in bound.args.values():
+        if arg.location.row != row or arg.end_location.row != row:
+            return False
+        if any(p.guards or (p.origin is not None and p.origin.line) for p in arg.value.options or ()):
+            return False
+    return True
 
 
 def _certainly_workers(bound: LoaderCall) -> bool:

@@ -216,6 +216,9 @@ class ModuleIndex:
         self.uses: Dict[int, FunctionUse] = {}  # id(function node) -> what its body uses
         self.attr_used: Dict[str, Set[str]] = {}  # ``self.attr = value``: names the values mention
         self.star_import = False  # ``from m import *`` at module level: names may come from it
+        # ``name = Call(...)`` on one line in the module's own scope: id(call) -> name (the
+        # twins of ``ModuleAnalysis._twin_shapes``)
+        self.named_calls: Dict[int, str] = {}
         # Each star import in order: (base as written, whether an ``if``/``try``/loop holds it).
         self.stars: List[Tuple[str, bool]] = []
 
@@ -295,7 +298,12 @@ class Collector:
         kind = type(node)
         if kind is ast.Assign:
             used: Set[str] = set()
-            self.expr(node.value, used)
+            value = node.value
+            if type(value) is ast.Call and self.scope.kind == "module" and len(node.targets) == 1:
+                target = node.targets[0]
+                if type(target) is ast.Name and value.lineno == value.end_lineno:
+                    self.index.named_calls[id(value)] = target.id
+            self.expr(value, used)
             for target in node.targets:
                 self.target(target, node.value, node, used)
         elif kind is ast.Expr:
