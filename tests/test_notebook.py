@@ -236,6 +236,20 @@ def test_syntax_error_in_a_cell_is_reported_in_that_cell(tmp_path):
     assert diag.message.startswith("cannot parse: invalid syntax")
 
 
+def test_syntax_error_after_non_ascii_text_is_at_its_column_in_the_cell(tmp_path):
+    """Python counts a syntax error's column on the line it reads from the file it is told the
+    source came from; a notebook's JSON is not its cells' text (held-out set 45's qbh_project:
+    column 20 for an error at 51, after Korean text). The column is the cell's own."""
+    cell = "DataLoader([1])\ndataframe.insert(0, 'Class', [x['해당 요건'] for x in ])"
+    nb = notebook(code("from torch.utils.data import DataLoader\n" + "# 설명\n" * 5), code(cell))
+    (tmp_path / "nb.ipynb").write_bytes(nb)
+    [diag] = lint_paths([tmp_path / "nb.ipynb"]).diagnostics
+    with pytest.raises(SyntaxError) as parsed:
+        ast.parse(cell)
+    assert diag.code == "DL000" and diag.cell == 2
+    assert (diag.location.row, diag.location.column) == (parsed.value.lineno, parsed.value.offset) == (2, 51)
+
+
 def test_lint_source_and_stdin_take_notebooks(tmp_path, run_cli):
     [diag] = lint_source(DEMO.decode(), "nb.ipynb")
     assert (diag.cell, diag.location.row) == (4, 3)
