@@ -81,7 +81,7 @@ class ClassFacts(Record):
     __slots__ = (
         "name", "module", "path", "line", "bases", "methods", "local", "init_containers", "getitem_reads",
         "init_rngs", "draws", "cuda_methods", "iter_shape", "sample", "unpicklable", "init_stores", "passes",
-        "returned", "held_none", "held_default",
+        "returned", "held_none", "held_default", "init_relays",
     )  # fmt: skip
 
     def __init__(
@@ -131,7 +131,11 @@ class ClassFacts(Record):
         # (``SummaryModule.held_when_none(default=True)``): (parameter, position after self or
         # -1, attribute, (what, path, line)).
         held_default: Tuple[Tuple[str, int, str, Tuple[str, str, int]], ...] = (),
+        # ``__init__`` calls its base's (``super().__init__(...)``, ``Base.__init__(self, ...)``)
+        # as a statement of its own body: what the base's ``__init__`` keeps, this class keeps.
+        init_relays: bool = False,
     ) -> None:
+        self.init_relays = init_relays
         self.held_none = held_none
         self.held_default = held_default
         self.passes = {} if passes is None else passes
@@ -195,19 +199,23 @@ class DatasetIndex:
         classes = mro or [cls]
         if any(m in c.methods for c in classes for m in PICKLE_METHODS):
             return None
-        for c in classes:
+        # The ``__init__`` that runs is the first one along the MRO, and a base's after it only
+        # when it calls the base's as a statement of its own body (``init_relays``): a subclass
+        # whose ``__init__`` does not (``def __init__(self, n): self.n = n``) never gets the
+        # attributes its base's ``__init__`` sets, lambdas included.
+        first = next((i for i, c in enumerate(classes) if "__init__" in c.methods), len(classes) - 1)
+        last = first
+        while last + 1 < len(classes) and classes[last].init_relays:
+            last += 1
+        running = classes[: last + 1]
+        for c in running:
             for attr, what, path, line in c.unpicklable:
                 return attr, what, path, line
-        for c in classes:
+        for c in running:
             for attr, what, path, line, method in c.returned:
                 owner = next((k for k in classes if method in k.methods), None)
                 if owner is c:
                     return attr, what, path, line
-        # The ``__init__`` that runs is the first one along the MRO: a base's objects and
-        # helper results count up to it (a subclass's own ``__init__`` replaces the base's;
-        # whether it calls ``super().__init__`` is not read: the base's stay unknown).
-        first = next((i for i, c in enumerate(classes) if "__init__" in c.methods), len(classes) - 1)
-        running = classes[: first + 1]
         if self._results is not None and self._returned is not None:
             for c in running:  # ``self.transform = _build_transform(size)``: a helper's result
                 for attr, module, name, path, _line in self._results(c.module, c.name, c.path):

@@ -634,6 +634,7 @@ class SummaryModule:
             held_default=self.held_when_none(name, default=True),
             init_stores=tuple(record.init_stores),
             passes={m.name: m.passes for m in record.methods if m.passes},
+            init_relays=record.init_relays,
         )
 
     def _unpicklable(self, record) -> Tuple[Tuple[str, str, str, int], ...]:

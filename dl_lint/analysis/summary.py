@@ -112,7 +112,7 @@ class ClassRecord(Record):
         "name", "line", "bases", "keeps_signature", "methods", "init_containers", "init_rngs", "getitem_reads",
         "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores", "init_objects",
         "method_returns", "init_attrs", "iter_copies", "assigns", "other_names", "setattr_config", "init_held_none",
-        "init_held_default", "class_attrs", "dataclass", "returns_self", "static_builds",
+        "init_held_default", "class_attrs", "dataclass", "returns_self", "static_builds", "init_relays",
     )  # fmt: skip
 
     def __init__(
@@ -200,7 +200,10 @@ class ClassRecord(Record):
         # (``Resolver._static_factory``); asking the summary first keeps a comment edit from
         # making importers rest on the module's bytes.
         static_builds: Tuple[str, ...] = (),
+        # DL202: ``__init__`` calls its base's as a statement of its own body (``_relays_init``).
+        init_relays: bool = False,
     ) -> None:
+        self.init_relays = init_relays
         self.static_builds = static_builds
         self.returns_self = returns_self
         self.dataclass = dataclass
@@ -1163,7 +1166,25 @@ def _class_record(
         dataclass=any(terminal(d.func if isinstance(d, ast.Call) else d) == "dataclass" for d in node.decorator_list),
         returns_self=tuple(name for name, method in nodes.items() if _returns_self(method)),
         static_builds=tuple(name for name, method in nodes.items() if static_builder(method)),
+        init_relays=_relays_init(nodes.get("__init__")),
     )
+
+
+def _relays_init(init: Optional[ast.AST]) -> bool:
+    """Whether ``__init__`` calls its base's as a statement of its own body: ``super().__init__(
+    ...)``, ``super(Cls, self).__init__(...)`` or ``Base.__init__(self, ...)`` (then what the
+    base's ``__init__`` sets, the instance has). One in an ``if``, a loop or a ``try`` may not
+    run: not counted."""
+    for statement in getattr(init, "body", ()):
+        call = statement.value if isinstance(statement, ast.Expr) else None
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "__init__"):
+            continue
+        owner = call.func.value
+        if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
+            return True
+        if isinstance(owner, (ast.Name, ast.Attribute)) and call.args and isinstance(call.args[0], ast.Name) and call.args[0].id == "self":
+            return True
+    return False
 
 
 def _returns_self(method: ast.AST) -> bool:

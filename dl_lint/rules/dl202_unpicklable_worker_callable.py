@@ -115,7 +115,10 @@ returns counts when every `return` of the helper holds a lambda or a function it
 ...)])` or a nested `def transform`), and a dataset built by a factory of another module is
 each class it may build (`dataset = VQADataset(...)` on one branch, `CaptionDataset(...)` on
 another, then `return dataset`): every one must keep such a callable. A subclass's own
-`__init__` replaces its base's: the base's objects and helper results do not count then.
+`__init__` replaces its base's: what the base's `__init__` keeps (lambdas, objects, helper
+results) counts only when the subclass's `__init__` calls it as a statement of its own body
+(`super().__init__(...)`, `Base.__init__(self, ...)`); a subclass that never calls it never gets
+those attributes, and one that calls it only under an `if` is not judged by them.
 A lambda kept on one path only (another assignment of the same attribute in `__init__` keeps
 something else: `if size: self.pre = Compose(...)` / `else: self.pre = lambda **kw: kw`) does
 not count, unless that path is the one an argument left None takes: `if raw_sample_filter is
