@@ -3468,9 +3468,28 @@ class Resolver:
             return self.resolve(node.body if test.single.value else node.orelse, site, depth + 1)
         body = self.resolve(node.body, site, depth + 1)
         orelse = self.resolve(node.orelse, site, depth + 1)
+        guard = self.guard_for(node.test, site, depth)
+        # ``x if x is not None else os.cpu_count()``, ``n if n else 4``: a branch that is the
+        # tested expression itself takes only the values the test lets through; when none of
+        # the tested values does (a flag whose default is None), the other branch is the value.
+        # When every tested value passes, the other branch never runs.
+        if _is_subject(self.code(node.body), guard) and body.options is not None:
+            verdicts = [None if p.guards else guard.holds(p.value) for p in body.options]
+            if all(v is False for v in verdicts):
+                return orelse
+            if all(v is True for v in verdicts):
+                return body
+            body = Value(tuple(p for p, v in zip(body.options, verdicts) if v is not False), body.source, body.aliases)
+        if _is_subject(self.code(node.orelse), guard) and orelse.options is not None:
+            negated = guard.negate()
+            verdicts = [None if p.guards else negated.holds(p.value) for p in orelse.options]
+            if all(v is False for v in verdicts):
+                return body
+            if all(v is True for v in verdicts):
+                return orelse
+            orelse = Value(tuple(p for p, v in zip(orelse.options, verdicts) if v is not False), orelse.source, orelse.aliases)
         if body.is_unknown or orelse.is_unknown:
             return Value.unknown(body.source or orelse.source)
-        guard = self.guard_for(node.test, site, depth)
         if _is_dict(body) and _is_dict(orelse):
             return Value.known(_merge_dicts(body.single.value, orelse.single.value, guard))
         options = [p.with_guard(guard) for p in body.options or ()]
@@ -3509,13 +3528,13 @@ class Resolver:
         values = [self.resolve(v, site, depth + 1) for v in node.values]
         if any(v.single is None for v in values):
             last = values[-1]
-            if (
-                isinstance(node.op, ast.Or)
-                and last.options
-                and all(isinstance(p.value, int) and not isinstance(p.value, bool) and p.value >= 1 for p in last.options)
+            if isinstance(node.op, ast.Or) and (
+                (last.options and all(isinstance(p.value, int) and not isinstance(p.value, bool) and p.value >= 1 for p in last.options))
+                or (last.is_unknown and last.source in POSITIVE_SOURCES)
             ):
-                # ``args.workers or 4``: an unknown count that is never 0 (a falsy one is replaced
-                # by the last operand), a positive count for the rules that ask for workers
+                # ``args.workers or 4``, ``num_workers or os.cpu_count()``: an unknown count that
+                # is never 0 (a falsy one is replaced by the last operand), a positive count for
+                # the rules that ask for workers
                 return Value.unknown("positive")
             return Value.unknown(next((v.source for v in values if v.source), None) or "expression")
         result = values[0].single.value
@@ -5643,6 +5662,11 @@ def _built_table(value: Any) -> bool:
 
 def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float))
+
+
+def _is_subject(code: str, guard: Guard) -> bool:
+    """Whether the expression written ``code`` is the one ``guard`` tests (``_resolve_ifexp``)."""
+    return bool(code) and (code == guard.subject or code in guard.aliases)
 
 
 def _is_dict(value: Value) -> bool:
