@@ -3807,6 +3807,16 @@ class Resolver:
         a lambda by itself (``_instance_keeps``), asked for what a transform holder keeps."""
         if consumer is None and isinstance(node, ast.Call):
             consumer = node
+        # The call each name of ``node`` is handed to directly: the holder that takes a list by
+        # name (``D(transform=T.Compose(steps))``: ``steps`` is Compose's, not D's)
+        holders: Dict[int, ast.AST] = {}
+        if isinstance(node, ast.Call):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Call):
+                    for argument in (*inner.args, *(k.value for k in inner.keywords)):
+                        argument = argument.value if isinstance(argument, ast.Starred) else argument
+                        if isinstance(argument, ast.Name):
+                            holders[id(argument)] = inner
 
         def value_of(name: ast.AST):
             value = self.resolve(name, site, depth + 1)
@@ -3814,7 +3824,7 @@ class Resolver:
             if single is None and value.options and all(getattr(p.value, "holds", None) is not None for p in value.options):
                 single = value.options[0]  # ``dataset_fn(True, t)`` building CIFAR10 or SVHN, each keeping it
             if (single is None or getattr(single.value, "holds", None) is None) and depth < MAX_DEPTH:
-                held = self._held_in_display(name, site, depth + 1, consumer)  # ``*stages``, ``**mapping``, ``Compose(steps)``
+                held = self._held_in_display(name, site, depth + 1, holders.get(id(name), consumer))  # ``*stages``, ``**mapping``, ``Compose(steps)``
                 if held is not None:
                     return Opaque("builtins.list", holds=held)
             if objects and single is not None and isinstance(single.value, Instance) and single.value.holds is None and not single.value.local:
