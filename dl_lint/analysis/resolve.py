@@ -3473,21 +3473,12 @@ class Resolver:
         # tested expression itself takes only the values the test lets through; when none of
         # the tested values does (a flag whose default is None), the other branch is the value.
         # When every tested value passes, the other branch never runs.
-        if _is_subject(self.code(node.body), guard) and body.options is not None:
-            verdicts = [None if p.guards else guard.holds(p.value) for p in body.options]
-            if all(v is False for v in verdicts):
-                return orelse
-            if all(v is True for v in verdicts):
-                return body
-            body = Value(tuple(p for p, v in zip(body.options, verdicts) if v is not False), body.source, body.aliases)
-        if _is_subject(self.code(node.orelse), guard) and orelse.options is not None:
-            negated = guard.negate()
-            verdicts = [None if p.guards else negated.holds(p.value) for p in orelse.options]
-            if all(v is False for v in verdicts):
-                return body
-            if all(v is True for v in verdicts):
-                return orelse
-            orelse = Value(tuple(p for p, v in zip(orelse.options, verdicts) if v is not False), orelse.source, orelse.aliases)
+        runs, body = _narrowed(body, self.code(node.body), guard)
+        if runs is not None:
+            return body if runs else orelse
+        runs, orelse = _narrowed(orelse, self.code(node.orelse), guard.negate())
+        if runs is not None:
+            return orelse if runs else body
         if body.is_unknown or orelse.is_unknown:
             return Value.unknown(body.source or orelse.source)
         if _is_dict(body) and _is_dict(orelse):
@@ -5674,9 +5665,20 @@ def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float))
 
 
-def _is_subject(code: str, guard: Guard) -> bool:
-    """Whether the expression written ``code`` is the one ``guard`` tests (``_resolve_ifexp``)."""
-    return bool(code) and (code == guard.subject or code in guard.aliases)
+def _narrowed(value: Value, code: str, guard: Guard) -> Tuple[Optional[bool], Value]:
+    """A conditional expression's branch ``value``, written ``code``, which runs when ``guard``
+    holds (``_resolve_ifexp``). When the branch is the tested expression itself, it takes only
+    the values the test lets through: (False, value) when none does (the branch never runs),
+    (True, value) when every one does (the other never runs), else (None, the values that may
+    pass). Any other branch: (None, value)."""
+    if not code or (code != guard.subject and code not in guard.aliases) or value.options is None:
+        return None, value
+    verdicts = [None if p.guards else guard.holds(p.value) for p in value.options]
+    if all(v is False for v in verdicts):
+        return False, value
+    if all(v is True for v in verdicts):
+        return True, value
+    return None, Value(tuple(p for p, v in zip(value.options, verdicts) if v is not False), value.source, value.aliases)
 
 
 def _is_dict(value: Value) -> bool:
