@@ -738,7 +738,8 @@ def judge_call_sites(
                 if callee_file.key not in judged:  # what the factory's own loaders already report
                     rules = checking_rules(enabled_codes(callee_file.settings, codes))
                     ctx = context_for(callee_file, project, accelerator, rules)
-                    own = {(d.code, d.location, d.filename or None) for c in callee_file.facts.every_call() for d in check(c, rules, ctx, "")}
+                    # (``calls``, not the twins: those are module-level loaders of no factory)
+                    own = {(d.code, d.location, d.filename or None) for c in callee_file.facts.calls for d in check(c, rules, ctx, "")}
                     judged[callee_file.key] = (rules, ctx, own, {rule.code for rule in rules if rule.per_branch})
                 rules, ctx, own, per_branch = judged[callee_file.key]
                 undecided: Dict[int, tuple] = {}  # loader id -> its branch (``loader_calls_with``)

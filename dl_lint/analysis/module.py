@@ -25,7 +25,6 @@ from dl_lint.analysis.loaders import (
     LoaderCall,
     SamplerEpochs,
 )
-from dl_lint.model import Location
 from dl_lint.analysis.loops import has_inner_loop, loop_count, loop_map, loops_around
 from dl_lint.analysis.prefilter import LoaderCallees
 from dl_lint.analysis.resolve import MAX_COMPREHENSION_ROWS, MODULE_RETURNS_SELF, NAMESPACE_NAMES, LoaderClass, ProjectHook, Resolver
@@ -36,6 +35,7 @@ from dl_lint.analysis.transfers import _TRANSPARENT, loop_copy, module_helpers, 
 from dl_lint.analysis.values import ABSENT, DictValue, FunctionRef, Guard, Instance, Origin, Possible, Value, source_lower_bound
 from dl_lint.analysis.namespaces import ParsedArgs, edited_attributes
 from dl_lint.analysis.configs.keypaths import LoadedConfig
+from dl_lint.model import Location
 from dl_lint.record import Record
 
 # Config sources whose loaders a module may build (``dl_lint.analysis.configs.<name>``: its
@@ -101,7 +101,7 @@ def analyze_source(
     extra_loaders: Sequence[str] = (),
 ) -> ModuleFacts:
     """Parse ``source`` and extract its facts. Raises ``syntax.ParseFailure`` on bad syntax."""
-    return ModuleAnalysis(parse(source, path), source, path, module_name, is_package, project, extra_loaders).facts()
+    return ModuleAnalysis(parse(source), source, path, module_name, is_package, project, extra_loaders).facts()
 
 
 def _rebound_after(own: Binding, other: Binding, read_rows) -> Optional[Tuple[int, int]]:
@@ -165,8 +165,6 @@ def _wrapped_leaf(value: Optional[ast.AST]) -> Optional[str]:
     loader``); None otherwise."""
     if isinstance(value, ast.Call) and not (value.args and terminal(value.func) in _TRANSPARENT):
         return None  # a call of anything else (``DataLoader(...)``): itself, no name
-    from dl_lint.analysis.transfers import transparent_leaves
-
     branches, leaves = [value], set()
     while branches:
         expr = branches.pop()
@@ -411,7 +409,7 @@ class ModuleAnalysis:
             factories: Dict[str, Tuple[str, ...]] = {}
             named = self.index.named_calls
             shape_of = self._twin_shapes(named) if len(named) > 1 and not self.index.star_import else None
-            shapes: Dict[Tuple[str, Optional[int]], Any] = {}  # a twin's shape -> the first's position (or _UNSHARED)
+            shapes: Dict[str, Any] = {}  # a twin's text -> the first's position (or _UNSHARED, _UNBOUND)
             twinned: List[Tuple[int, int, int, int]] = []
             for call, site, scope_name, cls in self.index.calls:
                 shape = shape_of(call, site) if shape_of is not None else None
@@ -491,27 +489,28 @@ class ModuleAnalysis:
         return self._facts
 
     # -- twins: identical literal calls share one analysis -------------------------------------
-    def _twin_shapes(self, twins: Dict[int, str]) -> Callable[[ast.Call, Site], Optional[Tuple[str, Optional[int]]]]:
-        """The function giving the shape a twin shares (its text and its ``# dl-lint:
-        batch-bytes`` comment), or None when a call cannot be one. Generated modules and tests
+    def _twin_shapes(self, targets: Dict[int, str]) -> Callable[[ast.Call, Site], Optional[str]]:
+        """The function giving the shape a twin shares (its text), or None when a call cannot
+        be one. Generated modules and tests
         repeat one call thousands of times (issue 28: 10,000 ``xN = DataLoader([1],
         num_workers=2)``); two calls of the same shape get the same analysis, its places moved
         (``ModuleFacts.twins``, ``LoaderCall.moved_to``), and the judge gives the second the
         first's findings when there are none (``judge.judge``), because nothing the analysis
         reads differs between them: the call is the value of a module-level ``name = ...`` on
-        one line (``twins``: ``ModuleIndex.named_calls``), outside any ``if``, loop or early
+        one line (``targets``: ``ModuleIndex.named_calls``), outside any ``if``, loop or early
         exit; its arguments are literals (``[1]``, ``2``, ``(0.5, -1)``: no name to resolve, no
         flow to follow); its callee's first name is bound once in the module, before the call,
         and never declared ``global`` (the same class at both); and its target is written
-        nowhere else in the module (no iteration, copy, sampler or alias of it to find).
-        Everything else goes the usual way. Asked of every call of a module: kept lean."""
+        nowhere else in the module (no iteration, copy, sampler or alias of it to find); and no
+        ``# dl-lint: batch-bytes`` comment gives it a figure of its own. Everything else goes
+        the usual way. Asked of every call of a module: kept lean."""
         lines = self.text.lines
         counts = self._word_counts()
         texts: Dict[str, str] = {}  # a call's text -> ``_twin_root`` of it: the same text is the same call
         comments = "batch-bytes" in self.source
 
-        def shape(call: ast.Call, site: Site) -> Optional[Tuple[str, Optional[int]]]:
-            target = twins.get(id(call))
+        def shape(call: ast.Call, site: Site) -> Optional[str]:
+            target = targets.get(id(call))
             if target is None or site.conds or site.scope is not None:
                 return None
             row = call.lineno
@@ -523,8 +522,8 @@ class ModuleAnalysis:
             if not root or self._bound_once_at(root) >= row or counts.get(target, 0) != 1:
                 return None  # a callee bound elsewhere too; a target read, bound again, or in a string
             if comments and ("batch-bytes" in line or "batch-bytes" in self.text.line(row - 1)):
-                return text, self._batch_bytes_comment(row, row)
-            return text, None
+                return None  # a figure of its own (``_batch_bytes_comment`` reads it)
+            return text
 
         return shape
 
@@ -5035,7 +5034,7 @@ def _twin_source(loader: LoaderClass, bound: LoaderCall) -> bool:
     """Whether a call's analysis can serve its twins (``ModuleAnalysis._twin_shapes``): torch's own
     loader (no subclass or ``partial`` placing values elsewhere), and nothing in the analysis
     but the call's own places (no iteration, copy, sampler, guard or origin line found)."""
-    if loader.chain or loader.preargs or bound.extra or bound.opaque or bound.batch_bytes is not None:
+    if loader.chain or loader.preargs or bound.extra or bound.opaque:
         return False
     if bound.unguarded_iteration is not None or bound.returned or bound.in_loop or bound.nonblocking_copy is not None:
         return False

@@ -1349,7 +1349,7 @@ class Project:
 
         key = os.path.abspath(path)
         if tree is None:
-            tree = parse(source, path)
+            tree = parse(source)
             self.parses[key] = self.parses.get(key, 0) + 1
         package = os.path.basename(path) == "__init__.py" if is_package is None else is_package
         extra = self.extra_loaders if extra_loaders is None else tuple(extra_loaders)

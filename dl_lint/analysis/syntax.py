@@ -31,12 +31,12 @@ class ParseFailure(Exception):
         self.column = max(column or 1, 1)
 
 
-def parse(source: str, filename: str = "<dl-lint>") -> ast.Module:
-    """``ast.parse``, with every way it can fail turned into ``ParseFailure``. ``filename`` is
-    not given to Python: when it names a file on disk, CPython reads the error's line from that
-    file to count its column, and a notebook's source (its cells joined) or an unsaved buffer is
-    not that file's text (a notebook cell's error after Korean text was placed at column 20
-    instead of 51, counted on the JSON's line)."""
+def parse(source: str) -> ast.Module:
+    """``ast.parse``, with every way it can fail turned into ``ParseFailure``. Python is given no
+    file name: when one names a file on disk, CPython reads the error's line from that file to
+    count its column, and a notebook's source (its cells joined) or an unsaved buffer is not that
+    file's text (a notebook cell's error after Korean text was placed at column 20 instead of 51,
+    counted on the JSON's line)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # SyntaxWarning for "\d" and the like: not ours to report
