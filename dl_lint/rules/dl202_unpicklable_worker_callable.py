@@ -91,8 +91,8 @@ pickles the function it wraps and its arguments: `partial(lambda b, pad: ..., pa
 the lambda). A list a holder (or a project class that keeps the argument) is given by name is
 read through its display and what `append`/`extend` add to it in the same block before the
 use (`steps = [T.ToTensor()]`, `steps.append(T.Lambda(lambda x: x.flatten()))`,
-`T.Compose(steps)`); an add under an `if` or in a loop does not count, and
-a list handed to any other call, or changed by `pop`, `remove`, a subscript write, is not
+`T.Compose(steps)`, also written inside the dataset's call: `Digits(transform=T.Compose(steps))`);
+an add under an `if` or in a loop does not count, and a list handed to any other call, or changed by `pop`, `remove`, a subscript write, is not
 followed (silent). A class made at run time in a function (`collections.namedtuple(...)`,
 `typing.NamedTuple(...)`, `dataclasses.make_dataclass(...)`) is a local class: pickle looks it
 up by name in its module and does not find it (`PicklingError: ... attribute lookup HParams on
