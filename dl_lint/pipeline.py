@@ -904,6 +904,12 @@ class _FactoryCalls:
         # holds only method factories are not needed (a datamodule in ``lightning.pytorch.demos``
         # made every file importing ``lightning`` a candidate: 169 of Lightning's files, not 40).
         self.class_words = sorted(set(self.classes.values()))
+        # A method factory's class may be built as a project subclass that inherits the method
+        # (``class Squares(Data): pass``, or an ``__init__`` relaying its parameters to Data's):
+        # a file naming only the subclass calls it too. Each class's subclasses, as their words.
+        self.kin: Dict[bytes, Tuple[bytes, ...]] = self._subclass_words() if self.class_words else {}
+        if self.kin:
+            self.class_words = sorted({*self.class_words, *(w for words in self.kin.values() for w in words)})
         modules = {f.key: f.module_name for f in run.files}
         for key, defined in self.factories.items():
             module = modules.get(key, "")
@@ -928,7 +934,7 @@ class _FactoryCalls:
                 words = frozenset(_WORD.findall(data))
                 holds = lambda text, word: word in words if b"." not in word else _holds_word(text, word)  # noqa: E731
             for name, called in self.called_as.items():
-                if not name.endswith(b"[") and (name not in self.classes or holds(data, self.classes[name])):
+                if not name.endswith(b"[") and (name not in self.classes or self._names_class(data, name, holds)):
                     wanted.setdefault(called, []).append(name)
             if len(wanted) <= _FIND_EACH:  # a substring search per name beats matching every call
                 calls = {called: _call_count(data, called) for called in wanted}
@@ -948,7 +954,7 @@ class _FactoryCalls:
             if name.endswith(b"["):
                 if name[:-1] not in data:
                     continue
-            elif self.called_as[name] not in data or (name in self.classes and not _holds_word(data, self.classes[name])):
+            elif self.called_as[name] not in data or (name in self.classes and not self._names_class(data, name)):
                 continue
             for match in self.patterns[name].finditer(data):
                 start = match.start()
@@ -961,12 +967,58 @@ class _FactoryCalls:
         found.update(self._runs(data))
         return found
 
+    def _names_class(self, data: bytes, name: bytes, holds: Any = None) -> bool:
+        """Whether ``data`` names the class of the method factory ``name`` or a project
+        subclass of it (``kin``), as a whole word."""
+        holds = holds or _holds_word
+        cls = self.classes[name]
+        return holds(data, cls) or any(holds(data, word) for word in self.kin.get(cls, ()))
+
+    def _subclass_words(self) -> Dict[bytes, Tuple[bytes, ...]]:
+        """The names of the project classes that derive from each method factory's class,
+        directly or through such classes (three levels), found in the files' bytes
+        (``class Sub(Base):``, ``class Sub(module.Base, Mixin):``): a word of the bases names
+        the class. Read from the bytes kept for the call-site phase, and from the factories'
+        own files (the base's module, where subclasses most often sit); a file whose bytes are
+        not at hand adds none (its subclass's callers are then not searched: silence)."""
+        roots: Dict[bytes, Set[bytes]] = {}  # a class word -> the factory classes it derives from
+        for cls in set(self.classes.values()):
+            roots.setdefault(cls.rsplit(b".", 1)[-1], set()).add(cls)
+        datas = []
+        for file in self.run.files:
+            data = file.data
+            if not data and file.key in self.factories and not file.errors and not is_notebook_path(file.path):
+                try:
+                    data = read_module(file.key, file.settings.max_file_size)
+                except Refused:
+                    data = b""
+            if data and b"class" in data:
+                datas.append(data)
+        found: Dict[bytes, Set[bytes]] = {}
+        frontier = dict(roots)
+        for _level in range(3):
+            added: Dict[bytes, Set[bytes]] = {}
+            for data in datas:
+                if not any(word in data for word in frontier):
+                    continue
+                for match in _CLASS_WITH_BASES.finditer(data):
+                    sub = match.group(1)
+                    for word in _WORD.findall(match.group(2)):
+                        for cls in frontier.get(word, ()):
+                            if sub not in roots and sub not in found.get(cls, ()):
+                                found.setdefault(cls, set()).add(sub)
+                                added.setdefault(sub, set()).add(cls)
+            if not added:
+                break
+            frontier = added
+        return {cls: tuple(sorted(words)) for cls, words in found.items()}
+
     def _runs(self, data: bytes) -> "Counter[bytes]":
         """The runs of a Trainer that may call a hook factory (``self.runs``): each call of
         the run's name in a file that names the hook's class."""
         found: "Counter[bytes]" = Counter()
         for name, stages in self.runs.items():
-            if _holds_word(data, self.classes[name]):
+            if self._names_class(data, name):
                 count = sum(_call_count(data, stage) for stage in stages)
                 if count:
                     found[name] += count
@@ -1086,6 +1138,8 @@ def _may_reach(raw, names: Set[str], packages: Set[str]) -> bool:
 
 # A class statement whose name is followed by ``(`` (``class Holder(object):``): group 1, the name.
 _CLASS_CALL = re.compile(rb"\bclass\s+(\w+)\s*\(")
+# A class statement with its bases (up to the first ``)``): ``class Sub(Base, Mixin):``.
+_CLASS_WITH_BASES = re.compile(rb"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.M)
 # A subscripted name: an identifier (not preceded by another word character) followed by "[".
 _SUBSCRIPTED = re.compile(rb"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\s*\[")
 # A function started in other processes: ``spawn(fn``, ``start_processes(fn=fn``, ``target=fn``

@@ -145,3 +145,45 @@ def test_an_unguarded_fit_of_a_positional_datamodule_iterates_its_hook(tmp_path,
     done = run_cli("--no-cache", "--output-format", "json", ".", cwd=root)
     found = sorted((d["filename"], d["location"]["row"], d["code"]) for d in json.loads(done.stdout))
     assert found == [("literal.py", 7, "DL203")]
+
+
+SUBCLASSES = """\
+from data import DM
+
+
+class Relayed(DM):
+    def __init__(self, dataset, num_workers=2):
+        super().__init__(dataset, 2, num_workers)
+"""
+
+SUBCLASS_ONLY = """\
+import lightning.pytorch as pl
+from subclasses import Relayed
+
+
+def main():
+    dm = Relayed([1, 2, 3, 4], num_workers={workers})
+    trainer = pl.Trainer(max_epochs=1)
+    trainer.fit(None, datamodule=dm)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.parametrize("named", [["."], ["train.py"], ["subclasses.py"], ["data.py"]])
+def test_a_caller_naming_only_a_relaying_subclass_is_judged(tmp_path, run_cli, named):
+    # train.py names neither DM nor its hook: it is searched because it names a subclass of DM
+    # (``pipeline._FactoryCalls.kin``), and Relayed.__init__ hands 0 workers on to DM.__init__
+    # (``ModuleAnalysis._relayed_init``); a run naming only the subclass's module shows the
+    # finding, which cites the relay's line
+    root = _project(tmp_path / "p", SUBCLASS_ONLY.format(workers=0))
+    (root / "subclasses.py").write_text(SUBCLASSES)
+    assert _found(run_cli, root, *named) == [("train.py", 8, "DL002")]
+
+
+def test_a_relaying_subclass_given_workers_is_silent(tmp_path, run_cli):
+    root = _project(tmp_path / "p", SUBCLASS_ONLY.format(workers=2))
+    (root / "subclasses.py").write_text(SUBCLASSES)
+    assert _found(run_cli, root, ".") == []

@@ -53,6 +53,9 @@ _BATCH_BYTES_COMMENT = re.compile(r"#\s*dl-lint:\s*batch-bytes\s*=\s*([0-9A-Za-z
 MAX_CALL_DEPTH = 4
 # Literal tables longer than this are not judged row by row.
 MAX_TABLE_ROWS = 64
+# How many subclass ``__init__`` levels a construction's arguments are followed through to the
+# ``__init__`` that keeps them (``ModuleAnalysis._relayed_init``).
+MAX_RELAYS = 3
 
 
 class ModuleFacts(Record):
@@ -4349,20 +4352,111 @@ class ModuleAnalysis:
         if not (isinstance(target, FunctionRef) and target.kind == "class" and target.path):
             return
         own = target.name == cls.name and target.line == cls.lineno and os.path.abspath(target.path) == os.path.abspath(self.path)
-        if not own and not self._inherits_init(caller, target, cls):
-            return
-        init = self.ix.methods.get((id(cls), "__init__"))
-        built = self.bind_parameters(made, where, caller, init) if init is not None else None
+        if own or self._inherits_init(caller, target, cls):
+            init = self.ix.methods.get((id(cls), "__init__"))
+            built = self.bind_parameters(made, where, caller, init) if init is not None else None
+        else:
+            built = self._relayed_init(made, where, caller, target.module, target.path, target.name, cls, MAX_RELAYS)
         if built is None:
             return
         for key in list(built.pending):
             built[key]
+        relay = getattr(built, "relayed_by", None)
         for key, value in dict.items(built):
             node = built.nodes.get(key)
-            if isinstance(node, ast.Name):
+            if relay is not None and value.options and any(p.origin is None for p in value.options):
+                value = Value(tuple(p if p.origin is not None else Possible(p.value, relay, p.guards) for p in value.options), value.source, value.aliases)
+            elif isinstance(node, ast.Name) and relay is None:
                 receiver = func.value.id if isinstance(func.value, ast.Name) else ""
                 value = self._handed_config(node, value, made, where, site, caller, receiver) or value
             dict.__setitem__(env, key, value)
+
+    def _relayed_init(
+        self, made: ast.Call, where: Site, caller: "ModuleAnalysis", module: str, path: str, name: str, cls: ast.ClassDef, depth: int
+    ) -> Optional["_CallerValues"]:
+        """``Sub(ds, num_workers=0, persistent_workers=True)`` of a project subclass of ``cls``
+        (this module's class, whose method is being bound) whose ``__init__`` hands its arguments
+        on to ``cls``'s: ``super().__init__(ds, batch_size, num_workers, persistent_workers)`` or
+        ``Base.__init__(self, ...)``, positionally or by keyword, as one unconditional statement
+        of its body. The subclass's parameters are bound to the construction's arguments, then
+        ``cls.__init__``'s to what the relay passes, read in the subclass's module with those
+        values; a relay to a class that relays again is followed ``MAX_RELAYS`` levels deep.
+        None (``self.X`` stays unknown) when a level cannot be read: the ``__init__`` that runs is
+        not one such relay, a base is not a project class, a class on the way sets on ``self``
+        an attribute ``cls.__init__`` sets (or anything, through ``setattr``/``__dict__``), or
+        the call cannot be bound. The answer rests on the bytes of each subclass's module."""
+        project = caller.resolver.project
+        summary = getattr(project, "summary", None)
+        found = summary(module, path) if summary is not None and depth > 0 else None
+        if found is None or getattr(found, "path", None) != path:
+            return None
+        home = found.method_owner(name, "__init__")
+        if not home:
+            return None
+        home_module, home_name = home[0], home[1]
+        home_path = home_module.path
+        if home_name == cls.name and os.path.abspath(home_path) == os.path.abspath(self.path):
+            init = self.ix.methods.get((id(cls), "__init__"))
+            return self.bind_parameters(made, where, caller, init) if init is not None else None
+        sub = self if os.path.abspath(home_path) == os.path.abspath(self.path) else project.analysis_at(home_path, home_module.module_name)
+        if sub is None or sub.tree is None:
+            return None
+        project.read_config_file(home_path)  # the answer rests on that ``__init__``'s body
+        subcls = next((c for c in sub.index.module_classes if c.name == home_name), None)
+        sub_init = sub.ix.methods.get((id(subcls), "__init__")) if subcls is not None else None
+        if sub_init is None or not _keeps_apart(subcls, cls):
+            return None
+        relays = [
+            (call, site)
+            for call, site, _, _ in sub._calls_in(sub_init)
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "__init__"
+        ]
+        if len(relays) != 1:
+            return None
+        relay, site = relays[0]
+        statement = next((s for s in sub_init.body if isinstance(s, ast.Expr) and s.value is relay), None)
+        if statement is None or site.conds:
+            return None  # under an ``if``, a loop or a ``try``: it may not run
+        inner = relay.func.value
+        if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "super":
+            record = home_module._classes_by_name.get(home_name)
+            bases = [b for b in (record.bases if record is not None else ()) if "".join(b.split()) not in ("object",)]
+            if len(bases) != 1 or record is None:
+                return None
+            from dl_lint.analysis.syntax import parse_expression
+
+            base_node = parse_expression(bases[0], record.line)
+            ref = home_module.resolver.resolve(base_node, END).single if base_node is not None else None
+            given = relay
+        elif isinstance(inner, (ast.Name, ast.Attribute)) and relay.args and isinstance(relay.args[0], ast.Name) and relay.args[0].id == "self":
+            ref = sub.resolver.resolve(inner, site).single
+            given = ast.copy_location(ast.Call(func=relay.func, args=relay.args[1:], keywords=relay.keywords), relay)
+        else:
+            return None
+        base = ref.value if ref is not None else None
+        if not (isinstance(base, FunctionRef) and base.kind == "class" and base.path):
+            return None
+        if _passes_through(sub_init, relay):  # ``def __init__(self, *args, **kwargs)``: the call's own arguments
+            found = self._relayed_init(made, where, caller, base.module, base.path, base.name, cls, depth - 1)
+            if found is not None and not getattr(found, "relayed_by", None):
+                found.relayed_by = Origin(f"passed on to {cls.name}.__init__ by {home_name}.__init__", home_path, relay.lineno)
+            return found
+        resolver = sub.resolver
+        bound = sub.bind_parameters(made, where, caller, sub_init)
+        if bound is None:
+            return None
+        saved = resolver.param_env, resolver.current_class
+        resolver.param_env, resolver.current_class = bound, home_name
+        try:  # the relay's arguments are read with the subclass's parameters as bound
+            found = self._relayed_init(given, site, sub, base.module, base.path, base.name, cls, depth - 1)
+        finally:
+            resolver.param_env, resolver.current_class = saved
+        if found is not None and not getattr(found, "relayed_by", None):
+            # the relay that hands ``cls.__init__`` its arguments: cited by values written nowhere
+            # else (a literal it passes, a caller's argument it passes on), so that a finding
+            # rests on its file
+            found.relayed_by = Origin(f"passed on to {cls.name}.__init__ by {home_name}.__init__", home_path, relay.lineno)
+        return found
 
     def _inherits_init(self, caller: "ModuleAnalysis", target: Any, cls: ast.ClassDef) -> bool:
         """Whether constructing the project class ``target`` runs the ``__init__`` of ``cls``
@@ -4436,6 +4530,45 @@ class ModuleAnalysis:
             if binding.kind == "param" and binding.node is kwarg:
                 return binding
         return None
+
+
+def _self_writes(cls: ast.ClassDef) -> Optional[Set[str]]:
+    """The attributes the methods of ``cls`` set on ``self`` (``self.x = ...``, ``self.x += ...``);
+    None when they may set any (``setattr(self, ...)``, ``self.__dict__``, ``vars(self)``)."""
+    found: Set[str] = set()
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            if node.attr == "__dict__":
+                return None
+            if isinstance(node.ctx, (ast.Store, ast.Del)):
+                found.add(node.attr)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "vars", "delattr"):
+            if node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == "self":
+                return None
+    return found
+
+
+def _passes_through(init: ast.AST, relay: ast.Call) -> bool:
+    """``def __init__(self, *args, **kwargs): super().__init__(*args, **kwargs)``: the relay
+    passes the construction's arguments on as they are."""
+    args = init.args
+    if args.posonlyargs or len(args.args) != 1 or args.kwonlyargs or args.vararg is None or args.kwarg is None:
+        return False
+    if len(relay.args) != 1 or len(relay.keywords) != 1:
+        return False
+    star, spread = relay.args[0], relay.keywords[0]
+    return (
+        isinstance(star, ast.Starred) and isinstance(star.value, ast.Name) and star.value.id == args.vararg.arg
+        and spread.arg is None and isinstance(spread.value, ast.Name) and spread.value.id == args.kwarg.arg
+    )
+
+
+def _keeps_apart(sub: ast.ClassDef, cls: ast.ClassDef) -> bool:
+    """Whether the subclass ``sub`` leaves alone what ``cls.__init__`` keeps on ``self``: it sets
+    none of those attributes itself, and nothing it cannot name."""
+    mine = _self_writes(sub)
+    theirs = _self_writes(cls)
+    return mine is not None and theirs is not None and not (mine & theirs)
 
 
 def _spread_entries(resolver: Resolver, expr: ast.AST, site: Site) -> Optional[List[Tuple[str, Value]]]:
