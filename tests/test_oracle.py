@@ -42,7 +42,10 @@ YACS_DEFAULTS = (RULE_FIXTURES / "yacs_research" / "config", RULE_FIXTURES / "ya
 # TrainingArguments and simple_parsing fixtures read the command line or JSON files, which the
 # oracle's case functions cannot give: tests/test_transformers_args.py builds each of their
 # findings with transformers, simple_parsing and torch.
-PROVEN_ELSEWHERE = (CONFIG_FIXTURES, RULE_FIXTURES / "transformers_args", RULE_FIXTURES / "simple_parsing_configs")
+PROVEN_ELSEWHERE = (
+    CONFIG_FIXTURES, RULE_FIXTURES / "transformers_args", RULE_FIXTURES / "simple_parsing_configs",
+    RULE_FIXTURES / "tap_arguments",  # tests/test_tap_arguments.py runs it with a command line through Tap and torch
+)
 # Config files a script loads itself and the dataclass/Hydra/mmengine gaps (issue 25 §4): their
 # values come from config files, the command line or Hydra, which case functions cannot give;
 # tests/test_keypaths.py runs each finding through the real loaders (PyYAML, json, HyperPyYAML,
@@ -168,7 +171,7 @@ def test_every_error_rule_is_proven() -> None:
             assert hasattr(rule, "torch_raises"), f"{code} must say what torch raises"
     for path in RULE_FIXTURES.rglob("*.py"):
         if any(folder in path.parents for folder in PROVEN_ELSEWHERE + YACS_DEFAULTS):
-            continue  # no case functions: proven by tests/test_mmengine_configs.py, test_yacs_configs.py, test_transformers_args.py
+            continue  # no case functions: proven by tests/test_mmengine_configs.py, test_yacs_configs.py, test_transformers_args.py, test_tap_arguments.py
         if HYDRA_TARGET_FIXTURE in path.parents:
             continue  # tests/test_hydra_target.py runs each statement through the real instantiate and torch
         if path in CLI_FIXTURES:

@@ -3579,6 +3579,10 @@ class Resolver:
             owner = self.resolve(func_node.value, site, depth + 1)
             if _is_dict(owner):
                 return Value.known(owner.single.value)
+        if isinstance(func_node, ast.Attribute) and func_node.attr == "parse_args":
+            found = self._tap_arguments(func_node.value, node, site, depth)
+            if found is not None:
+                return found
         if isinstance(func_node, ast.Attribute) and func_node.attr in ("parse_args", "parse_known_args"):
             parser = self.resolve(func_node.value, site, depth + 1).single
             if parser is not None and isinstance(parser.value, ParserRef):  # ``get_parser().parse_args()``
@@ -4257,6 +4261,94 @@ class Resolver:
             return None
         target = self.resolve(elements[index], site, depth + 1).single
         return self._dataclass_value(target.value if target else None, expr, site, depth, parser="HfArgumentParser")
+
+    def _tap_arguments(self, receiver: ast.AST, node: ast.Call, site: Site, depth: int) -> Optional[Value]:
+        """``Args().parse_args()`` (or ``parser = Args()`` bound once, then ``parser.parse_args()``)
+        of a project class deriving from ``tap.Tap`` (``configs.tap``): a DataclassConfig whose
+        fields are the class variables, each default settable on the command line. None when
+        the receiver is no such class; unknown when the construction or the parse takes values
+        from elsewhere (``config_files=``, ``args=[...]``)."""
+        from dl_lint.analysis.configs.tap import HARMLESS_KEYWORDS, merged
+
+        made = receiver
+        if isinstance(receiver, ast.Name):
+            _, bindings = self.lookup(receiver.id, site)
+            if len(bindings) != 1 or bindings[0].kind != "assign" or not isinstance(bindings[0].value, ast.Call):
+                return None
+            made = bindings[0].value
+        if not isinstance(made, ast.Call) or depth > MAX_DEPTH:
+            return None
+        target = self.resolve(made.func, site, depth + 1).single
+        ref = target.value if target is not None else None
+        if not (isinstance(ref, FunctionRef) and ref.kind == "class" and ref.path):
+            return None
+        levels = self._tap_levels(ref, depth + 1, 0)
+        if levels is None:
+            return None
+        if made.args or any(k.arg not in HARMLESS_KEYWORDS for k in made.keywords):
+            return Value.unknown("argparse")  # ``config_files=...``: defaults from files
+        if node.args or any(k.arg != "known_only" for k in node.keywords):
+            return Value.unknown("argparse")  # ``args=[...]``: another command line
+        if not levels:
+            return Value.unknown("argparse")  # a level that cannot be read (``__init__``)
+        entries = []
+        for name, (default, line, owner, unknown) in merged([(o, u, n) for o, u, n, _ in levels]).items():
+            path, resolver = next((p, r) for _, _, n, (p, r) in levels if n == owner)
+            if unknown == "process_args":
+                entries.append((name, Value.unknown("expression")))  # set after parsing: not an option's value
+                continue
+            if unknown or default is None:
+                entries.append((name, Value.unknown("argparse")))
+                continue
+            value = resolver.resolve(default, END, depth + 1)
+            if value.is_unknown:
+                entries.append((name, Value.unknown("argparse")))
+                continue
+            origin = Origin(f"default of Tap argument {owner}.{name}, settable on the command line (tap)", path, line)
+            entries.append((name, Value(tuple(Possible(p.value, origin, p.guards) for p in value.options or ()), "argparse")))
+        return Value.known(DataclassConfig(ref.module, ref.name, ref.line, ref.path, False, None, (), None, fields=tuple(entries)))
+
+    def _tap_levels(self, ref: Any, depth: int, level: int) -> Optional[list]:
+        """The class bodies from ``tap.Tap`` down to the class ``ref`` names, base first:
+        [(options, unknown names, class name, (path, resolver))]; ``[]`` when a level cannot be
+        read (an ``__init__`` of its own), None when the class does not derive from ``Tap`` by
+        single project bases. The answer rests on each level's module's bytes."""
+        from dl_lint.analysis.configs.tap import TAP_CLASSES, class_options
+
+        if level > 4 or depth > MAX_DEPTH:
+            return None
+        if ref.path == self.path and ref.module == self.module_name:
+            owner = self
+        else:
+            holds = getattr(self.project, "may_hold", None)
+            if holds is not None and not holds(ref.module, self.path, b"Tap"):
+                return None  # no Tap in its bytes: the module is not parsed for this
+            reader = getattr(self.project, "analysis_at", None)
+            other = reader(ref.path, ref.module) if reader is not None else None
+            if other is None:
+                return None
+            self.project.read_config_file(ref.path)
+            owner = other.resolver
+        cls = next((c for c in owner.index.module_classes if c.name == ref.name and c.lineno == ref.line), None)
+        if cls is None or len(cls.bases) != 1 or cls.keywords:
+            return None
+        base = cls.bases[0]
+        here = class_options(cls)
+        if owner._qualname_of(base, END, depth + 1) in TAP_CLASSES:
+            levels: Optional[list] = []
+        else:
+            found = owner.resolve(base, END, depth + 1).single
+            base_ref = found.value if found is not None else None
+            if not (isinstance(base_ref, FunctionRef) and base_ref.kind == "class" and base_ref.path):
+                return None
+            levels = owner._tap_levels(base_ref, depth + 1, level + 1)
+            if levels is None:
+                return None
+            if not levels:
+                return []  # a base's level cannot be read
+        if here is None:
+            return []
+        return [*levels, (here[0], here[1], cls.name, (owner.path, owner))]
 
     def _parsed_dataclass(self, qualname: str, node: ast.Call, site: Site, depth: int) -> Value:
         """``tyro.cli(Config)``: a Config whose fields the command line sets."""
