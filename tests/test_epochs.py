@@ -681,3 +681,39 @@ def test_a_factorys_distributed_branch_is_judged_at_its_call_by_itself(tmp_path,
     for named in ([tmp_path], [tmp_path / "train.py"], [tmp_path / "data.py"]):
         found = [(d.filename.rsplit("/", 1)[-1], d.location.row, d.code) for d in lint_paths(named).diagnostics]
         assert found == expected
+
+
+@pytest.mark.parametrize(
+    "steps, epoch_row",
+    [
+        # made again when it runs out, inside the step loop: that loop is the epoch loop
+        ("""
+         data_iter = iter(loader)
+         for step in range(steps):
+             try:
+                 batch = next(data_iter)
+             except StopIteration:
+                 data_iter = iter(loader)
+                 batch = next(data_iter)
+         """, 9),
+        # made once: a single pass
+        ("""
+         data_iter = iter(loader)
+         for step in range(steps):
+             batch = next(data_iter)
+         """, None),
+        # one batch from a fresh iterator each step is not a pass (DL302's question)
+        ("""
+         for step in range(steps):
+             batch = next(iter(loader))
+         """, "escape"),
+    ],
+)
+def test_an_iterator_made_again_in_a_step_loop_is_an_epoch(steps, epoch_row):
+    body = textwrap.indent(textwrap.dedent(steps).strip(), "    ")
+    found = facts("def train(ds, steps):\n    sampler = DistributedSampler(ds)\n    loader = DataLoader(ds, sampler=sampler)\n" + body + "\n")
+    if epoch_row == "escape":
+        assert found.escape is not None
+        return
+    assert found.escape is None and found.set_epoch is None
+    assert (found.epoch.epoch_row if found.epoch is not None else None) == epoch_row

@@ -315,6 +315,8 @@ def _ddp_script(name: str):
         ("train_rebuilt_ok", False),  # seed=epoch
         ("train_generator", True),  # a factory's sampler, the epochs in an endless generator
         ("train_generator_set_epoch", False),  # the generator calls set_epoch per pass
+        ("train_step_loop", True),  # a step loop making ``iter(loader)`` again when it runs out
+        ("train_step_loop_set_epoch", False),  # set_epoch before each new iterator
         ("train_passthrough", True),  # iterated as what backends.py's pass-through calls give back
         ("train_passthrough_set_epoch", False),
         ("train_chosen", True),  # the epoch loop iterates `(other if use_other else loader)`

@@ -515,12 +515,32 @@ def _loader_read(analysis, owner: ast.AST, node: ast.Name, parents, depth: int, 
         pass
     elif isinstance(parent, (ast.Return, ast.Tuple)) and _returned_to_callers(analysis, owner, node, parents, depth, found):
         pass
+    elif _kept_iterator(analysis, node, parent, parents):
+        # ``data_iter = iter(loader)``: a pass over the loader starts there (torch 2.13: the
+        # DataLoader's iterator asks the sampler for its order when it is made), so one made
+        # again inside a loop (``except StopIteration: data_iter = iter(loader)`` in a step
+        # loop) starts a pass on every round that reaches it: that loop is the epoch loop
+        if not _without_grad(parent, parents):
+            _iteration(analysis, owner, parent, parent.lineno, "", found)
     elif isinstance(parent, ast.Call) and parent.func is not node:
         _handed_to(analysis, owner, parent, node, depth, found)
     elif isinstance(parent, ast.keyword) and parent.arg is not None and isinstance(parents.get(id(parent)), ast.Call):
         _handed_to(analysis, owner, parents[id(parent)], node, depth, found)  # f(training_data=loader)
     else:
         found.escape = found.escape or f"the loader is used on line {node.lineno}"
+
+
+def _kept_iterator(analysis, node: ast.AST, parent: Optional[ast.AST], parents) -> bool:
+    """``data_iter = iter(loader)``: the builtin ``iter`` of the loader alone (the module binds
+    no ``iter`` of its own), its iterator bound to a name (then taken from with ``next``).
+    ``next(iter(loader))``, one batch taken from a fresh iterator, is not an epoch."""
+    if "iter" in analysis.index.module_scope.bindings or not (
+        isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "iter"
+        and len(parent.args) == 1 and parent.args[0] is node and not parent.keywords
+    ):
+        return False
+    statement = parents.get(id(parent))
+    return isinstance(statement, ast.Assign) and statement.value is parent and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)
 
 
 def _alias(analysis, owner: ast.AST, node: ast.AST, statement: ast.Assign, depth: int, found: _Uses) -> bool:

@@ -41,7 +41,13 @@ data in does not change its result, so it is not an epoch's iteration; so is a l
 `with torch.no_grad():`, `torch.inference_mode()` or `torch.set_grad_enabled(False)` block
 (torchvision's references evaluate that way), and so is a loader whose name says it evaluates
 (`eval_dataloader`, `val_loader`, `valid_loader`, `test_loader`, `dev_loader`): the order an
-evaluation visits its data in does not change what it computes. A generator of the
+evaluation visits its data in does not change what it computes. An iterator of the loader bound
+to a name (`data_iter = iter(loader)`, then `next(data_iter)`) starts a pass where it is made
+(the DataLoader's iterator asks the sampler for its order when it is made, torch 2.13): made
+again inside a loop, as an iteration-based training loop does when it runs out (`except
+StopIteration: data_iter = iter(loader)` inside `for step in range(max_steps):`), that loop is
+the epoch loop; made once, it is a single pass; `next(iter(loader))` takes one batch and is not
+followed. A generator of the
 project over its parameter (MetricLogger's `log_every(self, iterable, ...)`: `for obj in
 iterable: yield obj`) passes the loader on to the `for` that iterates it, like `enumerate`, and
 so does a conditional expression choosing it (`for batch in (other if c else loader)`).
