@@ -717,3 +717,25 @@ def test_an_iterator_made_again_in_a_step_loop_is_an_epoch(steps, epoch_row):
         return
     assert found.escape is None and found.set_epoch is None
     assert (found.epoch.epoch_row if found.epoch is not None else None) == epoch_row
+
+
+@pytest.mark.parametrize("guard, narrow", [("not args.webdataset", None), ("not (not args.webdataset)", "args.webdataset")])
+def test_a_negated_test_is_the_other_arm_of_the_samplers_condition(guard, narrow):
+    # Hephaestus (held-out set 48): the sampler is built in the ``else`` arm of ``if
+    # args.webdataset:`` and set_epoch runs under ``if not args.webdataset:``, the same paths
+    found = facts(
+        f"""
+        def train(ds, epochs, args):
+            if args.webdataset:
+                loader = DataLoader(ds)
+            else:
+                sampler = DistributedSampler(ds)
+                loader = DataLoader(ds, sampler=sampler)
+            for epoch in range(epochs):
+                if {guard}:
+                    sampler.set_epoch(epoch)
+                for batch in loader:
+                    pass
+        """
+    )
+    assert (found.narrow[1] if found.narrow else None) == narrow

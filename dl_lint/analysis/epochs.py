@@ -137,12 +137,20 @@ def sampler_epochs(analysis: Any, call: ast.Call, site: "Site", sampler: ast.AST
 
 
 def _conds(analysis, site) -> Tuple[Tuple[str, bool], ...]:
-    """The ``if`` conditions a site runs under, as (test text without spaces, polarity)."""
+    """The ``if`` conditions a site runs under, as (test text without spaces, polarity); a test
+    ``not X`` is ``X`` of the other polarity (``if not args.webdataset:`` is the ``else`` arm of
+    ``if args.webdataset:``)."""
     if site is None:
         return ()
-    return tuple(
-        ("".join(analysis.text.segment(c.test).split()), c.polarity) for c in site.conds if c.kind == "if" and c.test is not None
-    )
+    found = []
+    for c in site.conds:
+        if c.kind != "if" or c.test is None:
+            continue
+        test, polarity = c.test, c.polarity
+        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, polarity = test.operand, not polarity
+        found.append(("".join(analysis.text.segment(test).split()), polarity))
+    return tuple(found)
 
 
 def _uncovered(conds, constructions, iteration, mentioned) -> Optional[str]:

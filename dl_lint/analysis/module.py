@@ -5321,6 +5321,10 @@ def _constant_arguments(call: ast.Call) -> bool:
     return all(literal(v) is not NO_LITERAL for v in values)
 
 
+# Methods that put what they are given into the object (DL302's ``_loop_changes``).
+_FILLS = frozenset({"append", "extend", "insert", "add", "update", "appendleft", "extendleft"})
+
+
 def _loop_changes(loop: ast.AST, receiver=None) -> Tuple[Dict[str, int], Set[int], Set[str], Dict[str, List[ast.Call]]]:
     """DL302, for one loop: the row from which each name or attribute chain holds what the
     loop changes (its variable: 0; a chain the body assigns from such a value: that
@@ -5342,6 +5346,25 @@ def _loop_changes(loop: ast.AST, receiver=None) -> Tuple[Dict[str, int], Set[int
     constant_calls: Dict[str, List[ast.Call]] = {}
     augmented: Set[str] = set()  # chains an augmented assignment of the body changes
     plain: Set[str] = set()  # chains the body binds otherwise
+    # What decides whether a statement of the body runs: the tests of the ``if``/``while``
+    # around it and the iterables of the inner ``for`` loops, inside this loop. A list filled
+    # (``+=``, ``append``, ``extend``) under a test that reads what the loop changes holds what
+    # differs from pass to pass too (``if sub not in held_out: train_files += files[sub]``: a
+    # fold's subset built by filling a list, as cross-validation scripts do); a plain
+    # assignment under such a test (``if epoch % 5 == 0: test_set = Data(...)``) does not.
+    deciders: Dict[int, List[ast.AST]] = {}
+    stack: List[Tuple[ast.AST, Tuple[ast.AST, ...]]] = [(child, ()) for child in ast.iter_child_nodes(loop) if child is not getattr(loop, "iter", None)]
+    while stack:
+        parent, tests = stack.pop()
+        if tests:
+            deciders[id(parent)] = list(tests)
+        inner = tests
+        if isinstance(parent, (ast.If, ast.While)):
+            inner = tests + (parent.test,)
+        elif isinstance(parent, (ast.For, ast.AsyncFor)):
+            inner = tests + (parent.iter,)
+        for child in ast.iter_child_nodes(parent):
+            stack.append((child, inner if child is not getattr(parent, "test", None) else tests))
     for node in ast.walk(loop):
         if node is loop:
             continue
@@ -5352,6 +5375,9 @@ def _loop_changes(loop: ast.AST, receiver=None) -> Tuple[Dict[str, int], Set[int
                 continue
             owner = _chain(node.value.func.value)  # ``x.m(...)``: anything of x may change
             if owner is not None:
+                if node.value.func.attr in _FILLS and isinstance(node.value.func.value, (ast.Name, ast.Attribute)):
+                    # ``files.append(f)``: files holds what f holds (and what decides that it runs)
+                    writes.append((node.lineno, node.col_offset, [node.value.func.value], [*node.value.args, *deciders.get(id(node), ())]))
                 if _constant_arguments(node.value):
                     constant_calls.setdefault(owner, []).append(node.value)
                 else:
@@ -5372,7 +5398,10 @@ def _loop_changes(loop: ast.AST, receiver=None) -> Tuple[Dict[str, int], Set[int
         elif isinstance(node, ast.NamedExpr):
             bound.append(([node.target], node.value))
         for targets, value in bound:
-            writes.append((node.lineno, node.col_offset, targets, value))
+            # an accumulation (``files += more``) keeps what earlier rounds added: what decides
+            # whether it runs decides what it holds; a plain assignment holds its value alone
+            decided = deciders.get(id(node), ()) if isinstance(node, ast.AugAssign) else ()
+            writes.append((node.lineno, node.col_offset, targets, [value, *decided]))
             if not isinstance(node, ast.AugAssign):
                 plain.update(b for t in targets for b in _bound_chains(t))
         if isinstance(node, ast.AugAssign) and isinstance(node.target, (ast.Name, ast.Attribute)):
@@ -5385,8 +5414,8 @@ def _loop_changes(loop: ast.AST, receiver=None) -> Tuple[Dict[str, int], Set[int
         changed_at.setdefault(chain, 0)
     if changed_at:
         writes.sort(key=lambda w: (w[0], w[1]))
-        for row, _, targets, value in writes:  # in source order: a chain of assignments follows in one pass
-            if any(_overlap(read, changed) for read in _chains(value) for changed in changed_at):
+        for row, _, targets, reads in writes:  # in source order: a chain of assignments follows in one pass
+            if any(_overlap(read, changed) for value in reads for read in _chains(value) for changed in changed_at):
                 for t in targets:
                     for bound in _bound_chains(t):
                         changed_at.setdefault(bound, row)

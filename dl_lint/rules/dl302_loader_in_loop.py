@@ -42,7 +42,11 @@ dataset, a shard read from the loop's file), followed through assignments, `for`
 `with ... as` names and `:=`; an accumulator the body changes with an augmented assignment
 anywhere in it (`start += size` after the loader: each fold's subset starts where the last one
 ended) holds a new value on every pass, unless the body also assigns it plainly (then the rows
-decide). A dataset built again in the body from nothing the loop changes
+decide). A list the body fills (`+=`, `append`, `extend`, `insert`, `add`, `update`) with such a
+value, or under an `if`/`while` test or inner `for` iterable that reads one, holds it too: a
+leave-one-subject-out script fills each fold's file list in nested loops under `if subject !=
+held_out:`, then filters and wraps it. (A plain assignment under such a test, `if epoch % 5 == 0:
+test_set = Data(...)`, holds its value alone: still reported.) A dataset built again in the body from nothing the loop changes
 (`ds = MyDataset(root)` in an epoch loop) is still reported. A block that runs at most once
 stays silent too: an `if` that requires `not flag` and sets `flag = True` in its body (the
 unfreeze step that rebuilds the loader with a new batch size; the flag may be an attribute,
