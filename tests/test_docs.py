@@ -159,9 +159,12 @@ def test_ci_runs_the_readmes_install_and_test_commands():
     assert "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" in commands
     assert "pip install -e '.[test]'" in commands
     assert "python -m pytest" in commands and 'python -m pytest -m "not torch"' in commands
+    assert "python -m pytest -m slow" in commands
     ci = _text(ROOT / ".ci" / "run")
     assert "-m pip install --quiet -e '.[test]'" in ci
     assert re.search(r"activate && python -m pytest\)", ci)  # exactly README's command, main Python
+    assert re.search(r"activate && python -m pytest -m slow\)", ci)  # and the tests it deselects
+    assert re.search(r"STEPS=\(main slow ", ci)
     assert 'python -m pytest -m "not torch")' in ci  # the README's 3.9 command
     assert "3.9.18/bin/python" in ci and "-m build --wheel" in ci
 

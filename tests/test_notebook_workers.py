@@ -20,7 +20,7 @@ from conftest import FIXTURES
 
 # Marked torch: deselected on Python 3.9 with the other torch tests; where torch is installed,
 # the test extra installs ipykernel and nbclient beside it, and a missing one fails the test.
-pytestmark = pytest.mark.torch
+pytestmark = [pytest.mark.torch, pytest.mark.slow]  # a real Jupyter kernel and workers: `python -m pytest -m slow`
 
 NOTEBOOK = FIXTURES / "notebooks" / "dl202_notebook_definitions.ipynb"
 

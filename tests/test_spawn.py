@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-pytestmark = pytest.mark.torch  # the spawn proof runs torch
+# the spawn proof runs torch, a fresh interpreter per script: `python -m pytest -m slow` (CI's slow step)
+pytestmark = [pytest.mark.torch, pytest.mark.slow]
 
 from dl_lint import lint_paths  # noqa: E402
 
