@@ -205,6 +205,9 @@ class Run:
         self.store = store
         self.display = {f.key: f.display for f in files}
         self.by_key = {f.key: f for f in files}
+        # ``_FactoryCalls._subclass_words`` by the method factories' classes: the call-site
+        # phase builds its search more than once, the bytes it reads do not change
+        self.subclass_words: Dict[FrozenSet[bytes], Dict[bytes, Tuple[bytes, ...]]] = {}
         self.fresh: Set[str] = set()  # files judged in this run (not answered by the cache)
         # files analysed in this run (in this process or a worker): they build a loader, so no
         # builder is derived from them (``_derive_builders``) whichever process analysed them
@@ -907,7 +910,12 @@ class _FactoryCalls:
         # A method factory's class may be built as a project subclass that inherits the method
         # (``class Squares(Data): pass``, or an ``__init__`` relaying its parameters to Data's):
         # a file naming only the subclass calls it too. Each class's subclasses, as their words.
-        self.kin: Dict[bytes, Tuple[bytes, ...]] = self._subclass_words() if self.class_words else {}
+        self.kin: Dict[bytes, Tuple[bytes, ...]] = {}
+        if self.class_words:
+            key = frozenset(self.classes.values())
+            if key not in run.subclass_words:
+                run.subclass_words[key] = self._subclass_words()
+            self.kin = run.subclass_words[key]
         if self.kin:
             self.class_words = sorted({*self.class_words, *(w for words in self.kin.values() for w in words)})
         modules = {f.key: f.module_name for f in run.files}
@@ -984,7 +992,7 @@ class _FactoryCalls:
         roots: Dict[bytes, Set[bytes]] = {}  # a class word -> the factory classes it derives from
         for cls in set(self.classes.values()):
             roots.setdefault(cls.rsplit(b".", 1)[-1], set()).add(cls)
-        datas = []
+        datas: List[bytes] = []
         for file in self.run.files:
             data = file.data
             if not data and file.key in self.factories and not file.errors and not is_notebook_path(file.path):
@@ -994,16 +1002,18 @@ class _FactoryCalls:
                     data = b""
             if data and b"class" in data:
                 datas.append(data)
+        lines: Dict[int, List[Tuple[bytes, List[bytes]]]] = {}  # a file's ``class Sub(<bases>)``: Sub, the bases' words
         found: Dict[bytes, Set[bytes]] = {}
         frontier = dict(roots)
         for _level in range(3):
             added: Dict[bytes, Set[bytes]] = {}
-            for data in datas:
+            for index, data in enumerate(datas):
                 if not any(word in data for word in frontier):
-                    continue
-                for match in _CLASS_WITH_BASES.finditer(data):
-                    sub = match.group(1)
-                    for word in _WORD.findall(match.group(2)):
+                    continue  # a substring search per word: most files name none of them
+                if index not in lines:
+                    lines[index] = [(m.group(1), _WORD.findall(m.group(2))) for m in _CLASS_WITH_BASES.finditer(data)]
+                for sub, words in lines[index]:
+                    for word in words:
                         for cls in frontier.get(word, ()):
                             if sub not in roots and sub not in found.get(cls, ()):
                                 found.setdefault(cls, set()).add(sub)
