@@ -996,8 +996,8 @@ class _FactoryCalls:
         for file in self.run.files:
             data = file.data
             if not data and file.key in self.factories and not file.errors and not is_notebook_path(file.path):
-                try:
-                    data = read_module(file.key, file.settings.max_file_size)
+                try:  # kept: the factory's file is searched for its calls next (``_calls``)
+                    data = file.data = read_module(file.key, file.settings.max_file_size)
                 except Refused:
                     data = b""
             if data and b"class" in data:
@@ -1007,9 +1007,15 @@ class _FactoryCalls:
         frontier = dict(roots)
         for _level in range(3):
             added: Dict[bytes, Set[bytes]] = {}
+            few = len(frontier) <= _FIND_EACH
             for index, data in enumerate(datas):
-                if not any(word in data for word in frontier):
-                    continue  # a substring search per word: most files name none of them
+                # most files name none of the words: a substring search per word, or with many
+                # words one pass over the file's words (a search per word and file was files ×
+                # classes: 3,000 method-factory classes of one name in a generated tree)
+                if few and not any(word in data for word in frontier):
+                    continue
+                if not few and frontier.keys().isdisjoint(_WORD.findall(data)):
+                    continue
                 if index not in lines:
                     lines[index] = [(m.group(1), _WORD.findall(m.group(2))) for m in _CLASS_WITH_BASES.finditer(data)]
                 for sub, words in lines[index]:

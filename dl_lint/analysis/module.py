@@ -4398,6 +4398,8 @@ class ModuleAnalysis:
         if home_name == cls.name and os.path.abspath(home_path) == os.path.abspath(self.path):
             init = self.ix.methods.get((id(cls), "__init__"))
             return self.bind_parameters(made, where, caller, init) if init is not None else None
+        if not _derives_from(project, home_module, home_name, cls, self.path, depth):
+            return None  # read from the summaries first: no module is parsed for a class that is none of cls's
         sub = self if os.path.abspath(home_path) == os.path.abspath(self.path) else project.analysis_at(home_path, home_module.module_name)
         if sub is None or sub.tree is None:
             return None
@@ -4419,38 +4421,29 @@ class ModuleAnalysis:
             return None  # under an ``if``, a loop or a ``try``: it may not run
         inner = relay.func.value
         if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "super":
-            record = home_module._classes_by_name.get(home_name)
-            bases = [b for b in (record.bases if record is not None else ()) if "".join(b.split()) not in ("object",)]
-            if len(bases) != 1 or record is None:
-                return None
-            from dl_lint.analysis.syntax import parse_expression
-
-            base_node = parse_expression(bases[0], record.line)
-            ref = home_module.resolver.resolve(base_node, END).single if base_node is not None else None
+            base = _summary_base(home_module, home_name)
             given = relay
         elif isinstance(inner, (ast.Name, ast.Attribute)) and relay.args and isinstance(relay.args[0], ast.Name) and relay.args[0].id == "self":
             ref = sub.resolver.resolve(inner, site).single
+            base = ref.value if ref is not None else None
             given = ast.copy_location(ast.Call(func=relay.func, args=relay.args[1:], keywords=relay.keywords), relay)
         else:
             return None
-        base = ref.value if ref is not None else None
         if not (isinstance(base, FunctionRef) and base.kind == "class" and base.path):
             return None
         if _passes_through(sub_init, relay):  # ``def __init__(self, *args, **kwargs)``: the call's own arguments
             found = self._relayed_init(made, where, caller, base.module, base.path, base.name, cls, depth - 1)
-            if found is not None and not getattr(found, "relayed_by", None):
-                found.relayed_by = Origin(f"passed on to {cls.name}.__init__ by {home_name}.__init__", home_path, relay.lineno)
-            return found
-        resolver = sub.resolver
-        bound = sub.bind_parameters(made, where, caller, sub_init)
-        if bound is None:
-            return None
-        saved = resolver.param_env, resolver.current_class
-        resolver.param_env, resolver.current_class = bound, home_name
-        try:  # the relay's arguments are read with the subclass's parameters as bound
-            found = self._relayed_init(given, site, sub, base.module, base.path, base.name, cls, depth - 1)
-        finally:
-            resolver.param_env, resolver.current_class = saved
+        else:
+            resolver = sub.resolver
+            bound = sub.bind_parameters(made, where, caller, sub_init)
+            if bound is None:
+                return None
+            saved = resolver.param_env, resolver.current_class
+            resolver.param_env, resolver.current_class = bound, home_name
+            try:  # the relay's arguments are read with the subclass's parameters as bound
+                found = self._relayed_init(given, site, sub, base.module, base.path, base.name, cls, depth - 1)
+            finally:
+                resolver.param_env, resolver.current_class = saved
         if found is not None and not getattr(found, "relayed_by", None):
             # the relay that hands ``cls.__init__`` its arguments: cited by values written nowhere
             # else (a literal it passes, a caller's argument it passes on), so that a finding
@@ -4546,6 +4539,38 @@ def _self_writes(cls: ast.ClassDef) -> Optional[Set[str]]:
             if node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == "self":
                 return None
     return found
+
+
+def _summary_base(module: Any, name: str) -> Optional[FunctionRef]:
+    """The one base of class ``name`` of a summarised module when it is a project class (what
+    ``super()`` in its methods reaches); None for several bases or a library one."""
+    from dl_lint.analysis.syntax import parse_expression
+
+    record = module._classes_by_name.get(name)
+    bases = [b for b in (record.bases if record is not None else ()) if "".join(b.split()) != "object"]
+    if len(bases) != 1:
+        return None
+    node = parse_expression(bases[0], record.line)
+    single = module.resolver.resolve(node, END).single if node is not None else None
+    ref = single.value if single is not None else None
+    return ref if isinstance(ref, FunctionRef) and ref.kind == "class" and ref.path else None
+
+
+def _derives_from(project: Any, module: Any, name: str, cls: ast.ClassDef, path: str, depth: int) -> bool:
+    """Whether class ``name`` of the summarised ``module`` derives from ``cls`` (of the file at
+    ``path``) through single project bases, ``depth`` levels at most: read off the summaries."""
+    target = os.path.abspath(path)
+    for _ in range(depth):
+        base = _summary_base(module, name)
+        if base is None:
+            return False
+        if base.name == cls.name and os.path.abspath(base.path) == target:
+            return True
+        module = project.summary(base.module, base.path)
+        if module is None or getattr(module, "path", None) != base.path:
+            return False
+        name = base.name
+    return False
 
 
 def _passes_through(init: ast.AST, relay: ast.Call) -> bool:

@@ -4292,8 +4292,9 @@ class Resolver:
         if not levels:
             return Value.unknown("argparse")  # a level that cannot be read (``__init__``)
         entries = []
+        where = {n: place for _, _, n, place in levels}  # a class's name -> (its path, its resolver)
         for name, (default, line, owner, unknown) in merged([(o, u, n) for o, u, n, _ in levels]).items():
-            path, resolver = next((p, r) for _, _, n, (p, r) in levels if n == owner)
+            path, resolver = where[owner]
             if unknown == "process_args":
                 entries.append((name, Value.unknown("expression")))  # set after parsing: not an option's value
                 continue
