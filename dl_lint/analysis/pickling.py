@@ -17,6 +17,26 @@ from typing import Callable, Collection, Optional, Tuple
 
 from dl_lint.analysis.libraries import WEBDATASET_DATAPIPELINE, WEBDATASET_FILTERS
 
+_ALBUMENTATIONS_COMPOSE = "Compose OneOf SomeOf RandomOrder OneOrOther SelectiveChannelTransform ReplayCompose Sequential"
+ALBUMENTATIONS_HOLDERS = frozenset(
+    {f"albumentations.{name}" for name in ("Lambda", *_ALBUMENTATIONS_COMPOSE.split())}
+    | {f"albumentations.core.composition.{name}" for name in _ALBUMENTATIONS_COMPOSE.split()}
+    | {
+        f"albumentations.{module}Lambda"
+        for module in ("augmentations.", "augmentations.transforms.", "augmentations.other.lambda_transform.")
+    }
+)
+
+# torchvision's and albumentations' transform holders: a project helper of another module whose
+# every ``return`` builds one (``return T.Compose([..., T.Lambda(to_tensor)])`` with a nested
+# ``to_tensor``) is read in its module (``Resolver._library_built``).
+TORCHVISION_HOLDERS = frozenset(
+    f"torchvision.transforms.{module}{name}"
+    for module in ("", "transforms.", "v2.")
+    for name in ("Lambda", "Compose", "RandomApply", "RandomChoice", "RandomOrder")
+)
+TRANSFORM_HOLDERS = TORCHVISION_HOLDERS | ALBUMENTATIONS_HOLDERS
+
 # Classes whose instances keep the callables (and transforms) they are built with, so pickling
 # them pickles those: torchvision's transforms (pytorch/vision 00368603,
 # torchvision/transforms/transforms.py: ``Lambda.__init__`` stores ``self.lambd``, ``Compose``
@@ -24,12 +44,17 @@ from dl_lint.analysis.libraries import WEBDATASET_DATAPIPELINE, WEBDATASET_FILTE
 # the v2 module keeps the same attributes), ``collections.defaultdict`` (its
 # ``default_factory``: pickling a defaultdict pickles it) and ``functools.partial``.
 HOLDERS = frozenset(
-    {
-        f"torchvision.transforms.{module}{name}"
-        for module in ("", "transforms.", "v2.")
-        for name in ("Lambda", "Compose", "RandomApply", "RandomChoice", "RandomOrder")
-    }
+    TORCHVISION_HOLDERS
     | {"collections.defaultdict"}
+    # albumentations: ``Lambda.__init__`` stores its ``image``/``mask``/``keypoints``/``bboxes``
+    # functions in ``self.custom_apply_fns`` (2.0.8, augmentations/other/lambda_transform.py;
+    # 1.x, augmentations/transforms.py, the same attribute), and ``BaseCompose.__init__`` (the base
+    # of Compose, OneOf, SomeOf, RandomOrder, OneOrOther, SelectiveChannelTransform, ReplayCompose,
+    # Sequential) stores ``self.transforms`` (core/composition.py); no class defines
+    # ``__getstate__``/``__reduce__``. Run with 2.0.8: pickling ``Compose([Lambda(image=f)])``
+    # with a nested ``f`` raises "Can't pickle local object" (albumentations itself warns that a
+    # lambda "is incompatible with multiprocessing").
+    | ALBUMENTATIONS_HOLDERS
     # ``functools.partial`` pickles the function it wraps and its arguments (CPython 3.11.7,
     # Lib/functools.py: ``partial.__reduce__`` returns ``(type(self), (self.func,), (self.func,
     # self.args, self.keywords or None, self.__dict__ or None))``; the C type reduces the same)

@@ -33,7 +33,7 @@ from dl_lint.analysis.configs.yacs import key_path as yacs_key_path
 from dl_lint.analysis.names import absolute_module, project_key
 from dl_lint.analysis.library_packages import LIBRARY_PACKAGES
 from dl_lint.analysis.libraries import WEBDATASET_DATAPIPELINE, WEBDATASET_KEEPING, WEBDATASET_PIPELINES, WEBDATASET_SAME
-from dl_lint.analysis.pickling import CPU_CONSTRUCTORS, DATASET_WRAPPERS, DEVICE_KEEPING, HOLDERS, TENSOR_DATASETS, TORCH_DTYPES, held_callable
+from dl_lint.analysis.pickling import CPU_CONSTRUCTORS, DATASET_WRAPPERS, DEVICE_KEEPING, HOLDERS, TENSOR_DATASETS, TORCH_DTYPES, TRANSFORM_HOLDERS, held_callable
 from dl_lint.analysis.namespaces import (
     NAMESPACE,
     PARSER,
@@ -2781,6 +2781,8 @@ class Resolver:
             if isinstance(ref, FunctionRef) and ref.kind == "class":
                 continue
             qualname = ref.qualname if isinstance(ref, External) else ""
+            if qualname in TRANSFORM_HOLDERS:
+                continue  # ``return albu.Compose(steps)``: read there, it may keep a local function (DL202)
             if not (qualname.startswith("torchvision.datasets.") or qualname in DATASET_WRAPPERS or library_dataset(qualname) is not None):
                 return False
         return True

@@ -86,7 +86,10 @@ ImageFolderWithPaths(datasets.ImageFolder)` without `__init__`, or whose `__init
 the transform to `super().__init__(root, transform=transform)`, built with `t`. A subclass that
 sets `self.transform` (or `self.transforms`) itself is not judged by its base's. Holders
 followed: torchvision's `Lambda`, `Compose`, `RandomApply`, `RandomChoice`, `RandomOrder` (they
-keep their arguments as attributes), `collections.defaultdict` and `functools.partial` (it
+keep their arguments as attributes), albumentations' `Lambda` (its `image`/`mask`/`keypoints`/
+`bboxes` functions) and compositions (`Compose`, `OneOf`, `SomeOf`, `Sequential`, ...; read in
+albumentations 2.0.8, which itself warns that a lambda "is incompatible with multiprocessing"),
+`collections.defaultdict` and `functools.partial` (it
 pickles the function it wraps and its arguments: `partial(lambda b, pad: ..., pad=0)` fails like
 the lambda). A list a holder (or a project class that keeps the argument) is given by name is
 read through its display and what `append`/`extend` add to it in the same block before the
@@ -114,7 +117,13 @@ returns counts when every `return` of the helper holds a lambda or a function it
 (`self._transform = _build_transform(size)` returning `T.Compose([..., T.Lambda(lambda img:
 ...)])` or a nested `def transform`), and a dataset built by a factory of another module is
 each class it may build (`dataset = VQADataset(...)` on one branch, `CaptionDataset(...)` on
-another, then `return dataset`): every one must keep such a callable. A subclass's own
+another, then `return dataset`): every one must keep such a callable. A helper of another
+module whose every `return` builds one of the transform holders above is read there, with the
+call's arguments bound: `preprocessing=data.get_preprocessing()` returning `albu.Compose(steps)`
+with `steps = [albu.Lambda(image=to_tensor)]` and a nested `def to_tensor` (the
+segmentation_models_pytorch tutorial's shape) is kept like that `Compose` written at the call;
+a module-level `to_tensor` (or smp's `get_preprocessing_fn`, a `functools.partial` of a
+module-level function) pickles. A subclass's own
 `__init__` replaces its base's: what the base's `__init__` keeps (lambdas, objects, helper
 results) counts only when the subclass's `__init__` calls it as a statement of its own body
 (`super().__init__(...)`, `Base.__init__(self, ...)`); a subclass that never calls it never gets
