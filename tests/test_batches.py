@@ -3,12 +3,15 @@ agree on every fixture of tests/data/batches, each estimate kind is checked agai
 batch built with real torch, and the negatives stay unknown. A measured figure is remembered in
 dl-lint-measured.json and goes stale when the loader call changes.
 
-torchvision, timm, albumentations and librosa are not installed beside torch 2.13 here (torchvision from
-PyPI does not run with it; albumentations needs OpenCV), so for the image fixtures the batch is built with torch as the transforms' documented
-output: ToTensor a float32 C×H×W, PILToTensor/ToImage the image's uint8, ToDtype the dtype asked;
-RandomResizedCrop/CenterCrop/Resize of a pair the (h, w) given; timm's create_transform ends in
-ToTensor + Normalize at input_size; albumentations' Normalize makes float32 and ToTensorV2
-C×H×W. The tokenizer fixture gets a stand-in returning a tokenizer's documented output for
+torchvision, timm and librosa are not installed beside torch 2.13 here (torchvision from PyPI
+does not run with it), so for their image fixtures the batch is built with torch as the transforms'
+documented output: ToTensor a float32 C×H×W, PILToTensor/ToImage the image's uint8, ToDtype the
+dtype asked; RandomResizedCrop/CenterCrop/Resize of a pair the (h, w) given; timm's
+create_transform ends in ToTensor + Normalize at input_size. albumentations 2.0.8 is installed (a
+test dependency): the pipelines a dataset builds in ``__init__`` run for real; the
+albumentations_pipeline fixture is written in the 1.x spelling (``RandomResizedCrop(height=,
+width=)``, which 2.x no longer takes), so its batch is the documented output: Normalize makes
+float32 and ToTensorV2 C×H×W. The tokenizer fixture gets a stand-in returning a tokenizer's documented output for
 padding="max_length", return_tensors="pt" (a (1, max_length) int64 per field). The numpy, token-slice and tensor fixtures run their own
 dataset classes through a real DataLoader."""
 
@@ -115,91 +118,21 @@ def _torch_bytes(name: str, tmp_path: Path) -> list:
     return [_batch_bytes(b) for b in documented[name]]
 
 
-# A stand-in for the albumentations transforms the fixture uses, as albumentations 2.0.8 defines
-# their output (crops/transforms.py, geometric/resize.py, pixel/transforms.py, pytorch/
-# transforms.py): crops and Resize return exactly height × width, SmallestMaxSize scales the
-# smaller edge to max_size, Normalize returns float32, ToTensorV2 transposes H×W×C to C×H×W;
-# none changes the channels or (but Normalize) the dtype. albumentations itself needs OpenCV, which
-# is not a test dependency. The numpy (astype, uint8 / 127.5, np.eye, np.float32), PIL and the
-# collation are the real ones.
-_ALBUMENTATIONS = """
-import numpy as np
-from PIL import Image
-
-
-class _Transform:
-    def __init__(self, height=None, width=None, max_size=None, p=1.0, **kwargs):
-        self.height, self.width, self.max_size = height, width, max_size
-
-    def __call__(self, image, **targets):
-        return {"image": self.apply(image)}
-
-
-class Compose(_Transform):
-    def __init__(self, transforms, **kwargs):
-        self.transforms = transforms
-
-    def apply(self, image):
-        for t in self.transforms:
-            image = t.apply(image)
-        return image
-
-
-class SmallestMaxSize(_Transform):
-    def apply(self, image):
-        h, w = image.shape[:2]
-        scale = self.max_size / min(h, w)
-        size = (max(self.max_size, round(w * scale)), max(self.max_size, round(h * scale)))
-        return np.asarray(Image.fromarray(image).resize(size))
-
-
-class CenterCrop(_Transform):
-    def apply(self, image):
-        top, left = (image.shape[0] - self.height) // 2, (image.shape[1] - self.width) // 2
-        return image[top : top + self.height, left : left + self.width]
-
-
-RandomCrop = CenterCrop
-
-
-class Resize(_Transform):
-    def apply(self, image):
-        return np.asarray(Image.fromarray(image).resize((self.width, self.height)))
-
-
-class HorizontalFlip(_Transform):
-    def apply(self, image):
-        return image[:, ::-1].copy()
-
-
-class Normalize(_Transform):
-    def apply(self, image):
-        return ((image / 255.0 - 0.5) / 0.25).astype(np.float32)
-"""
-
-
 @contextlib.contextmanager
-def _stand_in_albumentations(tmp_path: Path):
-    """The stand-in above importable as ``albumentations`` (and ``albumentations.pytorch``)."""
-    package = tmp_path / "albumentations"
-    (package / "pytorch").mkdir(parents=True)
-    (package / "__init__.py").write_text(_ALBUMENTATIONS)
-    (package / "pytorch" / "__init__.py").write_text(
-        "import torch\n\n\nclass ToTensorV2:\n    def __init__(self, p=1.0):\n        pass\n\n"
-        "    def apply(self, image):\n        return torch.from_numpy(image.transpose(2, 0, 1))\n"
-    )
+def _albumentations():
+    """The real albumentations (2.0.8, a test dependency since DL202 reads its ``Lambda``),
+    without its update check against PyPI at import."""
+    import os
 
-    def forget():
-        for cached in [m for m in sys.modules if m == "albumentations" or m.startswith("albumentations.")]:
-            del sys.modules[cached]
-
-    forget()
-    sys.path.insert(0, str(tmp_path))
+    saved = os.environ.get("NO_ALBUMENTATIONS_UPDATE")
+    os.environ["NO_ALBUMENTATIONS_UPDATE"] = "1"
     try:
         yield
     finally:
-        sys.path.remove(str(tmp_path))
-        forget()
+        if saved is None:
+            del os.environ["NO_ALBUMENTATIONS_UPDATE"]
+        else:
+            os.environ["NO_ALBUMENTATIONS_UPDATE"] = saved
 
 
 def _images(tmp_path: Path, height: int, width: int, labels: int):
@@ -220,7 +153,7 @@ def _images(tmp_path: Path, height: int, width: int, labels: int):
 
 def _albumentations_init_bytes(tmp_path: Path) -> list:
     images, maps = _images(tmp_path, 300, 280, 7)  # labels under every n_labels of the fixture
-    with _stand_in_albumentations(tmp_path):
+    with _albumentations():
         loaders = _import(tmp_path / "albumentations_init.py").make(images * 2, maps * 2)
         return [_batch_bytes(_first_batch(loader)) for loader in loaders]
 
@@ -247,7 +180,7 @@ def test_an_albumentations_one_hot_goes_over_the_default_budget(tmp_path, run_cl
     assert _FIGURE.search(diag.detail).group(1) == format_size(taming_like["batch_bytes"])
     assert [e["batch_bytes"] is None for e in estimates.values()] == [False, False, True]
     images, maps = _images(tmp_path, 300, 280, 183)
-    with _stand_in_albumentations(tmp_path):
+    with _albumentations():
         module = _import(tmp_path / "dl101_albumentations.py")
         for size, line in ((256, diag.location.row), (64, diag.location.row + 2)):
             dataset = module.Segmentations(images, maps, size=size)
@@ -273,7 +206,7 @@ def test_negatives_stay_unknown(tmp_path, run_cli, monkeypatch):
     project = _project(tmp_path, "unknown")
     monkeypatch.chdir(project)
     estimates = _estimates(run_cli, "unknown.py")
-    assert len(estimates) == 24
+    assert len(estimates) == 26
     for est in estimates:
         assert est["batch_bytes"] is None and est["batch_bytes_kind"] is None, est
         assert est["batch_bytes_unknown_because"]
@@ -545,3 +478,19 @@ def test_a_transform_chosen_by_a_condition_is_read_when_every_choice_makes_the_s
     same, different = _estimates(run_cli, "chosen_transform.py")
     assert same["batch_bytes"] == 256 * (3 * 224 * 224 * 4 + 8), same
     assert different["batch_bytes"] is None and different["batch_bytes_unknown_because"], different
+
+
+@pytest.mark.torch  # the fixture's dataset runs through a real DataLoader
+def test_an_array_filled_by_element_writes_keeps_its_shape(tmp_path, run_cli, monkeypatch):
+    """tests/data/batches/numpy_filled.py: ``data = np.empty((2, T, LAT, LON + 2 * edge))``
+    filled by ``data[0, :, :, edge:-edge] = ...``, its sizes module constants and a constructor
+    default, then ``np.transpose``d and copied by ``torch.Tensor(data).float()``, under the same
+    name each time. The estimate is the data tensor's bytes exactly (the label beside it is not
+    sized: a lower bound), which a batch torch collates holds, plus the label."""
+    project = _project(tmp_path, "numpy_filled")
+    monkeypatch.chdir(project)
+    [estimate] = _estimates(run_cli, "numpy_filled.py")
+    data, label = _first_batch(_import(project / "numpy_filled.py").make())
+    assert (estimate["batch_bytes"], estimate["batch_bytes_lower_bound"]) == (data.nbytes, True)
+    assert tuple(data.shape) == (4, 6, 12, 24, 2) and data.dtype.itemsize == 4
+    assert _batch_bytes((data, label)) > estimate["batch_bytes"]

@@ -1434,6 +1434,7 @@ def sample_bytes(node: ast.ClassDef, init: Optional[FunctionUse] = None, index: 
     if len(params) >= 2:  # the index: an int (a number once collated)
         assigned[params[1].arg] = [ast.Constant(0)]
     returns: List[ast.expr] = []
+    filled: Set[str] = set()  # names written into by element (``data[0] = ...``)
     # A copy: ``_sequenced`` may give the body itself, and popping from it emptied the tree's
     # ``__getitem__`` for everything that read the module after its summary was built.
     todo = list(_sequenced(getitem.body))
@@ -1452,6 +1453,8 @@ def sample_bytes(node: ast.ClassDef, init: Optional[FunctionUse] = None, index: 
             assigned.setdefault(first.id, []).append(statement.value)
             for name in rest:
                 assigned.setdefault(name.id, []).append(ast.Constant(None))
+        elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and _element_store(statement.targets[0]):
+            filled.add(statement.targets[0].value.id)  # type: ignore[attr-defined]  # ``data[0, :, :] = wind_u``
         elif isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             for target in statement.targets if isinstance(statement, ast.Assign) else [statement.target]:
                 for name in ast.walk(target):
@@ -1470,6 +1473,13 @@ def sample_bytes(node: ast.ClassDef, init: Optional[FunctionUse] = None, index: 
                 todo.append(child)
     if not returns:
         return None
+    for name in filled:
+        # an element write keeps an array's shape and dtype (numpy casts the value into it, torch
+        # too): only for a name bound once to numpy's or torch's shaped constructors; any other
+        # value written into (a dict or list sample, ``sample["image"] = crop(...)``) is unknown
+        values = assigned.get(name, [])
+        if not (len(values) == 1 and _shaped_constructor(values[0])):
+            assigned.setdefault(name, []).append(ast.Constant(None))
     kept = _Kept(node, init, index)  # read only when a field names self's attributes
     # A part the code does not size (a label looked up in a dict beside an image tensor) is
     # counted as 0 bytes: the figure is then a lower bound, which is all DL101 needs to say a
@@ -1484,6 +1494,23 @@ def sample_bytes(node: ast.ClassDef, init: Optional[FunctionUse] = None, index: 
         # may be parameters used as they are (``RandomCrop(height=size, ...)``): their positions.
         return (tuple(found[0]), _init_defaults(node), True, _init_positions(node))  # type: ignore[arg-type]
     return (tuple(found[0]), _init_defaults(node))  # type: ignore[arg-type]
+
+
+def _element_store(target: ast.expr) -> bool:
+    """``data[0, :, :] = ...``: a subscript of a bare name, its index made of constants, names
+    and slices (nothing bound by it)."""
+    return isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and not any(
+        isinstance(n, (ast.NamedExpr, ast.Call)) for n in ast.walk(target.slice)
+    )
+
+
+def _shaped_constructor(node: ast.expr) -> bool:
+    """``np.empty((2, t, h, w), dtype=np.float32)``, ``torch.zeros(...)``: a new array of a shape
+    and dtype that element writes keep."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)):
+        return False
+    owner, attr = node.func.value.id, node.func.attr
+    return (owner in _NUMPY and attr in _NUMPY_SHAPED) or (owner == "torch" and attr in ("zeros", "ones", "empty", "full"))
 
 
 def view_fields(node: ast.ClassDef, init: Optional[FunctionUse]) -> Optional[Tuple[Any, ...]]:
@@ -1632,6 +1659,21 @@ class _Kept:
             self._found = _kept_on_self(self._node, self._init)
         return self._found.get(attr, default)
 
+    def module_int(self, name: str) -> Optional[ast.Constant]:
+        """``wind_lat = 121`` at module level, the name's only binding in the module and declared
+        ``global`` by no function: a dimension ``__getitem__`` reads from the module (a name it
+        does not bind itself)."""
+        index = self._index
+        bindings = index.module_scope.bindings.get(name, []) if index is not None else []
+        if len(bindings) != 1 or bindings[0].kind != "assign":
+            return None
+        value = bindings[0].value
+        if not (isinstance(value, ast.Constant) and type(value.value) is int and value.value >= 0):
+            return None
+        if any(name in scope.globals for scope in index.scopes.values()):  # type: ignore[union-attr]
+            return None
+        return value
+
     def untouched(self, attr: Optional[str], param: str) -> bool:
         """Whether nothing in the class sets an attribute of, or calls a method of, ``self.attr``
         or (in ``__init__``) the parameter ``param`` it holds, but ``__getitem__``/``__len__``:
@@ -1769,6 +1811,8 @@ def _dim(node: ast.AST, assigned: Dict[str, List[ast.expr]], kept: Any, depth: i
         return node.value
     if isinstance(node, ast.Name):
         values = assigned.get(node.id, [])
+        if not values and hasattr(kept, "module_int"):
+            values = [kept.module_int(node.id)] if kept.module_int(node.id) is not None else []
         return _dim(values[0], assigned, kept, depth + 1) if len(values) == 1 else None
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1
             and isinstance(node.args[0], ast.Name) and assigned.get("__batch_param__")
@@ -2019,6 +2063,17 @@ def _tensor(node: ast.AST, assigned, kept, depth: int) -> Optional[Tuple[Any, ..
     if (isinstance(owner, ast.Attribute) and owner.attr == "random" and isinstance(owner.value, ast.Name)
             and owner.value.id in _NUMPY and func.attr in _NUMPY_RANDOM):  # fmt: skip
         return _numpy_random(node, func.attr, assigned, kept, depth)
+    if isinstance(owner, ast.Name) and owner.id == "torch" and func.attr in _LEGACY_TENSORS:
+        # ``torch.Tensor(array)``: a copy of an array of known shape in the constructor's dtype
+        # (run on torch 2.13: ``torch.Tensor`` of a float64 or int64 array is float32, the default
+        # dtype; a program that sets ``torch.set_default_dtype(torch.float64)`` gets float64, which
+        # this figure then underestimates, as a lower bound may)
+        if len(node.args) != 1 or node.keywords:
+            return None
+        inner = _tensor(node.args[0], assigned, kept, depth + 1)
+        if inner is None or inner[0] != "t" or not inner[1]:
+            return None  # ``torch.Tensor(3)`` is a tensor of 3 elements; numbers and lists: unknown
+        return ("t", inner[1], _LEGACY_TENSORS[func.attr])
     if isinstance(owner, ast.Name) and owner.id == "torch" and func.attr in ("from_numpy", "as_tensor", "tensor"):
         if len(node.args) != 1 or any(k.arg not in ("dtype",) for k in node.keywords):
             return None
@@ -2056,6 +2111,9 @@ def _tensor(node: ast.AST, assigned, kept, depth: int) -> Optional[Tuple[Any, ..
     return None
 
 
+_LEGACY_TENSORS = {"Tensor": "float32", "FloatTensor": "float32", "DoubleTensor": "float64", "LongTensor": "int64", "IntTensor": "int32", "HalfTensor": "float16", "ByteTensor": "uint8", "BoolTensor": "bool"}
+
+
 def _constructed(node: ast.Call, name: str, dtype: str, dtype_kw, assigned, kept, depth: int) -> Optional[Tuple[Any, ...]]:
     args = list(node.args)
     if name == "full":
@@ -2070,7 +2128,7 @@ def _constructed(node: ast.Call, name: str, dtype: str, dtype_kw, assigned, kept
         args = [shape_kw] if shape_kw is not None else []
     if len(args) == 1 and isinstance(args[0], (ast.Tuple, ast.List)):
         args = list(args[0].elts)
-    dims = tuple(_dim(a, assigned, kept, depth + 1) for a in args)
+    dims = tuple(_dim(a, assigned, kept, 0) for a in args)  # (``_dim`` bounds its own walk: the depth of the expression around it is not its)
     if not dims or any(d is None for d in dims):
         return None
     for keyword in node.keywords:
@@ -2087,14 +2145,14 @@ def _numpy_random(node: ast.Call, name: str, assigned, kept, depth: int) -> Opti
     if name in ("rand", "randn"):
         if node.keywords:
             return None
-        dims = tuple(_dim(a, assigned, kept, depth + 1) for a in node.args)
+        dims = tuple(_dim(a, assigned, kept, 0) for a in node.args)
     else:
         size = node.args[2] if name == "randint" and len(node.args) >= 3 else (node.args[0] if name == "random" and node.args else None)
         size = next((k.value for k in node.keywords if k.arg == "size"), size)
         if size is None:
             return None
         elts = list(size.elts) if isinstance(size, (ast.Tuple, ast.List)) else [size]
-        dims = tuple(_dim(a, assigned, kept, depth + 1) for a in elts)
+        dims = tuple(_dim(a, assigned, kept, 0) for a in elts)
         if any(k.arg not in ("size", "low", "high", "dtype") for k in node.keywords):
             return None
     if not dims or any(d is None for d in dims):
@@ -2902,7 +2960,7 @@ def _albu_applied(node: ast.AST, assigned, kept, depth: int) -> Optional[Tuple[T
     return dims, dtype, state[2]
 
 
-_NUMPY_MADE = frozenset({"array", "asarray", "ascontiguousarray", "astype", "imread", "cvtColor"})
+_NUMPY_MADE = frozenset({"array", "asarray", "ascontiguousarray", "astype", "imread", "cvtColor", "transpose"})
 
 
 def _numpy_shaped(node: ast.AST) -> bool:
@@ -2961,6 +3019,8 @@ def _ndarray(node: ast.AST, assigned, kept, depth: int) -> Optional[Tuple[Tuple[
                 dtype = _dtype_name(node.keywords[0].value)
                 return (inner[0], dtype) if dtype is not None else None
             return inner
+        if func.attr == "transpose" and node.args and not node.keywords:
+            return _transposed(_ndarray(node.args[0], assigned, kept, depth + 1), node.args[1:])
         if func.attr in ITEMSIZE and func.attr not in _CANONICAL and func.attr != "bool" and len(node.args) == 1 and not node.keywords:
             inner = _ndarray(node.args[0], assigned, kept, depth + 1)  # np.float32(a): a cast
             return (inner[0], func.attr) if inner is not None and inner[0] else None
@@ -2973,6 +3033,9 @@ def _ndarray(node: ast.AST, assigned, kept, depth: int) -> Optional[Tuple[Tuple[
         return (inner[0], dtype) if inner is not None and dtype is not None else None
     if func.attr == "copy" and not node.args and not node.keywords:
         return _ndarray(owner, assigned, kept, depth + 1)
+    if func.attr == "transpose" and not node.keywords and not (isinstance(owner, ast.Name) and owner.id in ("torch", "cv2")):
+        axes = node.args[0].elts if len(node.args) == 1 and isinstance(node.args[0], (ast.Tuple, ast.List)) else node.args
+        return _transposed(_ndarray(owner, assigned, kept, depth + 1), axes)  # ``a.transpose(2, 0, 1)``
     known = None
     if any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
         return None
@@ -2982,6 +3045,22 @@ def _ndarray(node: ast.AST, assigned, kept, depth: int) -> Optional[Tuple[Tuple[
             and owner.value.id in _NUMPY and func.attr in _NUMPY_RANDOM):  # fmt: skip
         known = _numpy_random(node, func.attr, assigned, kept, depth + 1)
     return (known[1], known[2]) if known is not None and known[1] else None
+
+
+def _transposed(array: Optional[Tuple[Tuple[Any, ...], str]], axes: Sequence[ast.expr]) -> Optional[Tuple[Tuple[Any, ...], str]]:
+    """``np.transpose(a, (1, 2, 3, 0))``: the same elements, the dims in the order the literal
+    axes give (reversed without axes); None when the axes are not a permutation of literals."""
+    if array is None or not array[0]:
+        return None
+    dims, dtype = array
+    if len(axes) == 1 and isinstance(axes[0], (ast.Tuple, ast.List)):
+        axes = axes[0].elts
+    if not axes:
+        return tuple(reversed(dims)), dtype
+    order = [a.value if isinstance(a, ast.Constant) and type(a.value) is int else None for a in axes]
+    if None in order or sorted(order) != list(range(len(dims))):  # type: ignore[type-var]
+        return None
+    return tuple(dims[i] for i in order), dtype  # type: ignore[index]
 
 
 def _numpy_arithmetic(node: ast.BinOp, assigned, kept, depth: int) -> Optional[Tuple[Tuple[Any, ...], str]]:
@@ -3071,6 +3150,8 @@ def _sequenced(body: List[ast.stmt]) -> List[ast.stmt]:
                     and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str)):  # fmt: skip
                 dicts.add(target.value.id)
                 allowed.add(id(target.value))
+            elif _element_store(target):  # ``data[0, :, :] = wind_u``: an array's element write
+                allowed.add(id(target.value))
         elif isinstance(statement, ast.Return) and isinstance(statement.value, ast.Name):
             allowed.add(id(statement.value))
     candidates = {n for n, count in top.items() if count > 1} | dicts
@@ -3123,6 +3204,8 @@ def _sequenced(body: List[ast.stmt]) -> List[ast.stmt]:
                         keys.append(key)
                         values.append(value)
                     current[target.value.id] = ast.Dict([ast.Constant(k) for k in keys], values)
+                elif _element_store(target) and held is not None and _shaped_constructor(held):
+                    pass  # numpy and torch keep the array's shape and dtype
                 else:
                     current[target.value.id] = ast.Constant(None)
                 continue

@@ -36,7 +36,8 @@ shared with DL104, `dl-lint estimate` and the language server), in this order: a
 call changed since is stale: not used, and the detail says so); the `batch-bytes` setting; or an
 estimate from the code: a known `batch_size` times one sample of a map-style dataset whose
 `__getitem__` returns tensors of known shape and dtype (torch and numpy constructors of literal
-shapes, fixed-length slices of a token array of known dtype, a tokenizer's fields padded to
+shapes, also filled by element writes, `data[0, :, :] = wind_u`, transposed, or copied by
+`torch.Tensor(data)`, their dims literals, module-level ints or `__init__` defaults; fixed-length slices of a token array of known dtype, a tokenizer's fields padded to
 `max_length`, what a fixed-size image transform kept on self makes of an `Image.open(...).convert("RGB")`,
 what a wrapper takes of the samples of the dataset it keeps, `self.dataset[i]["image"]`; a
 multi-view transform's views, `[self.transform(x), self.transform(x)]`)

@@ -313,3 +313,33 @@ class RenamedBlocks(Blocks):
 
 r = DataLoader(SameBlocks(n=32), batch_size=8, num_workers=2)
 s = DataLoader(RenamedBlocks(50), batch_size=8, num_workers=2)
+
+
+class Replaced(Dataset):
+    """Element writes keep only an array's shape: a list display written into holds what is
+    written (``parts[0] = self.images[i]``, any size), and a name written into after a second
+    binding is not read either."""
+
+    def __init__(self, images):
+        self.images = images
+
+    def __len__(self):
+        return len(self.images)
+
+    def __getitem__(self, i):
+        parts = [np.zeros((3, 8, 8), dtype=np.float32)]
+        parts[0] = self.images[i]
+        return parts
+
+
+class Rebound(Replaced):
+    def __getitem__(self, i):
+        data = np.zeros((3, 8, 8), dtype=np.float32)
+        if i % 2:
+            data = self.images[i]
+        data[0] = 1
+        return data
+
+
+t = DataLoader(Replaced([np.zeros((3, 512, 512))]), batch_size=8, num_workers=2)
+u = DataLoader(Rebound([np.zeros((3, 512, 512))]), batch_size=8, num_workers=2)
