@@ -693,7 +693,7 @@ def diagnostic_to_json(diag: Diagnostic, own: Optional[str] = None) -> Dict[str,
         "e": _loc(diag.end_location),
         "q": list(diag.noqa_rows),
     }
-    if diag.filename.endswith((".yaml", ".yml", ".json")) or (own is not None and diag.filename != own):
+    if diag.filename.endswith((".yaml", ".yml", ".json", ".toml")) or (own is not None and diag.filename != own):
         # Reported in a config file the linted file reads: its own path (absolute, printed again
         # from wherever the next run starts).
         out["f"] = os.path.abspath(diag.filename)

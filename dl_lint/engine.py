@@ -488,7 +488,7 @@ def _once_in_configs(diagnostics: List[Diagnostic]) -> List[Diagnostic]:
     return out
 
 
-CONFIG_SUFFIXES = (".yaml", ".yml", ".json")  # config sources a run may name (pre-commit passes staged ones)
+CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml")  # config sources a run may name (pre-commit passes staged ones)
 
 
 def _named_config_keys(named, settings_for, force_exclude: bool, cwd: str) -> set:

@@ -30,8 +30,8 @@ def test_fixture_matches_expectations(name: str, path: Path) -> None:
         return str(p.resolve())
 
     got = Counter((str(Path(d.filename).resolve()), d.location.row, d.code) for d in result.diagnostics)
-    # YAML config files the Python files read carry markers too (findings reported at their lines).
-    configs = sorted(p for ext in ("*.yaml", "*.yml") for p in path.rglob(ext)) if path.is_dir() else []
+    # YAML and TOML config files the Python files read carry markers too (findings reported at their lines).
+    configs = sorted(p for ext in ("*.yaml", "*.yml", "*.toml") for p in path.rglob(ext)) if path.is_dir() else []
     want = expected([*files, *configs], display)
     # JSON files hold no comments: their markers sit in a ``json-expect.txt`` beside them
     # (``name.json:row: CODE`` lines).

@@ -1,6 +1,6 @@
 """Config files a script loads itself, linked by key path (``dl_lint.analysis.configs.keypaths``,
 issue 25 §4): the fixture ``fixtures/rules/config_keypaths`` run through the real libraries
-(PyYAML, json, HyperPyYAML 1.2.3 of the test extra) and real torch, partial runs, the results
+(PyYAML, json, HyperPyYAML 1.2.3 of the test extra, tomllib and toml 0.10.2) and real torch, partial runs, the results
 cache, and hostile files in a config folder."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dl_lint import lint_paths
 from conftest import FIXTURES
 
 FIXTURE = FIXTURES / "rules" / "config_keypaths"
-CONFIG_SUFFIXES = (".yaml", ".yml", ".json")
+CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
 
 
 class _AttrDict(dict):
@@ -45,6 +45,15 @@ def _load(script: str, config: Path):
         import yaml
 
         return "args", argparse.Namespace(**yaml.safe_load(config.read_text()))
+    if script == "train_toml.py":  # tomllib (3.11+) for the picked file, toml 0.10.2 for the literal one
+        if config.parent.name == "settings":
+            import toml
+
+            return "fixed", toml.load(str(config))
+        import tomllib
+
+        with open(config, "rb") as stream:
+            return "settings", tomllib.load(stream)
     if script == "train_hparams.py":
         from hyperpyyaml import load_hyperpyyaml
 
@@ -100,6 +109,8 @@ def test_torch_raises_for_every_config_file_run_reported_as_a_crash():
         ("DL001", "small.json"),
         ("DL004", "small.json"),
         ("DL001", "fast.yaml"),
+        ("DL002", "debug.toml"),
+        ("DL001", "fixed.toml"),
     }
     for code, script, row, config in reported:
         exc, text = rules[code].torch_raises
@@ -115,6 +126,7 @@ def test_torch_raises_for_every_config_file_run_reported_as_a_crash():
         ("train_yaml.py", 24, "configs/base.yaml"),  # the spread mapping has workers
         ("train_hparams.py", 14, "hparams/train.yaml"),  # no worker option
         ("train_set_defaults.py", 22, "configs/experiments/big.yaml"),  # 16 workers
+        ("train_toml.py", 12, "configs/experiments/wide.toml"),  # 16 workers
     ],
 )
 def test_runs_not_reported_construct_and_iterate(script, row, config):
@@ -131,13 +143,14 @@ def test_dl_lint_reads_the_values_the_libraries_read():
     gives (PyYAML, json, HyperPyYAML); the spellings the dialects disagree on are not taken."""
     pytest.importorskip("hyperpyyaml")
     from dl_lint.analysis.configs.keypaths import LoadedConfig, lookup
+    from dl_lint.analysis.configs.tomlfile import read_toml
     from dl_lint.analysis.configs.yamlfile import read_yaml
 
     def data_of(path):
         return Path(path).read_bytes()
 
     def tree_of(path, dialect):
-        return read_yaml(path, None, dialect)[1]
+        return read_toml(path)[1] if dialect == "toml" else read_yaml(path, None, dialect)[1]
 
     cases = [
         ("train_yaml.py", "configs/base.yaml", "safe", [("data", "num_workers"), ("loader", "prefetch_factor")]),
@@ -145,6 +158,9 @@ def test_dl_lint_reads_the_values_the_libraries_read():
         ("train_json.py", "configs/small.json", "json", [("train", "workers"), ("train", "prefetch"), ("eval_workers",)]),
         ("train_hparams.py", "hparams/debug.yaml", "hyperpyyaml", [("dataloader_opts", "num_workers"), ("valid_dataloader_opts", "persistent_workers"), ("valid_dataloader_opts", "prefetch_factor")]),
         ("train_hparams.py", "hparams/train.yaml", "hyperpyyaml", [("num_workers",), ("dataloader_opts", "num_workers")]),
+        ("train_toml.py", "configs/debug.toml", "toml", [("loader", "workers")]),
+        ("train_toml.py", "configs/experiments/wide.toml", "toml", [("loader", "workers"), ("loader", "batch", "drop_last"), ("loader", "batch", "size"), ("title",)]),
+        ("train_toml.py", "settings/fixed.toml", "toml", [("loader", "workers"), ("loader", "prefetch")]),
     ]
     taken = 0
     for script, name, dialect, keys in cases:
@@ -168,7 +184,7 @@ def test_naming_only_the_config_file_reports_its_findings(run_cli, tmp_path):
     root = tmp_path / "project"
     shutil.copytree(FIXTURE, root)
     full = lint_paths([root]).diagnostics
-    for name in ("configs/experiments/debug.yaml", "hparams/debug.yaml", "configs/small.json"):
+    for name in ("configs/experiments/debug.yaml", "hparams/debug.yaml", "configs/small.json", "configs/debug.toml"):
         want = sorted((d.location.row, d.code) for d in full if Path(d.filename).resolve() == (root / name).resolve())
         assert want, name
         got = lint_paths([root / name]).diagnostics
@@ -497,3 +513,34 @@ def test_generated_flags_stay_unknown_when_not_the_fields_defaults(tmp_path, loo
     )
     root = _project(tmp_path, {"train.py": script})
     assert [code for _, _, code in _found(root)] in ([], ["DL011"])
+
+
+def test_toml_files_give_values_at_their_lines_and_hostile_ones_an_error():
+    """configs/tomlfile.py: tomllib's values at the lines a scan of the text finds (a key inside a
+    multi-line string or array is not taken for one); a file tomllib rejects, or one nested past
+    the recursion limit, is an error with a position, never an exception."""
+    from dl_lint.analysis.configs.tomlfile import parse_toml
+    from dl_lint.analysis.configs.yamlfile import Tree, YamlError
+
+    text = textwrap.dedent('''\
+        notes = """
+        workers = 99
+        """
+        paths = [
+          "a = 1",
+        ]
+        [loader]
+        workers = 4  # a comment
+        inline = { prefetch = 2, pin = true }
+        "quoted key" = 8
+        ''')
+    tree = parse_toml(text, "c.toml")
+    assert isinstance(tree, Tree) and tree.get("workers") is None
+    loader = tree.get("loader")
+    assert (loader.get("workers").value, loader.get("workers").line, loader.get("workers").column) == (4, 8, 11)
+    assert (loader.get("inline").get("prefetch").value, loader.get("inline").get("prefetch").line) == (2, 9)
+    assert (loader.get("quoted key").value, loader.get("quoted key").line) == (8, 10)
+    broken = parse_toml("[loader]\nworkers = = 4\n", "b.toml")
+    assert isinstance(broken, YamlError) and broken.line == 2
+    deep = parse_toml("a = " + "[" * 5000 + "]" * 5000 + "\n" + "b = " + "{c = " * 3000 + "1" + "}" * 3000, "d.toml")
+    assert isinstance(deep, (Tree, YamlError))

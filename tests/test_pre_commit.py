@@ -110,8 +110,9 @@ def test_manifest_matches_ruffs_conventions():
     assert hooks["dl-lint-fix"]["entry"] == "dl-lint check --fix --force-exclude"
     for hook in hooks.values():
         assert hook["language"] == "python"
-        # findings in Hydra configs, HF arguments files; container definitions (compose, Makefiles: DL104)
-        assert hook["types_or"] == ["python", "jupyter", "yaml", "json", "makefile"]
+        # findings in Hydra configs, HF arguments files, TOML files a script reads by key path;
+        # container definitions (compose, Makefiles: DL104)
+        assert hook["types_or"] == ["python", "jupyter", "yaml", "json", "toml", "makefile"]
         assert hook["require_serial"] is True
         assert hook["minimum_pre_commit_version"] == "2.9.2"
         assert hook.get("pass_filenames", True) is True  # files come from pre-commit, never `.`

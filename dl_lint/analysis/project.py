@@ -2097,9 +2097,14 @@ class Project:
 
     def config_file(self, path: str, dialect: str = "omegaconf") -> Tuple[Optional[str], Any]:
         """(text, tree) of a YAML file (``analysis.configs.yamlfile.read_yaml``) as ``dialect``
-        reads it, read once, through the door: a file outside the root is (None, None)."""
+        reads it, or of a TOML file for "toml" (``configs.tomlfile.read_toml``), read once,
+        through the door: a file outside the root is (None, None)."""
         found = self._config_files.get((path, dialect))
-        if found is None:
+        if found is None and dialect == "toml":
+            from dl_lint.analysis.configs.tomlfile import read_toml
+
+            found = self._config_files[(path, dialect)] = read_toml(path, self.config_bytes)
+        elif found is None:
             from dl_lint.analysis.configs.yamlfile import read_yaml
 
             found = self._config_files[(path, dialect)] = read_yaml(path, self.config_bytes, dialect)

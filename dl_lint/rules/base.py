@@ -269,7 +269,7 @@ def config_place(scenarios_: Sequence[dict], names: Sequence[str]) -> Optional[T
         places = set()
         for scenario in scenarios_:
             origin = scenario[name].origin
-            in_config = origin is not None and origin.path and (origin.path.endswith((".yaml", ".yml", ".json")) or is_config_origin(origin))
+            in_config = origin is not None and origin.path and (origin.path.endswith((".yaml", ".yml", ".json", ".toml")) or is_config_origin(origin))
             if not in_config or not origin.line:
                 places = set()
                 break

@@ -1,7 +1,8 @@
 """Config files a script loads itself, linked by key path.
 
-Many projects load their own YAML or JSON (``yaml.safe_load``, ``yaml.load``, ``json.load``,
-``OmegaConf.load``, HyperPyYAML's ``load_hyperpyyaml``) from a path the command line picks
+Many projects load their own YAML, JSON or TOML (``yaml.safe_load``, ``yaml.load``, ``json.load``,
+``OmegaConf.load``, HyperPyYAML's ``load_hyperpyyaml``, ``tomllib.load``, ``toml.load``: TOML
+files are read by ``configs.tomlfile``) from a path the command line picks
 (``--config configs/train.yaml``). Such a file is a *run configuration* of the script when
 
 - the code names it or its folder: a literal passed to the loading function (that file only), or,
@@ -61,6 +62,14 @@ LOADERS: Dict[str, Tuple[str, str]] = {
     "json.loads": ("json", "stream"),
     "hyperpyyaml.load_hyperpyyaml": ("hyperpyyaml", "stream"),
     "hyperpyyaml.core.load_hyperpyyaml": ("hyperpyyaml", "stream"),
+    # TOML: the standard library's tomllib (and tomli, the same parser) read a binary stream,
+    # ``toml`` (uiri/toml 0.10.2, toml/decoder.py ``load``) a path or a stream (a path here)
+    "tomllib.load": ("toml", "stream"),
+    "tomllib.loads": ("toml", "stream"),
+    "tomli.load": ("toml", "stream"),
+    "tomli.loads": ("toml", "stream"),
+    "toml.load": ("toml", "path"),
+    "toml.loads": ("toml", "stream"),
     "omegaconf.OmegaConf.load": ("omegaconf", "path"),
     "omegaconf.omegaconf.OmegaConf.load": ("omegaconf", "path"),
 }
@@ -106,6 +115,7 @@ SUFFIXES = {
     "omegaconf": (".yaml", ".yml"),
     "hyperpyyaml": (".yaml", ".yml"),
     "json": (".json",),
+    "toml": (".toml",),
     "mmengine": (".py",),
 }
 MAX_FILES = 500  # per folder listed (recursively)
@@ -147,6 +157,7 @@ def candidate(data: bytes) -> bool:
     from it (a named config file is then judged through it)."""
     return b"DataLoader" in data and (
         b"safe_load" in data or b"yaml.load" in data or b"full_load" in data or b"json.load" in data or b"load_hyperpyyaml" in data
+        or b"toml.load" in data or b"tomllib" in data or b"tomli" in data
     )
 
 
@@ -155,7 +166,10 @@ _HELPER_DEF = re.compile(rb"^def[ \t]+(\w+)[ \t]*\(", re.M)
 
 def loads_config(data: bytes) -> bool:
     """From bytes: a module that calls a loading function (a helper may return the config)."""
-    return b"safe_load" in data or b"yaml.load" in data or b"full_load" in data or b"json.load" in data or b"load_hyperpyyaml" in data or b"OmegaConf.load" in data
+    return (
+        b"safe_load" in data or b"yaml.load" in data or b"full_load" in data or b"json.load" in data or b"load_hyperpyyaml" in data
+        or b"OmegaConf.load" in data or b"toml.load" in data or b"tomllib" in data or b"tomli" in data
+    )
 
 
 def helper_names(datas: Iterable[bytes]) -> Tuple[bytes, ...]:
@@ -295,7 +309,7 @@ def list_folder(folder: str) -> Tuple[str, ...]:
     for here, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
         for name in sorted(files):
-            if name.endswith((".yaml", ".yml", ".json", ".py")):
+            if name.endswith((".yaml", ".yml", ".json", ".toml", ".py")):
                 out.append(os.path.join(here, name))
                 if len(out) >= MAX_FILES:
                     return tuple(out)
