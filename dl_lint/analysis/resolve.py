@@ -3626,9 +3626,18 @@ class Resolver:
             kept = self._returned_self(func_node, site, depth)
             if kept is not None:
                 return kept
+            local = self._returned_local(func_node, site, depth)
+            if local is not None:
+                return local
             built = self._static_factory(func_node, node, site, depth)
             if built is not None:
                 return built
+        if isinstance(target, Opaque) and target.qualname == "builtins.method" and isinstance(func_node, ast.Attribute):
+            # ``ds.get_collate_fn()``: a method bound to an instance of a project class
+            bound = target.wraps[0] if target.wraps and len(target.wraps) == 1 else None
+            local = self._returned_local(func_node, site, depth, bound) if isinstance(bound, Instance) else None
+            if local is not None:
+                return local
         if isinstance(target, FunctionRef) and target.kind == "function":
             kind = self.namespace_kind(target)
             if kind == NAMESPACE:
@@ -3692,6 +3701,47 @@ class Resolver:
         if len(records) != 1 or func.attr not in records[0].returns_self:
             return None
         return Value((Possible(instance, owner.origin),))
+
+    def _returned_local(self, func: ast.Attribute, site: Site, depth: int, bound: Optional["Instance"] = None) -> Optional[Value]:
+        """DL202: ``collate_fn = self.get_collate_fn()``, ``ds.get_collate_fn()``: a lambda or a
+        nested function, when the instance's class (a module-level class of the project; the
+        class the method is written in for ``self``) defines the method and every ``return`` of
+        it hands one back (``ClassRecord.local_returns``). Not for a subclass that may override
+        it: only the class itself is read. None otherwise."""
+        if func.attr.startswith("__") or depth > MAX_DEPTH // 2 or not hasattr(self.project, "summary"):
+            return None
+        if bound is not None:
+            owner = Possible(bound, None)
+        else:
+            last = self._last_receiver
+            owner = (last[1] if last is not None and last[0] is func else self.resolve(func.value, site, depth + 1)).single
+        instance = owner.value if owner is not None else None
+        if isinstance(instance, Instance) and not instance.local:
+            module, name, path = instance.module, instance.name, instance.path or self.path
+        elif isinstance(func.value, ast.Name) and func.value.id == "self" and self.current_class and owner is None:
+            module, name, path = self.module_name, self.current_class, self.path
+        else:
+            return None
+        summary = self.project.summary(module, path)
+        if summary is None or summary.path != path:
+            return None
+        records = [c for c in summary.summary.classes if c.name == name]
+        handed = [r for r in records[0].local_returns if r[0] == func.attr] if len(records) == 1 else []
+        if len(handed) != 1:
+            return None
+        if isinstance(func.value, ast.Name) and func.value.id == "self" and self._overridden_below(module, name, func.attr):
+            return None  # ``self`` may be a subclass's instance, whose method hands back another
+        _, kind, local, row = handed[0]
+        origin = Origin(f"returned by {name}.{func.attr}()", path, row)
+        return Value((Possible(FunctionRef(kind, module, local, row, path), origin),))
+
+    def _overridden_below(self, module: str, name: str, method: str) -> bool:
+        """Whether a class of this module derives from ``name`` and defines ``method`` itself."""
+        for node in self.index.module_classes:
+            bases = {terminal(b) for b in node.bases}
+            if name in bases and any(isinstance(s, ast.FunctionDef) and s.name == method for s in node.body):
+                return True
+        return False
 
     def _module_returns_self(self, instance: "Instance", method: str) -> bool:
         """Whether ``instance.method(...)`` gives the object back: its class derives from

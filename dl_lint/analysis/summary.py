@@ -113,6 +113,7 @@ class ClassRecord(Record):
         "draws", "cuda_methods", "iter_shape", "sample", "init", "init_held", "init_stores", "init_objects",
         "method_returns", "init_attrs", "iter_copies", "assigns", "other_names", "setattr_config", "init_held_none",
         "init_held_default", "class_attrs", "dataclass", "returns_self", "static_builds", "init_relays",
+        "local_returns",
     )  # fmt: skip
 
     def __init__(
@@ -202,7 +203,12 @@ class ClassRecord(Record):
         static_builds: Tuple[str, ...] = (),
         # DL202: ``__init__`` calls its base's as a statement of its own body (``_relays_init``).
         init_relays: bool = False,
+        # DL202: (method, kind, name, row) of each method every ``return`` of which hands back a
+        # lambda or a function it defines (``hands_back``: ``def get_collate_fn(self): def
+        # _collate(batch): ...; return _collate``; ``Resolver._returned_local``).
+        local_returns: Tuple[Tuple[str, str, str, int], ...] = (),
     ) -> None:
+        self.local_returns = local_returns
         self.init_relays = init_relays
         self.static_builds = static_builds
         self.returns_self = returns_self
@@ -437,6 +443,7 @@ class ModuleSummary(Record):
                         "assigns": tuple(c.get("assigns", ())),
                         "other_names": tuple(c.get("other_names", ())),
                         "returns_self": tuple(c.get("returns_self", ())),
+                        "local_returns": _deep_tuple(c.get("local_returns", ())),
                         "static_builds": tuple(c.get("static_builds", ())),
                         "setattr_config": _deep_tuple(c["setattr_config"]) if c.get("setattr_config") is not None else None,
                     }
@@ -1167,7 +1174,20 @@ def _class_record(
         returns_self=tuple(name for name, method in nodes.items() if _returns_self(method)),
         static_builds=tuple(name for name, method in nodes.items() if static_builder(method)),
         init_relays=_relays_init(nodes.get("__init__")),
+        local_returns=_local_returns(nodes),
     )
+
+
+def _local_returns(nodes: Dict[str, ast.AST]) -> Tuple[Tuple[str, str, str, int], ...]:
+    """``ClassRecord.local_returns``: the methods (not dunders) that hand back a local callable."""
+    found = []
+    for name, method in nodes.items():
+        if name.startswith("__") or not isinstance(method, ast.FunctionDef):
+            continue
+        handed = hands_back(method)
+        if handed is not None and handed[0] in ("lambda", "nested"):
+            found.append((name, *handed))
+    return tuple(found)
 
 
 def _relays_init(init: Optional[ast.AST]) -> bool:

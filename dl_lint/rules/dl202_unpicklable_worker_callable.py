@@ -75,6 +75,11 @@ factory's own body (not under an `if`, a loop or a `try`), after every assignmen
 before every `return`, storing a lambda, a function the factory defines or a local name bound
 only to lambdas; any other use of the name there (another write, a call given it) leaves the
 factory's result unknown.
+A method of a project class that defines the callable and hands it back (`def
+get_collate_fn(self): def _collate(samples): ...; return _collate`, every `return` so) gives it
+to its callers: `collate_fn=self.get_collate_fn()` in another method of the class, or
+`dataset.get_collate_fn()` on an instance; for `self`, not when a class of the module derives from
+it and defines the method again (`self` may be that subclass's instance).
 A torch `DataLoader` keeps its `dataset`, `collate_fn` and `worker_init_fn` (read in torch
 2.13's `dataloader.py`; it defines no `__getstate__`, only its iterators do), so a dataset that
 keeps a loader built with a lambda `collate_fn` (`self.loader = loader`) pickles the lambda.
