@@ -37,6 +37,10 @@ def _load(script: str, config: Path):
         import yaml
 
         return "cfg", yaml.safe_load(config.read_text())
+    if script == "train_local_names.py":
+        import yaml
+
+        return "cfg", yaml.safe_load(config.read_text())
     if script == "train_json.py":
         return "config", _AttrDict(json.loads(config.read_text()))
     if script == "train_set_defaults.py":  # parser.set_defaults(**cfg): the file's keys are the flags' values
@@ -75,7 +79,7 @@ def _construct(script: str, row: int, config: Path):
     from torch.utils.data import DataLoader
 
     name, loaded = _load(script, config)
-    source = _call_source(FIXTURE / script, row)
+    source = _call_source(next(FIXTURE.rglob(script)), row)  # (local_names/ holds one script)
     return eval(source, {"DataLoader": DataLoader, "range": range, name: loaded})  # noqa: S307 - the fixture's own call
 
 
@@ -110,6 +114,7 @@ def test_torch_raises_for_every_config_file_run_reported_as_a_crash():
         ("DL004", "small.json"),
         ("DL001", "fast.yaml"),
         ("DL002", "debug.toml"),
+        ("DL002", "quick.yaml"),  # local_names/: a helper's local of the same name is not an edit
         ("DL001", "fixed.toml"),
     }
     for code, script, row, config in reported:
@@ -127,6 +132,7 @@ def test_torch_raises_for_every_config_file_run_reported_as_a_crash():
         ("train_hparams.py", 14, "hparams/train.yaml"),  # no worker option
         ("train_set_defaults.py", 22, "configs/experiments/big.yaml"),  # 16 workers
         ("train_toml.py", 12, "configs/experiments/wide.toml"),  # 16 workers
+        ("train_local_names.py", 25, "local_names/configs/full.yaml"),  # 6 workers
     ],
 )
 def test_runs_not_reported_construct_and_iterate(script, row, config):

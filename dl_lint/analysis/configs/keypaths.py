@@ -218,7 +218,7 @@ def edited_config_keys(
             return tuple(reversed(keys))
         return None
 
-    for node in ast.walk(function):
+    for node in _walk_same_name(function, name):
         targets: List[Any] = []
         if skip_ids and id(node) in skip_ids:
             continue
@@ -246,6 +246,42 @@ def edited_config_keys(
                     edited.add(found)
                     break
     return tuple(sorted(edited))
+
+
+def _walk_same_name(root: Any, name: str) -> Iterable[Any]:
+    """``ast.walk(root)`` without the functions (and lambdas) below it in which ``name`` is a
+    local variable of their own (a parameter, or bound there and declared neither ``global`` nor
+    ``nonlocal``): ``run_d = config_d["run"]`` inside ``load_config`` is not the module's
+    ``run_d``."""
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if node is not root and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and _local_in(node, name):
+            continue
+        yield node
+        todo.extend(ast.iter_child_nodes(node))
+
+
+def _local_in(function: Any, name: str) -> bool:
+    args = function.args
+    if any(a.arg == name for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None):
+        return True
+    if isinstance(function, ast.Lambda):
+        return False
+    bound = False
+    todo = list(function.body)
+    while todo:  # the function's own statements: not those of the functions and classes it defines
+        node = todo.pop()
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return False
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store):
+            bound = True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound = bound or node.name == name
+            continue
+        if not isinstance(node, ast.Lambda):
+            todo.extend(ast.iter_child_nodes(node))
+    return bound
 
 
 # -- which files ----------------------------------------------------------------------------------
