@@ -218,7 +218,7 @@ def edited_config_keys(
             return tuple(reversed(keys))
         return None
 
-    for node in _walk_same_name(function, name):
+    for node in _walk_same_name(function, name, skip):
         targets: List[Any] = []
         if skip_ids and id(node) in skip_ids:
             continue
@@ -248,15 +248,17 @@ def edited_config_keys(
     return tuple(sorted(edited))
 
 
-def _walk_same_name(root: Any, name: str) -> Iterable[Any]:
+def _walk_same_name(root: Any, name: str, binding: Optional[Any] = None) -> Iterable[Any]:
     """``ast.walk(root)`` without the functions (and lambdas) below it in which ``name`` is a
     local variable of their own (a parameter, or bound there and declared neither ``global`` nor
     ``nonlocal``): ``run_d = config_d["run"]`` inside ``load_config`` is not the module's
-    ``run_d``."""
+    ``run_d``. A function that holds ``binding`` (the value the name being judged is bound to)
+    is that name's own scope: walked."""
     todo = [root]
     while todo:
         node = todo.pop()
-        if node is not root and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and _local_in(node, name):
+        if (node is not root and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and _local_in(node, name)
+                and (binding is None or not any(inner is binding for inner in ast.walk(node)))):  # fmt: skip
             continue
         yield node
         todo.extend(ast.iter_child_nodes(node))
