@@ -54,7 +54,10 @@ def _load(script: str, config: Path):
             import toml
 
             return "fixed", toml.load(str(config))
-        import tomllib
+        try:
+            import tomllib
+        except ImportError:  # Python < 3.11: the same parser, packaged (a dependency there)
+            import tomli as tomllib
 
         with open(config, "rb") as stream:
             return "settings", tomllib.load(stream)
