@@ -3725,8 +3725,8 @@ class Resolver:
         summary = self.project.summary(module, path)
         if summary is None or summary.path != path:
             return None
-        records = [c for c in summary.summary.classes if c.name == name]
-        handed = [r for r in records[0].local_returns if r[0] == func.attr] if len(records) == 1 else []
+        record = summary.class_record(name)
+        handed = [r for r in record.local_returns if r[0] == func.attr] if record is not None else []
         if len(handed) != 1:
             return None
         if isinstance(func.value, ast.Name) and func.value.id == "self" and self._overridden_below(module, name, func.attr):

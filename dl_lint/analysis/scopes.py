@@ -221,6 +221,14 @@ class ModuleIndex:
         self.named_calls: Dict[int, str] = {}
         # Each star import in order: (base as written, whether an ``if``/``try``/loop holds it).
         self.stars: List[Tuple[str, bool]] = []
+        self._declared_globals: Optional[Set[str]] = None  # ``declared_globals``, once asked
+
+    def declared_globals(self) -> Set[str]:
+        """The names some function of the module declares ``global`` (computed once)."""
+        found = self._declared_globals
+        if found is None:
+            found = self._declared_globals = set().union(*(scope.globals for scope in self.scopes.values()))
+        return found
 
     def release(self) -> None:
         """Break the reference cycles (scope -> binding -> site -> scope), so that the module's

@@ -1690,7 +1690,7 @@ class _Kept:
         value = bindings[0].value
         if not (isinstance(value, ast.Constant) and type(value.value) is int and value.value >= 0):
             return None
-        if any(name in scope.globals for scope in index.scopes.values()):  # type: ignore[union-attr]
+        if name in index.declared_globals():  # type: ignore[union-attr]
             return None
         return value
 
@@ -1832,7 +1832,8 @@ def _dim(node: ast.AST, assigned: Dict[str, List[ast.expr]], kept: Any, depth: i
     if isinstance(node, ast.Name):
         values = assigned.get(node.id, [])
         if not values and hasattr(kept, "module_int"):
-            values = [kept.module_int(node.id)] if kept.module_int(node.id) is not None else []
+            constant = kept.module_int(node.id)
+            values = [constant] if constant is not None else []
         return _dim(values[0], assigned, kept, depth + 1) if len(values) == 1 else None
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1
             and isinstance(node.args[0], ast.Name) and assigned.get("__batch_param__")

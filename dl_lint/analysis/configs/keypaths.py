@@ -152,13 +152,14 @@ class LoadedConfig(Record):
         return any(keys[: len(e)] == e or e[: len(keys)] == keys for e in self.edited)
 
 
+# What a module that loads a config file names (``candidate``, ``loads_config``).
+_LOADING_WORDS = (b"safe_load", b"yaml.load", b"full_load", b"json.load", b"load_hyperpyyaml", b"toml.load", b"tomllib", b"tomli")
+
+
 def candidate(data: bytes) -> bool:
     """From bytes: whether a Python file may load a config file of its own and build a loader
     from it (a named config file is then judged through it)."""
-    return b"DataLoader" in data and (
-        b"safe_load" in data or b"yaml.load" in data or b"full_load" in data or b"json.load" in data or b"load_hyperpyyaml" in data
-        or b"toml.load" in data or b"tomllib" in data or b"tomli" in data
-    )
+    return b"DataLoader" in data and any(word in data for word in _LOADING_WORDS)
 
 
 _HELPER_DEF = re.compile(rb"^def[ \t]+(\w+)[ \t]*\(", re.M)
@@ -166,10 +167,7 @@ _HELPER_DEF = re.compile(rb"^def[ \t]+(\w+)[ \t]*\(", re.M)
 
 def loads_config(data: bytes) -> bool:
     """From bytes: a module that calls a loading function (a helper may return the config)."""
-    return (
-        b"safe_load" in data or b"yaml.load" in data or b"full_load" in data or b"json.load" in data or b"load_hyperpyyaml" in data
-        or b"OmegaConf.load" in data or b"toml.load" in data or b"tomllib" in data or b"tomli" in data
-    )
+    return b"OmegaConf.load" in data or any(word in data for word in _LOADING_WORDS)
 
 
 def helper_names(datas: Iterable[bytes]) -> Tuple[bytes, ...]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
-from dl_lint.analysis.configs.yamlfile import UNKNOWN, Leaf, Tree, YamlError
+from dl_lint.analysis.configs.yamlfile import UNKNOWN, Leaf, Tree, YamlError, read_text
 
 __all__ = ["read_toml", "parse_toml"]
 
@@ -28,20 +28,8 @@ _BARE = re.compile(r"[A-Za-z0-9_-]+")
 def read_toml(path: str, read: Optional[Callable[[str], bytes]] = None) -> Tuple[Optional[str], Union[Tree, YamlError, None]]:
     """(text, tree) of the TOML file at ``path``, read through ``read`` (the project's door) as
     ``yamlfile.read_yaml`` reads YAML: (None, None) outside the root or missing."""
-    from dl_lint.reading import MAX_CONFIG_BYTES, Refused, read_regular
-
-    try:
-        data = read(path) if read is not None else read_regular(path, MAX_CONFIG_BYTES)
-    except Refused as exc:
-        if exc.outside or exc.missing:
-            return None, None
-        reason = "larger than 4 MiB: not read" if exc.size is not None else exc.reason
-        return None, YamlError(path, reason, 1, 1)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return None, YamlError(path, f"not UTF-8 ({exc.reason})", 1, 1)
-    return text, parse_toml(text, path)
+    text, refused = read_text(path, read, "utf-8")
+    return (text, parse_toml(text, path)) if text is not None else (None, refused)
 
 
 def parse_toml(text: str, path: str) -> Union[Tree, YamlError]:

@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, Optional, Tuple, Union
 
 from dl_lint.record import Record
 
-__all__ = ["UNKNOWN", "Leaf", "Tree", "Items", "YamlError", "read_yaml", "parse_yaml"]
+__all__ = ["UNKNOWN", "Leaf", "Tree", "Items", "YamlError", "read_yaml", "read_text", "parse_yaml"]
 
 _STANDARD = {
     "tag:yaml.org,2002:int",
@@ -100,6 +100,15 @@ def read_yaml(path: str, read: Optional[Callable[[str], bytes]] = None, dialect:
     a device, too large) or PyYAML cannot read it. ``read``: the project's door
     (``Project.door.read``); without it, the file is read as a regular file of at most
     ``reading.MAX_CONFIG_BYTES``, wherever it is (tests, a caller that has no project)."""
+    text, refused = read_text(path, read, "utf-8-sig")
+    return (text, parse_yaml(text, path, dialect)) if text is not None else (None, refused)
+
+
+def read_text(path: str, read: Optional[Callable[[str], bytes]], encoding: str) -> Tuple[Optional[str], Optional[YamlError]]:
+    """A config file's text through ``read`` (the project's door; without it, a regular file of
+    at most ``reading.MAX_CONFIG_BYTES``), shared by the YAML and TOML readers: (text, None),
+    or (None, None) when it is outside the root or missing, or (None, the reason) when refused
+    or not UTF-8."""
     from dl_lint.reading import MAX_CONFIG_BYTES, Refused, read_regular
 
     try:
@@ -110,10 +119,9 @@ def read_yaml(path: str, read: Optional[Callable[[str], bytes]] = None, dialect:
         reason = "larger than 4 MiB: not read" if exc.size is not None else exc.reason
         return None, YamlError(path, reason, 1, 1)
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode(encoding), None
     except UnicodeDecodeError as exc:
         return None, YamlError(path, f"not UTF-8 ({exc.reason})", 1, 1)
-    return text, parse_yaml(text, path, dialect)
 
 
 def parse_yaml(text: str, path: str, dialect: str = "omegaconf") -> Union[Tree, Leaf, YamlError, None]:
